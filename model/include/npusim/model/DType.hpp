@@ -36,4 +36,10 @@ constexpr std::string_view dtype_name(DType t) {
 
 constexpr bool dtype_is_float(DType t) { return t == DType::f32 || t == DType::bf16; }
 
+namespace model {
+using npusim::dtype_bytes;
+using npusim::dtype_name;
+using npusim::dtype_is_float;
+} // namespace model
+
 } // namespace npusim

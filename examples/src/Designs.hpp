@@ -1,0 +1,21 @@
+#pragma once
+// Factories of the registered designs (one source file each).
+#include "npusim/examples/DesignRegistry.hpp"
+#include "npusim/iron.hpp"
+
+#include <random>
+
+namespace npusim::examples {
+
+DesignSpec make_passthrough_kernel();   // E1
+DesignSpec make_passthrough_dmas();     // E2
+DesignSpec make_vector_scalar_mul();    // E3
+DesignSpec make_vector_vector_add();    // E4
+
+/// Every device name, for designs that run anywhere.
+std::vector<std::string> every_device();
+/// A parameter that must divide another: DesignError otherwise.
+void require_multiple(const std::string& design, const Params& p, const std::string& big, const std::string& small);
+void require_one_of(const std::string& design, const Params& p, const std::string& name, std::vector<std::int64_t> allowed);
+
+} // namespace npusim::examples

@@ -1,0 +1,39 @@
+// E2 basic/passthrough_dmas: no compute. Fifo `in` is forwarded through a mem tile (`in_fwd`):
+// shim -> mem tile -> shim. Three runtime arguments, the middle one unused. Golden: c == a.
+#include "Designs.hpp"
+
+namespace npusim::examples {
+
+using namespace npusim::iron;
+
+DesignSpec make_passthrough_dmas() {
+    DesignSpec s;
+    s.name = "passthrough_dmas";
+    s.description = "E2: shim -> mem tile -> shim through a forwarded fifo, no compute";
+    s.params = {{"size", 4096, "i32 elements in the tensors"}, {"tile", 1024, "i32 elements per fifo object"}};
+    s.devices = every_device();
+    s.build = [](const model::DeviceSpec& dev, const Params& p, std::uint64_t) {
+        require_multiple("passthrough_dmas", p, "size", "tile");
+        const auto size = p.at("size");
+        const auto vec_ty = tensor<std::int32_t>({size});
+        ObjectFifo of_in(tensor<std::int32_t>({p.at("tile")}), "in", 2);
+        ObjectFifo of_out = of_in.cons().forward();
+        Runtime rt(
+            [](RuntimeData a, RuntimeData, RuntimeData c, ObjectFifoHandle in, ObjectFifoHandle out) {
+                in.fill(a);
+                out.drain(c, {.wait = true});
+            },
+            fn_args(vec_ty, vec_ty, vec_ty, of_in.prod(std::nullopt, AnyShimTile), of_out.cons(std::nullopt, AnyShimTile)));
+        std::vector<std::int32_t> a(static_cast<std::size_t>(size));
+        for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int32_t>(i + 1);   // a[i] = i + 1
+        const auto zero = std::vector<std::uint8_t>(vec_ty.bytes());
+        DesignInstance inst{Program(dev, rt, {}, "passthrough_dmas"), {to_bytes(a), zero, zero}, {}};
+        inst.check = [a](const std::vector<std::vector<std::uint8_t>>& host) {
+            return std::vector<OutputCheck>{compare_exact<std::int32_t>("c (arg 2)", host[2], a)};   // c[i] == i + 1
+        };
+        return inst;
+    };
+    return s;
+}
+
+} // namespace npusim::examples

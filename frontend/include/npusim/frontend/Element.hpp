@@ -1,0 +1,70 @@
+#pragma once
+// Typed views of fifo elements and buffers in tile memory, as a worker body sees them.
+#include "npusim/frontend/TensorType.hpp"
+#include "npusim/model/Error.hpp"
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace npusim::iron {
+
+/// One object of a fifo (or a Buffer), living in tile memory.
+class Element {
+public:
+    Element() = default;
+    Element(std::byte* data, const TensorType* type, const std::string* owner) : data_(data), type_(type), owner_(owner) {}
+
+    std::byte* data() const { return data_; }
+    const TensorType& type() const { return *type_; }
+    const std::string& owner() const { return *owner_; }   ///< fifo or buffer name
+    std::int64_t elements() const { return type_->elements(); }
+    std::uint64_t bytes() const { return type_->bytes(); }
+
+    /// The element's values as T (T must match the element type).
+    template <class T>
+    std::span<T> as() const {
+        check_dtype(dtype_of<T>());
+        return {reinterpret_cast<T*>(data_), static_cast<std::size_t>(elements())};
+    }
+    /// Value i as T (bounds checked).
+    template <class T>
+    T& at(std::int64_t i) const {
+        check_dtype(dtype_of<T>());
+        check_index(i);
+        return reinterpret_cast<T*>(data_)[i];
+    }
+
+private:
+    void check_dtype(DType want) const;
+    void check_index(std::int64_t i) const;
+    std::byte* data_ = nullptr;
+    const TensorType* type_ = nullptr;
+    const std::string* owner_ = nullptr;
+};
+
+/// The result of acquire(n): n elements, oldest first. With n == 1 it also behaves as that one
+/// element (IRON returns the element itself for acquire(1)).
+class ElementGroup {
+public:
+    ElementGroup() = default;
+    explicit ElementGroup(std::vector<Element> e) : elems_(std::move(e)) {}
+
+    std::size_t size() const { return elems_.size(); }
+    const Element& operator[](std::size_t i) const;
+    operator const Element&() const { return single(); }   // NOLINT: acquire(1) is the element
+
+    template <class T>
+    std::span<T> as() const { return single().as<T>(); }
+    template <class T>
+    T& at(std::int64_t i) const { return single().at<T>(i); }
+    std::byte* data() const { return single().data(); }
+    std::int64_t elements() const { return single().elements(); }
+    const Element& single() const;
+
+private:
+    std::vector<Element> elems_;
+};
+
+} // namespace npusim::iron

@@ -1,0 +1,45 @@
+#pragma once
+// Program (IRON aie.iron.Program): device + runtime + workers. resolve() places tiles, allocates
+// memory, locks, BDs and DMA channels, lowers every ObjectFifo, routes the stream flows and
+// records the runtime sequence, producing the netlist the simulator executes. Every structural
+// problem is a DesignError naming the design object, found here before anything is simulated.
+#include "npusim/frontend/Runtime.hpp"
+#include "npusim/frontend/Worker.hpp"
+#include "npusim/model/DeviceSpec.hpp"
+#include "npusim/model/Netlist.hpp"
+
+#include <string>
+#include <vector>
+
+namespace npusim::iron {
+
+enum class AllocScheme { BankAware, BasicSequential };
+
+struct ResolveOptions {
+    AllocScheme alloc_scheme = AllocScheme::BankAware;
+    /// Operations a worker body may perform during its resolve-time trace before tracing stops
+    /// (the largest acquire seen so far is then used for the depth rule).
+    std::uint64_t trace_op_budget = 1u << 20;
+};
+
+class Program {
+public:
+    Program(const model::DeviceSpec& device, Runtime rt, std::vector<Worker> workers, std::string name = "design");
+    Program(const std::string& device_name, Runtime rt, std::vector<Worker> workers, std::string name = "design");
+
+    /// Lower the design to a netlist (throws DesignError).
+    model::Netlist resolve(const ResolveOptions& opts = {}) const;
+
+    const model::DeviceSpec& device() const { return *device_; }
+    const std::string& name() const { return name_; }
+    const Runtime& runtime() const { return runtime_; }
+    const std::vector<Worker>& workers() const { return workers_; }
+
+private:
+    const model::DeviceSpec* device_;
+    Runtime runtime_;
+    std::vector<Worker> workers_;
+    std::string name_;
+};
+
+} // namespace npusim::iron

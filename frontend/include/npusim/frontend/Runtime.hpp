@@ -1,0 +1,127 @@
+#pragma once
+// Runtime (IRON aie.iron.Runtime): the host-side sequence that moves data between host tensors
+// and the array. The sequence function runs once, at resolve time, and records shim DMA tasks,
+// awaits and frees, exactly as IRON records a runtime_sequence.
+#include "npusim/frontend/ObjectFifo.hpp"
+#include "npusim/frontend/TensorType.hpp"
+#include "npusim/frontend/Worker.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace npusim::iron {
+
+/// A host tensor argument of the runtime sequence (an XRT buffer object).
+struct RuntimeData {
+    int index = -1;
+    TensorType type;
+    TensorAccessPattern default_tap() const { return TensorAccessPattern::linear(type.shape); }
+};
+
+namespace detail {
+struct RecordedTransfer {
+    EndpointState* endpoint = nullptr;
+    int tensor = -1;
+    TensorAccessPattern tap;
+    bool fill = true;
+    bool wait = false;
+    bool managed = true;
+    int group = -1;   ///< TaskGroup id; -1 unmanaged
+};
+struct RecordedOp {
+    enum class Kind { Start, Await, Free } kind;
+    int transfer;
+};
+struct SequenceRecorder {
+    std::vector<TensorType> tensors;
+    std::vector<RecordedTransfer> transfers;
+    std::vector<RecordedOp> ops;
+    int next_group = 1;
+    bool used_default = false;
+    bool used_explicit = false;
+    std::vector<int> open_groups;   ///< explicit groups not finished yet
+    static SequenceRecorder* current();
+    static void set_current(SequenceRecorder* r);
+    void finish_group(int group);
+};
+struct RuntimeState {
+    std::vector<TensorType> tensors;
+    std::vector<EndpointState*> endpoints;
+    std::function<void()> run;
+    bool strict_task_groups = true;
+};
+template <class T>
+struct SeqArg {
+    using type = T;
+};
+template <>
+struct SeqArg<TensorType> {
+    using type = RuntimeData;
+};
+} // namespace detail
+
+/// A set of transfers finished together: finish() awaits the wait=true ones, then frees all.
+class TaskGroup {
+public:
+    TaskGroup();   ///< must be constructed inside the runtime sequence
+    void finish();
+    int id() const { return id_; }
+
+private:
+    int id_ = 0;
+};
+
+/// A transfer (IRON Task). Unmanaged tasks (managed=false) are awaited and freed by the caller.
+class Task {
+public:
+    Task() = default;
+    explicit Task(int transfer) : transfer_(transfer) {}
+    void await_() const;
+    void free() const;
+    int transfer() const { return transfer_; }
+
+private:
+    int transfer_ = -1;
+};
+
+struct RuntimeOptions {
+    bool strict_task_groups = true;
+};
+
+class Runtime {
+public:
+    template <class Seq, class... Args>
+    Runtime(Seq seq, std::tuple<Args...> args, RuntimeOptions opts = {}) : state_(std::make_shared<detail::RuntimeState>()) {
+        state_->strict_task_groups = opts.strict_task_groups;
+        std::apply([&](const auto&... a) { (detail::register_arg(*this, a), ...); }, args);
+        // Braced initialisation evaluates left to right, so tensors are numbered in argument order.
+        auto converted = std::apply(
+            [&](const auto&... a) { return std::tuple<typename detail::SeqArg<Args>::type...>{convert(a)...}; }, args);
+        state_->run = [seq = std::move(seq), converted = std::move(converted)]() mutable { std::apply(seq, converted); };
+    }
+
+    const std::shared_ptr<detail::RuntimeState>& state() const { return state_; }
+    void add_endpoint(detail::EndpointState* ep);
+    void reject_fifo(const std::string& fifo) const;
+
+private:
+    template <class T>
+    typename detail::SeqArg<T>::type convert(const T& a) {
+        if constexpr (std::is_same_v<T, TensorType>) {
+            RuntimeData d;
+            d.index = static_cast<int>(state_->tensors.size());
+            d.type = a;
+            state_->tensors.push_back(a);
+            return d;
+        } else {
+            return a;
+        }
+    }
+    std::shared_ptr<detail::RuntimeState> state_;
+};
+
+} // namespace npusim::iron

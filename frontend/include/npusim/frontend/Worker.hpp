@@ -1,0 +1,82 @@
+#pragma once
+// Worker (IRON aie.iron.Worker): a core body run on a compute tile. The body receives its
+// fn_args positionally, like IRON's core_fn(*fn_args); fifo handles among the arguments get the
+// worker as their endpoint.
+#include "npusim/frontend/ObjectFifo.hpp"
+#include "npusim/frontend/Tile.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace npusim::iron {
+
+/// The positional arguments of a worker body or runtime sequence.
+template <class... A>
+auto fn_args(A&&... a) {
+    return std::make_tuple(std::forward<A>(a)...);
+}
+
+struct WorkerOptions {
+    Tile tile = AnyComputeTile;
+    bool while_true = true;            ///< run the body forever (IRON default)
+    std::uint32_t stack_size = 0x400;  ///< core stack reserved in tile memory (default 1 KiB)
+    std::string name;                  ///< for reports; default "worker_<i>" in Program order
+};
+
+class Worker;
+namespace detail {
+struct WorkerState {
+    std::string name;
+    WorkerOptions opts;
+    std::function<void()> body;
+    std::vector<EndpointState*> endpoints;
+};
+void claim_endpoint(EndpointState* ep, OwnerKind kind, WorkerState* worker, const std::string& who);
+void validate_worker_tile(const WorkerOptions& o);
+
+template <class Owner, class T>
+void register_arg(Owner& owner, const T& arg) {
+    if constexpr (std::is_same_v<T, ObjectFifoHandle>) {
+        owner.add_endpoint(arg.endpoint());
+    } else if constexpr (std::is_same_v<T, ObjectFifo>) {
+        owner.reject_fifo(arg.name());
+    } else if constexpr (requires { arg.begin(); arg.end(); typename T::value_type; }) {
+        if constexpr (!std::is_arithmetic_v<typename T::value_type>)
+            for (const auto& x : arg) register_arg(owner, x);
+    }
+}
+} // namespace detail
+
+class Worker {
+public:
+    template <class Body, class... Args>
+    Worker(Body body, std::tuple<Args...> args, WorkerOptions opts = {}) : state_(std::make_shared<detail::WorkerState>()) {
+        state_->opts = std::move(opts);
+        state_->name = state_->opts.name;
+        detail::validate_worker_tile(state_->opts);
+        std::apply([&](const auto&... a) { (detail::register_arg(*this, a), ...); }, args);
+        state_->body = [body = std::move(body), args = std::move(args)]() mutable { std::apply(body, args); };
+    }
+    template <class Body>
+    explicit Worker(Body body, WorkerOptions opts = {}) : Worker(std::move(body), std::tuple<>{}, std::move(opts)) {}
+
+    const std::shared_ptr<detail::WorkerState>& state() const { return state_; }
+    const std::string& name() const { return state_->name; }
+
+    // used by detail::register_arg
+    void add_endpoint(detail::EndpointState* ep);
+    void reject_fifo(const std::string& fifo) const;
+
+private:
+    std::shared_ptr<detail::WorkerState> state_;
+};
+
+/// Charge `cycles` of core time for work a body does itself (outside kernels).
+void add_cycles(std::uint64_t cycles);
+
+} // namespace npusim::iron

@@ -1,0 +1,95 @@
+#include "BodyTracer.hpp"
+
+#include "npusim/model/Error.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace npusim::iron::detail {
+
+namespace {
+struct BudgetExhausted {};
+
+struct CurrentGuard {
+    model::CoreServices* prev;
+    explicit CurrentGuard(model::CoreServices* s) : prev(model::CoreServices::current()) { model::CoreServices::set_current(s); }
+    ~CurrentGuard() { model::CoreServices::set_current(prev); }
+};
+} // namespace
+
+BodyTracer::BodyTracer(std::string worker, std::uint64_t op_budget) : worker_(std::move(worker)), budget_(op_budget) {}
+
+void BodyTracer::add_port(int key, TracedPort port) {
+    port.scratch.assign(static_cast<std::size_t>(port.depth) * std::max<std::uint64_t>(port.elem_bytes, 1), std::byte{0});
+    ports_[key] = std::move(port);
+}
+void BodyTracer::add_buffer(int key, std::uint64_t bytes) { buffers_[key].assign(std::max<std::uint64_t>(bytes, 1), std::byte{0}); }
+void BodyTracer::add_lock(int key) { locks_[key] = 0; }
+
+bool BodyTracer::run(const std::function<void()>& body) {
+    CurrentGuard guard(this);
+    try {
+        body();
+    } catch (const BudgetExhausted&) {
+        return false;
+    } catch (const DesignError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw DesignError(fmt::format("worker '{}': body threw during its resolve-time trace: {}", worker_, e.what()));
+    }
+    return true;
+}
+
+void BodyTracer::count_op() {
+    if (++ops_ > budget_) throw BudgetExhausted{};
+}
+
+TracedPort& BodyTracer::port(int key, const char* what) {
+    auto it = ports_.find(key);
+    if (it == ports_.end())
+        throw DesignError(fmt::format("worker '{}': {}() on a fifo handle that is not among the worker's fn_args", worker_, what));
+    return it->second;
+}
+
+std::span<std::byte* const> BodyTracer::acquire(int key, int n) {
+    count_op();
+    auto& p = port(key, "acquire");
+    if (n > p.depth)
+        throw DesignError(fmt::format("worker '{}': acquire({}) on {} exceeds its depth {}", worker_, n, p.describe, p.depth));
+    p.max_acquire = std::max(p.max_acquire, n);
+    p.held = std::max(p.held, n);
+    p.ptrs.clear();
+    for (int k = 0; k < n; ++k)
+        p.ptrs.push_back(p.scratch.data() + static_cast<std::size_t>((p.index + k) % p.depth) * p.elem_bytes);
+    return {p.ptrs.data(), p.ptrs.size()};
+}
+
+void BodyTracer::release(int key, int n) {
+    count_op();
+    auto& p = port(key, "release");
+    if (n > p.held)
+        throw DesignError(fmt::format("worker '{}': release({}) on {} but only {} element(s) are held", worker_, n,
+                                      p.describe, p.held));
+    p.held -= n;
+    p.index = (p.index + n) % p.depth;
+}
+
+std::byte* BodyTracer::buffer(int key) {
+    count_op();
+    auto it = buffers_.find(key);
+    if (it == buffers_.end())
+        throw DesignError(fmt::format("worker '{}': uses a Buffer that is not among the worker's fn_args", worker_));
+    return it->second.data();
+}
+
+void BodyTracer::lock_acquire_equal(int key, int) {
+    count_op();
+    if (!locks_.count(key))
+        throw DesignError(fmt::format("worker '{}': uses a barrier that is not among the worker's fn_args", worker_));
+}
+void BodyTracer::lock_release(int key, int value) { lock_acquire_equal(key, value); }
+
+void BodyTracer::kernel_call(std::string_view, std::uint64_t, const std::function<void()>&) { count_op(); }
+void BodyTracer::add_cycles(std::uint64_t) { count_op(); }
+
+} // namespace npusim::iron::detail

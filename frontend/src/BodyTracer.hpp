@@ -1,0 +1,57 @@
+#pragma once
+// Resolve-time trace of a worker body (IRON traces a core body once, in Python, to emit it).
+// The body runs against scratch memory: acquires and releases are counted (largest acquire per
+// fifo port, for the compute-tile depth rule) and checked (acquire beyond depth, release of more
+// than held); kernel calls check their arguments but do not run.
+#include "npusim/model/CoreServices.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace npusim::iron::detail {
+
+struct TracedPort {
+    std::string describe;          ///< "fifo 'in' consumer 0"
+    int depth = 2;                 ///< declared depth (acquire beyond it is an error)
+    std::uint64_t elem_bytes = 0;
+    int max_acquire = 0;           ///< result of the trace
+    int held = 0;
+    int index = 0;
+    std::vector<std::byte> scratch;
+    std::vector<std::byte*> ptrs;
+};
+
+class BodyTracer final : public model::CoreServices {
+public:
+    BodyTracer(std::string worker, std::uint64_t op_budget);
+    void add_port(int key, TracedPort port);
+    void add_buffer(int key, std::uint64_t bytes);
+    void add_lock(int key);
+    /// Run one iteration of the body. Returns false if the op budget ran out (not an error).
+    bool run(const std::function<void()>& body);
+    const std::map<int, TracedPort>& ports() const { return ports_; }
+
+    std::span<std::byte* const> acquire(int key, int n) override;
+    void release(int key, int n) override;
+    std::byte* buffer(int key) override;
+    void lock_acquire_equal(int key, int value) override;
+    void lock_release(int key, int value) override;
+    void kernel_call(std::string_view kernel, std::uint64_t cycles, const std::function<void()>& run) override;
+    void add_cycles(std::uint64_t cycles) override;
+    std::string_view worker() const override { return worker_; }
+    bool tracing() const override { return true; }
+
+private:
+    void count_op();
+    TracedPort& port(int key, const char* what);
+    std::string worker_;
+    std::uint64_t budget_;
+    std::uint64_t ops_ = 0;
+    std::map<int, TracedPort> ports_;
+    std::map<int, std::vector<std::byte>> buffers_;
+    std::map<int, int> locks_;
+};
+
+} // namespace npusim::iron::detail

@@ -1,0 +1,33 @@
+#include "npusim/frontend/Element.hpp"
+
+#include <fmt/format.h>
+
+namespace npusim::iron {
+
+void Element::check_dtype(DType want) const {
+    if (!data_) throw DesignError("use of an empty element view");
+    if (want != type_->dtype)
+        throw DesignError(fmt::format("'{}': element of type {} accessed as {}", *owner_, type_->str(),
+                                      model::dtype_name(want)));
+}
+
+void Element::check_index(std::int64_t i) const {
+    if (i < 0 || i >= elements())
+        throw DesignError(fmt::format("'{}': index {} out of range for element of type {}", *owner_, i, type_->str()));
+}
+
+const Element& ElementGroup::operator[](std::size_t i) const {
+    if (i >= elems_.size())
+        throw DesignError(fmt::format("'{}': index {} out of range: {} elements acquired",
+                                      elems_.empty() ? std::string("?") : elems_[0].owner(), i, elems_.size()));
+    return elems_[i];
+}
+
+const Element& ElementGroup::single() const {
+    if (elems_.size() != 1)
+        throw DesignError(fmt::format("'{}': {} elements were acquired; index them with [i]",
+                                      elems_.empty() ? std::string("?") : elems_[0].owner(), elems_.size()));
+    return elems_[0];
+}
+
+} // namespace npusim::iron

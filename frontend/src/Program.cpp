@@ -1,0 +1,18 @@
+#include "npusim/frontend/Program.hpp"
+
+#include "Resolver.hpp"
+
+namespace npusim::iron {
+
+Program::Program(const model::DeviceSpec& device, Runtime rt, std::vector<Worker> workers, std::string name)
+    : device_(&device), runtime_(std::move(rt)), workers_(std::move(workers)), name_(std::move(name)) {}
+
+Program::Program(const std::string& device_name, Runtime rt, std::vector<Worker> workers, std::string name)
+    : Program(model::device_by_name(device_name), std::move(rt), std::move(workers), std::move(name)) {}
+
+model::Netlist Program::resolve(const ResolveOptions& opts) const {
+    detail::Resolver r(*this, opts);
+    return r.run();
+}
+
+} // namespace npusim::iron

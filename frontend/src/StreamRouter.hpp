@@ -1,0 +1,31 @@
+#pragma once
+// Circuit-switched stream routing over the switchbox grid with Boost.Graph. Each tile is a
+// vertex; each direction between neighbours is an edge whose capacity is the number of stream
+// connections the two switches have that way (6 up and 4 down per column, 4 each way per row,
+// no east/west on the mem-tile row). A flow's destinations are routed one by one on shortest
+// paths; edges the same flow already uses (broadcast) cost nothing and take no new capacity.
+#include "npusim/model/DeviceSpec.hpp"
+#include "npusim/model/Netlist.hpp"
+
+#include <map>
+#include <vector>
+
+namespace npusim::iron::detail {
+
+class StreamRouter {
+public:
+    explicit StreamRouter(const model::DeviceSpec& dev);
+    /// Route every destination of `flow`, filling flow.paths. Throws DesignError naming the
+    /// flow's provenance when no path with free capacity exists.
+    void route(model::Flow& flow);
+    /// Connections still free from `from` toward `dir`.
+    int free_capacity(model::TileCoord from, model::Port dir) const;
+
+private:
+    int vertex(model::TileCoord t) const { return t.col * dev_->rows + t.row; }
+    model::TileCoord coord(int v) const { return {v / dev_->rows, v % dev_->rows}; }
+    const model::DeviceSpec* dev_;
+    std::map<std::pair<int, int>, int> capacity_;   ///< (from vertex, to vertex) -> free connections
+};
+
+} // namespace npusim::iron::detail

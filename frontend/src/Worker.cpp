@@ -1,0 +1,56 @@
+#include "npusim/frontend/Worker.hpp"
+
+#include "npusim/frontend/Runtime.hpp"
+#include "npusim/model/CoreServices.hpp"
+#include "npusim/model/Error.hpp"
+
+#include <fmt/format.h>
+
+namespace npusim::iron {
+
+namespace detail {
+
+void claim_endpoint(EndpointState* ep, OwnerKind kind, WorkerState* worker, const std::string& who) {
+    if (!ep) throw DesignError(fmt::format("{}: an empty ObjectFifoHandle was passed", who));
+    if (ep->owner != OwnerKind::None && !(ep->owner == kind && ep->worker == worker)) {
+        std::string other = ep->owner == OwnerKind::Worker  ? fmt::format("worker '{}'", ep->worker->name)
+                            : ep->owner == OwnerKind::Runtime ? std::string("the Runtime")
+                                                              : std::string("a forward/split/join link");
+        throw DesignError(fmt::format("{}: {} handle is already used by {}; call cons() again for another consumer",
+                                      who, ep->describe(), other));
+    }
+    ep->owner = kind;
+    ep->worker = worker;
+}
+
+void validate_worker_tile(const WorkerOptions& o) {
+    const std::string who = o.name.empty() ? std::string("Worker") : fmt::format("worker '{}'", o.name);
+    if (o.tile.kind && *o.tile.kind != TileKind::Compute && !o.tile.pinned())
+        throw DesignError(fmt::format("{}: tile must be a compute tile, got {}", who, o.tile.str()));
+    if (o.tile.pinned() && *o.tile.row < 2)
+        throw DesignError(fmt::format("{}: tile {} is not a compute tile (rows 0 and 1 are shim and mem tiles)", who,
+                                      o.tile.str()));
+    if (o.stack_size % 4 != 0) throw DesignError(fmt::format("{}: stack_size {} must be a multiple of 4", who, o.stack_size));
+}
+
+} // namespace detail
+
+void Worker::add_endpoint(detail::EndpointState* ep) {
+    detail::claim_endpoint(ep, detail::OwnerKind::Worker, state_.get(),
+                           state_->name.empty() ? std::string("Worker") : fmt::format("worker '{}'", state_->name));
+    for (auto* e : state_->endpoints)
+        if (e == ep) return;
+    state_->endpoints.push_back(ep);
+}
+
+void Worker::reject_fifo(const std::string& fifo) const {
+    throw DesignError(fmt::format("Worker: fifo '{}' was passed itself; pass a handle (prod() or cons())", fifo));
+}
+
+void add_cycles(std::uint64_t cycles) {
+    auto* svc = model::CoreServices::current();
+    if (!svc) throw DesignError("add_cycles() called outside a worker body");
+    svc->add_cycles(cycles);
+}
+
+} // namespace npusim::iron

@@ -1,0 +1,43 @@
+#pragma once
+// The per-core services a worker body calls at run time (acquire, release, kernel calls, explicit
+// cycles). model/ declares the interface, sim/ implements it for simulation, and frontend/
+// implements it once more for the resolve-time trace of worker bodies. Worker bodies reach the
+// services of the core they run on through CoreServices::current(), so frontend code never
+// includes SystemC.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string_view>
+
+namespace npusim::model {
+
+class CoreServices {
+public:
+    virtual ~CoreServices() = default;
+
+    /// Make `n` elements of the ring `key` available (cumulative: only the elements not already
+    /// held are acquired). Returns the base address of each of the n elements, oldest first.
+    virtual std::span<std::byte* const> acquire(int key, int n) = 0;
+    /// Release `n` held elements of ring `key` and advance its rotation by n.
+    virtual void release(int key, int n) = 0;
+    /// Base address of a plain buffer bound to this core.
+    virtual std::byte* buffer(int key) = 0;
+    /// WorkerRuntimeBarrier: wait until lock == value (acquire-equal) / add value (release).
+    virtual void lock_acquire_equal(int key, int value) = 0;
+    virtual void lock_release(int key, int value) = 0;
+    /// Run a native kernel: `run` computes on tile memory; the core is then busy for `cycles`.
+    virtual void kernel_call(std::string_view kernel, std::uint64_t cycles, const std::function<void()>& run) = 0;
+    /// Charge `cycles` of core time for work the body does itself.
+    virtual void add_cycles(std::uint64_t cycles) = 0;
+    /// Name of the worker whose body is running.
+    virtual std::string_view worker() const = 0;
+    /// True during the resolve-time trace of a body (kernels are checked but not executed).
+    virtual bool tracing() const = 0;
+
+    /// The services of the core whose body is running now; nullptr outside a worker body.
+    static CoreServices* current() noexcept;
+    static void set_current(CoreServices* s) noexcept;
+};
+
+} // namespace npusim::model

@@ -1,0 +1,187 @@
+#pragma once
+// The netlist: a configured NPU array as plain data. It is what resolve() produces from a design
+// and what the simulator executes. It speaks only of hardware primitives (buffers at addresses,
+// locks with initial values, BD chains per DMA channel, stream flows, core programs and the host
+// runtime sequence); each element carries its provenance so reports can be phrased in design
+// terms (fifo, worker, element index) without the simulator knowing what an ObjectFifo is.
+#include "npusim/model/DType.hpp"
+#include "npusim/model/DeviceSpec.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace npusim::model {
+
+/// Where a netlist element came from, in design terms.
+struct Provenance {
+    std::string object;   ///< design object: fifo "in", worker "passthrough_worker", "runtime"
+    std::string role;     ///< "producer", "consumer", "consumer copy", "link", "fill", "drain", ...
+    int element = -1;     ///< element (ring position) index, -1 when not applicable
+    std::string describe() const;   ///< e.g. "fifo 'in' consumer copy, element 1"
+};
+
+/// A buffer in tile memory.
+struct NetBuffer {
+    std::string name;           ///< toolchain-style name: in_cons_buff_0
+    TileCoord tile;
+    std::uint32_t address = 0;  ///< byte offset in the tile's data memory
+    std::uint32_t bytes = 0;
+    Provenance prov;
+    std::vector<std::uint8_t> init;   ///< initial contents (empty = zero)
+};
+
+/// A semaphore lock (AIE2: value 0..63).
+struct NetLock {
+    std::string name;   ///< in_cons_prod_lock_0
+    TileCoord tile;
+    int id = 0;
+    int init = 0;
+    Provenance prov;
+};
+
+/// One BD dimension: size and stride in 32-bit words. Lists are outermost first.
+struct Dim {
+    std::uint32_t size = 1;
+    std::int64_t stride = 0;
+    friend bool operator==(const Dim&, const Dim&) = default;
+};
+
+/// A buffer descriptor of a tile DMA channel (compute or mem tile).
+struct BufferDescriptor {
+    int bd_id = 0;
+    int buffer = -1;                   ///< NetBuffer index
+    std::uint32_t offset_bytes = 0;    ///< into the buffer
+    std::uint32_t length_bytes = 0;    ///< bytes moved per execution of this BD
+    std::vector<Dim> dims;             ///< empty: linear
+    int acquire_lock = -1;             ///< NetLock index, -1: none
+    int acquire_value = 0;
+    bool acquire_equal = false;        ///< acquire-equal (no decrement) instead of >=
+    int release_lock = -1;
+    int release_value = 0;
+    int next = -1;                     ///< index of the next BD in this channel's list, -1: end
+    Provenance prov;
+};
+
+/// The BD program of one DMA channel of a compute or mem tile.
+struct DmaChannelProgram {
+    TileCoord tile;
+    Direction dir = Direction::S2MM;
+    int channel = 0;
+    std::vector<BufferDescriptor> bds;
+    int start = 0;            ///< index of the first BD
+    int repeat_count = 0;     ///< extra executions of a chain that ends (dma_start repeat_count)
+    Provenance prov;
+};
+
+struct StreamEndpoint {
+    TileCoord tile;
+    Direction dir = Direction::MM2S;
+    int channel = 0;
+    friend bool operator==(const StreamEndpoint&, const StreamEndpoint&) = default;
+};
+std::string to_string(const StreamEndpoint& e);   ///< "(0,2) MM2S 0"
+
+/// A circuit-switched stream flow from one MM2S channel to one or more S2MM channels
+/// (several destinations = broadcast of the same source port).
+struct Flow {
+    StreamEndpoint source;
+    std::vector<StreamEndpoint> dests;
+    std::vector<std::vector<TileCoord>> paths;   ///< per destination: tiles traversed, source first
+    Provenance prov;
+    int switch_hops(std::size_t dest) const { return static_cast<int>(paths.at(dest).size()); }
+};
+
+/// The ring of buffers a core walks for one (fifo, port): what the toolchain lowers a core's
+/// acquire/release into (held-count and rotating index, dynamic lowering).
+struct CoreRing {
+    int key = -1;                    ///< endpoint key used by the core body's calls
+    std::vector<int> buffers;        ///< NetBuffer indices, in rotation order
+    int acquire_lock = -1;           ///< acquired (>=) by acquire(n)
+    int release_lock = -1;           ///< released by release(n)
+    int repeat = 1;                  ///< lock values are multiplied by the fifo's repeat_count
+    Provenance prov;
+};
+
+/// A plain buffer a core body reads and writes directly (IRON Buffer).
+struct CoreBufferRef {
+    int key = -1;
+    int buffer = -1;
+};
+
+/// A barrier lock a core body waits on / releases (WorkerRuntimeBarrier).
+struct CoreLockRef {
+    int key = -1;
+    int lock = -1;
+};
+
+/// The program of one compute core: the worker body (run natively) and the hardware it touches.
+struct CoreProgram {
+    std::string worker;              ///< worker name
+    TileCoord tile;
+    std::function<void()> body;      ///< one iteration of the worker body
+    bool while_true = true;          ///< repeat the body forever
+    std::uint32_t stack_bytes = 0x400;
+    std::vector<CoreRing> rings;
+    std::vector<CoreBufferRef> buffers;
+    std::vector<CoreLockRef> locks;
+};
+
+/// A tensor of the host, bound to a runtime-sequence argument (XRT buffer object).
+struct HostTensor {
+    std::string name;
+    DType dtype = DType::i32;
+    std::vector<std::int64_t> shape;
+    std::uint64_t bytes = 0;
+};
+
+/// A single-BD shim DMA task of the runtime sequence (fill or drain). dims are in 32-bit words,
+/// outermost first, 4 entries: dims[0] is the iteration/repeat dimension.
+struct ShimTask {
+    int id = 0;
+    TileCoord tile;
+    Direction dir = Direction::MM2S;
+    int channel = 0;
+    int bd_id = 0;
+    int host_tensor = -1;
+    std::uint64_t offset_bytes = 0;
+    std::vector<Dim> dims;
+    bool issue_token = false;        ///< completion token (always true for S2MM)
+    Provenance prov;                 ///< fifo name, "fill"/"drain"
+    std::uint64_t bytes() const;     ///< total bytes moved (product of sizes * 4)
+};
+
+/// One instruction of the host runtime sequence, in program order.
+struct RuntimeOp {
+    enum class Kind { StartTask, AwaitTask, FreeTask, WriteBuffer, SetLock };
+    Kind kind = Kind::StartTask;
+    int task = -1;                      ///< ShimTask index (Start/Await/Free)
+    int buffer = -1;                    ///< NetBuffer (WriteBuffer)
+    std::uint32_t offset_bytes = 0;     ///< WriteBuffer
+    std::vector<std::uint8_t> data;     ///< WriteBuffer
+    int lock = -1;                      ///< SetLock
+    int value = 0;                      ///< SetLock
+    Provenance prov;
+};
+
+/// The whole configured array.
+struct Netlist {
+    const DeviceSpec* device = nullptr;
+    std::string design;                 ///< design name, for reports
+    std::vector<NetBuffer> buffers;
+    std::vector<NetLock> locks;
+    std::vector<DmaChannelProgram> channels;
+    std::vector<Flow> flows;
+    std::vector<CoreProgram> cores;
+    std::vector<HostTensor> host_tensors;
+    std::vector<ShimTask> tasks;
+    std::vector<RuntimeOp> sequence;
+
+    /// Tiles that hold anything (buffers, locks, channels, cores, flow endpoints), sorted.
+    std::vector<TileCoord> tiles_used() const;
+    /// Human-readable dump of the whole netlist (for `npusim run --netlist` and debugging).
+    std::string dump() const;
+};
+
+} // namespace npusim::model

@@ -1,0 +1,112 @@
+#include "npusim/model/Netlist.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <set>
+
+namespace npusim::model {
+
+std::string Provenance::describe() const {
+    std::string s = object.empty() ? std::string("<unnamed>") : fmt::format("'{}'", object);
+    if (!role.empty()) s += " " + role;
+    if (element >= 0) s += fmt::format(", element {}", element);
+    return s;
+}
+
+std::string to_string(const StreamEndpoint& e) {
+    return fmt::format("{} {} {}", to_string(e.tile), direction_name(e.dir), e.channel);
+}
+
+std::uint64_t ShimTask::bytes() const {
+    std::uint64_t words = 1;
+    for (const auto& d : dims) words *= d.size;
+    return words * 4;
+}
+
+std::vector<TileCoord> Netlist::tiles_used() const {
+    std::set<TileCoord> s;
+    for (const auto& b : buffers) s.insert(b.tile);
+    for (const auto& l : locks) s.insert(l.tile);
+    for (const auto& c : channels) s.insert(c.tile);
+    for (const auto& c : cores) s.insert(c.tile);
+    for (const auto& f : flows) {
+        s.insert(f.source.tile);
+        for (const auto& d : f.dests) s.insert(d.tile);
+    }
+    for (const auto& t : tasks) s.insert(t.tile);
+    return {s.begin(), s.end()};
+}
+
+namespace {
+std::string dims_str(const std::vector<Dim>& dims) {
+    if (dims.empty()) return "linear";
+    std::string s = "[";
+    for (std::size_t i = 0; i < dims.size(); ++i)
+        s += fmt::format("{}<{},{}>", i ? "," : "", dims[i].size, dims[i].stride);
+    return s + "] words";
+}
+} // namespace
+
+std::string Netlist::dump() const {
+    std::string out = fmt::format("netlist of '{}' on {}\n", design, device ? device->name : "?");
+    out += "buffers:\n";
+    for (const auto& b : buffers)
+        out += fmt::format("  {:<28} {:>8} @0x{:05x} {:>7} B  {}\n", b.name, to_string(b.tile), b.address, b.bytes,
+                           b.prov.describe());
+    out += "locks:\n";
+    for (const auto& l : locks)
+        out += fmt::format("  {:<28} {:>8} id {:>2} init {:>2}  {}\n", l.name, to_string(l.tile), l.id, l.init,
+                           l.prov.describe());
+    out += "dma channels:\n";
+    for (const auto& c : channels) {
+        out += fmt::format("  {} {} {} ({} BDs) {}\n", to_string(c.tile), direction_name(c.dir), c.channel,
+                           c.bds.size(), c.prov.describe());
+        for (const auto& bd : c.bds) {
+            auto lk = [&](int i) { return i < 0 ? std::string("-") : locks[static_cast<std::size_t>(i)].name; };
+            out += fmt::format("    bd {:>2}: {}[{}+{}] {}  acq {}{}{}  rel {}+{}  next {}\n", bd.bd_id,
+                               bd.buffer >= 0 ? buffers[static_cast<std::size_t>(bd.buffer)].name : "?",
+                               bd.offset_bytes, bd.length_bytes, dims_str(bd.dims), lk(bd.acquire_lock),
+                               bd.acquire_equal ? "==" : ">=", bd.acquire_value, lk(bd.release_lock),
+                               bd.release_value, bd.next);
+        }
+    }
+    out += "flows:\n";
+    for (const auto& f : flows) {
+        out += fmt::format("  {} ->", to_string(f.source));
+        for (std::size_t i = 0; i < f.dests.size(); ++i)
+            out += fmt::format(" {} ({} hops)", to_string(f.dests[i]), f.switch_hops(i));
+        out += fmt::format("  {}\n", f.prov.describe());
+    }
+    out += "cores:\n";
+    for (const auto& c : cores)
+        out += fmt::format("  {:<20} {}  stack {} B, {} rings\n", c.worker, to_string(c.tile), c.stack_bytes,
+                           c.rings.size());
+    out += "host tensors:\n";
+    for (std::size_t i = 0; i < host_tensors.size(); ++i)
+        out += fmt::format("  arg {} {:<12} {} {} B\n", i, host_tensors[i].name, dtype_name(host_tensors[i].dtype),
+                           host_tensors[i].bytes);
+    out += "runtime sequence:\n";
+    for (const auto& op : sequence) {
+        switch (op.kind) {
+        case RuntimeOp::Kind::StartTask: {
+            const auto& t = tasks[static_cast<std::size_t>(op.task)];
+            out += fmt::format("  start task {} ({}) on {} {} {} bd {} arg {} +{} {}{}\n", t.id, t.prov.describe(),
+                               to_string(t.tile), direction_name(t.dir), t.channel, t.bd_id, t.host_tensor,
+                               t.offset_bytes, dims_str(t.dims), t.issue_token ? " token" : "");
+            break;
+        }
+        case RuntimeOp::Kind::AwaitTask: out += fmt::format("  await task {}\n", op.task); break;
+        case RuntimeOp::Kind::FreeTask: out += fmt::format("  free task {}\n", op.task); break;
+        case RuntimeOp::Kind::WriteBuffer:
+            out += fmt::format("  write {} B to {}+{}\n", op.data.size(), buffers[static_cast<std::size_t>(op.buffer)].name,
+                               op.offset_bytes);
+            break;
+        case RuntimeOp::Kind::SetLock:
+            out += fmt::format("  set lock {} = {}\n", locks[static_cast<std::size_t>(op.lock)].name, op.value);
+            break;
+        }
+    }
+    return out;
+}
+
+} // namespace npusim::model

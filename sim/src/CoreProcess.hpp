@@ -1,0 +1,61 @@
+#pragma once
+// A compute core running its worker body natively. It implements the per-core services the body
+// calls: acquire/release on its buffer rings (cumulative acquire, rotating index, lock pairs),
+// kernel calls (native run + cost), explicit cycles, buffers and barrier locks.
+#include "ProcessClock.hpp"
+#include "npusim/model/CoreServices.hpp"
+#include "npusim/model/Netlist.hpp"
+#include "npusim/sim/Simulator.hpp"
+
+#include <vector>
+
+namespace npusim::sim {
+
+class SimEngine;
+
+class CoreProcess final : public model::CoreServices {
+public:
+    CoreProcess(SimEngine& eng, const model::CoreProgram& prog);
+    void spawn(std::size_t stack_bytes);
+
+    std::span<std::byte* const> acquire(int key, int n) override;
+    void release(int key, int n) override;
+    std::byte* buffer(int key) override;
+    void lock_acquire_equal(int key, int value) override;
+    void lock_release(int key, int value) override;
+    void kernel_call(std::string_view kernel, std::uint64_t cycles, const std::function<void()>& run) override;
+    void add_cycles(std::uint64_t cycles) override;
+    std::string_view worker() const override { return prog_.worker; }
+    bool tracing() const override { return false; }
+
+    CoreStats stats() const;
+    ProcessState& state() { return ps_; }
+
+private:
+    struct Ring {
+        const model::CoreRing* ring;
+        int held = 0;
+        int index = 0;
+        std::vector<std::byte*> elems;   ///< base address of each ring buffer
+        std::vector<std::byte*> out;     ///< scratch for acquire's result
+        std::string label;               ///< "fifo 'in' consumer 0"
+    };
+    void run();
+    Ring& ring(int key);
+    int lock_of(int key) const;
+    [[noreturn]] void protocol(const std::string& msg);
+    SimEngine& eng_;
+    const model::CoreProgram& prog_;
+    ProcessClock clk_;
+    ProcessState ps_;
+    std::vector<Ring> rings_;
+    std::uint8_t* mem_;
+    int track_ = -1;
+    std::uint64_t busy_ = 0;
+    std::uint64_t stall_ = 0;
+    std::uint64_t kernel_calls_ = 0;
+    std::uint64_t iterations_ = 0;
+    std::uint64_t sync_ops_ = 0;
+};
+
+} // namespace npusim::sim

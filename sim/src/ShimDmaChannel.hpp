@@ -1,0 +1,60 @@
+#pragma once
+// A shim DMA channel: a 4-deep queue of runtime-sequence tasks, each a single BD over a host
+// tensor (4-D pattern whose outermost dimension is the repeat), moved as stream transactions.
+// A task with a completion token reports to the runtime controller when it is done.
+#include "ProcessClock.hpp"
+#include "StreamLink.hpp"
+#include "npusim/model/AddressPattern.hpp"
+#include "npusim/model/Netlist.hpp"
+
+#include <deque>
+#include <optional>
+#include <vector>
+
+namespace npusim::sim {
+
+class SimEngine;
+
+class ShimDmaChannel final : public StreamReceiver {
+public:
+    ShimDmaChannel(SimEngine& eng, model::StreamEndpoint ep);
+    void set_link(StreamLink* link) { link_ = link; }
+    void spawn(std::size_t stack_bytes);
+    /// Push a task (the controller's queue write); false if the queue is full.
+    bool push(int task, std::uint64_t ready_cycle);
+    std::size_t queued() const { return queue_.size(); }
+
+    void accept(const std::uint8_t* data, std::uint64_t n) override;
+    std::string label() const override;
+    const model::StreamEndpoint& endpoint() const { return ep_; }
+    std::uint64_t bytes() const { return bytes_; }
+    std::uint64_t tasks_done() const { return tasks_done_; }
+    std::uint64_t active_cycles() const { return active_; }
+    ProcessState& state() { return ps_; }
+    int current_task() const { return current_; }
+    bool has_link() const { return link_ != nullptr; }
+
+private:
+    void run();
+    SimEngine& eng_;
+    model::StreamEndpoint ep_;
+    StreamLink* link_ = nullptr;
+    ProcessClock clk_;
+    ProcessState ps_;
+    struct Queued {
+        int task;
+        std::uint64_t ready;
+    };
+    std::deque<Queued> queue_;
+    sc_core::sc_event pushed_;
+    std::uint8_t* host_ = nullptr;
+    std::optional<model::AddressPattern::Cursor> cursor_;
+    std::vector<std::uint8_t> staging_;
+    int current_ = -1;
+    int track_ = -1;
+    std::uint64_t bytes_ = 0;
+    std::uint64_t tasks_done_ = 0;
+    std::uint64_t active_ = 0;
+};
+
+} // namespace npusim::sim

@@ -1,0 +1,56 @@
+#pragma once
+// A stream flow from one MM2S channel to one or more S2MM channels. Data moves as timed
+// transactions: the sender offers a whole BD, each receiver posts the capacity of its current BD,
+// and a chunk of min(offer, every receiver's capacity) moves in one step of
+//   ceil(bytes / rate) cycles (+ route latency on the first chunk of each sender BD),
+// rate = the slowest of the stream and the two DMA channels. A receiver that has not posted
+// back-pressures the sender (a broadcast waits for all its destinations).
+#include "ProcessClock.hpp"
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+#include <vector>
+
+namespace npusim::sim {
+
+class SimEngine;
+
+/// The receiving side of a stream: an S2MM channel writing into tile or host memory.
+class StreamReceiver {
+public:
+    virtual ~StreamReceiver() = default;
+    /// Write the next `n` bytes of the current BD.
+    virtual void accept(const std::uint8_t* data, std::uint64_t n) = 0;
+    virtual std::string label() const = 0;
+    bool posted = false;
+    std::uint64_t remaining = 0;
+    double bytes_per_cycle = 4.0;
+    sc_core::sc_event filled;
+};
+
+class StreamLink {
+public:
+    StreamLink(SimEngine& eng, std::string label, std::vector<StreamReceiver*> receivers, double sender_bytes_per_cycle,
+               std::uint32_t latency_cycles);
+
+    /// Move n bytes from `data` to every receiver; returns when all were delivered.
+    void send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps, std::uint64_t* active);
+    /// Post a receiver's BD of n bytes and wait until it is filled.
+    void receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps);
+
+    const std::string& label() const { return label_; }
+    const std::vector<StreamReceiver*>& receivers() const { return rx_; }
+    bool sender_waiting() const { return sender_waiting_; }
+
+private:
+    SimEngine& eng_;
+    std::string label_;
+    std::vector<StreamReceiver*> rx_;
+    double rate_;
+    std::uint32_t latency_;
+    bool sender_waiting_ = false;
+    sc_core::sc_event posted_;
+};
+
+} // namespace npusim::sim

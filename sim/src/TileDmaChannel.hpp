@@ -1,0 +1,51 @@
+#pragma once
+// A DMA channel of a compute or mem tile walking its BD chain: per BD, acquire the BD's lock,
+// move the BD's bytes as one timed stream transaction (MM2S: read tile memory through the BD's
+// address pattern; S2MM: write it), release the BD's lock, follow next_bd.
+#include "ProcessClock.hpp"
+#include "StreamLink.hpp"
+#include "npusim/model/AddressPattern.hpp"
+#include "npusim/model/Netlist.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace npusim::sim {
+
+class SimEngine;
+
+class TileDmaChannel final : public StreamReceiver {
+public:
+    TileDmaChannel(SimEngine& eng, const model::DmaChannelProgram& prog);
+    void set_link(StreamLink* link) { link_ = link; }
+    void spawn(std::size_t stack_bytes);
+
+    void accept(const std::uint8_t* data, std::uint64_t n) override;
+    std::string label() const override;
+    const model::DmaChannelProgram& program() const { return prog_; }
+    std::uint64_t bytes() const { return bytes_; }
+    std::uint64_t bds_done() const { return bds_done_; }
+    std::uint64_t active_cycles() const { return active_; }
+    ProcessState& state() { return ps_; }
+    int current_bd() const { return bd_; }
+
+private:
+    void run();
+    void run_bd(const model::BufferDescriptor& bd);
+    SimEngine& eng_;
+    const model::DmaChannelProgram& prog_;
+    std::uint8_t* mem_;
+    std::vector<model::AddressPattern> patterns_;   ///< per BD
+    StreamLink* link_ = nullptr;
+    ProcessClock clk_;
+    ProcessState ps_;
+    std::optional<model::AddressPattern::Cursor> cursor_;
+    std::vector<std::uint8_t> staging_;
+    int bd_ = 0;
+    int track_ = -1;
+    std::uint64_t bytes_ = 0;
+    std::uint64_t bds_done_ = 0;
+    std::uint64_t active_ = 0;
+};
+
+} // namespace npusim::sim
