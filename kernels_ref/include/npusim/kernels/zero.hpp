@@ -1,0 +1,28 @@
+#pragma once
+// zero: set an m x n tile to 0 (the C tile of the matrix-multiplication designs E6/E7 is zeroed
+// before the K reduction). After aie_kernels/aie2/zero.cc (zero_vectorized), which stores one
+// 256-bit vector of zeros per iteration and statically requires m*n to be a multiple of two
+// such vectors, i.e. m * n * sizeof(T) % 64 == 0.
+//
+// Preconditions (violations throw std::invalid_argument):
+//   - m > 0, n > 0, c non-null,
+//   - m * n a multiple of 32 (int16) / 16 (int32) elements, i.e. whole 64-byte pairs of stores.
+#include <npusim/kernels/kernel_common.hpp>
+
+#include <cstdint>
+
+namespace npusim::kernels {
+
+// ---- cost constants (NPU1) --------------------------------------------------------------------
+// One 256-bit store per cycle: [doc] AM020 (1 x 256-bit store unit).
+inline constexpr std::uint64_t kZeroBytesPerCycle = kStoreBytesPerCycle;     // 32 B/cycle
+inline constexpr std::uint64_t kZeroOverheadCycles = kKernelCallOverheadCycles;  // 8, [HW] row 4 - [TH] row 7
+inline constexpr std::int32_t kZeroGranuleBytes = 64;   // zero.cc static_assert: 2 x 256-bit stores
+
+void zero_i32(std::int32_t* c, std::int32_t m, std::int32_t n);
+void zero_i16(std::int16_t* c, std::int32_t m, std::int32_t n);
+
+/// kZeroOverheadCycles + ceil(m * n * elem_bytes / 32). elem_bytes in {1, 2, 4}.
+std::uint64_t zero_cycles(std::int32_t m, std::int32_t n, int elem_bytes);
+
+} // namespace npusim::kernels

@@ -1,0 +1,242 @@
+// Tests for matmul_i16_i32 / matmul_i16_i16 in the blocked layout, to_blocked / from_blocked, and
+// the matmul cost estimates (kernels_ref/matmul.hpp).
+#include <npusim/kernels/matmul.hpp>
+#include <npusim/kernels/zero.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <Eigen/Core>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+using namespace npusim::kernels;
+
+namespace {
+
+#define REQUIRE_INVALID(expr, text)                                                                \
+    do {                                                                                           \
+        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                            \
+        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                \
+    } while (0)
+
+using MatI64 = Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+struct Dim {
+    std::int64_t size, stride;
+};
+
+// Reads `src` (row-major) through a 4-level access pattern, outermost first, the way a mem-tile
+// dims_to_stream transform emits it: stream[p++] = src[sum i_d * stride_d]. Independent of the
+// library's blocked-index formula.
+template <typename T>
+std::vector<T> stream_through(const std::vector<T>& src, const std::array<Dim, 4>& d) {
+    std::vector<T> out;
+    out.reserve(src.size());
+    for (std::int64_t a = 0; a < d[0].size; ++a)
+        for (std::int64_t b = 0; b < d[1].size; ++b)
+            for (std::int64_t c = 0; c < d[2].size; ++c)
+                for (std::int64_t e = 0; e < d[3].size; ++e)
+                    out.push_back(src.at(static_cast<std::size_t>(a * d[0].stride + b * d[1].stride + c * d[2].stride +
+                                                                  e * d[3].stride)));
+    return out;
+}
+
+// single_core.py a_dims / b_dims (row-major source -> blocked stream) and c_dims (blocked -> row-major).
+std::array<Dim, 4> a_dims(int m, int k, int r, int s) { return {{{m / r, r * k}, {k / s, s}, {r, k}, {s, 1}}}; }
+std::array<Dim, 4> c_dims(int m, int n, int r, int t) { return {{{m / r, r * n}, {r, t}, {n / t, r * t}, {t, 1}}}; }
+
+std::int64_t wrap_signed(std::int64_t v, int bits) {
+    const std::int64_t mod = std::int64_t{1} << bits;
+    std::int64_t x = v % mod;
+    if (x < 0) x += mod;
+    if (x >= mod / 2) x -= mod;
+    return x;
+}
+
+template <typename T>
+std::vector<T> random_ints(std::size_t n, std::int64_t lo, std::int64_t hi, std::uint32_t seed, bool edges) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<std::int64_t> dist(lo, hi);
+    std::vector<T> v(n);
+    for (auto& x : v) x = static_cast<T>(dist(rng));
+    if (edges) {
+        const T e[] = {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(0), static_cast<T>(-1)};
+        for (std::size_t i = 0; i < std::size(e); ++i) {
+            v[i] = e[i];
+            v[n - 1 - i] = e[i];
+            v[n / 3 + i] = std::numeric_limits<T>::min();   // force int32 overflow in dot products
+        }
+    }
+    return v;
+}
+
+template <typename T>
+MatI64 to_eigen(const std::vector<T>& v, int rows, int cols) {
+    MatI64 mtx(rows, cols);
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) mtx(i, j) = v[static_cast<std::size_t>(i) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(j)];
+    return mtx;
+}
+
+struct Shape {
+    int m, k, n, r, s, t;
+};
+
+constexpr Shape kShapes[] = {{32, 32, 32, 4, 4, 4}, {32, 32, 32, 4, 4, 8}, {64, 64, 32, 4, 4, 4}};
+
+} // namespace
+
+TEST_CASE("to_blocked / from_blocked match the designs' dims_to_stream transforms", "[kernels][matmul][layout]") {
+    for (const Shape& sh : kShapes) {
+        INFO("m=" << sh.m << " k=" << sh.k << " n=" << sh.n << " r,s,t=" << sh.r << "," << sh.s << "," << sh.t);
+        const auto A = random_ints<std::int16_t>(static_cast<std::size_t>(sh.m * sh.k), -30000, 30000, 1, false);
+        const auto B = random_ints<std::int16_t>(static_cast<std::size_t>(sh.k * sh.n), -30000, 30000, 2, false);
+        // A: a_dims over row-major A; B: b_dims = [(k/s, s*n), (n/t, t), (s, n), (t, 1)] is a_dims with (k, n, s, t)
+        REQUIRE(to_blocked(A, sh.m, sh.k, sh.r, sh.s) == stream_through(A, a_dims(sh.m, sh.k, sh.r, sh.s)));
+        REQUIRE(to_blocked(B, sh.k, sh.n, sh.s, sh.t) == stream_through(B, a_dims(sh.k, sh.n, sh.s, sh.t)));
+        // C: c_dims over the blocked C gives row-major C
+        const auto Cb = random_ints<std::int32_t>(static_cast<std::size_t>(sh.m * sh.n), -100000, 100000, 3, false);
+        REQUIRE(from_blocked(Cb, sh.m, sh.n, sh.r, sh.t) == stream_through(Cb, c_dims(sh.m, sh.n, sh.r, sh.t)));
+        // round trips
+        REQUIRE(from_blocked(to_blocked(A, sh.m, sh.k, sh.r, sh.s), sh.m, sh.k, sh.r, sh.s) == A);
+        REQUIRE(to_blocked(from_blocked(Cb, sh.m, sh.n, sh.r, sh.t), sh.m, sh.n, sh.r, sh.t) == Cb);
+    }
+    // explicit small example: 4x4 matrix, 2x2 blocks
+    const std::vector<int> rm = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    REQUIRE(to_blocked(rm, 4, 4, 2, 2) == std::vector<int>{0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15});
+    // raw-pointer form
+    std::vector<int> blk(16), back(16);
+    to_blocked(rm.data(), blk.data(), 4, 4, 2, 2);
+    from_blocked(blk.data(), back.data(), 4, 4, 2, 2);
+    REQUIRE(back == rm);
+}
+
+TEST_CASE("matmul_i16_i32: C += A*B with int32 wraparound equals an int64 Eigen golden", "[kernels][matmul]") {
+    std::uint32_t seed = 10;
+    for (const Shape& sh : kShapes) {
+        for (bool full_range : {false, true}) {
+            INFO("m=" << sh.m << " k=" << sh.k << " n=" << sh.n << " r,s,t=" << sh.r << "," << sh.s << "," << sh.t
+                      << " full_range=" << full_range);
+            // E6 golden range: integers(min/4, max/4); full range adds INT16_MIN/MAX and overflows int32
+            const std::int64_t lo = full_range ? std::numeric_limits<std::int16_t>::min() : -8192;
+            const std::int64_t hi = full_range ? std::numeric_limits<std::int16_t>::max() : 8191;
+            const auto A = random_ints<std::int16_t>(static_cast<std::size_t>(sh.m * sh.k), lo, hi, seed++, full_range);
+            const auto B = random_ints<std::int16_t>(static_cast<std::size_t>(sh.k * sh.n), lo, hi, seed++, full_range);
+            const auto C0 = random_ints<std::int32_t>(static_cast<std::size_t>(sh.m * sh.n), std::numeric_limits<std::int32_t>::min(),
+                                                      std::numeric_limits<std::int32_t>::max(), seed++, full_range);
+
+            auto Cb = to_blocked(C0, sh.m, sh.n, sh.r, sh.t);
+            const auto Ab = to_blocked(A, sh.m, sh.k, sh.r, sh.s);
+            const auto Bb = to_blocked(B, sh.k, sh.n, sh.s, sh.t);
+            matmul_i16_i32(Ab.data(), Bb.data(), Cb.data(), sh.m, sh.k, sh.n, sh.r, sh.s, sh.t);
+            const auto C = from_blocked(Cb, sh.m, sh.n, sh.r, sh.t);
+
+            const MatI64 G = to_eigen(C0, sh.m, sh.n) + to_eigen(A, sh.m, sh.k) * to_eigen(B, sh.k, sh.n);
+            bool overflowed = false;
+            for (int i = 0; i < sh.m; ++i)
+                for (int j = 0; j < sh.n; ++j) {
+                    const std::int64_t g = G(i, j);
+                    overflowed |= g != wrap_signed(g, 32);
+                    REQUIRE(C[static_cast<std::size_t>(i * sh.n + j)] == wrap_signed(g, 32));
+                }
+            if (full_range) REQUIRE(overflowed);   // the wraparound path was exercised
+        }
+    }
+}
+
+TEST_CASE("matmul_i16_i16: C += A*B with int16 wraparound", "[kernels][matmul]") {
+    std::uint32_t seed = 50;
+    for (const Shape& sh : kShapes) {
+        INFO("m=" << sh.m << " k=" << sh.k << " n=" << sh.n << " r,s,t=" << sh.r << "," << sh.s << "," << sh.t);
+        const auto A = random_ints<std::int16_t>(static_cast<std::size_t>(sh.m * sh.k), -32768, 32767, seed++, true);
+        const auto B = random_ints<std::int16_t>(static_cast<std::size_t>(sh.k * sh.n), -32768, 32767, seed++, true);
+        const auto C0 = random_ints<std::int16_t>(static_cast<std::size_t>(sh.m * sh.n), -32768, 32767, seed++, true);
+        auto Cb = to_blocked(C0, sh.m, sh.n, sh.r, sh.t);
+        matmul_i16_i16(to_blocked(A, sh.m, sh.k, sh.r, sh.s).data(), to_blocked(B, sh.k, sh.n, sh.s, sh.t).data(),
+                       Cb.data(), sh.m, sh.k, sh.n, sh.r, sh.s, sh.t);
+        const auto C = from_blocked(Cb, sh.m, sh.n, sh.r, sh.t);
+        const MatI64 G = to_eigen(C0, sh.m, sh.n) + to_eigen(A, sh.m, sh.k) * to_eigen(B, sh.k, sh.n);
+        for (int i = 0; i < sh.m; ++i)
+            for (int j = 0; j < sh.n; ++j) REQUIRE(C[static_cast<std::size_t>(i * sh.n + j)] == wrap_signed(G(i, j), 16));
+    }
+    // small values (E7 golden style): no wraparound, exact
+    const Shape sh{64, 64, 32, 4, 4, 4};
+    const auto A = random_ints<std::int16_t>(64 * 64, -4, 4, 77, false);
+    const auto B = random_ints<std::int16_t>(64 * 32, -4, 4, 78, false);
+    std::vector<std::int16_t> Cb(64 * 32, 0);
+    matmul_i16_i16(to_blocked(A, sh.m, sh.k, sh.r, sh.s).data(), to_blocked(B, sh.k, sh.n, sh.s, sh.t).data(), Cb.data(),
+                   sh.m, sh.k, sh.n, sh.r, sh.s, sh.t);
+    const auto C = from_blocked(Cb, sh.m, sh.n, sh.r, sh.t);
+    const MatI64 G = to_eigen(A, 64, 64) * to_eigen(B, 64, 32);
+    for (int i = 0; i < 64; ++i)
+        for (int j = 0; j < 32; ++j) REQUIRE(C[static_cast<std::size_t>(i * 32 + j)] == G(i, j));
+}
+
+TEST_CASE("E6 worker pattern: zero C, then accumulate over K tiles", "[kernels][matmul]") {
+    // C (32 x 32) = A (32 x 64) * B (64 x 32), computed as zero_i32 + two 32x32x32 k-steps.
+    const int m = 32, K = 64, n = 32, k = 32, r = 4, s = 4, t = 4;
+    const auto A = random_ints<std::int16_t>(static_cast<std::size_t>(m * K), -8192, 8191, 91, false);
+    const auto B = random_ints<std::int16_t>(static_cast<std::size_t>(K * n), -8192, 8191, 92, false);
+    std::vector<std::int32_t> Cb(static_cast<std::size_t>(m * n), 0x7777);
+    zero_i32(Cb.data(), m, n);
+    for (int step = 0; step < K / k; ++step) {
+        std::vector<std::int16_t> At(static_cast<std::size_t>(m * k)), Bt(static_cast<std::size_t>(k * n));
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < k; ++j) At[static_cast<std::size_t>(i * k + j)] = A[static_cast<std::size_t>(i * K + step * k + j)];
+        for (int i = 0; i < k; ++i)
+            for (int j = 0; j < n; ++j) Bt[static_cast<std::size_t>(i * n + j)] = B[static_cast<std::size_t>((step * k + i) * n + j)];
+        matmul_i16_i32(to_blocked(At, m, k, r, s).data(), to_blocked(Bt, k, n, s, t).data(), Cb.data(), m, k, n, r, s, t);
+    }
+    const auto C = from_blocked(Cb, m, n, r, t);
+    const MatI64 G = to_eigen(A, m, K) * to_eigen(B, K, n);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) REQUIRE(C[static_cast<std::size_t>(i * n + j)] == wrap_signed(G(i, j), 32));
+}
+
+TEST_CASE("matmul preconditions throw std::invalid_argument", "[kernels][matmul]") {
+    std::vector<std::int16_t> A(64 * 64, 1), B(64 * 64, 1);
+    std::vector<std::int32_t> C(64 * 64, 5);
+    std::vector<std::int16_t> C16(64 * 64, 5);
+    auto mm = [&](int m, int k, int n, int r, int s, int t) { matmul_i16_i32(A.data(), B.data(), C.data(), m, k, n, r, s, t); };
+    REQUIRE_INVALID(mm(30, 32, 32, 4, 4, 4), "m must be a multiple of 4");
+    REQUIRE_INVALID(mm(32, 30, 32, 4, 4, 4), "k must be a multiple of 4");
+    REQUIRE_INVALID(mm(32, 32, 36, 4, 4, 8), "n must be a multiple of 8");
+    REQUIRE_INVALID(mm(12, 32, 32, 4, 4, 4), "m / r must be a multiple of 2");   // 3 block rows
+    REQUIRE_INVALID(mm(32, 32, 24, 4, 4, 8), "n / t must be a multiple of 2");   // 3 block columns
+    REQUIRE_INVALID(mm(0, 32, 32, 4, 4, 4), "m must be > 0");
+    REQUIRE_INVALID(mm(32, -4, 32, 4, 4, 4), "k must be > 0");
+    REQUIRE_INVALID(mm(32, 32, 32, 0, 4, 4), "r must be > 0");
+    REQUIRE_INVALID(mm(32, 32, 32, 4, -4, 4), "s must be > 0");
+    REQUIRE_INVALID(matmul_i16_i32(nullptr, B.data(), C.data(), 32, 32, 32, 4, 4, 4), "'A' is null");
+    REQUIRE_INVALID(matmul_i16_i16(A.data(), nullptr, C16.data(), 32, 32, 32, 4, 4, 4), "'B' is null");
+    REQUIRE_INVALID(matmul_i16_i16(A.data(), B.data(), nullptr, 32, 32, 32, 4, 4, 4), "'C' is null");
+    REQUIRE_INVALID(matmul_i16_i16(A.data(), B.data(), C16.data(), 30, 32, 32, 4, 4, 4), "m must be a multiple of 4");
+    for (auto x : C) REQUIRE(x == 5);
+    for (auto x : C16) REQUIRE(x == 5);
+    REQUIRE_THROWS_WITH(mm(30, 32, 32, 4, 4, 4), Catch::Matchers::StartsWith("matmul_i16_i32: "));
+
+    std::vector<int> src(12), dst(12);
+    REQUIRE_INVALID(to_blocked(src.data(), dst.data(), 3, 4, 2, 2), "rows must be a multiple of 2");
+    REQUIRE_INVALID(from_blocked(src.data(), dst.data(), 4, 3, 2, 2), "cols must be a multiple of 2");
+    REQUIRE_INVALID(to_blocked(src.data(), dst.data(), 4, 3, 0, 1), "block_rows must be > 0");
+    REQUIRE_INVALID(to_blocked<int>(nullptr, dst.data(), 2, 2, 1, 1), "'src' is null");
+    REQUIRE_INVALID(to_blocked(src, 4, 4, 2, 2), "expected rows * cols = 16");
+    REQUIRE_INVALID(from_blocked(src, 2, 2, 1, 1), "expected rows * cols = 4");
+}
+
+TEST_CASE("matmul cost estimates reproduce the NPU1 calibration point", "[kernels][matmul][cost]") {
+    // [HW] row 8: single_core i16 -> i32, m = k = n = 64: ~2,535 cycles
+    REQUIRE(matmul_i16_i32_cycles(64, 64, 64) == 2535);
+    REQUIRE(matmul_i16_i16_cycles(64, 64, 64) == 2535);
+    // linear in m*k*n beyond the call overhead: 32^3 is 1/8 of the loop work (2527 / 8 = 315.9 -> 316)
+    REQUIRE(matmul_i16_i32_cycles(32, 32, 32) == kMatmulOverheadCycles + 316);
+    REQUIRE(matmul_i16_i32_cycles(64, 64, 32) == kMatmulOverheadCycles + 1264);   // ceil(2527 / 2)
+    REQUIRE(matmul_i16_i32_cycles(128, 128, 128) == kMatmulOverheadCycles + 8 * 2527);
+    REQUIRE(matmul_i16_i32_cycles(0, 64, 64) == kMatmulOverheadCycles);
+    REQUIRE_INVALID(matmul_i16_i32_cycles(-1, 64, 64), ">= 0");
+}
