@@ -2,6 +2,10 @@
 add_library(npusim_build_flags INTERFACE)
 target_compile_options(npusim_build_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow=local
                        -Wno-missing-field-initializers)
+# GCC 12 reports false -Wrestrict positives inside libstdc++'s std::string operator+ (GCC bug 105329).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+  target_compile_options(npusim_build_flags INTERFACE -Wno-restrict)
+endif()
 if(NPUSIM_WERROR)
   target_compile_options(npusim_build_flags INTERFACE -Werror)
 endif()

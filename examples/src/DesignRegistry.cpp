@@ -45,14 +45,25 @@ Params DesignSpec::resolve_params(const Params& overrides) const {
     return p;
 }
 
-const std::vector<DesignSpec>& all_designs() {
-    static const std::vector<DesignSpec> designs = {
+namespace {
+std::vector<DesignSpec>& registry() {
+    static std::vector<DesignSpec> designs = {
         make_passthrough_kernel(),
         make_passthrough_dmas(),
         make_vector_scalar_mul(),
         make_vector_vector_add(),
     };
     return designs;
+}
+} // namespace
+
+const std::vector<DesignSpec>& all_designs() { return registry(); }
+
+void register_design(DesignSpec spec) {
+    if (spec.name.empty() || !spec.build) throw DesignError("register_design: a design needs a name and a build function");
+    for (const auto& d : registry())
+        if (d.name == spec.name) throw DesignError(fmt::format("register_design: a design named '{}' already exists", spec.name));
+    registry().push_back(std::move(spec));
 }
 
 const DesignSpec& design_by_name(const std::string& name) {

@@ -49,6 +49,8 @@ struct DesignSpec {
 };
 
 const std::vector<DesignSpec>& all_designs();
+/// Add a design (user designs, test designs); the name must be new.
+void register_design(DesignSpec spec);
 /// Throws DesignError listing the known names.
 const DesignSpec& design_by_name(const std::string& name);
 /// The design `npusim` runs without arguments.

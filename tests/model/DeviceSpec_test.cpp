@@ -1,0 +1,106 @@
+// Device tables against shared/reference/aie-architecture.md §1.
+#include "npusim/model/DeviceSpec.hpp"
+#include "npusim/model/Error.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace npusim;
+using namespace npusim::model;
+
+TEST_CASE("all twelve NPU devices exist with their geometry", "[model][device]") {
+    REQUIRE(all_devices().size() == 12);
+    const std::pair<const char*, int> expected[] = {{"npu1", 4},      {"npu1_1col", 1}, {"npu1_2col", 2}, {"npu1_3col", 3},
+                                                    {"npu2", 8},      {"npu2_1col", 1}, {"npu2_2col", 2}, {"npu2_3col", 3},
+                                                    {"npu2_4col", 4}, {"npu2_5col", 5}, {"npu2_6col", 6}, {"npu2_7col", 7}};
+    for (auto [name, cols] : expected) {
+        const auto& d = device_by_name(name);
+        CHECK(d.name == name);
+        CHECK(d.cols == cols);
+        CHECK(d.rows == 6);
+        CHECK(d.arch == (std::string(name).rfind("npu1", 0) == 0 ? Arch::AIE2 : Arch::AIE2P));
+        CHECK(d.tiles_of(TileKind::Compute).size() == static_cast<std::size_t>(4 * cols));
+        CHECK(d.tiles_of(TileKind::Shim).size() == static_cast<std::size_t>(cols));   // every column has a shim DMA
+    }
+}
+
+TEST_CASE("device lookup is case-insensitive and accepts IRON class names", "[model][device]") {
+    CHECK(device_by_name("NPU2").name == "npu2");
+    CHECK(device_by_name("NPU1Col2").name == "npu1_2col");
+    CHECK(device_by_name("npu2col7").name == "npu2_7col");
+    try {
+        device_by_name("npu3");
+        FAIL("no error");
+    } catch (const DesignError& e) {
+        CHECK(std::string(e.what()).find("unknown device 'npu3' (known devices: npu1, npu1_1col") == 0);
+    }
+}
+
+TEST_CASE("tile kinds per row and per-kind resources", "[model][device]") {
+    const auto& d = device_by_name("npu1");
+    CHECK(d.kind_at({0, 0}) == TileKind::Shim);
+    CHECK(d.kind_at({3, 1}) == TileKind::Mem);
+    CHECK(d.kind_at({2, 5}) == TileKind::Compute);
+    CHECK(d.compute.memory_bytes == 0x10000);
+    CHECK(d.mem.memory_bytes == 0x80000);
+    CHECK(d.compute.locks == 16);
+    CHECK(d.mem.locks == 64);
+    CHECK(d.shim.locks == 16);
+    CHECK(d.compute.lock_max_value == 63);
+    CHECK(d.compute.bds == 16);
+    CHECK(d.mem.bds == 48);
+    CHECK(d.compute.bd_dims == 3);
+    CHECK(d.mem.bd_dims == 4);
+    CHECK(d.compute.buffer_length_bits == 14);
+    CHECK(d.mem.buffer_length_bits == 17);
+    CHECK(d.compute.wrap_bits == 8);
+    CHECK(d.mem.wrap_bits == 10);
+    CHECK(d.shim.step_bits == 20);
+    CHECK(d.compute.default_stack_bytes == 0x400);
+    CHECK(d.dma_channels({0, 1}, Direction::S2MM) == 6);
+    CHECK(d.dma_channels({0, 2}, Direction::MM2S) == 2);
+    CHECK(d.dma_channels({0, 0}, Direction::MM2S) == 2);
+    CHECK(d.cascade_bits == 512);
+    CHECK(d.task_queue_depth == 4);
+    CHECK(d.mem.zero_padding);
+    CHECK_FALSE(d.compute.zero_padding);
+}
+
+TEST_CASE("mem tile BD ids are split between even and odd channels", "[model][device]") {
+    const auto& d = device_by_name("npu2");
+    CHECK(d.bd_range({0, 1}, 0) == std::pair{0, 23});
+    CHECK(d.bd_range({0, 1}, 3) == std::pair{24, 47});
+    CHECK(d.bd_range({0, 2}, 1) == std::pair{0, 15});
+}
+
+TEST_CASE("stream capacity: 6 up, 4 down per column, 4 each way per row, none east-west on mem tiles", "[model][device]") {
+    const auto& d = device_by_name("npu1");
+    CHECK(d.stream_capacity({0, 0}, Port::North) == 6);
+    CHECK(d.stream_capacity({0, 2}, Port::North) == 6);
+    CHECK(d.stream_capacity({0, 3}, Port::South) == 4);
+    CHECK(d.stream_capacity({0, 5}, Port::North) == 0);   // top row
+    CHECK(d.stream_capacity({0, 2}, Port::East) == 4);
+    CHECK(d.stream_capacity({1, 2}, Port::West) == 4);
+    CHECK(d.stream_capacity({0, 2}, Port::West) == 0);    // column 0
+    CHECK(d.stream_capacity({3, 2}, Port::East) == 0);    // last column
+    CHECK(d.stream_capacity({0, 1}, Port::East) == 0);    // mem tiles have no east/west ports
+    CHECK(d.stream_capacity({0, 0}, Port::East) == 4);    // shim row
+}
+
+TEST_CASE("AIE2 memory affinity: own, west, north, south (not a mem tile)", "[model][device]") {
+    const auto& d = device_by_name("npu1");
+    CHECK(d.core_can_access({1, 3}, {1, 3}));
+    CHECK(d.core_can_access({1, 3}, {0, 3}));    // west
+    CHECK_FALSE(d.core_can_access({1, 3}, {2, 3}));   // east
+    CHECK(d.core_can_access({1, 3}, {1, 4}));    // north
+    CHECK(d.core_can_access({1, 3}, {1, 2}));    // south
+    CHECK_FALSE(d.core_can_access({1, 2}, {1, 1}));   // south is a mem tile
+    TileCoord pool;
+    REQUIRE(d.shares_memory({1, 2}, {1, 3}, pool));
+    CHECK(pool == TileCoord{1, 2});   // vertical: producer's memory
+    REQUIRE(d.shares_memory({1, 2}, {2, 2}, pool));
+    CHECK(pool == TileCoord{1, 2});   // consumer east of producer reaches west
+    REQUIRE(d.shares_memory({2, 2}, {1, 2}, pool));
+    CHECK(pool == TileCoord{1, 2});   // producer east of consumer: pool on the consumer
+    CHECK_FALSE(d.shares_memory({0, 2}, {2, 2}, pool));
+    CHECK_FALSE(d.shares_memory({0, 1}, {0, 2}, pool));   // mem tile never shares with a core
+}
