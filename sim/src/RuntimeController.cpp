@@ -30,6 +30,7 @@ void RuntimeController::run() {
             clk_.pending += t.runtime_op_cycles;
             switch (op.kind) {
             case model::RuntimeOp::Kind::StartTask: {
+                clk_.sync();   // the queue write happens at the controller's time
                 const auto& task = net.tasks.at(static_cast<std::size_t>(op.task));
                 auto* ch = eng_.shim_channel({task.tile, task.dir, task.channel});
                 if (!ch || !ch->has_link())

@@ -1,0 +1,138 @@
+// The CLI contract (DESIGN.md): commands, output, --json, and exit codes 0-4 with their messages.
+#include "Cli.hpp"
+#include "npusim/examples/DesignRegistry.hpp"
+#include "npusim/iron.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+using namespace npusim;
+
+namespace {
+struct Out {
+    int code;
+    std::string out, err;
+};
+Out cli(std::vector<std::string> args) {
+    std::ostringstream o, e;
+    const int c = tools::run_cli(args, o, e);
+    return {c, o.str(), e.str()};
+}
+
+// A design that deadlocks: the worker waits on a fifo the runtime never fills.
+void register_test_designs() {
+    static bool done = false;
+    if (done) return;
+    done = true;
+    examples::DesignSpec s;
+    s.name = "test_starved";
+    s.description = "test: deadlocks";
+    s.devices = {"npu1_1col"};
+    s.build = [](const model::DeviceSpec& dev, const examples::Params&, std::uint64_t) {
+        using namespace iron;
+        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
+        Worker w(
+            [](ObjectFifoHandle i, ObjectFifoHandle o) {
+                auto e = i.acquire(1);
+                auto f = o.acquire(1);
+                (void)e;
+                (void)f;
+                i.release(1);
+                o.release(1);
+            },
+            fn_args(in.cons(), out.prod()), {.name = "starving"});
+        Runtime rt([](RuntimeData, RuntimeData b, ObjectFifoHandle, ObjectFifoHandle o) { o.drain(b, {.wait = true}); },
+                   fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
+        examples::DesignInstance inst{Program(dev, rt, {w}, "test_starved"), {std::vector<std::uint8_t>(64), std::vector<std::uint8_t>(64)}, {}};
+        inst.check = [](const std::vector<std::vector<std::uint8_t>>&) { return std::vector<examples::OutputCheck>{}; };
+        return inst;
+    };
+    examples::register_design(s);
+}
+} // namespace
+
+TEST_CASE("the default demo runs and passes", "[cli]") {
+    const auto r = cli({});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("npusim: passthrough_kernel on npu1_1col (AIE2, 1 column)"));
+    CHECK_THAT(r.out, Catch::Contains("result: PASS"));
+}
+
+TEST_CASE("list and devices", "[cli]") {
+    const auto l = cli({"list"});
+    CHECK(l.code == 0);
+    for (const char* d : {"passthrough_kernel ", "passthrough_dmas ", "vector_scalar_mul ", "vector_vector_add "})
+        CHECK_THAT(l.out, Catch::Contains(d));
+    const auto d = cli({"devices"});
+    CHECK(d.code == 0);
+    CHECK_THAT(d.out, Catch::Contains("npu2_7col"));
+}
+
+TEST_CASE("run prints an aligned summary; --json one object", "[cli]") {
+    const auto r = cli({"run", "vector_scalar_mul", "--device", "NPU2", "--param", "bits=32"});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("npusim: vector_scalar_mul on npu2 (AIE2P, 8 columns)"));
+    CHECK_THAT(r.out, Catch::Contains("  parameters   bits=32 factor=3 size=4096 tile=1024\n"));
+    const auto j = cli({"run", "passthrough_dmas", "--json"});
+    REQUIRE(j.code == 0);
+    const auto doc = nlohmann::json::parse(j.out);
+    CHECK(doc["status"] == "pass");
+    CHECK(doc["cycles"].get<std::uint64_t>() > 0);
+    CHECK(doc["outputs"][0]["match"] == true);
+    CHECK(doc["stats"]["bd_transfers"].get<int>() > 0);
+}
+
+TEST_CASE("exit code 2: design and usage errors", "[cli]") {
+    auto r = cli({"run", "no_such_design"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::StartsWith("npusim: design error: unknown design 'no_such_design'"));
+    r = cli({"run", "passthrough_kernel", "--device", "npu9"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::StartsWith("npusim: design error: unknown device 'npu9'"));
+    r = cli({"run", "passthrough_kernel", "--param", "tile"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("npusim: usage error: --param expects K=V, got 'tile'"));
+    r = cli({"frobnicate"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("unknown command 'frobnicate'"));
+    r = cli({"run", "passthrough_kernel", "--max-cycles", "many"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("--max-cycles expects a non-negative integer, got 'many'"));
+    r = cli({"run", "passthrough_kernel", "--json", "--param", "size=1000"});
+    CHECK(r.code == 2);
+    const auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc["status"] == "design_error");
+    CHECK(doc["error"]["message"] == "design 'passthrough_kernel': parameter size=1000 must be a positive multiple of tile=1024");
+}
+
+TEST_CASE("exit code 3: deadlock, with the report", "[cli]") {
+    register_test_designs();
+    const auto r = cli({"run", "test_starved"});
+    CHECK(r.code == 3);
+    CHECK_THAT(r.err, Catch::StartsWith("npusim: deadlock: deadlock at cycle"));
+    CHECK_THAT(r.err, Catch::Contains("worker 'starving' on (0,2): acquire(1) on fifo 'in' consumer 0"));
+}
+
+TEST_CASE("exit code 4: cycle limit", "[cli]") {
+    const auto r = cli({"run", "passthrough_kernel", "--max-cycles", "100"});
+    CHECK(r.code == 4);
+    CHECK_THAT(r.err, Catch::Contains("reached the cycle limit of 100 cycles"));
+}
+
+TEST_CASE("timing overrides from a file change the cycle count", "[cli]") {
+    const auto base = nlohmann::json::parse(cli({"run", "passthrough_kernel", "--json"}).out)["cycles"].get<std::uint64_t>();
+    const std::string path = "npusim_cli_test_timing.json";
+    {
+        std::ofstream f(path);
+        f << R"({"stream_bytes_per_cycle": 1})";
+    }
+    const auto slow = nlohmann::json::parse(cli({"run", "passthrough_kernel", "--json", "--timing", path}).out);
+    CHECK(slow["cycles"].get<std::uint64_t>() > base);
+    std::remove(path.c_str());
+    const auto bad = cli({"run", "passthrough_kernel", "--timing", "/nonexistent.json"});
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("cannot open timing file '/nonexistent.json'"));
+}

@@ -1,0 +1,203 @@
+// PerfettoTraceSink: feed a small synthetic run, parse the JSON back and check its structure.
+#include "npusim/traces/PerfettoTraceSink.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using npusim::sim::TrackInfo;
+using npusim::traces::PerfettoTraceSink;
+using Kind = TrackInfo::Kind;
+using nlohmann::json;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        path = fs::temp_directory_path() / ("npusim_perfetto_test_" + std::to_string(std::random_device{}()));
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Tracks deliberately added out of tile order; ids are the call order.
+void feed(npusim::sim::TraceSink& s) {
+    s.add_track(0, {Kind::Core, 0, 2, "core (0,2) worker_0"});
+    s.add_track(1, {Kind::Dma, 0, 2, "(0,2) S2MM 0"});
+    s.add_track(2, {Kind::Lock, 0, 2, "in_cons_prod_lock_0"});
+    s.add_track(3, {Kind::Dma, 0, 1, "(0,1) MM2S 0"});
+    s.add_track(4, {Kind::Dma, 0, 0, "(0,0) S2MM 0"});
+    s.add_track(5, {Kind::Runtime, 0, 0, "runtime sequence"});
+    s.add_track(6, {Kind::Core, 1, 2, "core \"q\"\tname"});
+    s.add_track(7, {Kind::Lock, 0, 2, "in_cons_prod_lock_0"});   // same name as track 2
+    s.counter(2, 0, 2);
+    s.span(3, "mm2s", 5, 15);
+    s.span(1, "bd 0", 10, 30);
+    s.counter(2, 20, 1);
+    s.span(1, "bd 1", 30, 40);
+    s.span(0, "kernel_a", 20, 50);
+    s.counter(7, 35, 1);
+    s.counter(2, 50, 2);
+    s.span(6, "k \"x\"\n\\", 55, 55);
+    s.span(4, "shim", 40, 60);
+    s.span(5, "await out", 0, 70);
+    s.finish(100);
+}
+
+} // namespace
+
+TEST_CASE("PerfettoTraceSink process names follow mlir-aie (tile<row>,<col>)", "[traces][perfetto]") {
+    CHECK(PerfettoTraceSink::process_name({Kind::Core, 1, 2, "x"}) == "core_trace for tile2,1");
+    CHECK(PerfettoTraceSink::process_name({Kind::Dma, 3, 2, "x"}) == "mem_trace for tile2,3");
+    CHECK(PerfettoTraceSink::process_name({Kind::Dma, 3, 1, "x"}) == "memtile_trace for tile1,3");
+    CHECK(PerfettoTraceSink::process_name({Kind::Dma, 3, 0, "x"}) == "shim_trace for tile0,3");
+    CHECK(PerfettoTraceSink::process_name({Kind::Lock, 0, 5, "x"}) == "locks tile5,0");
+    CHECK(PerfettoTraceSink::process_name({Kind::Runtime, 0, 0, "x"}) == "runtime");
+}
+
+TEST_CASE("PerfettoTraceSink writes a Chrome trace event array", "[traces][perfetto]") {
+    TempDir dir;
+    const fs::path file = dir.path / "trace.json";
+    PerfettoTraceSink sink(file.string());
+    CHECK(sink.path() == file.string());
+    feed(sink);
+
+    const std::string text = slurp(file);
+    REQUIRE(!text.empty());
+    CHECK(text.front() == '[');
+    const json doc = json::parse(text);   // throws (fails the test) on malformed or mis-escaped JSON
+    REQUIRE(doc.is_array());
+
+    // Metadata first, then the timed events.
+    std::size_t first_timed = 0;
+    while (first_timed < doc.size() && doc[first_timed]["ph"] == "M") ++first_timed;
+    for (std::size_t i = first_timed; i < doc.size(); ++i) CHECK(doc[i]["ph"] != "M");
+
+    std::map<int, std::string> process;                    // pid -> name
+    std::map<std::pair<int, int>, std::string> thread;     // (pid, tid) -> name
+    for (std::size_t i = 0; i < first_timed; ++i) {
+        const json& e = doc[i];
+        if (e["name"] == "process_name") {
+            CHECK(!e.contains("tid"));
+            process[e["pid"].get<int>()] = e["args"]["name"].get<std::string>();
+        } else {
+            REQUIRE(e["name"] == "thread_name");
+            thread[{e["pid"].get<int>(), e["tid"].get<int>()}] = e["args"]["name"].get<std::string>();
+        }
+    }
+    const std::map<int, std::string> expected_process = {
+        {0, "runtime"},
+        {1, "shim_trace for tile0,0"},
+        {2, "memtile_trace for tile1,0"},
+        {3, "core_trace for tile2,0"},
+        {4, "mem_trace for tile2,0"},
+        {5, "locks tile2,0"},
+        {6, "core_trace for tile2,1"},
+    };
+    CHECK(process == expected_process);
+    // Lock tracks without spans get no thread_name.
+    const std::map<std::pair<int, int>, std::string> expected_thread = {
+        {{0, 0}, "runtime sequence"},    {{1, 0}, "(0,0) S2MM 0"}, {{2, 0}, "(0,1) MM2S 0"},
+        {{3, 0}, "core (0,2) worker_0"}, {{4, 0}, "(0,2) S2MM 0"}, {{6, 0}, "core \"q\"\tname"},
+    };
+    CHECK(thread == expected_thread);
+
+    // Timed events in file order: sorted by ts, call order for ties.
+    struct Expect {
+        const char* ph;
+        std::string name;
+        std::uint64_t ts;
+        std::int64_t dur_or_value;
+        int pid, tid;
+    };
+    const std::vector<Expect> expected = {
+        {"C", "in_cons_prod_lock_0", 0, 2, 5, 0},
+        {"X", "await out", 0, 70, 0, 0},
+        {"X", "mm2s", 5, 10, 2, 0},
+        {"X", "bd 0", 10, 20, 4, 0},
+        {"C", "in_cons_prod_lock_0", 20, 1, 5, 0},
+        {"X", "kernel_a", 20, 30, 3, 0},
+        {"X", "bd 1", 30, 10, 4, 0},
+        {"C", "in_cons_prod_lock_0 #7", 35, 1, 5, 1},   // duplicate counter name made unique
+        {"X", "shim", 40, 20, 1, 0},
+        {"C", "in_cons_prod_lock_0", 50, 2, 5, 0},
+        {"X", "k \"x\"\n\\", 55, 0, 6, 0},
+    };
+    REQUIRE(doc.size() - first_timed == expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const json& e = doc[first_timed + i];
+        const Expect& x = expected[i];
+        INFO("event " << i << ": " << e.dump());
+        CHECK(e["ph"] == x.ph);
+        CHECK(e["name"] == x.name);
+        CHECK(e["ts"].get<std::uint64_t>() == x.ts);
+        CHECK(e["pid"].get<int>() == x.pid);
+        CHECK(e["tid"].get<int>() == x.tid);
+        if (std::string(x.ph) == "X") {
+            CHECK(e["dur"].get<std::int64_t>() == x.dur_or_value);
+            CHECK(e["args"] == json::object());
+        } else {
+            CHECK(!e.contains("dur"));
+            CHECK(e["args"] == json{{"value", x.dur_or_value}});
+        }
+    }
+}
+
+TEST_CASE("PerfettoTraceSink handles empty runs, odd spans and bad bytes", "[traces][perfetto]") {
+    TempDir dir;
+    SECTION("no tracks at all: an empty array") {
+        const fs::path file = dir.path / "empty.json";
+        PerfettoTraceSink sink(file.string());
+        sink.finish(0);
+        CHECK(json::parse(slurp(file)) == json::array());
+    }
+    SECTION("end before begin gives dur 0; invalid UTF-8 is replaced, not fatal") {
+        const fs::path file = dir.path / "odd.json";
+        PerfettoTraceSink sink(file.string());
+        sink.add_track(3, {Kind::Core, 0, 2, "core\xff"});
+        sink.span(3, "bad\xfe", 9, 4);
+        sink.finish(10);
+        const json doc = json::parse(slurp(file));
+        REQUIRE(doc.size() == 3);
+        CHECK(doc[1]["args"]["name"] == "core\xEF\xBF\xBD");   // U+FFFD
+        CHECK(doc[2]["ts"] == 9);
+        CHECK(doc[2]["dur"] == 0);
+    }
+}
+
+TEST_CASE("PerfettoTraceSink rejects unknown and duplicate tracks", "[traces][perfetto]") {
+    PerfettoTraceSink sink((fs::temp_directory_path() / "npusim_unused.json").string());
+    sink.add_track(0, {Kind::Core, 0, 2, "core"});
+    CHECK_THROWS_AS(sink.add_track(0, {Kind::Core, 0, 2, "again"}), std::invalid_argument);
+    CHECK_THROWS_WITH(sink.span(9, "k", 0, 1), Catch::Contains("track 9") && Catch::Contains("never added"));
+    CHECK_THROWS_AS(sink.counter(-1, 0, 1), std::out_of_range);
+}
+
+TEST_CASE("PerfettoTraceSink names the path it cannot write", "[traces][perfetto]") {
+    TempDir dir;
+    const std::string bad = (dir.path / "no_such_dir" / "trace.json").string();
+    PerfettoTraceSink sink(bad);
+    sink.add_track(0, {Kind::Core, 0, 2, "core"});
+    sink.span(0, "k", 0, 5);
+    CHECK_THROWS_AS(sink.finish(5), std::runtime_error);
+    CHECK_THROWS_WITH(sink.finish(5), Catch::StartsWith("cannot write Perfetto trace to '" + bad + "': ") &&
+                                          Catch::Contains("No such file or directory"));
+}

@@ -1,0 +1,183 @@
+#include "npusim/traces/PerfettoTraceSink.hpp"
+
+#include "npusim/traces/OutputFile.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+namespace npusim::traces {
+
+using sim::TrackInfo;
+
+namespace {
+
+/// A JSON string literal, quotes included; invalid UTF-8 becomes U+FFFD instead of throwing.
+std::string json_string(std::string_view s) {
+    return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+/// Sort key of the process a track belongs to: the runtime first, then tiles by (col, row),
+/// then core / DMA / locks within a tile.
+std::tuple<int, int, int, int> process_key(const TrackInfo& info) {
+    switch (info.kind) {
+    case TrackInfo::Kind::Runtime: return {0, 0, 0, 0};
+    case TrackInfo::Kind::Core: return {1, info.col, info.row, 0};
+    case TrackInfo::Kind::Dma: return {1, info.col, info.row, 1};
+    case TrackInfo::Kind::Lock: return {1, info.col, info.row, 2};
+    }
+    return {1, info.col, info.row, 3};
+}
+
+constexpr std::size_t kFlushBytes = 1u << 20;
+
+} // namespace
+
+PerfettoTraceSink::PerfettoTraceSink(std::string path) : path_(std::move(path)) {}
+
+std::string PerfettoTraceSink::process_name(const TrackInfo& info) {
+    // mlir-aie labels tiles "tile<row>,<col>" (parse.py: str(row) + "," + str(col)).
+    switch (info.kind) {
+    case TrackInfo::Kind::Runtime: return "runtime";
+    case TrackInfo::Kind::Core: return fmt::format("core_trace for tile{},{}", info.row, info.col);
+    case TrackInfo::Kind::Dma: {
+        const char* type = info.row == 0 ? "shim" : info.row == 1 ? "memtile" : "mem";
+        return fmt::format("{}_trace for tile{},{}", type, info.row, info.col);
+    }
+    case TrackInfo::Kind::Lock: return fmt::format("locks tile{},{}", info.row, info.col);
+    }
+    return fmt::format("tile{},{}", info.row, info.col);
+}
+
+void PerfettoTraceSink::add_track(int track, const TrackInfo& info) {
+    if (index_.count(track))
+        throw std::invalid_argument(fmt::format("PerfettoTraceSink: track {} added twice ('{}')", track, info.name));
+    index_.emplace(track, static_cast<std::uint32_t>(tracks_.size()));
+    ids_.push_back(track);
+    tracks_.push_back(info);
+}
+
+std::uint32_t PerfettoTraceSink::index_of(int track, const char* call) const {
+    auto it = index_.find(track);
+    if (it == index_.end())
+        throw std::out_of_range(
+            fmt::format("PerfettoTraceSink: {} on track {}, which was never added with add_track", call, track));
+    return it->second;
+}
+
+std::uint32_t PerfettoTraceSink::intern(std::string_view name) {
+    if (auto it = name_ids_.find(name); it != name_ids_.end()) return it->second;
+    auto id = static_cast<std::uint32_t>(names_.size());
+    names_.emplace_back(name);
+    name_ids_.emplace(names_.back(), id);
+    return id;
+}
+
+void PerfettoTraceSink::span(int track, std::string_view name, std::uint64_t begin, std::uint64_t end) {
+    Event e;
+    e.ts = begin;
+    e.dur = end > begin ? end - begin : 0;
+    e.track = index_of(track, "span");
+    e.name = intern(name);
+    events_.push_back(e);
+}
+
+void PerfettoTraceSink::counter(int track, std::uint64_t cycle, std::int64_t value) {
+    Event e;
+    e.ts = cycle;
+    e.value = value;
+    e.track = index_of(track, "counter");
+    e.is_counter = true;
+    events_.push_back(e);
+}
+
+void PerfettoTraceSink::finish(std::uint64_t /*end_cycle*/) {
+    const std::size_t n = tracks_.size();
+
+    // Processes in key order; tracks within a process in track-id order.
+    std::map<std::tuple<int, int, int, int>, std::vector<std::uint32_t>> processes;
+    for (std::uint32_t i = 0; i < n; ++i) processes[process_key(tracks_[i])].push_back(i);
+
+    std::vector<bool> has_spans(n, false);
+    for (const Event& e : events_)
+        if (!e.is_counter) has_spans[e.track] = true;
+
+    std::vector<int> pid(n), tid(n);
+    std::vector<std::string> counter_name(n);   // JSON-escaped, unique within a process
+    std::vector<std::string> process_names;
+    int next_pid = 0;
+    for (auto& [key, members] : processes) {
+        std::sort(members.begin(), members.end(), [&](auto a, auto b) { return ids_[a] < ids_[b]; });
+        process_names.push_back(process_name(tracks_[members.front()]));
+        std::set<std::string> used;
+        int next_tid = 0;
+        for (std::uint32_t i : members) {
+            pid[i] = next_pid;
+            tid[i] = next_tid++;
+            std::string name = tracks_[i].name;
+            if (!used.insert(name).second) {
+                name = fmt::format("{} #{}", tracks_[i].name, ids_[i]);
+                used.insert(name);
+            }
+            counter_name[i] = json_string(name);
+        }
+        ++next_pid;
+    }
+
+    std::stable_sort(events_.begin(), events_.end(), [](const Event& a, const Event& b) { return a.ts < b.ts; });
+
+    std::vector<std::string> span_names;
+    span_names.reserve(names_.size());
+    for (const std::string& s : names_) span_names.push_back(json_string(s));
+
+    OutputFile out(path_, "Perfetto trace");
+    fmt::memory_buffer buf;
+    bool first = true;
+    auto line = [&]() -> fmt::memory_buffer& {
+        buf.append(std::string_view(first ? "[\n" : ",\n"));
+        first = false;
+        return buf;
+    };
+    auto flush = [&](bool force) {
+        if (force || buf.size() >= kFlushBytes) {
+            out.write(std::string_view(buf.data(), buf.size()));
+            buf.clear();
+        }
+    };
+
+    int p = 0;
+    for (const auto& [key, members] : processes) {
+        fmt::format_to(std::back_inserter(line()),
+                       R"({{"name": "process_name", "ph": "M", "pid": {}, "args": {{"name": {}}}}})", p,
+                       json_string(process_names[static_cast<std::size_t>(p)]));
+        for (std::uint32_t i : members) {
+            if (tracks_[i].kind == TrackInfo::Kind::Lock && !has_spans[i]) continue;
+            fmt::format_to(std::back_inserter(line()),
+                           R"({{"name": "thread_name", "ph": "M", "pid": {}, "tid": {}, "args": {{"name": {}}}}})",
+                           pid[i], tid[i], json_string(tracks_[i].name));
+        }
+        ++p;
+    }
+    for (const Event& e : events_) {
+        if (e.is_counter)
+            fmt::format_to(std::back_inserter(line()),
+                           R"({{"name": {}, "ph": "C", "ts": {}, "pid": {}, "tid": {}, "args": {{"value": {}}}}})",
+                           counter_name[e.track], e.ts, pid[e.track], tid[e.track], e.value);
+        else
+            fmt::format_to(std::back_inserter(line()),
+                           R"({{"name": {}, "ph": "X", "ts": {}, "dur": {}, "pid": {}, "tid": {}, "args": {{}}}})",
+                           span_names[e.name], e.ts, e.dur, pid[e.track], tid[e.track]);
+        flush(false);
+    }
+    buf.append(std::string_view(first ? "[]\n" : "\n]\n"));
+    flush(true);
+    out.close();
+}
+
+} // namespace npusim::traces
