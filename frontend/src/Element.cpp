@@ -17,17 +17,17 @@ void Element::check_index(std::int64_t i) const {
 }
 
 const Element& ElementGroup::operator[](std::size_t i) const {
-    if (i >= elems_.size())
+    if (i >= n_)
         throw DesignError(fmt::format("'{}': index {} out of range: {} elements acquired",
-                                      elems_.empty() ? std::string("?") : elems_[0].owner(), i, elems_.size()));
-    return elems_[i];
+                                      n_ == 0 ? std::string("?") : elems()[0].owner(), i, n_));
+    return elems()[i];
 }
 
 const Element& ElementGroup::single() const {
-    if (elems_.size() != 1)
+    if (n_ != 1)
         throw DesignError(fmt::format("'{}': {} elements were acquired; index them with [i]",
-                                      elems_.empty() ? std::string("?") : elems_[0].owner(), elems_.size()));
-    return elems_[0];
+                                      n_ == 0 ? std::string("?") : elems()[0].owner(), n_));
+    return elems()[0];
 }
 
 } // namespace npusim::iron

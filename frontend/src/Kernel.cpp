@@ -64,7 +64,7 @@ KernelArg Kernel::to_arg(const Element& e) {
     a.data = e.data();
     a.dtype = e.type().dtype;
     a.elements = e.elements();
-    a.source = e.owner();
+    a.source = &e.owner();
     return a;
 }
 
@@ -83,11 +83,11 @@ void Kernel::check(std::span<const KernelArg> args) const {
                                           i, t.str()));
         if (!t.is_tensor && a.is_view)
             throw DesignError(fmt::format("kernel '{}' argument {}: expects a {} scalar, got a view of '{}'",
-                                          state_->name, i, model::dtype_name(t.dtype), a.source));
+                                          state_->name, i, model::dtype_name(t.dtype), *a.source));
         if (t.is_tensor && (a.dtype != t.dtype || a.elements != t.tensor.elements()))
             throw DesignError(fmt::format("kernel '{}' argument {}: expects {} ({} elements), got a view of '{}' with "
                                           "{} {} elements",
-                                          state_->name, i, t.str(), t.tensor.elements(), a.source, a.elements,
+                                          state_->name, i, t.str(), t.tensor.elements(), *a.source, a.elements,
                                           model::dtype_name(a.dtype)));
     }
 }

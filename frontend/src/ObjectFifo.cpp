@@ -88,10 +88,9 @@ ElementGroup ObjectFifoHandle::acquire(int n) const {
     if (!svc) throw DesignError(fmt::format("{}: acquire() called outside a worker body", ep_->describe()));
     if (n < 1) throw DesignError(fmt::format("worker '{}': acquire({}) on {}: the count must be >= 1", svc->worker(), n, ep_->describe()));
     auto ptrs = svc->acquire(ep_->uid, n);
-    std::vector<Element> elems;
-    elems.reserve(ptrs.size());
-    for (auto* p : ptrs) elems.emplace_back(p, &fifo_->obj_type, &fifo_->name);
-    return ElementGroup(std::move(elems));
+    ElementGroup g;
+    for (auto* p : ptrs) g.push_back(Element(p, &fifo_->obj_type, &fifo_->name));
+    return g;
 }
 
 void ObjectFifoHandle::release(int n) const {

@@ -82,8 +82,10 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
     if (n > depth) protocol(fmt::format("acquire({}) on {} exceeds its depth {}", n, r.label, depth));
     const int need = std::max(0, n - r.held);
     if (need > 0) {
-        ps_.detail = fmt::format("acquire({}) on {}, element {}", n, r.label, (r.index + r.held) % depth);
-        eng_.lock(r.ring->acquire_lock).acquire_ge(need * r.ring->repeat, clk_, ps_, ps_.name, &stall_);
+        ps_.ring = &r.label;
+        ps_.count = n;
+        ps_.element = (r.index + r.held) % depth;
+        eng_.lock(r.ring->acquire_lock).acquire_ge(need * r.ring->repeat, clk_, ps_, &stall_);
         r.held += need;
     }
     r.out.clear();
@@ -119,8 +121,9 @@ void CoreProcess::lock_acquire_equal(int key, int value) {
     const int l = lock_of(key);
     if (l < 0) protocol("uses a barrier that is not among its fn_args");
     ++sync_ops_;
+    ps_.ring = nullptr;
     ps_.detail = fmt::format("barrier wait_for_value({})", value);
-    eng_.lock(l).acquire_eq(value, clk_, ps_, ps_.name, &stall_);
+    eng_.lock(l).acquire_eq(value, clk_, ps_, &stall_);
 }
 
 void CoreProcess::lock_release(int key, int value) {
@@ -146,6 +149,7 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, con
     const std::uint64_t total = cycles + eng_.timing().kernel_call_overhead_cycles;
     clk_.pending += total;
     busy_ += total;
+    clk_.maybe_sync();
     ++kernel_calls_;
     if (track_ >= 0) eng_.trace()->span(track_, kernel, begin, begin + total);
 }
@@ -153,6 +157,7 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, con
 void CoreProcess::add_cycles(std::uint64_t cycles) {
     clk_.pending += cycles;
     busy_ += cycles;
+    clk_.maybe_sync();
 }
 
 CoreStats CoreProcess::stats() const {

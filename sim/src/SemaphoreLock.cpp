@@ -2,6 +2,7 @@
 
 #include "SimEngine.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace npusim::sim {
@@ -11,75 +12,105 @@ SemaphoreLock::SemaphoreLock(SimEngine& eng, int index, std::string name, std::s
     : eng_(eng), index_(index), name_(std::move(name)), where_(std::move(where)), value_(init), max_(max_value),
       track_(track) {}
 
-void SemaphoreLock::changed(std::uint64_t cycle) {
-    if (eng_.trace() && track_ >= 0) eng_.trace()->counter(track_, cycle, value_);
+void SemaphoreLock::traced(std::uint64_t cycle) {
+    if (track_ >= 0 && eng_.trace()) eng_.trace()->counter(track_, cycle, value_);
 }
 
-void SemaphoreLock::acquire_ge(int v, ProcessClock& clk, ProcessState& ps, const std::string& who, std::uint64_t* stall) {
-    (void)who;
-    const auto lat = eng_.timing().lock_acquire_cycles;
-    if (value_ >= v) {
-        value_ -= v;
-        changed(clk.local_cycles());
-        clk.pending += lat;
-        return;
+void SemaphoreLock::apply_due(std::uint64_t t) {
+    while (!pending_.empty() && pending_.front().at <= t) {
+        const auto p = pending_.front();
+        pending_.pop_front();
+        value_ = p.set ? p.value : value_ + p.value;
+        traced(p.at);
     }
-    clk.sync();
-    const auto start = now_cycles();
+}
+
+int SemaphoreLock::final_value() const {
+    int v = value_;
+    for (const auto& p : pending_) v = p.set ? p.value : v + p.value;
+    return v;
+}
+
+template <class Ready>
+void SemaphoreLock::wait_until(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal, std::uint64_t* stall) {
+    // Block until the lock is ready at this process's local time. The process does not first
+    // wait for simulated time to catch up with its local time: releases are timed, so a wait on
+    // the lock's event (or on the next scheduled release) is the only SystemC wait needed.
+    const auto start = clk.local_cycles();
     ps.status = ProcessState::Status::WaitLock;
     ps.lock = index_;
     ps.want = v;
-    ps.equal = false;
-    while (value_ < v) clk.wait(event_);
+    ps.equal = equal;
+    ++waiters_;
+    for (;;) {
+        apply_due(clk.local_cycles());
+        if (ready()) break;
+        if (pending_.empty()) clk.wait_keep_local(event_);
+        else clk.wait_keep_local(std::max(pending_.front().at, now_cycles() + 1), event_);
+    }
+    --waiters_;
     ps.status = ProcessState::Status::Running;
+    ps.ring = nullptr;
+    if (stall) *stall += clk.local_cycles() - start;
+}
+
+void SemaphoreLock::acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall) {
+    apply_due(clk.local_cycles());
+    if (value_ < v) wait_until([&] { return value_ >= v; }, clk, ps, v, false, stall);
     value_ -= v;
-    changed(now_cycles());
-    if (stall) *stall += now_cycles() - start;
-    clk.pending += lat;
+    traced(clk.local_cycles());
+    clk.pending += eng_.timing().lock_acquire_cycles;
 }
 
-void SemaphoreLock::acquire_eq(int v, ProcessClock& clk, ProcessState& ps, const std::string& who, std::uint64_t* stall) {
-    (void)who;
-    const auto lat = eng_.timing().lock_acquire_cycles;
-    if (value_ == v) {
-        clk.pending += lat;
-        return;
-    }
-    clk.sync();
-    const auto start = now_cycles();
-    ps.status = ProcessState::Status::WaitLock;
-    ps.lock = index_;
-    ps.want = v;
-    ps.equal = true;
-    while (value_ != v) clk.wait(event_);
-    ps.status = ProcessState::Status::Running;
-    if (stall) *stall += now_cycles() - start;
-    clk.pending += lat;
+void SemaphoreLock::acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall) {
+    apply_due(clk.local_cycles());
+    if (value_ != v) wait_until([&] { return value_ == v; }, clk, ps, v, true, stall);
+    clk.pending += eng_.timing().lock_acquire_cycles;
 }
 
 void SemaphoreLock::release(int v, ProcessClock& clk, const std::string& who) {
-    clk.sync();
-    if (value_ + v > max_)
-        eng_.fail(SimulationError(
-            SimulationError::Kind::Protocol,
-            fmt::format("lock '{}' on {} overflows: value {} + release {} exceeds {} (released by {}); a release without "
-                        "a matching acquire",
-                        name_, where_, value_, v, max_, who)));
-    value_ += v;
-    last_releaser_ = who;
-    changed(now_cycles());
-    event_.notify();
+    release_at(v, clk.local_cycles(), who);
     clk.pending += eng_.timing().lock_release_cycles;
+    clk.maybe_sync();
+}
+
+bool SemaphoreLock::try_acquire_ge_at(int v, std::uint64_t at) {
+    apply_due(at);
+    if (value_ < v) return false;
+    value_ -= v;
+    traced(at);
+    return true;
+}
+
+void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) {
+    if (final_value() + v > max_)
+        eng_.fail(SimulationError(SimulationError::Kind::Protocol,
+                                  fmt::format("lock '{}' on {} overflows: value {} + release {} exceeds {} (released by {}); a "
+                                              "release without a matching acquire",
+                                              name_, where_, final_value(), v, max_, who)));
+    last_releaser_ = who;
+    if (at <= now_cycles() && pending_.empty()) {
+        value_ += v;
+        traced(at);
+        if (waiters_) event_.notify();
+    } else {
+        auto it = std::upper_bound(pending_.begin(), pending_.end(), at, [](std::uint64_t t, const Pending& p) { return t < p.at; });
+        pending_.insert(it, {at, v, false});
+        // A waiter already sleeps until the earliest pending release or this event; later
+        // waiters compute their own timeout from pending_.
+        if (waiters_) event_.notify(cycles_to_time(pending_.front().at - std::min(pending_.front().at, now_cycles())));
+    }
 }
 
 void SemaphoreLock::set(int v, ProcessClock& clk, const std::string& who) {
     clk.sync();
     if (v < 0 || v > max_)
         eng_.fail(SimulationError(SimulationError::Kind::Protocol,
-                                         fmt::format("lock '{}' on {}: set to {} outside 0..{} (by {})", name_, where_, v, max_, who)));
+                                  fmt::format("lock '{}' on {}: set to {} outside 0..{} (by {})", name_, where_, v, max_, who)));
+    apply_due(now_cycles());
     value_ = v;
     last_releaser_ = who;
-    changed(now_cycles());
+    traced(now_cycles());
     event_.notify();
 }
 

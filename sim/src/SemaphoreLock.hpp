@@ -2,8 +2,14 @@
 // An AIE2 semaphore lock: value 0..max, acquire-greater-equal (wait until >= v, subtract v),
 // acquire-equal (wait until == v, no change), release (add v). Over- or underflow is a protocol
 // violation (the hardware sets a sticky error bit and the design is broken).
+//
+// Releases are timed: a process that runs ahead of simulated time (temporal decoupling) releases
+// at its own local time without waiting for the kernel to catch up; the release becomes visible
+// at that time. An acquirer applies every release due at its local time. This keeps one SystemC
+// wait per blocking point instead of one per lock operation.
 #include "ProcessClock.hpp"
 
+#include <deque>
 #include <string>
 #include <systemc>
 
@@ -15,18 +21,33 @@ class SemaphoreLock {
 public:
     SemaphoreLock(SimEngine& eng, int index, std::string name, std::string where, int init, int max_value, int track);
 
-    void acquire_ge(int v, ProcessClock& clk, ProcessState& ps, const std::string& who, std::uint64_t* stall = nullptr);
-    void acquire_eq(int v, ProcessClock& clk, ProcessState& ps, const std::string& who, std::uint64_t* stall = nullptr);
+    void acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall = nullptr);
+    void acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall = nullptr);
+    /// Add v at the releaser's local time.
     void release(int v, ProcessClock& clk, const std::string& who);
+    /// Add v at cycle `at` (>= now), for releases done on a process's behalf in a callback.
+    void release_at(int v, std::uint64_t at, const std::string& who);
+    /// Take v at cycle `at` if the lock holds at least v then (no waiting); false otherwise.
+    bool try_acquire_ge_at(int v, std::uint64_t at);
+    /// Overwrite the value (runtime sequence set_lock), at the caller's local time.
     void set(int v, ProcessClock& clk, const std::string& who);
 
-    int value() const { return value_; }
+    /// Value including every release scheduled so far (for reports).
+    int final_value() const;
     const std::string& name() const { return name_; }
     const std::string& where() const { return where_; }
     const std::string& last_releaser() const { return last_releaser_; }
 
 private:
-    void changed(std::uint64_t cycle);
+    struct Pending {
+        std::uint64_t at;
+        int value;
+        bool set;
+    };
+    void apply_due(std::uint64_t t);
+    template <class Ready>
+    void wait_until(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal, std::uint64_t* stall);
+    void traced(std::uint64_t cycle);
     SimEngine& eng_;
     int index_;
     std::string name_;
@@ -35,6 +56,8 @@ private:
     int max_;
     int track_;
     std::string last_releaser_;
+    std::deque<Pending> pending_;   ///< future releases, sorted by time
+    int waiters_ = 0;               ///< processes blocked in wait_until (notify only when > 0)
     sc_core::sc_event event_;
 };
 

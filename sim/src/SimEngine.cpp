@@ -148,7 +148,7 @@ void SimEngine::build() {
     controller_ = std::make_unique<RuntimeController>(*this);
     task_done_.assign(net_.tasks.size(), false);
 
-    const std::size_t dma_stack = 256 * 1024;
+    const std::size_t dma_stack = 64 * 1024;   // DMA and controller processes run no user code
     for (auto& c : tile_channels_) c->spawn(dma_stack);
     for (auto& c : shim_channels_) c->spawn(dma_stack);
     for (auto& c : cores_) c->spawn(opts_.core_stack_bytes);
@@ -182,13 +182,13 @@ std::string SimEngine::deadlock_report() const {
         switch (ps->status) {
         case S::WaitLock: {
             const auto& l = *locks_[static_cast<std::size_t>(ps->lock)];
-            out += fmt::format(": {}\n      waits on lock {} on {} {} {} (value now {}); released by {}", ps->detail, l.name(),
-                               l.where(), ps->equal ? "==" : ">=", ps->want, l.value(), releasers(ps->lock));
+            out += fmt::format(": {}\n      waits on lock {} on {} {} {} (value now {}); released by {}", ps->describe(),
+                               l.name(), l.where(), ps->equal ? "==" : ">=", ps->want, l.final_value(), releasers(ps->lock));
             if (!l.last_releaser().empty()) out += fmt::format("; last released by {}", l.last_releaser());
             break;
         }
-        case S::WaitStream: out += fmt::format(": {}\n      waits for its stream peer", ps->detail); break;
-        case S::WaitTask: out += fmt::format(": {}", ps->detail); break;
+        case S::WaitStream: out += fmt::format(": {}\n      waits for its stream peer", ps->describe()); break;
+        case S::WaitTask: out += fmt::format(": {}", ps->describe()); break;
         default: break;
         }
         out += "\n";

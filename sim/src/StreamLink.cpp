@@ -15,30 +15,38 @@ StreamLink::StreamLink(SimEngine& eng, std::string label, std::vector<StreamRece
 }
 
 void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps, std::uint64_t* active) {
-    clk.sync();
     std::uint64_t off = 0;
     bool first = true;
+    auto all_posted = [&] {
+        for (auto* r : rx_)
+            if (!r->posted) return false;
+        return true;
+    };
     while (off < n) {
-        auto all_posted = [&] { return std::all_of(rx_.begin(), rx_.end(), [](auto* r) { return r->posted; }); };
         if (!all_posted()) {
             ps.status = ProcessState::Status::WaitStream;
             sender_waiting_ = true;
-            while (!all_posted()) clk.wait(posted_);
+            while (!all_posted()) clk.wait_keep_local(posted_);
             sender_waiting_ = false;
             ps.status = ProcessState::Status::Running;
         }
         std::uint64_t chunk = n - off;
-        for (auto* r : rx_) chunk = std::min(chunk, r->remaining);
+        std::uint64_t start = clk.local_cycles();
+        for (auto* r : rx_) {
+            chunk = std::min(chunk, r->remaining);
+            start = std::max(start, r->ready_at);
+        }
         const auto cycles = static_cast<std::uint64_t>(std::ceil(static_cast<double>(chunk) / rate_)) + (first ? latency_ : 0);
         first = false;
-        clk.wait_cycles(cycles);
+        clk.pending = start + cycles - now_cycles();   // one wait: until the chunk has arrived
+        clk.sync();
         if (active) *active += cycles;
         for (auto* r : rx_) {
             r->accept(data + off, chunk);
             r->remaining -= chunk;
             if (r->remaining == 0) {
                 r->posted = false;
-                r->filled.notify();
+                r->on_filled();
             }
         }
         eng_.add_bytes(chunk * rx_.size());
@@ -47,13 +55,14 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
 }
 
 void StreamLink::receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps) {
-    clk.sync();
     if (n == 0) return;
     r.remaining = n;
+    r.ready_at = clk.local_cycles();
     r.posted = true;
     posted_.notify();
     ps.status = ProcessState::Status::WaitStream;
     while (r.posted) clk.wait(r.filled);
+    clk.pending = 0;   // the data arrived at or after the time this receiver posted
     ps.status = ProcessState::Status::Running;
 }
 

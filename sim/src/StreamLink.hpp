@@ -3,6 +3,8 @@
 // transactions: the sender offers a whole BD, each receiver posts the capacity of its current BD,
 // and a chunk of min(offer, every receiver's capacity) moves in one step of
 //   ceil(bytes / rate) cycles (+ route latency on the first chunk of each sender BD),
+// starting when the sender and every receiver are ready (each side's local time, so neither has to
+// wait in SystemC before offering or posting),
 // rate = the slowest of the stream and the two DMA channels. A receiver that has not posted
 // back-pressures the sender (a broadcast waits for all its destinations).
 #include "ProcessClock.hpp"
@@ -23,8 +25,12 @@ public:
     /// Write the next `n` bytes of the current BD.
     virtual void accept(const std::uint8_t* data, std::uint64_t n) = 0;
     virtual std::string label() const = 0;
+    /// The current BD is complete (remaining reached 0, posted is false). Runs in the sender's
+    /// process at the arrival time. Default: wake the receiver's process.
+    virtual void on_filled() { filled.notify(); }
     bool posted = false;
     std::uint64_t remaining = 0;
+    std::uint64_t ready_at = 0;   ///< the receiver's local time when it posted
     double bytes_per_cycle = 4.0;
     sc_core::sc_event filled;
 };
@@ -40,6 +46,7 @@ public:
     void receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps);
 
     const std::string& label() const { return label_; }
+    void notify_posted() { posted_.notify(); }
     const std::vector<StreamReceiver*>& receivers() const { return rx_; }
     bool sender_waiting() const { return sender_waiting_; }
 

@@ -39,19 +39,10 @@ void TileDmaChannel::run() {
             ps_.status = ProcessState::Status::Done;
             return;
         }
-        int repeats = prog_.repeat_count;
+        repeats_left_ = prog_.repeat_count;
         bd_ = prog_.start;
-        for (;;) {
-            const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
-            run_bd(bd);
-            if (bd.next >= 0) {
-                bd_ = bd.next;
-            } else if (repeats-- > 0) {
-                bd_ = prog_.start;
-            } else {
-                break;
-            }
-        }
+        if (prog_.dir == model::Direction::MM2S) run_mm2s();
+        else run_s2mm();
         ps_.status = ProcessState::Status::Done;
     } catch (const ProcessAbort&) {
     } catch (const SimulationError& e) {
@@ -59,39 +50,121 @@ void TileDmaChannel::run() {
     }
 }
 
+bool TileDmaChannel::advance() {
+    const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
+    if (bd.next >= 0) {
+        bd_ = bd.next;
+        return true;
+    }
+    if (repeats_left_-- > 0) {
+        bd_ = prog_.start;
+        return true;
+    }
+    return false;
+}
+
+void TileDmaChannel::run_mm2s() {
+    do {
+        run_bd(prog_.bds[static_cast<std::size_t>(bd_)]);
+    } while (advance());
+}
+
 void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
-    ps_.detail = bd.prov.describe();
+    ps_.prov = &bd.prov;
     if (bd.acquire_lock >= 0) {
         auto& l = eng_.lock(bd.acquire_lock);
-        if (bd.acquire_equal) l.acquire_eq(bd.acquire_value, clk_, ps_, ps_.name);
-        else l.acquire_ge(bd.acquire_value, clk_, ps_, ps_.name);
+        if (bd.acquire_equal) l.acquire_eq(bd.acquire_value, clk_, ps_);
+        else l.acquire_ge(bd.acquire_value, clk_, ps_);
     }
     clk_.pending += eng_.timing().bd_setup_cycles;
     const auto& pat = patterns_[static_cast<std::size_t>(bd_)];
     const std::uint64_t begin = clk_.local_cycles();
-    if (prog_.dir == model::Direction::MM2S) {
-        const std::uint8_t* data;
-        if (bd.dims.empty()) {
-            data = mem_ + pat.min_offset();
-        } else {
-            staging_.resize(pat.total_bytes());
-            std::uint64_t pos = 0;
-            pat.for_each_run([&](std::int64_t off, std::uint64_t len) {
-                std::memcpy(staging_.data() + pos, mem_ + off, len);
-                pos += len;
-            });
-            data = staging_.data();
-        }
-        link_->send(data, pat.total_bytes(), clk_, ps_, &active_);
+    const std::uint8_t* data;
+    if (bd.dims.empty()) {
+        data = mem_ + pat.min_offset();
     } else {
-        cursor_.emplace(pat);
-        link_->receive(*this, pat.total_bytes(), clk_, ps_);
+        staging_.resize(pat.total_bytes());
+        std::uint64_t pos = 0;
+        pat.for_each_run([&](std::int64_t off, std::uint64_t len) {
+            std::memcpy(staging_.data() + pos, mem_ + off, len);
+            pos += len;
+        });
+        data = staging_.data();
     }
+    link_->send(data, pat.total_bytes(), clk_, ps_, &active_);
     bytes_ += pat.total_bytes();
     ++bds_done_;
     eng_.count_bd();
     if (track_ >= 0) eng_.trace()->span(track_, bd.prov.describe(), begin, clk_.local_cycles());
     if (bd.release_lock >= 0) eng_.lock(bd.release_lock).release(bd.release_value, clk_, ps_.name);
+}
+
+void TileDmaChannel::post(std::uint64_t at) {
+    const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
+    const auto& pat = patterns_[static_cast<std::size_t>(bd_)];
+    ps_.prov = &bd.prov;
+    bd_begin_ = at;
+    cursor_.emplace(pat);
+    remaining = pat.total_bytes();
+    ready_at = at;
+    posted = true;
+    link_->notify_posted();
+}
+
+void TileDmaChannel::run_s2mm() {
+    const auto& t = eng_.timing();
+    for (;;) {
+        const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
+        ps_.prov = &bd.prov;
+        if (bd.acquire_lock >= 0) {
+            auto& l = eng_.lock(bd.acquire_lock);
+            if (bd.acquire_equal) l.acquire_eq(bd.acquire_value, clk_, ps_);
+            else l.acquire_ge(bd.acquire_value, clk_, ps_);
+        }
+        clk_.pending += t.bd_setup_cycles;
+        post(clk_.local_cycles());
+        // Sleep while on_filled() keeps the chain going; it wakes us when a lock must be waited for.
+        ps_.status = ProcessState::Status::WaitStream;
+        thread_asleep_ = true;
+        while (thread_asleep_) clk_.wait(wake_);
+        ps_.status = ProcessState::Status::Running;
+        clk_.pending = resume_at_ > now_cycles() ? resume_at_ - now_cycles() : 0;
+        if (chain_done_) return;
+    }
+}
+
+void TileDmaChannel::on_filled() {
+    // Runs in the sender's process at the arrival time of the BD's last byte.
+    const auto& t = eng_.timing();
+    const std::uint64_t now = now_cycles();
+    const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
+    bytes_ += patterns_[static_cast<std::size_t>(bd_)].total_bytes();
+    ++bds_done_;
+    eng_.count_bd();
+    if (track_ >= 0) eng_.trace()->span(track_, bd.prov.describe(), bd_begin_, now);
+    std::uint64_t at = now;
+    if (bd.release_lock >= 0) {
+        eng_.lock(bd.release_lock).release_at(bd.release_value, at, ps_.name);
+        at += t.lock_release_cycles;
+    }
+    if (!advance()) {
+        chain_done_ = true;
+        resume_at_ = at;
+        thread_asleep_ = false;
+        wake_.notify();
+        return;
+    }
+    const auto& next = prog_.bds[static_cast<std::size_t>(bd_)];
+    if (next.acquire_lock < 0 ||
+        (!next.acquire_equal && eng_.lock(next.acquire_lock).try_acquire_ge_at(next.acquire_value, at))) {
+        if (next.acquire_lock >= 0) at += t.lock_acquire_cycles;
+        post(at + t.bd_setup_cycles);
+        return;
+    }
+    // The next BD's lock is not free: the channel's process takes over and waits for it.
+    resume_at_ = at;
+    thread_asleep_ = false;
+    wake_.notify();
 }
 
 void TileDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) {

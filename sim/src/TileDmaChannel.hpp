@@ -2,6 +2,11 @@
 // A DMA channel of a compute or mem tile walking its BD chain: per BD, acquire the BD's lock,
 // move the BD's bytes as one timed stream transaction (MM2S: read tile memory through the BD's
 // address pattern; S2MM: write it), release the BD's lock, follow next_bd.
+//
+// An S2MM channel is driven by its sender: when a BD is filled, on_filled() (running in the
+// sender's process at the arrival time) releases the BD's lock, moves to the next BD and, if that
+// BD's lock can be taken at once, posts it. The channel's own process only wakes when a lock has
+// to be waited for, so an S2MM BD costs no SystemC context switch of its own.
 #include "ProcessClock.hpp"
 #include "StreamLink.hpp"
 #include "npusim/model/AddressPattern.hpp"
@@ -21,6 +26,7 @@ public:
     void spawn(std::size_t stack_bytes);
 
     void accept(const std::uint8_t* data, std::uint64_t n) override;
+    void on_filled() override;
     std::string label() const override;
     const model::DmaChannelProgram& program() const { return prog_; }
     std::uint64_t bytes() const { return bytes_; }
@@ -31,7 +37,11 @@ public:
 
 private:
     void run();
+    void run_mm2s();
+    void run_s2mm();
     void run_bd(const model::BufferDescriptor& bd);
+    void post(std::uint64_t at);          ///< S2MM: offer the current BD's capacity from cycle `at`
+    bool advance();                       ///< move to the next BD; false when the chain ended
     SimEngine& eng_;
     const model::DmaChannelProgram& prog_;
     std::uint8_t* mem_;
@@ -42,6 +52,12 @@ private:
     std::optional<model::AddressPattern::Cursor> cursor_;
     std::vector<std::uint8_t> staging_;
     int bd_ = 0;
+    int repeats_left_ = 0;
+    bool chain_done_ = false;
+    bool thread_asleep_ = false;          ///< S2MM: the process waits for on_filled to hand back
+    std::uint64_t resume_at_ = 0;
+    std::uint64_t bd_begin_ = 0;
+    sc_core::sc_event wake_;
     int track_ = -1;
     std::uint64_t bytes_ = 0;
     std::uint64_t bds_done_ = 0;

@@ -29,6 +29,10 @@ OutputCheck compare_exact(const std::string& name, const std::vector<std::uint8_
         c.first_mismatches = fmt::format("size {} elements, expected {}", got.size(), want.size());
         return c;
     }
+    if (want.empty() || std::memcmp(got.data(), want.data(), want.size() * sizeof(T)) == 0) {
+        c.match = true;
+        return c;
+    }
     int shown = 0;
     for (std::size_t i = 0; i < want.size(); ++i) {
         if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) {

@@ -3,6 +3,7 @@
 #include "npusim/frontend/TensorType.hpp"
 #include "npusim/model/Error.hpp"
 
+#include <array>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -49,9 +50,17 @@ private:
 class ElementGroup {
 public:
     ElementGroup() = default;
-    explicit ElementGroup(std::vector<Element> e) : elems_(std::move(e)) {}
+    /// n elements (at most kInline without a heap allocation: acquire is on the hot path).
+    void push_back(const Element& e) {
+        if (n_ < kInline) inline_[n_] = e;
+        else {
+            if (n_ == kInline) overflow_.assign(inline_.begin(), inline_.end());
+            overflow_.push_back(e);
+        }
+        ++n_;
+    }
 
-    std::size_t size() const { return elems_.size(); }
+    std::size_t size() const { return n_; }
     const Element& operator[](std::size_t i) const;
     operator const Element&() const { return single(); }   // NOLINT: acquire(1) is the element
 
@@ -64,7 +73,11 @@ public:
     const Element& single() const;
 
 private:
-    std::vector<Element> elems_;
+    static constexpr std::size_t kInline = 4;
+    const Element* elems() const { return n_ <= kInline ? inline_.data() : overflow_.data(); }
+    std::array<Element, kInline> inline_{};
+    std::vector<Element> overflow_;
+    std::size_t n_ = 0;
 };
 
 } // namespace npusim::iron

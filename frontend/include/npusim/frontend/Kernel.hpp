@@ -5,6 +5,7 @@
 #include "npusim/frontend/Element.hpp"
 #include "npusim/frontend/TensorType.hpp"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -33,7 +34,7 @@ struct KernelArg {
     std::byte* data = nullptr;
     DType dtype = DType::i32;
     std::int64_t elements = 0;
-    std::string source;          ///< fifo / buffer name of a view
+    const std::string* source = nullptr;   ///< fifo / buffer name of a view
     std::int64_t ivalue = 0;
     double fvalue = 0;
     bool is_float = false;
@@ -91,10 +92,8 @@ public:
     /// Call inside a worker body: kernel(in_elem, out_elem, 1024).
     template <class... A>
     void operator()(A&&... args) const {
-        std::vector<KernelArg> v;
-        v.reserve(sizeof...(A));
-        (v.push_back(to_arg(std::forward<A>(args))), ...);
-        call(v);
+        const std::array<KernelArg, sizeof...(A)> v{to_arg(std::forward<A>(args))...};
+        call(std::span<const KernelArg>(v.data(), v.size()));
     }
 
     const std::string& name() const { return state_->name; }
