@@ -1,0 +1,160 @@
+#pragma once
+// aie::accum<Tag, N>: integer accumulators (32 or 64 bits a lane, wrapping) and float accumulators.
+#include "vector.hpp"
+
+namespace aie {
+
+template <typename Tag, unsigned N>
+class accum;
+
+namespace detail {
+template <typename T>
+inline constexpr bool is_accum_v = false;
+template <typename Tag, unsigned N>
+inline constexpr bool is_accum_v<accum<Tag, N>> = true;
+} // namespace detail
+
+template <typename Tag, unsigned N>
+class accum {
+    static_assert(detail::is_accum_tag<Tag>,
+                  "npusim aie_api: aie::accum tag must be acc32, acc40, acc48, acc56, acc64 or accfloat "
+                  "(complex accumulators are not supported by the host layer)");
+    static_assert(detail::valid_accum_size<Tag, N>,
+                  "npusim aie_api: illegal aie::accum lane count; it must be a power of two, at least 8 lanes "
+                  "for acc32 and 4 for acc64/accfloat, at most 256");
+
+public:
+    using value_type = Tag;
+    using storage_type = detail::accum_storage_t<Tag>;
+    static constexpr unsigned size() { return N; }
+    static constexpr unsigned accum_bits() { return detail::accum_tag_bits<Tag>; }
+    static constexpr bool is_floating_point() { return detail::is_float_accum_tag<Tag>; }
+
+    constexpr accum() = default;
+
+    // From a vector, up-shifted by shift (integer accumulators). A float accumulator takes the values.
+    template <typename T>
+    explicit accum(const vector<T, N> &v, int shift = 0) {
+        from_vector(v, shift);
+    }
+
+    // Between accumulator tags of the same class: integer lanes are sign-extended or wrapped.
+    template <typename Tag2>
+        requires(!std::is_same_v<Tag2, Tag> && detail::is_float_accum_tag<Tag2> == detail::is_float_accum_tag<Tag>)
+    accum(const accum<Tag2, N> &o) {
+        for (unsigned i = 0; i < N; ++i)
+            data_[i] = static_cast<storage_type>(o.lane(i));
+    }
+
+    template <typename T>
+    accum &from_vector(const vector<T, N> &v, int shift = 0) {
+        if constexpr (is_floating_point()) {
+            static_assert(detail::is_float_elem<T>,
+                          "npusim aie_api: an accfloat accumulator is loaded from a bfloat16 or float vector");
+            for (unsigned i = 0; i < N; ++i)
+                data_[i] = detail::to_f(v[i]);
+        } else {
+            static_assert(detail::is_int_elem<T>,
+                          "npusim aie_api: an integer accumulator is loaded from an integer vector (use "
+                          "aie::to_fixed for floating-point data)");
+            using U = std::make_unsigned_t<storage_type>;
+            if (shift >= 0) {
+                const int s = shift >= int(accum_bits()) ? int(accum_bits()) - 1 : shift;
+                for (unsigned i = 0; i < N; ++i)
+                    data_[i] = shift >= int(accum_bits())
+                                   ? storage_type{0}
+                                   : static_cast<storage_type>(static_cast<U>(static_cast<storage_type>(v[i])) << s);
+            } else {
+                const int s = -shift >= 63 ? 63 : -shift;
+                for (unsigned i = 0; i < N; ++i)
+                    data_[i] = static_cast<storage_type>(static_cast<std::int64_t>(v[i]) >> s);
+            }
+        }
+        return *this;
+    }
+
+    // Shift-round-saturate into a vector of T, with the core's rounding and saturation modes.
+    // Float accumulators: to bfloat16 (rounded with the core's rounding mode) or float (exact); the
+    // shift is ignored.
+    template <typename T>
+    vector<T, N> to_vector(int shift = 0) const {
+        vector<T, N> r;
+        if constexpr (is_floating_point()) {
+            static_assert(detail::is_float_elem<T>,
+                          "npusim aie_api: accfloat::to_vector converts to bfloat16 or float only (use aie::to_fixed "
+                          "for integers)");
+            if constexpr (std::is_same_v<T, float>) {
+                for (unsigned i = 0; i < N; ++i)
+                    r[i] = data_[i];
+            } else {
+                const rounding_mode rm = get_rounding();
+                detail::dispatch_modes(rm, saturation_mode::none, [&]<rounding_mode R, saturation_mode>() {
+                    for (unsigned i = 0; i < N; ++i)
+                        r[i] = bfloat16::from_bits(detail::float_to_bf16_bits<R>(data_[i]));
+                });
+            }
+        } else {
+            static_assert(detail::is_int_elem<T>,
+                          "npusim aie_api: an integer accumulator converts to an integer vector only (use "
+                          "aie::to_float for floating-point results)");
+            // Fast path: no shift and a destination at least as wide as the accumulator.
+            if (shift == 0 && detail::type_bits<T> >= accum_bits() && std::is_signed_v<T>) {
+                for (unsigned i = 0; i < N; ++i)
+                    r[i] = static_cast<T>(data_[i]);
+                return r;
+            }
+            detail::dispatch_modes(get_rounding(), get_saturation(), [&]<rounding_mode R, saturation_mode S>() {
+                if (shift == 0) {
+                    for (unsigned i = 0; i < N; ++i)
+                        r[i] = detail::saturate_to<T, S>(static_cast<std::int64_t>(data_[i]));
+                } else {
+                    for (unsigned i = 0; i < N; ++i)
+                        r[i] = detail::srs_lane<T, R, S>(static_cast<std::int64_t>(data_[i]), shift);
+                }
+            });
+        }
+        return r;
+    }
+
+    // The same, with the signedness of the destination chosen at run time (AIE API to_vector_sign).
+    template <typename T>
+    vector<T, N> to_vector_sign(bool /*v_sign*/, int shift = 0) const {
+        return to_vector<T>(shift);
+    }
+
+    template <unsigned M>
+    accum<Tag, M> extract(unsigned idx) const {
+        static_assert(M <= N && N % M == 0, "npusim aie_api: accum::extract<M> needs M to divide the lane count");
+        accum<Tag, M> r;
+        for (unsigned i = 0; i < M; ++i)
+            r.lane(i) = data_[idx * M + i];
+        return r;
+    }
+    template <unsigned M>
+    accum &insert(unsigned idx, const accum<Tag, M> &a) {
+        static_assert(M <= N && N % M == 0, "npusim aie_api: accum::insert needs the sub-accumulator size to divide N");
+        for (unsigned i = 0; i < M; ++i)
+            data_[idx * M + i] = a.lane(i);
+        return *this;
+    }
+    template <unsigned M>
+    accum<Tag, M> grow(unsigned idx = 0) const {
+        static_assert(M >= N && M % N == 0, "npusim aie_api: accum::grow<M> needs M to be a multiple of N");
+        accum<Tag, M> r;
+        r.insert(idx, *this);
+        return r;
+    }
+
+    // npusim extension (not in the AIE API): direct lane access for tests and for the layer itself.
+    storage_type &lane(unsigned i) { return data_[i]; }
+    const storage_type &lane(unsigned i) const { return data_[i]; }
+
+private:
+    storage_type data_[N]{};
+};
+
+// Deduction guide for aie::accum acc(vector): the accumulator class follows the element type.
+template <typename T, unsigned N>
+accum(const vector<T, N> &, int = 0) -> accum<detail::accum_tag_for_elem_t<T>, N>;
+
+} // namespace aie

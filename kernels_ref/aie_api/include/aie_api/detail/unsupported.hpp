@@ -1,0 +1,93 @@
+#pragma once
+// AIE API entry points the host layer does not implement. Each one compiles to a readable
+// static_assert as soon as a kernel uses it, instead of silently computing something else.
+#include "config.hpp"
+
+namespace aie {
+
+#define NPUSIM_AIE_UNSUPPORTED_FN(NAME)                                                                \
+    template <typename... Args>                                                                       \
+    auto NAME(const Args &...) {                                                                      \
+        static_assert(detail::always_false<Args...>,                                                  \
+                      "npusim aie_api: aie::" #NAME " is not supported by the host layer (its hardware " \
+                      "numerics are not modelled); use a reference kernel instead");                  \
+    }
+NPUSIM_AIE_UNSUPPORTED_FN(inv)
+NPUSIM_AIE_UNSUPPORTED_FN(invsqrt)
+NPUSIM_AIE_UNSUPPORTED_FN(sqrt)
+NPUSIM_AIE_UNSUPPORTED_FN(exp2)
+NPUSIM_AIE_UNSUPPORTED_FN(tanh)
+NPUSIM_AIE_UNSUPPORTED_FN(sin)
+NPUSIM_AIE_UNSUPPORTED_FN(cos)
+NPUSIM_AIE_UNSUPPORTED_FN(sincos)
+NPUSIM_AIE_UNSUPPORTED_FN(sincos_complex)
+NPUSIM_AIE_UNSUPPORTED_FN(mul_square)
+NPUSIM_AIE_UNSUPPORTED_FN(mul_conj)
+NPUSIM_AIE_UNSUPPORTED_FN(mac_square)
+NPUSIM_AIE_UNSUPPORTED_FN(abs_square)
+NPUSIM_AIE_UNSUPPORTED_FN(conj)
+NPUSIM_AIE_UNSUPPORTED_FN(fft_dit_r2_stage)
+NPUSIM_AIE_UNSUPPORTED_FN(fft_dit_r3_stage)
+NPUSIM_AIE_UNSUPPORTED_FN(fft_dit_r4_stage)
+NPUSIM_AIE_UNSUPPORTED_FN(fft_dit_r5_stage)
+NPUSIM_AIE_UNSUPPORTED_FN(begin_circular)
+NPUSIM_AIE_UNSUPPORTED_FN(begin_vector_circular)
+NPUSIM_AIE_UNSUPPORTED_FN(begin_restrict_vector_circular)
+NPUSIM_AIE_UNSUPPORTED_FN(begin_random_circular)
+#undef NPUSIM_AIE_UNSUPPORTED_FN
+
+#define NPUSIM_AIE_UNSUPPORTED_MSG(NAME)                                                                   \
+    "npusim aie_api: aie::" NAME " is not supported by the host layer; write the kernel with aie::mul/mac/" \
+    "mmul or use a reference kernel"
+
+// Sliding multiplications (filters): template parameters are taken as given and rejected on use.
+template <unsigned Lanes, unsigned Points, int CoeffStep = 1, int DataStepX = 1, int DataStepY = DataStepX,
+          typename CoeffType = int16, typename DataType = int16, typename AccumTag = accauto>
+struct sliding_mul_ops {
+    static_assert(detail::always_false<CoeffType>, NPUSIM_AIE_UNSUPPORTED_MSG("sliding_mul_ops"));
+};
+template <unsigned Lanes, unsigned Points, int CoeffStep, int DataStepXY, typename CoeffType = int16,
+          typename DataType = int16, typename AccumTag = accauto>
+struct sliding_mul_xy_ops {
+    static_assert(detail::always_false<CoeffType>, NPUSIM_AIE_UNSUPPORTED_MSG("sliding_mul_xy_ops"));
+};
+template <unsigned Lanes, unsigned Points, int CoeffStep = 1, int DataStepX = 1, int DataStepY = DataStepX,
+          typename CoeffType = int16, typename DataType = int16, typename AccumTag = accauto>
+struct sliding_mul_sym_ops {
+    static_assert(detail::always_false<CoeffType>, NPUSIM_AIE_UNSUPPORTED_MSG("sliding_mul_sym_ops"));
+};
+template <typename... Ts>
+struct lut {
+    static_assert(detail::always_false<Ts...>, NPUSIM_AIE_UNSUPPORTED_MSG("lut"));
+};
+template <typename... Ts>
+struct parallel_lookup {
+    static_assert(detail::always_false<Ts...>, NPUSIM_AIE_UNSUPPORTED_MSG("parallel_lookup"));
+};
+template <typename... Ts>
+struct linear_approx {
+    static_assert(detail::always_false<Ts...>, NPUSIM_AIE_UNSUPPORTED_MSG("linear_approx"));
+};
+template <typename T, unsigned N>
+class block_vector {
+    static_assert(detail::always_false<T>, NPUSIM_AIE_UNSUPPORTED_MSG("block_vector"));
+};
+template <typename T, unsigned N>
+class sparse_vector {
+    static_assert(detail::always_false<T>, NPUSIM_AIE_UNSUPPORTED_MSG("sparse_vector"));
+};
+#undef NPUSIM_AIE_UNSUPPORTED_MSG
+
+// Functions that can only be called with one of the unsupported types above.
+template <auto... Params, typename... Args>
+auto sliding_mul(const Args &...) {
+    static_assert(detail::always_false<Args...>,
+                  "npusim aie_api: aie::sliding_mul is not supported by the host layer");
+}
+template <auto... Params, typename... Args>
+auto sliding_mac(const Args &...) {
+    static_assert(detail::always_false<Args...>,
+                  "npusim aie_api: aie::sliding_mac is not supported by the host layer");
+}
+
+} // namespace aie
