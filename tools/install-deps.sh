@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Install what npusim needs from Debian 12 packages, only what is missing. Uses sudo when not root.
+set -euo pipefail
+packages=(build-essential cmake pkg-config libsystemc-dev libboost-graph-dev libeigen3-dev libfmt-dev
+          catch2 libbenchmark-dev nlohmann-json3-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "npusim: all build dependencies are installed"
+  exit 0
+fi
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+echo "npusim: installing ${missing[*]}"
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
