@@ -38,6 +38,31 @@ ObjectFifo::ObjectFifo(TensorType obj_type, std::string name, int depth, FifoOpt
     state_->depth = depth;
     state_->dims_to_stream = std::move(opts.dims_to_stream);
     state_->via_dma = opts.via_dma;
+    if (opts.repeat_count < 1)
+        throw DesignError(fmt::format("fifo '{}': repeat_count {} must be >= 1", state_->name, opts.repeat_count));
+    state_->repeat_count = opts.repeat_count;
+    if (static_cast<int>(opts.init_values.size()) > depth)
+        throw DesignError(fmt::format("fifo '{}': {} init_values but the depth is {}", state_->name, opts.init_values.size(), depth));
+    for (std::size_t i = 0; i < opts.init_values.size(); ++i)
+        if (opts.init_values[i].size() != state_->obj_type.bytes())
+            throw DesignError(fmt::format("fifo '{}': init_values[{}] has {} B, the object type {} has {} B", state_->name, i,
+                                          opts.init_values[i].size(), state_->obj_type.str(), state_->obj_type.bytes()));
+    state_->init_values = std::move(opts.init_values);
+    if (opts.consumer_obj_type) {
+        const auto& c = *opts.consumer_obj_type;
+        if (c.dtype != state_->obj_type.dtype || c.elements() < 1 || state_->obj_type.elements() % c.elements() != 0)
+            throw DesignError(fmt::format("fifo '{}': consumer_obj_type {} must have the element type of {} and divide its "
+                                          "element count",
+                                          state_->name, c.str(), state_->obj_type.str()));
+        state_->consumer_obj_type = c;
+    }
+    state_->pad_dimensions = std::move(opts.pad_dimensions);
+    state_->pad_value = opts.pad_value;
+}
+
+void ObjectFifo::set_iter_count(int n) const {
+    if (n < 1 || n > 256) throw DesignError(fmt::format("fifo '{}': set_iter_count({}) must be within 1..256", name(), n));
+    state_->iter_count = n;
 }
 
 ObjectFifoHandle ObjectFifo::prod(std::optional<int> depth, std::optional<Tile> tile) const {
@@ -88,8 +113,10 @@ ElementGroup ObjectFifoHandle::acquire(int n) const {
     if (!svc) throw DesignError(fmt::format("{}: acquire() called outside a worker body", ep_->describe()));
     if (n < 1) throw DesignError(fmt::format("worker '{}': acquire({}) on {}: the count must be >= 1", svc->worker(), n, ep_->describe()));
     auto ptrs = svc->acquire(ep_->uid, n);
+    const TensorType* type = ep_->role == detail::Role::Consumer && fifo_->consumer_obj_type ? &*fifo_->consumer_obj_type
+                                                                                             : &fifo_->obj_type;
     ElementGroup g;
-    for (auto* p : ptrs) g.push_back(Element(p, &fifo_->obj_type, &fifo_->name));
+    for (auto* p : ptrs) g.push_back(Element(p, type, &fifo_->name));
     return g;
 }
 
@@ -102,35 +129,132 @@ void ObjectFifoHandle::release(int n) const {
 
 ObjectFifo ObjectFifoHandle::forward(Tile tile, std::optional<TensorType> obj_type, std::optional<int> depth,
                                      std::string name) const {
-    if (ep_->role != detail::Role::Consumer)
-        throw DesignError(fmt::format("fifo '{}': forward() is only available on consumer handles", fifo_->name));
-    if (ep_->owner != detail::OwnerKind::None)
-        throw DesignError(fmt::format("{}: this handle is already used elsewhere; forward() needs a fresh cons() handle",
-                                      ep_->describe()));
-    if (tile.kind && *tile.kind == TileKind::Shim)
-        throw DesignError(fmt::format("fifo '{}': forward() cannot use a shim tile as link tile", fifo_->name));
-    auto out = std::make_shared<detail::FifoState>();
-    out->name = name.empty() ? fifo_->name + "_fwd" : std::move(name);
-    out->obj_type = obj_type ? *obj_type : fifo_->obj_type;
-    if (out->obj_type.bytes() != fifo_->obj_type.bytes())
+    ForwardOptions o;
+    o.tile = tile;
+    o.obj_type = std::move(obj_type);
+    o.depth = depth;
+    o.name = std::move(name);
+    return forward(std::move(o));
+}
+
+ObjectFifo ObjectFifoHandle::forward(ForwardOptions o) const {
+    LinkOptions l;
+    l.tile = o.tile;
+    if (o.depth) l.depths = {*o.depth};
+    l.obj_types = {o.obj_type.value_or(fifo_->obj_type)};
+    l.names = {o.name.empty() ? fifo_->name + "_fwd" : o.name};
+    l.dims_to_stream = {o.dims_to_stream};
+    l.dims_from_stream = {o.dims_from_stream};
+    l.repeat_counts = {o.repeat_count};
+    l.pad_dimensions = {o.pad_dimensions};
+    l.pad_value = o.pad_value;
+    if (l.obj_types[0].bytes() != fifo_->obj_type.bytes())
         throw DesignError(fmt::format("fifo '{}': forward() to {} changes the object size ({} B -> {} B); a forward "
                                       "moves whole objects",
-                                      fifo_->name, out->obj_type.str(), fifo_->obj_type.bytes(), out->obj_type.bytes()));
-    out->depth = depth.value_or(fifo_->depth);
-    if (out->depth < 1) throw DesignError(fmt::format("fifo '{}': depth {} must be >= 1", out->name, out->depth));
+                                      fifo_->name, l.obj_types[0].str(), fifo_->obj_type.bytes(), l.obj_types[0].bytes()));
+    auto outs = make_link(detail::LinkState::Kind::Forward, {0}, std::move(l));
+    return outs.front();
+}
+
+std::vector<ObjectFifo> ObjectFifoHandle::split(std::vector<std::int64_t> offsets, LinkOptions opts) const {
+    return make_link(detail::LinkState::Kind::Split, std::move(offsets), std::move(opts));
+}
+
+std::vector<ObjectFifo> ObjectFifoHandle::join(std::vector<std::int64_t> offsets, LinkOptions opts) const {
+    return make_link(detail::LinkState::Kind::Join, std::move(offsets), std::move(opts));
+}
+
+std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind, std::vector<std::int64_t> offsets,
+                                                    LinkOptions opts) const {
+    const bool join = kind == detail::LinkState::Kind::Join;
+    const char* what = kind == detail::LinkState::Kind::Forward ? "forward" : join ? "join" : "split";
+    if (join != (ep_->role == detail::Role::Producer))
+        throw DesignError(fmt::format("fifo '{}': {}() is only available on {} handles", fifo_->name, what,
+                                      join ? "producer" : "consumer"));
+    if (ep_->owner != detail::OwnerKind::None)
+        throw DesignError(fmt::format("{}: this handle is already used elsewhere; {}() needs a fresh handle", ep_->describe(), what));
+    if (opts.tile.kind && *opts.tile.kind == TileKind::Shim)
+        throw DesignError(fmt::format("fifo '{}': {}() cannot use a shim tile as link tile", fifo_->name, what));
+    const std::size_t n = offsets.size();
+    if (n == 0) throw DesignError(fmt::format("fifo '{}': {}() needs at least one offset", fifo_->name, what));
+    auto check_len = [&](std::size_t got, const char* field) {
+        if (got != 0 && got != n)
+            throw DesignError(fmt::format("fifo '{}': {}() {} has {} entries for {} sub-fifos", fifo_->name, what, field, got, n));
+    };
+    check_len(opts.depths.size(), "depths");
+    check_len(opts.obj_types.size(), "obj_types");
+    check_len(opts.names.size(), "names");
+    check_len(opts.dims_to_stream.size(), "dims_to_stream");
+    check_len(opts.dims_from_stream.size(), "dims_from_stream");
+    check_len(opts.repeat_counts.size(), "repeat_counts");
+    check_len(opts.pad_dimensions.size(), "pad_dimensions");
+    const std::int64_t parent = fifo_->obj_type.elements();
+    // Sub-objects: sizes from obj_types (or consecutive offsets), placed at the offsets.
+    std::vector<TensorType> types(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!opts.obj_types.empty()) {
+            types[i] = opts.obj_types[i];
+            if (types[i].dtype != fifo_->obj_type.dtype)
+                throw DesignError(fmt::format("fifo '{}': {}() obj_types[{}] {} has another element type than {}", fifo_->name,
+                                              what, i, types[i].str(), fifo_->obj_type.str()));
+        } else {
+            const std::int64_t end = i + 1 < n ? offsets[i + 1] : parent;
+            types[i] = TensorType{fifo_->obj_type.dtype, {end - offsets[i]}};
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int64_t end = offsets[i] + types[i].elements();
+        if (offsets[i] < 0 || types[i].elements() < 1 || end > parent)
+            throw DesignError(fmt::format("fifo '{}': {}() sub-fifo {} at offset {} with {} elements overruns the parent object "
+                                          "of {} elements",
+                                          fifo_->name, what, i, offsets[i], types[i].elements(), parent));
+        if (i + 1 < n && end > offsets[i + 1])
+            throw DesignError(fmt::format("fifo '{}': {}() sub-fifos {} and {} overlap (offset {} + {} elements > offset {})",
+                                          fifo_->name, what, i, i + 1, offsets[i], types[i].elements(), offsets[i + 1]));
+    }
     auto link = std::make_shared<detail::LinkState>();
-    link->tile = tile;
-    link->inputs.push_back(fifo_.get());
-    link->outputs.push_back(out);
+    link->kind = kind;
+    link->tile = opts.tile;
+    link->offsets = offsets;
+    std::vector<ObjectFifo> subs;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string name = !opts.names.empty() ? opts.names[i]
+                                 : kind == detail::LinkState::Kind::Forward ? fifo_->name + "_fwd"
+                                                                            : fmt::format("{}_{}{}", fifo_->name, what, i);
+        FifoOptions fo;
+        if (!opts.dims_to_stream.empty()) fo.dims_to_stream = opts.dims_to_stream[i];
+        if (!opts.repeat_counts.empty()) fo.repeat_count = opts.repeat_counts[i];
+        if (!opts.pad_dimensions.empty()) fo.pad_dimensions = opts.pad_dimensions[i];
+        fo.pad_value = opts.pad_value;
+        ObjectFifo sub(types[i], name, opts.depths.empty() ? fifo_->depth : opts.depths[i], std::move(fo));
+        auto st = sub.state();
+        if (join) {
+            // sub-fifo i feeds the link: its consumer endpoint belongs to the link
+            auto h = sub.cons(std::nullopt, std::nullopt, opts.dims_from_stream.empty() ? StreamDims{} : opts.dims_from_stream[i]);
+            h.endpoint()->owner = detail::OwnerKind::Link;
+            h.endpoint()->link = link.get();
+            link->inputs.push_back(st.get());
+            st->link_from_cons = link;
+        } else {
+            auto h = sub.prod();
+            h.endpoint()->owner = detail::OwnerKind::Link;
+            h.endpoint()->link = link.get();
+            link->outputs.push_back(st);
+            st->link_to_prod = link.get();
+        }
+        subs.push_back(std::move(sub));
+    }
     ep_->owner = detail::OwnerKind::Link;
     ep_->link = link.get();
-    ObjectFifo result(out);
-    auto prod = result.prod();
-    prod.endpoint()->owner = detail::OwnerKind::Link;
-    prod.endpoint()->link = link.get();
-    out->link_to_prod = link.get();
-    fifo_->link_from_cons = link;
-    return result;
+    if (join) {
+        link->outputs.push_back(fifo_);
+        fifo_->link_to_prod = link.get();
+    } else {
+        if (!opts.dims_from_stream.empty() && kind == detail::LinkState::Kind::Forward) ep_->dims_from_stream = opts.dims_from_stream[0];
+        link->inputs.push_back(fifo_.get());
+        fifo_->link_from_cons = link;
+    }
+    return subs;
 }
 
 Task ObjectFifoHandle::fill(const RuntimeData& src, TransferOptions opts) const { return transfer(src, std::move(opts), true); }

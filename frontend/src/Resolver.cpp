@@ -187,11 +187,7 @@ void Resolver::place_links() {
         bool placed = false;
         for (auto t : candidates) {
             if (kind == TileKind::Compute && worker_tiles_.count(t)) continue;
-            int used_in = static_cast<int>(use_[t].s2mm.size()), used_out = static_cast<int>(use_[t].mm2s.size());
-            for (auto& other : links_)
-                if (&other != &plan && other.tile == t && other.link != nullptr && (other.tile.row != 0 || other.tile.col != 0 || true)) {
-                    // channels of links already placed here are reserved below
-                }
+            const int used_in = static_cast<int>(use_[t].s2mm.size()), used_out = static_cast<int>(use_[t].mm2s.size());
             if (used_in + need_in <= dev_.dma_channels(t, Direction::S2MM) &&
                 used_out + need_out <= dev_.dma_channels(t, Direction::MM2S)) {
                 plan.tile = t;
@@ -446,7 +442,7 @@ void Resolver::lower_fifo(FifoState* f) {
     const TileCoord tp = endpoint_tile(P, Direction::MM2S, preferred_column(f, P));
     // Shared-memory pool: one producer core and one consumer core that share memory.
     if (C.size() == 1 && P->owner == OwnerKind::Worker && C[0]->owner == OwnerKind::Worker && !f->via_dma &&
-        f->dims_to_stream.empty() && C[0]->dims_from_stream.empty()) {
+        f->dims_to_stream.empty() && C[0]->dims_from_stream.empty() && f->repeat_count == 1 && !f->consumer_obj_type) {
         const TileCoord tc = worker_tile_.at(C[0]->worker);
         TileCoord pool{};
         if (tp == tc || dev_.shares_memory(tp, tc, pool)) {
@@ -458,11 +454,14 @@ void Resolver::lower_fifo(FifoState* f) {
                     throw DesignError(fmt::format("worker '{}' acquires {} elements of {} whose depth is {}", ep->worker->name,
                                                   m, ep->describe(), depth));
             }
+            const int inits = static_cast<int>(f->init_values.size());
             std::vector<int> bufs;
-            for (int k = 0; k < depth; ++k)
+            for (int k = 0; k < depth; ++k) {
                 bufs.push_back(add_buffer(pool, fmt::format("{}_buff_{}", f->name, k), bytes, {f->name, "shared pool", k}));
-            const int prod_lock = add_lock(pool, f->name + "_prod_lock_0", depth, {f->name, "shared pool prod_lock (free slots)"});
-            const int cons_lock = add_lock(pool, f->name + "_cons_lock_0", 0, {f->name, "shared pool cons_lock (full slots)"});
+                if (k < inits) net_.buffers[static_cast<std::size_t>(bufs.back())].init = f->init_values[static_cast<std::size_t>(k)];
+            }
+            const int prod_lock = add_lock(pool, f->name + "_prod_lock_0", depth - inits, {f->name, "shared pool prod_lock (free slots)"});
+            const int cons_lock = add_lock(pool, f->name + "_cons_lock_0", inits, {f->name, "shared pool cons_lock (full slots)"});
             core_of(P->worker).rings.push_back({P->uid, bufs, prod_lock, cons_lock, 1, {f->name, "producer"}});
             core_of(C[0]->worker).rings.push_back({C[0]->uid, bufs, cons_lock, prod_lock, 1, {f->name, "consumer"}});
             return;
@@ -474,13 +473,17 @@ void Resolver::lower_fifo(FifoState* f) {
     flow.prov = {f->name, "stream"};
     const std::string prod_who = fmt::format("fifo '{}' (producer)", f->name);
     if (P->owner == OwnerKind::Worker) {
-        const int depth = side_depth(f, P, dev_.kind_at(tp));
+        const int depth = std::max(side_depth(f, P, dev_.kind_at(tp)), static_cast<int>(f->init_values.size()));
+        const int R = f->repeat_count;
+        const int inits = static_cast<int>(f->init_values.size());
         std::vector<int> bufs;
-        for (int k = 0; k < depth; ++k)
+        for (int k = 0; k < depth; ++k) {
             bufs.push_back(add_buffer(tp, fmt::format("{}_buff_{}", f->name, k), bytes, {f->name, "producer", k}));
-        const int prod_lock = add_lock(tp, f->name + "_prod_lock_0", depth, {f->name, "producer prod_lock (free slots)"});
-        const int cons_lock = add_lock(tp, f->name + "_cons_lock_0", 0, {f->name, "producer cons_lock (full slots)"});
-        core_of(P->worker).rings.push_back({P->uid, bufs, prod_lock, cons_lock, 1, {f->name, "producer"}});
+            if (k < inits) net_.buffers[static_cast<std::size_t>(bufs.back())].init = f->init_values[static_cast<std::size_t>(k)];
+        }
+        const int prod_lock = add_lock(tp, f->name + "_prod_lock_0", (depth - inits) * R, {f->name, "producer prod_lock (free slots)"});
+        const int cons_lock = add_lock(tp, f->name + "_cons_lock_0", inits * R, {f->name, "producer cons_lock (full slots)"});
+        core_of(P->worker).rings.push_back({P->uid, bufs, prod_lock, cons_lock, R, {f->name, "producer"}});
         model::DmaChannelProgram ch;
         ch.tile = tp;
         ch.dir = Direction::MM2S;
@@ -488,6 +491,7 @@ void Resolver::lower_fifo(FifoState* f) {
         ch.prov = {f->name, "producer MM2S"};
         ch.bds = ring_chain(bufs, bytes, to_words(f->dims_to_stream, f->obj_type, tp, fmt::format("fifo '{}' dims_to_stream", f->name)),
                             cons_lock, prod_lock, f->name, "producer MM2S");
+        apply_repeat(ch.bds, R);
         flow.source = {tp, Direction::MM2S, ch.channel};
         add_channel(std::move(ch), prod_who);
     } else if (P->owner == OwnerKind::Runtime) {
@@ -497,7 +501,7 @@ void Resolver::lower_fifo(FifoState* f) {
     } else {   // link output: the link lowers its BD chain
         auto& plan = links_[link_index_.at(P->link)];
         const int c = alloc_channel(tp, Direction::MM2S, prod_who);
-        plan.mm2s_channels.push_back(c);
+        plan.mm2s_of[f] = c;
         flow.source = {tp, Direction::MM2S, c};
     }
 
@@ -508,9 +512,11 @@ void Resolver::lower_fifo(FifoState* f) {
         const std::string who = fmt::format("fifo '{}' (consumer {})", f->name, ep->index);
         if (ep->owner == OwnerKind::Worker) {
             const int depth = side_depth(f, ep, dev_.kind_at(tc));
+            const TensorType& ctype = f->consumer_obj_type ? *f->consumer_obj_type : f->obj_type;
+            const auto cbytes = static_cast<std::uint32_t>(ctype.bytes());
             std::vector<int> bufs;
             for (int k = 0; k < depth; ++k)
-                bufs.push_back(add_buffer(tc, fmt::format("{}_buff_{}", cname, k), bytes, {f->name, "consumer copy", k}));
+                bufs.push_back(add_buffer(tc, fmt::format("{}_buff_{}", cname, k), cbytes, {f->name, "consumer copy", k}));
             const int prod_lock = add_lock(tc, cname + "_prod_lock_0", depth, {f->name, "consumer copy prod_lock (free slots)"});
             const int cons_lock = add_lock(tc, cname + "_cons_lock_0", 0, {f->name, "consumer copy cons_lock (full slots)"});
             core_of(ep->worker).rings.push_back({ep->uid, bufs, cons_lock, prod_lock, 1, {f->name, fmt::format("consumer {}", ep->index)}});
@@ -519,7 +525,7 @@ void Resolver::lower_fifo(FifoState* f) {
             ch.dir = Direction::S2MM;
             ch.channel = alloc_channel(tc, Direction::S2MM, who);
             ch.prov = {f->name, "consumer S2MM"};
-            ch.bds = ring_chain(bufs, bytes, to_words(ep->dims_from_stream, f->obj_type, tc, fmt::format("fifo '{}' dims_from_stream", f->name)),
+            ch.bds = ring_chain(bufs, cbytes, to_words(ep->dims_from_stream, ctype, tc, fmt::format("fifo '{}' dims_from_stream", f->name)),
                                 prod_lock, cons_lock, f->name, "consumer S2MM");
             flow.dests.push_back({tc, Direction::S2MM, ch.channel});
             add_channel(std::move(ch), who);
@@ -530,55 +536,178 @@ void Resolver::lower_fifo(FifoState* f) {
         } else {
             auto& plan = links_[link_index_.at(ep->link)];
             const int c = alloc_channel(tc, Direction::S2MM, who);
-            plan.s2mm_channels.push_back(c);
+            plan.s2mm_of[f] = c;
             flow.dests.push_back({tc, Direction::S2MM, c});
         }
     }
     net_.flows.push_back(std::move(flow));
 }
 
-// A forward link: one pool on the link tile walked by an S2MM chain (input) and an MM2S chain
-// (output) with the same lock pair. The pool belongs to the fifo with the larger object.
+// Links keep one buffer pool on the link tile (R4, R9): forward and split use the input's pool,
+// join the output's. A split or join with n sub-fifos gets n lock pairs; the pool side walks n BDs
+// per buffer (one per segment), each sub-fifo's channel walks one BD per buffer over its segment.
 void Resolver::lower_link(LinkPlan& plan) {
     auto* link = plan.link;
-    if (link->inputs.size() != 1 || link->outputs.size() != 1)
-        throw DesignError("only forward links (one input, one output) are supported by this version");
-    FifoState* in = link->inputs[0];
-    FifoState* out = link->outputs[0].get();
-    EndpointState* in_ep = nullptr;
-    for (auto& c : in->cons)
-        if (c->owner == OwnerKind::Link && c->link == link) in_ep = c.get();
     const TileCoord t = plan.tile;
-    const bool out_owns = out->obj_type.bytes() > in->obj_type.bytes();
-    const std::string owner = out_owns ? out->name : in->name + "_cons";
-    const int depth = out_owns ? out->prod->depth.value_or(out->depth) : side_depth(in, in_ep, dev_.kind_at(t));
-    const std::uint32_t bytes = static_cast<std::uint32_t>(std::max(in->obj_type.bytes(), out->obj_type.bytes()));
-    const std::string obj = out_owns ? out->name : in->name;
+    const bool join = link->kind == LinkState::Kind::Join;
+    FifoState* owner = join ? link->outputs[0].get() : link->inputs[0];
+    std::vector<FifoState*> subs;
+    if (join) subs = link->inputs;
+    else for (auto& o : link->outputs) subs.push_back(o.get());
+    const std::size_t n = subs.size();
+    EndpointState* owner_ep = nullptr;   // the owner fifo's endpoint on the link
+    if (join) owner_ep = owner->prod.get();
+    else
+        for (auto& c : owner->cons)
+            if (c->owner == OwnerKind::Link && c->link == link) owner_ep = c.get();
+    const std::string pool = join ? owner->name : owner->name + "_cons";
+    const int depth = side_depth(owner, owner_ep, dev_.kind_at(t));
+    int R = 1, iters = owner->iter_count;
+    for (auto* f : link->inputs) iters = std::max(iters, f->iter_count);
+    for (auto& f : link->outputs) {
+        R = std::max(R, f->repeat_count);
+        iters = std::max(iters, f->iter_count);
+    }
+    const std::uint64_t eb = model::dtype_bytes(owner->obj_type.dtype);
+    const std::uint32_t bytes = static_cast<std::uint32_t>(owner->obj_type.bytes());
     std::vector<int> bufs;
     for (int k = 0; k < depth; ++k)
-        bufs.push_back(add_buffer(t, fmt::format("{}_buff_{}", owner, k), bytes, {obj, "link pool", k}));
-    const int prod_lock = add_lock(t, owner + "_prod_lock_0", depth, {obj, "link prod_lock (free slots)"});
-    const int cons_lock = add_lock(t, owner + "_cons_lock_0", 0, {obj, "link cons_lock (full slots)"});
+        bufs.push_back(add_buffer(t, fmt::format("{}_buff_{}", pool, k), bytes, {owner->name, "link pool", k}));
+    std::vector<int> prod_locks, cons_locks;
+    for (std::size_t i = 0; i < n; ++i) {
+        prod_locks.push_back(add_lock(t, fmt::format("{}_prod_lock_{}", pool, i), depth * R, {owner->name, "link prod_lock (free slots)"}));
+        cons_locks.push_back(add_lock(t, fmt::format("{}_cons_lock_{}", pool, i), 0, {owner->name, "link cons_lock (full slots)"}));
+    }
+    auto seg_off = [&](std::size_t i) { return static_cast<std::uint32_t>(static_cast<std::uint64_t>(link->offsets[i]) * eb); };
+    auto seg_len = [&](std::size_t i) { return static_cast<std::uint32_t>(subs[i]->obj_type.bytes()); };
+    auto finish_chain = [&](std::vector<model::BufferDescriptor>& bds) {
+        if (iters > 0 && !bds.empty()) bds.back().next = -1;   // iter_count: the chain ends
+    };
+    // Dims and padding of the link's outputs go on the MM2S side; inputs' consumer dims on S2MM.
+    auto out_dims = [&](FifoState* f) {
+        return to_words(f->dims_to_stream, f->obj_type, t, fmt::format("fifo '{}' dims_to_stream", f->name));
+    };
+    auto in_dims = [&](FifoState* f) {
+        for (auto& c : f->cons)
+            if (c->owner == OwnerKind::Link && c->link == link)
+                return to_words(c->dims_from_stream, f->obj_type, t, fmt::format("fifo '{}' dims_from_stream", f->name));
+        return std::vector<model::Dim>{};
+    };
+    auto add_pad = [&](std::vector<model::BufferDescriptor>& bds, FifoState* f, const std::vector<model::Dim>& dims) {
+        if (f->pad_dimensions.empty()) return;
+        if (!dev_.resources(t).zero_padding)
+            throw DesignError(fmt::format("fifo '{}': pad_dimensions need a mem tile link; {} tile {} cannot pad", f->name,
+                                          model::tile_kind_name(dev_.kind_at(t)), tile_str(t)));
+        if (f->pad_dimensions.size() != dims.size())
+            throw DesignError(fmt::format("fifo '{}': pad_dimensions has {} entries for {} dims_to_stream dimensions", f->name,
+                                          f->pad_dimensions.size(), dims.size()));
+        const std::int64_t feb = static_cast<std::int64_t>(model::dtype_bytes(f->obj_type.dtype));
+        std::vector<model::PadDim> pad;
+        for (std::size_t d = 0; d < dims.size(); ++d) {
+            auto [b, a] = f->pad_dimensions[d];
+            if (d + 1 == dims.size()) {
+                if ((b * feb) % 4 || (a * feb) % 4)
+                    throw DesignError(fmt::format("fifo '{}': innermost padding {}/{} elements is not a whole number of 32-bit "
+                                                  "words",
+                                                  f->name, b, a));
+                b = b * feb / 4;
+                a = a * feb / 4;
+            }
+            pad.push_back({static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(a)});
+        }
+        std::uint32_t word = 0;
+        for (std::int64_t k = 0; k < 4 / feb; ++k)
+            word |= (static_cast<std::uint32_t>(f->pad_value) & ((feb == 4) ? 0xFFFFFFFFu : ((1u << (8 * feb)) - 1u))) << (8 * feb * k);
+        for (auto& bd : bds) {
+            bd.pad = pad;
+            bd.pad_word = word;
+        }
+    };
+    const std::string who = fmt::format("link of fifo '{}'", owner->name);
+    // The pool side: one channel walking n segment BDs per buffer.
+    {
+        model::DmaChannelProgram ch;
+        ch.tile = t;
+        ch.dir = join ? Direction::MM2S : Direction::S2MM;
+        ch.channel = join ? plan.mm2s_of.at(owner) : plan.s2mm_of.at(owner);
+        ch.prov = {owner->name, join ? "link MM2S" : "link S2MM"};
+        const auto dims = join ? out_dims(owner) : in_dims(owner);
+        for (std::size_t k = 0; k < bufs.size(); ++k)
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::uint32_t off = n == 1 ? 0 : seg_off(i);
+                const std::uint32_t len = n == 1 ? (join ? bytes : static_cast<std::uint32_t>(owner->obj_type.bytes())) : seg_len(i);
+                auto bd = make_bd(bufs[k], len, dims, join ? cons_locks[i] : prod_locks[i], join ? prod_locks[i] : cons_locks[i],
+                                  {owner->name, ch.prov.role, static_cast<int>(k)});
+                bd.offset_bytes = off;
+                if (!join) bd.acquire_value = bd.release_value = R;   // the input side moves R at a time
+                bd.next = static_cast<int>((ch.bds.size() + 1) % (bufs.size() * n));
+                ch.bds.push_back(std::move(bd));
+            }
+        check_chain_dims(ch.bds, owner->name, ch.prov.role);
+        if (join) {
+            add_pad(ch.bds, owner, dims);
+            apply_repeat(ch.bds, R, /*allow_hw_repeat=*/false);
+        }
+        finish_chain(ch.bds);
+        if (iters > 0) ch.repeat_count = iters - 1;
+        add_channel(std::move(ch), who);
+    }
+    // The sub-fifo side: one channel per sub-fifo over its segment.
+    for (std::size_t i = 0; i < n; ++i) {
+        FifoState* f = subs[i];
+        model::DmaChannelProgram ch;
+        ch.tile = t;
+        ch.dir = join ? Direction::S2MM : Direction::MM2S;
+        ch.channel = join ? plan.s2mm_of.at(f) : plan.mm2s_of.at(f);
+        ch.prov = {f->name, join ? "link S2MM" : "link MM2S"};
+        const auto dims = join ? in_dims(f) : out_dims(f);
+        for (std::size_t k = 0; k < bufs.size(); ++k) {
+            auto bd = make_bd(bufs[k], seg_len(i), dims, join ? prod_locks[i] : cons_locks[i], join ? cons_locks[i] : prod_locks[i],
+                              {f->name, ch.prov.role, static_cast<int>(k)});
+            bd.offset_bytes = seg_off(i);
+            bd.next = static_cast<int>((k + 1) % bufs.size());
+            ch.bds.push_back(std::move(bd));
+        }
+        check_chain_dims(ch.bds, f->name, ch.prov.role);
+        if (!join) {
+            add_pad(ch.bds, f, dims);
+            apply_repeat(ch.bds, f->repeat_count, /*allow_hw_repeat=*/n == 1 && bufs.size() == 1 && iters == 0);
+        }
+        finish_chain(ch.bds);
+        if (iters > 0) ch.repeat_count = iters - 1;
+        add_channel(std::move(ch), who);
+    }
+}
 
-    model::DmaChannelProgram s2mm;
-    s2mm.tile = t;
-    s2mm.dir = Direction::S2MM;
-    s2mm.channel = plan.s2mm_channels.at(0);
-    s2mm.prov = {in->name, "link S2MM"};
-    s2mm.bds = ring_chain(bufs, static_cast<std::uint32_t>(in->obj_type.bytes()),
-                          to_words(in_ep->dims_from_stream, in->obj_type, t, fmt::format("fifo '{}' dims_from_stream", in->name)),
-                          prod_lock, cons_lock, in->name, "link S2MM");
-    add_channel(std::move(s2mm), fmt::format("link of fifo '{}'", in->name));
+// repeat_count R on an MM2S chain (R8): one BD with a hardware repeat of R-1 when allowed (a
+// single buffer, no split/join, no iter_count), otherwise every BD is duplicated R times.
+void Resolver::apply_repeat(std::vector<model::BufferDescriptor>& bds, int R, bool allow_hw_repeat) const {
+    if (R <= 1 || bds.empty()) return;
+    if (allow_hw_repeat && bds.size() == 1) {
+        bds[0].repeat = R - 1;
+        return;
+    }
+    std::vector<model::BufferDescriptor> out;
+    for (const auto& bd : bds)
+        for (int r = 0; r < R; ++r) out.push_back(bd);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i].next = static_cast<int>((i + 1) % out.size());
+    bds = std::move(out);
+}
 
-    model::DmaChannelProgram mm2s;
-    mm2s.tile = t;
-    mm2s.dir = Direction::MM2S;
-    mm2s.channel = plan.mm2s_channels.at(0);
-    mm2s.prov = {out->name, "link MM2S"};
-    mm2s.bds = ring_chain(bufs, static_cast<std::uint32_t>(out->obj_type.bytes()),
-                          to_words(out->dims_to_stream, out->obj_type, t, fmt::format("fifo '{}' dims_to_stream", out->name)),
-                          cons_lock, prod_lock, out->name, "link MM2S");
-    add_channel(std::move(mm2s), fmt::format("link of fifo '{}'", out->name));
+// Each BD's layout must move exactly its length within its buffer.
+void Resolver::check_chain_dims(const std::vector<model::BufferDescriptor>& bds, const std::string& fifo,
+                                const std::string& role) const {
+    for (const auto& bd : bds) {
+        if (bd.dims.empty()) continue;
+        const model::AddressPattern p(0, bd.dims);
+        const auto& buf = net_.buffers[static_cast<std::size_t>(bd.buffer)];
+        if (p.total_bytes() != bd.length_bytes || p.min_offset() + bd.offset_bytes < 0 ||
+            p.max_offset() + bd.offset_bytes >= buf.bytes)
+            throw DesignError(fmt::format("fifo '{}' {}: data layout moves {} B within offsets {}..{} of a {} B segment at {} of "
+                                          "a {} B buffer",
+                                          fifo, role, p.total_bytes(), p.min_offset(), p.max_offset(), bd.length_bytes,
+                                          bd.offset_bytes, buf.bytes));
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,8 +29,8 @@ private:
     struct LinkPlan {
         LinkState* link = nullptr;
         model::TileCoord tile;
-        std::vector<int> s2mm_channels;  ///< per input fifo
-        std::vector<int> mm2s_channels;  ///< per output fifo
+        std::map<FifoState*, int> s2mm_of;   ///< S2MM channel of each input fifo
+        std::map<FifoState*, int> mm2s_of;   ///< MM2S channel of each output fifo
     };
 
     void collect();
@@ -61,6 +61,9 @@ private:
                                                     const std::vector<model::Dim>& dims, int acq, int rel,
                                                     const std::string& fifo, const std::string& role) const;
     void check_object(FifoState* f) const;
+    void apply_repeat(std::vector<model::BufferDescriptor>& bds, int R, bool allow_hw_repeat = true) const;
+    void check_chain_dims(const std::vector<model::BufferDescriptor>& bds, const std::string& fifo,
+                          const std::string& role) const;
 
     const Program& program_;
     ResolveOptions opts_;

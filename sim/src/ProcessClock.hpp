@@ -90,8 +90,15 @@ public:
 
 private:
     void resume() {
+        if (terminating) throw Terminate{};
         if (owner_) model::CoreServices::set_current(owner_);
     }
+
+public:
+    /// Thrown into every process when a run is torn down, so that process stacks unwind (and the
+    /// objects on them are destroyed) before the SystemC context is deleted.
+    struct Terminate {};
+    static inline bool terminating = false;
     model::CoreServices* owner_;
 };
 

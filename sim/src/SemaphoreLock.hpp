@@ -37,6 +37,7 @@ public:
     const std::string& name() const { return name_; }
     const std::string& where() const { return where_; }
     const std::string& last_releaser() const { return last_releaser_; }
+    void wake_all() { event_.notify(); }
 
 private:
     struct Pending {

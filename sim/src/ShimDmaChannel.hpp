@@ -33,6 +33,10 @@ public:
     ProcessState& state() { return ps_; }
     int current_task() const { return current_; }
     bool has_link() const { return link_ != nullptr; }
+    void wake_all() {
+        filled.notify();
+        pushed_.notify();
+    }
 
 private:
     void run();

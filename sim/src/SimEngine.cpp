@@ -13,6 +13,10 @@
 #include <fmt/format.h>
 #include <set>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace npusim::sim {
 
 
@@ -46,10 +50,34 @@ SimEngine::SimEngine(const model::Netlist& net, std::vector<std::vector<std::uin
                                   fmt::format("design '{}': host tensor {} ({}) must be {} B, got {} B", net.design, i,
                                               net.host_tensors[i].name, net.host_tensors[i].bytes, host_[i].size()));
     if (opts_.core_stack_bytes < (1u << 20)) opts_.core_stack_bytes = 1u << 20;
+    ProcessClock::terminating = false;
     build();
 }
 
-SimEngine::~SimEngine() = default;
+SimEngine::~SimEngine() {
+    try {
+        terminate_processes();
+    } catch (...) {
+    }
+    ProcessClock::terminating = false;
+#if defined(__SANITIZE_ADDRESS__)
+    // Exceptions that unwound SystemC coroutine stacks (QuickThreads, not annotated for ASan)
+    // cannot have their frames unpoisoned by ASan; back on the main stack, clear what is stale.
+    __asan_handle_no_return();
+#endif
+}
+
+void SimEngine::terminate_processes() {
+    ProcessClock::terminating = true;
+    for (auto& l : locks_) l->wake_all();
+    for (auto& l : links_) l->notify_posted();
+    for (auto& c : tile_channels_) c->wake_all();
+    for (auto& c : shim_channels_) c->wake_all();
+    task_event_.notify();
+    // Every process wakes (at once or at the end of its current timed wait), sees the flag and
+    // unwinds; the run then ends for lack of events.
+    if (sc_core::sc_get_status() != sc_core::SC_STOPPED) sc_core::sc_start();
+}
 
 std::uint8_t* SimEngine::tile_memory(model::TileCoord t) {
     auto it = memory_.find(t);
@@ -68,7 +96,7 @@ int SimEngine::add_track(TrackInfo info) {
 
 void SimEngine::fail(SimulationError err) {
     if (!error_) error_ = std::move(err);
-    sc_core::sc_stop();
+    sc_core::sc_pause();
     throw ProcessAbort{};
 }
 
@@ -85,7 +113,7 @@ void SimEngine::task_done(int task) {
 
 void SimEngine::controller_finished() {
     finished_ = true;
-    sc_core::sc_stop();
+    sc_core::sc_pause();
 }
 
 void SimEngine::build() {

@@ -33,8 +33,8 @@ private:
     sc_core::sc_simcontext* ctx_;
 };
 
-/// Thrown by SimEngine::fail to unwind the failing process; caught by every process wrapper.
-struct ProcessAbort {};
+/// Thrown by SimEngine::fail (and at teardown) to unwind a process; caught by every process wrapper.
+using ProcessAbort = ProcessClock::Terminate;
 
 class SimEngine {
 public:
@@ -66,6 +66,8 @@ public:
 
 private:
     void build();
+    /// Wake every process with ProcessClock::terminating set, so each unwinds its stack.
+    void terminate_processes();
     std::string deadlock_report() const;
     [[noreturn]] void throw_limit(std::uint64_t at) const;
 

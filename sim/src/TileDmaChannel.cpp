@@ -65,8 +65,36 @@ bool TileDmaChannel::advance() {
 
 void TileDmaChannel::run_mm2s() {
     do {
-        run_bd(prog_.bds[static_cast<std::size_t>(bd_)]);
+        const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
+        for (int r = 0; r <= bd.repeat; ++r) run_bd(bd);
     } while (advance());
+}
+
+// MM2S with padding: walk the padded index space; real positions read memory, padding emits the
+// pad word. dims and pad are outermost first; the innermost dim's units are words.
+void TileDmaChannel::gather_padded(const model::BufferDescriptor& bd, std::int64_t base) {
+    staging_.clear();
+    const auto& dims = bd.dims;
+    const std::size_t nd = dims.size();
+    std::vector<std::uint64_t> block(nd + 1, 4);   // bytes of one padded element of dim d
+    for (std::size_t d = nd; d-- > 0;)
+        block[d] = block[d + 1] * (dims[d].size + bd.pad[d].before + bd.pad[d].after);
+    auto emit_pad = [&](std::uint64_t bytes) {
+        for (std::uint64_t i = 0; i < bytes; i += 4) {
+            const auto* w = reinterpret_cast<const std::uint8_t*>(&bd.pad_word);
+            staging_.insert(staging_.end(), w, w + 4);
+        }
+    };
+    auto rec = [&](auto&& self, std::size_t d, std::int64_t off) -> void {
+        if (d == nd) {
+            staging_.insert(staging_.end(), mem_ + off, mem_ + off + 4);
+            return;
+        }
+        emit_pad(bd.pad[d].before * block[d + 1]);
+        for (std::uint32_t i = 0; i < dims[d].size; ++i) self(self, d + 1, off + static_cast<std::int64_t>(i) * dims[d].stride * 4);
+        emit_pad(bd.pad[d].after * block[d + 1]);
+    };
+    rec(rec, 0, base);
 }
 
 void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
@@ -80,7 +108,13 @@ void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
     const auto& pat = patterns_[static_cast<std::size_t>(bd_)];
     const std::uint64_t begin = clk_.local_cycles();
     const std::uint8_t* data;
-    if (bd.dims.empty()) {
+    std::uint64_t total = pat.total_bytes();
+    if (!bd.pad.empty()) {
+        const auto& buf = eng_.net().buffers[static_cast<std::size_t>(bd.buffer)];
+        gather_padded(bd, static_cast<std::int64_t>(buf.address + bd.offset_bytes));
+        data = staging_.data();
+        total = staging_.size();
+    } else if (bd.dims.empty()) {
         data = mem_ + pat.min_offset();
     } else {
         staging_.resize(pat.total_bytes());
@@ -91,8 +125,8 @@ void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
         });
         data = staging_.data();
     }
-    link_->send(data, pat.total_bytes(), clk_, ps_, &active_);
-    bytes_ += pat.total_bytes();
+    link_->send(data, total, clk_, ps_, &active_);
+    bytes_ += total;
     ++bds_done_;
     eng_.count_bd();
     if (track_ >= 0) eng_.trace()->span(track_, bd.prov.describe(), begin, clk_.local_cycles());

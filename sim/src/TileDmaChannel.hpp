@@ -34,12 +34,17 @@ public:
     std::uint64_t active_cycles() const { return active_; }
     ProcessState& state() { return ps_; }
     int current_bd() const { return bd_; }
+    void wake_all() {
+        filled.notify();
+        wake_.notify();
+    }
 
 private:
     void run();
     void run_mm2s();
     void run_s2mm();
     void run_bd(const model::BufferDescriptor& bd);
+    void gather_padded(const model::BufferDescriptor& bd, std::int64_t base);
     void post(std::uint64_t at);          ///< S2MM: offer the current BD's capacity from cycle `at`
     bool advance();                       ///< move to the next BD; false when the chain ended
     SimEngine& eng_;

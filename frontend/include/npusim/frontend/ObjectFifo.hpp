@@ -23,6 +23,8 @@ struct RuntimeData;
 
 /// (size, stride) pairs in elements, outermost first (dims_to_stream / to_stream).
 using StreamDims = std::vector<std::pair<std::int64_t, std::int64_t>>;
+/// (before, after) padding in elements per dimension, outermost first (pad_dimensions).
+using PadDims = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
 namespace detail {
 struct FifoState;
@@ -52,17 +54,26 @@ struct FifoState {
     int depth = 2;
     StreamDims dims_to_stream;
     bool via_dma = false;
+    int repeat_count = 1;                          ///< every object is sent this many times
+    std::vector<std::vector<std::uint8_t>> init_values;   ///< initial producer-side objects
+    std::optional<TensorType> consumer_obj_type;   ///< consumer-side granularity
+    PadDims pad_dimensions;                        ///< mem-tile MM2S padding
+    std::int64_t pad_value = 0;
+    int iter_count = 0;                            ///< mem-tile chain iterations (0: forever)
     std::unique_ptr<EndpointState> prod;
     std::vector<std::unique_ptr<EndpointState>> cons;
     std::shared_ptr<LinkState> link_from_cons;   ///< link this fifo feeds (its consumer is the link)
     LinkState* link_to_prod = nullptr;           ///< link that produces into this fifo
 };
 
-/// A memtile (or compute-tile) link: forward now; split/join extend it.
+/// A link on a mem tile (or a compute tile for forward): forward (1 -> 1), split/distribute
+/// (1 -> N, `offsets` into the input object), join (N -> 1, offsets into the output object).
 struct LinkState {
+    enum class Kind { Forward, Split, Join } kind = Kind::Forward;
     Tile tile;
     std::vector<FifoState*> inputs;
     std::vector<std::shared_ptr<FifoState>> outputs;
+    std::vector<std::int64_t> offsets;   ///< elements of the parent object
 };
 
 int next_uid();
@@ -78,6 +89,33 @@ struct TransferOptions {
     std::optional<std::int64_t> offset;
     std::optional<std::int64_t> transfer_len;
     bool managed = true;
+};
+
+/// Options of split()/join() (IRON keyword arguments). Per-sub-fifo lists are empty or hold one
+/// entry per sub-fifo.
+struct LinkOptions {
+    Tile tile = AnyMemTile;
+    std::vector<int> depths;
+    std::vector<TensorType> obj_types;
+    std::vector<std::string> names;
+    std::vector<StreamDims> dims_to_stream;     ///< also accepted as to_stream
+    std::vector<StreamDims> dims_from_stream;   ///< also accepted as from_stream
+    std::vector<int> repeat_counts;
+    std::vector<PadDims> pad_dimensions;        ///< split only (mem-tile MM2S)
+    std::int64_t pad_value = 0;
+};
+
+/// Options of forward().
+struct ForwardOptions {
+    Tile tile = AnyMemTile;
+    std::optional<TensorType> obj_type;
+    std::optional<int> depth;
+    std::string name;
+    StreamDims dims_to_stream;
+    StreamDims dims_from_stream;
+    int repeat_count = 1;
+    PadDims pad_dimensions;
+    std::int64_t pad_value = 0;
 };
 
 class ObjectFifoHandle {
@@ -102,6 +140,12 @@ public:
     /// "<name>_fwd" (or `name`) whose producer is the link. Only on consumer handles.
     ObjectFifo forward(Tile tile = AnyMemTile, std::optional<TensorType> obj_type = std::nullopt,
                        std::optional<int> depth = std::nullopt, std::string name = "") const;
+    ObjectFifo forward(ForwardOptions opts) const;
+    /// Distribute each object of this (consumer) fifo into sub-fifos through a link tile; offsets
+    /// are in elements of this fifo's object. Sub-fifos are named "<name>_split<i>" by default.
+    std::vector<ObjectFifo> split(std::vector<std::int64_t> offsets, LinkOptions opts = {}) const;
+    /// Gather sub-fifos into each object of this (producer) fifo; "<name>_join<i>" by default.
+    std::vector<ObjectFifo> join(std::vector<std::int64_t> offsets, LinkOptions opts = {}) const;
 
     const std::string& name() const;
     const TensorType& obj_type() const;
@@ -112,6 +156,7 @@ public:
 
 private:
     Task transfer(const RuntimeData& data, TransferOptions opts, bool fill) const;
+    std::vector<ObjectFifo> make_link(detail::LinkState::Kind kind, std::vector<std::int64_t> offsets, LinkOptions opts) const;
     std::shared_ptr<detail::FifoState> fifo_;
     detail::EndpointState* ep_ = nullptr;
 };
@@ -119,6 +164,11 @@ private:
 struct FifoOptions {
     StreamDims dims_to_stream;   ///< also accepted as to_stream
     bool via_dma = false;
+    int repeat_count = 1;
+    std::vector<std::vector<std::uint8_t>> init_values;   ///< raw bytes of each initial object
+    std::optional<TensorType> consumer_obj_type;
+    PadDims pad_dimensions;
+    std::int64_t pad_value = 0;
 };
 
 class ObjectFifo {
@@ -134,6 +184,8 @@ public:
     const std::string& name() const { return state_->name; }
     const TensorType& obj_type() const { return state_->obj_type; }
     int depth() const { return state_->depth; }
+    /// Mem-tile BD chains of this fifo run `n` times (1..256) instead of forever.
+    void set_iter_count(int n) const;
     const std::shared_ptr<detail::FifoState>& state() const { return state_; }
 
 private:

@@ -48,6 +48,13 @@ struct Dim {
     friend bool operator==(const Dim&, const Dim&) = default;
 };
 
+/// Padding of one BD dimension (mem-tile MM2S only).
+struct PadDim {
+    std::uint32_t before = 0;
+    std::uint32_t after = 0;
+    friend bool operator==(const PadDim&, const PadDim&) = default;
+};
+
 /// A buffer descriptor of a tile DMA channel (compute or mem tile).
 struct BufferDescriptor {
     int bd_id = 0;
@@ -61,6 +68,10 @@ struct BufferDescriptor {
     int release_lock = -1;
     int release_value = 0;
     int next = -1;                     ///< index of the next BD in this channel's list, -1: end
+    int repeat = 0;                    ///< extra executions of this BD (MM2S repeat_count)
+    std::vector<PadDim> pad;           ///< MM2S padding per dim (same order as dims), in the
+                                       ///< dim's units (32-bit words for the innermost dim)
+    std::uint32_t pad_word = 0;        ///< 32-bit pattern written for padding
     Provenance prov;
 };
 
