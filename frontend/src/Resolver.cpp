@@ -112,6 +112,7 @@ void Resolver::trace_bodies() {
             p.elem_bytes = ep->fifo->obj_type.bytes();
             tracer.add_port(ep->uid, std::move(p));
         }
+        for (const auto& b : w->buffers) tracer.add_buffer(b->uid, b->type.bytes());
         if (!w->body) throw DesignError(fmt::format("worker '{}' has no body", w->name));
         tracer.run(w->body);
         for (const auto& [key, port] : tracer.ports()) max_acquire_[key] = port.max_acquire;
@@ -151,6 +152,26 @@ void Resolver::place_workers() {
         core.stack_bytes = w->opts.stack_size;
         worker_core_[w] = static_cast<int>(net_.cores.size());
         net_.cores.push_back(std::move(core));
+    }
+    // Buffers: on their tile, or on the tile of the worker using them; the core must reach them.
+    for (auto* w : workers_) {
+        const TileCoord wt = worker_tile_[w];
+        for (const auto& b : w->buffers) {
+            const TileCoord bt = b->tile && b->tile->pinned() ? b->tile->coord() : wt;
+            if (!dev_.contains(bt) || dev_.kind_at(bt) != TileKind::Compute)
+                throw DesignError(fmt::format("buffer '{}': tile {} is not a compute tile of {}", b->name, tile_str(bt), dev_.name));
+            if (!dev_.core_can_access(wt, bt))
+                throw DesignError(fmt::format("buffer '{}' on {} is not reachable from worker '{}' on {} (a core reaches its own, "
+                                              "west, north and south memory)",
+                                              b->name, tile_str(bt), w->name, tile_str(wt)));
+            auto it = buffer_of_.find(b->uid);
+            if (it == buffer_of_.end()) {
+                const int idx = add_buffer(bt, b->name, b->type.bytes(), {b->name, "buffer"});
+                net_.buffers[static_cast<std::size_t>(idx)].init = b->init;
+                it = buffer_of_.emplace(b->uid, idx).first;
+            }
+            core_of(w).buffers.push_back({b->uid, it->second});
+        }
     }
 }
 
@@ -767,6 +788,20 @@ void Resolver::record_sequence() {
     std::map<TileCoord, std::vector<bool>> bd_busy;
     std::map<int, int> task_of;   // transfer -> task index
     for (const auto& op : rec.ops) {
+        if (op.kind == RecordedOp::Kind::WriteBuffer) {
+            const auto& bw = rec.buffer_writes[static_cast<std::size_t>(op.transfer)];
+            auto it = buffer_of_.find(bw.buffer->uid);
+            if (it == buffer_of_.end())
+                throw DesignError(fmt::format("buffer '{}' is written by the runtime sequence but no worker uses it", bw.buffer->name));
+            model::RuntimeOp w;
+            w.kind = model::RuntimeOp::Kind::WriteBuffer;
+            w.buffer = it->second;
+            w.offset_bytes = static_cast<std::uint32_t>(bw.offset);
+            w.data = bw.bytes;
+            w.prov = {bw.buffer->name, "runtime parameter write"};
+            net_.sequence.push_back(std::move(w));
+            continue;
+        }
         const auto& tr = rec.transfers[static_cast<std::size_t>(op.transfer)];
         model::RuntimeOp rop;
         if (op.kind == RecordedOp::Kind::Start) {

@@ -79,6 +79,7 @@ private:
     std::map<int, model::StreamEndpoint> shim_alloc_;    ///< runtime endpoint uid -> shim channel
     std::map<model::TileCoord, TileUse> use_;
     std::set<model::TileCoord> worker_tiles_;
+    std::map<int, int> buffer_of_;                       ///< Buffer uid -> NetBuffer index
 };
 
 } // namespace npusim::iron::detail

@@ -43,6 +43,16 @@ void Worker::add_endpoint(detail::EndpointState* ep) {
     state_->endpoints.push_back(ep);
 }
 
+void Worker::add_buffer(const std::shared_ptr<detail::BufferState>& b) {
+    for (const auto& x : state_->buffers)
+        if (x == b) return;
+    if (!b->tile && !b->users.empty())
+        throw DesignError(fmt::format("buffer '{}' has no tile and is already used by worker '{}'; give it tile= to share it",
+                                      b->name, b->users.front().empty() ? "<unnamed>" : b->users.front()));
+    b->users.push_back(state_->name);
+    state_->buffers.push_back(b);
+}
+
 void Worker::reject_fifo(const std::string& fifo) const {
     throw DesignError(fmt::format("Worker: fifo '{}' was passed itself; pass a handle (prod() or cons())", fifo));
 }

@@ -5,6 +5,7 @@
 //   Worker w(body, fn_args(of_in.cons(), of_out.prod(), kern));  // Worker(core_fn, fn_args=[...])
 //   Runtime rt(seq, fn_args(vec_ty, vec_ty, of_in.prod(), of_out.cons()));
 //   Program(device, rt, {w}).resolve();
+#include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/Element.hpp"
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"

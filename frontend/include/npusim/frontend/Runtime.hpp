@@ -2,6 +2,7 @@
 // Runtime (IRON aie.iron.Runtime): the host-side sequence that moves data between host tensors
 // and the array. The sequence function runs once, at resolve time, and records shim DMA tasks,
 // awaits and frees, exactly as IRON records a runtime_sequence.
+#include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/TensorType.hpp"
 #include "npusim/frontend/Worker.hpp"
@@ -33,13 +34,19 @@ struct RecordedTransfer {
     int group = -1;   ///< TaskGroup id; -1 unmanaged
 };
 struct RecordedOp {
-    enum class Kind { Start, Await, Free } kind;
-    int transfer;
+    enum class Kind { Start, Await, Free, WriteBuffer } kind;
+    int transfer;   ///< transfer index (Start/Await/Free) or buffer-write index (WriteBuffer)
+};
+struct RecordedBufferWrite {
+    BufferState* buffer;
+    std::uint64_t offset;
+    std::vector<std::uint8_t> bytes;
 };
 struct SequenceRecorder {
     std::vector<TensorType> tensors;
     std::vector<RecordedTransfer> transfers;
     std::vector<RecordedOp> ops;
+    std::vector<RecordedBufferWrite> buffer_writes;
     int next_group = 1;
     bool used_default = false;
     bool used_explicit = false;
@@ -106,6 +113,7 @@ public:
 
     const std::shared_ptr<detail::RuntimeState>& state() const { return state_; }
     void add_endpoint(detail::EndpointState* ep);
+    void add_buffer(const std::shared_ptr<detail::BufferState>&) {}   // written via Buffer::write
     void reject_fifo(const std::string& fifo) const;
 
 private:

@@ -2,6 +2,7 @@
 // Worker (IRON aie.iron.Worker): a core body run on a compute tile. The body receives its
 // fn_args positionally, like IRON's core_fn(*fn_args); fifo handles among the arguments get the
 // worker as their endpoint.
+#include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/Tile.hpp"
 
@@ -35,6 +36,7 @@ struct WorkerState {
     WorkerOptions opts;
     std::function<void()> body;
     std::vector<EndpointState*> endpoints;
+    std::vector<std::shared_ptr<BufferState>> buffers;
 };
 void claim_endpoint(EndpointState* ep, OwnerKind kind, WorkerState* worker, const std::string& who);
 void validate_worker_tile(const WorkerOptions& o);
@@ -43,6 +45,8 @@ template <class Owner, class T>
 void register_arg(Owner& owner, const T& arg) {
     if constexpr (std::is_same_v<T, ObjectFifoHandle>) {
         owner.add_endpoint(arg.endpoint());
+    } else if constexpr (std::is_same_v<T, Buffer>) {
+        owner.add_buffer(arg.state());
     } else if constexpr (std::is_same_v<T, ObjectFifo>) {
         owner.reject_fifo(arg.name());
     } else if constexpr (requires { arg.begin(); arg.end(); typename T::value_type; }) {
@@ -70,6 +74,7 @@ public:
 
     // used by detail::register_arg
     void add_endpoint(detail::EndpointState* ep);
+    void add_buffer(const std::shared_ptr<detail::BufferState>& b);
     void reject_fifo(const std::string& fifo) const;
 
 private:
