@@ -1,0 +1,89 @@
+#include "npusim/examples/Tensor.hpp"
+
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace npusim::examples {
+
+std::string_view role_name(ArgRole r) {
+    switch (r) {
+    case ArgRole::input: return "input";
+    case ArgRole::output: return "output";
+    case ArgRole::unused: return "unused";
+    }
+    return "?";
+}
+
+std::int64_t shape_elements(const std::vector<std::int64_t>& shape) {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+}
+
+std::string shape_str(const std::vector<std::int64_t>& shape) {
+    if (shape.size() == 1) return fmt::format("({},)", shape[0]);
+    return fmt::format("({})", fmt::join(shape, ", "));
+}
+
+std::string_view numpy_dtype_name(DType t) {
+    switch (t) {
+    case DType::i8: return "int8";
+    case DType::u8: return "uint8";
+    case DType::i16: return "int16";
+    case DType::i32: return "int32";
+    case DType::u32: return "uint32";
+    case DType::f32: return "float32";
+    case DType::bf16: return "bfloat16";
+    }
+    return "?";
+}
+
+namespace {
+std::string type_string(DType t, const std::vector<std::int64_t>& shape) {
+    return fmt::format("{}[{}]", dtype_name(t), fmt::join(shape, ","));
+}
+} // namespace
+
+namespace detail {
+void throw_tensor_type(std::string_view what, DType have, DType want) {
+    throw std::invalid_argument(fmt::format("{}: the tensor holds {}, not {}", what, dtype_name(have), dtype_name(want)));
+}
+void throw_tensor_count(std::size_t values, std::int64_t elements) {
+    throw std::invalid_argument(fmt::format("Tensor::from: {} values for a shape of {} elements", values, elements));
+}
+} // namespace detail
+
+Tensor::Tensor(DType t, std::vector<std::int64_t> s)
+    : dtype(t), shape(std::move(s)), data(static_cast<std::size_t>(shape_elements(shape)) * dtype_bytes(t)) {}
+
+Tensor::Tensor(DType t, std::vector<std::int64_t> s, std::vector<std::uint8_t> d) : dtype(t), shape(std::move(s)), data(std::move(d)) {
+    const auto want = static_cast<std::uint64_t>(shape_elements(shape)) * dtype_bytes(dtype);
+    if (data.size() != want)
+        throw std::invalid_argument(fmt::format("Tensor {}: {} bytes of data, expected {}", type_str(), data.size(), want));
+}
+
+std::string Tensor::type_str() const { return type_string(dtype, shape); }
+
+const Tensor& get(const Tensors& tensors, const std::string& name) {
+    const auto it = tensors.find(name);
+    if (it == tensors.end()) {
+        std::string known;
+        for (const auto& [k, v] : tensors) known += (known.empty() ? "" : ", ") + k;
+        throw std::invalid_argument(fmt::format("no tensor '{}' (tensors: {})", name, known.empty() ? "none" : known));
+    }
+    return it->second;
+}
+
+ArgSpec ArgSpec::input(std::string name, const iron::TensorType& t) {
+    return ArgSpec{std::move(name), t.dtype, t.shape, ArgRole::input, 0, 0};
+}
+ArgSpec ArgSpec::output(std::string name, const iron::TensorType& t, double rtol, double atol) {
+    return ArgSpec{std::move(name), t.dtype, t.shape, ArgRole::output, rtol, atol};
+}
+ArgSpec ArgSpec::unused(std::string name, const iron::TensorType& t) {
+    return ArgSpec{std::move(name), t.dtype, t.shape, ArgRole::unused, 0, 0};
+}
+
+std::string ArgSpec::type_str() const { return type_string(dtype, shape); }
+
+} // namespace npusim::examples
