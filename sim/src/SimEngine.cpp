@@ -82,8 +82,13 @@ void SimEngine::terminate_processes() {
 std::uint8_t* SimEngine::tile_memory(model::TileCoord t) {
     auto it = memory_.find(t);
     if (it == memory_.end()) {
-        const auto bytes = net_.device->resources(t).memory_bytes;
-        it = memory_.emplace(t, std::vector<std::uint8_t>(std::max<std::uint32_t>(bytes, 4), 0)).first;
+        // Only the extent the netlist's buffers use (every access is within a buffer: BD patterns
+        // are bounds-checked, core rings and buffers point at buffer bases), so an array of
+        // mostly empty 512 KiB mem tiles does not cost its full size in zeroed pages.
+        std::uint32_t extent = 4;
+        for (const auto& b : net_.buffers)
+            if (b.tile == t) extent = std::max(extent, b.address + b.bytes);
+        it = memory_.emplace(t, std::vector<std::uint8_t>(extent, 0)).first;
     }
     return it->second.data();
 }
