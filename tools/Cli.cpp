@@ -1,16 +1,22 @@
 #include "Cli.hpp"
 
 #include "npusim/examples/DesignRunner.hpp"
+#include "npusim/examples/NpyFile.hpp"
 #include "npusim/model/Error.hpp"
 #include "npusim/model/TimingParams.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <filesystem>
+#include <limits>
+#include <map>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <utility>
 
 #if __has_include("npusim/traces/PerfettoTraceSink.hpp")
 #include "npusim/traces/PerfettoTraceSink.hpp"
@@ -27,13 +33,30 @@ const char* kUsage = R"(usage:
   npusim                         run the default demo design and print its summary
   npusim list                    designs available, one line each
   npusim devices                 devices and their resources
-  npusim run DESIGN [options]    simulate a design and check its outputs
+  npusim run DESIGN [options]    simulate a design and check every output against its golden
+                                 reference (the design's C++ reference on the same inputs)
+  npusim golden DESIGN [options] the same as run (for golden-model test scripts)
+  npusim args DESIGN [--device D] [--param K=V ...]
+                                 the design's runtime arguments: name, role, dtype, shape, tolerance
   npusim timing [--device D]     the timing model's parameters and their sources
 
-run options:
+run options (also written --option=value):
   --device NAME        npu1, npu1_1col..npu1_3col, npu2, npu2_1col..npu2_7col (default npu1_1col)
   --param K=V          override a design parameter (repeatable); see `npusim list`
-  --seed N             input data seed (default 1)
+  --seed N             seed of the generated inputs (default 1)
+  --kernels ref|aie    which kernel build the workers call (default ref): the reference C++
+                       kernels, or aie: the AIE-API kernel sources (kernels_ref/aie) compiled
+                       natively. aie applies to passthrough_kernel (E1: passThrough) and
+                       vector_scalar_mul (E3: scale); passthrough_dmas (E2) has no kernel and
+                       vector_vector_add (E4) has no external kernel (the add is in the core body)
+  --input NAME=FILE    read input argument NAME from a .npy file (repeatable); inputs without a
+                       file are generated from --seed. dtype and shape must match the argument
+  --expect NAME=FILE   compare output NAME with a .npy file instead of the design's reference
+  --save-outputs DIR   write NAME.npy for every input and output argument and NAME.expected.npy
+                       for every output (bf16 is saved with descr '<V2', as ml_dtypes does:
+                       np.load(f).view(ml_dtypes.bfloat16))
+  --rtol X, --atol Y   tolerance of f32/bf16 outputs, element-wise |got - want| <= atol + rtol*|want|
+                       (default: the design's own); integer outputs are always compared exactly
   --max-cycles N       stop with exit code 4 after N simulated cycles
   --timing FILE        JSON object overriding timing parameters
   --trace FILE.json    Perfetto / Chrome trace of cores, DMA channels and locks
@@ -42,7 +65,11 @@ run options:
   --netlist            print the resolved netlist before simulating
   --progress           report progress on stderr during long runs
 
-exit codes: 0 outputs match, 1 output mismatch, 2 design or usage error, 3 deadlock, 4 limit reached
+.npy files: NumPy format 1.0/2.0/3.0, little-endian, C order; int8 uint8 int16 int32 uint32
+float32 and bfloat16 (descr '<V2' or 'bfloat16').
+
+exit codes: 0 outputs match, 1 output mismatch, 2 design, usage or file error, 3 deadlock,
+4 limit reached
 )";
 
 struct UsageError : std::runtime_error {
@@ -69,6 +96,24 @@ std::string grouped(std::uint64_t v) {
     return s;
 }
 
+double parse_tolerance(const std::string& s, const std::string& opt) {
+    double v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || !(v >= 0) || v == std::numeric_limits<double>::infinity())
+        throw UsageError(fmt::format("{} expects a non-negative number, got '{}'", opt, s));
+    return v;
+}
+
+// NAME=FILE for --input / --expect; a name may be given once.
+void parse_named_file(const std::string& kv, const std::string& opt, std::map<std::string, std::string>& into) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+        throw UsageError(fmt::format("{} expects NAME=FILE.npy, got '{}'", opt, kv));
+    const auto name = kv.substr(0, eq);
+    if (into.count(name)) throw UsageError(fmt::format("{} {} is given twice", opt, name));
+    into[name] = kv.substr(eq + 1);
+}
+
 struct RunArgs {
     std::string design;
     std::string device = "npu1_1col";
@@ -77,16 +122,27 @@ struct RunArgs {
     std::uint64_t max_cycles = 0;
     std::string timing_file, trace_file, vcd_file;
     bool json = false, netlist = false, progress = false;
+    examples::KernelSet kernels = examples::KernelSet::reference;
+    std::map<std::string, std::string> inputs, expected;
+    std::string save_dir;
+    std::optional<double> rtol, atol;
 };
 
 RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
     RunArgs r;
+    std::optional<std::string> inline_value;   // the value of --option=value
     auto value = [&](const std::string& opt) -> std::string {
+        if (inline_value) return *std::exchange(inline_value, std::nullopt);
         if (i + 1 >= a.size()) throw UsageError(fmt::format("{} needs a value", opt));
         return a[++i];
     };
     for (; i < a.size(); ++i) {
-        const std::string& s = a[i];
+        std::string s = a[i];
+        inline_value.reset();
+        if (s.size() > 2 && s.starts_with("--") && s.find('=') != std::string::npos) {
+            inline_value = s.substr(s.find('=') + 1);
+            s = s.substr(0, s.find('='));
+        }
         if (s == "--device") r.device = value(s);
         else if (s == "--param") {
             const std::string kv = value(s);
@@ -99,12 +155,23 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
         else if (s == "--trace") r.trace_file = value(s);
         else if (s == "--vcd") r.vcd_file = value(s);
         else if (s == "--html") throw UsageError("--html is not available in this version");
+        else if (s == "--kernels") {
+            const std::string k = value(s);
+            if (k == "ref" || k == "reference") r.kernels = examples::KernelSet::reference;
+            else if (k == "aie") r.kernels = examples::KernelSet::aie;
+            else throw UsageError(fmt::format("--kernels expects ref or aie, got '{}'", k));
+        } else if (s == "--input") parse_named_file(value(s), s, r.inputs);
+        else if (s == "--expect") parse_named_file(value(s), s, r.expected);
+        else if (s == "--save-outputs") r.save_dir = value(s);
+        else if (s == "--rtol") r.rtol = parse_tolerance(value(s), s);
+        else if (s == "--atol") r.atol = parse_tolerance(value(s), s);
         else if (s == "--json") r.json = true;
         else if (s == "--netlist") r.netlist = true;
         else if (s == "--progress") r.progress = true;
         else if (!s.empty() && s[0] == '-') throw UsageError(fmt::format("unknown option '{}'", s));
         else if (r.design.empty()) r.design = s;
         else throw UsageError(fmt::format("unexpected argument '{}'", s));
+        if (inline_value) throw UsageError(fmt::format("{} takes no value", s));
     }
     if (r.design.empty()) throw UsageError("run: which design? (see `npusim list`)");
     return r;
@@ -121,6 +188,15 @@ void print_summary(std::ostream& out, const examples::RunReport& rep, double clo
     for (auto t : rep.tiles_used) tiles += fmt::format("{}{} {}", tiles.empty() ? "" : ", ", model::to_string(t), model::tile_kind_name(dev.kind_at(t)));
     auto row = [&](const char* k, const std::string& v) { out << fmt::format("  {:<13}{}\n", k, v); };
     row("parameters", params.empty() ? "-" : params);
+    row("kernels", !rep.kernels_note.empty() && rep.kernels == examples::KernelSet::reference
+                       ? rep.kernels_note
+                       : rep.kernels == examples::KernelSet::aie ? std::string("aie (AIE-API kernel sources, kernels_ref/aie)")
+                                                                 : std::string("ref (reference C++ kernels)"));
+    std::string inputs;
+    for (std::size_t i = 0; i < rep.args.size(); ++i)
+        if (rep.args[i].role == examples::ArgRole::input)
+            inputs += fmt::format("{}{} {} ({})", inputs.empty() ? "" : ", ", rep.args[i].name, rep.args[i].type_str(), rep.arg_sources[i]);
+    if (!inputs.empty()) row("inputs", inputs);
     row("tiles used", fmt::format("{}: {}", rep.tiles_used.size(), tiles));
     row("cycles", fmt::format("{} ({:.2f} us at {:.0f} MHz)", grouped(res.cycles), res.cycles / clock_mhz, clock_mhz));
     row("data moved", fmt::format("{} B over streams, {} BD transfers, {} shim tasks", grouped(res.bytes_moved),
@@ -134,10 +210,22 @@ void print_summary(std::ostream& out, const examples::RunReport& rep, double clo
                                grouped(c.busy_cycles), grouped(c.stall_cycles), grouped(c.kernel_calls), grouped(c.iterations));
     }
     for (const auto& w : res.warnings) out << "  warning: " << w << "\n";
+    for (const auto& n : rep.notes) out << "  note: " << n << "\n";
     for (const auto& c : rep.checks) {
-        out << fmt::format("  output {:<14} {:>9} elements  {}\n", c.name, grouped(c.elements),
-                           c.match ? "match" : fmt::format("MISMATCH ({} differ)", grouped(c.mismatches)));
-        if (!c.match) out << "    first differences: " << c.first_mismatches << "\n";
+        std::string extra;
+        if (c.is_float && c.error.empty())
+            extra += fmt::format("  (max abs err {:.3g}, max rel err {:.3g}; rtol {:g}, atol {:g})", c.max_abs_err, c.max_rel_err, c.rtol,
+                                 c.atol);
+        if (c.expected_from != "reference") extra += "  vs " + c.expected_from;
+        out << fmt::format("  output {:<14} {:>9} elements  {}{}\n", c.name, grouped(c.elements),
+                           c.match ? "match" : fmt::format("MISMATCH ({} differ)", grouped(c.mismatches)), extra);
+        if (!c.match) out << examples::describe_mismatches(c, "    ");
+    }
+    if (!rep.saved_files.empty()) {
+        std::string names;
+        for (const auto& f : rep.saved_files) names += (names.empty() ? "" : " ") + std::filesystem::path(f).filename().string();
+        out << fmt::format("  saved        {} files to {}: {}\n", rep.saved_files.size(),
+                           std::filesystem::path(rep.saved_files.front()).parent_path().string(), names);
     }
     out << (rep.all_match ? "result: PASS\n" : "result: FAIL (output mismatch)\n");
 }
@@ -149,10 +237,43 @@ nlohmann::json report_json(const examples::RunReport& rep) {
     j["device"] = rep.device;
     j["params"] = rep.params;
     j["cycles"] = rep.result.cycles;
+    j["kernels"] = std::string(examples::kernel_set_name(rep.kernels));
+    j["inputs"] = nlohmann::json::array();
+    for (std::size_t i = 0; i < rep.args.size(); ++i)
+        if (rep.args[i].role == examples::ArgRole::input)
+            j["inputs"].push_back({{"name", rep.args[i].name}, {"type", rep.args[i].type_str()}, {"source", rep.arg_sources[i]}});
     j["outputs"] = nlohmann::json::array();
-    for (const auto& c : rep.checks)
-        j["outputs"].push_back({{"name", c.name}, {"match", c.match}, {"elements", c.elements}, {"mismatches", c.mismatches},
-                                {"first_mismatches", c.first_mismatches}});
+    for (const auto& c : rep.checks) {
+        nlohmann::json o{{"name", c.name},
+                         {"arg", c.arg},
+                         {"dtype", std::string(dtype_name(c.dtype))},
+                         {"shape", c.shape},
+                         {"match", c.match},
+                         {"elements", c.elements},
+                         {"mismatches", c.mismatches},
+                         {"mismatch_indices", c.mismatch_indices},
+                         {"first_mismatches", c.first_mismatches},
+                         {"expected_from", c.expected_from}};
+        o["first"] = nlohmann::json::array();
+        for (const auto& v : c.first) {
+            nlohmann::json e{{"index", v.index}, {"got", v.got}, {"want", v.want}};
+            if (c.is_float) {
+                e["abs_err"] = v.abs_err;
+                e["rel_err"] = v.rel_err;
+            }
+            o["first"].push_back(e);
+        }
+        if (c.is_float) {
+            o["rtol"] = c.rtol;
+            o["atol"] = c.atol;
+            o["max_abs_err"] = c.max_abs_err;
+            o["max_rel_err"] = c.max_rel_err;
+        }
+        if (!c.error.empty()) o["error"] = c.error;
+        j["outputs"].push_back(o);
+    }
+    j["saved"] = rep.saved_files;
+    j["notes"] = rep.notes;
     nlohmann::json st;
     st["bytes_moved"] = rep.result.bytes_moved;
     st["bd_transfers"] = rep.result.bd_transfers;
@@ -176,7 +297,31 @@ int cmd_list(std::ostream& out) {
     for (const auto& d : examples::all_designs()) {
         std::string params;
         for (const auto& p : d.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", p.name, p.default_value);
-        out << fmt::format("{:<{}}  {}  [{}]\n", d.name, w, d.description, params);
+        std::string kernels;
+        for (auto k : d.kernel_sets) kernels += fmt::format("{}{}", kernels.empty() ? "" : ",", examples::kernel_set_name(k));
+        out << fmt::format("{:<{}}  {}  [{}] [{}]\n", d.name, w, d.description, params,
+                           d.kernels_note.empty() ? "kernels: " + kernels : d.kernels_note);
+    }
+    return 0;
+}
+
+int cmd_args(const RunArgs& r, std::ostream& out) {
+    const auto& spec = examples::design_by_name(r.design);
+    const auto& dev = model::device_by_name(r.device);
+    const auto inst = spec.build(dev, spec.resolve_params(r.params), examples::BuildOptions(r.seed, r.kernels));
+    std::size_t w = 4, tw = 4;
+    for (const auto& a : inst.args) {
+        w = std::max(w, a.name.size());
+        tw = std::max(tw, a.type_str().size());
+    }
+    out << fmt::format("{:<3} {:<{}}  {:<6}  {:<{}}  {:<8}  {}\n", "arg", "name", w, "role", "type", tw, "npy", "comparison");
+    for (std::size_t i = 0; i < inst.args.size(); ++i) {
+        const auto& a = inst.args[i];
+        std::string cmp = a.role != examples::ArgRole::output ? "-"
+                          : a.is_float() ? fmt::format("rtol {:g}, atol {:g}", a.rtol, a.atol)
+                                         : std::string("exact");
+        out << fmt::format("{:<3} {:<{}}  {:<6}  {:<{}}  {:<8}  {}\n", i, a.name, w, examples::role_name(a.role), a.type_str(), tw,
+                           examples::NpyFile::descr(a.dtype), cmp);
     }
     return 0;
 }
@@ -208,7 +353,15 @@ int cmd_timing(const std::vector<std::string>& a, std::ostream& out) {
 int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     const auto& spec = examples::design_by_name(r.design);
     const auto& dev = model::device_by_name(r.device);
-    sim::SimOptions so;
+    examples::RunOptions ro;
+    ro.seed = r.seed;
+    ro.kernels = r.kernels;
+    ro.input_files = r.inputs;
+    ro.expected_files = r.expected;
+    ro.save_dir = r.save_dir;
+    ro.rtol = r.rtol;
+    ro.atol = r.atol;
+    sim::SimOptions& so = ro.sim;
     so.timing = model::TimingParams::for_arch(dev.arch);
     if (!r.timing_file.empty()) so.timing.apply_json_file(r.timing_file);
     so.max_cycles = r.max_cycles;
@@ -228,10 +381,10 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     if (!r.trace_file.empty() || !r.vcd_file.empty()) throw UsageError("this build has no trace support");
 #endif
     if (r.netlist) {
-        auto inst = spec.build(dev, spec.resolve_params(r.params), r.seed);
+        auto inst = spec.build(dev, spec.resolve_params(r.params), examples::BuildOptions(r.seed, r.kernels));
         out << inst.program.resolve().dump();
     }
-    const auto rep = examples::run_design(spec, dev.name, r.params, r.seed, so);
+    const auto rep = examples::run_design(spec, dev.name, r.params, ro);
     if (r.progress) err << "\n";
     if (r.json) out << report_json(rep).dump(2) << "\n";
     else print_summary(out, rep, so.timing.clock_mhz);
@@ -271,13 +424,16 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         if (cmd == "list") return cmd_list(out);
         if (cmd == "devices") return cmd_devices(out);
         if (cmd == "timing") return cmd_timing(args, out);
-        if (cmd == "run") return cmd_run(parse_run(args, 1), out, err);
+        if (cmd == "run" || cmd == "golden") return cmd_run(parse_run(args, 1), out, err);
+        if (cmd == "args") return cmd_args(parse_run(args, 1), out);
         throw UsageError(fmt::format("unknown command '{}'", cmd));
     } catch (const UsageError& e) {
         if (!json) err << kUsage << "\n";
         return error_exit(json, out, err, "usage_error", "usage error", e.what(), 2);
     } catch (const DesignError& e) {
         return error_exit(json, out, err, "design_error", "design error", e.what(), 2);
+    } catch (const examples::NpyError& e) {
+        return error_exit(json, out, err, "file_error", "file error", e.what(), 2);
     } catch (const SimulationError& e) {
         const auto code = static_cast<int>(exit_code_for(e.kind()));
         const char* kind = e.kind() == SimulationError::Kind::Deadlock ? "deadlock"

@@ -1,37 +1,154 @@
 #include "npusim/examples/DesignRunner.hpp"
 
+#include "npusim/examples/NpyFile.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fmt/format.h>
 
 namespace npusim::examples {
 
-RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides, std::uint64_t seed,
-                     const sim::SimOptions& base) {
+namespace {
+
+std::string names_with_role(const std::vector<ArgSpec>& args, ArgRole role) {
+    std::string s;
+    for (const auto& a : args)
+        if (a.role == role) s += (s.empty() ? "" : ", ") + a.name;
+    return s.empty() ? "none" : s;
+}
+
+// The argument `name` must exist and have `role`; `what` is the option that named it.
+const ArgSpec& argument(const DesignInstance& inst, const std::string& design, const std::string& name, ArgRole role,
+                        const char* what) {
+    const int i = inst.arg_index(name);
+    if (i < 0)
+        throw DesignError(fmt::format("{}: design '{}' has no argument '{}' ({}s: {})", what, design, name, role_name(role),
+                                      names_with_role(inst.args, role)));
+    const auto& a = inst.args[static_cast<std::size_t>(i)];
+    if (a.role != role)
+        throw DesignError(fmt::format("{}: argument '{}' of design '{}' is {}, not an {} ({}s: {})", what, name, design,
+                                      a.role == ArgRole::unused ? "unused" : fmt::format("an {}", role_name(a.role)), role_name(role),
+                                      role_name(role), names_with_role(inst.args, role)));
+    return a;
+}
+
+} // namespace
+
+Tensor load_tensor_for(const ArgSpec& arg, const std::string& path, const std::string& design) {
+    Tensor t = NpyFile::read(path);
+    if (t.dtype != arg.dtype)
+        throw NpyError(fmt::format("'{}': dtype {} ('{}') does not match {} '{}' of design '{}', which is {} ('{}'), shape {}", path,
+                                   numpy_dtype_name(t.dtype), NpyFile::descr(t.dtype), role_name(arg.role), arg.name, design,
+                                   numpy_dtype_name(arg.dtype), NpyFile::descr(arg.dtype), shape_str(arg.shape)));
+    if (t.shape != arg.shape)
+        throw NpyError(fmt::format("'{}': shape {} does not match {} '{}' of design '{}', which has shape {} ({})", path,
+                                   shape_str(t.shape), role_name(arg.role), arg.name, design, shape_str(arg.shape),
+                                   numpy_dtype_name(arg.dtype)));
+    return t;
+}
+
+RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides, const RunOptions& opts) {
     const auto& dev = model::device_by_name(device);
     if (!spec.supports(dev.name))
         throw DesignError(fmt::format("design '{}' does not run on {} (devices: {})", spec.name, dev.name,
                                       fmt::join(spec.devices, ", ")));
+    if (!spec.supports(opts.kernels)) {
+        std::string with;
+        for (const auto& d : all_designs())
+            if (d.supports(opts.kernels)) with += (with.empty() ? "" : ", ") + d.name;
+        throw DesignError(fmt::format("design '{}' has no {} kernel build{}; designs with one: {}", spec.name,
+                                      opts.kernels == KernelSet::aie ? "AIE-API" : "reference",
+                                      spec.kernels_note.empty() ? "" : " (" + spec.kernels_note + ")", with.empty() ? "none" : with));
+    }
+    if ((opts.rtol && *opts.rtol < 0) || (opts.atol && *opts.atol < 0))
+        throw DesignError(fmt::format("tolerances must not be negative (rtol {}, atol {})", opts.rtol.value_or(0), opts.atol.value_or(0)));
     RunReport rep;
     rep.design = spec.name;
     rep.device = dev.name;
     rep.params = spec.resolve_params(overrides);
+    rep.kernels = opts.kernels;
+    rep.kernels_note = spec.kernels_note;
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
-    DesignInstance inst = spec.build(dev, rep.params, seed);
+    DesignInstance inst = spec.build(dev, rep.params, BuildOptions(opts.seed, opts.kernels));
+    rep.args = inst.args;
+
+    // Inputs: generated from the seed unless a file is given.
+    Tensors inputs = inst.inputs;
+    rep.arg_sources.assign(inst.args.size(), "-");
+    for (std::size_t i = 0; i < inst.args.size(); ++i)
+        if (inst.args[i].role == ArgRole::input) rep.arg_sources[i] = fmt::format("seed {}", opts.seed);
+    for (const auto& [name, path] : opts.input_files) {
+        const auto& a = argument(inst, spec.name, name, ArgRole::input, "--input");
+        inputs[name] = load_tensor_for(a, path, spec.name);
+        rep.arg_sources[static_cast<std::size_t>(inst.arg_index(name))] = path;
+    }
+    // Expected outputs from files, checked before simulating.
+    Tensors expected_from_files;
+    for (const auto& [name, path] : opts.expected_files) {
+        const auto& a = argument(inst, spec.name, name, ArgRole::output, "--expect");
+        expected_from_files[name] = load_tensor_for(a, path, spec.name);
+    }
+
     const model::Netlist net = inst.program.resolve();
     const auto t1 = clock::now();
     rep.tiles_used = net.tiles_used();
     rep.workers = net.cores.size();
-    rep.result = sim::simulate(net, inst.host, base);
+    rep.result = sim::simulate(net, inst.host_tensors(inputs), opts.sim);
     const auto t2 = clock::now();
     rep.resolve_seconds = std::chrono::duration<double>(t1 - t0).count();
     rep.simulate_seconds = std::chrono::duration<double>(t2 - t1).count();
-    rep.checks = inst.check(rep.result.host);
+
+    // Expected values: the reference on the actual inputs, except where a file gives them.
+    const bool need_reference = std::any_of(inst.args.begin(), inst.args.end(), [&](const ArgSpec& a) {
+        return a.role == ArgRole::output && !expected_from_files.count(a.name);
+    });
+    Tensors want = need_reference ? inst.expected(inputs) : Tensors{};
+    for (auto& [name, t] : expected_from_files) want[name] = t;
+
+    if (!opts.save_dir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(opts.save_dir, ec);
+        if (ec) throw NpyError(fmt::format("cannot create directory '{}': {}", opts.save_dir, ec.message()));
+        for (std::size_t i = 0; i < inst.args.size(); ++i) {
+            const auto& a = inst.args[i];
+            if (a.role == ArgRole::unused) continue;
+            const auto path = (std::filesystem::path(opts.save_dir) / (a.name + ".npy")).string();
+            NpyFile::write(path, a.role == ArgRole::input ? inputs.at(a.name) : Tensor(a.dtype, a.shape, rep.result.host[i]));
+            rep.saved_files.push_back(path);
+            if (a.role == ArgRole::output) {
+                const auto epath = (std::filesystem::path(opts.save_dir) / (a.name + ".expected.npy")).string();
+                NpyFile::write(epath, want.at(a.name));
+                rep.saved_files.push_back(epath);
+            }
+        }
+    }
+
+    bool any_float = false;
+    for (std::size_t i = 0; i < inst.args.size(); ++i) {
+        const auto& a = inst.args[i];
+        if (a.role != ArgRole::output) continue;
+        any_float |= a.is_float();
+        auto c = compare_output(a, static_cast<int>(i), Tensor(a.dtype, a.shape, rep.result.host[i]), want.at(a.name),
+                                opts.rtol.value_or(a.rtol), opts.atol.value_or(a.atol));
+        if (const auto it = opts.expected_files.find(a.name); it != opts.expected_files.end()) c.expected_from = it->second;
+        rep.checks.push_back(std::move(c));
+    }
+    if ((opts.rtol || opts.atol) && !any_float)
+        rep.notes.push_back(fmt::format("design '{}' has no float outputs: rtol/atol do not apply, integer outputs are compared exactly",
+                                        spec.name));
     rep.all_match = std::all_of(rep.checks.begin(), rep.checks.end(), [](const OutputCheck& c) { return c.match; });
     return rep;
+}
+
+RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides, std::uint64_t seed,
+                     const sim::SimOptions& base) {
+    RunOptions o;
+    o.seed = seed;
+    o.sim = base;
+    return run_design(spec, device, overrides, o);
 }
 
 } // namespace npusim::examples

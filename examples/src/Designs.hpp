@@ -16,6 +16,9 @@ DesignSpec make_vector_vector_add();    // E4
 std::vector<std::string> every_device();
 /// A parameter that must divide another: DesignError otherwise.
 void require_multiple(const std::string& design, const Params& p, const std::string& big, const std::string& small);
+/// Kernels built from AIE-API source work on whole vectors: `param` must be a multiple of `lanes`.
+void require_vector_multiple(const std::string& design, const Params& p, const std::string& param, std::int64_t lanes,
+                             const std::string& kernel);
 void require_one_of(const std::string& design, const Params& p, const std::string& name, std::vector<std::int64_t> allowed);
 
 } // namespace npusim::examples

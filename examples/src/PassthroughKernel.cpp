@@ -1,7 +1,12 @@
 // E1 basic/passthrough_kernel: a worker copies each object of fifo `in` to fifo `out` with the
 // passThroughLine kernel; the host fills `in` and drains `out`. Golden: out == in.
+// Kernels: the reference passThroughLine (kernels_ref/) or, with KernelSet::aie, the AIE-API
+// passThrough source (kernels_ref/aie/passThrough.cc), which needs lines of whole 512-bit vectors.
 #include "Designs.hpp"
+#include "npusim/examples/AieKernel.hpp"
 #include "npusim/kernels/passthrough.hpp"
+
+#include <npusim/aie_kernels.hpp>
 
 namespace npusim::examples {
 
@@ -10,22 +15,26 @@ using namespace npusim::iron;
 namespace {
 
 template <class T>
-Kernel passthrough_kernel(void (*fn)(const T*, T*, std::int32_t), std::int64_t tile) {
-    return Kernel("passThroughLine", fn, {tensor<T>({tile}), tensor<T>({tile}), scalar<std::int32_t>()},
-                  [](std::span<const KernelArg> a) {
-                      return kernels::passThroughLine_cycles(static_cast<std::int32_t>(a[2].ivalue),
-                                                             static_cast<int>(sizeof(T)));
-                  });
+Kernel passthrough_kernel(void (*ref)(const T*, T*, std::int32_t), KernelSet ks, std::int64_t tile) {
+    std::vector<ArgType> types{tensor<T>({tile}), tensor<T>({tile}), scalar<std::int32_t>()};
+    auto cost = [](std::span<const KernelArg> a) {
+        return kernels::passThroughLine_cycles(static_cast<std::int32_t>(a[2].ivalue), static_cast<int>(sizeof(T)));
+    };
+    if (ks == KernelSet::aie) {
+        void (*aie)(const T*, T*, std::int32_t) = &aie_kernels::passThroughLine;
+        return aie_kernel("passThroughLine", aie, std::move(types), cost);
+    }
+    return Kernel("passThroughLine", ref, std::move(types), cost);
 }
 
 template <class T>
-DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64_t tile, std::uint64_t seed,
+DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64_t tile, const BuildOptions& o,
                      void (*fn)(const T*, T*, std::int32_t)) {
     const auto vec_ty = tensor<T>({size});
     const auto line_ty = tensor<T>({tile});
     ObjectFifo of_in(line_ty, "in", 2);
     ObjectFifo of_out(line_ty, "out", 2);
-    Kernel k = passthrough_kernel<T>(fn, tile);
+    Kernel k = passthrough_kernel<T>(fn, o.kernels, tile);
     Worker w(
         [tile](ObjectFifoHandle in, ObjectFifoHandle out, Kernel kern) {
             auto eo = out.acquire(1);
@@ -42,14 +51,12 @@ DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64
         },
         fn_args(vec_ty, vec_ty, of_in.prod(), of_out.cons()));
 
-    std::mt19937_64 rng(seed);
+    std::mt19937_64 rng(o.seed);
     std::vector<T> input(static_cast<std::size_t>(size));
     for (auto& x : input) x = static_cast<T>(rng());
-    DesignInstance inst{Program(dev, rt, {w}, "passthrough_kernel"), {to_bytes(input), std::vector<std::uint8_t>(vec_ty.bytes())}, {}};
-    inst.check = [input](const std::vector<std::vector<std::uint8_t>>& host) {
-        return std::vector<OutputCheck>{compare_exact<T>("out (arg 1)", host[1], input)};   // golden: out == in
-    };
-    return inst;
+    auto reference = [](const Tensors& in) { return Tensors{{"out", get(in, "in")}}; };   // golden: out == in
+    return DesignInstance(Program(dev, rt, {w}, "passthrough_kernel"), {ArgSpec::input("in", vec_ty), ArgSpec::output("out", vec_ty)},
+                          {{"in", Tensor::from(vec_ty.shape, input)}}, reference, "passthrough_kernel");
 }
 
 } // namespace
@@ -62,13 +69,15 @@ DesignSpec make_passthrough_kernel() {
                 {"tile", 1024, "elements per fifo object (line)"},
                 {"bits", 8, "element width: 8, 16 or 32"}};
     s.devices = every_device();
-    s.build = [](const model::DeviceSpec& dev, const Params& p, std::uint64_t seed) {
+    s.kernel_sets = {KernelSet::reference, KernelSet::aie};
+    s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
         require_multiple("passthrough_kernel", p, "size", "tile");
         require_one_of("passthrough_kernel", p, "bits", {8, 16, 32});
+        if (o.kernels == KernelSet::aie) require_vector_multiple("passthrough_kernel", p, "tile", 512 / p.at("bits"), "passThrough");
         switch (p.at("bits")) {
-        case 16: return build<std::int16_t>(dev, p.at("size"), p.at("tile"), seed, kernels::passThroughLine_i16);
-        case 32: return build<std::int32_t>(dev, p.at("size"), p.at("tile"), seed, kernels::passThroughLine_i32);
-        default: return build<std::uint8_t>(dev, p.at("size"), p.at("tile"), seed, kernels::passThroughLine_u8);
+        case 16: return build<std::int16_t>(dev, p.at("size"), p.at("tile"), o, kernels::passThroughLine_i16);
+        case 32: return build<std::int32_t>(dev, p.at("size"), p.at("tile"), o, kernels::passThroughLine_i32);
+        default: return build<std::uint8_t>(dev, p.at("size"), p.at("tile"), o, kernels::passThroughLine_u8);
         }
     };
     return s;

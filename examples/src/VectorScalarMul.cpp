@@ -1,8 +1,13 @@
 // E3 basic/vector_scalar_mul: out = in * factor, tile by tile. The factor arrives through its
 // own fifo `param0` (i32[1]) and is held for a whole pass over the tensor.
-// Golden: (a * 3) wrapped to the element type, computed here in 64-bit then truncated.
+// Golden: (a * factor) wrapped to the element type, computed in 64-bit then truncated.
+// Kernels: the reference vector_scalar_mul (kernels_ref/) or, with KernelSet::aie, the AIE-API
+// scale source (kernels_ref/aie/scale.cc), which works on whole 512-bit vectors.
 #include "Designs.hpp"
+#include "npusim/examples/AieKernel.hpp"
 #include "npusim/kernels/vector_scalar_mul.hpp"
+
+#include <npusim/aie_kernels.hpp>
 
 namespace npusim::examples {
 
@@ -11,8 +16,16 @@ using namespace npusim::iron;
 namespace {
 
 template <class T>
-DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64_t tile, std::int32_t factor,
-                     std::uint64_t seed) {
+using ScaleFn = void (*)(const T*, T*, const std::int32_t*, std::int32_t);
+
+template <class T>
+ScaleFn<T> scale_fn(KernelSet ks) {
+    if constexpr (sizeof(T) == 2) return ks == KernelSet::aie ? &aie_kernels::vector_scalar_mul_i16 : &kernels::vector_scalar_mul_i16;
+    else return ks == KernelSet::aie ? &aie_kernels::vector_scalar_mul_i32 : &kernels::vector_scalar_mul_i32;
+}
+
+template <class T>
+DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64_t tile, std::int32_t factor, const BuildOptions& o) {
     const auto vec_ty = tensor<T>({size});
     const auto tile_ty = tensor<T>({tile});
     const auto scalar_ty = tensor<std::int32_t>({1});
@@ -20,14 +33,13 @@ DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64
     ObjectFifo of_out(tile_ty, "out", 2);
     ObjectFifo of_factor(scalar_ty, "param0", 2);
     constexpr bool is16 = sizeof(T) == 2;
-    Kernel scale("vector_scalar_mul_vector", is16 ? reinterpret_cast<void (*)(const T*, T*, const std::int32_t*, std::int32_t)>(
-                                                        &kernels::vector_scalar_mul_i16)
-                                                  : reinterpret_cast<void (*)(const T*, T*, const std::int32_t*, std::int32_t)>(
-                                                        &kernels::vector_scalar_mul_i32),
-                 {tile_ty, tile_ty, scalar_ty, scalar<std::int32_t>()}, [](std::span<const KernelArg> a) {
-                     const auto n = static_cast<std::int32_t>(a[3].ivalue);
-                     return is16 ? kernels::vector_scalar_mul_i16_cycles(n) : kernels::vector_scalar_mul_i32_cycles(n);
-                 });
+    std::vector<ArgType> types{tile_ty, tile_ty, scalar_ty, scalar<std::int32_t>()};
+    auto cost = [](std::span<const KernelArg> a) {
+        const auto n = static_cast<std::int32_t>(a[3].ivalue);
+        return is16 ? kernels::vector_scalar_mul_i16_cycles(n) : kernels::vector_scalar_mul_i32_cycles(n);
+    };
+    Kernel scale = o.kernels == KernelSet::aie ? aie_kernel("vector_scalar_mul_vector", scale_fn<T>(o.kernels), types, cost)
+                                               : Kernel("vector_scalar_mul_vector", scale_fn<T>(o.kernels), types, cost);
     const std::int64_t tiles = size / tile;
     Worker w(
         [tiles, tile](ObjectFifoHandle in, ObjectFifoHandle out, ObjectFifoHandle f, Kernel k) {
@@ -50,19 +62,21 @@ DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64
         },
         fn_args(vec_ty, vec_ty, scalar_ty, of_in.prod(), of_factor.prod(), of_out.cons()));
 
-    std::mt19937_64 rng(seed);
+    std::mt19937_64 rng(o.seed);
     std::vector<T> a(static_cast<std::size_t>(size));
     for (auto& x : a) x = static_cast<T>(static_cast<std::int64_t>(rng() % 200) - 100 + (rng() % 4 == 0 ? 30000 : 0));
-    std::vector<T> want(a.size());
-    for (std::size_t i = 0; i < a.size(); ++i)
-        want[i] = static_cast<T>(static_cast<std::int64_t>(a[i]) * factor);   // numpy: (a * f).astype(T)
-    DesignInstance inst{Program(dev, rt, {w}, "vector_scalar_mul"),
-                        {to_bytes(a), std::vector<std::uint8_t>(vec_ty.bytes()), to_bytes(std::vector<std::int32_t>{factor})},
-                        {}};
-    inst.check = [want](const std::vector<std::vector<std::uint8_t>>& host) {
-        return std::vector<OutputCheck>{compare_exact<T>("c (arg 1)", host[1], want)};
+    auto reference = [shape = vec_ty.shape](const Tensors& in) {
+        const auto x = get(in, "a").values<T>();
+        const std::int64_t f = get(in, "factor").values<std::int32_t>()[0];
+        std::vector<T> c(x.size());
+        for (std::size_t i = 0; i < x.size(); ++i)
+            c[i] = static_cast<T>(static_cast<std::int64_t>(x[i]) * f);   // numpy: (a.astype(int64) * f).astype(T)
+        return Tensors{{"c", Tensor::from(shape, c)}};
     };
-    return inst;
+    return DesignInstance(Program(dev, rt, {w}, "vector_scalar_mul"),
+                          {ArgSpec::input("a", vec_ty), ArgSpec::output("c", vec_ty), ArgSpec::input("factor", scalar_ty)},
+                          {{"a", Tensor::from(vec_ty.shape, a)}, {"factor", Tensor::from<std::int32_t>({1}, {factor})}}, reference,
+                          "vector_scalar_mul");
 }
 
 } // namespace
@@ -73,15 +87,17 @@ DesignSpec make_vector_scalar_mul() {
     s.description = "E3: out = in * factor with vector_scalar_mul (int16 or int32), factor via its own fifo";
     s.params = {{"size", 4096, "elements in the tensor"},
                 {"tile", 1024, "elements per fifo object"},
-                {"factor", 3, "the scalar factor"},
+                {"factor", 3, "the scalar factor (the generated input 'factor')"},
                 {"bits", 16, "element width: 16 or 32"}};
     s.devices = every_device();
-    s.build = [](const model::DeviceSpec& dev, const Params& p, std::uint64_t seed) {
+    s.kernel_sets = {KernelSet::reference, KernelSet::aie};
+    s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
         require_multiple("vector_scalar_mul", p, "size", "tile");
         require_one_of("vector_scalar_mul", p, "bits", {16, 32});
+        if (o.kernels == KernelSet::aie) require_vector_multiple("vector_scalar_mul", p, "tile", 512 / p.at("bits"), "scale");
         const auto f = static_cast<std::int32_t>(p.at("factor"));
-        return p.at("bits") == 32 ? build<std::int32_t>(dev, p.at("size"), p.at("tile"), f, seed)
-                                  : build<std::int16_t>(dev, p.at("size"), p.at("tile"), f, seed);
+        return p.at("bits") == 32 ? build<std::int32_t>(dev, p.at("size"), p.at("tile"), f, o)
+                                  : build<std::int16_t>(dev, p.at("size"), p.at("tile"), f, o);
     };
     return s;
 }

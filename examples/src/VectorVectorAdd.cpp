@@ -15,7 +15,8 @@ DesignSpec make_vector_vector_add() {
     s.description = "E4: out = in0 + in1 in the core body (no kernel), 16-element tiles";
     s.params = {{"size", 1024, "i32 elements per input"}, {"tile", 16, "i32 elements per fifo object"}};
     s.devices = every_device();
-    s.build = [](const model::DeviceSpec& dev, const Params& p, std::uint64_t seed) {
+    s.kernels_note = "no external kernel: the add runs in the core body";
+    s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
         require_multiple("vector_vector_add", p, "size", "tile");
         const auto size = p.at("size"), tile = p.at("tile");
         const auto vec_ty = tensor<std::int32_t>({size});
@@ -44,20 +45,23 @@ DesignSpec make_vector_vector_add() {
                 ho.drain(c, {.wait = true});
             },
             fn_args(vec_ty, vec_ty, vec_ty, of_in0.prod(), of_in1.prod(), of_out.cons()));
-        std::mt19937_64 rng(seed);
-        std::vector<std::int32_t> a(static_cast<std::size_t>(size)), b(a.size()), want(a.size());
+        std::mt19937_64 rng(o.seed);
+        std::vector<std::int32_t> a(static_cast<std::size_t>(size)), b(a.size());
         for (std::size_t i = 0; i < a.size(); ++i) {
             a[i] = static_cast<std::int32_t>(rng());
             b[i] = static_cast<std::int32_t>(rng());
-            want[i] = static_cast<std::int32_t>(static_cast<std::int64_t>(a[i]) + b[i]);   // int64 sum, truncated
         }
-        DesignInstance inst{Program(dev, rt, {w}, "vector_vector_add"),
-                            {to_bytes(a), to_bytes(b), std::vector<std::uint8_t>(vec_ty.bytes())},
-                            {}};
-        inst.check = [want](const std::vector<std::vector<std::uint8_t>>& host) {
-            return std::vector<OutputCheck>{compare_exact<std::int32_t>("c (arg 2)", host[2], want)};
+        auto reference = [shape = vec_ty.shape](const Tensors& in) {
+            const auto x = get(in, "a").values<std::int32_t>(), y = get(in, "b").values<std::int32_t>();
+            std::vector<std::int32_t> c(x.size());
+            for (std::size_t i = 0; i < x.size(); ++i)
+                c[i] = static_cast<std::int32_t>(static_cast<std::int64_t>(x[i]) + y[i]);   // int64 sum, truncated
+            return Tensors{{"c", Tensor::from(shape, c)}};
         };
-        return inst;
+        return DesignInstance(Program(dev, rt, {w}, "vector_vector_add"),
+                              {ArgSpec::input("a", vec_ty), ArgSpec::input("b", vec_ty), ArgSpec::output("c", vec_ty)},
+                              {{"a", Tensor::from(vec_ty.shape, a)}, {"b", Tensor::from(vec_ty.shape, b)}}, reference,
+                              "vector_vector_add");
     };
     return s;
 }

@@ -31,7 +31,7 @@ void register_test_designs() {
     s.name = "test_starved";
     s.description = "test: deadlocks";
     s.devices = {"npu1_1col"};
-    s.build = [](const model::DeviceSpec& dev, const examples::Params&, std::uint64_t) {
+    s.build = [](const model::DeviceSpec& dev, const examples::Params&, const examples::BuildOptions&) {
         using namespace iron;
         ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
         Worker w(
@@ -46,9 +46,11 @@ void register_test_designs() {
             fn_args(in.cons(), out.prod()), {.name = "starving"});
         Runtime rt([](RuntimeData, RuntimeData b, ObjectFifoHandle, ObjectFifoHandle o) { o.drain(b, {.wait = true}); },
                    fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
-        examples::DesignInstance inst{Program(dev, rt, {w}, "test_starved"), {std::vector<std::uint8_t>(64), std::vector<std::uint8_t>(64)}, {}};
-        inst.check = [](const std::vector<std::vector<std::uint8_t>>&) { return std::vector<examples::OutputCheck>{}; };
-        return inst;
+        const auto t = tensor<std::int32_t>({16});
+        return examples::DesignInstance(Program(dev, rt, {w}, "test_starved"),
+                                        {examples::ArgSpec::input("a", t), examples::ArgSpec::output("b", t)},
+                                        {{"a", examples::Tensor(DType::i32, {16})}},
+                                        [](const examples::Tensors& x) { return examples::Tensors{{"b", x.at("a")}}; }, "test_starved");
     };
     examples::register_design(s);
 }

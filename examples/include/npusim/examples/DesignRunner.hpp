@@ -1,14 +1,42 @@
 #pragma once
-// Build a registered design for a device, resolve it, simulate it and check its outputs.
+// The golden-testing harness: build a registered design for a device, give it inputs (generated
+// from a seed, or loaded from .npy files), resolve and simulate it, compute the expected outputs
+// (the design's reference on those same inputs, or .npy files), optionally save every tensor as
+// .npy, and compare each output: exactly for integers, with rtol/atol for f32 and bf16.
 #include "npusim/examples/DesignRegistry.hpp"
 #include "npusim/sim/Simulator.hpp"
 
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
 namespace npusim::examples {
+
+struct RunOptions {
+    std::uint64_t seed = 1;                              ///< seeds the inputs not loaded from files
+    KernelSet kernels = KernelSet::reference;
+    std::map<std::string, std::string> input_files;      ///< input argument -> .npy file with its contents
+    std::map<std::string, std::string> expected_files;   ///< output argument -> .npy file with the expected
+                                                         ///< values (used instead of the design's reference)
+    /// When set: the directory (created if needed) receives NAME.npy for every input and output
+    /// argument and NAME.expected.npy for every output.
+    std::string save_dir;
+    std::optional<double> rtol;                          ///< override every float output's rtol
+    std::optional<double> atol;                          ///< override every float output's atol
+    sim::SimOptions sim;
+};
 
 struct RunReport {
     std::string design;
     std::string device;
     Params params;
+    KernelSet kernels = KernelSet::reference;
+    std::string kernels_note;                            ///< the design's note when it has no kernel
+    std::vector<ArgSpec> args;
+    std::vector<std::string> arg_sources;                ///< per argument: "seed 7", the file, "-" (outputs, unused)
+    std::vector<std::string> saved_files;
+    std::vector<std::string> notes;                      ///< e.g. tolerances given for a design without float outputs
     std::vector<model::TileCoord> tiles_used;
     std::size_t workers = 0;
     sim::SimResult result;
@@ -18,8 +46,15 @@ struct RunReport {
     double simulate_seconds = 0;
 };
 
-/// Throws DesignError (bad design, unsupported device, bad parameter) or SimulationError.
+/// Throws DesignError (bad design, unsupported device or kernel set, bad parameter, unknown or
+/// misused argument name), NpyError (a file that cannot be read or written, or whose dtype or
+/// shape differs from its argument) or SimulationError.
+RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides, const RunOptions& opts);
+/// The seed-only form: run_design(spec, device, overrides, {.seed = seed, .sim = base}).
 RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides, std::uint64_t seed,
                      const sim::SimOptions& base);
+
+/// Read `path` for argument `arg` of `design`: NpyError unless its dtype and shape are the argument's.
+Tensor load_tensor_for(const ArgSpec& arg, const std::string& path, const std::string& design);
 
 } // namespace npusim::examples

@@ -1,0 +1,36 @@
+#include "npusim/examples/AieKernel.hpp"
+
+#include "npusim/model/CoreServices.hpp"
+
+#include <aie_api/aie.hpp>
+#include <map>
+#include <string_view>
+
+namespace npusim::examples {
+
+class AieCoreModes {
+public:
+    npusim::aie_api::CoreModes& of(std::string_view worker) {
+        auto it = modes_.find(worker);
+        if (it == modes_.end()) it = modes_.emplace(std::string(worker), npusim::aie_api::CoreModes{}).first;
+        return it->second;
+    }
+
+private:
+    std::map<std::string, npusim::aie_api::CoreModes, std::less<>> modes_;
+};
+
+std::shared_ptr<AieCoreModes> make_aie_core_modes() { return std::make_shared<AieCoreModes>(); }
+
+iron::Kernel::Invoker with_aie_core_modes(iron::Kernel::Invoker inner, std::shared_ptr<AieCoreModes> modes) {
+    if (!modes) modes = make_aie_core_modes();
+    return [inner = std::move(inner), modes = std::move(modes)](std::span<const iron::KernelArg> args) {
+        const auto* svc = model::CoreServices::current();
+        auto& mine = modes->of(svc ? svc->worker() : std::string_view{});
+        const npusim::aie_api::ScopedCoreModes scope(mine);   // restores the thread's modes on exit
+        inner(args);
+        mine = npusim::aie_api::get_core_modes();
+    };
+}
+
+} // namespace npusim::examples
