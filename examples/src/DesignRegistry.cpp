@@ -169,6 +169,8 @@ std::vector<DesignSpec>& registry() {
         make_passthrough_dmas(),
         make_vector_scalar_mul(),
         make_vector_vector_add(),
+        make_matmul_single_core(),
+        make_matmul_whole_array(),
     };
     return designs;
 }

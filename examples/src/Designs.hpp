@@ -11,6 +11,8 @@ DesignSpec make_passthrough_kernel();   // E1
 DesignSpec make_passthrough_dmas();     // E2
 DesignSpec make_vector_scalar_mul();    // E3
 DesignSpec make_vector_vector_add();    // E4
+DesignSpec make_matmul_single_core();   // E6
+DesignSpec make_matmul_whole_array();   // E7
 
 /// Every device name, for designs that run anywhere.
 std::vector<std::string> every_device();

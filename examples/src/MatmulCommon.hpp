@@ -1,0 +1,37 @@
+#pragma once
+// Shared pieces of the matmul designs (E6 single core, E7 whole array): the mac dims of the
+// aie::mmul shapes per architecture, the kernel bindings, the mem-tile re-tiling patterns and
+// the golden reference.
+#include "Designs.hpp"
+
+#include <fmt/format.h>
+#include <optional>
+
+#include <cstdint>
+#include <vector>
+
+namespace npusim::examples::matmul {
+
+/// (r, s, t) of the i16 mmul the kernels library uses: AIE2 4x4x4, AIE2P 4x4x8.
+struct MacDims {
+    std::int64_t r, s, t;
+};
+MacDims mac_dims_i16(model::Arch arch);
+
+/// C += A.B on an m x k block of A and a k x n block of B in the blocked r x s / s x t layout.
+iron::Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, MacDims d, bool i32_out);
+iron::Kernel zero_kernel(std::int64_t m, std::int64_t n, bool i32_out);
+
+/// Mem-tile re-tiling of A (m x k) into r x s blocks, of row-major B (k x n) into s x t blocks,
+/// and un-tiling of C (m x n) from r x t blocks (IRON a_dims, b_dims, c_dims).
+iron::StreamDims a_dims(std::int64_t m, std::int64_t k, MacDims d);
+iron::StreamDims b_dims(std::int64_t k, std::int64_t n, MacDims d);
+iron::StreamDims c_dims(std::int64_t m, std::int64_t n, MacDims d);
+
+/// Random int16 matrices in [-8192, 8192) (numpy: integers(min/4, max/4)).
+std::vector<std::int16_t> random_i16(std::size_t n, std::uint64_t seed);
+/// (A @ B) computed in int64, truncated to int32 or int16 (numpy astype).
+std::vector<std::int64_t> reference(const std::vector<std::int16_t>& A, const std::vector<std::int16_t>& B, std::int64_t M,
+                                    std::int64_t K, std::int64_t N);
+
+} // namespace npusim::examples::matmul
