@@ -36,7 +36,9 @@ ObjectFifo::ObjectFifo(TensorType obj_type, std::string name, int depth, FifoOpt
     state_->name = std::move(name);
     state_->obj_type = std::move(obj_type);
     state_->depth = depth;
-    state_->dims_to_stream = std::move(opts.dims_to_stream);
+    if (!opts.dims_to_stream.empty() && !opts.to_stream.empty())
+        throw DesignError(fmt::format("fifo '{}': give dims_to_stream or to_stream, not both", state_->name));
+    state_->dims_to_stream = opts.to_stream.empty() ? std::move(opts.dims_to_stream) : std::move(opts.to_stream);
     state_->via_dma = opts.via_dma;
     if (opts.repeat_count < 1)
         throw DesignError(fmt::format("fifo '{}': repeat_count {} must be >= 1", state_->name, opts.repeat_count));
@@ -138,6 +140,12 @@ ObjectFifo ObjectFifoHandle::forward(Tile tile, std::optional<TensorType> obj_ty
 }
 
 ObjectFifo ObjectFifoHandle::forward(ForwardOptions o) const {
+    if ((!o.to_stream.empty() && !o.dims_to_stream.empty()) || (!o.from_stream.empty() && !o.dims_from_stream.empty()))
+        throw DesignError(fmt::format("fifo '{}': forward() takes dims_to_stream or to_stream (and dims_from_stream or "
+                                      "from_stream), not both",
+                                      fifo_->name));
+    if (!o.to_stream.empty()) o.dims_to_stream = std::move(o.to_stream);
+    if (!o.from_stream.empty()) o.dims_from_stream = std::move(o.from_stream);
     LinkOptions l;
     l.tile = o.tile;
     if (o.depth) l.depths = {*o.depth};
@@ -175,6 +183,12 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
         throw DesignError(fmt::format("{}: this handle is already used elsewhere; {}() needs a fresh handle", ep_->describe(), what));
     if (opts.tile.kind && *opts.tile.kind == TileKind::Shim)
         throw DesignError(fmt::format("fifo '{}': {}() cannot use a shim tile as link tile", fifo_->name, what));
+    if ((!opts.to_stream.empty() && !opts.dims_to_stream.empty()) || (!opts.from_stream.empty() && !opts.dims_from_stream.empty()))
+        throw DesignError(fmt::format("fifo '{}': {}() takes dims_to_stream or to_stream (and dims_from_stream or from_stream), "
+                                      "not both",
+                                      fifo_->name, what));
+    if (!opts.to_stream.empty()) opts.dims_to_stream = std::move(opts.to_stream);
+    if (!opts.from_stream.empty()) opts.dims_from_stream = std::move(opts.from_stream);
     const std::size_t n = offsets.size();
     if (n == 0) throw DesignError(fmt::format("fifo '{}': {}() needs at least one offset", fifo_->name, what));
     auto check_len = [&](std::size_t got, const char* field) {

@@ -98,8 +98,10 @@ struct LinkOptions {
     std::vector<int> depths;
     std::vector<TensorType> obj_types;
     std::vector<std::string> names;
-    std::vector<StreamDims> dims_to_stream;     ///< also accepted as to_stream
-    std::vector<StreamDims> dims_from_stream;   ///< also accepted as from_stream
+    std::vector<StreamDims> dims_to_stream;     ///< upstream name
+    std::vector<StreamDims> dims_from_stream;   ///< upstream name
+    std::vector<StreamDims> to_stream;          ///< the seed reference's names (give one of each pair)
+    std::vector<StreamDims> from_stream;
     std::vector<int> repeat_counts;
     std::vector<PadDims> pad_dimensions;        ///< split only (mem-tile MM2S)
     std::int64_t pad_value = 0;
@@ -113,6 +115,8 @@ struct ForwardOptions {
     std::string name;
     StreamDims dims_to_stream;
     StreamDims dims_from_stream;
+    StreamDims to_stream;        ///< seed names for the two above (give one of each pair)
+    StreamDims from_stream;
     int repeat_count = 1;
     PadDims pad_dimensions;
     std::int64_t pad_value = 0;
@@ -162,7 +166,8 @@ private:
 };
 
 struct FifoOptions {
-    StreamDims dims_to_stream;   ///< also accepted as to_stream
+    StreamDims dims_to_stream;   ///< upstream name
+    StreamDims to_stream;        ///< the seed reference's name for the same thing (give one)
     bool via_dma = false;
     int repeat_count = 1;
     std::vector<std::vector<std::uint8_t>> init_values;   ///< raw bytes of each initial object
