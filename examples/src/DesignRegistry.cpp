@@ -171,6 +171,11 @@ std::vector<DesignSpec>& registry() {
         make_vector_vector_add(),
         make_matmul_single_core(),
         make_matmul_whole_array(),
+        make_vector_reduce_max(),
+        make_vector_reduce_max_memtile(),
+        make_row_wise_bias_add(),
+        make_transpose_dma(),
+        make_memcpy(),
     };
     return designs;
 }

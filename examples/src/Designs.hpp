@@ -13,6 +13,11 @@ DesignSpec make_vector_scalar_mul();    // E3
 DesignSpec make_vector_vector_add();    // E4
 DesignSpec make_matmul_single_core();   // E6
 DesignSpec make_matmul_whole_array();   // E7
+DesignSpec make_vector_reduce_max();           // E5 single core
+DesignSpec make_vector_reduce_max_memtile();   // E5 split/join through a mem tile
+DesignSpec make_row_wise_bias_add();           // E9
+DesignSpec make_transpose_dma();               // E10
+DesignSpec make_memcpy();                      // E11
 
 /// Every device name, for designs that run anywhere.
 std::vector<std::string> every_device();
