@@ -180,6 +180,8 @@ model::CoreProgram& Resolver::core_of(WorkerState* w) { return net_.cores[static
 // Links go on their requested tile, or on the mem tile (or free compute tile) nearest to the
 // column of the compute tiles they serve, with enough free DMA channels.
 void Resolver::place_links() {
+    // Channels the links placed so far will take on each tile (allocated later, in fifo order).
+    std::map<TileCoord, std::pair<int, int>> reserved;
     for (auto& plan : links_) {
         auto* link = plan.link;
         const int need_in = static_cast<int>(link->inputs.size());
@@ -190,6 +192,8 @@ void Resolver::place_links() {
             if (!dev_.contains(t) || dev_.kind_at(t) == TileKind::Shim)
                 throw DesignError(fmt::format("{}: tile {} is not a mem or compute tile of {}", who, tile_str(t), dev_.name));
             plan.tile = t;
+            reserved[t].first += need_in;
+            reserved[t].second += need_out;
             continue;
         }
         int col = -1;
@@ -200,22 +204,30 @@ void Resolver::place_links() {
         for (auto* in : link->inputs) consider(in->prod.get());
         for (auto& out : link->outputs)
             for (auto& c : out->cons) consider(c.get());
-        if (col < 0) col = 0;
         const TileKind kind = link->tile.kind.value_or(TileKind::Mem);
         std::vector<TileCoord> candidates = dev_.tiles_of(kind);
-        std::stable_sort(candidates.begin(), candidates.end(),
-                         [&](TileCoord a, TileCoord b) { return std::abs(a.col - col) < std::abs(b.col - col); });
+        if (col >= 0) {   // nearest to the column of the cores it serves
+            std::stable_sort(candidates.begin(), candidates.end(),
+                             [&](TileCoord a, TileCoord b) { return std::abs(a.col - col) < std::abs(b.col - col); });
+        } else {          // only shim endpoints: the least loaded tile, so such links spread over columns
+            auto load = [&](TileCoord t) {
+                const auto& r = reserved[t];
+                return static_cast<int>(use_[t].s2mm.size() + use_[t].mm2s.size()) + r.first + r.second;
+            };
+            std::stable_sort(candidates.begin(), candidates.end(), [&](TileCoord a, TileCoord b) { return load(a) < load(b); });
+        }
         bool placed = false;
         for (auto t : candidates) {
             if (kind == TileKind::Compute && worker_tiles_.count(t)) continue;
-            const int used_in = static_cast<int>(use_[t].s2mm.size()), used_out = static_cast<int>(use_[t].mm2s.size());
+            auto& r = reserved[t];
+            const int used_in = static_cast<int>(use_[t].s2mm.size()) + r.first;
+            const int used_out = static_cast<int>(use_[t].mm2s.size()) + r.second;
             if (used_in + need_in <= dev_.dma_channels(t, Direction::S2MM) &&
                 used_out + need_out <= dev_.dma_channels(t, Direction::MM2S)) {
                 plan.tile = t;
                 placed = true;
-                // reserve the channels now so that later links see them taken
-                for (int i = 0; i < need_in; ++i) use_[t].s2mm.push_back(who);
-                for (int i = 0; i < need_out; ++i) use_[t].mm2s.push_back(who);
+                r.first += need_in;   // later links see these channels as taken
+                r.second += need_out;
                 break;
             }
         }
@@ -223,9 +235,6 @@ void Resolver::place_links() {
             throw DesignError(fmt::format("{}: no {} tile with {} free S2MM and {} free MM2S DMA channels on {}", who,
                                           model::tile_kind_name(kind), need_in, need_out, dev_.name));
         if (kind == TileKind::Compute) worker_tiles_.insert(plan.tile);
-        // give the reservations back; lower_fifo allocates them in fifo order
-        use_[plan.tile].s2mm.resize(use_[plan.tile].s2mm.size() - static_cast<std::size_t>(need_in));
-        use_[plan.tile].mm2s.resize(use_[plan.tile].mm2s.size() - static_cast<std::size_t>(need_out));
     }
 }
 
