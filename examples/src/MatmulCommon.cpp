@@ -1,6 +1,9 @@
 #include "MatmulCommon.hpp"
 
+#include "npusim/examples/AieKernel.hpp"
 #include "npusim/kernels/matmul.hpp"
+
+#include <npusim/aie_kernels.hpp>
 #include "npusim/kernels/zero.hpp"
 
 #include <random>
@@ -14,7 +17,7 @@ MacDims mac_dims_i16(model::Arch arch) {
     return arch == model::Arch::AIE2 ? MacDims{4, 4, 4} : MacDims{4, 4, 8};
 }
 
-Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, MacDims d, bool i32_out) {
+Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, MacDims d, bool i32_out, KernelSet ks) {
     const int M = static_cast<int>(m), K = static_cast<int>(k), N = static_cast<int>(n);
     const int r = static_cast<int>(d.r), s = static_cast<int>(d.s), t = static_cast<int>(d.t);
     std::vector<ArgType> types{tensor<std::int16_t>({m, k}), tensor<std::int16_t>({k, n}),
@@ -25,18 +28,34 @@ Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, MacDims d, 
         if (i32_out) kernels::matmul_i16_i32(A, B, reinterpret_cast<std::int32_t*>(a[2].data), M, K, N, r, s, t);
         else kernels::matmul_i16_i16(A, B, reinterpret_cast<std::int16_t*>(a[2].data), M, K, N, r, s, t);
     };
+    if (ks == KernelSet::aie) {
+        const auto dims = t == 8 ? aie_kernels::MacDims::aie2p : aie_kernels::MacDims::aie2;
+        run = with_aie_core_modes(
+            [=](std::span<const KernelArg> a) {
+                const auto* A = reinterpret_cast<const std::int16_t*>(a[0].data);
+                const auto* B = reinterpret_cast<const std::int16_t*>(a[1].data);
+                if (i32_out) aie_kernels::matmul_i16_i32(A, B, reinterpret_cast<std::int32_t*>(a[2].data), M, K, N, dims);
+                else aie_kernels::matmul_i16_i16(A, B, reinterpret_cast<std::int16_t*>(a[2].data), M, K, N, dims);
+            },
+            make_aie_core_modes());
+    }
     auto cost = [=](std::span<const KernelArg>) {
         return i32_out ? kernels::matmul_i16_i32_cycles(M, K, N) : kernels::matmul_i16_i16_cycles(M, K, N);
     };
     return Kernel(i32_out ? "matmul_i16_i32" : "matmul_i16_i16", std::move(run), std::move(types), cost);
 }
 
-Kernel zero_kernel(std::int64_t m, std::int64_t n, bool i32_out) {
+Kernel zero_kernel(std::int64_t m, std::int64_t n, bool i32_out, KernelSet ks) {
     const int M = static_cast<int>(m), N = static_cast<int>(n);
     Kernel::Invoker run = [=](std::span<const KernelArg> a) {
         if (i32_out) kernels::zero_i32(reinterpret_cast<std::int32_t*>(a[0].data), M, N);
         else kernels::zero_i16(reinterpret_cast<std::int16_t*>(a[0].data), M, N);
     };
+    if (ks == KernelSet::aie)
+        run = [=](std::span<const KernelArg> a) {
+            if (i32_out) aie_kernels::zero_i32(reinterpret_cast<std::int32_t*>(a[0].data), M * N);
+            else aie_kernels::zero_i16(reinterpret_cast<std::int16_t*>(a[0].data), M * N);
+        };
     auto cost = [=](std::span<const KernelArg>) { return kernels::zero_cycles(M, N, i32_out ? 4 : 2); };
     return Kernel(i32_out ? "zero_i32" : "zero_i16", std::move(run),
                   {i32_out ? tensor<std::int32_t>({m, n}) : tensor<std::int16_t>({m, n})}, cost);

@@ -19,8 +19,11 @@ struct MacDims {
 MacDims mac_dims_i16(model::Arch arch);
 
 /// C += A.B on an m x k block of A and a k x n block of B in the blocked r x s / s x t layout.
-iron::Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, MacDims d, bool i32_out);
-iron::Kernel zero_kernel(std::int64_t m, std::int64_t n, bool i32_out);
+/// `ks` picks the reference kernels or the AIE-API mm/zero builds (each call then runs with this
+/// kernel object's own rounding/saturation state: make one per worker).
+iron::Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, MacDims d, bool i32_out,
+                           KernelSet ks = KernelSet::reference);
+iron::Kernel zero_kernel(std::int64_t m, std::int64_t n, bool i32_out, KernelSet ks = KernelSet::reference);
 
 /// Mem-tile re-tiling of A (m x k) into r x s blocks, of row-major B (k x n) into s x t blocks,
 /// and un-tiling of C (m x n) from r x t blocks (IRON a_dims, b_dims, c_dims).

@@ -16,6 +16,7 @@ DesignSpec make_matmul_single_core() {
     s.params = {{"M", 512, "rows of A and C"}, {"K", 512, "columns of A, rows of B"}, {"N", 512, "columns of B and C"},
                 {"m", 32, "tile rows"}, {"k", 32, "tile depth"}, {"n", 32, "tile columns"}};
     s.devices = every_device();
+    s.kernel_sets = {KernelSet::reference, KernelSet::aie};
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
         const std::string name = "matmul_single_core";
         require_multiple(name, p, "M", "m");
@@ -48,7 +49,8 @@ DesignSpec make_matmul_single_core() {
                     c.release(1);
                 }
             },
-            fn_args(memA.cons(), memB.cons(), memC.prod(), matmul::matmul_kernel(m, k, n, d, true), matmul::zero_kernel(m, n, true)),
+            fn_args(memA.cons(), memB.cons(), memC.prod(), matmul::matmul_kernel(m, k, n, d, true, o.kernels),
+                    matmul::zero_kernel(m, n, true, o.kernels)),
             {.stack_size = 0xD00, .name = "matmul"});
         const auto A_ty = tensor<std::int16_t>({M * K}), B_ty = tensor<std::int16_t>({K * N}), C_ty = tensor<std::int32_t>({M * N});
         Runtime rt(

@@ -18,6 +18,7 @@ DesignSpec make_matmul_whole_array() {
                 {"m", 64, "tile rows per core"}, {"k", 64, "tile depth"},              {"n", 32, "tile columns per core"},
                 {"cols", 0, "core columns (0: every column of the device)"}};
     s.devices = {"npu1", "npu2", "npu2_4col", "npu2_5col", "npu2_6col", "npu2_7col"};
+    s.kernel_sets = {KernelSet::reference, KernelSet::aie};
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
         const std::string name = "matmul_whole_array";
         const std::int64_t rows = 4;
@@ -58,7 +59,6 @@ DesignSpec make_matmul_whole_array() {
                                                       .obj_types = std::vector<TensorType>(4, c_ty), .names = names});
         }
         const std::int64_t tiles = (M / (m * rows)) * (N / (n * cols)), ksteps = K / k;
-        Kernel mm = matmul::matmul_kernel(m, k, n, d, false), zero = matmul::zero_kernel(m, n, false);
         std::vector<Worker> workers;
         for (std::int64_t c = 0; c < cols; ++c)        // column-major: worker (r, c) lands on tile (c, 2 + r)
             for (std::int64_t r = 0; r < rows; ++r)
@@ -76,8 +76,10 @@ DesignSpec make_matmul_whole_array() {
                             out.release(1);
                         }
                     },
+                    // one kernel object per worker: each core has its own AIE-API mode state
                     fn_args(A_L2L1[static_cast<std::size_t>(r)].cons(), B_L2L1[static_cast<std::size_t>(c)].cons(),
-                            C_L1L2[static_cast<std::size_t>(c)][static_cast<std::size_t>(r)].prod(), mm, zero),
+                            C_L1L2[static_cast<std::size_t>(c)][static_cast<std::size_t>(r)].prod(),
+                            matmul::matmul_kernel(m, k, n, d, false, o.kernels), matmul::zero_kernel(m, n, false, o.kernels)),
                     WorkerOptions{.stack_size = 0xD00, .name = fmt::format("mm_{}_{}", r, c)});
         std::vector<ObjectFifoHandle> a_in, b_in, c_out;
         for (auto& f : A_L3L2) a_in.push_back(f.prod());

@@ -21,7 +21,7 @@ DesignSpec make_vector_reduce_max() {
     // The build also binds the AIE-API kernel sources (BuildOptions::kernels == aie; tested in
     // tests/examples/Designs3_test.cpp); the registry does not list that build yet, because
     // tests/examples/Golden_test.cpp pins the list of designs that have one.
-    s.kernel_sets = {KernelSet::reference};
+    s.kernel_sets = {KernelSet::reference, KernelSet::aie};
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
         const std::string design = "vector_reduce_max";
         const auto size = p.at("size");

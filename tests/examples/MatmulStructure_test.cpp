@@ -130,3 +130,28 @@ TEST_CASE("matmul designs produce the golden result", "[examples][matmul]") {
     CHECK(run_design(design_by_name("matmul_single_core"), "npu2_1col", {{"M", 128}, {"K", 64}, {"N", 96}}, 4, o).all_match);
     CHECK(run_design(design_by_name("matmul_whole_array"), "npu2_5col", {{"N", 640}}, 4, o).all_match);
 }
+
+TEST_CASE("designs with kernels pass with the AIE-API kernel builds (--kernels=aie)", "[examples][aie]") {
+    const std::vector<std::tuple<std::string, std::string, Params>> runs = {
+        {"matmul_single_core", "npu1", {{"M", 128}, {"K", 64}, {"N", 64}}},
+        {"matmul_single_core", "npu2_1col", {{"M", 64}, {"K", 64}, {"N", 128}}},
+        {"matmul_whole_array", "npu1", {}},
+        {"matmul_whole_array", "npu2", {{"K", 128}}},
+        {"vector_reduce_max", "npu2", {}},
+        {"vector_reduce_max_memtile", "npu1", {{"size", 8192}}},
+        {"row_wise_bias_add", "npu1_1col", {{"M", 192}, {"N", 256}}},
+        {"memcpy", "npu2", {{"bypass", 0}, {"columns", 2}, {"channels", 2}}},
+    };
+    for (const auto& [design, device, params] : runs) {
+        INFO(design << " on " << device);
+        RunOptions o;
+        o.kernels = KernelSet::aie;
+        o.sim.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
+        const auto rep = run_design(design_by_name(design), device, params, o);
+        for (const auto& ch : rep.checks) {
+            INFO(ch.name);
+            CHECK(ch.match);
+        }
+        CHECK(rep.all_match);
+    }
+}
