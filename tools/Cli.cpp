@@ -46,9 +46,9 @@ run options (also written --option=value):
   --seed N             seed of the generated inputs (default 1)
   --kernels ref|aie    which kernel build the workers call (default ref): the reference C++
                        kernels, or aie: the AIE-API kernel sources (kernels_ref/aie) compiled
-                       natively. aie applies to passthrough_kernel (E1: passThrough) and
-                       vector_scalar_mul (E3: scale); passthrough_dmas (E2) has no kernel and
-                       vector_vector_add (E4) has no external kernel (the add is in the core body)
+                       natively. aie applies to every design with an external kernel (`npusim
+                       list` marks them); passthrough_dmas and transpose_dma move data by DMA only
+                       and vector_vector_add computes in the core body
   --input NAME=FILE    read input argument NAME from a .npy file (repeatable); inputs without a
                        file are generated from --seed. dtype and shape must match the argument
   --expect NAME=FILE   compare output NAME with a .npy file instead of the design's reference
