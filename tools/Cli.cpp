@@ -46,9 +46,10 @@ run options (also written --option=value):
   --seed N             seed of the generated inputs (default 1)
   --kernels ref|aie    which kernel build the workers call (default ref): the reference C++
                        kernels, or aie: the AIE-API kernel sources (kernels_ref/aie) compiled
-                       natively. aie applies to every design with an external kernel (`npusim
-                       list` marks them); passthrough_dmas and transpose_dma move data by DMA only
-                       and vector_vector_add computes in the core body
+                       natively, checked against the same golden reference. `npusim list` shows
+                       which designs have both, e.g. passthrough_kernel (E1: passThrough) and
+                       vector_scalar_mul (E3: scale); passthrough_dmas (E2) has no kernel and
+                       vector_vector_add (E4) has no external kernel (the add is in the core body)
   --input NAME=FILE    read input argument NAME from a .npy file (repeatable); inputs without a
                        file are generated from --seed. dtype and shape must match the argument
   --expect NAME=FILE   compare output NAME with a .npy file instead of the design's reference
@@ -188,10 +189,13 @@ void print_summary(std::ostream& out, const examples::RunReport& rep, double clo
     for (auto t : rep.tiles_used) tiles += fmt::format("{}{} {}", tiles.empty() ? "" : ", ", model::to_string(t), model::tile_kind_name(dev.kind_at(t)));
     auto row = [&](const char* k, const std::string& v) { out << fmt::format("  {:<13}{}\n", k, v); };
     row("parameters", params.empty() ? "-" : params);
-    row("kernels", !rep.kernels_note.empty() && rep.kernels == examples::KernelSet::reference
-                       ? rep.kernels_note
-                       : rep.kernels == examples::KernelSet::aie ? std::string("aie (AIE-API kernel sources, kernels_ref/aie)")
-                                                                 : std::string("ref (reference C++ kernels)"));
+    const auto& spec = examples::design_by_name(rep.design);
+    const bool only_ref = spec.kernel_sets.size() == 1 && spec.kernel_sets[0] == examples::KernelSet::reference;
+    if (only_ref && !rep.kernels_note.empty()) row("kernels", rep.kernels_note);
+    else
+        row("kernels", (rep.kernels == examples::KernelSet::aie ? std::string("aie (AIE-API kernel sources, kernels_ref/aie)")
+                                                                : std::string("ref (reference C++ kernels)")) +
+                           (rep.kernels_note.empty() ? "" : "; " + rep.kernels_note));
     std::string inputs;
     for (std::size_t i = 0; i < rep.args.size(); ++i)
         if (rep.args[i].role == examples::ArgRole::input)
@@ -299,8 +303,10 @@ int cmd_list(std::ostream& out) {
         for (const auto& p : d.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", p.name, p.default_value);
         std::string kernels;
         for (auto k : d.kernel_sets) kernels += fmt::format("{}{}", kernels.empty() ? "" : ",", examples::kernel_set_name(k));
-        out << fmt::format("{:<{}}  {}  [{}] [{}]\n", d.name, w, d.description, params,
-                           d.kernels_note.empty() ? "kernels: " + kernels : d.kernels_note);
+        const bool only_ref = d.kernel_sets.size() == 1 && d.kernel_sets[0] == examples::KernelSet::reference;
+        const std::string ks = only_ref && !d.kernels_note.empty() ? d.kernels_note
+                               : "kernels: " + kernels + (d.kernels_note.empty() ? "" : "; " + d.kernels_note);
+        out << fmt::format("{:<{}}  {}  [{}] [{}]\n", d.name, w, d.description, params, ks);
     }
     return 0;
 }
