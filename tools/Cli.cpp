@@ -46,10 +46,12 @@ run options (also written --option=value):
   --seed N             seed of the generated inputs (default 1)
   --kernels ref|aie    which kernel build the workers call (default ref): the reference C++
                        kernels, or aie: the AIE-API kernel sources (kernels_ref/aie) compiled
-                       natively, checked against the same golden reference. `npusim list` shows
-                       which designs have both, e.g. passthrough_kernel (E1: passThrough) and
-                       vector_scalar_mul (E3: scale); passthrough_dmas (E2) has no kernel and
-                       vector_vector_add (E4) has no external kernel (the add is in the core body)
+                       natively, checked against the same golden reference. aie applies to every
+                       design with an external kernel (`npusim list` marks them), e.g.
+                       passthrough_kernel (E1: passThrough) and vector_scalar_mul (E3: scale);
+                       passthrough_dmas (E2) and transpose_dma move data by DMA only (no kernel)
+                       and vector_vector_add (E4) has no external kernel (it computes in the
+                       core body)
   --input NAME=FILE    read input argument NAME from a .npy file (repeatable); inputs without a
                        file are generated from --seed. dtype and shape must match the argument
   --expect NAME=FILE   compare output NAME with a .npy file instead of the design's reference

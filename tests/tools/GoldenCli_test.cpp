@@ -289,7 +289,8 @@ TEST_CASE("cli: args lists a design's runtime arguments; help documents the gold
                    "2   factor  input   i32[1]     <i4       -\n");
     const auto h = cli({"--help"});
     for (const char* s : {"npusim golden DESIGN", "--input NAME=FILE", "--expect NAME=FILE", "--save-outputs DIR", "--rtol X, --atol Y",
-                          "--kernels ref|aie", "passthrough_dmas (E2) has no kernel", "vector_vector_add (E4) has no external kernel",
+                          "--kernels ref|aie", "passthrough_dmas (E2) and transpose_dma move data by DMA only (no kernel)",
+                          "vector_vector_add (E4) has no external kernel",
                           "passthrough_kernel (E1: passThrough)", "vector_scalar_mul (E3: scale)"})
         CHECK_THAT(h.out, Catch::Contains(s));
 }
