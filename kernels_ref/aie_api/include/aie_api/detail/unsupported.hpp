@@ -1,7 +1,11 @@
 #pragma once
 // AIE API entry points the host layer does not implement. Each one compiles to a readable
 // static_assert as soon as a kernel uses it, instead of silently computing something else.
+#include "accum.hpp"
 #include "config.hpp"
+#include "vector.hpp"
+
+#include <type_traits>
 
 namespace aie {
 
@@ -91,3 +95,55 @@ auto sliding_mac(const Args &...) {
 }
 
 } // namespace aie
+
+// aie::operators (operator overloads on vectors and accumulators) are not provided: a kernel that
+// uses them gets a readable static_assert instead of an unknown-name or no-match error.
+namespace aie::operators {
+namespace unsupported_detail {
+template <typename T>
+struct is_aie_type : std::false_type {};
+template <typename T, unsigned N>
+struct is_aie_type<aie::vector<T, N>> : std::true_type {};
+template <typename Tag, unsigned N>
+struct is_aie_type<aie::accum<Tag, N>> : std::true_type {};
+template <typename A, typename B>
+inline constexpr bool any_aie = is_aie_type<A>::value || is_aie_type<B>::value;
+} // namespace unsupported_detail
+
+#define NPUSIM_AIE_UNSUPPORTED_OP(OP)                                                                      \
+    template <typename A, typename B>                                                                     \
+        requires unsupported_detail::any_aie<A, B>                                                        \
+    auto operator OP(const A &, const B &) {                                                              \
+        static_assert(aie::detail::always_false<A, B>,                                                    \
+                      "npusim aie_api: aie::operators (operator " #OP ") are not supported by the host "  \
+                      "layer; call aie::add / aie::sub / aie::mul / aie::lt / aie::eq ... explicitly");   \
+    }
+NPUSIM_AIE_UNSUPPORTED_OP(+)
+NPUSIM_AIE_UNSUPPORTED_OP(-)
+NPUSIM_AIE_UNSUPPORTED_OP(*)
+NPUSIM_AIE_UNSUPPORTED_OP(<)
+NPUSIM_AIE_UNSUPPORTED_OP(>)
+NPUSIM_AIE_UNSUPPORTED_OP(<=)
+NPUSIM_AIE_UNSUPPORTED_OP(>=)
+NPUSIM_AIE_UNSUPPORTED_OP(==)
+NPUSIM_AIE_UNSUPPORTED_OP(!=)
+NPUSIM_AIE_UNSUPPORTED_OP(&)
+NPUSIM_AIE_UNSUPPORTED_OP(|)
+NPUSIM_AIE_UNSUPPORTED_OP(^)
+#undef NPUSIM_AIE_UNSUPPORTED_OP
+} // namespace aie::operators
+
+// Raw chess/Peano intrinsics and runtime-library helpers some kernels call directly.
+#define NPUSIM_AIE_UNSUPPORTED_INTRINSIC(NAME)                                                       \
+    template <typename... Args>                                                                     \
+    auto NAME(const Args &...) {                                                                    \
+        static_assert(aie::detail::always_false<Args...>,                                           \
+                      "npusim aie_api: the intrinsic " #NAME " is not supported by the host layer " \
+                      "(use the AIE API, e.g. aie::shuffle_up / aie::filter_even; cascade streams " \
+                      "are not available to host-compiled kernels)");                               \
+    }
+NPUSIM_AIE_UNSUPPORTED_INTRINSIC(put_mcd)
+NPUSIM_AIE_UNSUPPORTED_INTRINSIC(get_scd_v16int32)
+NPUSIM_AIE_UNSUPPORTED_INTRINSIC(getExpBf16)
+NPUSIM_AIE_UNSUPPORTED_INTRINSIC(getTanhBf16)
+#undef NPUSIM_AIE_UNSUPPORTED_INTRINSIC
