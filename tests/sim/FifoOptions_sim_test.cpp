@@ -1,6 +1,7 @@
 // The remaining ObjectFifo options, each through the whole path: init_values, via_DMA between
 // neighbours, consumer_obj_type (asymmetric granularity), set_iter_count, the seed's to_stream
 // spelling, and the shim d0 size limit.
+#include "HostBytes.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
 
@@ -9,20 +10,10 @@
 
 using namespace npusim;
 using namespace npusim::iron;
+using npusim::test::bytes_of;
+using npusim::test::values_of;
 
 namespace {
-template <class T>
-std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
-    std::vector<std::uint8_t> b(v.size() * sizeof(T));
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-}
-template <class T>
-std::vector<T> values_of(const std::vector<std::uint8_t>& b) {
-    std::vector<T> v(b.size() / sizeof(T));
-    std::memcpy(v.data(), b.data(), b.size());
-    return v;
-}
 int lock_init(const model::Netlist& n, const std::string& name) {
     for (const auto& l : n.locks)
         if (l.name == name) return l.init;

@@ -1,6 +1,7 @@
 // Data layouts through the whole path: a column-major shim tap into a compute-tile forward (E10's
 // transpose by DMA), a shim repeat dimension, and a 4-D mem-tile re-tiling (E6's a_dims), each
 // against indices computed here.
+#include "HostBytes.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
 
@@ -9,20 +10,10 @@
 
 using namespace npusim;
 using namespace npusim::iron;
+using npusim::test::bytes_of;
+using npusim::test::values_of;
 
 namespace {
-template <class T>
-std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
-    std::vector<std::uint8_t> b(v.size() * sizeof(T));
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-}
-template <class T>
-std::vector<T> values_of(const std::vector<std::uint8_t>& b) {
-    std::vector<T> v(b.size() / sizeof(T));
-    std::memcpy(v.data(), b.data(), b.size());
-    return v;
-}
 } // namespace
 
 TEST_CASE("transpose by DMA: column-major fill through a compute-tile forward", "[sim][layout]") {

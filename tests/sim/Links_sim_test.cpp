@@ -1,4 +1,5 @@
 // Data through split/join, repeat_count and mem-tile padding, against goldens computed here.
+#include "HostBytes.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
 
@@ -8,20 +9,10 @@
 
 using namespace npusim;
 using namespace npusim::iron;
+using npusim::test::bytes_of;
+using npusim::test::values_of;
 
 namespace {
-template <class T>
-std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
-    std::vector<std::uint8_t> b(v.size() * sizeof(T));
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-}
-template <class T>
-std::vector<T> values_of(const std::vector<std::uint8_t>& b) {
-    std::vector<T> v(b.size() / sizeof(T));
-    std::memcpy(v.data(), b.data(), b.size());
-    return v;
-}
 sim::SimOptions opts() {
     sim::SimOptions o;
     o.timing = model::TimingParams::for_arch(model::Arch::AIE2);
