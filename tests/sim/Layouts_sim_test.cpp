@@ -13,9 +13,6 @@ using namespace npusim::iron;
 using npusim::test::bytes_of;
 using npusim::test::values_of;
 
-namespace {
-} // namespace
-
 TEST_CASE("transpose by DMA: column-major fill through a compute-tile forward", "[sim][layout]") {
     ObjectFifo of_in(tensor<std::uint32_t>({64, 64}), "of_in");
     auto of_out = of_in.cons().forward(AnyComputeTile);
