@@ -25,6 +25,25 @@ iron::Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, MacDi
                            KernelSet ks = KernelSet::reference);
 iron::Kernel zero_kernel(std::int64_t m, std::int64_t n, bool i32_out, KernelSet ks = KernelSet::reference);
 
+/// The worker body both matmul designs run: `tiles` output tiles, each zeroed and then
+/// accumulated over `ksteps` A/B tile pairs.
+inline auto core_body(std::int64_t tiles, std::int64_t ksteps) {
+    return [tiles, ksteps](iron::ObjectFifoHandle a, iron::ObjectFifoHandle b, iron::ObjectFifoHandle c, iron::Kernel mm,
+                           iron::Kernel zero) {
+        for (std::int64_t i = 0; i < tiles; ++i) {
+            auto ec = c.acquire(1);
+            zero(ec);
+            for (std::int64_t j = 0; j < ksteps; ++j) {
+                auto ea = a.acquire(1), eb = b.acquire(1);
+                mm(ea, eb, ec);
+                a.release(1);
+                b.release(1);
+            }
+            c.release(1);
+        }
+    };
+}
+
 /// Mem-tile re-tiling of A (m x k) into r x s blocks, of row-major B (k x n) into s x t blocks,
 /// and un-tiling of C (m x n) from r x t blocks (IRON a_dims, b_dims, c_dims).
 iron::StreamDims a_dims(std::int64_t m, std::int64_t k, MacDims d);

@@ -36,19 +36,7 @@ DesignSpec make_matmul_single_core() {
         auto outC = memC.cons().forward({.name = "outC", .dims_to_stream = matmul::c_dims(m, n, d)});
         const std::int64_t tiles = (M / m) * (N / n), ksteps = K / k;
         Worker w(
-            [tiles, ksteps](ObjectFifoHandle a, ObjectFifoHandle b, ObjectFifoHandle c, Kernel mm, Kernel zero) {
-                for (std::int64_t i = 0; i < tiles; ++i) {
-                    auto ec = c.acquire(1);
-                    zero(ec);
-                    for (std::int64_t j = 0; j < ksteps; ++j) {
-                        auto ea = a.acquire(1), eb = b.acquire(1);
-                        mm(ea, eb, ec);
-                        a.release(1);
-                        b.release(1);
-                    }
-                    c.release(1);
-                }
-            },
+            matmul::core_body(tiles, ksteps),
             fn_args(memA.cons(), memB.cons(), memC.prod(), matmul::matmul_kernel(m, k, n, d, true, o.kernels),
                     matmul::zero_kernel(m, n, true, o.kernels)),
             {.stack_size = 0xD00, .name = "matmul"});

@@ -63,19 +63,7 @@ DesignSpec make_matmul_whole_array() {
         for (std::int64_t c = 0; c < cols; ++c)        // column-major: worker (r, c) lands on tile (c, 2 + r)
             for (std::int64_t r = 0; r < rows; ++r)
                 workers.emplace_back(
-                    [tiles, ksteps](ObjectFifoHandle a, ObjectFifoHandle b, ObjectFifoHandle out, Kernel kmm, Kernel kz) {
-                        for (std::int64_t t = 0; t < tiles; ++t) {
-                            auto ec = out.acquire(1);
-                            kz(ec);
-                            for (std::int64_t q = 0; q < ksteps; ++q) {
-                                auto ea = a.acquire(1), eb = b.acquire(1);
-                                kmm(ea, eb, ec);
-                                a.release(1);
-                                b.release(1);
-                            }
-                            out.release(1);
-                        }
-                    },
+                    matmul::core_body(tiles, ksteps),
                     // one kernel object per worker: each core has its own AIE-API mode state
                     fn_args(A_L2L1[static_cast<std::size_t>(r)].cons(), B_L2L1[static_cast<std::size_t>(c)].cons(),
                             C_L1L2[static_cast<std::size_t>(c)][static_cast<std::size_t>(r)].prod(),
