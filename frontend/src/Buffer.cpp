@@ -15,7 +15,7 @@ Buffer::Buffer(TensorType type, std::string name, std::vector<std::uint8_t> init
     if (!initial_bytes.empty() && initial_bytes.size() != type.bytes())
         throw DesignError(fmt::format("buffer '{}': initial value has {} B, the type {} has {} B", name, initial_bytes.size(),
                                       type.str(), type.bytes()));
-    if (tile && tile->pinned() && *tile->row < 2)
+    if (tile && tile->pinned() && model::tile_kind_of_row(*tile->row) != model::TileKind::Compute)
         throw DesignError(fmt::format("buffer '{}': tile {} is not a compute tile", name, tile->str()));
     state_->name = std::move(name);
     state_->type = std::move(type);

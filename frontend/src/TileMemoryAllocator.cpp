@@ -77,7 +77,7 @@ AllocResult TileMemoryAllocator::allocate(std::vector<model::NetBuffer>& buffers
         parts += fmt::format("{}'{}' {} x {} B", parts.empty() ? "" : ", ", o, e.first, e.second / static_cast<std::uint64_t>(e.first));
     }
     throw DesignError(fmt::format("{} tile {}: out of data memory: needs {} B ({}) but the tile has {} B", 
-                                  model::tile_kind_name(tile_.row == 1 ? model::TileKind::Mem : model::TileKind::Compute),
+                                  model::tile_kind_name(model::tile_kind_of_row(tile_.row)),
                                   model::to_string(tile_), total, parts, res_->memory_bytes));
 }
 

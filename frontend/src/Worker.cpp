@@ -27,7 +27,7 @@ void validate_worker_tile(const WorkerOptions& o) {
     const std::string who = o.name.empty() ? std::string("Worker") : fmt::format("worker '{}'", o.name);
     if (o.tile.kind && *o.tile.kind != TileKind::Compute && !o.tile.pinned())
         throw DesignError(fmt::format("{}: tile must be a compute tile, got {}", who, o.tile.str()));
-    if (o.tile.pinned() && *o.tile.row < 2)
+    if (o.tile.pinned() && model::tile_kind_of_row(*o.tile.row) != TileKind::Compute)
         throw DesignError(fmt::format("{}: tile {} is not a compute tile (rows 0 and 1 are shim and mem tiles)", who,
                                       o.tile.str()));
     if (o.stack_size % 4 != 0) throw DesignError(fmt::format("{}: stack_size {} must be a multiple of 4", who, o.stack_size));

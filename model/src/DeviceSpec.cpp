@@ -84,11 +84,13 @@ std::string lower(std::string s) {
 
 } // namespace
 
-TileKind DeviceSpec::kind_at(TileCoord t) const {
-    if (t.row == 0) return TileKind::Shim;
-    if (t.row == 1) return TileKind::Mem;
+TileKind tile_kind_of_row(int row) {
+    if (row == 0) return TileKind::Shim;
+    if (row == 1) return TileKind::Mem;
     return TileKind::Compute;
 }
+
+TileKind DeviceSpec::kind_at(TileCoord t) const { return tile_kind_of_row(t.row); }
 
 const TileResources& DeviceSpec::resources(TileKind k) const {
     switch (k) {

@@ -104,3 +104,12 @@ TEST_CASE("AIE2 memory affinity: own, west, north, south (not a mem tile)", "[mo
     CHECK_FALSE(d.shares_memory({0, 2}, {2, 2}, pool));
     CHECK_FALSE(d.shares_memory({0, 1}, {0, 2}, pool));   // mem tile never shares with a core
 }
+
+TEST_CASE("tile_kind_of_row: row 0 shim, row 1 mem, rows 2+ compute on every device", "[model][device]") {
+    CHECK(npusim::model::tile_kind_of_row(0) == npusim::model::TileKind::Shim);
+    CHECK(npusim::model::tile_kind_of_row(1) == npusim::model::TileKind::Mem);
+    CHECK(npusim::model::tile_kind_of_row(2) == npusim::model::TileKind::Compute);
+    CHECK(npusim::model::tile_kind_of_row(5) == npusim::model::TileKind::Compute);
+    for (const auto& d : npusim::model::all_devices())
+        for (int r = 0; r < d.rows; ++r) CHECK(d.kind_at({0, r}) == npusim::model::tile_kind_of_row(r));
+}

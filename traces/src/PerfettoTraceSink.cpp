@@ -1,6 +1,7 @@
 #include "npusim/traces/PerfettoTraceSink.hpp"
 
 #include "npusim/traces/OutputFile.hpp"
+#include "npusim/model/DeviceSpec.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -47,7 +48,8 @@ std::string PerfettoTraceSink::process_name(const TrackInfo& info) {
     case TrackInfo::Kind::Runtime: return "runtime";
     case TrackInfo::Kind::Core: return fmt::format("core_trace for tile{},{}", info.row, info.col);
     case TrackInfo::Kind::Dma: {
-        const char* type = info.row == 0 ? "shim" : info.row == 1 ? "memtile" : "mem";
+        const auto kind = npusim::model::tile_kind_of_row(info.row);
+        const char* type = kind == npusim::model::TileKind::Shim ? "shim" : kind == npusim::model::TileKind::Mem ? "memtile" : "mem";
         return fmt::format("{}_trace for tile{},{}", type, info.row, info.col);
     }
     case TrackInfo::Kind::Lock: return fmt::format("locks tile{},{}", info.row, info.col);

@@ -25,6 +25,11 @@ struct TileCoord {
 };
 std::string to_string(TileCoord t);   ///< "(col,row)"
 
+/// The tile kind of a row on every NPU device: row 0 shim tiles, row 1 mem tiles, rows 2+
+/// compute tiles (mlir-aie AIETargetModel: isShimNOCTile / isMemTile / isCoreTile for NPU targets).
+/// The one place that rule lives.
+TileKind tile_kind_of_row(int row);
+
 /// Resources of one tile kind.
 struct TileResources {
     std::uint32_t memory_bytes;          ///< data memory (0 on shim tiles)
