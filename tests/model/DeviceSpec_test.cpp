@@ -113,3 +113,59 @@ TEST_CASE("tile_kind_of_row: row 0 shim, row 1 mem, rows 2+ compute on every dev
     for (const auto& d : npusim::model::all_devices())
         for (int r = 0; r < d.rows; ++r) CHECK(d.kind_at({0, r}) == npusim::model::tile_kind_of_row(r));
 }
+
+namespace {
+// Every field of a tile table, spelled out, so a changed or forgotten number fails by name.
+void check_tile(const TileResources& r, std::uint32_t memory_bytes, int alloc_banks, int physical_banks, int locks,
+                int bds, bool split, int s2mm, int mm2s, int bd_dims, int length_bits, int wrap_bits, int step_bits,
+                bool zero_padding, std::uint32_t alignment, std::uint32_t stack) {
+    CHECK(r.memory_bytes == memory_bytes);
+    CHECK(r.alloc_banks == alloc_banks);
+    CHECK(r.physical_banks == physical_banks);
+    CHECK(r.locks == locks);
+    CHECK(r.lock_max_value == 63);
+    CHECK(r.bds == bds);
+    CHECK(r.bds_split_by_channel_parity == split);
+    CHECK(r.dma_s2mm_channels == s2mm);
+    CHECK(r.dma_mm2s_channels == mm2s);
+    CHECK(r.bd_dims == bd_dims);
+    CHECK(r.buffer_length_bits == length_bits);
+    CHECK(r.wrap_bits == wrap_bits);
+    CHECK(r.step_bits == step_bits);
+    CHECK(r.iteration_bits == 6);
+    CHECK(r.zero_padding == zero_padding);
+    CHECK(r.buffer_alignment == alignment);
+    CHECK(r.default_stack_bytes == stack);
+}
+void check_ports(const SwitchPorts& p, std::array<int, 8> want) {
+    CHECK(std::array<int, 8>{p.north_out, p.south_out, p.east_out, p.west_out, p.north_in, p.south_in, p.east_in,
+                             p.west_in} == want);
+}
+} // namespace
+
+TEST_CASE("every table number of every device, field by field", "[model][device]") {
+    for (const auto& d : all_devices()) {
+        INFO(d.name);
+        const bool npu2 = d.arch == Arch::AIE2P;
+        CHECK(d.rows == 6);
+        CHECK(d.cascade_bits == 512);
+        CHECK(d.task_queue_depth == 4);
+        CHECK(d.max_repeat_count == 255);
+        CHECK(d.max_packet_id == 31);
+        check_tile(d.compute, 0x10000, 4, 8, 16, 16, false, 2, 2, 3, 14, 8, 13, false, 32, 0x400);
+        check_tile(d.mem, 0x80000, 8, npu2 ? 8 : 16, 64, 48, true, 6, 6, 4, 17, 10, 17, true, 4, 0);
+        check_tile(d.shim, 0, 0, 0, 16, 16, false, 2, 2, 3, 32, 10, 20, false, 4, 0);
+        check_ports(d.compute_ports, {6, 4, 4, 4, 4, 6, 4, 4});
+        check_ports(d.mem_ports, {6, 4, 0, 0, 4, 6, 0, 0});
+        check_ports(d.shim_ports, {6, 6, 4, 4, 4, 8, 4, 4});
+    }
+    const std::pair<const char*, const char*> classes[] = {
+        {"npu1", "NPU1"},         {"npu1_1col", "NPU1Col1"}, {"npu1_2col", "NPU1Col2"}, {"npu1_3col", "NPU1Col3"},
+        {"npu2", "NPU2"},         {"npu2_1col", "NPU2Col1"}, {"npu2_2col", "NPU2Col2"}, {"npu2_3col", "NPU2Col3"},
+        {"npu2_4col", "NPU2Col4"}, {"npu2_5col", "NPU2Col5"}, {"npu2_6col", "NPU2Col6"}, {"npu2_7col", "NPU2Col7"}};
+    REQUIRE(all_devices().size() == std::size(classes));
+    for (std::size_t i = 0; i < std::size(classes); ++i) {
+        CHECK(all_devices()[i].name == classes[i].first);
+        CHECK(all_devices()[i].iron_class == classes[i].second);
+    }
+}
