@@ -22,58 +22,151 @@ std::string to_string(TileCoord t) { return fmt::format("({},{})", t.col, t.row)
 
 namespace {
 
-// Sources (shared/reference/aie-architecture.md §1.2, read from mlir-aie AIETargetModel.h/.cpp):
-//   memory: l.653 (compute 0x10000), l.724 (memtile 0x80000)    banks: l.726-728
-//   locks: l.658-660; lock max value 0x3F: l.662                  BDs: l.667-669, split l.703-714
-//   DMA channels: switchbox counts cpp l.881-1028, shim mux DMA=2 cpp l.1031-1068
-//   BD dims getBDMaxDims l.670-673; length/wrap/step fields l.674-701; iteration 6 bit
-//   (verifyStridesWraps); padding: DMABDOp::verify (mem tile MM2S only)
-//   alignment: 256-bit core load/store bus (l.655), mem tile 4 B (l.273); stack 0x400 (l.263)
-//   physical banks: UG1603 / AM020 (compute 8 x 8 KiB, mem tile 16 x 32 KiB)
-constexpr TileResources kCompute{0x10000, 4, 8, 16, 63, 16, false, 2, 2, 3, 14, 8, 13, 6, false, 32, 0x400};
-constexpr TileResources kMem{0x80000, 8, 16, 64, 63, 48, true, 6, 6, 4, 17, 10, 17, 6, true, 4, 0};
-constexpr TileResources kShim{0, 0, 0, 16, 63, 16, false, 2, 2, 3, 32, 10, 20, 6, false, 4, 0};
-// AIE-ML v2 mem tile (AM027, possibly AIE2P): 8 banks of 2K x 256 bit. The allocator view is the
-// same AIE2TargetModel in mlir-aie, so only the physical bank count differs.
-constexpr TileResources kMemAie2p{0x80000, 8, 8, 64, 63, 48, true, 6, 6, 4, 17, 10, 17, 6, true, 4, 0};
+// The presets. Each number cites its upstream source by function name: mlir-aie
+// include/aie/Dialect/AIE/IR/AIETargetModel.h (class AIE2TargetModel) and
+// lib/Dialect/AIE/IR/AIETargetModel.cpp, or an AMD document (AM020 = AIE-ML architecture manual,
+// AM027 = AIE-ML v2, UG1603 = AIE-ML kernel guide); docs/hardware-sources.md lists the file lines.
+// A field left out of a designated initializer would silently be 0, so it is an error here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wmissing-field-initializers"
 
-// Stream-switch ports (§1.3, getNumDestSwitchboxConnections / getNumSourceSwitchboxConnections):
-//   compute masters N6 S4 E4 W4, slaves N4 S6 E4 W4; memtile masters N6 S4, slaves N4 S6 (no E/W);
-//   shim masters N6 E4 W4, slaves N4 E4 W4.
-constexpr SwitchPorts kComputePorts{6, 4, 4, 4, 4, 6, 4, 4};
-constexpr SwitchPorts kMemPorts{6, 4, 0, 0, 4, 6, 0, 0};
-constexpr SwitchPorts kShimPorts{6, 6, 4, 4, 4, 8, 4, 4};
+// AIE2 (AIE-ML, NPU1) compute tile.
+constexpr TileResources kAie2Compute{
+    .memory_bytes = 64 * 1024,             // getLocalMemorySize (0x10000)
+    .alloc_banks = 4,                      // getNumBanks: allocator regions of 16 KiB
+    .physical_banks = 8,                   // AM020 / UG1603: 8 banks of 512 x 128 bit
+    .locks = 16,                           // getNumLocks
+    .lock_max_value = 63,                  // getMaxLockValue (0x3F, 6-bit lock state)
+    .bds = 16,                             // getNumBDs
+    .bds_split_by_channel_parity = false,  // only mem tiles split (getNumBDs / isBdChannelAccessible)
+    .dma_s2mm_channels = 2,                // getNumSourceSwitchboxConnections(DMA)
+    .dma_mm2s_channels = 2,                // getNumDestSwitchboxConnections(DMA)
+    .bd_dims = 3,                          // getBDMaxDims
+    .buffer_length_bits = 14,              // BD buffer_length field (AIETargetModel.h)
+    .wrap_bits = 8,                        // BD wrap (size) field
+    .step_bits = 13,                       // BD step (stride) field (getDmaBdStepBits)
+    .iteration_bits = 6,                   // AIEXDialect.cpp verifyStridesWraps (iteration wrap)
+    .zero_padding = false,                 // AIEDialect.cpp DMABDOp::verify: mem tile MM2S only
+    .buffer_alignment = 32,                // 256-bit core load/store bus (AIETargetModel.h)
+    .default_stack_bytes = 0x400,          // getDefaultCoreStackSize
+};
 
-DeviceSpec make(std::string name, std::string cls, Arch arch, int cols) {
+// AIE2 mem tile.
+constexpr TileResources kAie2Mem{
+    .memory_bytes = 512 * 1024,            // getMemTileSize (0x80000)
+    .alloc_banks = 8,                      // getNumBanks: allocator regions of 64 KiB
+    .physical_banks = 16,                  // AM020 / UG1603: 16 banks of 2K x 128 bit
+    .locks = 64,                           // getNumLocks
+    .lock_max_value = 63,                  // getMaxLockValue
+    .bds = 48,                             // getNumBDs
+    .bds_split_by_channel_parity = true,   // isBdChannelAccessible: even channels 0-23, odd 24-47
+    .dma_s2mm_channels = 6,                // getNumSourceSwitchboxConnections(DMA)
+    .dma_mm2s_channels = 6,                // getNumDestSwitchboxConnections(DMA)
+    .bd_dims = 4,                          // getBDMaxDims
+    .buffer_length_bits = 17,              // BD buffer_length field
+    .wrap_bits = 10,                       // BD wrap field
+    .step_bits = 17,                       // BD step field (getDmaBdStepBits)
+    .iteration_bits = 6,                   // verifyStridesWraps
+    .zero_padding = true,                  // DMABDOp::verify: MM2S padding on mem tiles
+    .buffer_alignment = 4,                 // mem tile buffers are 4-byte aligned (AIETargetModel.h)
+    .default_stack_bytes = 0,              // no core
+};
+
+// AIE2 shim NOC tile (no data memory: its DMA reads and writes host memory).
+constexpr TileResources kAie2Shim{
+    .memory_bytes = 0,
+    .alloc_banks = 0,
+    .physical_banks = 0,
+    .locks = 16,                           // getNumLocks
+    .lock_max_value = 63,                  // getMaxLockValue
+    .bds = 16,                             // getNumBDs
+    .bds_split_by_channel_parity = false,
+    .dma_s2mm_channels = 2,                // shim mux DMA connections (AIETargetModel.cpp)
+    .dma_mm2s_channels = 2,
+    .bd_dims = 3,                          // getBDMaxDims (plus the iteration dimension)
+    .buffer_length_bits = 32,              // BD buffer_length field
+    .wrap_bits = 10,                       // BD wrap field
+    .step_bits = 20,                       // BD step field (getDmaBdStepBits)
+    .iteration_bits = 6,                   // verifyStridesWraps
+    .zero_padding = false,                 // DMABDOp::verify: mem tile only
+    .buffer_alignment = 4,                 // BD addresses are 4-byte aligned
+    .default_stack_bytes = 0,              // no core
+};
+
+// Stream-switch ports toward the neighbours (AIETargetModel.cpp getNumDestSwitchboxConnections =
+// masters, getNumSourceSwitchboxConnections = slaves); the same on AIE2 and AIE2P.
+constexpr SwitchPorts kAie2ComputePorts{.north_out = 6, .south_out = 4, .east_out = 4, .west_out = 4,
+                                        .north_in = 4, .south_in = 6, .east_in = 4, .west_in = 4};
+// Mem tiles have no east/west stream ports.
+constexpr SwitchPorts kAie2MemPorts{.north_out = 6, .south_out = 4, .east_out = 0, .west_out = 0,
+                                    .north_in = 4, .south_in = 6, .east_in = 0, .west_in = 0};
+// The shim's south ports lead to the shim mux (DMA, NOC), not to a tile.
+constexpr SwitchPorts kAie2ShimPorts{.north_out = 6, .south_out = 6, .east_out = 4, .west_out = 4,
+                                     .north_in = 4, .south_in = 8, .east_in = 4, .west_in = 4};
+
+constexpr ArchPreset kAie2{
+    .arch = Arch::AIE2,
+    .rows = 6,                  // row 0 shim NOC, row 1 mem tile, rows 2-5 compute (AIETargetModel.h)
+    .cascade_bits = 512,        // getAccumulatorCascadeSize
+    .task_queue_depth = 4,      // AIEX/Utils/DmaQueueModel.h; AM020 "four tasks per channel"
+    .max_repeat_count = 255,    // getMaxRepeatCount (8-bit queue push field)
+    .max_packet_id = 31,        // AIETargetModel.h: 5-bit packet id
+    .compute = kAie2Compute,
+    .mem = kAie2Mem,
+    .shim = kAie2Shim,
+    .compute_ports = kAie2ComputePorts,
+    .mem_ports = kAie2MemPorts,
+    .shim_ports = kAie2ShimPorts,
+};
+
+// AIE2P (NPU2): mlir-aie's NPU2TargetModel derives from AIE2TargetModel and overrides none of
+// these numbers, so every table is AIE2's except the mem tile's physical banks: AM027 (AIE-ML v2,
+// possibly AIE2P) has 8 banks of 2K x 256 bit. The allocator view (alloc_banks) stays AIE2's.
+constexpr TileResources kAie2pMem = [] {
+    TileResources r = kAie2Mem;
+    r.physical_banks = 8;
+    return r;
+}();
+
+constexpr ArchPreset kAie2p = [] {
+    ArchPreset p = kAie2;
+    p.arch = Arch::AIE2P;
+    p.mem = kAie2pMem;
+    return p;
+}();
+
+#pragma GCC diagnostic pop
+
+DeviceSpec make_device(std::string name, std::string cls, const ArchPreset& p, int cols) {
     DeviceSpec d;
     d.name = std::move(name);
     d.iron_class = std::move(cls);
-    d.arch = arch;
+    d.arch = p.arch;
     d.cols = cols;
-    d.rows = 6;                 // row 0 shim NOC, row 1 mem tile, rows 2-5 compute (h l.884-917)
-    d.cascade_bits = 512;       // getAccumulatorCascadeSize (h l.654)
-    d.task_queue_depth = 4;     // DmaQueueModel.h; AM020 "queue depth is four tasks per channel"
-    d.max_repeat_count = 255;   // getMaxRepeatCount
-    d.max_packet_id = 31;       // h l.627-628
-    d.compute = kCompute;
-    d.mem = arch == Arch::AIE2 ? kMem : kMemAie2p;
-    d.shim = kShim;
-    d.compute_ports = kComputePorts;
-    d.mem_ports = kMemPorts;
-    d.shim_ports = kShimPorts;
+    d.rows = p.rows;
+    d.cascade_bits = p.cascade_bits;
+    d.task_queue_depth = p.task_queue_depth;
+    d.max_repeat_count = p.max_repeat_count;
+    d.max_packet_id = p.max_packet_id;
+    d.compute = p.compute;
+    d.mem = p.mem;
+    d.shim = p.shim;
+    d.compute_ports = p.compute_ports;
+    d.mem_ports = p.mem_ports;
+    d.shim_ports = p.shim_ports;
     return d;
 }
 
 std::vector<DeviceSpec> build_devices() {
     std::vector<DeviceSpec> v;
-    // npu1 = VirtualizedNPU1TargetModel(4); npu1_Ncol = (N) (AIEDialect.cpp l.208-240)
-    v.push_back(make("npu1", "NPU1", Arch::AIE2, 4));
+    // npu1 = VirtualizedNPU1TargetModel(4); npu1_Ncol = (N) (AIEDialect.cpp getTargetModel)
+    v.push_back(make_device("npu1", "NPU1", kAie2, 4));
     for (int n = 1; n <= 3; ++n)
-        v.push_back(make(fmt::format("npu1_{}col", n), fmt::format("NPU1Col{}", n), Arch::AIE2, n));
+        v.push_back(make_device(fmt::format("npu1_{}col", n), fmt::format("NPU1Col{}", n), kAie2, n));
     // npu2 = NPU2TargetModel (8 columns); npu2_Ncol = VirtualizedNPU2TargetModel(N)
-    v.push_back(make("npu2", "NPU2", Arch::AIE2P, 8));
+    v.push_back(make_device("npu2", "NPU2", kAie2p, 8));
     for (int n = 1; n <= 7; ++n)
-        v.push_back(make(fmt::format("npu2_{}col", n), fmt::format("NPU2Col{}", n), Arch::AIE2P, n));
+        v.push_back(make_device(fmt::format("npu2_{}col", n), fmt::format("NPU2Col{}", n), kAie2p, n));
     return v;
 }
 
@@ -83,6 +176,8 @@ std::string lower(std::string s) {
 }
 
 } // namespace
+
+const ArchPreset& arch_preset(Arch arch) { return arch == Arch::AIE2 ? kAie2 : kAie2p; }
 
 TileKind tile_kind_of_row(int row) {
     if (row == 0) return TileKind::Shim;

@@ -1,4 +1,4 @@
-// Device tables against shared/reference/aie-architecture.md §1.
+// Device tables and their presets; the sources of the numbers are in docs/hardware-sources.md.
 #include "npusim/model/DeviceSpec.hpp"
 #include "npusim/model/Error.hpp"
 
@@ -167,5 +167,115 @@ TEST_CASE("every table number of every device, field by field", "[model][device]
     for (std::size_t i = 0; i < std::size(classes); ++i) {
         CHECK(all_devices()[i].name == classes[i].first);
         CHECK(all_devices()[i].iron_class == classes[i].second);
+    }
+}
+
+namespace {
+// Every field of a tile preset is set: positive where the tile kind has the resource, zero only
+// where it has none (shim tiles have no data memory; only compute tiles have a core stack).
+// The structured binding names all 17 fields: a field added to TileResources fails to compile here
+// until this test checks it too.
+void check_tile_preset_is_complete(const TileResources& r, TileKind kind) {
+    const auto& [memory_bytes, alloc_banks, physical_banks, locks, lock_max_value, bds, bds_split, s2mm, mm2s,
+                 bd_dims, buffer_length_bits, wrap_bits, step_bits, iteration_bits, zero_padding, buffer_alignment,
+                 default_stack_bytes] = r;
+    const bool has_memory = kind != TileKind::Shim;
+    CHECK((memory_bytes > 0) == has_memory);
+    CHECK((alloc_banks > 0) == has_memory);
+    CHECK((physical_banks > 0) == has_memory);
+    if (has_memory) {
+        CHECK(memory_bytes % static_cast<std::uint32_t>(alloc_banks) == 0);
+        CHECK(memory_bytes % static_cast<std::uint32_t>(physical_banks) == 0);
+    }
+    CHECK(locks > 0);
+    CHECK(lock_max_value > 0);
+    CHECK(bds > 0);
+    CHECK(bds_split == (kind == TileKind::Mem));
+    if (bds_split) CHECK(bds % 2 == 0);
+    CHECK(s2mm > 0);
+    CHECK(mm2s > 0);
+    CHECK(bd_dims > 0);
+    CHECK(buffer_length_bits > 0);
+    CHECK(wrap_bits > 0);
+    CHECK(step_bits > 0);
+    CHECK(iteration_bits > 0);
+    CHECK(zero_padding == (kind == TileKind::Mem));
+    CHECK(buffer_alignment > 0);
+    CHECK((default_stack_bytes > 0) == (kind == TileKind::Compute));
+}
+// Every switch-port count is set: 6 up and 4 down on every tile kind, 4 each way along a row,
+// and mem tiles have no east/west ports. The binding names all 8 fields.
+void check_port_preset_is_complete(const SwitchPorts& p, TileKind kind) {
+    const auto& [north_out, south_out, east_out, west_out, north_in, south_in, east_in, west_in] = p;
+    CHECK(north_out > 0);
+    CHECK(south_out > 0);
+    CHECK(north_in > 0);
+    CHECK(south_in > 0);
+    const bool row_ports = kind != TileKind::Mem;
+    CHECK((east_out > 0) == row_ports);
+    CHECK((west_out > 0) == row_ports);
+    CHECK((east_in > 0) == row_ports);
+    CHECK((west_in > 0) == row_ports);
+}
+} // namespace
+
+TEST_CASE("arch_preset: every field of every preset is set", "[model][device]") {
+    for (Arch arch : {Arch::AIE2, Arch::AIE2P}) {
+        INFO(arch_name(arch));
+        const ArchPreset& p = arch_preset(arch);
+        const auto& [a, rows, cascade_bits, queue_depth, max_repeat, max_packet_id, compute, mem, shim, compute_ports,
+                     mem_ports, shim_ports] = p;
+        CHECK(a == arch);
+        CHECK(rows == 6);   // one shim row, one mem-tile row, compute rows (tile_kind_of_row)
+        CHECK(tile_kind_of_row(rows - 1) == TileKind::Compute);
+        CHECK(cascade_bits > 0);
+        CHECK(queue_depth > 0);
+        CHECK(max_repeat > 0);
+        CHECK(max_packet_id > 0);
+        check_tile_preset_is_complete(compute, TileKind::Compute);
+        check_tile_preset_is_complete(mem, TileKind::Mem);
+        check_tile_preset_is_complete(shim, TileKind::Shim);
+        check_port_preset_is_complete(compute_ports, TileKind::Compute);
+        check_port_preset_is_complete(mem_ports, TileKind::Mem);
+        check_port_preset_is_complete(shim_ports, TileKind::Shim);
+    }
+}
+
+TEST_CASE("arch_preset: AIE2P tables are AIE2's except the mem tile's physical banks", "[model][device]") {
+    const ArchPreset& aie2 = arch_preset(Arch::AIE2);
+    const ArchPreset& aie2p = arch_preset(Arch::AIE2P);
+    CHECK(aie2p.compute == aie2.compute);
+    CHECK(aie2p.shim == aie2.shim);
+    CHECK_FALSE(aie2p.mem == aie2.mem);
+    CHECK(aie2.mem.physical_banks == 16);   // AM020: 16 x 32 KiB
+    CHECK(aie2p.mem.physical_banks == 8);   // AM027: 8 banks of 2K x 256 bit
+    TileResources mem = aie2p.mem;
+    mem.physical_banks = aie2.mem.physical_banks;
+    CHECK(mem == aie2.mem);
+    CHECK(aie2p.compute_ports == aie2.compute_ports);
+    CHECK(aie2p.mem_ports == aie2.mem_ports);
+    CHECK(aie2p.shim_ports == aie2.shim_ports);
+    CHECK(aie2p.rows == aie2.rows);
+    CHECK(aie2p.cascade_bits == aie2.cascade_bits);
+    CHECK(aie2p.task_queue_depth == aie2.task_queue_depth);
+    CHECK(aie2p.max_repeat_count == aie2.max_repeat_count);
+    CHECK(aie2p.max_packet_id == aie2.max_packet_id);
+}
+
+TEST_CASE("every device is built from its generation's presets", "[model][device]") {
+    for (const auto& d : all_devices()) {
+        INFO(d.name);
+        const ArchPreset& p = arch_preset(d.arch);
+        CHECK(d.rows == p.rows);
+        CHECK(d.cascade_bits == p.cascade_bits);
+        CHECK(d.task_queue_depth == p.task_queue_depth);
+        CHECK(d.max_repeat_count == p.max_repeat_count);
+        CHECK(d.max_packet_id == p.max_packet_id);
+        CHECK(d.compute == p.compute);
+        CHECK(d.mem == p.mem);
+        CHECK(d.shim == p.shim);
+        CHECK(d.compute_ports == p.compute_ports);
+        CHECK(d.mem_ports == p.mem_ports);
+        CHECK(d.shim_ports == p.shim_ports);
     }
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Device tables of the AMD NPUs npusim models. Every number comes from
-// shared/reference/aie-architecture.md; the source of each is noted beside it in DeviceSpec.cpp.
+// Device tables of the AMD NPUs npusim models. The numbers live once, in one preset per tile kind
+// per architecture generation (DeviceSpec.cpp); every device is built from its generation's presets.
+// docs/hardware-sources.md gives the upstream source (mlir-aie, AM020, AM027, UG1603) of each number.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -49,13 +50,36 @@ struct TileResources {
     bool zero_padding;                   ///< MM2S zero padding supported (mem tile)
     std::uint32_t buffer_alignment;      ///< allocator alignment in bytes
     std::uint32_t default_stack_bytes;   ///< default core stack (compute only)
+
+    friend bool operator==(const TileResources&, const TileResources&) = default;
 };
 
 /// Stream-switch port counts between neighbouring tiles of one kind (masters = data leaving).
 struct SwitchPorts {
     int north_out, south_out, east_out, west_out;   ///< masters toward each neighbour
     int north_in, south_in, east_in, west_in;       ///< slaves from each neighbour
+
+    friend bool operator==(const SwitchPorts&, const SwitchPorts&) = default;
 };
+
+/// What every device of one architecture generation shares: the array-wide limits and one preset
+/// per tile kind (tile resources and stream-switch ports). Devices differ only in name and columns.
+struct ArchPreset {
+    Arch arch;
+    int rows;                ///< row 0 shim, row 1 mem, rows 2.. compute (tile_kind_of_row)
+    int cascade_bits;
+    int task_queue_depth;
+    int max_repeat_count;
+    int max_packet_id;
+    TileResources compute;
+    TileResources mem;
+    TileResources shim;
+    SwitchPorts compute_ports;
+    SwitchPorts mem_ports;
+    SwitchPorts shim_ports;
+};
+/// The presets of a generation: AIE2 = NPU1 (AIE-ML), AIE2P = NPU2.
+const ArchPreset& arch_preset(Arch arch);
 
 /// A concrete device: geometry, tile kinds per row and per-kind resources.
 struct DeviceSpec {
