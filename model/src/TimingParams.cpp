@@ -6,53 +6,112 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <variant>
 
 namespace npusim::model {
 
 namespace {
 
-struct Field {
-    const char* name;
-    std::variant<double TimingParams::*, std::uint32_t TimingParams::*> member;
-    const char* unit;
-    const char* source;
-};
+using P = TimingParams;
 
-// One row per parameter: name = member name (unit in the name), source tag.
-const Field kFields[] = {
-    {"clock_mhz", &TimingParams::clock_mhz, "MHz",
-     "[code] mlir-aie examples assume 1 GHz (plot_sweep.py); driver DPM tables give 0.8-1.8 GHz"},
-    {"stream_bytes_per_cycle", &TimingParams::stream_bytes_per_cycle, "B/cycle",
-     "[doc] AM020: 32-bit stream switch; AIE2P [est] same until measured (AM027 says 64 bit)"},
-    {"switch_hop_latency_cycles", &TimingParams::switch_hop_latency_cycles, "cycles",
-     "[doc] AM020: 2 cycles slave + 2 cycles master per switch"},
-    {"shim_dma_bytes_per_cycle", &TimingParams::shim_dma_bytes_per_cycle, "B/cycle",
-     "[doc] AM020 shim DMA 4 B/cycle/channel; [HW] xdna-emu ~1 word/cycle"},
-    {"tile_dma_bytes_per_cycle", &TimingParams::tile_dma_bytes_per_cycle, "B/cycle",
-     "[est] bounded by the 32-bit stream port; [HW] memtile stream-bound at 1 word/cycle"},
-    {"lock_acquire_cycles", &TimingParams::lock_acquire_cycles, "cycles",
-     "[HW] xdna-emu: +1 cycle arbitration stall per lock request"},
-    {"lock_release_cycles", &TimingParams::lock_release_cycles, "cycles", "[est] as acquire"},
-    {"bd_setup_cycles", &TimingParams::bd_setup_cycles, "cycles", "[est] BD fetch and lock handshake"},
-    {"shim_task_dispatch_cycles", &TimingParams::shim_task_dispatch_cycles, "cycles",
-     "[HW] xdna-emu: pipelined START_TASK gap ~520 cycles (cold ~3050)"},
-    {"shim_mm2s_task_overhead_cycles", &TimingParams::shim_mm2s_task_overhead_cycles, "cycles",
-     "[HW] xdna-emu: per-task MM2S overhead 249 cycles"},
-    {"shim_s2mm_task_overhead_cycles", &TimingParams::shim_s2mm_task_overhead_cycles, "cycles",
-     "[HW] xdna-emu: per-task S2MM overhead 177 cycles"},
-    {"kernel_call_overhead_cycles", &TimingParams::kernel_call_overhead_cycles, "cycles",
-     "[est] call/return and loop prologue"},
-    {"runtime_op_cycles", &TimingParams::runtime_op_cycles, "cycles", "[est] controller per instruction"},
+// THE timing table. One row per parameter: name, unit, member, then the AIE2 default and its source,
+// then the AIE2P default and its source. docs/hardware-sources.md says where each cited figure is
+// (document section, file and line). Where the generations share a value, the AIE2P value is carried
+// over from AIE2 until it is calibrated per generation, and its source says why.
+const TimingParamRow kTable[] = {
+    {"clock_mhz", TimingUnit::MHz, &P::clock_mhz,
+     1000.0, "[code] mlir-aie examples assume 1 GHz (plot_sweep.py); xdna-driver npu1 DPM H-clock 800-1600 MHz",
+     1000.0, "[code] carried over from AIE2 (1 GHz convention, converts cycles to seconds only); xdna-driver npu4 DPM H-clock 792-1800 MHz"},
+    {"stream_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::stream_bytes_per_cycle,
+     4.0, "[doc] AM020: 32-bit stream switch ports",
+     4.0, "[est] carried over from AIE2 until measured: AM027 (AIE-ML v2) gives 64-bit ports, not confirmed for AIE2P"},
+    {"switch_hop_latency_cycles", TimingUnit::Cycles, &P::switch_hop_latency_cycles,
+     4, "[doc] AM020: 2 cycles slave + 2 cycles master per switch",
+     4, "[est] carried over from AIE2: no AIE2P switch latency published"},
+    {"shim_dma_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::shim_dma_bytes_per_cycle,
+     4.0, "[doc] AM020 shim DMA 4 B/cycle/channel; [HW] xdna-emu ~1 word/cycle",
+     4.0, "[est] carried over from AIE2: no AIE2P shim DMA figure (AM027 64-bit ports unconfirmed for AIE2P)"},
+    {"tile_dma_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::tile_dma_bytes_per_cycle,
+     4.0, "[est] bounded by the 32-bit stream port; [HW] memtile stream-bound at 1 word/cycle",
+     4.0, "[est] carried over from AIE2: bounded by the stream port, as stream_bytes_per_cycle"},
+    {"lock_acquire_cycles", TimingUnit::Cycles, &P::lock_acquire_cycles,
+     1, "[HW] xdna-emu: +1 cycle arbitration stall per lock request",
+     1, "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+    {"lock_release_cycles", TimingUnit::Cycles, &P::lock_release_cycles,
+     1, "[est] as acquire",
+     1, "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
+    {"bd_setup_cycles", TimingUnit::Cycles, &P::bd_setup_cycles,
+     4, "[est] BD fetch and lock handshake",
+     4, "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
+    {"shim_task_dispatch_cycles", TimingUnit::Cycles, &P::shim_task_dispatch_cycles,
+     520, "[HW] xdna-emu: pipelined START_TASK gap ~520 cycles (cold ~3050)",
+     520, "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+    {"shim_mm2s_task_overhead_cycles", TimingUnit::Cycles, &P::shim_mm2s_task_overhead_cycles,
+     249, "[HW] xdna-emu: per-task MM2S overhead 249 cycles",
+     249, "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+    {"shim_s2mm_task_overhead_cycles", TimingUnit::Cycles, &P::shim_s2mm_task_overhead_cycles,
+     177, "[HW] xdna-emu: per-task S2MM overhead 177 cycles",
+     177, "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+    {"kernel_call_overhead_cycles", TimingUnit::Cycles, &P::kernel_call_overhead_cycles,
+     20, "[est] call/return and loop prologue",
+     20, "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
+    {"runtime_op_cycles", TimingUnit::Cycles, &P::runtime_op_cycles,
+     10, "[est] controller per instruction",
+     10, "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
 };
 
 } // namespace
 
-TimingParams TimingParams::for_arch(Arch arch) {
-    TimingParams p;
-    (void)arch;   // AIE2P: same starting values until measured (docs/timing-model.md)
-    return p;
+const char* timing_unit_name(TimingUnit u) {
+    switch (u) {
+    case TimingUnit::MHz: return "MHz";
+    case TimingUnit::BytesPerCycle: return "B/cycle";
+    case TimingUnit::Cycles: return "cycles";
+    }
+    return "?";
 }
+
+bool timing_name_carries_unit(std::string_view name, TimingUnit u) {
+    switch (u) {
+    case TimingUnit::MHz: return name.ends_with("_mhz");
+    case TimingUnit::BytesPerCycle: return name.ends_with("_bytes_per_cycle");
+    case TimingUnit::Cycles: return name.ends_with("_cycles");
+    }
+    return false;
+}
+
+bool timing_unit_must_be_positive(TimingUnit u) { return u != TimingUnit::Cycles; }
+
+double TimingParamRow::get(const TimingParams& p) const {
+    if (const auto* d = std::get_if<double TimingParams::*>(&member)) return p.**d;
+    return static_cast<double>(p.*std::get<std::uint32_t TimingParams::*>(member));
+}
+
+void TimingParamRow::set(TimingParams& p, double v) const {
+    if (const auto* d = std::get_if<double TimingParams::*>(&member)) p.**d = v;
+    else p.*std::get<std::uint32_t TimingParams::*>(member) = static_cast<std::uint32_t>(v);
+}
+
+std::span<const TimingParamRow> timing_param_table() { return kTable; }
+
+const TimingParamRow* find_timing_param(std::string_view name) {
+    for (const auto& row : kTable)
+        if (name == row.name) return &row;
+    return nullptr;
+}
+
+std::string timing_value_problem(const TimingParamRow& row, double v) {
+    if (v < 0) return "must be a non-negative number";
+    if (v <= 0 && timing_unit_must_be_positive(row.unit)) return "must be positive";
+    return {};
+}
+
+TimingParams::TimingParams() : TimingParams(Arch::AIE2) {}
+
+TimingParams::TimingParams(Arch generation) : arch(generation) {
+    for (const auto& row : kTable) row.set(*this, row.default_for(generation));
+}
+
+TimingParams TimingParams::for_arch(Arch arch) { return TimingParams(arch); }
 
 void TimingParams::apply_json(const std::string& json_text, const std::string& origin) {
     nlohmann::json j;
@@ -63,24 +122,17 @@ void TimingParams::apply_json(const std::string& json_text, const std::string& o
     }
     if (!j.is_object()) throw DesignError(fmt::format("timing file {}: expected a JSON object", origin));
     for (auto it = j.begin(); it != j.end(); ++it) {
-        const Field* f = nullptr;
-        for (const auto& x : kFields)
-            if (it.key() == x.name) f = &x;
-        if (!f) {
+        const TimingParamRow* row = find_timing_param(it.key());
+        if (!row) {
             std::string known;
-            for (const auto& x : kFields) known += std::string(known.empty() ? "" : ", ") + x.name;
+            for (const auto& x : kTable) known += std::string(known.empty() ? "" : ", ") + x.name;
             throw DesignError(fmt::format("timing file {}: unknown parameter '{}' (known: {})", origin, it.key(), known));
         }
-        if (!it.value().is_number() || it.value().get<double>() < 0)
-            throw DesignError(fmt::format("timing file {}: parameter '{}' must be a non-negative number", origin, it.key()));
-        const double v = it.value().get<double>();
-        if (std::holds_alternative<double TimingParams::*>(f->member)) {
-            if (v <= 0 && (std::string(f->name).find("per_cycle") != std::string::npos || std::string(f->name) == "clock_mhz"))
-                throw DesignError(fmt::format("timing file {}: parameter '{}' must be positive", origin, it.key()));
-            this->*std::get<double TimingParams::*>(f->member) = v;
-        } else {
-            this->*std::get<std::uint32_t TimingParams::*>(f->member) = static_cast<std::uint32_t>(v);
-        }
+        const std::string problem = it.value().is_number() ? timing_value_problem(*row, it.value().get<double>())
+                                                           : "must be a non-negative number";
+        if (!problem.empty())
+            throw DesignError(fmt::format("timing file {}: parameter '{}' {}", origin, it.key(), problem));
+        row->set(*this, it.value().get<double>());
     }
 }
 
@@ -94,12 +146,7 @@ void TimingParams::apply_json_file(const std::string& path) {
 
 std::vector<TimingParams::Info> TimingParams::describe() const {
     std::vector<Info> out;
-    for (const auto& f : kFields) {
-        double v = std::holds_alternative<double TimingParams::*>(f.member)
-                       ? this->*std::get<double TimingParams::*>(f.member)
-                       : static_cast<double>(this->*std::get<std::uint32_t TimingParams::*>(f.member));
-        out.push_back({f.name, v, f.unit, f.source});
-    }
+    for (const auto& row : kTable) out.push_back({row.name, row.get(*this), timing_unit_name(row.unit), row.source_for(arch)});
     return out;
 }
 

@@ -2,7 +2,11 @@
 #include "npusim/model/DeviceSpec.hpp"
 #include "npusim/model/Error.hpp"
 
+#include "model/MarkdownTable.hpp"
+
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <functional>
 
 using namespace npusim;
 using namespace npusim::model;
@@ -278,4 +282,85 @@ TEST_CASE("every device is built from its generation's presets", "[model][device
         CHECK(d.mem_ports == p.mem_ports);
         CHECK(d.shim_ports == p.shim_ports);
     }
+}
+
+namespace {
+std::string cell(bool b) { return b ? "true" : "false"; }
+template <class T> std::string cell(T v) { return fmt::format("{}", v); }
+} // namespace
+
+TEST_CASE("docs/hardware-sources.md lists every preset number with a source", "[model][device][docs]") {
+    const std::string doc = test::read_doc("hardware-sources.md");
+    const ArchPreset& p = arch_preset(Arch::AIE2);
+
+    const std::vector<std::pair<std::string, std::string>> wide = {
+        {"rows", cell(p.rows)},
+        {"cascade_bits", cell(p.cascade_bits)},
+        {"task_queue_depth", cell(p.task_queue_depth)},
+        {"max_repeat_count", cell(p.max_repeat_count)},
+        {"max_packet_id", cell(p.max_packet_id)}};
+    const auto wide_rows = test::markdown_table(doc, "| field | value | source |");
+    REQUIRE(wide_rows.size() == wide.size());
+    for (std::size_t i = 0; i < wide.size(); ++i) {
+        INFO(wide[i].first);
+        REQUIRE(wide_rows[i].size() == 3);
+        CHECK(wide_rows[i][0] == wide[i].first);
+        CHECK(wide_rows[i][1] == wide[i].second);
+        CHECK_FALSE(wide_rows[i][2].empty());
+    }
+
+    using Get = std::function<std::string(const TileResources&)>;
+    const std::vector<std::pair<std::string, Get>> fields = {
+        {"memory_bytes", [](const TileResources& r) { return cell(r.memory_bytes); }},
+        {"alloc_banks", [](const TileResources& r) { return cell(r.alloc_banks); }},
+        {"physical_banks", [](const TileResources& r) { return cell(r.physical_banks); }},
+        {"locks", [](const TileResources& r) { return cell(r.locks); }},
+        {"lock_max_value", [](const TileResources& r) { return cell(r.lock_max_value); }},
+        {"bds", [](const TileResources& r) { return cell(r.bds); }},
+        {"bds_split_by_channel_parity", [](const TileResources& r) { return cell(r.bds_split_by_channel_parity); }},
+        {"dma_s2mm_channels", [](const TileResources& r) { return cell(r.dma_s2mm_channels); }},
+        {"dma_mm2s_channels", [](const TileResources& r) { return cell(r.dma_mm2s_channels); }},
+        {"bd_dims", [](const TileResources& r) { return cell(r.bd_dims); }},
+        {"buffer_length_bits", [](const TileResources& r) { return cell(r.buffer_length_bits); }},
+        {"wrap_bits", [](const TileResources& r) { return cell(r.wrap_bits); }},
+        {"step_bits", [](const TileResources& r) { return cell(r.step_bits); }},
+        {"iteration_bits", [](const TileResources& r) { return cell(r.iteration_bits); }},
+        {"zero_padding", [](const TileResources& r) { return cell(r.zero_padding); }},
+        {"buffer_alignment", [](const TileResources& r) { return cell(r.buffer_alignment); }},
+        {"default_stack_bytes", [](const TileResources& r) { return cell(r.default_stack_bytes); }}};
+    const auto tile_rows = test::markdown_table(doc, "| field | compute | mem | shim | source |");
+    REQUIRE(tile_rows.size() == fields.size());
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        INFO(fields[i].first);
+        REQUIRE(tile_rows[i].size() == 5);
+        CHECK(tile_rows[i][0] == fields[i].first);
+        CHECK(tile_rows[i][1] == fields[i].second(p.compute));
+        CHECK(tile_rows[i][2] == fields[i].second(p.mem));
+        CHECK(tile_rows[i][3] == fields[i].second(p.shim));
+        CHECK_FALSE(tile_rows[i][4].empty());
+    }
+
+    using GetPort = std::function<int(const SwitchPorts&)>;
+    const std::vector<std::pair<std::string, GetPort>> ports = {
+        {"north_out", [](const SwitchPorts& s) { return s.north_out; }},
+        {"south_out", [](const SwitchPorts& s) { return s.south_out; }},
+        {"east_out", [](const SwitchPorts& s) { return s.east_out; }},
+        {"west_out", [](const SwitchPorts& s) { return s.west_out; }},
+        {"north_in", [](const SwitchPorts& s) { return s.north_in; }},
+        {"south_in", [](const SwitchPorts& s) { return s.south_in; }},
+        {"east_in", [](const SwitchPorts& s) { return s.east_in; }},
+        {"west_in", [](const SwitchPorts& s) { return s.west_in; }}};
+    const auto port_rows = test::markdown_table(doc, "| port | compute | mem | shim | source |");
+    REQUIRE(port_rows.size() == ports.size());
+    for (std::size_t i = 0; i < ports.size(); ++i) {
+        INFO(ports[i].first);
+        REQUIRE(port_rows[i].size() == 5);
+        CHECK(port_rows[i][0] == ports[i].first);
+        CHECK(port_rows[i][1] == cell(ports[i].second(p.compute_ports)));
+        CHECK(port_rows[i][2] == cell(ports[i].second(p.mem_ports)));
+        CHECK(port_rows[i][3] == cell(ports[i].second(p.shim_ports)));
+    }
+    // The one AIE2P difference is documented with its value.
+    CHECK(arch_preset(Arch::AIE2P).mem.physical_banks == 8);
+    CHECK_THAT(doc, Catch::Contains("the mem tile's `physical_banks` is 8, from AM027"));
 }

@@ -1,7 +1,12 @@
+// The timing table, the parameters built from it, the --timing override checks, and the docs that list it.
 #include "npusim/model/Error.hpp"
 #include "npusim/model/TimingParams.hpp"
 
+#include "model/MarkdownTable.hpp"
+
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <set>
 
 using namespace npusim;
 using namespace npusim::model;
@@ -71,4 +76,149 @@ TEST_CASE("timing overrides keep integer cycle parameters as truncated integers"
                       "timing file 't.json': parameter 'bd_setup_cycles' must be a non-negative number");
     CHECK_THROWS_WITH(p.apply_json(R"({"clock_mhz": 0})", "'t.json'"),
                       "timing file 't.json': parameter 'clock_mhz' must be positive");
+}
+
+TEST_CASE("timing_unit_name", "[model][timing]") {
+    CHECK(std::string(timing_unit_name(TimingUnit::MHz)) == "MHz");
+    CHECK(std::string(timing_unit_name(TimingUnit::BytesPerCycle)) == "B/cycle");
+    CHECK(std::string(timing_unit_name(TimingUnit::Cycles)) == "cycles");
+}
+
+TEST_CASE("timing_name_carries_unit", "[model][timing]") {
+    CHECK(timing_name_carries_unit("clock_mhz", TimingUnit::MHz));
+    CHECK(timing_name_carries_unit("stream_bytes_per_cycle", TimingUnit::BytesPerCycle));
+    CHECK(timing_name_carries_unit("bd_setup_cycles", TimingUnit::Cycles));
+    CHECK_FALSE(timing_name_carries_unit("stream_bytes_per_cycle", TimingUnit::Cycles));
+    CHECK_FALSE(timing_name_carries_unit("bd_setup_cycles", TimingUnit::BytesPerCycle));
+    CHECK_FALSE(timing_name_carries_unit("clock", TimingUnit::MHz));
+    for (const auto& row : timing_param_table()) {
+        INFO(row.name);
+        CHECK(timing_name_carries_unit(row.name, row.unit));
+    }
+}
+
+TEST_CASE("timing_unit_must_be_positive: rates and the clock, not cycle counts", "[model][timing]") {
+    CHECK(timing_unit_must_be_positive(TimingUnit::MHz));
+    CHECK(timing_unit_must_be_positive(TimingUnit::BytesPerCycle));
+    CHECK_FALSE(timing_unit_must_be_positive(TimingUnit::Cycles));
+}
+
+TEST_CASE("timing_param_table: one row per TimingParams member, complete for both generations", "[model][timing]") {
+    TimingParams p;
+    // The binding names every member: a member added to TimingParams fails to compile here until the
+    // table (and this list) has it.
+    auto& [arch, clock_mhz, stream, hop, shim_dma, tile_dma, lock_acq, lock_rel, bd_setup, dispatch, mm2s, s2mm,
+           kernel_call, runtime_op] = p;
+    CHECK(arch == Arch::AIE2);
+    const std::set<const void*> members = {&clock_mhz, &stream,   &hop,  &shim_dma, &tile_dma,    &lock_acq,  &lock_rel,
+                                           &bd_setup,  &dispatch, &mm2s, &s2mm,     &kernel_call, &runtime_op};
+    std::set<const void*> seen;
+    std::set<std::string> names;
+    for (const auto& row : timing_param_table()) {
+        INFO(row.name);
+        const void* addr = std::visit([&](auto m) -> const void* { return &(p.*m); }, row.member);
+        CHECK(members.count(addr) == 1);
+        CHECK(seen.insert(addr).second);   // no member twice
+        CHECK(names.insert(row.name).second);
+        // cycle counts are integer members, rates and the clock are doubles
+        CHECK(std::holds_alternative<std::uint32_t TimingParams::*>(row.member) == (row.unit == TimingUnit::Cycles));
+        for (Arch a : {Arch::AIE2, Arch::AIE2P}) {
+            const std::string source = row.source_for(a);
+            REQUIRE_FALSE(source.empty());
+            const std::string tag = source.substr(0, source.find(']') + 1);
+            CHECK((tag == "[doc]" || tag == "[code]" || tag == "[HW]" || tag == "[est]"));
+            CHECK(source.size() > tag.size() + 1);   // a citation follows the tag
+            CHECK(timing_value_problem(row, row.default_for(a)).empty());
+            if (row.unit == TimingUnit::Cycles) CHECK(row.default_for(a) == static_cast<std::uint32_t>(row.default_for(a)));
+        }
+        // Shared values say why AIE2P carries AIE2's value over.
+        if (row.aie2p == row.aie2) CHECK_THAT(row.aie2p_source, Catch::Contains("carried over from AIE2"));
+    }
+    CHECK(seen == members);
+}
+
+TEST_CASE("find_timing_param", "[model][timing]") {
+    const TimingParamRow* row = find_timing_param("bd_setup_cycles");
+    REQUIRE(row != nullptr);
+    CHECK(std::string(row->name) == "bd_setup_cycles");
+    CHECK(row->unit == TimingUnit::Cycles);
+    CHECK(find_timing_param("warp_speed") == nullptr);
+    CHECK(find_timing_param("BD_SETUP_CYCLES") == nullptr);   // names are exact
+    for (const auto& r : timing_param_table()) CHECK(find_timing_param(r.name) == &r);
+}
+
+TEST_CASE("timing_value_problem", "[model][timing]") {
+    const auto& rate = *find_timing_param("stream_bytes_per_cycle");
+    const auto& clock = *find_timing_param("clock_mhz");
+    const auto& cycles = *find_timing_param("bd_setup_cycles");
+    CHECK(timing_value_problem(rate, 8).empty());
+    CHECK(timing_value_problem(rate, 0) == "must be positive");
+    CHECK(timing_value_problem(rate, -1) == "must be a non-negative number");
+    CHECK(timing_value_problem(clock, 0) == "must be positive");
+    CHECK(timing_value_problem(cycles, 0).empty());
+    CHECK(timing_value_problem(cycles, -0.5) == "must be a non-negative number");
+}
+
+TEST_CASE("TimingParamRow get/set/default_for/source_for", "[model][timing]") {
+    const auto& row = *find_timing_param("shim_task_dispatch_cycles");
+    TimingParams p;
+    CHECK(row.get(p) == 520.0);
+    row.set(p, 77.9);
+    CHECK(p.shim_task_dispatch_cycles == 77);
+    CHECK(row.get(p) == 77.0);
+    const auto& rate = *find_timing_param("tile_dma_bytes_per_cycle");
+    rate.set(p, 2.5);
+    CHECK(p.tile_dma_bytes_per_cycle == 2.5);
+    CHECK(row.default_for(Arch::AIE2) == row.aie2);
+    CHECK(row.default_for(Arch::AIE2P) == row.aie2p);
+    CHECK(std::string(row.source_for(Arch::AIE2)) == row.aie2_source);
+    CHECK(std::string(row.source_for(Arch::AIE2P)) == row.aie2p_source);
+}
+
+TEST_CASE("for_arch builds a generation's parameters from the table; describe() reports its sources", "[model][timing]") {
+    for (Arch a : {Arch::AIE2, Arch::AIE2P}) {
+        INFO(arch_name(a));
+        const auto p = TimingParams::for_arch(a);
+        CHECK(p.arch == a);
+        const auto info = p.describe();
+        REQUIRE(info.size() == timing_param_table().size());
+        for (std::size_t i = 0; i < info.size(); ++i) {
+            const auto& row = timing_param_table()[i];
+            CHECK(row.get(p) == row.default_for(a));
+            CHECK(info[i].name == row.name);
+            CHECK(info[i].value == row.default_for(a));
+            CHECK(info[i].unit == timing_unit_name(row.unit));
+            CHECK(info[i].source == row.source_for(a));
+        }
+    }
+}
+
+TEST_CASE("docs/timing-model.md lists the timing table: name, unit, both defaults", "[model][timing][docs]") {
+    const auto rows = test::markdown_table(test::read_doc("timing-model.md"),
+                                           "| parameter | unit | AIE2 | AIE2P | used for |");
+    const auto table = timing_param_table();
+    REQUIRE(rows.size() == table.size());
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        INFO(table[i].name);
+        REQUIRE(rows[i].size() == 5);
+        CHECK(rows[i][0] == table[i].name);
+        CHECK(rows[i][1] == timing_unit_name(table[i].unit));
+        CHECK(rows[i][2] == fmt::format("{}", table[i].aie2));
+        CHECK(rows[i][3] == fmt::format("{}", table[i].aie2p));
+        CHECK_FALSE(rows[i][4].empty());
+    }
+}
+
+TEST_CASE("docs/hardware-sources.md lists the timing table verbatim, with every source", "[model][timing][docs]") {
+    const auto rows = test::markdown_table(test::read_doc("hardware-sources.md"),
+                                           "| parameter | unit | AIE2 | AIE2 source | AIE2P | AIE2P source |");
+    const auto table = timing_param_table();
+    REQUIRE(rows.size() == table.size());
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        const auto& r = table[i];
+        INFO(r.name);
+        const std::vector<std::string> want = {r.name, timing_unit_name(r.unit), fmt::format("{}", r.aie2), r.aie2_source,
+                                               fmt::format("{}", r.aie2p), r.aie2p_source};
+        CHECK(rows[i] == want);
+    }
 }

@@ -1,32 +1,52 @@
 #pragma once
-// The timing model's parameters: one table per device generation. Every parameter carries its
-// unit in its name and a source tag ([doc] AMD manual, [code] mlir-aie, [HW] measured on silicon,
-// [est] estimate). A JSON object {"name": value, ...} can override any of them (--timing FILE);
-// an unknown name is a DesignError. docs/timing-model.md explains each approximation.
+// The timing model's parameters. ONE table, timing_param_table() in TimingParams.cpp, has one row
+// per parameter: its name (the TimingParams member; the unit is in the name), its unit, and for each
+// device generation (AIE2 = NPU1, AIE2P = NPU2) its default and the source of that default. A source
+// starts with a tag: [doc] AMD manual, [code] mlir-aie, [HW] measured on silicon, [est] estimate.
+// TimingParams::for_arch builds a generation's parameters from the table; a JSON object
+// {"name": value, ...} overrides any of them (--timing FILE) and is checked against the same table
+// (an unknown name is a DesignError). docs/timing-model.md and docs/hardware-sources.md list the
+// table (tests/model/TimingParams_test.cpp keeps them equal to it); docs/timing-model.md explains
+// each approximation.
 #include "npusim/model/DeviceSpec.hpp"
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 namespace npusim::model {
 
-struct TimingParams {
-    double clock_mhz = 1000.0;                 ///< array clock, for cycles -> seconds only
-    double stream_bytes_per_cycle = 4.0;       ///< per stream port (AIE2: 32 bit/cycle)
-    std::uint32_t switch_hop_latency_cycles = 4;   ///< per stream switch traversed
-    double shim_dma_bytes_per_cycle = 4.0;     ///< per shim DMA channel
-    double tile_dma_bytes_per_cycle = 4.0;     ///< per compute / mem tile DMA channel
-    std::uint32_t lock_acquire_cycles = 1;     ///< uncontended acquire
-    std::uint32_t lock_release_cycles = 1;
-    std::uint32_t bd_setup_cycles = 4;         ///< BD fetch + lock handshake per BD on a tile DMA
-    std::uint32_t shim_task_dispatch_cycles = 520;  ///< queue push -> task start (pipelined)
-    std::uint32_t shim_mm2s_task_overhead_cycles = 249;  ///< per task, host memory read path
-    std::uint32_t shim_s2mm_task_overhead_cycles = 177;  ///< per task, host memory write path
-    std::uint32_t kernel_call_overhead_cycles = 20;  ///< call/return + prologue of a kernel
-    std::uint32_t runtime_op_cycles = 10;      ///< controller cost per runtime-sequence op
+enum class TimingUnit : std::uint8_t { MHz, BytesPerCycle, Cycles };
+const char* timing_unit_name(TimingUnit u);   ///< "MHz", "B/cycle", "cycles"
+/// A parameter carries its unit in its name: "..._mhz", "..._bytes_per_cycle", "..._cycles".
+bool timing_name_carries_unit(std::string_view name, TimingUnit u);
+/// Rates and the clock are divided by, so they must be positive; a cycle count may be 0.
+bool timing_unit_must_be_positive(TimingUnit u);
 
-    /// Defaults for a device generation.
+/// The parameters of one run. Every value comes from timing_param_table() (for_arch); the member
+/// comments say what each one times.
+struct TimingParams {
+    Arch arch = Arch::AIE2;                         ///< generation whose defaults and sources these are
+    double clock_mhz{};                             ///< array clock, for cycles -> seconds only
+    double stream_bytes_per_cycle{};                ///< per stream port
+    std::uint32_t switch_hop_latency_cycles{};      ///< per stream switch traversed
+    double shim_dma_bytes_per_cycle{};              ///< per shim DMA channel
+    double tile_dma_bytes_per_cycle{};              ///< per compute / mem tile DMA channel
+    std::uint32_t lock_acquire_cycles{};            ///< uncontended acquire
+    std::uint32_t lock_release_cycles{};
+    std::uint32_t bd_setup_cycles{};                ///< BD fetch + lock handshake per BD on a tile DMA
+    std::uint32_t shim_task_dispatch_cycles{};      ///< queue push -> task start (pipelined)
+    std::uint32_t shim_mm2s_task_overhead_cycles{}; ///< per task, host memory read path
+    std::uint32_t shim_s2mm_task_overhead_cycles{}; ///< per task, host memory write path
+    std::uint32_t kernel_call_overhead_cycles{};    ///< call/return + prologue of a kernel
+    std::uint32_t runtime_op_cycles{};              ///< controller cost per runtime-sequence op
+
+    /// The AIE2 defaults (the same as for_arch(Arch::AIE2)).
+    TimingParams();
+    /// Defaults for a device generation, from timing_param_table().
     static TimingParams for_arch(Arch arch);
     /// Override from a JSON object given as text; `origin` names it in errors.
     void apply_json(const std::string& json_text, const std::string& origin);
@@ -39,8 +59,36 @@ struct TimingParams {
         std::string unit;
         std::string source;
     };
-    /// Every parameter with its current value, unit and source tag, in a stable order.
+    /// Every parameter with its current value, unit and the source of its `arch` default, in table order.
     std::vector<Info> describe() const;
+
+private:
+    explicit TimingParams(Arch generation);
 };
+
+/// One row of the timing table.
+struct TimingParamRow {
+    const char* name;   ///< the TimingParams member and the --timing JSON key
+    TimingUnit unit;
+    std::variant<double TimingParams::*, std::uint32_t TimingParams::*> member;   ///< cycles are integers
+    double aie2;
+    const char* aie2_source;
+    double aie2p;
+    const char* aie2p_source;
+
+    double default_for(Arch a) const { return a == Arch::AIE2 ? aie2 : aie2p; }
+    const char* source_for(Arch a) const { return a == Arch::AIE2 ? aie2_source : aie2p_source; }
+    double get(const TimingParams& p) const;
+    /// Store `v` into `p` (an integer parameter keeps the integer part, as a JSON override always did).
+    void set(TimingParams& p, double v) const;
+};
+
+/// The timing table: every parameter, in a stable order (the order of describe() and the docs).
+std::span<const TimingParamRow> timing_param_table();
+/// The row named `name`, or nullptr when the table has no such parameter.
+const TimingParamRow* find_timing_param(std::string_view name);
+/// Why `v` cannot be the value of `row` ("must be a non-negative number", "must be positive"),
+/// or an empty string when it can.
+std::string timing_value_problem(const TimingParamRow& row, double v);
 
 } // namespace npusim::model
