@@ -258,7 +258,3 @@ SimResult simulate(const model::Netlist& net, std::vector<std::vector<std::uint8
 }
 
 } // namespace npusim::sim
-
-// libsystemc references sc_main from its own main(); npusim has its own main() and never calls
-// SystemC's, so this definition only satisfies the linker.
-int sc_main(int, char**) { return 0; }
