@@ -1,72 +1,54 @@
 #include "CoreProcess.hpp"
 
-#include "SemaphoreLock.hpp"
-#include "SimEngine.hpp"
+#include "npusim/model/NetlistRelations.hpp"
 
 #include <fmt/format.h>
 
 namespace npusim::sim {
 
-CoreProcess::CoreProcess(SimEngine& eng, const model::CoreProgram& prog)
-    : eng_(eng), prog_(prog), clk_(this), mem_(eng.tile_memory(prog.tile)) {
-    ps_.name = fmt::format("worker '{}' on {}", prog.worker, model::to_string(prog.tile));
+CoreProcess::CoreProcess(const CoreProcessServices& services, const model::CoreProgram& prog)
+    : SimProcess(services.run, fmt::format("{} on {}", model::worker_label(prog.worker), model::to_string(prog.tile)), this),
+      buffers_(services.buffers), memory_(services.memory), locks_(services.locks), prog_(prog) {
     for (const auto& r : prog.rings) {
         Ring x;
         x.ring = &r;
-        for (int b : r.buffers) {
-            const auto& buf = eng.net().buffers.at(static_cast<std::size_t>(b));
-            x.elems.push_back(reinterpret_cast<std::byte*>(eng.tile_memory(buf.tile) + buf.address));
-        }
+        for (int b : r.buffers) x.elems.push_back(reinterpret_cast<std::byte*>(memory_.buffer(b)));
         x.label = fmt::format("fifo '{}' {}", r.prov.object, r.prov.role);
         rings_.push_back(std::move(x));
     }
-    eng.register_process(&ps_);
-    if (eng.trace()) track_ = eng.add_track({TrackInfo::Kind::Core, prog.tile.col, prog.tile.row, ps_.name});
+    open_track(TrackInfo::Kind::Core, prog.tile);
 }
 
-void CoreProcess::spawn(std::size_t stack_bytes) {
-    sc_core::sc_spawn_options o;
-    o.set_stack_size(static_cast<int>(stack_bytes));
-    sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name("core"), &o);
-}
+std::string CoreProcess::error_subject() const { return model::worker_label(prog_.worker); }
 
 void CoreProcess::protocol(const std::string& msg) {
-    eng_.fail(SimulationError(SimulationError::Kind::Protocol, fmt::format("worker '{}': {}", prog_.worker, msg)));
+    fail(SimulationError(SimulationError::Kind::Protocol, fmt::format("{}: {}", error_subject(), msg)));
 }
 
-void CoreProcess::run() {
-    model::CoreServices::set_current(this);
-    try {
-        do {
-            const auto ops_before = sync_ops_;
-            const auto t_before = clk_.local_cycles();
-            prog_.body();
-            ++iterations_;
-            if (prog_.while_true && sync_ops_ == ops_before) {
-                // A forever-loop body that never synchronises would spin without end.
-                clk_.sync();
-                eng_.warn(fmt::format("worker '{}': its body acquires and releases nothing; it ran once and was parked "
+void CoreProcess::body() {
+    // The body's calls reach this core through CoreServices::current() while it runs.
+    struct Current {
+        explicit Current(model::CoreServices* s) { model::CoreServices::set_current(s); }
+        ~Current() { model::CoreServices::set_current(nullptr); }
+        Current(const Current&) = delete;
+        Current& operator=(const Current&) = delete;
+    } current(this);
+    do {
+        const auto ops_before = sync_ops_;
+        const auto t_before = clk_.local_cycles();
+        prog_.body();
+        ++iterations_;
+        if (prog_.while_true && sync_ops_ == ops_before) {
+            // A forever-loop body that never synchronises would spin without end.
+            clk_.sync();
+            svc_.run.warn(fmt::format("{}: its body acquires and releases nothing; it ran once and was parked "
                                       "(after {} cycles)",
-                                      prog_.worker, clk_.local_cycles() - t_before));
-                break;
-            }
-        } while (prog_.while_true);
-        clk_.sync();
-        ps_.status = ProcessState::Status::Done;
-    } catch (const ProcessAbort&) {
-    } catch (const SimulationError& e) {
-        try { eng_.fail(e); } catch (const ProcessAbort&) {}
-    } catch (const std::exception& e) {
-        try {
-            eng_.fail(SimulationError(SimulationError::Kind::Protocol, fmt::format("worker '{}': {}", prog_.worker, e.what())));
-        } catch (const ProcessAbort&) {}
-    } catch (...) {
-        try {
-            eng_.fail(SimulationError(SimulationError::Kind::Protocol,
-                                             fmt::format("worker '{}': body threw an unknown exception", prog_.worker)));
-        } catch (const ProcessAbort&) {}
-    }
-    model::CoreServices::set_current(nullptr);
+                                      error_subject(), clk_.local_cycles() - t_before));
+            break;
+        }
+    } while (prog_.while_true);
+    clk_.sync();
+    ps_.status = ProcessState::Status::Done;
 }
 
 CoreProcess::Ring& CoreProcess::ring(int key) {
@@ -85,7 +67,7 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
         ps_.ring = &r.label;
         ps_.count = n;
         ps_.element = (r.index + r.held) % depth;
-        eng_.lock(r.ring->acquire_lock).acquire_ge(need * r.ring->repeat, clk_, ps_, &stall_);
+        locks_.at(r.ring->acquire_lock).acquire_ge(need * r.ring->repeat, clk_, ps_, &stall_);
         r.held += need;
     }
     r.out.clear();
@@ -97,17 +79,14 @@ void CoreProcess::release(int key, int n) {
     auto& r = ring(key);
     ++sync_ops_;
     if (n > r.held) protocol(fmt::format("release({}) on {} but only {} element(s) are held", n, r.label, r.held));
-    eng_.lock(r.ring->release_lock).release(n * r.ring->repeat, clk_, ps_.name);
+    locks_.at(r.ring->release_lock).release(n * r.ring->repeat, clk_, ps_.name);
     r.held -= n;
     r.index = (r.index + n) % static_cast<int>(r.elems.size());
 }
 
 std::byte* CoreProcess::buffer(int key) {
     for (const auto& b : prog_.buffers)
-        if (b.key == key) {
-            const auto& buf = eng_.net().buffers.at(static_cast<std::size_t>(b.buffer));
-            return reinterpret_cast<std::byte*>(eng_.tile_memory(buf.tile) + buf.address);
-        }
+        if (b.key == key) return reinterpret_cast<std::byte*>(memory_.buffer(b.buffer));
     protocol("uses a Buffer that is not among its fn_args");
 }
 
@@ -123,14 +102,14 @@ void CoreProcess::lock_acquire_equal(int key, int value) {
     ++sync_ops_;
     ps_.ring = nullptr;
     ps_.detail = fmt::format("barrier wait_for_value({})", value);
-    eng_.lock(l).acquire_eq(value, clk_, ps_, &stall_);
+    locks_.at(l).acquire_eq(value, clk_, ps_, &stall_);
 }
 
 void CoreProcess::lock_release(int key, int value) {
     const int l = lock_of(key);
     if (l < 0) protocol("uses a barrier that is not among its fn_args");
     ++sync_ops_;
-    eng_.lock(l).release(value, clk_, ps_.name);
+    locks_.at(l).release(value, clk_, ps_.name);
 }
 
 void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, const std::function<void()>& run) {
@@ -140,22 +119,22 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, con
     } catch (const ProcessAbort&) {
         throw;
     } catch (const std::exception& e) {
-        eng_.fail(SimulationError(SimulationError::Kind::Kernel,
-                                         fmt::format("worker '{}': kernel '{}' threw: {}", prog_.worker, kernel, e.what())));
+        fail(SimulationError(SimulationError::Kind::Kernel,
+                             fmt::format("{}: kernel '{}' threw: {}", error_subject(), kernel, e.what())));
     } catch (...) {
-        eng_.fail(SimulationError(SimulationError::Kind::Kernel,
-                                         fmt::format("worker '{}': kernel '{}' threw an unknown exception", prog_.worker, kernel)));
+        fail(SimulationError(SimulationError::Kind::Kernel,
+                             fmt::format("{}: kernel '{}' threw an unknown exception", error_subject(), kernel)));
     }
-    const std::uint64_t total = cycles + eng_.timing().kernel_call_overhead_cycles;
-    clk_.pending += total;
+    const std::uint64_t total = cycles + svc_.timing.kernel_call_overhead_cycles;
+    clk_.advance(total);
     busy_ += total;
     clk_.maybe_sync();
     ++kernel_calls_;
-    if (track_ >= 0) eng_.trace()->span(track_, kernel, begin, begin + total);
+    if (track_ >= 0) svc_.tracks.sink()->span(track_, kernel, begin, begin + total);
 }
 
 void CoreProcess::add_cycles(std::uint64_t cycles) {
-    clk_.pending += cycles;
+    clk_.advance(cycles);
     busy_ += cycles;
     clk_.maybe_sync();
 }

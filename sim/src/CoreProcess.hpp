@@ -2,7 +2,9 @@
 // A compute core running its worker body natively. It implements the per-core services the body
 // calls: acquire/release on its buffer rings (cumulative acquire, rotating index, lock pairs),
 // kernel calls (native run + cost), explicit cycles, buffers and barrier locks.
-#include "ProcessClock.hpp"
+#include "SemaphoreLock.hpp"
+#include "SimProcess.hpp"
+#include "TileMemory.hpp"
 #include "npusim/model/CoreServices.hpp"
 #include "npusim/model/Netlist.hpp"
 #include "npusim/sim/Simulator.hpp"
@@ -11,12 +13,17 @@
 
 namespace npusim::sim {
 
-class SimEngine;
+/// What a core process uses of its run.
+struct CoreProcessServices {
+    RunServices run;
+    const std::vector<model::NetBuffer>& buffers;
+    TileMemory& memory;
+    LockTable& locks;
+};
 
-class CoreProcess final : public model::CoreServices {
+class CoreProcess final : public SimProcess, public model::CoreServices {
 public:
-    CoreProcess(SimEngine& eng, const model::CoreProgram& prog);
-    void spawn(std::size_t stack_bytes);
+    CoreProcess(const CoreProcessServices& services, const model::CoreProgram& prog);
 
     std::span<std::byte* const> acquire(int key, int n) override;
     void release(int key, int n) override;
@@ -29,7 +36,6 @@ public:
     bool tracing() const override { return false; }
 
     CoreStats stats() const;
-    ProcessState& state() { return ps_; }
 
 private:
     struct Ring {
@@ -40,17 +46,16 @@ private:
         std::vector<std::byte*> out;     ///< scratch for acquire's result
         std::string label;               ///< "fifo 'in' consumer 0"
     };
-    void run();
+    void body() override;
+    std::string error_subject() const override;
     Ring& ring(int key);
     int lock_of(int key) const;
     [[noreturn]] void protocol(const std::string& msg);
-    SimEngine& eng_;
+    const std::vector<model::NetBuffer>& buffers_;
+    TileMemory& memory_;
+    LockTable& locks_;
     const model::CoreProgram& prog_;
-    ProcessClock clk_;
-    ProcessState ps_;
     std::vector<Ring> rings_;
-    std::uint8_t* mem_;
-    int track_ = -1;
     std::uint64_t busy_ = 0;
     std::uint64_t stall_ = 0;
     std::uint64_t kernel_calls_ = 0;

@@ -2,26 +2,41 @@
 // The host's runtime sequence, executed in order: start tasks (push onto a shim channel's task
 // queue), await tasks (block until the completion token), free tasks, write buffers (RTP) and
 // set locks (barriers). When it has run to the end, the simulation stops.
-#include "ProcessClock.hpp"
+#include "SemaphoreLock.hpp"
+#include "SimProcess.hpp"
+#include "TaskBoard.hpp"
+#include "TileMemory.hpp"
+
+#include <functional>
 
 namespace npusim::sim {
 
-class SimEngine;
+class ShimDmaChannel;
 
-class RuntimeController {
+/// What the runtime controller uses of its run.
+struct ControllerServices {
+    RunServices run;
+    const model::Netlist& net;
+    TileMemory& memory;
+    LockTable& locks;
+    TaskBoard& board;
+    /// The shim channel at an endpoint, nullptr if the run has none there.
+    std::function<ShimDmaChannel*(const model::StreamEndpoint&)> shim_channel;
+};
+
+class RuntimeController final : public SimProcess {
 public:
-    explicit RuntimeController(SimEngine& eng);
-    void spawn(std::size_t stack_bytes);
-    ProcessState& state() { return ps_; }
+    explicit RuntimeController(const ControllerServices& services);
     int waiting_task() const { return waiting_; }
 
 private:
-    void run();
-    SimEngine& eng_;
-    ProcessClock clk_;
-    ProcessState ps_;
+    void body() override;
+    const model::Netlist& net_;
+    TileMemory& memory_;
+    LockTable& locks_;
+    TaskBoard& board_;
+    std::function<ShimDmaChannel*(const model::StreamEndpoint&)> shim_channel_;
     int waiting_ = -1;
-    int track_ = -1;
 };
 
 } // namespace npusim::sim

@@ -1,19 +1,17 @@
 #include "SemaphoreLock.hpp"
 
-#include "SimEngine.hpp"
-
 #include <algorithm>
 #include <fmt/format.h>
 
 namespace npusim::sim {
 
-SemaphoreLock::SemaphoreLock(SimEngine& eng, int index, std::string name, std::string where, int init, int max_value,
-                             int track)
-    : eng_(eng), index_(index), name_(std::move(name)), where_(std::move(where)), value_(init), max_(max_value),
+SemaphoreLock::SemaphoreLock(const RunServices& services, int index, std::string name, std::string where, int init,
+                             int max_value, int track)
+    : svc_(services), index_(index), name_(std::move(name)), where_(std::move(where)), value_(init), max_(max_value),
       track_(track) {}
 
 void SemaphoreLock::traced(std::uint64_t cycle) {
-    if (track_ >= 0 && eng_.trace()) eng_.trace()->counter(track_, cycle, value_);
+    if (track_ >= 0 && svc_.tracks.sink()) svc_.tracks.sink()->counter(track_, cycle, value_);
 }
 
 void SemaphoreLock::apply_due(std::uint64_t t) {
@@ -59,18 +57,18 @@ void SemaphoreLock::acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::
     if (value_ < v) wait_until([&] { return value_ >= v; }, clk, ps, v, false, stall);
     value_ -= v;
     traced(clk.local_cycles());
-    clk.pending += eng_.timing().lock_acquire_cycles;
+    clk.advance(svc_.timing.lock_acquire_cycles);
 }
 
 void SemaphoreLock::acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall) {
     apply_due(clk.local_cycles());
     if (value_ != v) wait_until([&] { return value_ == v; }, clk, ps, v, true, stall);
-    clk.pending += eng_.timing().lock_acquire_cycles;
+    clk.advance(svc_.timing.lock_acquire_cycles);
 }
 
 void SemaphoreLock::release(int v, ProcessClock& clk, const std::string& who) {
     release_at(v, clk.local_cycles(), who);
-    clk.pending += eng_.timing().lock_release_cycles;
+    clk.advance(svc_.timing.lock_release_cycles);
     clk.maybe_sync();
 }
 
@@ -84,7 +82,7 @@ bool SemaphoreLock::try_acquire_ge_at(int v, std::uint64_t at) {
 
 void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) {
     if (final_value() + v > max_)
-        eng_.fail(SimulationError(SimulationError::Kind::Protocol,
+        svc_.run.fail(SimulationError(SimulationError::Kind::Protocol,
                                   fmt::format("lock '{}' on {} overflows: value {} + release {} exceeds {} (released by {}); a "
                                               "release without a matching acquire",
                                               name_, where_, final_value(), v, max_, who)));
@@ -105,7 +103,7 @@ void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) 
 void SemaphoreLock::set(int v, ProcessClock& clk, const std::string& who) {
     clk.sync();
     if (v < 0 || v > max_)
-        eng_.fail(SimulationError(SimulationError::Kind::Protocol,
+        svc_.run.fail(SimulationError(SimulationError::Kind::Protocol,
                                   fmt::format("lock '{}' on {}: set to {} outside 0..{} (by {})", name_, where_, v, max_, who)));
     apply_due(now_cycles());
     value_ = v;

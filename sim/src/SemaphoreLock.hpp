@@ -8,18 +8,19 @@
 // at that time. An acquirer applies every release due at its local time. This keeps one SystemC
 // wait per blocking point instead of one per lock operation.
 #include "ProcessClock.hpp"
+#include "ProcessState.hpp"
+#include "RunServices.hpp"
 
 #include <deque>
+#include <memory>
 #include <string>
-#include <systemc>
+#include <vector>
 
 namespace npusim::sim {
 
-class SimEngine;
-
 class SemaphoreLock {
 public:
-    SemaphoreLock(SimEngine& eng, int index, std::string name, std::string where, int init, int max_value, int track);
+    SemaphoreLock(const RunServices& services, int index, std::string name, std::string where, int init, int max_value, int track);
 
     void acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall = nullptr);
     void acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall = nullptr);
@@ -49,7 +50,7 @@ private:
     template <class Ready>
     void wait_until(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal, std::uint64_t* stall);
     void traced(std::uint64_t cycle);
-    SimEngine& eng_;
+    RunServices svc_;
     int index_;
     std::string name_;
     std::string where_;
@@ -60,6 +61,21 @@ private:
     std::deque<Pending> pending_;   ///< future releases, sorted by time
     int waiters_ = 0;               ///< processes blocked in wait_until (notify only when > 0)
     sc_core::sc_event event_;
+};
+
+/// The locks of a run, by netlist lock index.
+class LockTable {
+public:
+    void add(std::unique_ptr<SemaphoreLock> l) { locks_.push_back(std::move(l)); }
+    SemaphoreLock& at(int i) { return *locks_.at(static_cast<std::size_t>(i)); }
+    const SemaphoreLock& at(int i) const { return *locks_.at(static_cast<std::size_t>(i)); }
+    std::size_t size() const { return locks_.size(); }
+    void wake_all() {
+        for (auto& l : locks_) l->wake_all();
+    }
+
+private:
+    std::vector<std::unique_ptr<SemaphoreLock>> locks_;
 };
 
 } // namespace npusim::sim

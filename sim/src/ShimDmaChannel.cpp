@@ -1,87 +1,76 @@
 #include "ShimDmaChannel.hpp"
 
-#include "SimEngine.hpp"
+#include "npusim/model/NetlistRelations.hpp"
 
 #include <cstring>
 #include <fmt/format.h>
 
 namespace npusim::sim {
 
-ShimDmaChannel::ShimDmaChannel(SimEngine& eng, model::StreamEndpoint ep) : eng_(eng), ep_(ep) {
-    bytes_per_cycle = eng.timing().shim_dma_bytes_per_cycle;
-    ps_.name = fmt::format("shim DMA {} {} {}", model::to_string(ep.tile), model::direction_name(ep.dir), ep.channel);
+ShimDmaChannel::ShimDmaChannel(const ShimDmaServices& services, model::StreamEndpoint ep)
+    : SimProcess(services.run, model::shim_dma_name(ep)), tasks_(services.tasks), host_tensors_(services.host),
+      board_(services.board), stats_(services.stats), queue_depth_(services.queue_depth), ep_(ep) {
+    bytes_per_cycle = svc_.timing.shim_dma_bytes_per_cycle;
     ps_.status = ProcessState::Status::Idle;
-    eng.register_process(&ps_);
-    if (eng.trace()) track_ = eng.add_track({TrackInfo::Kind::Dma, ep.tile.col, ep.tile.row, ps_.name});
+    open_track(TrackInfo::Kind::Dma, ep.tile);
 }
 
 std::string ShimDmaChannel::label() const { return ps_.name; }
 
-void ShimDmaChannel::spawn(std::size_t stack_bytes) {
-    sc_core::sc_spawn_options o;
-    o.set_stack_size(static_cast<int>(stack_bytes));
-    sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name("shim"), &o);
-}
-
 bool ShimDmaChannel::push(int task, std::uint64_t ready_cycle) {
-    if (static_cast<int>(queue_.size()) >= eng_.task_queue_depth()) return false;
+    if (static_cast<int>(queue_.size()) >= queue_depth_) return false;
     queue_.push_back({task, ready_cycle});
     pushed_.notify();
     return true;
 }
 
-void ShimDmaChannel::run() {
-    try {
-        const auto& t = eng_.timing();
-        for (;;) {
-            ps_.status = ProcessState::Status::Idle;
-            ps_.detail.clear();
-            current_ = -1;
-            while (queue_.empty()) clk_.wait(pushed_);
-            const Queued q = queue_.front();
-            queue_.pop_front();
-            current_ = q.task;
-            ps_.status = ProcessState::Status::Running;
-            const auto& task = eng_.net().tasks.at(static_cast<std::size_t>(q.task));
-            ps_.detail = fmt::format("task {} ({})", task.id, task.prov.describe());
-            if (q.ready > now_cycles()) clk_.wait_cycles(q.ready - now_cycles());
-            clk_.pending += ep_.dir == model::Direction::MM2S ? t.shim_mm2s_task_overhead_cycles : t.shim_s2mm_task_overhead_cycles;
-            const model::AddressPattern pat(static_cast<std::int64_t>(task.offset_bytes), task.dims);
-            auto& host = eng_.host(task.host_tensor);
-            host_ = host.data();
-            const std::uint64_t begin = clk_.local_cycles();
-            if (!link_) {
-                eng_.fail(SimulationError(SimulationError::Kind::Protocol,
-                                                 fmt::format("{}: task {} has no stream flow", ps_.name, task.id)));
-            }
-            if (ep_.dir == model::Direction::MM2S) {
-                const std::uint8_t* data;
-                if (pat.run_bytes() == pat.total_bytes()) {
-                    data = host_ + pat.min_offset();
-                } else {
-                    staging_.resize(pat.total_bytes());
-                    std::uint64_t pos = 0;
-                    pat.for_each_run([&](std::int64_t off, std::uint64_t len) {
-                        std::memcpy(staging_.data() + pos, host_ + off, len);
-                        pos += len;
-                    });
-                    data = staging_.data();
-                }
-                link_->send(data, pat.total_bytes(), clk_, ps_, &active_);
-            } else {
-                cursor_.emplace(pat);
-                link_->receive(*this, pat.total_bytes(), clk_, ps_);
-            }
-            clk_.sync();
-            bytes_ += pat.total_bytes();
-            ++tasks_done_;
-            eng_.count_bd();
-            if (track_ >= 0) eng_.trace()->span(track_, task.prov.describe(), begin, now_cycles());
-            eng_.task_done(q.task);
+void ShimDmaChannel::body() {
+    const auto& t = svc_.timing;
+    for (;;) {
+        ps_.status = ProcessState::Status::Idle;
+        ps_.detail.clear();
+        current_ = -1;
+        while (queue_.empty()) clk_.wait(pushed_);
+        const Queued q = queue_.front();
+        queue_.pop_front();
+        current_ = q.task;
+        ps_.status = ProcessState::Status::Running;
+        const auto& task = tasks_.at(static_cast<std::size_t>(q.task));
+        ps_.detail = fmt::format("task {} ({})", task.id, task.prov.describe());
+        if (q.ready > now_cycles()) clk_.wait_cycles(q.ready - now_cycles());
+        clk_.advance(ep_.dir == model::Direction::MM2S ? t.shim_mm2s_task_overhead_cycles : t.shim_s2mm_task_overhead_cycles);
+        const model::AddressPattern pat(static_cast<std::int64_t>(task.offset_bytes), task.dims);
+        auto& host = host_tensors_.at(static_cast<std::size_t>(task.host_tensor));
+        host_ = host.data();
+        const std::uint64_t begin = clk_.local_cycles();
+        if (!link_) {
+            fail(SimulationError(SimulationError::Kind::Protocol,
+                                 fmt::format("{}: task {} has no stream flow", ps_.name, task.id)));
         }
-    } catch (const ProcessAbort&) {
-    } catch (const SimulationError& e) {
-        try { eng_.fail(e); } catch (const ProcessAbort&) {}
+        if (ep_.dir == model::Direction::MM2S) {
+            const std::uint8_t* data;
+            if (pat.run_bytes() == pat.total_bytes()) {
+                data = host_ + pat.min_offset();
+            } else {
+                staging_.resize(pat.total_bytes());
+                std::uint64_t pos = 0;
+                pat.for_each_run([&](std::int64_t off, std::uint64_t len) {
+                    std::memcpy(staging_.data() + pos, host_ + off, len);
+                    pos += len;
+                });
+                data = staging_.data();
+            }
+            link_->send(data, pat.total_bytes(), clk_, ps_, &active_);
+        } else {
+            cursor_.emplace(pat);
+            link_->receive(*this, pat.total_bytes(), clk_, ps_);
+        }
+        clk_.sync();
+        bytes_ += pat.total_bytes();
+        ++tasks_done_;
+        ++stats_.bd_transfers;
+        if (track_ >= 0) svc_.tracks.sink()->span(track_, task.prov.describe(), begin, now_cycles());
+        board_.mark_done(q.task);
     }
 }
 

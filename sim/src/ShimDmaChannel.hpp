@@ -2,8 +2,9 @@
 // A shim DMA channel: a 4-deep queue of runtime-sequence tasks, each a single BD over a host
 // tensor (4-D pattern whose outermost dimension is the repeat), moved as stream transactions.
 // A task with a completion token reports to the runtime controller when it is done.
-#include "ProcessClock.hpp"
+#include "SimProcess.hpp"
 #include "StreamLink.hpp"
+#include "TaskBoard.hpp"
 #include "npusim/model/AddressPattern.hpp"
 #include "npusim/model/Netlist.hpp"
 
@@ -13,13 +14,20 @@
 
 namespace npusim::sim {
 
-class SimEngine;
+/// What a shim DMA channel uses of its run.
+struct ShimDmaServices {
+    RunServices run;
+    const std::vector<model::ShimTask>& tasks;
+    std::vector<std::vector<std::uint8_t>>& host;   ///< host tensors, by netlist host-tensor index
+    TaskBoard& board;
+    RunStats& stats;
+    int queue_depth;                                ///< DeviceSpec::task_queue_depth
+};
 
-class ShimDmaChannel final : public StreamReceiver {
+class ShimDmaChannel final : public SimProcess, public StreamReceiver {
 public:
-    ShimDmaChannel(SimEngine& eng, model::StreamEndpoint ep);
+    ShimDmaChannel(const ShimDmaServices& services, model::StreamEndpoint ep);
     void set_link(StreamLink* link) { link_ = link; }
-    void spawn(std::size_t stack_bytes);
     /// Push a task (the controller's queue write); false if the queue is full.
     bool push(int task, std::uint64_t ready_cycle);
     std::size_t queued() const { return queue_.size(); }
@@ -30,7 +38,6 @@ public:
     std::uint64_t bytes() const { return bytes_; }
     std::uint64_t tasks_done() const { return tasks_done_; }
     std::uint64_t active_cycles() const { return active_; }
-    ProcessState& state() { return ps_; }
     int current_task() const { return current_; }
     bool has_link() const { return link_ != nullptr; }
     void wake_all() {
@@ -39,12 +46,14 @@ public:
     }
 
 private:
-    void run();
-    SimEngine& eng_;
+    void body() override;
+    const std::vector<model::ShimTask>& tasks_;
+    std::vector<std::vector<std::uint8_t>>& host_tensors_;
+    TaskBoard& board_;
+    RunStats& stats_;
+    int queue_depth_;
     model::StreamEndpoint ep_;
     StreamLink* link_ = nullptr;
-    ProcessClock clk_;
-    ProcessState ps_;
     struct Queued {
         int task;
         std::uint64_t ready;
@@ -55,7 +64,6 @@ private:
     std::optional<model::AddressPattern::Cursor> cursor_;
     std::vector<std::uint8_t> staging_;
     int current_ = -1;
-    int track_ = -1;
     std::uint64_t bytes_ = 0;
     std::uint64_t tasks_done_ = 0;
     std::uint64_t active_ = 0;

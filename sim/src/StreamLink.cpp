@@ -1,18 +1,25 @@
 #include "StreamLink.hpp"
 
-#include "SimEngine.hpp"
-
 #include <algorithm>
 #include <cmath>
 
 namespace npusim::sim {
 
-StreamLink::StreamLink(SimEngine& eng, std::string label, std::vector<StreamReceiver*> receivers,
-                       double sender_bytes_per_cycle, std::uint32_t latency_cycles)
-    : eng_(eng), label_(std::move(label)), rx_(std::move(receivers)), latency_(latency_cycles) {
-    rate_ = std::min(sender_bytes_per_cycle, eng.timing().stream_bytes_per_cycle);
-    for (auto* r : rx_) rate_ = std::min(rate_, r->bytes_per_cycle);
+std::uint64_t stream_transfer_cycles(std::uint64_t bytes, double bytes_per_cycle, std::uint32_t latency_cycles) {
+    return static_cast<std::uint64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle)) + latency_cycles;
 }
+
+double stream_link_rate(double sender_bytes_per_cycle, double stream_bytes_per_cycle,
+                        const std::vector<StreamReceiver*>& receivers) {
+    double rate = std::min(sender_bytes_per_cycle, stream_bytes_per_cycle);
+    for (auto* r : receivers) rate = std::min(rate, r->bytes_per_cycle);
+    return rate;
+}
+
+StreamLink::StreamLink(const model::TimingParams& timing, RunStats& stats, std::string label,
+                       std::vector<StreamReceiver*> receivers, double sender_bytes_per_cycle, std::uint32_t latency_cycles)
+    : stats_(stats), label_(std::move(label)), rx_(std::move(receivers)),
+      rate_(stream_link_rate(sender_bytes_per_cycle, timing.stream_bytes_per_cycle, rx_)), latency_(latency_cycles) {}
 
 void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps, std::uint64_t* active) {
     std::uint64_t off = 0;
@@ -36,10 +43,9 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
             chunk = std::min(chunk, r->remaining);
             start = std::max(start, r->ready_at);
         }
-        const auto cycles = static_cast<std::uint64_t>(std::ceil(static_cast<double>(chunk) / rate_)) + (first ? latency_ : 0);
+        const auto cycles = stream_transfer_cycles(chunk, rate_, first ? latency_ : 0);
         first = false;
-        clk.pending = start + cycles - now_cycles();   // one wait: until the chunk has arrived
-        clk.sync();
+        clk.sync_to(start + cycles);   // one wait: until the chunk has arrived
         if (active) *active += cycles;
         for (auto* r : rx_) {
             r->accept(data + off, chunk);
@@ -49,7 +55,7 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
                 r->on_filled();
             }
         }
-        eng_.add_bytes(chunk * rx_.size());
+        stats_.bytes_moved += chunk * rx_.size();
         off += chunk;
     }
 }
@@ -62,7 +68,7 @@ void StreamLink::receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, 
     posted_.notify();
     ps.status = ProcessState::Status::WaitStream;
     while (r.posted) clk.wait(r.filled);
-    clk.pending = 0;   // the data arrived at or after the time this receiver posted
+    clk.set_local_cycles(now_cycles());   // the data arrived at or after the time this receiver posted
     ps.status = ProcessState::Status::Running;
 }
 

@@ -8,15 +8,14 @@
 // rate = the slowest of the stream and the two DMA channels. A receiver that has not posted
 // back-pressures the sender (a broadcast waits for all its destinations).
 #include "ProcessClock.hpp"
+#include "ProcessState.hpp"
+#include "RunServices.hpp"
 
 #include <cstdint>
 #include <string>
-#include <systemc>
 #include <vector>
 
 namespace npusim::sim {
-
-class SimEngine;
 
 /// The receiving side of a stream: an S2MM channel writing into tile or host memory.
 class StreamReceiver {
@@ -35,9 +34,17 @@ public:
     sc_core::sc_event filled;
 };
 
+/// Cycles to move `bytes` over a link at `bytes_per_cycle`, plus `latency_cycles` (the route's
+/// latency, charged on the first chunk of each sender BD).
+std::uint64_t stream_transfer_cycles(std::uint64_t bytes, double bytes_per_cycle, std::uint32_t latency_cycles);
+
+/// The rate of a link: the slowest of the sender channel, the stream, and every receiver channel.
+double stream_link_rate(double sender_bytes_per_cycle, double stream_bytes_per_cycle,
+                        const std::vector<StreamReceiver*>& receivers);
+
 class StreamLink {
 public:
-    StreamLink(SimEngine& eng, std::string label, std::vector<StreamReceiver*> receivers, double sender_bytes_per_cycle,
+    StreamLink(const model::TimingParams& timing, RunStats& stats, std::string label, std::vector<StreamReceiver*> receivers, double sender_bytes_per_cycle,
                std::uint32_t latency_cycles);
 
     /// Move n bytes from `data` to every receiver; returns when all were delivered.
@@ -49,9 +56,10 @@ public:
     void notify_posted() { posted_.notify(); }
     const std::vector<StreamReceiver*>& receivers() const { return rx_; }
     bool sender_waiting() const { return sender_waiting_; }
+    double bytes_per_cycle() const { return rate_; }
 
 private:
-    SimEngine& eng_;
+    RunStats& stats_;
     std::string label_;
     std::vector<StreamReceiver*> rx_;
     double rate_;

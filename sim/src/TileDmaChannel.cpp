@@ -1,19 +1,18 @@
 #include "TileDmaChannel.hpp"
 
-#include "SemaphoreLock.hpp"
-#include "SimEngine.hpp"
+#include "npusim/model/NetlistRelations.hpp"
 
 #include <cstring>
 #include <fmt/format.h>
 
 namespace npusim::sim {
 
-TileDmaChannel::TileDmaChannel(SimEngine& eng, const model::DmaChannelProgram& prog)
-    : eng_(eng), prog_(prog), mem_(eng.tile_memory(prog.tile)) {
-    bytes_per_cycle = eng.timing().tile_dma_bytes_per_cycle;
-    ps_.name = fmt::format("DMA {} {} {}", model::to_string(prog.tile), model::direction_name(prog.dir), prog.channel);
+TileDmaChannel::TileDmaChannel(const TileDmaServices& services, const model::DmaChannelProgram& prog)
+    : SimProcess(services.run, model::tile_dma_name({prog.tile, prog.dir, prog.channel})), buffers_(services.buffers),
+      locks_(services.locks), stats_(services.stats), prog_(prog), mem_(services.memory.of(prog.tile)) {
+    bytes_per_cycle = svc_.timing.tile_dma_bytes_per_cycle;
     for (const auto& bd : prog.bds) {
-        const auto& buf = eng.net().buffers.at(static_cast<std::size_t>(bd.buffer));
+        const auto& buf = buffers_.at(static_cast<std::size_t>(bd.buffer));
         patterns_.emplace_back(static_cast<std::int64_t>(buf.address + bd.offset_bytes), bd.dims, bd.length_bytes);
         const auto& p = patterns_.back();
         if (p.min_offset() < buf.address || p.max_offset() >= static_cast<std::int64_t>(buf.address + buf.bytes))
@@ -21,33 +20,21 @@ TileDmaChannel::TileDmaChannel(SimEngine& eng, const model::DmaChannelProgram& p
                                          fmt::format("{}: BD {} of {} reaches outside buffer '{}'", ps_.name, bd.bd_id,
                                                      bd.prov.describe(), buf.name));
     }
-    eng.register_process(&ps_);
-    if (eng.trace()) track_ = eng.add_track({TrackInfo::Kind::Dma, prog.tile.col, prog.tile.row, ps_.name});
+    open_track(TrackInfo::Kind::Dma, prog.tile);
 }
 
 std::string TileDmaChannel::label() const { return ps_.name; }
 
-void TileDmaChannel::spawn(std::size_t stack_bytes) {
-    sc_core::sc_spawn_options o;
-    o.set_stack_size(static_cast<int>(stack_bytes));
-    sc_core::sc_spawn([this] { run(); }, sc_core::sc_gen_unique_name("dma"), &o);
-}
-
-void TileDmaChannel::run() {
-    try {
-        if (!link_ || prog_.bds.empty()) {
-            ps_.status = ProcessState::Status::Done;
-            return;
-        }
-        repeats_left_ = prog_.repeat_count;
-        bd_ = prog_.start;
-        if (prog_.dir == model::Direction::MM2S) run_mm2s();
-        else run_s2mm();
+void TileDmaChannel::body() {
+    if (!link_ || prog_.bds.empty()) {
         ps_.status = ProcessState::Status::Done;
-    } catch (const ProcessAbort&) {
-    } catch (const SimulationError& e) {
-        try { eng_.fail(e); } catch (const ProcessAbort&) {}
+        return;
     }
+    repeats_left_ = prog_.repeat_count;
+    bd_ = prog_.start;
+    if (prog_.dir == model::Direction::MM2S) run_mm2s();
+    else run_s2mm();
+    ps_.status = ProcessState::Status::Done;
 }
 
 bool TileDmaChannel::advance() {
@@ -100,17 +87,17 @@ void TileDmaChannel::gather_padded(const model::BufferDescriptor& bd, std::int64
 void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
     ps_.prov = &bd.prov;
     if (bd.acquire_lock >= 0) {
-        auto& l = eng_.lock(bd.acquire_lock);
+        auto& l = locks_.at(bd.acquire_lock);
         if (bd.acquire_equal) l.acquire_eq(bd.acquire_value, clk_, ps_);
         else l.acquire_ge(bd.acquire_value, clk_, ps_);
     }
-    clk_.pending += eng_.timing().bd_setup_cycles;
+    clk_.advance(svc_.timing.bd_setup_cycles);
     const auto& pat = patterns_[static_cast<std::size_t>(bd_)];
     const std::uint64_t begin = clk_.local_cycles();
     const std::uint8_t* data;
     std::uint64_t total = pat.total_bytes();
     if (!bd.pad.empty()) {
-        const auto& buf = eng_.net().buffers[static_cast<std::size_t>(bd.buffer)];
+        const auto& buf = buffers_[static_cast<std::size_t>(bd.buffer)];
         gather_padded(bd, static_cast<std::int64_t>(buf.address + bd.offset_bytes));
         data = staging_.data();
         total = staging_.size();
@@ -128,9 +115,9 @@ void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
     link_->send(data, total, clk_, ps_, &active_);
     bytes_ += total;
     ++bds_done_;
-    eng_.count_bd();
-    if (track_ >= 0) eng_.trace()->span(track_, bd.prov.describe(), begin, clk_.local_cycles());
-    if (bd.release_lock >= 0) eng_.lock(bd.release_lock).release(bd.release_value, clk_, ps_.name);
+    ++stats_.bd_transfers;
+    if (track_ >= 0) svc_.tracks.sink()->span(track_, bd.prov.describe(), begin, clk_.local_cycles());
+    if (bd.release_lock >= 0) locks_.at(bd.release_lock).release(bd.release_value, clk_, ps_.name);
 }
 
 void TileDmaChannel::post(std::uint64_t at) {
@@ -146,39 +133,39 @@ void TileDmaChannel::post(std::uint64_t at) {
 }
 
 void TileDmaChannel::run_s2mm() {
-    const auto& t = eng_.timing();
+    const auto& t = svc_.timing;
     for (;;) {
         const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
         ps_.prov = &bd.prov;
         if (bd.acquire_lock >= 0) {
-            auto& l = eng_.lock(bd.acquire_lock);
+            auto& l = locks_.at(bd.acquire_lock);
             if (bd.acquire_equal) l.acquire_eq(bd.acquire_value, clk_, ps_);
             else l.acquire_ge(bd.acquire_value, clk_, ps_);
         }
-        clk_.pending += t.bd_setup_cycles;
+        clk_.advance(t.bd_setup_cycles);
         post(clk_.local_cycles());
         // Sleep while on_filled() keeps the chain going; it wakes us when a lock must be waited for.
         ps_.status = ProcessState::Status::WaitStream;
         thread_asleep_ = true;
         while (thread_asleep_) clk_.wait(wake_);
         ps_.status = ProcessState::Status::Running;
-        clk_.pending = resume_at_ > now_cycles() ? resume_at_ - now_cycles() : 0;
+        clk_.set_local_cycles(resume_at_);
         if (chain_done_) return;
     }
 }
 
 void TileDmaChannel::on_filled() {
     // Runs in the sender's process at the arrival time of the BD's last byte.
-    const auto& t = eng_.timing();
+    const auto& t = svc_.timing;
     const std::uint64_t now = now_cycles();
     const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
     bytes_ += patterns_[static_cast<std::size_t>(bd_)].total_bytes();
     ++bds_done_;
-    eng_.count_bd();
-    if (track_ >= 0) eng_.trace()->span(track_, bd.prov.describe(), bd_begin_, now);
+    ++stats_.bd_transfers;
+    if (track_ >= 0) svc_.tracks.sink()->span(track_, bd.prov.describe(), bd_begin_, now);
     std::uint64_t at = now;
     if (bd.release_lock >= 0) {
-        eng_.lock(bd.release_lock).release_at(bd.release_value, at, ps_.name);
+        locks_.at(bd.release_lock).release_at(bd.release_value, at, ps_.name);
         at += t.lock_release_cycles;
     }
     if (!advance()) {
@@ -190,7 +177,7 @@ void TileDmaChannel::on_filled() {
     }
     const auto& next = prog_.bds[static_cast<std::size_t>(bd_)];
     if (next.acquire_lock < 0 ||
-        (!next.acquire_equal && eng_.lock(next.acquire_lock).try_acquire_ge_at(next.acquire_value, at))) {
+        (!next.acquire_equal && locks_.at(next.acquire_lock).try_acquire_ge_at(next.acquire_value, at))) {
         if (next.acquire_lock >= 0) at += t.lock_acquire_cycles;
         post(at + t.bd_setup_cycles);
         return;

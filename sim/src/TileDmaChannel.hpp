@@ -7,8 +7,10 @@
 // sender's process at the arrival time) releases the BD's lock, moves to the next BD and, if that
 // BD's lock can be taken at once, posts it. The channel's own process only wakes when a lock has
 // to be waited for, so an S2MM BD costs no SystemC context switch of its own.
-#include "ProcessClock.hpp"
+#include "SemaphoreLock.hpp"
+#include "SimProcess.hpp"
 #include "StreamLink.hpp"
+#include "TileMemory.hpp"
 #include "npusim/model/AddressPattern.hpp"
 #include "npusim/model/Netlist.hpp"
 
@@ -17,13 +19,19 @@
 
 namespace npusim::sim {
 
-class SimEngine;
+/// What a tile DMA channel uses of its run.
+struct TileDmaServices {
+    RunServices run;
+    const std::vector<model::NetBuffer>& buffers;
+    TileMemory& memory;
+    LockTable& locks;
+    RunStats& stats;
+};
 
-class TileDmaChannel final : public StreamReceiver {
+class TileDmaChannel final : public SimProcess, public StreamReceiver {
 public:
-    TileDmaChannel(SimEngine& eng, const model::DmaChannelProgram& prog);
+    TileDmaChannel(const TileDmaServices& services, const model::DmaChannelProgram& prog);
     void set_link(StreamLink* link) { link_ = link; }
-    void spawn(std::size_t stack_bytes);
 
     void accept(const std::uint8_t* data, std::uint64_t n) override;
     void on_filled() override;
@@ -32,7 +40,6 @@ public:
     std::uint64_t bytes() const { return bytes_; }
     std::uint64_t bds_done() const { return bds_done_; }
     std::uint64_t active_cycles() const { return active_; }
-    ProcessState& state() { return ps_; }
     int current_bd() const { return bd_; }
     void wake_all() {
         filled.notify();
@@ -40,20 +47,20 @@ public:
     }
 
 private:
-    void run();
+    void body() override;
     void run_mm2s();
     void run_s2mm();
     void run_bd(const model::BufferDescriptor& bd);
     void gather_padded(const model::BufferDescriptor& bd, std::int64_t base);
     void post(std::uint64_t at);          ///< S2MM: offer the current BD's capacity from cycle `at`
     bool advance();                       ///< move to the next BD; false when the chain ended
-    SimEngine& eng_;
+    const std::vector<model::NetBuffer>& buffers_;
+    LockTable& locks_;
+    RunStats& stats_;
     const model::DmaChannelProgram& prog_;
     std::uint8_t* mem_;
     std::vector<model::AddressPattern> patterns_;   ///< per BD
     StreamLink* link_ = nullptr;
-    ProcessClock clk_;
-    ProcessState ps_;
     std::optional<model::AddressPattern::Cursor> cursor_;
     std::vector<std::uint8_t> staging_;
     int bd_ = 0;
@@ -63,7 +70,6 @@ private:
     std::uint64_t resume_at_ = 0;
     std::uint64_t bd_begin_ = 0;
     sc_core::sc_event wake_;
-    int track_ = -1;
     std::uint64_t bytes_ = 0;
     std::uint64_t bds_done_ = 0;
     std::uint64_t active_ = 0;

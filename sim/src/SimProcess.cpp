@@ -1,0 +1,38 @@
+#include "SimProcess.hpp"
+
+#include <exception>
+#include <fmt/format.h>
+
+namespace npusim::sim {
+
+SimProcess::SimProcess(const RunServices& services, std::string name, model::CoreServices* owner)
+    : svc_(services), clk_(services.run, owner) {
+    ps_.name = std::move(name);
+}
+
+void SimProcess::open_track(TrackInfo::Kind kind, model::TileCoord tile) {
+    track_ = svc_.tracks.add({kind, tile.col, tile.row, ps_.name});
+}
+
+void SimProcess::spawn(std::size_t stack_bytes, const char* basename, bool unique) {
+    sc_core::sc_spawn_options o;
+    o.set_stack_size(static_cast<int>(stack_bytes));
+    sc_core::sc_spawn([this] { run_guarded(); }, unique ? sc_core::sc_gen_unique_name(basename) : basename, &o);
+}
+
+void SimProcess::run_guarded() {
+    try {
+        body();
+    } catch (const ProcessAbort&) {
+        // the run is being stopped (an error is recorded) or torn down
+    } catch (const SimulationError& e) {
+        svc_.run.record(e);
+    } catch (const std::exception& e) {
+        svc_.run.record(SimulationError(SimulationError::Kind::Protocol, fmt::format("{}: {}", error_subject(), e.what())));
+    } catch (...) {
+        svc_.run.record(SimulationError(SimulationError::Kind::Protocol,
+                                        fmt::format("{}: body threw an unknown exception", error_subject())));
+    }
+}
+
+} // namespace npusim::sim

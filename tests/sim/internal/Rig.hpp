@@ -1,0 +1,33 @@
+#pragma once
+// A fresh SystemC context with the services of a run, for driving engine parts directly.
+#include "RunServices.hpp"
+#include "ScContextGuard.hpp"
+#include "SimProcess.hpp"
+
+#include <functional>
+#include <string>
+
+namespace npusim::test {
+
+struct Rig {
+    sim::ScContextGuard ctx;   // first: created first, destroyed last
+    model::TimingParams timing = model::TimingParams::for_arch(model::Arch::AIE2);
+    sim::RunControl run;
+    sim::TraceTracks tracks{nullptr};
+    sim::RunServices services{run, tracks, timing};
+};
+
+/// A process whose body is a test lambda; exposes its clock.
+class TestProcess final : public sim::SimProcess {
+public:
+    TestProcess(const sim::RunServices& s, std::string name, std::function<void(TestProcess&)> f)
+        : SimProcess(s, std::move(name)), f_(std::move(f)) {}
+    sim::ProcessClock& clock() { return clk_; }
+    void start() { spawn(64 * 1024, "test"); }
+
+private:
+    void body() override { f_(*this); }
+    std::function<void(TestProcess&)> f_;
+};
+
+} // namespace npusim::test

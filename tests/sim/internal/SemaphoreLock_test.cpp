@@ -1,0 +1,139 @@
+// SemaphoreLock driven directly: acquire-ge blocks until enough is released, acquire-eq waits
+// for an exact value, timed releases, set, and overflow / out-of-range errors with their text.
+#include "Rig.hpp"
+#include "SemaphoreLock.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace npusim;
+using npusim::test::Rig;
+using npusim::test::TestProcess;
+
+TEST_CASE("acquire_ge blocks until releases reach the value, then subtracts it", "[sim][lock]") {
+    Rig rig;
+    sim::SemaphoreLock lock(rig.services, 0, "l", "(0,2)", 0, 63, -1);
+    std::uint64_t acquired_at = 0, stall = 0;
+    TestProcess waiter(rig.services, "waiter", [&](TestProcess& p) {
+        lock.acquire_ge(2, p.clock(), p.state(), &stall);
+        acquired_at = p.clock().local_cycles();
+    });
+    TestProcess releaser(rig.services, "releaser", [&](TestProcess& p) {
+        p.clock().wait_cycles(10);
+        lock.release(1, p.clock(), "releaser");
+        p.clock().wait_cycles(10);
+        lock.release(1, p.clock(), "releaser");
+    });
+    waiter.start();
+    releaser.start();
+    sc_core::sc_start();
+    REQUIRE_FALSE(rig.run.error());
+    // the second release happens at cycle 20 (+1 release latency on the first: 10 + 1 + 10)
+    const std::uint64_t second = 10 + rig.timing.lock_release_cycles + 10;
+    CHECK(acquired_at == second + rig.timing.lock_acquire_cycles);
+    CHECK(stall == second);
+    CHECK(lock.final_value() == 0);
+    CHECK(lock.last_releaser() == "releaser");
+    CHECK(waiter.state().status == sim::ProcessState::Status::Running);
+}
+
+TEST_CASE("a release is visible at the releaser's local time, not before", "[sim][lock]") {
+    Rig rig;
+    sim::SemaphoreLock lock(rig.services, 0, "l", "(0,2)", 0, 63, -1);
+    std::uint64_t acquired_at = 0;
+    TestProcess releaser(rig.services, "ahead", [&](TestProcess& p) {
+        p.clock().advance(500);   // runs ahead of simulated time, no SystemC wait
+        lock.release(1, p.clock(), "ahead");
+    });
+    TestProcess waiter(rig.services, "waiter", [&](TestProcess& p) {
+        lock.acquire_ge(1, p.clock(), p.state());
+        acquired_at = p.clock().local_cycles();
+    });
+    releaser.start();
+    waiter.start();
+    sc_core::sc_start();
+    CHECK(acquired_at == 500 + rig.timing.lock_acquire_cycles);
+}
+
+TEST_CASE("acquire_eq waits for the exact value and leaves it unchanged", "[sim][lock][barrier]") {
+    Rig rig;
+    sim::SemaphoreLock lock(rig.services, 0, "b", "(0,2)", 0, 63, -1);
+    std::uint64_t at = 0;
+    TestProcess waiter(rig.services, "waiter", [&](TestProcess& p) {
+        lock.acquire_eq(3, p.clock(), p.state());
+        p.clock().sync();
+        at = sim::now_cycles();
+    });
+    TestProcess releaser(rig.services, "releaser", [&](TestProcess& p) {
+        lock.release(2, p.clock(), "releaser");   // 2: not yet
+        p.clock().wait_cycles(40);
+        lock.release(1, p.clock(), "releaser");   // 3 at cycle 1 + 40
+    });
+    waiter.start();
+    releaser.start();
+    sc_core::sc_start();
+    CHECK(at == rig.timing.lock_release_cycles + 40 + rig.timing.lock_acquire_cycles);
+    CHECK(lock.final_value() == 3);
+}
+
+TEST_CASE("a release above the lock's maximum is a protocol error", "[sim][lock][errors]") {
+    Rig rig;
+    sim::SemaphoreLock lock(rig.services, 0, "in_cons_prod_lock_0", "(0,2)", 63, 63, -1);
+    bool after = false;
+    TestProcess p(rig.services, "p", [&](TestProcess& self) {
+        lock.release(1, self.clock(), "worker 'w' on (0,2)");
+        after = true;
+    });
+    p.start();
+    sc_core::sc_start();
+    REQUIRE(rig.run.error());
+    CHECK(rig.run.error()->kind() == SimulationError::Kind::Protocol);
+    CHECK(std::string(rig.run.error()->what()) ==
+          "lock 'in_cons_prod_lock_0' on (0,2) overflows: value 63 + release 1 exceeds 63 (released by worker 'w' on "
+          "(0,2)); a release without a matching acquire");
+    CHECK_FALSE(after);   // the releasing process was unwound
+    CHECK(lock.final_value() == 63);
+}
+
+TEST_CASE("set overwrites the value and wakes waiters; outside 0..max it is an error", "[sim][lock][barrier]") {
+    Rig rig;
+    sim::SemaphoreLock lock(rig.services, 0, "b", "(0,2)", 5, 63, -1);
+    bool woke = false;
+    TestProcess waiter(rig.services, "waiter", [&](TestProcess& p) {
+        lock.acquire_eq(9, p.clock(), p.state());
+        woke = true;
+    });
+    TestProcess setter(rig.services, "setter", [&](TestProcess& p) {
+        p.clock().advance(7);
+        lock.set(9, p.clock(), "runtime sequence");
+    });
+    waiter.start();
+    setter.start();
+    sc_core::sc_start();
+    CHECK(woke);
+    CHECK(lock.final_value() == 9);
+    CHECK(lock.last_releaser() == "runtime sequence");
+    CHECK_FALSE(rig.run.error());
+}
+
+TEST_CASE("set outside 0..max is a protocol error", "[sim][lock][barrier][errors]") {
+    Rig rig;
+    sim::SemaphoreLock lock(rig.services, 0, "b", "(0,2)", 5, 63, -1);
+    TestProcess setter(rig.services, "setter", [&](TestProcess& p) { lock.set(64, p.clock(), "runtime sequence"); });
+    setter.start();
+    sc_core::sc_start();
+    REQUIRE(rig.run.error());
+    CHECK(rig.run.error()->kind() == SimulationError::Kind::Protocol);
+    CHECK(std::string(rig.run.error()->what()) == "lock 'b' on (0,2): set to 64 outside 0..63 (by runtime sequence)");
+    CHECK(lock.final_value() == 5);
+}
+
+TEST_CASE("try_acquire_ge_at takes the value only if it is there at that cycle", "[sim][lock]") {
+    Rig rig;
+    sim::SemaphoreLock lock(rig.services, 0, "l", "(0,2)", 1, 63, -1);
+    CHECK(lock.try_acquire_ge_at(1, 0));
+    CHECK_FALSE(lock.try_acquire_ge_at(1, 0));
+    lock.release_at(2, 10, "dma");
+    CHECK(lock.final_value() == 2);
+    CHECK(lock.try_acquire_ge_at(2, 10));
+    CHECK(lock.final_value() == 0);
+}
