@@ -3,6 +3,7 @@
 #include "npusim/frontend/Runtime.hpp"
 #include "npusim/model/CoreServices.hpp"
 #include "npusim/model/Error.hpp"
+#include "resolve/DepthRule.hpp"
 
 #include <atomic>
 #include <fmt/format.h>
@@ -107,7 +108,7 @@ ObjectFifoHandle ObjectFifo::cons(std::optional<int> depth, std::optional<Tile> 
 
 const std::string& ObjectFifoHandle::name() const { return fifo_->name; }
 const TensorType& ObjectFifoHandle::obj_type() const { return fifo_->obj_type; }
-int ObjectFifoHandle::depth() const { return ep_->depth.value_or(fifo_->depth); }
+int ObjectFifoHandle::depth() const { return detail::declared_depth(*ep_); }
 bool ObjectFifoHandle::is_producer() const { return ep_->role == detail::Role::Producer; }
 
 ElementGroup ObjectFifoHandle::acquire(int n) const {

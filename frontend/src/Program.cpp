@@ -1,6 +1,6 @@
 #include "npusim/frontend/Program.hpp"
 
-#include "Resolver.hpp"
+#include "resolve/Resolver.hpp"
 
 namespace npusim::iron {
 

@@ -1,4 +1,4 @@
-#include "TileMemoryAllocator.hpp"
+#include "resolve/TileMemoryAllocator.hpp"
 
 #include "npusim/model/Error.hpp"
 

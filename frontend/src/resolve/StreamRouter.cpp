@@ -1,4 +1,4 @@
-#include "StreamRouter.hpp"
+#include "resolve/StreamRouter.hpp"
 
 #include "npusim/model/Error.hpp"
 

@@ -1,4 +1,6 @@
-#include "BodyTracer.hpp"
+#include "resolve/BodyTracer.hpp"
+
+#include "resolve/DepthRule.hpp"
 
 #include "npusim/model/Error.hpp"
 
@@ -54,7 +56,7 @@ TracedPort& BodyTracer::port(int key, const char* what) {
 std::span<std::byte* const> BodyTracer::acquire(int key, int n) {
     count_op();
     auto& p = port(key, "acquire");
-    if (n > p.depth)
+    if (!acquire_fits(n, p.depth))
         throw DesignError(fmt::format("worker '{}': acquire({}) on {} exceeds its depth {}", worker_, n, p.describe, p.depth));
     p.max_acquire = std::max(p.max_acquire, n);
     p.held = std::max(p.held, n);

@@ -1,0 +1,111 @@
+#include "resolve/Collect.hpp"
+
+#include "resolve/BodyTracer.hpp"
+
+#include "npusim/model/Error.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <functional>
+
+namespace npusim::iron::detail {
+
+namespace {
+
+void collect_workers(ResolveContext& ctx) {
+    std::set<WorkerState*> seen_workers;
+    for (std::size_t i = 0; i < ctx.program.workers().size(); ++i) {
+        auto* w = ctx.program.workers()[i].state().get();
+        if (!seen_workers.insert(w).second) throw DesignError(fmt::format("worker '{}' is listed twice in the Program", w->name));
+        if (w->name.empty()) w->name = fmt::format("worker_{}", i);
+        ctx.workers.push_back(w);
+    }
+}
+
+// Every fifo reachable from the workers' and the runtime's handles and through links, sorted by
+// name (IRON emits them sorted); names must be unique.
+void collect_fifos(ResolveContext& ctx) {
+    std::set<FifoState*> seen;
+    std::function<void(FifoState*)> visit = [&](FifoState* f) {
+        if (!seen.insert(f).second) return;
+        ctx.fifos.push_back(f);
+        if (f->link_from_cons) {
+            for (auto* in : f->link_from_cons->inputs) visit(in);
+            for (auto& out : f->link_from_cons->outputs) visit(out.get());
+        }
+        if (f->link_to_prod) {
+            for (auto* in : f->link_to_prod->inputs) visit(in);
+        }
+    };
+    for (auto* w : ctx.workers)
+        for (auto* ep : w->endpoints) visit(ep->fifo);
+    for (auto* ep : ctx.program.runtime().state()->endpoints) visit(ep->fifo);
+    auto& fifos = ctx.fifos;
+    std::sort(fifos.begin(), fifos.end(), [](auto* a, auto* b) { return a->name < b->name; });
+    for (std::size_t i = 1; i < fifos.size(); ++i)
+        if (fifos[i]->name == fifos[i - 1]->name)
+            throw DesignError(fmt::format("two different fifos are named '{}'; fifo names must be unique", fifos[i]->name));
+}
+
+// DMA transfers move whole 32-bit words.
+void check_object_is_whole_words(const FifoState& f) {
+    if (f.obj_type.bytes() % 4 != 0)
+        throw DesignError(fmt::format("fifo '{}': object type {} is {} B; DMA transfers move whole 32-bit words, so an "
+                                      "object must be a multiple of 4 bytes",
+                                      f.name, f.obj_type.str(), f.obj_type.bytes()));
+}
+
+void check_fifo_ends(const FifoState& f, const std::set<WorkerState*>& listed) {
+    if (!f.prod || f.prod->owner == OwnerKind::None)
+        throw DesignError(fmt::format("fifo '{}' has no producer: pass its prod() handle to a Worker or the Runtime", f.name));
+    int consumers = 0;
+    for (auto& c : f.cons)
+        if (c->owner != OwnerKind::None) ++consumers;
+    if (consumers == 0)
+        throw DesignError(fmt::format("fifo '{}' has no consumer: pass a cons() handle to a Worker or the Runtime", f.name));
+    auto check_worker = [&](const EndpointState* ep) {
+        if (ep->owner == OwnerKind::Worker && !listed.count(ep->worker))
+            throw DesignError(fmt::format("{} belongs to worker '{}', which is not in the Program's workers", ep->describe(),
+                                          ep->worker->name.empty() ? "<unnamed>" : ep->worker->name));
+    };
+    check_worker(f.prod.get());
+    for (auto& c : f.cons) check_worker(c.get());
+}
+
+void collect_link(ResolveContext& ctx, FifoState* f) {
+    if (!f->link_from_cons || ctx.link_index.count(f->link_from_cons.get())) return;
+    ctx.link_index[f->link_from_cons.get()] = ctx.links.size();
+    ctx.links.push_back(LinkPlan{f->link_from_cons.get(), {}, {}, {}});
+}
+
+} // namespace
+
+void collect_design(ResolveContext& ctx) {
+    collect_workers(ctx);
+    collect_fifos(ctx);
+    const std::set<WorkerState*> listed(ctx.workers.begin(), ctx.workers.end());
+    for (auto* f : ctx.fifos) {
+        check_object_is_whole_words(*f);
+        check_fifo_ends(*f, listed);
+        collect_link(ctx, f);
+    }
+}
+
+void trace_bodies(ResolveContext& ctx) {
+    for (auto* w : ctx.workers) {
+        BodyTracer tracer(w->name, ctx.opts.trace_op_budget);
+        for (auto* ep : w->endpoints) {
+            TracedPort p;
+            p.describe = ep->describe();
+            p.depth = declared_depth(*ep);
+            p.elem_bytes = ep->fifo->obj_type.bytes();
+            tracer.add_port(ep->uid, std::move(p));
+        }
+        for (const auto& b : w->buffers) tracer.add_buffer(b->uid, b->type.bytes());
+        if (!w->body) throw DesignError(fmt::format("worker '{}' has no body", w->name));
+        tracer.run(w->body);
+        for (const auto& [key, port] : tracer.ports()) ctx.max_acquire[key] = port.max_acquire;
+    }
+}
+
+} // namespace npusim::iron::detail

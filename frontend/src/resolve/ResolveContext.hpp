@@ -1,0 +1,47 @@
+#pragma once
+// ResolveContext: the plain state resolve's passes share (see docs/resolve.md). Each pass reads
+// what earlier passes filled in and adds its own part; the netlist is the result.
+#include "npusim/frontend/Program.hpp"
+#include "npusim/model/Netlist.hpp"
+#include "resolve/DepthRule.hpp"
+#include "resolve/ResourceLedger.hpp"
+
+#include <map>
+#include <set>
+#include <vector>
+
+namespace npusim::iron::detail {
+
+/// A link and where it was placed; the channels of its fifos are filled in by FifoLowering.
+struct LinkPlan {
+    LinkState* link = nullptr;
+    model::TileCoord tile;
+    std::map<FifoState*, int> s2mm_of;   ///< S2MM channel of each input fifo
+    std::map<FifoState*, int> mm2s_of;   ///< MM2S channel of each output fifo
+};
+
+struct ResolveContext {
+    ResolveContext(const Program& program, const ResolveOptions& opts);
+
+    const Program& program;
+    ResolveOptions opts;
+    const model::DeviceSpec& dev;
+    model::Netlist net;
+    ResourceLedger ledger{dev, net};
+
+    std::vector<WorkerState*> workers;                   ///< Program order
+    std::vector<FifoState*> fifos;                       ///< sorted by name
+    std::vector<LinkPlan> links;                         ///< in order of first fifo
+    std::map<LinkState*, std::size_t> link_index;
+    AcquireTable max_acquire;                            ///< endpoint uid -> largest acquire
+    std::map<WorkerState*, model::TileCoord> worker_tile;
+    std::map<WorkerState*, int> worker_core;             ///< index into net.cores
+    std::set<model::TileCoord> worker_tiles;             ///< compute tiles taken (workers, links)
+    std::map<int, int> buffer_of;                        ///< Buffer uid -> NetBuffer index
+    std::map<int, model::StreamEndpoint> shim_alloc;     ///< runtime endpoint uid -> shim channel
+
+    model::CoreProgram& core_of(WorkerState* w);
+    LinkPlan& plan_of(LinkState* l);
+};
+
+} // namespace npusim::iron::detail

@@ -1,0 +1,102 @@
+#include "resolve/ResourceLedger.hpp"
+
+#include "resolve/BdEncoding.hpp"
+
+#include "npusim/model/Error.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace npusim::iron::detail {
+
+using model::Direction;
+using model::TileCoord;
+
+ResourceLedger::ResourceLedger(const model::DeviceSpec& dev, model::Netlist& net) : dev_(dev), net_(net) {}
+
+int ResourceLedger::alloc_channel(TileCoord t, Direction d, const std::string& who) {
+    auto& u = use(t);
+    auto& v = d == Direction::S2MM ? u.s2mm : u.mm2s;
+    const int n = dev_.dma_channels(t, d);
+    if (static_cast<int>(v.size()) >= n) {
+        std::string users;
+        for (const auto& s : v) users += (users.empty() ? "" : ", ") + s;
+        throw DesignError(fmt::format("{} tile {}: {} needs a {} DMA channel but all {} are in use (by {})",
+                                      model::tile_kind_name(dev_.kind_at(t)), model::to_string(t), who,
+                                      model::direction_name(d), n, users));
+    }
+    v.push_back(who);
+    return static_cast<int>(v.size()) - 1;
+}
+
+int ResourceLedger::channels_used(TileCoord t, Direction d) {
+    const auto& u = use(t);
+    return static_cast<int>(d == Direction::S2MM ? u.s2mm.size() : u.mm2s.size());
+}
+
+int ResourceLedger::add_lock(TileCoord t, const std::string& name, int init, model::Provenance prov) {
+    auto& u = use(t);
+    const auto& res = dev_.resources(t);
+    if (u.locks >= res.locks)
+        throw DesignError(fmt::format("{} tile {}: {} needs a lock but all {} locks are in use",
+                                      model::tile_kind_name(dev_.kind_at(t)), model::to_string(t), prov.describe(), res.locks));
+    if (init < 0 || init > res.lock_max_value)
+        throw DesignError(fmt::format("{}: lock '{}' initial value {} is outside 0..{}", prov.describe(), name, init,
+                                      res.lock_max_value));
+    model::NetLock l;
+    l.name = name;
+    l.tile = t;
+    l.id = u.locks++;
+    l.init = init;
+    l.prov = std::move(prov);
+    net_.locks.push_back(std::move(l));
+    return static_cast<int>(net_.locks.size()) - 1;
+}
+
+int ResourceLedger::add_buffer(TileCoord t, const std::string& name, std::uint64_t bytes, model::Provenance prov) {
+    model::NetBuffer b;
+    b.name = name;
+    b.tile = t;
+    b.bytes = static_cast<std::uint32_t>(bytes);
+    b.prov = std::move(prov);
+    net_.buffers.push_back(std::move(b));
+    const int idx = static_cast<int>(net_.buffers.size()) - 1;
+    use(t).buffers.push_back(idx);
+    return idx;
+}
+
+void ResourceLedger::add_channel(model::DmaChannelProgram ch, const std::string& who) {
+    auto& u = use(ch.tile);
+    const auto [first, last] = dev_.bd_range(ch.tile, ch.channel);
+    const int half = dev_.resources(ch.tile).bds_split_by_channel_parity ? ch.channel % 2 : 0;
+    const int avail = last - first + 1 - u.bds[half];
+    if (static_cast<int>(ch.bds.size()) > avail)
+        throw DesignError(fmt::format("{} tile {}: {} needs {} BDs on {} channel {} but only {} of BDs {}-{} are free",
+                                      model::tile_kind_name(dev_.kind_at(ch.tile)), model::to_string(ch.tile), who,
+                                      ch.bds.size(), model::direction_name(ch.dir), ch.channel, avail, first, last));
+    for (auto& bd : ch.bds) {
+        bd.bd_id = first + u.bds[half]++;
+        check_bd_length(bd, dev_.resources(ch.tile), dev_.kind_at(ch.tile));
+    }
+    net_.channels.push_back(std::move(ch));
+}
+
+int ResourceLedger::take_shim_bd(TileCoord t, const std::string& who) {
+    const int count = dev_.shim.bds;
+    auto& busy = use(t).shim_bd_busy;
+    busy.resize(static_cast<std::size_t>(count), false);
+    auto free_bd = std::find(busy.begin(), busy.end(), false);
+    if (free_bd == busy.end())
+        throw DesignError(fmt::format("{}: shim tile {} has no free BD id (all {} are held by unfinished tasks; finish a "
+                                      "TaskGroup or free tasks first)",
+                                      who, model::to_string(t), count));
+    *free_bd = true;
+    return static_cast<int>(free_bd - busy.begin());
+}
+
+void ResourceLedger::free_shim_bd(TileCoord t, int id) {
+    auto& busy = use(t).shim_bd_busy;
+    if (static_cast<std::size_t>(id) < busy.size()) busy[static_cast<std::size_t>(id)] = false;
+}
+
+} // namespace npusim::iron::detail

@@ -1,0 +1,53 @@
+#pragma once
+// ResourceLedger: what each tile has handed out so far — DMA channels (with their owners), locks,
+// BD ids (per id range) and buffers — and the shim BD ids the runtime sequence holds. Every
+// "out of <resource>" DesignError of resolve is raised here (see docs/resolve.md, step 7).
+#include "npusim/model/DeviceSpec.hpp"
+#include "npusim/model/Netlist.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace npusim::iron::detail {
+
+/// One tile's allocations.
+struct TileUse {
+    std::vector<std::string> s2mm;   ///< owner of each allocated S2MM channel
+    std::vector<std::string> mm2s;
+    int locks = 0;
+    int bds[2] = {0, 0};             ///< BDs used in each id range (even/odd channel halves)
+    std::vector<int> buffers;        ///< NetBuffer indices placed on the tile, in creation order
+    std::vector<bool> shim_bd_busy;  ///< shim tiles: BD ids held by unfinished runtime tasks
+};
+
+class ResourceLedger {
+public:
+    ResourceLedger(const model::DeviceSpec& dev, model::Netlist& net);
+
+    /// Lowest free channel of direction `d` on `t`, now owned by `who`.
+    int alloc_channel(model::TileCoord t, model::Direction d, const std::string& who);
+    /// Channels of direction `d` allocated on `t` so far.
+    int channels_used(model::TileCoord t, model::Direction d);
+    /// Next lock id of `t`; its initial value must fit the lock (0..lock_max_value).
+    int add_lock(model::TileCoord t, const std::string& name, int init, model::Provenance prov);
+    /// A buffer on `t` (its address is assigned later by the memory pass).
+    int add_buffer(model::TileCoord t, const std::string& name, std::uint64_t bytes, model::Provenance prov);
+    /// Give every BD of `ch` an id from its channel's id range and add the channel to the netlist.
+    void add_channel(model::DmaChannelProgram ch, const std::string& who);
+    /// A free BD id of shim tile `t` for a runtime task (`who` names the task in the error).
+    int take_shim_bd(model::TileCoord t, const std::string& who);
+    /// Return a shim BD id (await or free of its task).
+    void free_shim_bd(model::TileCoord t, int id);
+
+    /// Every tile touched so far, in coordinate order.
+    const std::map<model::TileCoord, TileUse>& tiles() const { return use_; }
+
+private:
+    TileUse& use(model::TileCoord t) { return use_[t]; }
+    const model::DeviceSpec& dev_;
+    model::Netlist& net_;
+    std::map<model::TileCoord, TileUse> use_;
+};
+
+} // namespace npusim::iron::detail

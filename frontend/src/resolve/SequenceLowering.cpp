@@ -1,0 +1,119 @@
+#include "resolve/SequenceLowering.hpp"
+
+#include "resolve/BdEncoding.hpp"
+
+#include "npusim/model/Error.hpp"
+
+#include <fmt/format.h>
+
+namespace npusim::iron::detail {
+
+namespace {
+
+// One host tensor per runtime argument, named arg<i>.
+void add_host_tensors(ResolveContext& ctx, const RuntimeState& rt) {
+    for (std::size_t i = 0; i < rt.tensors.size(); ++i) {
+        model::HostTensor h;
+        h.name = fmt::format("arg{}", i);
+        h.dtype = rt.tensors[i].dtype;
+        h.shape = rt.tensors[i].shape;
+        h.bytes = rt.tensors[i].bytes();
+        if (h.bytes % 4 != 0)
+            throw DesignError(fmt::format("runtime argument {} ({}) is {} B; host buffers must be a multiple of 4 bytes", i,
+                                          rt.tensors[i].str(), h.bytes));
+        ctx.net.host_tensors.push_back(std::move(h));
+    }
+}
+
+void record_sequence_function(const RuntimeState& rt, SequenceRecorder& rec) {
+    SequenceRecorder::set_current(&rec);
+    try {
+        if (rt.run) rt.run();
+        SequenceRecorder::set_current(nullptr);
+    } catch (...) {
+        SequenceRecorder::set_current(nullptr);
+        throw;
+    }
+}
+
+// Groups must be finished; strict task groups forbid mixing the default group with explicit ones.
+void finish_task_groups(const RuntimeState& rt, SequenceRecorder& rec) {
+    if (rt.strict_task_groups && rec.used_default && rec.used_explicit)
+        throw DesignError("runtime sequence mixes the implicit default task group with explicit TaskGroups "
+                          "(strict_task_groups); pass group= to every transfer or to none");
+    if (!rec.open_groups.empty())
+        throw DesignError(fmt::format("runtime sequence ended with TaskGroup {} not finished; call finish()", rec.open_groups.front()));
+    rec.finish_group(0);   // the implicit default group ends with the sequence
+}
+
+void lower_buffer_write(ResolveContext& ctx, const RecordedBufferWrite& bw) {
+    auto it = ctx.buffer_of.find(bw.buffer->uid);
+    if (it == ctx.buffer_of.end())
+        throw DesignError(fmt::format("buffer '{}' is written by the runtime sequence but no worker uses it", bw.buffer->name));
+    model::RuntimeOp w;
+    w.kind = model::RuntimeOp::Kind::WriteBuffer;
+    w.buffer = it->second;
+    w.offset_bytes = static_cast<std::uint32_t>(bw.offset);
+    w.data = bw.bytes;
+    w.prov = {bw.buffer->name, "runtime parameter write"};
+    ctx.net.sequence.push_back(std::move(w));
+}
+
+// A fill or drain: a shim task on its endpoint's channel with one BD (id from the shim tile).
+int lower_transfer_start(ResolveContext& ctx, const SequenceRecorder& rec, const RecordedTransfer& tr) {
+    auto it = ctx.shim_alloc.find(tr.endpoint->uid);
+    if (it == ctx.shim_alloc.end())
+        throw DesignError(fmt::format("{}: no shim DMA channel was allocated for it", tr.endpoint->describe()));
+    const auto& tt = rec.tensors[static_cast<std::size_t>(tr.tensor)];
+    const std::int64_t eb = static_cast<std::int64_t>(model::dtype_bytes(tt.dtype));
+    const char* what = tr.fill ? "fill" : "drain";
+    const std::string who = fmt::format("{} of fifo '{}' ({})", what, tr.endpoint->fifo->name, tr.tap.str());
+    model::ShimTask task;
+    task.id = static_cast<int>(ctx.net.tasks.size());
+    task.tile = it->second.tile;
+    task.dir = it->second.dir;
+    task.channel = it->second.channel;
+    task.host_tensor = tr.tensor;
+    task.issue_token = tr.wait || !tr.fill;   // S2MM always issues a token
+    task.prov = {tr.endpoint->fifo->name, what};
+    task.offset_bytes = shim_task_offset(tr.tap, eb, who);
+    task.dims = shim_task_dims(tr.tap, eb, ctx.dev.shim, ctx.dev.max_repeat_count, who);
+    task.bd_id = ctx.ledger.take_shim_bd(task.tile, who);
+    ctx.net.tasks.push_back(std::move(task));
+    return ctx.net.tasks.back().id;
+}
+
+// An await or free returns the task's shim BD id.
+void lower_transfer_end(ResolveContext& ctx, const model::ShimTask& task) { ctx.ledger.free_shim_bd(task.tile, task.bd_id); }
+
+} // namespace
+
+void lower_sequence(ResolveContext& ctx) {
+    auto rt = ctx.program.runtime().state();
+    SequenceRecorder rec;
+    rec.tensors = rt->tensors;
+    add_host_tensors(ctx, *rt);
+    record_sequence_function(*rt, rec);
+    finish_task_groups(*rt, rec);
+
+    std::map<int, int> task_of;   // transfer -> task index
+    for (const auto& op : rec.ops) {
+        if (op.kind == RecordedOp::Kind::WriteBuffer) {
+            lower_buffer_write(ctx, rec.buffer_writes[static_cast<std::size_t>(op.transfer)]);
+            continue;
+        }
+        model::RuntimeOp rop;
+        if (op.kind == RecordedOp::Kind::Start) {
+            rop.kind = model::RuntimeOp::Kind::StartTask;
+            rop.task = task_of[op.transfer] = lower_transfer_start(ctx, rec, rec.transfers[static_cast<std::size_t>(op.transfer)]);
+        } else {
+            rop.kind = op.kind == RecordedOp::Kind::Await ? model::RuntimeOp::Kind::AwaitTask : model::RuntimeOp::Kind::FreeTask;
+            rop.task = task_of.at(op.transfer);
+            lower_transfer_end(ctx, ctx.net.tasks[static_cast<std::size_t>(rop.task)]);
+        }
+        rop.prov = ctx.net.tasks[static_cast<std::size_t>(rop.task)].prov;
+        ctx.net.sequence.push_back(std::move(rop));
+    }
+}
+
+} // namespace npusim::iron::detail
