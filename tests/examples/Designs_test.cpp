@@ -1,12 +1,12 @@
 // Every registered design on every device the issue names, with its golden check, plus the
 // parameter variants (element widths, sizes).
-#include "npusim/examples/DesignRunner.hpp"
+#include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace npusim;
-using namespace npusim::examples;
+using namespace npusim::harness;
 
 namespace {
 sim::SimOptions opts(const std::string& device) {

@@ -1,9 +1,9 @@
 // The golden-testing harness: comparison of outputs (exact integers, rtol/atol floats), the
 // mismatch report, DesignInstance's argument checks, run_design with .npy inputs / expected files /
 // saved outputs, the AIE-API kernel builds of E1 and E3, and per-worker AIE core modes.
-#include "npusim/examples/AieKernel.hpp"
-#include "npusim/examples/DesignRunner.hpp"
-#include "npusim/examples/NpyFile.hpp"
+#include "npusim/harness/AieKernel.hpp"
+#include "npusim/harness/DesignRunner.hpp"
+#include "npusim/harness/NpyFile.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/model/Error.hpp"
 
@@ -15,7 +15,7 @@
 #include <limits>
 
 using namespace npusim;
-using namespace npusim::examples;
+using namespace npusim::harness;
 
 namespace {
 

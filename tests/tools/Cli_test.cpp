@@ -1,6 +1,6 @@
 // The CLI contract (DESIGN.md): commands, output, --json, and exit codes 0-4 with their messages.
 #include "Cli.hpp"
-#include "npusim/examples/DesignRegistry.hpp"
+#include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/iron.hpp"
 
 #include <catch2/catch.hpp>
@@ -27,11 +27,11 @@ void register_test_designs() {
     static bool done = false;
     if (done) return;
     done = true;
-    examples::DesignSpec s;
+    harness::DesignSpec s;
     s.name = "test_starved";
     s.description = "test: deadlocks";
     s.devices = {"npu1_1col"};
-    s.build = [](const model::DeviceSpec& dev, const examples::Params&, const examples::BuildOptions&) {
+    s.build = [](const model::DeviceSpec& dev, const harness::Params&, const harness::BuildOptions&) {
         using namespace iron;
         ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
         Worker w(
@@ -47,12 +47,12 @@ void register_test_designs() {
         Runtime rt([](RuntimeData, RuntimeData b, ObjectFifoHandle, ObjectFifoHandle o) { o.drain(b, {.wait = true}); },
                    fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
         const auto t = tensor<std::int32_t>({16});
-        return examples::DesignInstance(Program(dev, rt, {w}, "test_starved"),
-                                        {examples::ArgSpec::input("a", t), examples::ArgSpec::output("b", t)},
-                                        {{"a", examples::Tensor(DType::i32, {16})}},
-                                        [](const examples::Tensors& x) { return examples::Tensors{{"b", x.at("a")}}; }, "test_starved");
+        return harness::DesignInstance(Program(dev, rt, {w}, "test_starved"),
+                                        {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+                                        {{"a", harness::Tensor(DType::i32, {16})}},
+                                        [](const harness::Tensors& x) { return harness::Tensors{{"b", x.at("a")}}; }, "test_starved");
     };
-    examples::register_design(s);
+    harness::register_design(s);
 }
 } // namespace
 

@@ -2,8 +2,8 @@
 // outputs, expected files (deliberately wrong ones too), float tolerances, --kernels=aie, and the
 // error texts and exit codes for files that do not fit.
 #include "Cli.hpp"
-#include "npusim/examples/DesignRegistry.hpp"
-#include "npusim/examples/NpyFile.hpp"
+#include "npusim/harness/DesignRegistry.hpp"
+#include "npusim/harness/NpyFile.hpp"
 #include "npusim/iron.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,7 +14,7 @@
 #include <sstream>
 
 using namespace npusim;
-using namespace npusim::examples;
+using namespace npusim::harness;
 
 namespace {
 
