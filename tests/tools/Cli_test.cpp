@@ -1,11 +1,13 @@
 // The CLI contract (DESIGN.md): commands, output, --json, and exit codes 0-4 with their messages.
 #include "Cli.hpp"
+#include "harness/TestSupport.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/iron.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -137,4 +139,25 @@ TEST_CASE("timing overrides from a file change the cycle count", "[cli]") {
     const auto bad = cli({"run", "passthrough_kernel", "--timing", "/nonexistent.json"});
     CHECK(bad.code == 2);
     CHECK_THAT(bad.err, Catch::Contains("cannot open timing file '/nonexistent.json'"));
+}
+
+TEST_CASE("traces are always built in: --trace and --vcd write their files, --html is a usage error", "[cli]") {
+    harness::test::TempDir d("npusim_cli_traces");
+    const auto r = cli({"run", "passthrough_kernel", "--trace", d.file("t.json"), "--vcd=" + d.file("t.vcd")});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("  trace written to " + d.file("t.json") + " (open in ui.perfetto.dev)\n"));
+    CHECK_THAT(r.out, Catch::Contains("  waveform written to " + d.file("t.vcd") + " (open with GTKWave)\n"));
+    std::ifstream trace(d.file("t.json"));
+    REQUIRE(trace);
+    const auto doc = nlohmann::json::parse(trace);
+    CHECK_FALSE(doc.empty());
+    std::ifstream vcd(d.file("t.vcd"));
+    std::string first;
+    std::getline(vcd, first);
+    CHECK_FALSE(first.empty());
+    const auto h = cli({"run", "passthrough_kernel", "--html", d.file("r.html")});
+    CHECK(h.code == 2);
+    CHECK_THAT(h.err, Catch::Contains("npusim: usage error: --html is not available in this version"));
+    CHECK_FALSE(std::filesystem::exists(d.file("r.html")));
 }
