@@ -2,7 +2,7 @@
 // of the same kernel calls run natively without simulation (same kernels, shapes and count, each
 // core on its own ping-pong buffers as in the simulated tile memories), both measured in the same
 // benchmark iteration; plus simulated cycles per wall second.
-#include "npusim/examples/DesignRunner.hpp"
+#include "npusim/harness/DesignRunner.hpp"
 #include "npusim/kernels/matmul.hpp"
 #include "npusim/kernels/zero.hpp"
 
@@ -17,7 +17,7 @@ namespace {
 void BM_MatmulWholeArray(benchmark::State& state) {
     const std::string device = "npu2";
     const auto& dev = model::device_by_name(device);
-    const auto& spec = examples::design_by_name("matmul_whole_array");
+    const auto& spec = harness::design_by_name("matmul_whole_array");
     const auto params = spec.resolve_params({});
     auto inst = spec.build(dev, params, 1);
     const auto net = inst.program.resolve();

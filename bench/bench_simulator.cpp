@@ -1,7 +1,7 @@
 // Simulator throughput on E1 (passthrough_kernel) with 4 KiB BDs: simulated cycles per wall
 // second and BD transfers per wall second, for 1 MiB and 64 MiB tensors. Only sim::simulate is
 // timed: design construction, resolve and input generation happen once, outside the loop.
-#include "npusim/examples/DesignRunner.hpp"
+#include "npusim/harness/DesignRunner.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -11,7 +11,7 @@ namespace {
 
 void BM_PassthroughKernel(benchmark::State& state) {
     const std::int64_t bytes = state.range(0);
-    const auto& spec = examples::design_by_name("passthrough_kernel");
+    const auto& spec = harness::design_by_name("passthrough_kernel");
     const auto& dev = model::device_by_name("npu1_1col");
     auto inst = spec.build(dev, spec.resolve_params({{"size", bytes}, {"tile", 4096}, {"bits", 8}}), 1);
     const auto net = inst.program.resolve();

@@ -1,9 +1,12 @@
 #include "Cli.hpp"
 
-#include "npusim/examples/DesignRunner.hpp"
-#include "npusim/examples/NpyFile.hpp"
+#include "npusim/harness/DesignRunner.hpp"
+#include "npusim/harness/NpyFile.hpp"
 #include "npusim/model/Error.hpp"
 #include "npusim/model/TimingParams.hpp"
+#include "npusim/traces/PerfettoTraceSink.hpp"
+#include "npusim/traces/TeeTraceSink.hpp"
+#include "npusim/traces/VcdTraceSink.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -17,13 +20,6 @@
 #include <optional>
 #include <ostream>
 #include <utility>
-
-#if __has_include("npusim/traces/PerfettoTraceSink.hpp")
-#include "npusim/traces/PerfettoTraceSink.hpp"
-#include "npusim/traces/TeeTraceSink.hpp"
-#include "npusim/traces/VcdTraceSink.hpp"
-#define NPUSIM_HAVE_TRACES 1
-#endif
 
 namespace npusim::tools {
 
@@ -120,12 +116,12 @@ void parse_named_file(const std::string& kv, const std::string& opt, std::map<st
 struct RunArgs {
     std::string design;
     std::string device = "npu1_1col";
-    examples::Params params;
+    harness::Params params;
     std::uint64_t seed = 1;
     std::uint64_t max_cycles = 0;
     std::string timing_file, trace_file, vcd_file;
     bool json = false, netlist = false, progress = false;
-    examples::KernelSet kernels = examples::KernelSet::reference;
+    harness::KernelSet kernels = harness::KernelSet::reference;
     std::map<std::string, std::string> inputs, expected;
     std::string save_dir;
     std::optional<double> rtol, atol;
@@ -160,9 +156,9 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
         else if (s == "--html") throw UsageError("--html is not available in this version");
         else if (s == "--kernels") {
             const std::string k = value(s);
-            if (k == "ref" || k == "reference") r.kernels = examples::KernelSet::reference;
-            else if (k == "aie") r.kernels = examples::KernelSet::aie;
-            else throw UsageError(fmt::format("--kernels expects ref or aie, got '{}'", k));
+            const auto ks = harness::parse_kernel_set(k);
+            if (!ks) throw UsageError(fmt::format("--kernels expects ref or aie, got '{}'", k));
+            r.kernels = *ks;
         } else if (s == "--input") parse_named_file(value(s), s, r.inputs);
         else if (s == "--expect") parse_named_file(value(s), s, r.expected);
         else if (s == "--save-outputs") r.save_dir = value(s);
@@ -180,7 +176,7 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
     return r;
 }
 
-void print_summary(std::ostream& out, const examples::RunReport& rep, double clock_mhz) {
+void print_summary(std::ostream& out, const harness::RunReport& rep, double clock_mhz) {
     const auto& dev = model::device_by_name(rep.device);
     const auto& res = rep.result;
     out << fmt::format("npusim: {} on {} ({}, {} column{})\n", rep.design, dev.name, model::arch_name(dev.arch), dev.cols,
@@ -191,16 +187,14 @@ void print_summary(std::ostream& out, const examples::RunReport& rep, double clo
     for (auto t : rep.tiles_used) tiles += fmt::format("{}{} {}", tiles.empty() ? "" : ", ", model::to_string(t), model::tile_kind_name(dev.kind_at(t)));
     auto row = [&](const char* k, const std::string& v) { out << fmt::format("  {:<13}{}\n", k, v); };
     row("parameters", params.empty() ? "-" : params);
-    const auto& spec = examples::design_by_name(rep.design);
-    const bool only_ref = spec.kernel_sets.size() == 1 && spec.kernel_sets[0] == examples::KernelSet::reference;
-    if (only_ref && !rep.kernels_note.empty()) row("kernels", rep.kernels_note);
+    if (harness::design_by_name(rep.design).kernels_note_only()) row("kernels", rep.kernels_note);
     else
-        row("kernels", (rep.kernels == examples::KernelSet::aie ? std::string("aie (AIE-API kernel sources, kernels_ref/aie)")
+        row("kernels", (rep.kernels == harness::KernelSet::aie ? std::string("aie (AIE-API kernel sources, kernels_ref/aie)")
                                                                 : std::string("ref (reference C++ kernels)")) +
                            (rep.kernels_note.empty() ? "" : "; " + rep.kernels_note));
     std::string inputs;
     for (std::size_t i = 0; i < rep.args.size(); ++i)
-        if (rep.args[i].role == examples::ArgRole::input)
+        if (rep.args[i].role == harness::ArgRole::input)
             inputs += fmt::format("{}{} {} ({})", inputs.empty() ? "" : ", ", rep.args[i].name, rep.args[i].type_str(), rep.arg_sources[i]);
     if (!inputs.empty()) row("inputs", inputs);
     row("tiles used", fmt::format("{}: {}", rep.tiles_used.size(), tiles));
@@ -225,7 +219,7 @@ void print_summary(std::ostream& out, const examples::RunReport& rep, double clo
         if (c.expected_from != "reference") extra += "  vs " + c.expected_from;
         out << fmt::format("  output {:<14} {:>9} elements  {}{}\n", c.name, grouped(c.elements),
                            c.match ? "match" : fmt::format("MISMATCH ({} differ)", grouped(c.mismatches)), extra);
-        if (!c.match) out << examples::describe_mismatches(c, "    ");
+        if (!c.match) out << harness::describe_mismatches(c, "    ");
     }
     if (!rep.saved_files.empty()) {
         std::string names;
@@ -236,17 +230,17 @@ void print_summary(std::ostream& out, const examples::RunReport& rep, double clo
     out << (rep.all_match ? "result: PASS\n" : "result: FAIL (output mismatch)\n");
 }
 
-nlohmann::json report_json(const examples::RunReport& rep) {
+nlohmann::json report_json(const harness::RunReport& rep) {
     nlohmann::json j;
     j["status"] = rep.all_match ? "pass" : "mismatch";
     j["design"] = rep.design;
     j["device"] = rep.device;
     j["params"] = rep.params;
     j["cycles"] = rep.result.cycles;
-    j["kernels"] = std::string(examples::kernel_set_name(rep.kernels));
+    j["kernels"] = std::string(harness::kernel_set_name(rep.kernels));
     j["inputs"] = nlohmann::json::array();
     for (std::size_t i = 0; i < rep.args.size(); ++i)
-        if (rep.args[i].role == examples::ArgRole::input)
+        if (rep.args[i].role == harness::ArgRole::input)
             j["inputs"].push_back({{"name", rep.args[i].name}, {"type", rep.args[i].type_str()}, {"source", rep.arg_sources[i]}});
     j["outputs"] = nlohmann::json::array();
     for (const auto& c : rep.checks) {
@@ -299,14 +293,13 @@ nlohmann::json report_json(const examples::RunReport& rep) {
 
 int cmd_list(std::ostream& out) {
     std::size_t w = 4;
-    for (const auto& d : examples::all_designs()) w = std::max(w, d.name.size());
-    for (const auto& d : examples::all_designs()) {
+    for (const auto& d : harness::all_designs()) w = std::max(w, d.name.size());
+    for (const auto& d : harness::all_designs()) {
         std::string params;
         for (const auto& p : d.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", p.name, p.default_value);
         std::string kernels;
-        for (auto k : d.kernel_sets) kernels += fmt::format("{}{}", kernels.empty() ? "" : ",", examples::kernel_set_name(k));
-        const bool only_ref = d.kernel_sets.size() == 1 && d.kernel_sets[0] == examples::KernelSet::reference;
-        const std::string ks = only_ref && !d.kernels_note.empty() ? d.kernels_note
+        for (auto k : d.kernel_sets) kernels += fmt::format("{}{}", kernels.empty() ? "" : ",", harness::kernel_set_name(k));
+        const std::string ks = d.kernels_note_only() ? d.kernels_note
                                : "kernels: " + kernels + (d.kernels_note.empty() ? "" : "; " + d.kernels_note);
         out << fmt::format("{:<{}}  {}  [{}] [{}]\n", d.name, w, d.description, params, ks);
     }
@@ -314,9 +307,9 @@ int cmd_list(std::ostream& out) {
 }
 
 int cmd_args(const RunArgs& r, std::ostream& out) {
-    const auto& spec = examples::design_by_name(r.design);
+    const auto& spec = harness::design_by_name(r.design);
     const auto& dev = model::device_by_name(r.device);
-    const auto inst = spec.build(dev, spec.resolve_params(r.params), examples::BuildOptions(r.seed, r.kernels));
+    const auto inst = spec.build(dev, spec.resolve_params(r.params), harness::BuildOptions(r.seed, r.kernels));
     std::size_t w = 4, tw = 4;
     for (const auto& a : inst.args) {
         w = std::max(w, a.name.size());
@@ -325,11 +318,11 @@ int cmd_args(const RunArgs& r, std::ostream& out) {
     out << fmt::format("{:<3} {:<{}}  {:<6}  {:<{}}  {:<8}  {}\n", "arg", "name", w, "role", "type", tw, "npy", "comparison");
     for (std::size_t i = 0; i < inst.args.size(); ++i) {
         const auto& a = inst.args[i];
-        std::string cmp = a.role != examples::ArgRole::output ? "-"
+        std::string cmp = a.role != harness::ArgRole::output ? "-"
                           : a.is_float() ? fmt::format("rtol {:g}, atol {:g}", a.rtol, a.atol)
                                          : std::string("exact");
-        out << fmt::format("{:<3} {:<{}}  {:<6}  {:<{}}  {:<8}  {}\n", i, a.name, w, examples::role_name(a.role), a.type_str(), tw,
-                           examples::NpyFile::descr(a.dtype), cmp);
+        out << fmt::format("{:<3} {:<{}}  {:<6}  {:<{}}  {:<8}  {}\n", i, a.name, w, harness::role_name(a.role), a.type_str(), tw,
+                           harness::NpyFile::descr(a.dtype), cmp);
     }
     return 0;
 }
@@ -359,9 +352,9 @@ int cmd_timing(const std::vector<std::string>& a, std::ostream& out) {
 }
 
 int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
-    const auto& spec = examples::design_by_name(r.design);
+    const auto& spec = harness::design_by_name(r.design);
     const auto& dev = model::device_by_name(r.device);
-    examples::RunOptions ro;
+    harness::RunOptions ro;
     ro.seed = r.seed;
     ro.kernels = r.kernels;
     ro.input_files = r.inputs;
@@ -377,7 +370,6 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         so.progress_interval_cycles = 10'000'000;
         so.progress = [&err](std::uint64_t c) { err << fmt::format("\r  simulated {} cycles", grouped(c)) << std::flush; };
     }
-#ifdef NPUSIM_HAVE_TRACES
     std::unique_ptr<traces::PerfettoTraceSink> perfetto;
     std::unique_ptr<traces::VcdTraceSink> vcd;
     std::vector<sim::TraceSink*> sinks;
@@ -385,14 +377,11 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     if (!r.vcd_file.empty()) sinks.push_back((vcd = std::make_unique<traces::VcdTraceSink>(r.vcd_file)).get());
     traces::TeeTraceSink tee(sinks);
     if (!sinks.empty()) so.trace = &tee;
-#else
-    if (!r.trace_file.empty() || !r.vcd_file.empty()) throw UsageError("this build has no trace support");
-#endif
     if (r.netlist) {
-        auto inst = spec.build(dev, spec.resolve_params(r.params), examples::BuildOptions(r.seed, r.kernels));
+        auto inst = spec.build(dev, spec.resolve_params(r.params), harness::BuildOptions(r.seed, r.kernels));
         out << inst.program.resolve().dump();
     }
-    const auto rep = examples::run_design(spec, dev.name, r.params, ro);
+    const auto rep = harness::run_design(spec, dev.name, r.params, ro);
     if (r.progress) err << "\n";
     if (r.json) out << report_json(rep).dump(2) << "\n";
     else print_summary(out, rep, so.timing.clock_mhz);
@@ -420,7 +409,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     try {
         if (args.empty()) {
             RunArgs r;
-            r.design = examples::default_design();
+            r.design = harness::default_design();
             out << "npusim demo: simulating the IRON passthrough_kernel design (see `npusim --help`)\n\n";
             return cmd_run(r, out, err);
         }
@@ -440,7 +429,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         return error_exit(json, out, err, "usage_error", "usage error", e.what(), 2);
     } catch (const DesignError& e) {
         return error_exit(json, out, err, "design_error", "design error", e.what(), 2);
-    } catch (const examples::NpyError& e) {
+    } catch (const harness::NpyError& e) {
         return error_exit(json, out, err, "file_error", "file error", e.what(), 2);
     } catch (const SimulationError& e) {
         const auto code = static_cast<int>(exit_code_for(e.kind()));

@@ -1,6 +1,6 @@
 #include "MatmulCommon.hpp"
 
-#include "npusim/examples/AieKernel.hpp"
+#include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/matmul.hpp"
 
 #include <npusim/aie_kernels.hpp>

@@ -2,7 +2,7 @@
 // Shared pieces of the matmul designs (E6 single core, E7 whole array): the mac dims of the
 // aie::mmul shapes per architecture, the kernel bindings, the mem-tile re-tiling patterns and
 // the golden reference.
-#include "Designs.hpp"
+#include "Design.hpp"
 
 #include <fmt/format.h>
 #include <optional>

@@ -78,4 +78,6 @@ DesignSpec make_matmul_single_core() {
     return s;
 }
 
+NPUSIM_REGISTER_DESIGN(make_matmul_single_core, 50);
+
 } // namespace npusim::examples

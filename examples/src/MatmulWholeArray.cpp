@@ -110,4 +110,6 @@ DesignSpec make_matmul_whole_array() {
     return s;
 }
 
+NPUSIM_REGISTER_DESIGN(make_matmul_whole_array, 60);
+
 } // namespace npusim::examples

@@ -13,9 +13,9 @@
 // Golden: b == a, inputs drawn from the seed (upstream: arange(1..n)).
 // Kernels (bypass=0): the reference passThroughLine_i32 or, with KernelSet::aie, the AIE-API
 // passThrough source.
-#include "Designs.hpp"
+#include "Design.hpp"
 #include "npusim/model/Error.hpp"
-#include "npusim/examples/AieKernel.hpp"
+#include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/passthrough.hpp"
 
 #include <npusim/aie_kernels.hpp>
@@ -114,5 +114,7 @@ DesignSpec make_memcpy() {
     };
     return s;
 }
+
+NPUSIM_REGISTER_DESIGN(make_memcpy, 110);
 
 } // namespace npusim::examples

@@ -1,6 +1,6 @@
 // E2 basic/passthrough_dmas: no compute. Fifo `in` is forwarded through a mem tile (`in_fwd`):
 // shim -> mem tile -> shim. Three runtime arguments, the middle one unused. Golden: c == a.
-#include "Designs.hpp"
+#include "Design.hpp"
 
 namespace npusim::examples {
 
@@ -34,5 +34,7 @@ DesignSpec make_passthrough_dmas() {
     };
     return s;
 }
+
+NPUSIM_REGISTER_DESIGN(make_passthrough_dmas, 20);
 
 } // namespace npusim::examples

@@ -2,8 +2,8 @@
 // passThroughLine kernel; the host fills `in` and drains `out`. Golden: out == in.
 // Kernels: the reference passThroughLine (kernels_ref/) or, with KernelSet::aie, the AIE-API
 // passThrough source (kernels_ref/aie/passThrough.cc), which needs lines of whole 512-bit vectors.
-#include "Designs.hpp"
-#include "npusim/examples/AieKernel.hpp"
+#include "Design.hpp"
+#include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/passthrough.hpp"
 
 #include <npusim/aie_kernels.hpp>
@@ -82,5 +82,7 @@ DesignSpec make_passthrough_kernel() {
     };
     return s;
 }
+
+NPUSIM_REGISTER_DESIGN(make_passthrough_kernel, 10);
 
 } // namespace npusim::examples

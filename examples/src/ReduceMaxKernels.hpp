@@ -5,8 +5,8 @@
 //   compute_max(a: i32[1], b: i32[1], out: i32[1])
 // Either the reference kernels (kernels_ref/) or, with KernelSet::aie, the AIE-API sources
 // (kernels_ref/aie/reduce_max.cc); the cost model is the reference's *_cycles functions in both.
-#include "Designs.hpp"
-#include "npusim/examples/AieKernel.hpp"
+#include "Design.hpp"
+#include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/reduce_max.hpp"
 #include "npusim/model/Error.hpp"
 

@@ -9,9 +9,9 @@
 // -DDIM_n=n; here the binding supplies m and n to the native function the same way.
 // Inputs: `in` drawn from the seed (upstream: arange(M*N)), `bias` = 3 * arange(N) as upstream.
 // Golden: out[i][j] = in[i][j] + bias[j] in f32, compared exactly.
-#include "Designs.hpp"
+#include "Design.hpp"
 #include "npusim/model/Error.hpp"
-#include "npusim/examples/AieKernel.hpp"
+#include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/row_wise_bias_add.hpp"
 
 #include <npusim/aie_kernels.hpp>
@@ -122,5 +122,7 @@ DesignSpec make_row_wise_bias_add() {
     };
     return s;
 }
+
+NPUSIM_REGISTER_DESIGN(make_row_wise_bias_add, 90);
 
 } // namespace npusim::examples

@@ -5,7 +5,7 @@
 // linear. Three runtime arguments as upstream, the middle one unused.
 // The element must be 4 bytes: the shim's stride-1 granularity is one 32-bit word.
 // Golden: c (K x M) = a.T, inputs drawn from the seed over the whole u32 range.
-#include "Designs.hpp"
+#include "Design.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <fmt/format.h>
@@ -53,5 +53,7 @@ DesignSpec make_transpose_dma() {
     };
     return s;
 }
+
+NPUSIM_REGISTER_DESIGN(make_transpose_dma, 100);
 
 } // namespace npusim::examples

@@ -5,7 +5,7 @@
 // Golden: out = [in.max()], input drawn in [-1000, 1000) from the seed.
 // Kernels: the reference reduce_max_vector_i32 (kernels_ref/) or, with KernelSet::aie, the AIE-API
 // source (kernels_ref/aie/reduce_max.cc).
-#include "Designs.hpp"
+#include "Design.hpp"
 #include "ReduceMaxKernels.hpp"
 
 namespace npusim::examples {
@@ -51,5 +51,7 @@ DesignSpec make_vector_reduce_max() {
     };
     return s;
 }
+
+NPUSIM_REGISTER_DESIGN(make_vector_reduce_max, 70);
 
 } // namespace npusim::examples

@@ -12,7 +12,7 @@
 //   worker 0 then: acquire of_out, acquire outC; reduce_max_scalar(outC, of_out, 4); release both.
 // Golden: out = [in.max()], input drawn in [-1000, 1000) from the seed.
 // Devices: two columns or more (see make_vector_reduce_max_memtile).
-#include "Designs.hpp"
+#include "Design.hpp"
 #include "npusim/model/Error.hpp"
 #include "ReduceMaxKernels.hpp"
 
@@ -129,5 +129,7 @@ DesignSpec make_vector_reduce_max_memtile() {
     };
     return s;
 }
+
+NPUSIM_REGISTER_DESIGN(make_vector_reduce_max_memtile, 80);
 
 } // namespace npusim::examples

@@ -3,8 +3,8 @@
 // Golden: (a * factor) wrapped to the element type, computed in 64-bit then truncated.
 // Kernels: the reference vector_scalar_mul (kernels_ref/) or, with KernelSet::aie, the AIE-API
 // scale source (kernels_ref/aie/scale.cc), which works on whole 512-bit vectors.
-#include "Designs.hpp"
-#include "npusim/examples/AieKernel.hpp"
+#include "Design.hpp"
+#include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/vector_scalar_mul.hpp"
 
 #include <npusim/aie_kernels.hpp>
@@ -101,5 +101,7 @@ DesignSpec make_vector_scalar_mul() {
     };
     return s;
 }
+
+NPUSIM_REGISTER_DESIGN(make_vector_scalar_mul, 30);
 
 } // namespace npusim::examples

@@ -1,6 +1,6 @@
 // E4 basic/vector_vector_add: out = in0 + in1, computed by the core body itself (no external
 // kernel, like IRON's transform_binary with a lambda). Golden: exact a + b (int32 wraparound).
-#include "Designs.hpp"
+#include "Design.hpp"
 
 namespace npusim::examples {
 
@@ -65,5 +65,7 @@ DesignSpec make_vector_vector_add() {
     };
     return s;
 }
+
+NPUSIM_REGISTER_DESIGN(make_vector_vector_add, 40);
 
 } // namespace npusim::examples

@@ -2,13 +2,13 @@
 // channels) at their default sizes on npu1_1col, npu1, npu2_1col and npu2 (the mem-tile E5 on
 // npu1_2col and npu2_2col instead of the one-column devices, which cannot route it), each against
 // its golden reference; plus reduced sizes, the AIE-API kernel builds and the parameter errors.
-#include "npusim/examples/DesignRunner.hpp"
+#include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace npusim;
-using namespace npusim::examples;
+using namespace npusim::harness;
 
 namespace {
 const char* const kDevices[] = {"npu1_1col", "npu1", "npu2_1col", "npu2"};

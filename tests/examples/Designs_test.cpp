@@ -1,12 +1,12 @@
 // Every registered design on every device the issue names, with its golden check, plus the
 // parameter variants (element widths, sizes).
-#include "npusim/examples/DesignRunner.hpp"
+#include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace npusim;
-using namespace npusim::examples;
+using namespace npusim::harness;
 
 namespace {
 sim::SimOptions opts(const std::string& device) {
@@ -40,12 +40,7 @@ TEST_CASE("element-width and size variants", "[examples]") {
     require_pass("passthrough_dmas", "npu1_3col", {{"size", 65536}, {"tile", 4096}});
 }
 
-TEST_CASE("the registry lists designs and rejects bad names and parameters", "[examples]") {
-    CHECK(all_designs().size() >= 4);
-    CHECK(design_by_name(default_design()).name == "passthrough_kernel");
-    CHECK_THROWS_WITH(design_by_name("nope"), Catch::StartsWith("unknown design 'nope' (designs: passthrough_kernel,"));
-    CHECK_THROWS_WITH(design_by_name("passthrough_kernel").resolve_params({{"width", 3}}),
-                      "design 'passthrough_kernel' has no parameter 'width' (parameters: size, tile, bits)");
+TEST_CASE("designs reject parameters they cannot run", "[examples]") {
     CHECK_THROWS_WITH(run_design(design_by_name("passthrough_kernel"), "npu1", {{"bits", 12}}, 1, opts("npu1")),
                       "design 'passthrough_kernel': parameter bits=12 must be one of 8, 16, 32");
     CHECK_THROWS_WITH(run_design(design_by_name("vector_vector_add"), "npu1", {{"tile", 100}}, 1, opts("npu1")),

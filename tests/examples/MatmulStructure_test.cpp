@@ -2,13 +2,13 @@
 // the toolchain builds for the same design, derived from the lowering rules of
 // shared/reference/objectfifo-lowering-cases.md (R4 depths, R5 locks, R7 channels, R8 BD chains,
 // R9 join/distribute); and the default-size designs must produce the golden result.
-#include "npusim/examples/DesignRunner.hpp"
+#include "npusim/harness/DesignRunner.hpp"
 
 #include <catch2/catch.hpp>
 #include <map>
 
 using namespace npusim;
-using namespace npusim::examples;
+using namespace npusim::harness;
 
 namespace {
 struct TileCounts {

@@ -1,11 +1,13 @@
 // The CLI contract (DESIGN.md): commands, output, --json, and exit codes 0-4 with their messages.
 #include "Cli.hpp"
-#include "npusim/examples/DesignRegistry.hpp"
+#include "harness/TestSupport.hpp"
+#include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/iron.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -27,11 +29,11 @@ void register_test_designs() {
     static bool done = false;
     if (done) return;
     done = true;
-    examples::DesignSpec s;
+    harness::DesignSpec s;
     s.name = "test_starved";
     s.description = "test: deadlocks";
     s.devices = {"npu1_1col"};
-    s.build = [](const model::DeviceSpec& dev, const examples::Params&, const examples::BuildOptions&) {
+    s.build = [](const model::DeviceSpec& dev, const harness::Params&, const harness::BuildOptions&) {
         using namespace iron;
         ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
         Worker w(
@@ -47,12 +49,12 @@ void register_test_designs() {
         Runtime rt([](RuntimeData, RuntimeData b, ObjectFifoHandle, ObjectFifoHandle o) { o.drain(b, {.wait = true}); },
                    fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
         const auto t = tensor<std::int32_t>({16});
-        return examples::DesignInstance(Program(dev, rt, {w}, "test_starved"),
-                                        {examples::ArgSpec::input("a", t), examples::ArgSpec::output("b", t)},
-                                        {{"a", examples::Tensor(DType::i32, {16})}},
-                                        [](const examples::Tensors& x) { return examples::Tensors{{"b", x.at("a")}}; }, "test_starved");
+        return harness::DesignInstance(Program(dev, rt, {w}, "test_starved"),
+                                        {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+                                        {{"a", harness::Tensor(DType::i32, {16})}},
+                                        [](const harness::Tensors& x) { return harness::Tensors{{"b", x.at("a")}}; }, "test_starved");
     };
-    examples::register_design(s);
+    harness::register_design(s);
 }
 } // namespace
 
@@ -137,4 +139,25 @@ TEST_CASE("timing overrides from a file change the cycle count", "[cli]") {
     const auto bad = cli({"run", "passthrough_kernel", "--timing", "/nonexistent.json"});
     CHECK(bad.code == 2);
     CHECK_THAT(bad.err, Catch::Contains("cannot open timing file '/nonexistent.json'"));
+}
+
+TEST_CASE("traces are always built in: --trace and --vcd write their files, --html is a usage error", "[cli]") {
+    harness::test::TempDir d("npusim_cli_traces");
+    const auto r = cli({"run", "passthrough_kernel", "--trace", d.file("t.json"), "--vcd=" + d.file("t.vcd")});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("  trace written to " + d.file("t.json") + " (open in ui.perfetto.dev)\n"));
+    CHECK_THAT(r.out, Catch::Contains("  waveform written to " + d.file("t.vcd") + " (open with GTKWave)\n"));
+    std::ifstream trace(d.file("t.json"));
+    REQUIRE(trace);
+    const auto doc = nlohmann::json::parse(trace);
+    CHECK_FALSE(doc.empty());
+    std::ifstream vcd(d.file("t.vcd"));
+    std::string first;
+    std::getline(vcd, first);
+    CHECK_FALSE(first.empty());
+    const auto h = cli({"run", "passthrough_kernel", "--html", d.file("r.html")});
+    CHECK(h.code == 2);
+    CHECK_THAT(h.err, Catch::Contains("npusim: usage error: --html is not available in this version"));
+    CHECK_FALSE(std::filesystem::exists(d.file("r.html")));
 }

@@ -2,8 +2,9 @@
 // outputs, expected files (deliberately wrong ones too), float tolerances, --kernels=aie, and the
 // error texts and exit codes for files that do not fit.
 #include "Cli.hpp"
-#include "npusim/examples/DesignRegistry.hpp"
-#include "npusim/examples/NpyFile.hpp"
+#include "harness/TestSupport.hpp"
+#include "npusim/harness/DesignRegistry.hpp"
+#include "npusim/harness/NpyFile.hpp"
 #include "npusim/iron.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,7 +15,7 @@
 #include <sstream>
 
 using namespace npusim;
-using namespace npusim::examples;
+using namespace npusim::harness;
 
 namespace {
 
@@ -34,15 +35,7 @@ Out cli(std::vector<std::string> args) {
         CHECK((r).code == (want));     \
     } while (false)
 
-struct TempDir {
-    std::filesystem::path path;
-    explicit TempDir(const std::string& name) : path(std::filesystem::temp_directory_path() / name) {
-        std::filesystem::remove_all(path);
-        std::filesystem::create_directories(path);
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
-    std::string file(const std::string& n) const { return (path / n).string(); }
-};
+using harness::test::TempDir;
 
 // A float design: y = x * 0.1f (f32, rtol 1e-6) and z = bf16(x * 3) (bf16, rtol 1e-2), computed in
 // the core body. Its reference does the same float arithmetic.

@@ -1,6 +1,6 @@
-#include "npusim/examples/DesignRunner.hpp"
+#include "npusim/harness/DesignRunner.hpp"
 
-#include "npusim/examples/NpyFile.hpp"
+#include "npusim/harness/NpyFile.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <algorithm>
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
-namespace npusim::examples {
+namespace npusim::harness {
 
 namespace {
 
@@ -126,16 +126,10 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
         }
     }
 
-    bool any_float = false;
-    for (std::size_t i = 0; i < inst.args.size(); ++i) {
-        const auto& a = inst.args[i];
-        if (a.role != ArgRole::output) continue;
-        any_float |= a.is_float();
-        auto c = compare_output(a, static_cast<int>(i), Tensor(a.dtype, a.shape, rep.result.host[i]), want.at(a.name),
-                                opts.rtol.value_or(a.rtol), opts.atol.value_or(a.atol));
-        if (const auto it = opts.expected_files.find(a.name); it != opts.expected_files.end()) c.expected_from = it->second;
-        rep.checks.push_back(std::move(c));
-    }
+    rep.checks = check_outputs(spec.name, inst.args, rep.result.host, want, {opts.rtol, opts.atol});
+    for (auto& c : rep.checks)
+        if (const auto it = opts.expected_files.find(c.arg); it != opts.expected_files.end()) c.expected_from = it->second;
+    const bool any_float = std::any_of(rep.checks.begin(), rep.checks.end(), [](const OutputCheck& c) { return c.is_float; });
     if ((opts.rtol || opts.atol) && !any_float)
         rep.notes.push_back(fmt::format("design '{}' has no float outputs: rtol/atol do not apply, integer outputs are compared exactly",
                                         spec.name));
@@ -151,4 +145,4 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     return run_design(spec, device, overrides, o);
 }
 
-} // namespace npusim::examples
+} // namespace npusim::harness

@@ -1,6 +1,7 @@
-#include "npusim/examples/OutputCheck.hpp"
+#include "npusim/harness/OutputCheck.hpp"
 
 #include "npusim/kernels/bfloat16.hpp"
+#include "npusim/model/Error.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +10,7 @@
 #include <fmt/format.h>
 #include <limits>
 
-namespace npusim::examples {
+namespace npusim::harness {
 
 namespace {
 
@@ -145,6 +146,35 @@ OutputCheck compare_output(const ArgSpec& arg, int arg_index, const Tensor& got,
     return c;
 }
 
+void require_host_per_argument(const std::string& design, const std::vector<ArgSpec>& args, std::size_t host_tensors) {
+    if (host_tensors != args.size())
+        throw DesignError(fmt::format("design '{}': {} host tensors to check, the design has {} arguments", design, host_tensors,
+                                      args.size()));
+}
+
+std::vector<OutputCheck> check_outputs(const std::string& design, const std::vector<ArgSpec>& args,
+                                       const std::vector<std::vector<std::uint8_t>>& host_after, const Tensors& want,
+                                       const ToleranceOverride& tol) {
+    require_host_per_argument(design, args, host_after.size());
+    std::vector<OutputCheck> checks;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const auto& s = args[i];
+        if (s.role != ArgRole::output) continue;
+        const double rtol = tol.rtol.value_or(s.rtol), atol = tol.atol.value_or(s.atol);
+        if (host_after[i].size() != s.bytes()) {
+            OutputCheck c = compare_output(s, static_cast<int>(i), Tensor(s.dtype, {static_cast<std::int64_t>(host_after[i].size() / dtype_bytes(s.dtype))}),
+                                           want.at(s.name), rtol, atol);
+            c.error = fmt::format("cannot compare: the output holds {} bytes, the argument {} has {}", host_after[i].size(), s.type_str(),
+                                  s.bytes());
+            c.first_mismatches = c.error;
+            checks.push_back(std::move(c));
+            continue;
+        }
+        checks.push_back(compare_output(s, static_cast<int>(i), Tensor(s.dtype, s.shape, host_after[i]), want.at(s.name), rtol, atol));
+    }
+    return checks;
+}
+
 std::string describe_mismatches(const OutputCheck& c, const std::string& indent) {
     if (!c.error.empty()) return indent + c.error + "\n";
     std::string s;
@@ -178,4 +208,4 @@ std::string describe_mismatches(const OutputCheck& c, const std::string& indent)
     return s;
 }
 
-} // namespace npusim::examples
+} // namespace npusim::harness

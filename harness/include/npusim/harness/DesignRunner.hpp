@@ -3,7 +3,7 @@
 // from a seed, or loaded from .npy files), resolve and simulate it, compute the expected outputs
 // (the design's reference on those same inputs, or .npy files), optionally save every tensor as
 // .npy, and compare each output: exactly for integers, with rtol/atol for f32 and bf16.
-#include "npusim/examples/DesignRegistry.hpp"
+#include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/sim/Simulator.hpp"
 
 #include <map>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace npusim::examples {
+namespace npusim::harness {
 
 struct RunOptions {
     std::uint64_t seed = 1;                              ///< seeds the inputs not loaded from files
@@ -57,4 +57,4 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
 /// Read `path` for argument `arg` of `design`: NpyError unless its dtype and shape are the argument's.
 Tensor load_tensor_for(const ArgSpec& arg, const std::string& path, const std::string& design);
 
-} // namespace npusim::examples
+} // namespace npusim::harness

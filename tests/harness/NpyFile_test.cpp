@@ -1,7 +1,7 @@
 // NpyFile: byte-exact headers as numpy.save writes them (the expected bytes below were produced by
 // NumPy 1.24's np.save), round trips of every dtype, the bfloat16 descr variants, other format
 // versions, and the error messages (each names the file).
-#include "npusim/examples/NpyFile.hpp"
+#include "npusim/harness/NpyFile.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -9,7 +9,7 @@
 #include <string>
 
 using namespace npusim;
-using namespace npusim::examples;
+using namespace npusim::harness;
 
 namespace {
 

@@ -2,13 +2,14 @@
 // Comparing an output tensor with its expected values: exact for integer element types, numpy
 // isclose-style (|got - want| <= atol + rtol * |want|) for f32 and bf16. The result counts the
 // mismatches, keeps their indices, and the first few values side by side, formatted per dtype.
-#include "npusim/examples/Tensor.hpp"
+#include "npusim/harness/Tensor.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-namespace npusim::examples {
+namespace npusim::harness {
 
 /// One differing element: its flat (row-major) index, both values formatted for the dtype, and
 /// for floats the absolute and relative error (relative to |want|; infinite when want is 0).
@@ -55,6 +56,24 @@ struct OutputCheck {
 /// infinity matches only the same infinity.
 OutputCheck compare_output(const ArgSpec& arg, int arg_index, const Tensor& got, const Tensor& want, double rtol, double atol);
 
+/// Tolerances replacing every float output's own (RunOptions::rtol / atol, `--rtol` / `--atol`).
+struct ToleranceOverride {
+    std::optional<double> rtol;
+    std::optional<double> atol;
+};
+
+/// Host tensors to check hold one byte vector per argument: DesignError naming `design` otherwise.
+void require_host_per_argument(const std::string& design, const std::vector<ArgSpec>& args, std::size_t host_tensors);
+
+/// The one output comparison of a run: every output argument of `args`, in order, in `host_after`
+/// (one byte vector per argument, as the simulator returns them) against `want` (by argument
+/// name), with compare_output and the argument's tolerances unless `tol` replaces them. An output
+/// whose byte count differs from its argument is reported (`error` set), not compared;
+/// require_host_per_argument first.
+std::vector<OutputCheck> check_outputs(const std::string& design, const std::vector<ArgSpec>& args,
+                                       const std::vector<std::vector<std::uint8_t>>& host_after, const Tensors& want,
+                                       const ToleranceOverride& tol = {});
+
 /// One element formatted for its dtype: integers in decimal, f32 and bf16 as the shortest decimal
 /// that reads back as the same float ("0.1", "1.0078125", "nan", "-inf").
 std::string format_value(DType t, const std::uint8_t* element);
@@ -64,4 +83,4 @@ std::string format_index(std::uint64_t flat, const std::vector<std::int64_t>& sh
 /// the count, the indices, the first values side by side (got, want, and errors for floats).
 std::string describe_mismatches(const OutputCheck& c, const std::string& indent = "    ");
 
-} // namespace npusim::examples
+} // namespace npusim::harness

@@ -1,9 +1,9 @@
-#include "npusim/examples/Tensor.hpp"
+#include "npusim/harness/Tensor.hpp"
 
 #include <fmt/format.h>
 #include <stdexcept>
 
-namespace npusim::examples {
+namespace npusim::harness {
 
 std::string_view role_name(ArgRole r) {
     switch (r) {
@@ -86,4 +86,4 @@ ArgSpec ArgSpec::unused(std::string name, const iron::TensorType& t) {
 
 std::string ArgSpec::type_str() const { return type_string(dtype, shape); }
 
-} // namespace npusim::examples
+} // namespace npusim::harness

@@ -15,7 +15,7 @@
 // ('<V2' / '|V2') file npusim reads is taken to be bfloat16.
 //
 // Errors are NpyError exceptions whose message starts with the file name.
-#include "npusim/examples/Tensor.hpp"
+#include "npusim/harness/Tensor.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-namespace npusim::examples {
+namespace npusim::harness {
 
 /// A .npy file that cannot be read or written, or does not fit what it is used for.
 class NpyError : public std::runtime_error {
@@ -54,4 +54,4 @@ public:
     static std::optional<DType> dtype_of_descr(std::string_view descr);
 };
 
-} // namespace npusim::examples
+} // namespace npusim::harness

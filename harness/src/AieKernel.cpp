@@ -1,4 +1,4 @@
-#include "npusim/examples/AieKernel.hpp"
+#include "npusim/harness/AieKernel.hpp"
 
 #include "npusim/model/CoreServices.hpp"
 
@@ -6,7 +6,7 @@
 #include <map>
 #include <string_view>
 
-namespace npusim::examples {
+namespace npusim::harness {
 
 class AieCoreModes {
 public:
@@ -33,4 +33,4 @@ iron::Kernel::Invoker with_aie_core_modes(iron::Kernel::Invoker inner, std::shar
     };
 }
 
-} // namespace npusim::examples
+} // namespace npusim::harness

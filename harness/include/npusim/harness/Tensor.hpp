@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace npusim::examples {
+namespace npusim::harness {
 
 /// What the host does with a runtime argument: fills it (input), reads it back and checks it
 /// (output), or neither (unused: it is passed but the design never touches it).
@@ -54,6 +54,12 @@ struct Tensor {
 using Tensors = std::map<std::string, Tensor>;
 /// tensors.at(name) with a readable error (std::invalid_argument naming the missing tensor).
 const Tensor& get(const Tensors& tensors, const std::string& name);
+
+/// A host byte vector (as the simulator takes and returns them) as elements of T, and back.
+template <class T>
+std::vector<T> from_bytes(const std::vector<std::uint8_t>& b);
+template <class T>
+std::vector<std::uint8_t> to_bytes(const std::vector<T>& v);
 
 /// One runtime argument of a design, in the order of the runtime sequence's arguments.
 struct ArgSpec {
@@ -100,4 +106,18 @@ std::vector<T> Tensor::values() const {
     return v;
 }
 
-} // namespace npusim::examples
+template <class T>
+std::vector<T> from_bytes(const std::vector<std::uint8_t>& b) {
+    std::vector<T> v(b.size() / sizeof(T));
+    if (!v.empty()) std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
+    return v;
+}
+
+template <class T>
+std::vector<std::uint8_t> to_bytes(const std::vector<T>& v) {
+    std::vector<std::uint8_t> b(v.size() * sizeof(T));
+    if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
+    return b;
+}
+
+} // namespace npusim::harness

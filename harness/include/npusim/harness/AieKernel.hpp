@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-namespace npusim::examples {
+namespace npusim::harness {
 
 /// Rounding and saturation modes of each worker's core, by worker name.
 class AieCoreModes;
@@ -46,4 +46,4 @@ iron::Kernel aie_kernel(std::string name, R (*fn)(P...), std::vector<iron::ArgTy
                         std::move(arg_types), std::move(cost_model), std::vector<std::size_t>{iron::detail::pointee_bytes<P>()...});
 }
 
-} // namespace npusim::examples
+} // namespace npusim::harness

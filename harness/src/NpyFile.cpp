@@ -1,4 +1,4 @@
-#include "npusim/examples/NpyFile.hpp"
+#include "npusim/harness/NpyFile.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include <iterator>
 #include <limits>
 
-namespace npusim::examples {
+namespace npusim::harness {
 
 namespace {
 
@@ -287,4 +287,4 @@ void NpyFile::write(const std::string& path, const Tensor& t) {
     if (!f) throw NpyError(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
 }
 
-} // namespace npusim::examples
+} // namespace npusim::harness

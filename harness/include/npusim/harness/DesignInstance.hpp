@@ -1,0 +1,49 @@
+#pragma once
+// A design built for one device and parameter set: its program, its runtime arguments, the
+// seed-generated inputs and its golden reference — a plain C++ function (numpy-style, independent
+// of the simulator) from the inputs to the expected outputs.
+#include "npusim/frontend/Program.hpp"
+#include "npusim/harness/OutputCheck.hpp"
+#include "npusim/harness/Tensor.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace npusim::harness {
+
+/// The expected contents of every output argument, computed from the inputs.
+using ReferenceFn = std::function<Tensors(const Tensors& inputs)>;
+
+struct DesignInstance {
+    iron::Program program;
+    std::vector<ArgSpec> args;   ///< one per runtime-sequence tensor argument, in order
+    Tensors inputs;              ///< seed-generated contents of every input argument
+    ReferenceFn reference;       ///< inputs -> expected contents of every output argument
+    /// The initial host tensors for `inputs` as built (host_tensors(inputs)): the simulator's input.
+    std::vector<std::vector<std::uint8_t>> host;
+
+    /// Checks that `args` agree with the program's runtime arguments (count, dtype, shape), that
+    /// names are unique, and that `inputs` holds every input argument with its type; DesignError
+    /// naming `design` otherwise.
+    DesignInstance(iron::Program program, std::vector<ArgSpec> args, Tensors inputs, ReferenceFn reference,
+                   const std::string& design);
+
+    /// Index of the argument called `name`, or -1.
+    int arg_index(const std::string& name) const;
+    /// One byte vector per argument: the given inputs, zeros for outputs and unused arguments.
+    std::vector<std::vector<std::uint8_t>> host_tensors(const Tensors& inputs) const;
+    /// The reference's outputs for `inputs`, checked against the output arguments (DesignError).
+    Tensors expected(const Tensors& inputs) const;
+    /// Compare the output tensors of `host_after` (one byte vector per argument, as the simulator
+    /// returns them) with reference(inputs) (check_outputs). Tolerances are the arguments' own.
+    std::vector<OutputCheck> check(const Tensors& inputs, const std::vector<std::vector<std::uint8_t>>& host_after) const;
+    /// check(this->inputs, host_after): for runs fed with `host`.
+    std::vector<OutputCheck> check(const std::vector<std::vector<std::uint8_t>>& host_after) const;
+
+private:
+    std::string design_;
+};
+
+} // namespace npusim::harness

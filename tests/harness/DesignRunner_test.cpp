@@ -1,0 +1,96 @@
+// run_design: .npy inputs, expected files, saved outputs, and the errors for files and names that
+// do not fit the design.
+#include "TestSupport.hpp"
+#include "npusim/harness/DesignRunner.hpp"
+#include "npusim/harness/NpyFile.hpp"
+#include "npusim/model/Error.hpp"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+using namespace npusim;
+using namespace npusim::harness;
+using namespace npusim::harness::test;
+
+TEST_CASE("run_design with .npy inputs, an expected file, and saved outputs", "[golden]") {
+    TempDir dir("npusim_golden_test");
+    const auto& spec = design_by_name("vector_scalar_mul");
+    const Params p{{"size", 1024}, {"tile", 512}};   // the i16 kernels need 512-element tiles
+    std::vector<std::int16_t> a(1024);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int16_t>(static_cast<int>(i) * 129 - 16000);
+    NpyFile::write(dir.file("a.npy"), Tensor::from<std::int16_t>({1024}, a));
+    NpyFile::write(dir.file("f.npy"), Tensor::from<std::int32_t>({1}, {-3}));
+    auto o = run_opts("npu2");
+    o.input_files = {{"a", dir.file("a.npy")}, {"factor", dir.file("f.npy")}};
+    o.save_dir = dir.file("out");
+    const auto rep = run_design(spec, "npu2", p, o);
+    REQUIRE(rep.all_match);
+    CHECK(rep.arg_sources == std::vector<std::string>{dir.file("a.npy"), "-", dir.file("f.npy")});
+    CHECK(rep.saved_files.size() == 4);
+    const auto c = NpyFile::read(dir.file("out/c.npy")).values<std::int16_t>();
+    for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(c[i] == static_cast<std::int16_t>(a[i] * -3));
+    CHECK(NpyFile::read(dir.file("out/c.expected.npy")).data == NpyFile::read(dir.file("out/c.npy")).data);
+    CHECK(NpyFile::read(dir.file("out/factor.npy")).values<std::int32_t>()[0] == -3);
+    CHECK(NpyFile::read(dir.file("out/a.npy")).values<std::int16_t>() == a);
+
+    // A deliberately wrong expected file: two elements off.
+    auto wrong = c;
+    wrong[3] += 1;
+    wrong[200] -= 5;
+    NpyFile::write(dir.file("wrong.npy"), Tensor::from<std::int16_t>({1024}, wrong));
+    o.save_dir.clear();
+    o.expected_files = {{"c", dir.file("wrong.npy")}};
+    const auto bad = run_design(spec, "npu2", p, o);
+    CHECK_FALSE(bad.all_match);
+    REQUIRE(bad.checks.size() == 1);
+    CHECK(bad.checks[0].mismatches == 2);
+    CHECK(bad.checks[0].mismatch_indices == std::vector<std::uint64_t>{3, 200});
+    CHECK(bad.checks[0].expected_from == dir.file("wrong.npy"));
+    CHECK(bad.checks[0].first[0].got == std::to_string(c[3]));
+    CHECK(bad.checks[0].first[0].want == std::to_string(c[3] + 1));
+}
+
+TEST_CASE("run_design rejects files and names that do not fit the design", "[golden]") {
+    TempDir dir("npusim_golden_errors");
+    const auto& spec = design_by_name("vector_scalar_mul");
+    NpyFile::write(dir.file("i32.npy"), Tensor(DType::i32, {4096}));
+    NpyFile::write(dir.file("short.npy"), Tensor(DType::i16, {100}));
+    auto o = run_opts("npu1");
+    auto error_of = [&](std::map<std::string, std::string> inputs, std::map<std::string, std::string> expected = {}) {
+        o.input_files = std::move(inputs);
+        o.expected_files = std::move(expected);
+        try {
+            (void)run_design(spec, "npu1", {}, o);
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+        return std::string("(no error)");
+    };
+    CHECK(error_of({{"a", dir.file("i32.npy")}}) ==
+          fmt::format("'{}': dtype int32 ('<i4') does not match input 'a' of design 'vector_scalar_mul', which is int16 ('<i2'), "
+                      "shape (4096,)",
+                      dir.file("i32.npy")));
+    CHECK(error_of({{"a", dir.file("short.npy")}}) ==
+          fmt::format("'{}': shape (100,) does not match input 'a' of design 'vector_scalar_mul', which has shape (4096,) (int16)",
+                      dir.file("short.npy")));
+    CHECK(error_of({{"a", dir.file("missing.npy")}}) == fmt::format("cannot open '{}': No such file or directory", dir.file("missing.npy")));
+    CHECK(error_of({{"x", dir.file("short.npy")}}) == "--input: design 'vector_scalar_mul' has no argument 'x' (inputs: a, factor)");
+    CHECK(error_of({{"c", dir.file("short.npy")}}) ==
+          "--input: argument 'c' of design 'vector_scalar_mul' is an output, not an input (inputs: a, factor)");
+    CHECK(error_of({}, {{"a", dir.file("short.npy")}}) ==
+          "--expect: argument 'a' of design 'vector_scalar_mul' is an input, not an output (outputs: c)");
+    CHECK(error_of({}, {{"c", dir.file("short.npy")}}) ==
+          fmt::format("'{}': shape (100,) does not match output 'c' of design 'vector_scalar_mul', which has shape (4096,) (int16)",
+                      dir.file("short.npy")));
+    o.input_files.clear();
+    o.expected_files.clear();
+    o.rtol = 0.5;
+    const auto rep = run_design(spec, "npu1", {}, o);
+    CHECK(rep.all_match);
+    CHECK(rep.notes ==
+          std::vector<std::string>{"design 'vector_scalar_mul' has no float outputs: rtol/atol do not apply, integer outputs are compared exactly"});
+    auto e2 = run_opts("npu1");
+    e2.input_files = {{"b", dir.file("i32.npy")}};
+    CHECK_THROWS_WITH(run_design(design_by_name("passthrough_dmas"), "npu1", {}, e2),
+                      "--input: argument 'b' of design 'passthrough_dmas' is unused, not an input (inputs: a)");
+}
