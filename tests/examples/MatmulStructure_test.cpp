@@ -1,6 +1,6 @@
 // E6 and E7: the lowered structure (buffers, locks, BDs and DMA channels per tile) must be what
 // the toolchain builds for the same design, derived from the lowering rules of
-// shared/reference/objectfifo-lowering-cases.md (R4 depths, R5 locks, R7 channels, R8 BD chains,
+// docs/resolve.md "Rule labels" (R4 depths, R5 locks, R7 channels, R8 BD chains,
 // R9 join/distribute); and the default-size designs must produce the golden result.
 #include "npusim/harness/DesignRunner.hpp"
 

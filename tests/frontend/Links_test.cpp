@@ -1,5 +1,5 @@
 // split / join / forward links, repeat_count and data-layout limits: lowering structure against
-// the rules R4, R5, R8, R9 of shared/reference/objectfifo-lowering-cases.md, and their errors.
+// the rules R4, R5, R8, R9 of docs/resolve.md "Rule labels", and their errors.
 #include "npusim/iron.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // resolve(): lowering structure against the toolchain rules of
-// shared/reference/objectfifo-lowering-cases.md (R2-R8, R11) and every structural error's text.
+// docs/resolve.md "Rule labels" (R2-R8, R11) and every structural error's text.
 #include "npusim/iron.hpp"
 #include "npusim/kernels/passthrough.hpp"
 

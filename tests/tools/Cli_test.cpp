@@ -1,4 +1,4 @@
-// The CLI contract (DESIGN.md): commands, output, --json, and exit codes 0-4 with their messages.
+// The CLI contract (README.md "Using it", docs/errors.md): commands, output, --json, and exit codes 0-4 with their messages.
 #include "Cli.hpp"
 #include "harness/TestSupport.hpp"
 #include "npusim/harness/DesignRegistry.hpp"

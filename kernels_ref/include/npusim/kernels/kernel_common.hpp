@@ -1,7 +1,7 @@
 #pragma once
 // Shared pieces of the reference kernels: precondition checking and the architectural figures the
 // per-kernel cost estimates are built from. Every figure carries its source tag:
-//   [HW] row N  = /work/shared/reference/hardware-figures.md master table, row N (measured on NPU1)
+//   [HW] row N  = docs/hardware-sources.md "Kernel figures", row N (measured on NPU1)
 //   [TH] row N  = same table, theoretical / derived entry
 //   [doc]       = AMD documentation (AM020 AIE-ML architecture manual, mlir-aie programming guide)
 //   [est]       = our own estimate, not calibrated against hardware

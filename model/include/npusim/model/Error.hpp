@@ -30,7 +30,7 @@ private:
     Kind kind_;
 };
 
-/// Exit codes of the CLI (DESIGN.md "Errors and exit codes").
+/// Exit codes of the CLI (docs/errors.md).
 enum class ExitCode : int { Ok = 0, Mismatch = 1, DesignOrUsage = 2, Deadlock = 3, Limit = 4 };
 
 inline ExitCode exit_code_for(SimulationError::Kind k) {
