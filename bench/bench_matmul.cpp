@@ -24,8 +24,10 @@ void BM_MatmulWholeArray(benchmark::State& state) {
     sim::SimOptions o;
     o.timing = model::TimingParams::for_arch(dev.arch);
     // The kernel calls the cores make: per core (M/4m)*(N/(n*cols)) tiles of one zero and K/k matmuls.
-    const int M = static_cast<int>(params.at("M")), K = static_cast<int>(params.at("K")), N = static_cast<int>(params.at("N"));
-    const int m = static_cast<int>(params.at("m")), k = static_cast<int>(params.at("k")), n = static_cast<int>(params.at("n"));
+    const int M = static_cast<int>(params.at("M")), K = static_cast<int>(params.at("K")),
+              N = static_cast<int>(params.at("N"));
+    const int m = static_cast<int>(params.at("m")), k = static_cast<int>(params.at("k")),
+              n = static_cast<int>(params.at("n"));
     const int cols = dev.cols, cores = 4 * cols;
     const int tiles = (M / (m * 4)) * (N / (n * cols)), ksteps = K / k;
     const int r = 4, s = 4, t = dev.arch == model::Arch::AIE2 ? 4 : 8;

@@ -21,13 +21,13 @@ void BM_PassthroughKernel(benchmark::State& state) {
     std::vector<std::vector<std::uint8_t>> last;
     for (auto _ : state) {
         state.PauseTiming();
-        auto host = inst.host;   // fresh inputs each run (not timed)
+        auto host = inst.host; // fresh inputs each run (not timed)
         state.ResumeTiming();
         auto r = sim::simulate(net, std::move(host), o);
         cycles += static_cast<double>(r.cycles);
         bds += static_cast<double>(r.bd_transfers);
         state.PauseTiming();
-        last = std::move(r.host);   // outputs are checked once, after the loop, and freed untimed
+        last = std::move(r.host); // outputs are checked once, after the loop, and freed untimed
         state.ResumeTiming();
     }
     if (!inst.check(last)[0].match) state.SkipWithError("output mismatch");

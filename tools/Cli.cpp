@@ -11,10 +11,10 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
-#include <limits>
-#include <map>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <limits>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -78,14 +78,16 @@ struct UsageError : std::runtime_error {
 std::uint64_t parse_u64(const std::string& s, const std::string& opt) {
     std::uint64_t v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size()) throw UsageError(fmt::format("{} expects a non-negative integer, got '{}'", opt, s));
+    if (ec != std::errc() || p != s.data() + s.size())
+        throw UsageError(fmt::format("{} expects a non-negative integer, got '{}'", opt, s));
     return v;
 }
 
 std::int64_t parse_i64(const std::string& s, const std::string& what) {
     std::int64_t v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size()) throw UsageError(fmt::format("{} expects an integer, got '{}'", what, s));
+    if (ec != std::errc() || p != s.data() + s.size())
+        throw UsageError(fmt::format("{} expects an integer, got '{}'", what, s));
     return v;
 }
 
@@ -129,7 +131,7 @@ struct RunArgs {
 
 RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
     RunArgs r;
-    std::optional<std::string> inline_value;   // the value of --option=value
+    std::optional<std::string> inline_value; // the value of --option=value
     auto value = [&](const std::string& opt) -> std::string {
         if (inline_value) return *std::exchange(inline_value, std::nullopt);
         if (i + 1 >= a.size()) throw UsageError(fmt::format("{} needs a value", opt));
@@ -142,34 +144,52 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             inline_value = s.substr(s.find('=') + 1);
             s = s.substr(0, s.find('='));
         }
-        if (s == "--device") r.device = value(s);
+        if (s == "--device")
+            r.device = value(s);
         else if (s == "--param") {
             const std::string kv = value(s);
             const auto eq = kv.find('=');
             if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--param expects K=V, got '{}'", kv));
             r.params[kv.substr(0, eq)] = parse_i64(kv.substr(eq + 1), "--param " + kv.substr(0, eq));
-        } else if (s == "--seed") r.seed = parse_u64(value(s), s);
-        else if (s == "--max-cycles") r.max_cycles = parse_u64(value(s), s);
-        else if (s == "--timing") r.timing_file = value(s);
-        else if (s == "--trace") r.trace_file = value(s);
-        else if (s == "--vcd") r.vcd_file = value(s);
-        else if (s == "--html") throw UsageError("--html is not available in this version");
+        } else if (s == "--seed")
+            r.seed = parse_u64(value(s), s);
+        else if (s == "--max-cycles")
+            r.max_cycles = parse_u64(value(s), s);
+        else if (s == "--timing")
+            r.timing_file = value(s);
+        else if (s == "--trace")
+            r.trace_file = value(s);
+        else if (s == "--vcd")
+            r.vcd_file = value(s);
+        else if (s == "--html")
+            throw UsageError("--html is not available in this version");
         else if (s == "--kernels") {
             const std::string k = value(s);
             const auto ks = harness::parse_kernel_set(k);
             if (!ks) throw UsageError(fmt::format("--kernels expects ref or aie, got '{}'", k));
             r.kernels = *ks;
-        } else if (s == "--input") parse_named_file(value(s), s, r.inputs);
-        else if (s == "--expect") parse_named_file(value(s), s, r.expected);
-        else if (s == "--save-outputs") r.save_dir = value(s);
-        else if (s == "--rtol") r.rtol = parse_tolerance(value(s), s);
-        else if (s == "--atol") r.atol = parse_tolerance(value(s), s);
-        else if (s == "--json") r.json = true;
-        else if (s == "--netlist") r.netlist = true;
-        else if (s == "--progress") r.progress = true;
-        else if (!s.empty() && s[0] == '-') throw UsageError(fmt::format("unknown option '{}'", s));
-        else if (r.design.empty()) r.design = s;
-        else throw UsageError(fmt::format("unexpected argument '{}'", s));
+        } else if (s == "--input")
+            parse_named_file(value(s), s, r.inputs);
+        else if (s == "--expect")
+            parse_named_file(value(s), s, r.expected);
+        else if (s == "--save-outputs")
+            r.save_dir = value(s);
+        else if (s == "--rtol")
+            r.rtol = parse_tolerance(value(s), s);
+        else if (s == "--atol")
+            r.atol = parse_tolerance(value(s), s);
+        else if (s == "--json")
+            r.json = true;
+        else if (s == "--netlist")
+            r.netlist = true;
+        else if (s == "--progress")
+            r.progress = true;
+        else if (!s.empty() && s[0] == '-')
+            throw UsageError(fmt::format("unknown option '{}'", s));
+        else if (r.design.empty())
+            r.design = s;
+        else
+            throw UsageError(fmt::format("unexpected argument '{}'", s));
         if (inline_value) throw UsageError(fmt::format("{} takes no value", s));
     }
     if (r.design.empty()) throw UsageError("run: which design? (see `npusim list`)");
@@ -179,43 +199,50 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
 void print_summary(std::ostream& out, const harness::RunReport& rep, double clock_mhz) {
     const auto& dev = model::device_by_name(rep.device);
     const auto& res = rep.result;
-    out << fmt::format("npusim: {} on {} ({}, {} column{})\n", rep.design, dev.name, model::arch_name(dev.arch), dev.cols,
-                       dev.cols == 1 ? "" : "s");
+    out << fmt::format("npusim: {} on {} ({}, {} column{})\n", rep.design, dev.name, model::arch_name(dev.arch),
+                       dev.cols, dev.cols == 1 ? "" : "s");
     std::string params;
     for (const auto& [k, v] : rep.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", k, v);
     std::string tiles;
-    for (auto t : rep.tiles_used) tiles += fmt::format("{}{} {}", tiles.empty() ? "" : ", ", model::to_string(t), model::tile_kind_name(dev.kind_at(t)));
+    for (auto t : rep.tiles_used)
+        tiles += fmt::format("{}{} {}", tiles.empty() ? "" : ", ", model::to_string(t),
+                             model::tile_kind_name(dev.kind_at(t)));
     auto row = [&](const char* k, const std::string& v) { out << fmt::format("  {:<13}{}\n", k, v); };
     row("parameters", params.empty() ? "-" : params);
-    if (harness::design_by_name(rep.design).kernels_note_only()) row("kernels", rep.kernels_note);
+    if (harness::design_by_name(rep.design).kernels_note_only())
+        row("kernels", rep.kernels_note);
     else
-        row("kernels", (rep.kernels == harness::KernelSet::aie ? std::string("aie (AIE-API kernel sources, kernels_ref/aie)")
-                                                                : std::string("ref (reference C++ kernels)")) +
-                           (rep.kernels_note.empty() ? "" : "; " + rep.kernels_note));
+        row("kernels",
+            (rep.kernels == harness::KernelSet::aie ? std::string("aie (AIE-API kernel sources, kernels_ref/aie)")
+                                                    : std::string("ref (reference C++ kernels)")) +
+                (rep.kernels_note.empty() ? "" : "; " + rep.kernels_note));
     std::string inputs;
     for (std::size_t i = 0; i < rep.args.size(); ++i)
         if (rep.args[i].role == harness::ArgRole::input)
-            inputs += fmt::format("{}{} {} ({})", inputs.empty() ? "" : ", ", rep.args[i].name, rep.args[i].type_str(), rep.arg_sources[i]);
+            inputs += fmt::format("{}{} {} ({})", inputs.empty() ? "" : ", ", rep.args[i].name, rep.args[i].type_str(),
+                                  rep.arg_sources[i]);
     if (!inputs.empty()) row("inputs", inputs);
     row("tiles used", fmt::format("{}: {}", rep.tiles_used.size(), tiles));
     row("cycles", fmt::format("{} ({:.2f} us at {:.0f} MHz)", grouped(res.cycles), res.cycles / clock_mhz, clock_mhz));
     row("data moved", fmt::format("{} B over streams, {} BD transfers, {} shim tasks", grouped(res.bytes_moved),
                                   grouped(res.bd_transfers), grouped(res.shim_tasks)));
-    row("wall time", fmt::format("resolve {:.1f} ms, simulate {:.1f} ms", rep.resolve_seconds * 1e3, rep.simulate_seconds * 1e3));
+    row("wall time",
+        fmt::format("resolve {:.1f} ms, simulate {:.1f} ms", rep.resolve_seconds * 1e3, rep.simulate_seconds * 1e3));
     if (!res.cores.empty()) {
-        out << fmt::format("  {:<18} {:>8} {:>14} {:>14} {:>8} {:>10}\n", "worker", "tile", "busy cycles", "stall cycles",
-                           "kernels", "iterations");
+        out << fmt::format("  {:<18} {:>8} {:>14} {:>14} {:>8} {:>10}\n", "worker", "tile", "busy cycles",
+                           "stall cycles", "kernels", "iterations");
         for (const auto& c : res.cores)
             out << fmt::format("  {:<18} {:>8} {:>14} {:>14} {:>8} {:>10}\n", c.worker, model::to_string(c.tile),
-                               grouped(c.busy_cycles), grouped(c.stall_cycles), grouped(c.kernel_calls), grouped(c.iterations));
+                               grouped(c.busy_cycles), grouped(c.stall_cycles), grouped(c.kernel_calls),
+                               grouped(c.iterations));
     }
     for (const auto& w : res.warnings) out << "  warning: " << w << "\n";
     for (const auto& n : rep.notes) out << "  note: " << n << "\n";
     for (const auto& c : rep.checks) {
         std::string extra;
         if (c.is_float && c.error.empty())
-            extra += fmt::format("  (max abs err {:.3g}, max rel err {:.3g}; rtol {:g}, atol {:g})", c.max_abs_err, c.max_rel_err, c.rtol,
-                                 c.atol);
+            extra += fmt::format("  (max abs err {:.3g}, max rel err {:.3g}; rtol {:g}, atol {:g})", c.max_abs_err,
+                                 c.max_rel_err, c.rtol, c.atol);
         if (c.expected_from != "reference") extra += "  vs " + c.expected_from;
         out << fmt::format("  output {:<14} {:>9} elements  {}{}\n", c.name, grouped(c.elements),
                            c.match ? "match" : fmt::format("MISMATCH ({} differ)", grouped(c.mismatches)), extra);
@@ -223,7 +250,8 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, double cloc
     }
     if (!rep.saved_files.empty()) {
         std::string names;
-        for (const auto& f : rep.saved_files) names += (names.empty() ? "" : " ") + std::filesystem::path(f).filename().string();
+        for (const auto& f : rep.saved_files)
+            names += (names.empty() ? "" : " ") + std::filesystem::path(f).filename().string();
         out << fmt::format("  saved        {} files to {}: {}\n", rep.saved_files.size(),
                            std::filesystem::path(rep.saved_files.front()).parent_path().string(), names);
     }
@@ -241,7 +269,8 @@ nlohmann::json report_json(const harness::RunReport& rep) {
     j["inputs"] = nlohmann::json::array();
     for (std::size_t i = 0; i < rep.args.size(); ++i)
         if (rep.args[i].role == harness::ArgRole::input)
-            j["inputs"].push_back({{"name", rep.args[i].name}, {"type", rep.args[i].type_str()}, {"source", rep.arg_sources[i]}});
+            j["inputs"].push_back(
+                {{"name", rep.args[i].name}, {"type", rep.args[i].type_str()}, {"source", rep.arg_sources[i]}});
     j["outputs"] = nlohmann::json::array();
     for (const auto& c : rep.checks) {
         nlohmann::json o{{"name", c.name},
@@ -284,8 +313,12 @@ nlohmann::json report_json(const harness::RunReport& rep) {
     for (auto t : rep.tiles_used) st["tiles_used"].push_back({t.col, t.row});
     st["cores"] = nlohmann::json::array();
     for (const auto& c : rep.result.cores)
-        st["cores"].push_back({{"worker", c.worker}, {"tile", {c.tile.col, c.tile.row}}, {"busy_cycles", c.busy_cycles},
-                               {"stall_cycles", c.stall_cycles}, {"kernel_calls", c.kernel_calls}, {"iterations", c.iterations}});
+        st["cores"].push_back({{"worker", c.worker},
+                               {"tile", {c.tile.col, c.tile.row}},
+                               {"busy_cycles", c.busy_cycles},
+                               {"stall_cycles", c.stall_cycles},
+                               {"kernel_calls", c.kernel_calls},
+                               {"iterations", c.iterations}});
     j["stats"] = st;
     j["warnings"] = rep.result.warnings;
     return j;
@@ -296,11 +329,14 @@ int cmd_list(std::ostream& out) {
     for (const auto& d : harness::all_designs()) w = std::max(w, d.name.size());
     for (const auto& d : harness::all_designs()) {
         std::string params;
-        for (const auto& p : d.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", p.name, p.default_value);
+        for (const auto& p : d.params)
+            params += fmt::format("{}{}={}", params.empty() ? "" : " ", p.name, p.default_value);
         std::string kernels;
-        for (auto k : d.kernel_sets) kernels += fmt::format("{}{}", kernels.empty() ? "" : ",", harness::kernel_set_name(k));
-        const std::string ks = d.kernels_note_only() ? d.kernels_note
-                               : "kernels: " + kernels + (d.kernels_note.empty() ? "" : "; " + d.kernels_note);
+        for (auto k : d.kernel_sets)
+            kernels += fmt::format("{}{}", kernels.empty() ? "" : ",", harness::kernel_set_name(k));
+        const std::string ks = d.kernels_note_only()
+                                   ? d.kernels_note
+                                   : "kernels: " + kernels + (d.kernels_note.empty() ? "" : "; " + d.kernels_note);
         out << fmt::format("{:<{}}  {}  [{}] [{}]\n", d.name, w, d.description, params, ks);
     }
     return 0;
@@ -315,39 +351,46 @@ int cmd_args(const RunArgs& r, std::ostream& out) {
         w = std::max(w, a.name.size());
         tw = std::max(tw, a.type_str().size());
     }
-    out << fmt::format("{:<3} {:<{}}  {:<6}  {:<{}}  {:<8}  {}\n", "arg", "name", w, "role", "type", tw, "npy", "comparison");
+    out << fmt::format("{:<3} {:<{}}  {:<6}  {:<{}}  {:<8}  {}\n", "arg", "name", w, "role", "type", tw, "npy",
+                       "comparison");
     for (std::size_t i = 0; i < inst.args.size(); ++i) {
         const auto& a = inst.args[i];
         std::string cmp = a.role != harness::ArgRole::output ? "-"
-                          : a.is_float() ? fmt::format("rtol {:g}, atol {:g}", a.rtol, a.atol)
-                                         : std::string("exact");
-        out << fmt::format("{:<3} {:<{}}  {:<6}  {:<{}}  {:<8}  {}\n", i, a.name, w, harness::role_name(a.role), a.type_str(), tw,
-                           harness::NpyFile::descr(a.dtype), cmp);
+                          : a.is_float()                     ? fmt::format("rtol {:g}, atol {:g}", a.rtol, a.atol)
+                                                             : std::string("exact");
+        out << fmt::format("{:<3} {:<{}}  {:<6}  {:<{}}  {:<8}  {}\n", i, a.name, w, harness::role_name(a.role),
+                           a.type_str(), tw, harness::NpyFile::descr(a.dtype), cmp);
     }
     return 0;
 }
 
 int cmd_devices(std::ostream& out) {
-    out << fmt::format("{:<10} {:<9} {:>5} {:>5} {:>8}  {}\n", "device", "class", "arch", "cols", "cores", "per tile (compute / mem / shim)");
+    out << fmt::format("{:<10} {:<9} {:>5} {:>5} {:>8}  {}\n", "device", "class", "arch", "cols", "cores",
+                       "per tile (compute / mem / shim)");
     for (const auto& d : model::all_devices())
-        out << fmt::format("{:<10} {:<9} {:>5} {:>5} {:>8}  mem {}K/{}K/-, locks {}/{}/{}, BDs {}/{}/{}, DMA in+out {}+{}/{}+{}/{}+{}\n",
-                           d.name, d.iron_class, model::arch_name(d.arch), d.cols, d.tiles_of(model::TileKind::Compute).size(),
-                           d.compute.memory_bytes / 1024, d.mem.memory_bytes / 1024, d.compute.locks, d.mem.locks, d.shim.locks,
-                           d.compute.bds, d.mem.bds, d.shim.bds, d.compute.dma_s2mm_channels, d.compute.dma_mm2s_channels,
-                           d.mem.dma_s2mm_channels, d.mem.dma_mm2s_channels, d.shim.dma_s2mm_channels, d.shim.dma_mm2s_channels);
+        out << fmt::format(
+            "{:<10} {:<9} {:>5} {:>5} {:>8}  mem {}K/{}K/-, locks {}/{}/{}, BDs {}/{}/{}, DMA in+out "
+            "{}+{}/{}+{}/{}+{}\n",
+            d.name, d.iron_class, model::arch_name(d.arch), d.cols, d.tiles_of(model::TileKind::Compute).size(),
+            d.compute.memory_bytes / 1024, d.mem.memory_bytes / 1024, d.compute.locks, d.mem.locks, d.shim.locks,
+            d.compute.bds, d.mem.bds, d.shim.bds, d.compute.dma_s2mm_channels, d.compute.dma_mm2s_channels,
+            d.mem.dma_s2mm_channels, d.mem.dma_mm2s_channels, d.shim.dma_s2mm_channels, d.shim.dma_mm2s_channels);
     return 0;
 }
 
 int cmd_timing(const std::vector<std::string>& a, std::ostream& out) {
     std::string device = "npu1";
     for (std::size_t i = 1; i < a.size(); ++i) {
-        if (a[i] == "--device" && i + 1 < a.size()) device = a[++i];
-        else throw UsageError(fmt::format("timing: unexpected argument '{}'", a[i]));
+        if (a[i] == "--device" && i + 1 < a.size())
+            device = a[++i];
+        else
+            throw UsageError(fmt::format("timing: unexpected argument '{}'", a[i]));
     }
     const auto& dev = model::device_by_name(device);
     const auto p = model::TimingParams::for_arch(dev.arch);
     out << fmt::format("timing model for {} ({})\n", dev.name, model::arch_name(dev.arch));
-    for (const auto& i : p.describe()) out << fmt::format("  {:<32} {:>8} {:<8} {}\n", i.name, i.value, i.unit, i.source);
+    for (const auto& i : p.describe())
+        out << fmt::format("  {:<32} {:>8} {:<8} {}\n", i.name, i.value, i.unit, i.source);
     return 0;
 }
 
@@ -368,12 +411,15 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     so.max_cycles = r.max_cycles;
     if (r.progress) {
         so.progress_interval_cycles = 10'000'000;
-        so.progress = [&err](std::uint64_t c) { err << fmt::format("\r  simulated {} cycles", grouped(c)) << std::flush; };
+        so.progress = [&err](std::uint64_t c) {
+            err << fmt::format("\r  simulated {} cycles", grouped(c)) << std::flush;
+        };
     }
     std::unique_ptr<traces::PerfettoTraceSink> perfetto;
     std::unique_ptr<traces::VcdTraceSink> vcd;
     std::vector<sim::TraceSink*> sinks;
-    if (!r.trace_file.empty()) sinks.push_back((perfetto = std::make_unique<traces::PerfettoTraceSink>(r.trace_file)).get());
+    if (!r.trace_file.empty())
+        sinks.push_back((perfetto = std::make_unique<traces::PerfettoTraceSink>(r.trace_file)).get());
     if (!r.vcd_file.empty()) sinks.push_back((vcd = std::make_unique<traces::VcdTraceSink>(r.vcd_file)).get());
     traces::TeeTraceSink tee(sinks);
     if (!sinks.empty()) so.trace = &tee;
@@ -383,9 +429,12 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     }
     const auto rep = harness::run_design(spec, dev.name, r.params, ro);
     if (r.progress) err << "\n";
-    if (r.json) out << report_json(rep).dump(2) << "\n";
-    else print_summary(out, rep, so.timing.clock_mhz);
-    if (!r.trace_file.empty() && !r.json) out << "  trace written to " << r.trace_file << " (open in ui.perfetto.dev)\n";
+    if (r.json)
+        out << report_json(rep).dump(2) << "\n";
+    else
+        print_summary(out, rep, so.timing.clock_mhz);
+    if (!r.trace_file.empty() && !r.json)
+        out << "  trace written to " << r.trace_file << " (open in ui.perfetto.dev)\n";
     if (!r.vcd_file.empty() && !r.json) out << "  waveform written to " << r.vcd_file << " (open with GTKWave)\n";
     return rep.all_match ? 0 : 1;
 }
@@ -433,9 +482,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         return error_exit(json, out, err, "file_error", "file error", e.what(), 2);
     } catch (const SimulationError& e) {
         const auto code = static_cast<int>(exit_code_for(e.kind()));
-        const char* kind = e.kind() == SimulationError::Kind::Deadlock ? "deadlock"
-                           : e.kind() == SimulationError::Kind::Limit  ? "limit reached"
-                           : e.kind() == SimulationError::Kind::Kernel ? "kernel error"
+        const char* kind = e.kind() == SimulationError::Kind::Deadlock   ? "deadlock"
+                           : e.kind() == SimulationError::Kind::Limit    ? "limit reached"
+                           : e.kind() == SimulationError::Kind::Kernel   ? "kernel error"
                            : e.kind() == SimulationError::Kind::Mismatch ? "size mismatch"
                                                                          : "protocol error";
         return error_exit(json, out, err, code == 3 ? "deadlock" : code == 4 ? "limit" : "error", kind, e.what(), code);

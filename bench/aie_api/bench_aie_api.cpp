@@ -22,26 +22,23 @@ std::vector<T> random_vec(std::size_t n, unsigned seed, int lo, int hi) {
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> d(lo, hi);
     std::vector<T> v(n);
-    for (auto &x : v)
-        x = static_cast<T>(d(rng));
+    for (auto& x : v) x = static_cast<T>(d(rng));
     return v;
 }
 
 // Runs `aie` and `scalar` `batch` times each per benchmark iteration, timing both, and publishes the
 // per-call times and their ratio as counters.
 template <typename FA, typename FS>
-void run_ratio(benchmark::State &state, int batch, FA &&aie, FS &&scalar) {
+void run_ratio(benchmark::State& state, int batch, FA&& aie, FS&& scalar) {
     using clock = std::chrono::steady_clock;
     double aie_ns = 0, scalar_ns = 0;
     std::int64_t calls = 0;
     for (auto _ : state) {
         const auto t0 = clock::now();
-        for (int i = 0; i < batch; ++i)
-            aie();
+        for (int i = 0; i < batch; ++i) aie();
         benchmark::ClobberMemory();
         const auto t1 = clock::now();
-        for (int i = 0; i < batch; ++i)
-            scalar();
+        for (int i = 0; i < batch; ++i) scalar();
         benchmark::ClobberMemory();
         const auto t2 = clock::now();
         aie_ns += std::chrono::duration<double, std::nano>(t1 - t0).count();
@@ -64,7 +61,7 @@ struct MmData {
           c(static_cast<std::size_t>(mm * nn), 0) {}
 };
 
-void BM_mm_i16_i32_aie(benchmark::State &state) {
+void BM_mm_i16_i32_aie(benchmark::State& state) {
     const int s = static_cast<int>(state.range(0));
     MmData d(s, s, s);
     for (auto _ : state) {
@@ -72,10 +69,10 @@ void BM_mm_i16_i32_aie(benchmark::State &state) {
         benchmark::DoNotOptimize(d.c.data());
         benchmark::ClobberMemory();
     }
-    state.counters["MACs/s"] = benchmark::Counter(static_cast<double>(s) * s * s * static_cast<double>(state.iterations()),
-                                                  benchmark::Counter::kIsRate);
+    state.counters["MACs/s"] = benchmark::Counter(
+        static_cast<double>(s) * s * s * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
-void BM_mm_i16_i32_scalar(benchmark::State &state) {
+void BM_mm_i16_i32_scalar(benchmark::State& state) {
     const int s = static_cast<int>(state.range(0));
     MmData d(s, s, s);
     for (auto _ : state) {
@@ -83,10 +80,10 @@ void BM_mm_i16_i32_scalar(benchmark::State &state) {
         benchmark::DoNotOptimize(d.c.data());
         benchmark::ClobberMemory();
     }
-    state.counters["MACs/s"] = benchmark::Counter(static_cast<double>(s) * s * s * static_cast<double>(state.iterations()),
-                                                  benchmark::Counter::kIsRate);
+    state.counters["MACs/s"] = benchmark::Counter(
+        static_cast<double>(s) * s * s * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
-void BM_mm_i16_i32_ratio(benchmark::State &state) {
+void BM_mm_i16_i32_ratio(benchmark::State& state) {
     const int s = static_cast<int>(state.range(0));
     const auto dims = state.range(1) == 0 ? k::MacDims::aie2 : k::MacDims::aie2p;
     MmData d(s, s, s);
@@ -95,7 +92,7 @@ void BM_mm_i16_i32_ratio(benchmark::State &state) {
         state, 4, [&] { k::matmul_i16_i32(d.a.data(), d.b.data(), d.c.data(), s, s, s, dims); },
         [&] { k::matmul_scalar_i16_i32(d.a.data(), d.b.data(), c2.data(), s, s, s); });
 }
-void BM_mm_i16_i16_ratio(benchmark::State &state) {
+void BM_mm_i16_i16_ratio(benchmark::State& state) {
     const int s = static_cast<int>(state.range(0));
     MmData d(s, s, s);
     std::vector<std::int16_t> c(static_cast<std::size_t>(s * s)), c2 = c;
@@ -105,7 +102,7 @@ void BM_mm_i16_i16_ratio(benchmark::State &state) {
 }
 
 // ---- reduce_max ---------------------------------------------------------------------------------------
-void BM_reduce_max_i32_aie(benchmark::State &state) {
+void BM_reduce_max_i32_aie(benchmark::State& state) {
     const auto n = static_cast<std::int32_t>(state.range(0));
     const auto in = random_vec<std::int32_t>(static_cast<std::size_t>(n), 3, -1000, 999);
     std::int32_t out = 0;
@@ -115,7 +112,7 @@ void BM_reduce_max_i32_aie(benchmark::State &state) {
     }
     state.SetItemsProcessed(state.iterations() * n);
 }
-void BM_reduce_max_i32_scalar(benchmark::State &state) {
+void BM_reduce_max_i32_scalar(benchmark::State& state) {
     const auto n = static_cast<std::int32_t>(state.range(0));
     const auto in = random_vec<std::int32_t>(static_cast<std::size_t>(n), 3, -1000, 999);
     std::int32_t out = 0;
@@ -125,7 +122,7 @@ void BM_reduce_max_i32_scalar(benchmark::State &state) {
     }
     state.SetItemsProcessed(state.iterations() * n);
 }
-void BM_reduce_max_i32_ratio(benchmark::State &state) {
+void BM_reduce_max_i32_ratio(benchmark::State& state) {
     const auto n = static_cast<std::int32_t>(state.range(0));
     const auto in = random_vec<std::int32_t>(static_cast<std::size_t>(n), 3, -1000, 999);
     std::int32_t o1 = 0, o2 = 0;
@@ -140,12 +137,11 @@ void BM_reduce_max_i32_ratio(benchmark::State &state) {
             benchmark::DoNotOptimize(o2);
         });
 }
-void BM_reduce_max_bf16_ratio(benchmark::State &state) {
+void BM_reduce_max_bf16_ratio(benchmark::State& state) {
     const auto n = static_cast<std::int32_t>(state.range(0));
     const auto raw = random_vec<int>(static_cast<std::size_t>(n), 4, -10000, 10000);
     std::vector<bfloat16> in(raw.size());
-    for (std::size_t i = 0; i < raw.size(); ++i)
-        in[i] = bfloat16(static_cast<float>(raw[i]) / 100.0f);
+    for (std::size_t i = 0; i < raw.size(); ++i) in[i] = bfloat16(static_cast<float>(raw[i]) / 100.0f);
     bfloat16 o1, o2;
     run_ratio(
         state, n >= 65536 ? 4 : 256,

@@ -28,8 +28,8 @@ iron::Kernel zero_kernel(std::int64_t m, std::int64_t n, bool i32_out, KernelSet
 /// The worker body both matmul designs run: `tiles` output tiles, each zeroed and then
 /// accumulated over `ksteps` A/B tile pairs.
 inline auto core_body(std::int64_t tiles, std::int64_t ksteps) {
-    return [tiles, ksteps](iron::ObjectFifoHandle a, iron::ObjectFifoHandle b, iron::ObjectFifoHandle c, iron::Kernel mm,
-                           iron::Kernel zero) {
+    return [tiles, ksteps](iron::ObjectFifoHandle a, iron::ObjectFifoHandle b, iron::ObjectFifoHandle c,
+                           iron::Kernel mm, iron::Kernel zero) {
         for (std::int64_t i = 0; i < tiles; ++i) {
             auto ec = c.acquire(1);
             zero(ec);
@@ -53,7 +53,7 @@ iron::StreamDims c_dims(std::int64_t m, std::int64_t n, MacDims d);
 /// Random int16 matrices in [-8192, 8192) (numpy: integers(min/4, max/4)).
 std::vector<std::int16_t> random_i16(std::size_t n, std::uint64_t seed);
 /// (A @ B) computed in int64, truncated to int32 or int16 (numpy astype).
-std::vector<std::int64_t> reference(const std::vector<std::int16_t>& A, const std::vector<std::int16_t>& B, std::int64_t M,
-                                    std::int64_t K, std::int64_t N);
+std::vector<std::int64_t> reference(const std::vector<std::int16_t>& A, const std::vector<std::int16_t>& B,
+                                    std::int64_t M, std::int64_t K, std::int64_t N);
 
 } // namespace npusim::examples::matmul

@@ -13,8 +13,9 @@ DesignSpec make_matmul_single_core() {
     DesignSpec s;
     s.name = "matmul_single_core";
     s.description = "E6: i16 x i16 -> i32 matmul on one core, mem-tile re-tiling, ping-pong task groups";
-    s.params = {{"M", 512, "rows of A and C"}, {"K", 512, "columns of A, rows of B"}, {"N", 512, "columns of B and C"},
-                {"m", 32, "tile rows"}, {"k", 32, "tile depth"}, {"n", 32, "tile columns"}};
+    s.params = {{"M", 512, "rows of A and C"},    {"K", 512, "columns of A, rows of B"},
+                {"N", 512, "columns of B and C"}, {"m", 32, "tile rows"},
+                {"k", 32, "tile depth"},          {"n", 32, "tile columns"}};
     s.devices = every_device();
     s.kernel_sets = {KernelSet::reference, KernelSet::aie};
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
@@ -25,24 +26,26 @@ DesignSpec make_matmul_single_core() {
         const std::int64_t M = p.at("M"), K = p.at("K"), N = p.at("N"), m = p.at("m"), k = p.at("k"), n = p.at("n");
         const auto d = matmul::mac_dims_i16(dev.arch);
         if (m % (2 * d.r) || k % d.s || n % (2 * d.t))
-            throw DesignError(fmt::format("design '{}': m={} k={} n={} must be multiples of 2r={}, s={}, 2t={} on {}", name, m, k, n,
-                                          2 * d.r, d.s, 2 * d.t, dev.name));
+            throw DesignError(fmt::format("design '{}': m={} k={} n={} must be multiples of 2r={}, s={}, 2t={} on {}",
+                                          name, m, k, n, 2 * d.r, d.s, 2 * d.t, dev.name));
         if ((M / m) % 2)
-            throw DesignError(fmt::format("design '{}': M/m={} must be even (two row blocks per task group)", name, M / m));
+            throw DesignError(
+                fmt::format("design '{}': M/m={} must be even (two row blocks per task group)", name, M / m));
         ObjectFifo inA(tensor<std::int16_t>({m, k}), "inA"), inB(tensor<std::int16_t>({k, n}), "inB"),
             memC(tensor<std::int32_t>({m, n}), "memC");
         auto memA = inA.cons().forward({.name = "memA", .dims_to_stream = matmul::a_dims(m, k, d)});
         auto memB = inB.cons().forward({.name = "memB", .dims_to_stream = matmul::b_dims(k, n, d)});
         auto outC = memC.cons().forward({.name = "outC", .dims_to_stream = matmul::c_dims(m, n, d)});
         const std::int64_t tiles = (M / m) * (N / n), ksteps = K / k;
-        Worker w(
-            matmul::core_body(tiles, ksteps),
-            fn_args(memA.cons(), memB.cons(), memC.prod(), matmul::matmul_kernel(m, k, n, d, true, o.kernels),
-                    matmul::zero_kernel(m, n, true, o.kernels)),
-            {.stack_size = 0xD00, .name = "matmul"});
-        const auto A_ty = tensor<std::int16_t>({M * K}), B_ty = tensor<std::int16_t>({K * N}), C_ty = tensor<std::int32_t>({M * N});
+        Worker w(matmul::core_body(tiles, ksteps),
+                 fn_args(memA.cons(), memB.cons(), memC.prod(), matmul::matmul_kernel(m, k, n, d, true, o.kernels),
+                         matmul::zero_kernel(m, n, true, o.kernels)),
+                 {.stack_size = 0xD00, .name = "matmul"});
+        const auto A_ty = tensor<std::int16_t>({M * K}), B_ty = tensor<std::int16_t>({K * N}),
+                   C_ty = tensor<std::int32_t>({M * N});
         Runtime rt(
-            [=](RuntimeData A, RuntimeData B, RuntimeData C, ObjectFifoHandle ha, ObjectFifoHandle hb, ObjectFifoHandle hc) {
+            [=](RuntimeData A, RuntimeData B, RuntimeData C, ObjectFifoHandle ha, ObjectFifoHandle hb,
+                ObjectFifoHandle hc) {
                 const std::int64_t rows_per_block = 2;
                 std::optional<TaskGroup> prev;
                 for (std::int64_t blk = 0; blk < M / m / rows_per_block; ++blk) {
@@ -50,14 +53,18 @@ DesignSpec make_matmul_single_core() {
                     for (std::int64_t r = 0; r < rows_per_block; ++r) {
                         const std::int64_t row = blk * rows_per_block + r;
                         // row block of A, each k-tile, repeated for the N/n column blocks (stride 0)
-                        ha.fill(A, {.tap = TensorAccessPattern({M * K}, row * m * K, {N / n, K / k, m, k}, {0, k, K, 1}), .group = &g});
+                        ha.fill(A,
+                                {.tap = TensorAccessPattern({M * K}, row * m * K, {N / n, K / k, m, k}, {0, k, K, 1}),
+                                 .group = &g});
                         // all of B, column-block major
-                        hb.fill(B, {.tap = TensorAccessPattern({K * N}, 0, {N / n, K / k, k, n}, {n, k * N, N, 1}), .group = &g});
+                        hb.fill(B, {.tap = TensorAccessPattern({K * N}, 0, {N / n, K / k, k, n}, {n, k * N, N, 1}),
+                                    .group = &g});
                     }
-                    hc.drain(C, {.tap = TensorAccessPattern({M * N}, blk * rows_per_block * m * N, {rows_per_block, N / n, m, n},
-                                                            {m * N, n, N, 1}),
-                                 .wait = true, .group = &g});
-                    if (prev) prev->finish();   // ping-pong: finish the previous group once this one is issued
+                    hc.drain(C, {.tap = TensorAccessPattern({M * N}, blk * rows_per_block * m * N,
+                                                            {rows_per_block, N / n, m, n}, {m * N, n, N, 1}),
+                                 .wait = true,
+                                 .group = &g});
+                    if (prev) prev->finish(); // ping-pong: finish the previous group once this one is issued
                     prev = g;
                 }
                 if (prev) prev->finish();
@@ -66,14 +73,16 @@ DesignSpec make_matmul_single_core() {
         auto A = matmul::random_i16(static_cast<std::size_t>(M * K), o.seed);
         auto B = matmul::random_i16(static_cast<std::size_t>(K * N), o.seed + 1);
         auto reference = [M, K, N, C_ty](const Tensors& in) {
-            const auto ref = matmul::reference(get(in, "A").values<std::int16_t>(), get(in, "B").values<std::int16_t>(), M, K, N);
+            const auto ref =
+                matmul::reference(get(in, "A").values<std::int16_t>(), get(in, "B").values<std::int16_t>(), M, K, N);
             std::vector<std::int32_t> c(ref.size());
             for (std::size_t i = 0; i < c.size(); ++i) c[i] = static_cast<std::int32_t>(ref[i]);
             return Tensors{{"C", Tensor::from(C_ty.shape, c)}};
         };
         return DesignInstance(Program(dev, rt, {w}, name),
                               {ArgSpec::input("A", A_ty), ArgSpec::input("B", B_ty), ArgSpec::output("C", C_ty)},
-                              {{"A", Tensor::from(A_ty.shape, A)}, {"B", Tensor::from(B_ty.shape, B)}}, reference, name);
+                              {{"A", Tensor::from(A_ty.shape, A)}, {"B", Tensor::from(B_ty.shape, B)}}, reference,
+                              name);
     };
     return s;
 }

@@ -14,9 +14,9 @@
 // Kernels (bypass=0): the reference passThroughLine_i32 or, with KernelSet::aie, the AIE-API
 // passThrough source.
 #include "Design.hpp"
-#include "npusim/model/Error.hpp"
 #include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/passthrough.hpp"
+#include "npusim/model/Error.hpp"
 
 #include <npusim/aie_kernels.hpp>
 
@@ -27,13 +27,14 @@ namespace npusim::examples {
 using namespace npusim::iron;
 
 namespace {
-constexpr std::int64_t kLine = 1024;   // line_size: i32 elements per fifo object
+constexpr std::int64_t kLine = 1024; // line_size: i32 elements per fifo object
 } // namespace
 
 DesignSpec make_memcpy() {
     DesignSpec s;
     s.name = "memcpy";
-    s.description = "E11: b = a through columns x channels parallel shim paths (mem-tile bypass or a passThrough worker each)";
+    s.description =
+        "E11: b = a through columns x channels parallel shim paths (mem-tile bypass or a passThrough worker each)";
     s.params = {{"size", 16384, "i32 elements in the tensors (a multiple of 1024 * columns * channels)"},
                 {"columns", 1, "columns used (at most the device's)"},
                 {"channels", 1, "paths per column: 1 or 2"},
@@ -51,13 +52,15 @@ DesignSpec make_memcpy() {
         const auto size = p.at("size"), cols = p.at("columns"), chans = p.at("channels");
         const bool bypass = p.at("bypass") != 0;
         if (cols < 1 || cols > dev.cols)
-            throw DesignError(fmt::format("design '{}': parameter columns={} does not fit device {}, which has {} column{}", design, cols,
-                                          dev.name, dev.cols, dev.cols == 1 ? "" : "s"));
+            throw DesignError(
+                fmt::format("design '{}': parameter columns={} does not fit device {}, which has {} column{}", design,
+                            cols, dev.name, dev.cols, dev.cols == 1 ? "" : "s"));
         const std::int64_t paths = cols * chans;
         if (size <= 0 || size % (kLine * paths) != 0)
-            throw DesignError(fmt::format("design '{}': parameter size={} must be a positive multiple of {} (1024-element lines x "
-                                          "columns={} x channels={})",
-                                          design, size, kLine * paths, cols, chans));
+            throw DesignError(
+                fmt::format("design '{}': parameter size={} must be a positive multiple of {} (1024-element lines x "
+                            "columns={} x channels={})",
+                            design, size, kLine * paths, cols, chans));
         const std::int64_t chunk = size / paths;
         const auto line_ty = tensor<std::int32_t>({kLine});
         const auto xfr_ty = tensor<std::int32_t>({size});
@@ -70,14 +73,17 @@ DesignSpec make_memcpy() {
             for (const auto& f : of_ins) of_outs.push_back(f.cons().forward());
         } else {
             for (std::int64_t i = 0; i < cols; ++i)
-                for (std::int64_t j = 0; j < chans; ++j) of_outs.emplace_back(line_ty, fmt::format("out{}_{}", i, j), 2);
+                for (std::int64_t j = 0; j < chans; ++j)
+                    of_outs.emplace_back(line_ty, fmt::format("out{}_{}", i, j), 2);
             std::vector<ArgType> types{line_ty, line_ty, scalar<std::int32_t>()};
             auto cost = [](std::span<const KernelArg> a) {
-                return kernels::passThroughLine_cycles(static_cast<std::int32_t>(a[2].ivalue), static_cast<int>(sizeof(std::int32_t)));
+                return kernels::passThroughLine_cycles(static_cast<std::int32_t>(a[2].ivalue),
+                                                       static_cast<int>(sizeof(std::int32_t)));
             };
             void (*aie)(const std::int32_t*, std::int32_t*, std::int32_t) = &aie_kernels::passThroughLine;
-            const Kernel pass = o.kernels == KernelSet::aie ? aie_kernel("passThroughLine", aie, types, cost)
-                                                            : Kernel("passThroughLine", &kernels::passThroughLine_i32, types, cost);
+            const Kernel pass = o.kernels == KernelSet::aie
+                                    ? aie_kernel("passThroughLine", aie, types, cost)
+                                    : Kernel("passThroughLine", &kernels::passThroughLine_i32, types, cost);
             for (std::size_t w = 0; w < of_ins.size(); ++w)
                 workers.emplace_back(
                     [](ObjectFifoHandle in, ObjectFifoHandle out, Kernel k) {
@@ -92,7 +98,7 @@ DesignSpec make_memcpy() {
                                                       static_cast<std::int64_t>(w) % chans)});
         }
         std::vector<TensorAccessPattern> taps;
-        for (std::int64_t w = 0; w < paths; ++w)   // simple_tiler((1, size), (1, chunk))[w]
+        for (std::int64_t w = 0; w < paths; ++w) // simple_tiler((1, size), (1, chunk))[w]
             taps.push_back(TensorAccessPattern({1, size}, chunk * w, {1, 1, 1, chunk}, {0, 0, 0, 1}));
         std::vector<ObjectFifoHandle> in_prods, out_conses;
         for (std::size_t w = 0; w < of_ins.size(); ++w) {
@@ -100,7 +106,8 @@ DesignSpec make_memcpy() {
             out_conses.push_back(of_outs[w].cons());
         }
         Runtime rt(
-            [taps](RuntimeData a, RuntimeData b, std::vector<ObjectFifoHandle> ins, std::vector<ObjectFifoHandle> outs) {
+            [taps](RuntimeData a, RuntimeData b, std::vector<ObjectFifoHandle> ins,
+                   std::vector<ObjectFifoHandle> outs) {
                 for (std::size_t w = 0; w < ins.size(); ++w) ins[w].fill(a, {.tap = taps[w]});
                 for (std::size_t w = 0; w < outs.size(); ++w) outs[w].drain(b, {.tap = taps[w], .wait = true});
             },
@@ -108,8 +115,9 @@ DesignSpec make_memcpy() {
         std::mt19937_64 rng(o.seed);
         std::vector<std::int32_t> a(static_cast<std::size_t>(size));
         for (auto& x : a) x = static_cast<std::int32_t>(rng());
-        auto reference = [](const Tensors& t) { return Tensors{{"b", get(t, "a")}}; };   // golden: b == a
-        return DesignInstance(Program(dev, rt, workers, design), {ArgSpec::input("a", xfr_ty), ArgSpec::output("b", xfr_ty)},
+        auto reference = [](const Tensors& t) { return Tensors{{"b", get(t, "a")}}; }; // golden: b == a
+        return DesignInstance(Program(dev, rt, workers, design),
+                              {ArgSpec::input("a", xfr_ty), ArgSpec::output("b", xfr_ty)},
                               {{"a", Tensor::from(xfr_ty.shape, a)}}, reference, design);
     };
     return s;

@@ -54,8 +54,9 @@ DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64
     std::mt19937_64 rng(o.seed);
     std::vector<T> input(static_cast<std::size_t>(size));
     for (auto& x : input) x = static_cast<T>(rng());
-    auto reference = [](const Tensors& in) { return Tensors{{"out", get(in, "in")}}; };   // golden: out == in
-    return DesignInstance(Program(dev, rt, {w}, "passthrough_kernel"), {ArgSpec::input("in", vec_ty), ArgSpec::output("out", vec_ty)},
+    auto reference = [](const Tensors& in) { return Tensors{{"out", get(in, "in")}}; }; // golden: out == in
+    return DesignInstance(Program(dev, rt, {w}, "passthrough_kernel"),
+                          {ArgSpec::input("in", vec_ty), ArgSpec::output("out", vec_ty)},
                           {{"in", Tensor::from(vec_ty.shape, input)}}, reference, "passthrough_kernel");
 }
 
@@ -73,7 +74,8 @@ DesignSpec make_passthrough_kernel() {
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
         require_multiple("passthrough_kernel", p, "size", "tile");
         require_one_of("passthrough_kernel", p, "bits", {8, 16, 32});
-        if (o.kernels == KernelSet::aie) require_vector_multiple("passthrough_kernel", p, "tile", 512 / p.at("bits"), "passThrough");
+        if (o.kernels == KernelSet::aie)
+            require_vector_multiple("passthrough_kernel", p, "tile", 512 / p.at("bits"), "passThrough");
         switch (p.at("bits")) {
         case 16: return build<std::int16_t>(dev, p.at("size"), p.at("tile"), o, kernels::passThroughLine_i16);
         case 32: return build<std::int32_t>(dev, p.at("size"), p.at("tile"), o, kernels::passThroughLine_i32);

@@ -20,9 +20,9 @@ namespace npusim::examples::reduce_max {
 
 /// The three kernels of one design; with KernelSet::aie they share one set of core modes.
 struct Kernels {
-    iron::Kernel vector;    ///< reduce_max_vector
-    iron::Kernel scalar;    ///< reduce_max_scalar
-    iron::Kernel combine;   ///< compute_max
+    iron::Kernel vector; ///< reduce_max_vector
+    iron::Kernel scalar; ///< reduce_max_scalar
+    iron::Kernel combine; ///< compute_max
 };
 
 /// `vector_n` / `scalar_n`: the element counts of the tensors the vector and scalar kernels read.
@@ -35,7 +35,9 @@ inline Kernels bind(KernelSet ks, std::int64_t vector_n, std::int64_t scalar_n) 
     auto vec_cost = [](std::span<const KernelArg> a) {
         return kernels::reduce_max_vector_i32_cycles(static_cast<std::int32_t>(a[2].ivalue));
     };
-    auto sca_cost = [](std::span<const KernelArg> a) { return kernels::reduce_max_scalar_cycles(static_cast<std::int32_t>(a[2].ivalue)); };
+    auto sca_cost = [](std::span<const KernelArg> a) {
+        return kernels::reduce_max_scalar_cycles(static_cast<std::int32_t>(a[2].ivalue));
+    };
     auto max_cost = [](std::span<const KernelArg>) { return kernels::compute_max_cycles(); };
     if (ks == KernelSet::aie) {
         auto modes = make_aie_core_modes();
@@ -51,11 +53,13 @@ inline Kernels bind(KernelSet ks, std::int64_t vector_n, std::int64_t scalar_n) 
 /// reduce_max_vector's preconditions on `n` elements per call (n % 16 == 0, n / 16 >= 8), as a
 /// DesignError naming the design and the parameter the count comes from.
 inline void require_vector_count(const std::string& design, const std::string& what, std::int64_t n) {
-    if (n <= 0 || n % kernels::kReduceMaxLanesI32 != 0 || n / kernels::kReduceMaxLanesI32 < kernels::kReduceMaxMinIterations)
-        throw DesignError(fmt::format("design '{}': reduce_max_vector reads whole 16 x i32 vectors, at least {} of them; {} = {} "
-                                      "is not a multiple of 16 of at least {}",
-                                      design, kernels::kReduceMaxMinIterations, what, n,
-                                      kernels::kReduceMaxLanesI32 * kernels::kReduceMaxMinIterations));
+    if (n <= 0 || n % kernels::kReduceMaxLanesI32 != 0 ||
+        n / kernels::kReduceMaxLanesI32 < kernels::kReduceMaxMinIterations)
+        throw DesignError(
+            fmt::format("design '{}': reduce_max_vector reads whole 16 x i32 vectors, at least {} of them; {} = {} "
+                        "is not a multiple of 16 of at least {}",
+                        design, kernels::kReduceMaxMinIterations, what, n,
+                        kernels::kReduceMaxLanesI32 * kernels::kReduceMaxMinIterations));
 }
 
 /// Inputs in [-1000, 1000), as the upstream test draws them.

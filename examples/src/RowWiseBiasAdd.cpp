@@ -10,9 +10,9 @@
 // Inputs: `in` drawn from the seed (upstream: arange(M*N)), `bias` = 3 * arange(N) as upstream.
 // Golden: out[i][j] = in[i][j] + bias[j] in f32, compared exactly.
 #include "Design.hpp"
-#include "npusim/model/Error.hpp"
 #include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/row_wise_bias_add.hpp"
+#include "npusim/model/Error.hpp"
 
 #include <npusim/aie_kernels.hpp>
 
@@ -35,7 +35,8 @@ Kernel bias_add_kernel(KernelSet ks, std::int64_t m, std::int64_t n) {
                                        : static_cast<Fn>(&kernels::row_wise_bias_add_f32);
     Kernel::Invoker inner = [fn, mi, ni](std::span<const KernelArg> a) {
         using iron::detail::convert_kernel_arg;
-        fn(convert_kernel_arg<const float*>(a[0]), convert_kernel_arg<const float*>(a[1]), convert_kernel_arg<float*>(a[2]), mi, ni);
+        fn(convert_kernel_arg<const float*>(a[0]), convert_kernel_arg<const float*>(a[1]),
+           convert_kernel_arg<float*>(a[2]), mi, ni);
     };
     if (ks == KernelSet::aie) inner = with_aie_core_modes(std::move(inner), make_aie_core_modes());
     return Kernel("row_wise_bias_add_f32_f32", std::move(inner), {tile_ty, bias_ty, tile_ty}, cost,
@@ -62,9 +63,10 @@ DesignSpec make_row_wise_bias_add() {
         require_multiple(design, p, "M", "m");
         require_multiple(design, p, "N", "n");
         if (p.at("n") % kernels::kBiasAddVectorLanes != 0)
-            throw DesignError(fmt::format("design '{}': the kernel adds the bias in 32-float vectors; parameter n={} is not a "
-                                          "multiple of 32",
-                                          design, p.at("n")));
+            throw DesignError(
+                fmt::format("design '{}': the kernel adds the bias in 32-float vectors; parameter n={} is not a "
+                            "multiple of 32",
+                            design, p.at("n")));
         const auto M = p.at("M"), N = p.at("N"), m = p.at("m"), n = p.at("n");
         const auto mat_ty = tensor<float>({M, N});
         const auto vec_ty = tensor<float>({N});
@@ -112,13 +114,14 @@ DesignSpec make_row_wise_bias_add() {
             for (std::int64_t i = 0; i < M; ++i)
                 for (std::int64_t j = 0; j < N; ++j) {
                     const auto k = static_cast<std::size_t>(i * N + j);
-                    out[k] = x[k] + b[static_cast<std::size_t>(j)];   // numpy: in + bias[None, :] in float32
+                    out[k] = x[k] + b[static_cast<std::size_t>(j)]; // numpy: in + bias[None, :] in float32
                 }
             return Tensors{{"out", Tensor::from(shape, out)}};
         };
-        return DesignInstance(Program(dev, rt, {w}, design),
-                              {ArgSpec::input("in", mat_ty), ArgSpec::input("bias", vec_ty), ArgSpec::output("out", mat_ty)},
-                              {{"in", Tensor::from(mat_ty.shape, in)}, {"bias", Tensor::from(vec_ty.shape, bias)}}, reference, design);
+        return DesignInstance(
+            Program(dev, rt, {w}, design),
+            {ArgSpec::input("in", mat_ty), ArgSpec::input("bias", vec_ty), ArgSpec::output("out", mat_ty)},
+            {{"in", Tensor::from(mat_ty.shape, in)}, {"bias", Tensor::from(vec_ty.shape, bias)}}, reference, design);
     };
     return s;
 }

@@ -44,7 +44,8 @@ DesignSpec make_transpose_dma() {
             const auto x = get(t, "a").values<std::uint32_t>();
             std::vector<std::uint32_t> c(x.size());
             for (std::int64_t i = 0; i < M; ++i)
-                for (std::int64_t j = 0; j < K; ++j) c[static_cast<std::size_t>(j * M + i)] = x[static_cast<std::size_t>(i * K + j)];
+                for (std::int64_t j = 0; j < K; ++j)
+                    c[static_cast<std::size_t>(j * M + i)] = x[static_cast<std::size_t>(i * K + j)];
             return Tensors{{"c", Tensor::from(shape, c)}};
         };
         return DesignInstance(Program(dev, rt, {}, design),

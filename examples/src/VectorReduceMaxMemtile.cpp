@@ -13,8 +13,8 @@
 // Golden: out = [in.max()], input drawn in [-1000, 1000) from the seed.
 // Devices: two columns or more (see make_vector_reduce_max_memtile).
 #include "Design.hpp"
-#include "npusim/model/Error.hpp"
 #include "ReduceMaxKernels.hpp"
+#include "npusim/model/Error.hpp"
 
 #include <limits>
 
@@ -26,8 +26,8 @@ using namespace npusim::iron;
 
 namespace {
 constexpr std::int64_t kCores = 4;
-constexpr std::int64_t kMemElems = 2048;                  // elements per of_in object
-constexpr std::int64_t kPerCore = kMemElems / kCores;     // 512
+constexpr std::int64_t kMemElems = 2048; // elements per of_in object
+constexpr std::int64_t kPerCore = kMemElems / kCores; // 512
 // memC[0] = nextC[0] in the core body: a scalar load and store [est].
 constexpr std::uint64_t kScalarCopyCycles = 2;
 } // namespace
@@ -50,8 +50,9 @@ DesignSpec make_vector_reduce_max_memtile() {
         const std::string design = "vector_reduce_max_memtile";
         const auto size = p.at("size");
         if (size <= 0 || size % kMemElems != 0)
-            throw DesignError(fmt::format("design '{}': parameter size={} must be a positive multiple of {} (one of_in object)",
-                                          design, size, kMemElems));
+            throw DesignError(
+                fmt::format("design '{}': parameter size={} must be a positive multiple of {} (one of_in object)",
+                            design, size, kMemElems));
         const std::int64_t num_iter = size / kMemElems;
         const auto in_ty = tensor<std::int32_t>({size});
         const auto mem_ty = tensor<std::int32_t>({kMemElems});
@@ -70,14 +71,16 @@ DesignSpec make_vector_reduce_max_memtile() {
             a_names.push_back(fmt::format("memA{}", i));
             c_names.push_back(fmt::format("memC{}", i));
         }
-        const auto in_fifos = of_in.cons().split(a_offsets, {.obj_types = std::vector<TensorType>(kCores, op_ty), .names = a_names});
-        const auto out_fifos = outC.prod().join(c_offsets, {.obj_types = std::vector<TensorType>(kCores, out_ty), .names = c_names});
+        const auto in_fifos =
+            of_in.cons().split(a_offsets, {.obj_types = std::vector<TensorType>(kCores, op_ty), .names = a_names});
+        const auto out_fifos =
+            outC.prod().join(c_offsets, {.obj_types = std::vector<TensorType>(kCores, out_ty), .names = c_names});
         const auto k = reduce_max::bind(o.kernels, kPerCore, kCores);
         const std::vector<std::int32_t> min_val{std::numeric_limits<std::int32_t>::min()};
 
         // The part every worker runs: the running max over its segments into memC_i.
-        auto partial = [num_iter](ObjectFifoHandle a, ObjectFifoHandle c, const Kernel& reduce_max_vector, const Kernel& compute_max,
-                                  const Buffer& next, const Buffer& tmp) {
+        auto partial = [num_iter](ObjectFifoHandle a, ObjectFifoHandle c, const Kernel& reduce_max_vector,
+                                  const Kernel& compute_max, const Buffer& next, const Buffer& tmp) {
             auto elem_out = c.acquire(1);
             for (std::int64_t it = 0; it < num_iter; ++it) {
                 auto elem_in = a.acquire(1);
@@ -97,15 +100,14 @@ DesignSpec make_vector_reduce_max_memtile() {
             Buffer tmp = Buffer::with_values(out_ty, fmt::format("tmp_{}", i), min_val);
             const std::string name = fmt::format("reduce_max_{}", i);
             if (i != 0) {
-                workers.emplace_back(
-                    [partial](ObjectFifoHandle a, ObjectFifoHandle c, Kernel vec, Kernel cmp, Buffer nx, Buffer tp) {
-                        partial(a, c, vec, cmp, nx, tp);
-                    },
-                    fn_args(in_fifos[ui].cons(), out_fifos[ui].prod(), k.vector, k.combine, next, tmp), WorkerOptions{.name = name});
+                workers.emplace_back([partial](ObjectFifoHandle a, ObjectFifoHandle c, Kernel vec, Kernel cmp,
+                                               Buffer nx, Buffer tp) { partial(a, c, vec, cmp, nx, tp); },
+                                     fn_args(in_fifos[ui].cons(), out_fifos[ui].prod(), k.vector, k.combine, next, tmp),
+                                     WorkerOptions{.name = name});
             } else {
                 workers.emplace_back(
-                    [partial](ObjectFifoHandle a, ObjectFifoHandle c, ObjectFifoHandle joined, ObjectFifoHandle out, Kernel vec,
-                              Kernel sca, Kernel cmp, Buffer nx, Buffer tp) {
+                    [partial](ObjectFifoHandle a, ObjectFifoHandle c, ObjectFifoHandle joined, ObjectFifoHandle out,
+                              Kernel vec, Kernel sca, Kernel cmp, Buffer nx, Buffer tp) {
                         partial(a, c, vec, cmp, nx, tp);
                         auto eo = out.acquire(1);
                         auto ei = joined.acquire(1);
@@ -113,8 +115,8 @@ DesignSpec make_vector_reduce_max_memtile() {
                         joined.release(1);
                         out.release(1);
                     },
-                    fn_args(in_fifos[ui].cons(), out_fifos[ui].prod(), outC.cons(), of_out.prod(), k.vector, k.scalar, k.combine, next,
-                            tmp),
+                    fn_args(in_fifos[ui].cons(), out_fifos[ui].prod(), outC.cons(), of_out.prod(), k.vector, k.scalar,
+                            k.combine, next, tmp),
                     WorkerOptions{.name = name});
             }
         }
@@ -124,8 +126,9 @@ DesignSpec make_vector_reduce_max_memtile() {
                 out.drain(c, {.wait = true});
             },
             fn_args(in_ty, out_ty, of_in.prod(), of_out.cons()));
-        return DesignInstance(Program(dev, rt, workers, design), {ArgSpec::input("in", in_ty), ArgSpec::output("out", out_ty)},
-                              {{"in", Tensor::from(in_ty.shape, reduce_max::random_input(o.seed, size))}}, reduce_max::golden, design);
+        return DesignInstance(
+            Program(dev, rt, workers, design), {ArgSpec::input("in", in_ty), ArgSpec::output("out", out_ty)},
+            {{"in", Tensor::from(in_ty.shape, reduce_max::random_input(o.seed, size))}}, reduce_max::golden, design);
     };
     return s;
 }

@@ -20,12 +20,15 @@ using ScaleFn = void (*)(const T*, T*, const std::int32_t*, std::int32_t);
 
 template <class T>
 ScaleFn<T> scale_fn(KernelSet ks) {
-    if constexpr (sizeof(T) == 2) return ks == KernelSet::aie ? &aie_kernels::vector_scalar_mul_i16 : &kernels::vector_scalar_mul_i16;
-    else return ks == KernelSet::aie ? &aie_kernels::vector_scalar_mul_i32 : &kernels::vector_scalar_mul_i32;
+    if constexpr (sizeof(T) == 2)
+        return ks == KernelSet::aie ? &aie_kernels::vector_scalar_mul_i16 : &kernels::vector_scalar_mul_i16;
+    else
+        return ks == KernelSet::aie ? &aie_kernels::vector_scalar_mul_i32 : &kernels::vector_scalar_mul_i32;
 }
 
 template <class T>
-DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64_t tile, std::int32_t factor, const BuildOptions& o) {
+DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64_t tile, std::int32_t factor,
+                     const BuildOptions& o) {
     const auto vec_ty = tensor<T>({size});
     const auto tile_ty = tensor<T>({tile});
     const auto scalar_ty = tensor<std::int32_t>({1});
@@ -38,8 +41,9 @@ DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64
         const auto n = static_cast<std::int32_t>(a[3].ivalue);
         return is16 ? kernels::vector_scalar_mul_i16_cycles(n) : kernels::vector_scalar_mul_i32_cycles(n);
     };
-    Kernel scale = o.kernels == KernelSet::aie ? aie_kernel("vector_scalar_mul_vector", scale_fn<T>(o.kernels), types, cost)
-                                               : Kernel("vector_scalar_mul_vector", scale_fn<T>(o.kernels), types, cost);
+    Kernel scale = o.kernels == KernelSet::aie
+                       ? aie_kernel("vector_scalar_mul_vector", scale_fn<T>(o.kernels), types, cost)
+                       : Kernel("vector_scalar_mul_vector", scale_fn<T>(o.kernels), types, cost);
     const std::int64_t tiles = size / tile;
     Worker w(
         [tiles, tile](ObjectFifoHandle in, ObjectFifoHandle out, ObjectFifoHandle f, Kernel k) {
@@ -55,7 +59,8 @@ DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64
         },
         fn_args(of_in.cons(), of_out.prod(), of_factor.cons(), scale), {.name = "scale"});
     Runtime rt(
-        [](RuntimeData a, RuntimeData c, RuntimeData f, ObjectFifoHandle in, ObjectFifoHandle fac, ObjectFifoHandle out) {
+        [](RuntimeData a, RuntimeData c, RuntimeData f, ObjectFifoHandle in, ObjectFifoHandle fac,
+           ObjectFifoHandle out) {
             in.fill(a);
             fac.fill(f);
             out.drain(c, {.wait = true});
@@ -70,13 +75,14 @@ DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64
         const std::int64_t f = get(in, "factor").values<std::int32_t>()[0];
         std::vector<T> c(x.size());
         for (std::size_t i = 0; i < x.size(); ++i)
-            c[i] = static_cast<T>(static_cast<std::int64_t>(x[i]) * f);   // numpy: (a.astype(int64) * f).astype(T)
+            c[i] = static_cast<T>(static_cast<std::int64_t>(x[i]) * f); // numpy: (a.astype(int64) * f).astype(T)
         return Tensors{{"c", Tensor::from(shape, c)}};
     };
-    return DesignInstance(Program(dev, rt, {w}, "vector_scalar_mul"),
-                          {ArgSpec::input("a", vec_ty), ArgSpec::output("c", vec_ty), ArgSpec::input("factor", scalar_ty)},
-                          {{"a", Tensor::from(vec_ty.shape, a)}, {"factor", Tensor::from<std::int32_t>({1}, {factor})}}, reference,
-                          "vector_scalar_mul");
+    return DesignInstance(
+        Program(dev, rt, {w}, "vector_scalar_mul"),
+        {ArgSpec::input("a", vec_ty), ArgSpec::output("c", vec_ty), ArgSpec::input("factor", scalar_ty)},
+        {{"a", Tensor::from(vec_ty.shape, a)}, {"factor", Tensor::from<std::int32_t>({1}, {factor})}}, reference,
+        "vector_scalar_mul");
 }
 
 } // namespace
@@ -94,7 +100,8 @@ DesignSpec make_vector_scalar_mul() {
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
         require_multiple("vector_scalar_mul", p, "size", "tile");
         require_one_of("vector_scalar_mul", p, "bits", {16, 32});
-        if (o.kernels == KernelSet::aie) require_vector_multiple("vector_scalar_mul", p, "tile", 512 / p.at("bits"), "scale");
+        if (o.kernels == KernelSet::aie)
+            require_vector_multiple("vector_scalar_mul", p, "tile", 512 / p.at("bits"), "scale");
         const auto f = static_cast<std::int32_t>(p.at("factor"));
         return p.at("bits") == 32 ? build<std::int32_t>(dev, p.at("size"), p.at("tile"), f, o)
                                   : build<std::int16_t>(dev, p.at("size"), p.at("tile"), f, o);

@@ -30,7 +30,8 @@ DesignSpec make_vector_vector_add() {
                     auto x = ea.as<std::int32_t>(), y = eb.as<std::int32_t>();
                     auto z = ec.as<std::int32_t>();
                     for (std::size_t j = 0; j < z.size(); ++j)
-                        z[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x[j]) + static_cast<std::uint32_t>(y[j]));
+                        z[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x[j]) +
+                                                         static_cast<std::uint32_t>(y[j]));
                     add_cycles(kScalarAddCyclesPerElement * z.size());
                     a.release(1);
                     b.release(1);
@@ -39,7 +40,8 @@ DesignSpec make_vector_vector_add() {
             },
             fn_args(of_in0.cons(), of_in1.cons(), of_out.prod()), {.name = "add"});
         Runtime rt(
-            [](RuntimeData a, RuntimeData b, RuntimeData c, ObjectFifoHandle h0, ObjectFifoHandle h1, ObjectFifoHandle ho) {
+            [](RuntimeData a, RuntimeData b, RuntimeData c, ObjectFifoHandle h0, ObjectFifoHandle h1,
+               ObjectFifoHandle ho) {
                 h0.fill(a);
                 h1.fill(b);
                 ho.drain(c, {.wait = true});
@@ -55,7 +57,7 @@ DesignSpec make_vector_vector_add() {
             const auto x = get(in, "a").values<std::int32_t>(), y = get(in, "b").values<std::int32_t>();
             std::vector<std::int32_t> c(x.size());
             for (std::size_t i = 0; i < x.size(); ++i)
-                c[i] = static_cast<std::int32_t>(static_cast<std::int64_t>(x[i]) + y[i]);   // int64 sum, truncated
+                c[i] = static_cast<std::int32_t>(static_cast<std::int64_t>(x[i]) + y[i]); // int64 sum, truncated
             return Tensors{{"c", Tensor::from(shape, c)}};
         };
         return DesignInstance(Program(dev, rt, {w}, "vector_vector_add"),

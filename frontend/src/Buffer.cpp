@@ -13,8 +13,8 @@ Buffer::Buffer(TensorType type, std::string name, std::vector<std::uint8_t> init
     if (name.empty()) throw DesignError("Buffer: a name is required");
     if (type.elements() < 1) throw DesignError(fmt::format("buffer '{}': type {} has no elements", name, type.str()));
     if (!initial_bytes.empty() && initial_bytes.size() != type.bytes())
-        throw DesignError(fmt::format("buffer '{}': initial value has {} B, the type {} has {} B", name, initial_bytes.size(),
-                                      type.str(), type.bytes()));
+        throw DesignError(fmt::format("buffer '{}': initial value has {} B, the type {} has {} B", name,
+                                      initial_bytes.size(), type.str(), type.bytes()));
     if (tile && tile->pinned() && model::tile_kind_of_row(*tile->row) != model::TileKind::Compute)
         throw DesignError(fmt::format("buffer '{}': tile {} is not a compute tile", name, tile->str()));
     state_->name = std::move(name);

@@ -7,8 +7,8 @@ namespace npusim::iron {
 void Element::check_dtype(DType want) const {
     if (!data_) throw DesignError("use of an empty element view");
     if (want != type_->dtype)
-        throw DesignError(fmt::format("'{}': element of type {} accessed as {}", *owner_, type_->str(),
-                                      model::dtype_name(want)));
+        throw DesignError(
+            fmt::format("'{}': element of type {} accessed as {}", *owner_, type_->str(), model::dtype_name(want)));
 }
 
 void Element::check_index(std::int64_t i) const {

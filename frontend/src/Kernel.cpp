@@ -73,14 +73,14 @@ std::uint64_t Kernel::cost(std::span<const KernelArg> args) const { return state
 void Kernel::check(std::span<const KernelArg> args) const {
     const auto& types = state_->arg_types;
     if (args.size() != types.size())
-        throw DesignError(fmt::format("kernel '{}' called with {} arguments, expects {}", state_->name, args.size(),
-                                      types.size()));
+        throw DesignError(
+            fmt::format("kernel '{}' called with {} arguments, expects {}", state_->name, args.size(), types.size()));
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& t = types[i];
         const auto& a = args[i];
         if (t.is_tensor && !a.is_view)
-            throw DesignError(fmt::format("kernel '{}' argument {}: expects a view of {}, got a scalar", state_->name,
-                                          i, t.str()));
+            throw DesignError(
+                fmt::format("kernel '{}' argument {}: expects a view of {}, got a scalar", state_->name, i, t.str()));
         if (!t.is_tensor && a.is_view)
             throw DesignError(fmt::format("kernel '{}' argument {}: expects a {} scalar, got a view of '{}'",
                                           state_->name, i, model::dtype_name(t.dtype), *a.source));

@@ -24,7 +24,10 @@ std::string EndpointState::describe() const {
 
 std::string Tile::str() const {
     if (pinned()) return fmt::format("Tile({},{})", *col, *row);
-    if (kind) return fmt::format("Any{}Tile", *kind == TileKind::Compute ? "Compute" : *kind == TileKind::Mem ? "Mem" : "Shim");
+    if (kind)
+        return fmt::format("Any{}Tile", *kind == TileKind::Compute ? "Compute"
+                                        : *kind == TileKind::Mem   ? "Mem"
+                                                                   : "Shim");
     return "Tile(?)";
 }
 
@@ -45,18 +48,21 @@ ObjectFifo::ObjectFifo(TensorType obj_type, std::string name, int depth, FifoOpt
         throw DesignError(fmt::format("fifo '{}': repeat_count {} must be >= 1", state_->name, opts.repeat_count));
     state_->repeat_count = opts.repeat_count;
     if (static_cast<int>(opts.init_values.size()) > depth)
-        throw DesignError(fmt::format("fifo '{}': {} init_values but the depth is {}", state_->name, opts.init_values.size(), depth));
+        throw DesignError(
+            fmt::format("fifo '{}': {} init_values but the depth is {}", state_->name, opts.init_values.size(), depth));
     for (std::size_t i = 0; i < opts.init_values.size(); ++i)
         if (opts.init_values[i].size() != state_->obj_type.bytes())
-            throw DesignError(fmt::format("fifo '{}': init_values[{}] has {} B, the object type {} has {} B", state_->name, i,
-                                          opts.init_values[i].size(), state_->obj_type.str(), state_->obj_type.bytes()));
+            throw DesignError(fmt::format("fifo '{}': init_values[{}] has {} B, the object type {} has {} B",
+                                          state_->name, i, opts.init_values[i].size(), state_->obj_type.str(),
+                                          state_->obj_type.bytes()));
     state_->init_values = std::move(opts.init_values);
     if (opts.consumer_obj_type) {
         const auto& c = *opts.consumer_obj_type;
         if (c.dtype != state_->obj_type.dtype || c.elements() < 1 || state_->obj_type.elements() % c.elements() != 0)
-            throw DesignError(fmt::format("fifo '{}': consumer_obj_type {} must have the element type of {} and divide its "
-                                          "element count",
-                                          state_->name, c.str(), state_->obj_type.str()));
+            throw DesignError(
+                fmt::format("fifo '{}': consumer_obj_type {} must have the element type of {} and divide its "
+                            "element count",
+                            state_->name, c.str(), state_->obj_type.str()));
         state_->consumer_obj_type = c;
     }
     state_->pad_dimensions = std::move(opts.pad_dimensions);
@@ -64,7 +70,8 @@ ObjectFifo::ObjectFifo(TensorType obj_type, std::string name, int depth, FifoOpt
 }
 
 void ObjectFifo::set_iter_count(int n) const {
-    if (n < 1 || n > 256) throw DesignError(fmt::format("fifo '{}': set_iter_count({}) must be within 1..256", name(), n));
+    if (n < 1 || n > 256)
+        throw DesignError(fmt::format("fifo '{}': set_iter_count({}) must be within 1..256", name(), n));
     state_->iter_count = n;
 }
 
@@ -91,14 +98,16 @@ ObjectFifoHandle ObjectFifo::prod(std::optional<int> depth, std::optional<Tile> 
     return ObjectFifoHandle(state_, p.get());
 }
 
-ObjectFifoHandle ObjectFifo::cons(std::optional<int> depth, std::optional<Tile> tile, StreamDims dims_from_stream) const {
+ObjectFifoHandle ObjectFifo::cons(std::optional<int> depth, std::optional<Tile> tile,
+                                  StreamDims dims_from_stream) const {
     auto c = std::make_unique<detail::EndpointState>();
     c->fifo = state_.get();
     c->role = detail::Role::Consumer;
     c->index = static_cast<int>(state_->cons.size());
     c->uid = detail::next_uid();
     c->tile = tile ? *tile : AnyShimTile;
-    if (depth && *depth < 1) throw DesignError(fmt::format("fifo '{}': consumer depth {} must be >= 1", name(), *depth));
+    if (depth && *depth < 1)
+        throw DesignError(fmt::format("fifo '{}': consumer depth {} must be >= 1", name(), *depth));
     c->depth = depth;
     c->dims_from_stream = std::move(dims_from_stream);
     auto* raw = c.get();
@@ -114,10 +123,12 @@ bool ObjectFifoHandle::is_producer() const { return ep_->role == detail::Role::P
 ElementGroup ObjectFifoHandle::acquire(int n) const {
     auto* svc = model::CoreServices::current();
     if (!svc) throw DesignError(fmt::format("{}: acquire() called outside a worker body", ep_->describe()));
-    if (n < 1) throw DesignError(fmt::format("worker '{}': acquire({}) on {}: the count must be >= 1", svc->worker(), n, ep_->describe()));
+    if (n < 1)
+        throw DesignError(
+            fmt::format("worker '{}': acquire({}) on {}: the count must be >= 1", svc->worker(), n, ep_->describe()));
     auto ptrs = svc->acquire(ep_->uid, n);
-    const TensorType* type = ep_->role == detail::Role::Consumer && fifo_->consumer_obj_type ? &*fifo_->consumer_obj_type
-                                                                                             : &fifo_->obj_type;
+    const TensorType* type =
+        ep_->role == detail::Role::Consumer && fifo_->consumer_obj_type ? &*fifo_->consumer_obj_type : &fifo_->obj_type;
     ElementGroup g;
     for (auto* p : ptrs) g.push_back(Element(p, type, &fifo_->name));
     return g;
@@ -126,7 +137,9 @@ ElementGroup ObjectFifoHandle::acquire(int n) const {
 void ObjectFifoHandle::release(int n) const {
     auto* svc = model::CoreServices::current();
     if (!svc) throw DesignError(fmt::format("{}: release() called outside a worker body", ep_->describe()));
-    if (n < 1) throw DesignError(fmt::format("worker '{}': release({}) on {}: the count must be >= 1", svc->worker(), n, ep_->describe()));
+    if (n < 1)
+        throw DesignError(
+            fmt::format("worker '{}': release({}) on {}: the count must be >= 1", svc->worker(), n, ep_->describe()));
     svc->release(ep_->uid, n);
 }
 
@@ -160,7 +173,8 @@ ObjectFifo ObjectFifoHandle::forward(ForwardOptions o) const {
     if (l.obj_types[0].bytes() != fifo_->obj_type.bytes())
         throw DesignError(fmt::format("fifo '{}': forward() to {} changes the object size ({} B -> {} B); a forward "
                                       "moves whole objects",
-                                      fifo_->name, l.obj_types[0].str(), fifo_->obj_type.bytes(), l.obj_types[0].bytes()));
+                                      fifo_->name, l.obj_types[0].str(), fifo_->obj_type.bytes(),
+                                      l.obj_types[0].bytes()));
     auto outs = make_link(detail::LinkState::Kind::Forward, {0}, std::move(l));
     return outs.front();
 }
@@ -181,20 +195,24 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
         throw DesignError(fmt::format("fifo '{}': {}() is only available on {} handles", fifo_->name, what,
                                       join ? "producer" : "consumer"));
     if (ep_->owner != detail::OwnerKind::None)
-        throw DesignError(fmt::format("{}: this handle is already used elsewhere; {}() needs a fresh handle", ep_->describe(), what));
+        throw DesignError(
+            fmt::format("{}: this handle is already used elsewhere; {}() needs a fresh handle", ep_->describe(), what));
     if (opts.tile.kind && *opts.tile.kind == TileKind::Shim)
         throw DesignError(fmt::format("fifo '{}': {}() cannot use a shim tile as link tile", fifo_->name, what));
-    if ((!opts.to_stream.empty() && !opts.dims_to_stream.empty()) || (!opts.from_stream.empty() && !opts.dims_from_stream.empty()))
-        throw DesignError(fmt::format("fifo '{}': {}() takes dims_to_stream or to_stream (and dims_from_stream or from_stream), "
-                                      "not both",
-                                      fifo_->name, what));
+    if ((!opts.to_stream.empty() && !opts.dims_to_stream.empty()) ||
+        (!opts.from_stream.empty() && !opts.dims_from_stream.empty()))
+        throw DesignError(
+            fmt::format("fifo '{}': {}() takes dims_to_stream or to_stream (and dims_from_stream or from_stream), "
+                        "not both",
+                        fifo_->name, what));
     if (!opts.to_stream.empty()) opts.dims_to_stream = std::move(opts.to_stream);
     if (!opts.from_stream.empty()) opts.dims_from_stream = std::move(opts.from_stream);
     const std::size_t n = offsets.size();
     if (n == 0) throw DesignError(fmt::format("fifo '{}': {}() needs at least one offset", fifo_->name, what));
     auto check_len = [&](std::size_t got, const char* field) {
         if (got != 0 && got != n)
-            throw DesignError(fmt::format("fifo '{}': {}() {} has {} entries for {} sub-fifos", fifo_->name, what, field, got, n));
+            throw DesignError(
+                fmt::format("fifo '{}': {}() {} has {} entries for {} sub-fifos", fifo_->name, what, field, got, n));
     };
     check_len(opts.depths.size(), "depths");
     check_len(opts.obj_types.size(), "obj_types");
@@ -210,8 +228,8 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
         if (!opts.obj_types.empty()) {
             types[i] = opts.obj_types[i];
             if (types[i].dtype != fifo_->obj_type.dtype)
-                throw DesignError(fmt::format("fifo '{}': {}() obj_types[{}] {} has another element type than {}", fifo_->name,
-                                              what, i, types[i].str(), fifo_->obj_type.str()));
+                throw DesignError(fmt::format("fifo '{}': {}() obj_types[{}] {} has another element type than {}",
+                                              fifo_->name, what, i, types[i].str(), fifo_->obj_type.str()));
         } else {
             const std::int64_t end = i + 1 < n ? offsets[i + 1] : parent;
             types[i] = TensorType{fifo_->obj_type.dtype, {end - offsets[i]}};
@@ -220,12 +238,14 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
     for (std::size_t i = 0; i < n; ++i) {
         const std::int64_t end = offsets[i] + types[i].elements();
         if (offsets[i] < 0 || types[i].elements() < 1 || end > parent)
-            throw DesignError(fmt::format("fifo '{}': {}() sub-fifo {} at offset {} with {} elements overruns the parent object "
-                                          "of {} elements",
-                                          fifo_->name, what, i, offsets[i], types[i].elements(), parent));
+            throw DesignError(
+                fmt::format("fifo '{}': {}() sub-fifo {} at offset {} with {} elements overruns the parent object "
+                            "of {} elements",
+                            fifo_->name, what, i, offsets[i], types[i].elements(), parent));
         if (i + 1 < n && end > offsets[i + 1])
-            throw DesignError(fmt::format("fifo '{}': {}() sub-fifos {} and {} overlap (offset {} + {} elements > offset {})",
-                                          fifo_->name, what, i, i + 1, offsets[i], types[i].elements(), offsets[i + 1]));
+            throw DesignError(
+                fmt::format("fifo '{}': {}() sub-fifos {} and {} overlap (offset {} + {} elements > offset {})",
+                            fifo_->name, what, i, i + 1, offsets[i], types[i].elements(), offsets[i + 1]));
     }
     auto link = std::make_shared<detail::LinkState>();
     link->kind = kind;
@@ -234,8 +254,9 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
     std::vector<ObjectFifo> subs;
     for (std::size_t i = 0; i < n; ++i) {
         const std::string name = !opts.names.empty() ? opts.names[i]
-                                 : kind == detail::LinkState::Kind::Forward ? fifo_->name + "_fwd"
-                                                                            : fmt::format("{}_{}{}", fifo_->name, what, i);
+                                 : kind == detail::LinkState::Kind::Forward
+                                     ? fifo_->name + "_fwd"
+                                     : fmt::format("{}_{}{}", fifo_->name, what, i);
         FifoOptions fo;
         if (!opts.dims_to_stream.empty()) fo.dims_to_stream = opts.dims_to_stream[i];
         if (!opts.repeat_counts.empty()) fo.repeat_count = opts.repeat_counts[i];
@@ -245,7 +266,8 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
         auto st = sub.state();
         if (join) {
             // sub-fifo i feeds the link: its consumer endpoint belongs to the link
-            auto h = sub.cons(std::nullopt, std::nullopt, opts.dims_from_stream.empty() ? StreamDims{} : opts.dims_from_stream[i]);
+            auto h = sub.cons(std::nullopt, std::nullopt,
+                              opts.dims_from_stream.empty() ? StreamDims{} : opts.dims_from_stream[i]);
             h.endpoint()->owner = detail::OwnerKind::Link;
             h.endpoint()->link = link.get();
             link->inputs.push_back(st.get());
@@ -265,34 +287,44 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
         link->outputs.push_back(fifo_);
         fifo_->link_to_prod = link.get();
     } else {
-        if (!opts.dims_from_stream.empty() && kind == detail::LinkState::Kind::Forward) ep_->dims_from_stream = opts.dims_from_stream[0];
+        if (!opts.dims_from_stream.empty() && kind == detail::LinkState::Kind::Forward)
+            ep_->dims_from_stream = opts.dims_from_stream[0];
         link->inputs.push_back(fifo_.get());
         fifo_->link_from_cons = link;
     }
     return subs;
 }
 
-Task ObjectFifoHandle::fill(const RuntimeData& src, TransferOptions opts) const { return transfer(src, std::move(opts), true); }
-Task ObjectFifoHandle::drain(const RuntimeData& dst, TransferOptions opts) const { return transfer(dst, std::move(opts), false); }
+Task ObjectFifoHandle::fill(const RuntimeData& src, TransferOptions opts) const {
+    return transfer(src, std::move(opts), true);
+}
+Task ObjectFifoHandle::drain(const RuntimeData& dst, TransferOptions opts) const {
+    return transfer(dst, std::move(opts), false);
+}
 
 Task ObjectFifoHandle::transfer(const RuntimeData& data, TransferOptions opts, bool fill) const {
     const char* what = fill ? "fill" : "drain";
     auto* rec = detail::SequenceRecorder::current();
     if (!rec) throw DesignError(fmt::format("fifo '{}': {}() called outside the runtime sequence", fifo_->name, what));
     if (fill && ep_->role != detail::Role::Producer)
-        throw DesignError(fmt::format("fifo '{}': fill() needs the producer handle (prod()), got a consumer handle", fifo_->name));
+        throw DesignError(
+            fmt::format("fifo '{}': fill() needs the producer handle (prod()), got a consumer handle", fifo_->name));
     if (!fill && ep_->role != detail::Role::Consumer)
-        throw DesignError(fmt::format("fifo '{}': drain() needs a consumer handle (cons()), got the producer handle", fifo_->name));
+        throw DesignError(
+            fmt::format("fifo '{}': drain() needs a consumer handle (cons()), got the producer handle", fifo_->name));
     if (ep_->owner != detail::OwnerKind::Runtime)
-        throw DesignError(fmt::format("{}: {}() on a handle that is not among the Runtime's fn_args", ep_->describe(), what));
+        throw DesignError(
+            fmt::format("{}: {}() on a handle that is not among the Runtime's fn_args", ep_->describe(), what));
     if (data.index < 0 || data.index >= static_cast<int>(rec->tensors.size()))
-        throw DesignError(fmt::format("fifo '{}': {}() with a tensor that is not a runtime argument", fifo_->name, what));
+        throw DesignError(
+            fmt::format("fifo '{}': {}() with a tensor that is not a runtime argument", fifo_->name, what));
     const bool raw = opts.sizes || opts.strides || opts.offset || opts.transfer_len;
     if (opts.tap && raw)
-        throw DesignError(fmt::format("fifo '{}': {}() takes either tap= or sizes=/strides=/offset=/transfer_len=, not both",
-                                      fifo_->name, what));
+        throw DesignError(fmt::format(
+            "fifo '{}': {}() takes either tap= or sizes=/strides=/offset=/transfer_len=, not both", fifo_->name, what));
     if (!opts.managed && opts.group)
-        throw DesignError(fmt::format("fifo '{}': {}() with managed=false cannot also name a group", fifo_->name, what));
+        throw DesignError(
+            fmt::format("fifo '{}': {}() with managed=false cannot also name a group", fifo_->name, what));
     const auto& tt = rec->tensors[static_cast<std::size_t>(data.index)];
     TensorAccessPattern tap;
     if (opts.tap) {
@@ -312,10 +344,10 @@ Task ObjectFifoHandle::transfer(const RuntimeData& data, TransferOptions opts, b
         tap = TensorAccessPattern::linear(tt.shape);
     }
     if (tap.min_index() < 0 || tap.max_index() >= tt.elements())
-        throw DesignError(fmt::format("{} of fifo '{}' with runtime argument {} ({}): access pattern {} reaches elements "
-                                      "{}..{}, outside the tensor's {} elements",
-                                      what, fifo_->name, data.index, tt.str(), tap.str(), tap.min_index(), tap.max_index(),
-                                      tt.elements()));
+        throw DesignError(fmt::format(
+            "{} of fifo '{}' with runtime argument {} ({}): access pattern {} reaches elements "
+            "{}..{}, outside the tensor's {} elements",
+            what, fifo_->name, data.index, tt.str(), tap.str(), tap.min_index(), tap.max_index(), tt.elements()));
     detail::RecordedTransfer t;
     t.endpoint = ep_;
     t.tensor = data.index;
@@ -329,7 +361,9 @@ Task ObjectFifoHandle::transfer(const RuntimeData& data, TransferOptions opts, b
             t.group = opts.group->id();
             bool open = false;
             for (int g : rec->open_groups) open |= g == t.group;
-            if (!open) throw DesignError(fmt::format("fifo '{}': {}() into a TaskGroup that is already finished", fifo_->name, what));
+            if (!open)
+                throw DesignError(
+                    fmt::format("fifo '{}': {}() into a TaskGroup that is already finished", fifo_->name, what));
         } else {
             rec->used_default = true;
             t.group = 0;

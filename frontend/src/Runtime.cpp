@@ -47,7 +47,8 @@ void Task::await_() const {
     const auto& t = rec->transfers[static_cast<std::size_t>(transfer_)];
     const auto& name = t.endpoint->fifo->name;
     if (t.managed)
-        throw DesignError(fmt::format("fifo '{}': await_() on a managed task; its TaskGroup awaits it (use managed=false)", name));
+        throw DesignError(
+            fmt::format("fifo '{}': await_() on a managed task; its TaskGroup awaits it (use managed=false)", name));
     if (!t.wait) throw DesignError(fmt::format("fifo '{}': only a wait=true transfer can be awaited", name));
     rec->ops.push_back({detail::RecordedOp::Kind::Await, transfer_});
 }
@@ -57,7 +58,8 @@ void Task::free() const {
     if (!rec || transfer_ < 0) throw DesignError("Task.free() called outside the runtime sequence");
     const auto& t = rec->transfers[static_cast<std::size_t>(transfer_)];
     if (t.managed)
-        throw DesignError(fmt::format("fifo '{}': free() on a managed task; its TaskGroup frees it", t.endpoint->fifo->name));
+        throw DesignError(
+            fmt::format("fifo '{}': free() on a managed task; its TaskGroup frees it", t.endpoint->fifo->name));
     rec->ops.push_back({detail::RecordedOp::Kind::Free, transfer_});
 }
 

@@ -29,9 +29,7 @@ TensorAccessPattern TensorAccessPattern::linear(std::vector<std::int64_t> tensor
     return TensorAccessPattern(std::move(tensor_dims), 0, {1, 1, 1, n}, {0, 0, 0, 1});
 }
 
-std::int64_t TensorAccessPattern::transfer_elements() const {
-    return sizes_[0] * sizes_[1] * sizes_[2] * sizes_[3];
-}
+std::int64_t TensorAccessPattern::transfer_elements() const { return sizes_[0] * sizes_[1] * sizes_[2] * sizes_[3]; }
 
 std::int64_t TensorAccessPattern::tensor_elements() const {
     std::int64_t n = 1;
@@ -77,7 +75,8 @@ std::vector<std::int64_t> TensorAccessPattern::access_map() const {
 std::string TensorAccessPattern::visualize(std::int64_t max_cells) const {
     const std::int64_t n = tensor_elements();
     if (n > max_cells)
-        return fmt::format("{}\n(tensor of {} elements is larger than the {}-cell display limit)\n", str(), n, max_cells);
+        return fmt::format("{}\n(tensor of {} elements is larger than the {}-cell display limit)\n", str(), n,
+                           max_cells);
     const std::int64_t cols = tensor_dims_.empty() ? 1 : tensor_dims_.back();
     const std::int64_t rows = cols ? n / cols : 0;
     const auto map = access_map();

@@ -13,7 +13,7 @@ namespace detail {
 void claim_endpoint(EndpointState* ep, OwnerKind kind, WorkerState* worker, const std::string& who) {
     if (!ep) throw DesignError(fmt::format("{}: an empty ObjectFifoHandle was passed", who));
     if (ep->owner != OwnerKind::None && !(ep->owner == kind && ep->worker == worker)) {
-        std::string other = ep->owner == OwnerKind::Worker  ? fmt::format("worker '{}'", ep->worker->name)
+        std::string other = ep->owner == OwnerKind::Worker    ? fmt::format("worker '{}'", ep->worker->name)
                             : ep->owner == OwnerKind::Runtime ? std::string("the Runtime")
                                                               : std::string("a forward/split/join link");
         throw DesignError(fmt::format("{}: {} handle is already used by {}; call cons() again for another consumer",
@@ -28,9 +28,10 @@ void validate_worker_tile(const WorkerOptions& o) {
     if (o.tile.kind && *o.tile.kind != TileKind::Compute && !o.tile.pinned())
         throw DesignError(fmt::format("{}: tile must be a compute tile, got {}", who, o.tile.str()));
     if (o.tile.pinned() && model::tile_kind_of_row(*o.tile.row) != TileKind::Compute)
-        throw DesignError(fmt::format("{}: tile {} is not a compute tile (rows 0 and 1 are shim and mem tiles)", who,
-                                      o.tile.str()));
-    if (o.stack_size % 4 != 0) throw DesignError(fmt::format("{}: stack_size {} must be a multiple of 4", who, o.stack_size));
+        throw DesignError(
+            fmt::format("{}: tile {} is not a compute tile (rows 0 and 1 are shim and mem tiles)", who, o.tile.str()));
+    if (o.stack_size % 4 != 0)
+        throw DesignError(fmt::format("{}: stack_size {} must be a multiple of 4", who, o.stack_size));
 }
 
 } // namespace detail
@@ -47,8 +48,9 @@ void Worker::add_buffer(const std::shared_ptr<detail::BufferState>& b) {
     for (const auto& x : state_->buffers)
         if (x == b) return;
     if (!b->tile && !b->users.empty())
-        throw DesignError(fmt::format("buffer '{}' has no tile and is already used by worker '{}'; give it tile= to share it",
-                                      b->name, b->users.front().empty() ? "<unnamed>" : b->users.front()));
+        throw DesignError(
+            fmt::format("buffer '{}' has no tile and is already used by worker '{}'; give it tile= to share it",
+                        b->name, b->users.front().empty() ? "<unnamed>" : b->users.front()));
     b->users.push_back(state_->name);
     state_->buffers.push_back(b);
 }

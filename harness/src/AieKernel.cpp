@@ -27,7 +27,7 @@ iron::Kernel::Invoker with_aie_core_modes(iron::Kernel::Invoker inner, std::shar
     return [inner = std::move(inner), modes = std::move(modes)](std::span<const iron::KernelArg> args) {
         const auto* svc = model::CoreServices::current();
         auto& mine = modes->of(svc ? svc->worker() : std::string_view{});
-        const npusim::aie_api::ScopedCoreModes scope(mine);   // restores the thread's modes on exit
+        const npusim::aie_api::ScopedCoreModes scope(mine); // restores the thread's modes on exit
         inner(args);
         mine = npusim::aie_api::get_core_modes();
     };

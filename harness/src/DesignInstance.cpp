@@ -7,12 +7,13 @@
 
 namespace npusim::harness {
 
-DesignInstance::DesignInstance(iron::Program prog, std::vector<ArgSpec> a, Tensors in, ReferenceFn ref, const std::string& design)
+DesignInstance::DesignInstance(iron::Program prog, std::vector<ArgSpec> a, Tensors in, ReferenceFn ref,
+                               const std::string& design)
     : program(std::move(prog)), args(std::move(a)), inputs(std::move(in)), reference(std::move(ref)), design_(design) {
     const auto& rt = program.runtime().state()->tensors;
     if (rt.size() != args.size())
-        throw DesignError(fmt::format("design '{}' declares {} runtime arguments, its runtime sequence takes {}", design, args.size(),
-                                      rt.size()));
+        throw DesignError(fmt::format("design '{}' declares {} runtime arguments, its runtime sequence takes {}",
+                                      design, args.size(), rt.size()));
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& s = args[i];
         if (s.name.empty()) throw DesignError(fmt::format("design '{}': runtime argument {} has no name", design, i));
@@ -20,14 +21,16 @@ DesignInstance::DesignInstance(iron::Program prog, std::vector<ArgSpec> a, Tenso
             if (args[j].name == s.name)
                 throw DesignError(fmt::format("design '{}': two runtime arguments are called '{}'", design, s.name));
         if (s.dtype != rt[i].dtype || s.shape != rt[i].shape)
-            throw DesignError(fmt::format("design '{}': runtime argument {} '{}' is declared {} but the runtime sequence takes {}",
-                                          design, i, s.name, s.type_str(), rt[i].str()));
+            throw DesignError(
+                fmt::format("design '{}': runtime argument {} '{}' is declared {} but the runtime sequence takes {}",
+                            design, i, s.name, s.type_str(), rt[i].str()));
         if (s.role == ArgRole::input) {
             const auto it = inputs.find(s.name);
-            if (it == inputs.end()) throw DesignError(fmt::format("design '{}': no generated data for input '{}'", design, s.name));
+            if (it == inputs.end())
+                throw DesignError(fmt::format("design '{}': no generated data for input '{}'", design, s.name));
             if (!s.matches(it->second))
-                throw DesignError(fmt::format("design '{}': generated data for input '{}' is {}, the argument is {}", design, s.name,
-                                              it->second.type_str(), s.type_str()));
+                throw DesignError(fmt::format("design '{}': generated data for input '{}' is {}, the argument is {}",
+                                              design, s.name, it->second.type_str(), s.type_str()));
         }
         if (s.rtol < 0 || s.atol < 0)
             throw DesignError(fmt::format("design '{}': output '{}' has a negative tolerance", design, s.name));
@@ -68,16 +71,18 @@ Tensors DesignInstance::expected(const Tensors& in) const {
     for (const auto& s : args) {
         if (s.role != ArgRole::output) continue;
         const auto it = want.find(s.name);
-        if (it == want.end()) throw DesignError(fmt::format("design '{}': the reference computes no output '{}'", design_, s.name));
+        if (it == want.end())
+            throw DesignError(fmt::format("design '{}': the reference computes no output '{}'", design_, s.name));
         if (!s.matches(it->second))
-            throw DesignError(fmt::format("design '{}': the reference computes {} for output '{}', the argument is {}", design_,
-                                          it->second.type_str(), s.name, s.type_str()));
+            throw DesignError(fmt::format("design '{}': the reference computes {} for output '{}', the argument is {}",
+                                          design_, it->second.type_str(), s.name, s.type_str()));
     }
     return want;
 }
 
-std::vector<OutputCheck> DesignInstance::check(const Tensors& in, const std::vector<std::vector<std::uint8_t>>& host_after) const {
-    require_host_per_argument(design_, args, host_after.size());   // before the reference runs
+std::vector<OutputCheck> DesignInstance::check(const Tensors& in,
+                                               const std::vector<std::vector<std::uint8_t>>& host_after) const {
+    require_host_per_argument(design_, args, host_after.size()); // before the reference runs
     return check_outputs(design_, args, host_after, expected(in));
 }
 

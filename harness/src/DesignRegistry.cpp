@@ -15,9 +15,11 @@ bool listed_before(int position_a, const std::string& name_a, int position_b, co
 } // namespace
 
 void DesignRegistry::add(DesignSpec spec, int list_position) {
-    if (spec.name.empty() || !spec.build) throw DesignError("register_design: a design needs a name and a build function");
+    if (spec.name.empty() || !spec.build)
+        throw DesignError("register_design: a design needs a name and a build function");
     for (const auto& d : designs_)
-        if (d.name == spec.name) throw DesignError(fmt::format("register_design: a design named '{}' already exists", spec.name));
+        if (d.name == spec.name)
+            throw DesignError(fmt::format("register_design: a design named '{}' already exists", spec.name));
     std::size_t at = 0;
     while (at < designs_.size() && !listed_before(list_position, spec.name, positions_[at], designs_[at].name)) ++at;
     designs_.insert(designs_.begin() + static_cast<std::ptrdiff_t>(at), std::move(spec));

@@ -24,13 +24,13 @@ const ArgSpec& argument(const DesignInstance& inst, const std::string& design, c
                         const char* what) {
     const int i = inst.arg_index(name);
     if (i < 0)
-        throw DesignError(fmt::format("{}: design '{}' has no argument '{}' ({}s: {})", what, design, name, role_name(role),
-                                      names_with_role(inst.args, role)));
+        throw DesignError(fmt::format("{}: design '{}' has no argument '{}' ({}s: {})", what, design, name,
+                                      role_name(role), names_with_role(inst.args, role)));
     const auto& a = inst.args[static_cast<std::size_t>(i)];
     if (a.role != role)
         throw DesignError(fmt::format("{}: argument '{}' of design '{}' is {}, not an {} ({}s: {})", what, name, design,
-                                      a.role == ArgRole::unused ? "unused" : fmt::format("an {}", role_name(a.role)), role_name(role),
-                                      role_name(role), names_with_role(inst.args, role)));
+                                      a.role == ArgRole::unused ? "unused" : fmt::format("an {}", role_name(a.role)),
+                                      role_name(role), role_name(role), names_with_role(inst.args, role)));
     return a;
 }
 
@@ -39,17 +39,19 @@ const ArgSpec& argument(const DesignInstance& inst, const std::string& design, c
 Tensor load_tensor_for(const ArgSpec& arg, const std::string& path, const std::string& design) {
     Tensor t = NpyFile::read(path);
     if (t.dtype != arg.dtype)
-        throw NpyError(fmt::format("'{}': dtype {} ('{}') does not match {} '{}' of design '{}', which is {} ('{}'), shape {}", path,
-                                   numpy_dtype_name(t.dtype), NpyFile::descr(t.dtype), role_name(arg.role), arg.name, design,
-                                   numpy_dtype_name(arg.dtype), NpyFile::descr(arg.dtype), shape_str(arg.shape)));
+        throw NpyError(
+            fmt::format("'{}': dtype {} ('{}') does not match {} '{}' of design '{}', which is {} ('{}'), shape {}",
+                        path, numpy_dtype_name(t.dtype), NpyFile::descr(t.dtype), role_name(arg.role), arg.name, design,
+                        numpy_dtype_name(arg.dtype), NpyFile::descr(arg.dtype), shape_str(arg.shape)));
     if (t.shape != arg.shape)
-        throw NpyError(fmt::format("'{}': shape {} does not match {} '{}' of design '{}', which has shape {} ({})", path,
-                                   shape_str(t.shape), role_name(arg.role), arg.name, design, shape_str(arg.shape),
-                                   numpy_dtype_name(arg.dtype)));
+        throw NpyError(fmt::format("'{}': shape {} does not match {} '{}' of design '{}', which has shape {} ({})",
+                                   path, shape_str(t.shape), role_name(arg.role), arg.name, design,
+                                   shape_str(arg.shape), numpy_dtype_name(arg.dtype)));
     return t;
 }
 
-RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides, const RunOptions& opts) {
+RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides,
+                     const RunOptions& opts) {
     const auto& dev = model::device_by_name(device);
     if (!spec.supports(dev.name))
         throw DesignError(fmt::format("design '{}' does not run on {} (devices: {})", spec.name, dev.name,
@@ -60,10 +62,12 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
             if (d.supports(opts.kernels)) with += (with.empty() ? "" : ", ") + d.name;
         throw DesignError(fmt::format("design '{}' has no {} kernel build{}; designs with one: {}", spec.name,
                                       opts.kernels == KernelSet::aie ? "AIE-API" : "reference",
-                                      spec.kernels_note.empty() ? "" : " (" + spec.kernels_note + ")", with.empty() ? "none" : with));
+                                      spec.kernels_note.empty() ? "" : " (" + spec.kernels_note + ")",
+                                      with.empty() ? "none" : with));
     }
     if ((opts.rtol && *opts.rtol < 0) || (opts.atol && *opts.atol < 0))
-        throw DesignError(fmt::format("tolerances must not be negative (rtol {}, atol {})", opts.rtol.value_or(0), opts.atol.value_or(0)));
+        throw DesignError(fmt::format("tolerances must not be negative (rtol {}, atol {})", opts.rtol.value_or(0),
+                                      opts.atol.value_or(0)));
     RunReport rep;
     rep.design = spec.name;
     rep.device = dev.name;
@@ -116,7 +120,8 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
             const auto& a = inst.args[i];
             if (a.role == ArgRole::unused) continue;
             const auto path = (std::filesystem::path(opts.save_dir) / (a.name + ".npy")).string();
-            NpyFile::write(path, a.role == ArgRole::input ? inputs.at(a.name) : Tensor(a.dtype, a.shape, rep.result.host[i]));
+            NpyFile::write(path,
+                           a.role == ArgRole::input ? inputs.at(a.name) : Tensor(a.dtype, a.shape, rep.result.host[i]));
             rep.saved_files.push_back(path);
             if (a.role == ArgRole::output) {
                 const auto epath = (std::filesystem::path(opts.save_dir) / (a.name + ".expected.npy")).string();
@@ -128,11 +133,14 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
 
     rep.checks = check_outputs(spec.name, inst.args, rep.result.host, want, {opts.rtol, opts.atol});
     for (auto& c : rep.checks)
-        if (const auto it = opts.expected_files.find(c.arg); it != opts.expected_files.end()) c.expected_from = it->second;
-    const bool any_float = std::any_of(rep.checks.begin(), rep.checks.end(), [](const OutputCheck& c) { return c.is_float; });
+        if (const auto it = opts.expected_files.find(c.arg); it != opts.expected_files.end())
+            c.expected_from = it->second;
+    const bool any_float =
+        std::any_of(rep.checks.begin(), rep.checks.end(), [](const OutputCheck& c) { return c.is_float; });
     if ((opts.rtol || opts.atol) && !any_float)
-        rep.notes.push_back(fmt::format("design '{}' has no float outputs: rtol/atol do not apply, integer outputs are compared exactly",
-                                        spec.name));
+        rep.notes.push_back(fmt::format(
+            "design '{}' has no float outputs: rtol/atol do not apply, integer outputs are compared exactly",
+            spec.name));
     rep.all_match = std::all_of(rep.checks.begin(), rep.checks.end(), [](const OutputCheck& c) { return c.match; });
     return rep;
 }

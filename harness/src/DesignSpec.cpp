@@ -17,7 +17,9 @@ bool DesignSpec::supports(const std::string& device) const {
     return std::find(devices.begin(), devices.end(), device) != devices.end();
 }
 
-bool DesignSpec::supports(KernelSet k) const { return std::find(kernel_sets.begin(), kernel_sets.end(), k) != kernel_sets.end(); }
+bool DesignSpec::supports(KernelSet k) const {
+    return std::find(kernel_sets.begin(), kernel_sets.end(), k) != kernel_sets.end();
+}
 
 bool DesignSpec::kernels_note_only() const {
     return kernel_sets.size() == 1 && kernel_sets[0] == KernelSet::reference && !kernels_note.empty();

@@ -13,10 +13,12 @@ namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
 constexpr std::size_t kMagicLen = 6;
-constexpr std::size_t kAlign = 64;                 // numpy ARRAY_ALIGN
-constexpr std::size_t kGrowthAxisMaxDigits = 21;   // numpy GROWTH_AXIS_MAX_DIGITS
+constexpr std::size_t kAlign = 64; // numpy ARRAY_ALIGN
+constexpr std::size_t kGrowthAxisMaxDigits = 21; // numpy GROWTH_AXIS_MAX_DIGITS
 
-[[noreturn]] void fail(const std::string& source, const std::string& msg) { throw NpyError(fmt::format("'{}': {}", source, msg)); }
+[[noreturn]] void fail(const std::string& source, const std::string& msg) {
+    throw NpyError(fmt::format("'{}': {}", source, msg));
+}
 
 // A Python literal from the header dict: string, integer, True/False/None, tuple or list.
 struct Value {
@@ -25,7 +27,7 @@ struct Value {
     std::int64_t i = 0;
     bool b = false;
     std::vector<Value> items;
-    std::string text;   // the literal as written
+    std::string text; // the literal as written
 };
 
 class HeaderParser {
@@ -69,8 +71,9 @@ private:
         return false;
     }
     void expect(char c) {
-        if (!eat(c)) bad(p_ < s_.size() ? fmt::format("expected '{}' at offset {}, found '{}'", c, p_, s_[p_])
-                                        : fmt::format("expected '{}', the header ended", c));
+        if (!eat(c))
+            bad(p_ < s_.size() ? fmt::format("expected '{}' at offset {}, found '{}'", c, p_, s_[p_])
+                               : fmt::format("expected '{}', the header ended", c));
     }
     Value value() {
         ws();
@@ -108,7 +111,7 @@ private:
                 if (n > (std::numeric_limits<std::int64_t>::max() - 9) / 10) bad("a number too large");
                 n = n * 10 + (s_[p_++] - '0');
             }
-            eat('L');   // Python 2 long suffix, as numpy still tolerates
+            eat('L'); // Python 2 long suffix, as numpy still tolerates
             v.i = neg ? -n : n;
         } else {
             while (p_ < s_.size() && ((s_[p_] >= 'A' && s_[p_] <= 'Z') || (s_[p_] >= 'a' && s_[p_] <= 'z'))) ++p_;
@@ -134,9 +137,9 @@ private:
 std::string_view known_numpy_name(std::string_view d) {
     // Common dtypes npusim does not take, for a readable message.
     static constexpr std::pair<std::string_view, std::string_view> names[] = {
-        {"i8", "int64"}, {"u8", "uint64"}, {"u2", "uint16"}, {"f8", "float64"}, {"f2", "float16"},
-        {"b1", "bool"},  {"c8", "complex64"}, {"c16", "complex128"}, {"O", "object"}, {"i4", "int32"},
-        {"i2", "int16"}, {"u4", "uint32"}, {"f4", "float32"}};
+        {"i8", "int64"}, {"u8", "uint64"},    {"u2", "uint16"},      {"f8", "float64"}, {"f2", "float16"},
+        {"b1", "bool"},  {"c8", "complex64"}, {"c16", "complex128"}, {"O", "object"},   {"i4", "int32"},
+        {"i2", "int16"}, {"u4", "uint32"},    {"f4", "float32"}};
     if (!d.empty() && (d[0] == '<' || d[0] == '>' || d[0] == '|' || d[0] == '=')) d.remove_prefix(1);
     for (const auto& [k, v] : names)
         if (k == d) return v;
@@ -145,9 +148,10 @@ std::string_view known_numpy_name(std::string_view d) {
 
 std::string unsupported_dtype(const std::string& descr) {
     const auto name = known_numpy_name(descr);
-    return fmt::format("unsupported dtype '{}'{}; npusim reads |i1 (int8), |u1 (uint8), <i2 (int16), <i4 (int32), <u4 (uint32), "
-                       "<f4 (float32) and bfloat16 ('<V2' or 'bfloat16')",
-                       descr, name.empty() ? "" : fmt::format(" ({})", name));
+    return fmt::format(
+        "unsupported dtype '{}'{}; npusim reads |i1 (int8), |u1 (uint8), <i2 (int16), <i4 (int32), <u4 (uint32), "
+        "<f4 (float32) and bfloat16 ('<V2' or 'bfloat16')",
+        descr, name.empty() ? "" : fmt::format(" ({})", name));
 }
 
 std::uint64_t read_le(std::span<const std::uint8_t> b, std::size_t at, std::size_t n) {
@@ -184,7 +188,8 @@ std::optional<DType> NpyFile::dtype_of_descr(std::string_view d) {
 
 std::string NpyFile::header(DType dtype, const std::vector<std::int64_t>& shape) {
     // numpy.lib.format._write_array_header: sorted keys, repr() values, a trailing ", }".
-    std::string dict = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr(dtype), shape_str(shape));
+    std::string dict =
+        fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr(dtype), shape_str(shape));
     if (!shape.empty()) dict += std::string(kGrowthAxisMaxDigits - std::to_string(shape[0]).size(), ' ');
     // _wrap_header: pad so that magic + version + length field + header (with '\n') is aligned.
     for (int version = 1; version <= 2; ++version) {
@@ -217,13 +222,15 @@ Tensor NpyFile::parse(std::span<const std::uint8_t> b, const std::string& source
         fail(source, "not a .npy file (it does not start with the magic string \\x93NUMPY)");
     const int major = b[kMagicLen], minor = b[kMagicLen + 1];
     if (major < 1 || major > 3 || minor != 0)
-        fail(source, fmt::format("unsupported .npy format version {}.{} (npusim reads 1.0, 2.0 and 3.0)", major, minor));
+        fail(source,
+             fmt::format("unsupported .npy format version {}.{} (npusim reads 1.0, 2.0 and 3.0)", major, minor));
     const std::size_t len_field = major == 1 ? 2 : 4;
     const std::size_t prefix = kMagicLen + 2 + len_field;
     if (b.size() < prefix) fail(source, "truncated .npy header");
     const std::uint64_t hlen = read_le(b, kMagicLen + 2, len_field);
     if (b.size() < prefix + hlen)
-        fail(source, fmt::format("truncated .npy header: it declares {} bytes, the file has {} after the prefix", hlen, b.size() - prefix));
+        fail(source, fmt::format("truncated .npy header: it declares {} bytes, the file has {} after the prefix", hlen,
+                                 b.size() - prefix));
     const std::string_view text(reinterpret_cast<const char*>(b.data() + prefix), static_cast<std::size_t>(hlen));
     const auto dict = HeaderParser(text, source).dict();
 
@@ -231,31 +238,43 @@ Tensor NpyFile::parse(std::span<const std::uint8_t> b, const std::string& source
     const Value* fortran_v = nullptr;
     const Value* shape_v = nullptr;
     for (const auto& [k, v] : dict) {
-        if (k == "descr") descr_v = &v;
-        else if (k == "fortran_order") fortran_v = &v;
-        else if (k == "shape") shape_v = &v;
-        else fail(source, fmt::format("malformed .npy header: unexpected key '{}'", k));
+        if (k == "descr")
+            descr_v = &v;
+        else if (k == "fortran_order")
+            fortran_v = &v;
+        else if (k == "shape")
+            shape_v = &v;
+        else
+            fail(source, fmt::format("malformed .npy header: unexpected key '{}'", k));
     }
     if (!descr_v || !fortran_v || !shape_v)
-        fail(source, fmt::format("malformed .npy header: it needs the keys 'descr', 'fortran_order' and 'shape', has: {}", text));
+        fail(source,
+             fmt::format("malformed .npy header: it needs the keys 'descr', 'fortran_order' and 'shape', has: {}",
+                         text));
     if (descr_v->kind != Value::Kind::Str)
-        fail(source, fmt::format("unsupported dtype {} (a structured dtype); npusim reads plain arrays", descr_v->text));
+        fail(source,
+             fmt::format("unsupported dtype {} (a structured dtype); npusim reads plain arrays", descr_v->text));
     const std::string& d = descr_v->str;
     const auto dtype = dtype_of_descr(d);
     if (!dtype) {
         if (!d.empty() && d[0] == '>' && !known_numpy_name(d).empty())
-            fail(source, fmt::format("big-endian dtype '{}' is not supported; save a little-endian array (arr.astype('<{}'))", d,
-                                     d.substr(1)));
+            fail(source,
+                 fmt::format("big-endian dtype '{}' is not supported; save a little-endian array (arr.astype('<{}'))",
+                             d, d.substr(1)));
         fail(source, unsupported_dtype(d));
     }
-    if (fortran_v->kind != Value::Kind::Bool) fail(source, fmt::format("malformed .npy header: fortran_order is {}", fortran_v->text));
+    if (fortran_v->kind != Value::Kind::Bool)
+        fail(source, fmt::format("malformed .npy header: fortran_order is {}", fortran_v->text));
     if (fortran_v->b)
-        fail(source, "Fortran-order arrays are not supported; save a C-order array (np.save(f, np.ascontiguousarray(a)))");
-    if (shape_v->kind != Value::Kind::Tuple) fail(source, fmt::format("malformed .npy header: shape is {}", shape_v->text));
+        fail(source,
+             "Fortran-order arrays are not supported; save a C-order array (np.save(f, np.ascontiguousarray(a)))");
+    if (shape_v->kind != Value::Kind::Tuple)
+        fail(source, fmt::format("malformed .npy header: shape is {}", shape_v->text));
     std::vector<std::int64_t> shape;
     std::uint64_t elements = 1;
     for (const auto& dim : shape_v->items) {
-        if (dim.kind != Value::Kind::Int || dim.i < 0) fail(source, fmt::format("malformed .npy header: shape {}", shape_v->text));
+        if (dim.kind != Value::Kind::Int || dim.i < 0)
+            fail(source, fmt::format("malformed .npy header: shape {}", shape_v->text));
         shape.push_back(dim.i);
         if (dim.i != 0 && elements > std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(dim.i))
             fail(source, fmt::format("shape {} is too large", shape_v->text));
@@ -264,8 +283,9 @@ Tensor NpyFile::parse(std::span<const std::uint8_t> b, const std::string& source
     const std::uint64_t want = elements * dtype_bytes(*dtype);
     const std::uint64_t have = b.size() - prefix - hlen;
     if (have != want)
-        fail(source, fmt::format("{} data: {} bytes after the header, dtype {} shape {} needs {}", have < want ? "truncated" : "extra",
-                                 have, numpy_dtype_name(*dtype), shape_str(shape), want));
+        fail(source,
+             fmt::format("{} data: {} bytes after the header, dtype {} shape {} needs {}",
+                         have < want ? "truncated" : "extra", have, numpy_dtype_name(*dtype), shape_str(shape), want));
     const auto* data = b.data() + prefix + hlen;
     return Tensor(*dtype, std::move(shape), std::vector<std::uint8_t>(data, data + want));
 }

@@ -84,7 +84,8 @@ std::string OutputCheck::index_summary(std::size_t max_groups) const {
     return s;
 }
 
-OutputCheck compare_output(const ArgSpec& arg, int arg_index, const Tensor& got, const Tensor& want, double rtol, double atol) {
+OutputCheck compare_output(const ArgSpec& arg, int arg_index, const Tensor& got, const Tensor& want, double rtol,
+                           double atol) {
     OutputCheck c;
     c.name = fmt::format("{} (arg {})", arg.name, arg_index);
     c.arg = arg.name;
@@ -98,7 +99,8 @@ OutputCheck compare_output(const ArgSpec& arg, int arg_index, const Tensor& got,
         c.atol = atol;
     }
     if (!arg.matches(got) || !arg.matches(want)) {
-        c.error = fmt::format("cannot compare: got {}, expected {}, the argument is {}", got.type_str(), want.type_str(), arg.type_str());
+        c.error = fmt::format("cannot compare: got {}, expected {}, the argument is {}", got.type_str(),
+                              want.type_str(), arg.type_str());
         c.mismatches = c.elements;
         c.first_mismatches = c.error;
         return c;
@@ -107,9 +109,10 @@ OutputCheck compare_output(const ArgSpec& arg, int arg_index, const Tensor& got,
     auto record = [&](std::uint64_t i, double abs_err, double rel_err) {
         if (c.mismatch_indices.size() < OutputCheck::kMaxIndices) c.mismatch_indices.push_back(i);
         if (c.first.size() < OutputCheck::kMaxShown) {
-            ValuePair v{i, format_value(arg.dtype, &got.data[i * eb]), format_value(arg.dtype, &want.data[i * eb]), abs_err, rel_err};
-            c.first_mismatches += fmt::format("{}{} got {} want {}", c.first_mismatches.empty() ? "" : "; ", format_index(i, c.shape),
-                                              v.got, v.want);
+            ValuePair v{i, format_value(arg.dtype, &got.data[i * eb]), format_value(arg.dtype, &want.data[i * eb]),
+                        abs_err, rel_err};
+            c.first_mismatches += fmt::format("{}{} got {} want {}", c.first_mismatches.empty() ? "" : "; ",
+                                              format_index(i, c.shape), v.got, v.want);
             c.first.push_back(std::move(v));
         }
         ++c.mismatches;
@@ -148,8 +151,8 @@ OutputCheck compare_output(const ArgSpec& arg, int arg_index, const Tensor& got,
 
 void require_host_per_argument(const std::string& design, const std::vector<ArgSpec>& args, std::size_t host_tensors) {
     if (host_tensors != args.size())
-        throw DesignError(fmt::format("design '{}': {} host tensors to check, the design has {} arguments", design, host_tensors,
-                                      args.size()));
+        throw DesignError(fmt::format("design '{}': {} host tensors to check, the design has {} arguments", design,
+                                      host_tensors, args.size()));
 }
 
 std::vector<OutputCheck> check_outputs(const std::string& design, const std::vector<ArgSpec>& args,
@@ -162,15 +165,18 @@ std::vector<OutputCheck> check_outputs(const std::string& design, const std::vec
         if (s.role != ArgRole::output) continue;
         const double rtol = tol.rtol.value_or(s.rtol), atol = tol.atol.value_or(s.atol);
         if (host_after[i].size() != s.bytes()) {
-            OutputCheck c = compare_output(s, static_cast<int>(i), Tensor(s.dtype, {static_cast<std::int64_t>(host_after[i].size() / dtype_bytes(s.dtype))}),
-                                           want.at(s.name), rtol, atol);
-            c.error = fmt::format("cannot compare: the output holds {} bytes, the argument {} has {}", host_after[i].size(), s.type_str(),
-                                  s.bytes());
+            OutputCheck c = compare_output(
+                s, static_cast<int>(i),
+                Tensor(s.dtype, {static_cast<std::int64_t>(host_after[i].size() / dtype_bytes(s.dtype))}),
+                want.at(s.name), rtol, atol);
+            c.error = fmt::format("cannot compare: the output holds {} bytes, the argument {} has {}",
+                                  host_after[i].size(), s.type_str(), s.bytes());
             c.first_mismatches = c.error;
             checks.push_back(std::move(c));
             continue;
         }
-        checks.push_back(compare_output(s, static_cast<int>(i), Tensor(s.dtype, s.shape, host_after[i]), want.at(s.name), rtol, atol));
+        checks.push_back(compare_output(s, static_cast<int>(i), Tensor(s.dtype, s.shape, host_after[i]),
+                                        want.at(s.name), rtol, atol));
     }
     return checks;
 }
@@ -181,8 +187,8 @@ std::string describe_mismatches(const OutputCheck& c, const std::string& indent)
     if (c.match) return s;
     s += fmt::format("{}{} of {} elements differ at {}\n", indent, c.mismatches, c.elements, c.index_summary());
     if (c.is_float)
-        s += fmt::format("{}max abs err {}, max rel err {} (tolerance: rtol {:g}, atol {:g})\n", indent, error_str(c.max_abs_err),
-                         error_str(c.max_rel_err), c.rtol, c.atol);
+        s += fmt::format("{}max abs err {}, max rel err {} (tolerance: rtol {:g}, atol {:g})\n", indent,
+                         error_str(c.max_abs_err), error_str(c.max_rel_err), c.rtol, c.atol);
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"index", "got", "want"});
     if (c.is_float) {

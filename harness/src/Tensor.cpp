@@ -46,7 +46,8 @@ std::string type_string(DType t, const std::vector<std::int64_t>& shape) {
 
 namespace detail {
 void throw_tensor_type(std::string_view what, DType have, DType want) {
-    throw std::invalid_argument(fmt::format("{}: the tensor holds {}, not {}", what, dtype_name(have), dtype_name(want)));
+    throw std::invalid_argument(
+        fmt::format("{}: the tensor holds {}, not {}", what, dtype_name(have), dtype_name(want)));
 }
 void throw_tensor_count(std::size_t values, std::int64_t elements) {
     throw std::invalid_argument(fmt::format("Tensor::from: {} values for a shape of {} elements", values, elements));
@@ -56,10 +57,12 @@ void throw_tensor_count(std::size_t values, std::int64_t elements) {
 Tensor::Tensor(DType t, std::vector<std::int64_t> s)
     : dtype(t), shape(std::move(s)), data(static_cast<std::size_t>(shape_elements(shape)) * dtype_bytes(t)) {}
 
-Tensor::Tensor(DType t, std::vector<std::int64_t> s, std::vector<std::uint8_t> d) : dtype(t), shape(std::move(s)), data(std::move(d)) {
+Tensor::Tensor(DType t, std::vector<std::int64_t> s, std::vector<std::uint8_t> d)
+    : dtype(t), shape(std::move(s)), data(std::move(d)) {
     const auto want = static_cast<std::uint64_t>(shape_elements(shape)) * dtype_bytes(dtype);
     if (data.size() != want)
-        throw std::invalid_argument(fmt::format("Tensor {}: {} bytes of data, expected {}", type_str(), data.size(), want));
+        throw std::invalid_argument(
+            fmt::format("Tensor {}: {} bytes of data, expected {}", type_str(), data.size(), want));
 }
 
 std::string Tensor::type_str() const { return type_string(dtype, shape); }

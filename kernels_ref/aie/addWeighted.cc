@@ -10,7 +10,7 @@ namespace {
 constexpr unsigned kLanes = 32;
 constexpr int kShift = 14;
 
-inline aie::vector<uint8, kLanes> weighted(const aie::accum<acc32, kLanes> &gamma_acc, const uint8 *a, const uint8 *b,
+inline aie::vector<uint8, kLanes> weighted(const aie::accum<acc32, kLanes>& gamma_acc, const uint8* a, const uint8* b,
                                            int16 alpha, int16 beta) {
     aie::accum<acc32, kLanes> acc = aie::mac(gamma_acc, aie::load_v<kLanes>(a), alpha);
     acc = aie::mac(acc, aie::load_v<kLanes>(b), beta);
@@ -21,7 +21,7 @@ inline aie::vector<uint8, kLanes> weighted(const aie::accum<acc32, kLanes> &gamm
 
 namespace npusim::aie_kernels {
 
-void addWeightedLine(const std::uint8_t *__restrict a, const std::uint8_t *__restrict b, std::uint8_t *__restrict out,
+void addWeightedLine(const std::uint8_t* __restrict a, const std::uint8_t* __restrict b, std::uint8_t* __restrict out,
                      std::int32_t n, std::int16_t alpha, std::int16_t beta, std::uint8_t gamma) {
     event0();
     aie::set_rounding(aie::rounding_mode::positive_inf);

@@ -12,19 +12,17 @@ namespace {
 using MM = aie::mmul<4, 8, 8, int8, int8>;
 
 template <int Groups>
-void conv_groups(const int8 *__restrict input, const int8 *__restrict weights, int8 *__restrict output, int32_t width,
+void conv_groups(const int8* __restrict input, const int8* __restrict weights, int8* __restrict output, int32_t width,
                  int32_t ic8_count, int32_t oc8, int32_t xg, int32_t scale) {
     MM acc[Groups];
-    for (int g = 0; g < Groups; ++g)
-        acc[g] = aie::zeros<acc32, MM::size_C>();
-    const int8 *w = weights + oc8 * ic8_count * MM::size_B;
+    for (int g = 0; g < Groups; ++g) acc[g] = aie::zeros<acc32, MM::size_C>();
+    const int8* w = weights + oc8 * ic8_count * MM::size_B;
     AIE_PREPARE_FOR_PIPELINING
     AIE_LOOP_MIN_ITERATION_COUNT(2)
     for (int32_t ic8 = 0; ic8 < ic8_count; ++ic8) {
         const aie::vector<int8, MM::size_B> wv = aie::load_v<MM::size_B>(w + ic8 * MM::size_B);
-        const int8 *in_row = input + ic8 * width * 8;
-        for (int g = 0; g < Groups; ++g)
-            acc[g].mac(aie::load_v<MM::size_A>(in_row + (xg + g) * MM::size_A), wv);
+        const int8* in_row = input + ic8 * width * 8;
+        for (int g = 0; g < Groups; ++g) acc[g].mac(aie::load_v<MM::size_A>(in_row + (xg + g) * MM::size_A), wv);
     }
     for (int g = 0; g < Groups; ++g)
         aie::store_v(output + oc8 * width * 8 + (xg + g) * MM::size_C, acc[g].template to_vector<int8>(scale));
@@ -34,7 +32,7 @@ void conv_groups(const int8 *__restrict input, const int8 *__restrict weights, i
 
 namespace npusim::aie_kernels {
 
-void conv2dk1_i8(const std::int8_t *input, const std::int8_t *weights, std::int8_t *output, std::int32_t width,
+void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
     event0();
     aie::set_rounding(aie::rounding_mode::positive_inf);
@@ -43,10 +41,8 @@ void conv2dk1_i8(const std::int8_t *input, const std::int8_t *weights, std::int8
     const int32_t x_groups = width / 4;
     for (int32_t oc8 = 0; oc8 < output_channels / 8; ++oc8) {
         int32_t xg = 0;
-        for (; xg + 4 <= x_groups; xg += 4)
-            conv_groups<4>(input, weights, output, width, ic8_count, oc8, xg, scale);
-        for (; xg < x_groups; ++xg)
-            conv_groups<1>(input, weights, output, width, ic8_count, oc8, xg, scale);
+        for (; xg + 4 <= x_groups; xg += 4) conv_groups<4>(input, weights, output, width, ic8_count, oc8, xg, scale);
+        for (; xg < x_groups; ++xg) conv_groups<1>(input, weights, output, width, ic8_count, oc8, xg, scale);
     }
     event1();
 }

@@ -7,7 +7,7 @@
 
 namespace npusim::aie_kernels {
 
-void eltwise_add_bf16_vector(const bfloat16 *__restrict a, const bfloat16 *__restrict b, bfloat16 *__restrict c,
+void eltwise_add_bf16_vector(const bfloat16* __restrict a, const bfloat16* __restrict b, bfloat16* __restrict c,
                              std::int32_t n) {
     constexpr int lanes = 16;
     event0();
@@ -17,12 +17,11 @@ void eltwise_add_bf16_vector(const bfloat16 *__restrict a, const bfloat16 *__res
     auto pc = aie::begin_restrict_vector<lanes>(c);
     AIE_PREPARE_FOR_PIPELINING
     AIE_LOOP_MIN_ITERATION_COUNT(16)
-    for (int32_t i = 0; i < n / lanes; ++i)
-        *pc++ = aie::add(*pa++, *pb++);
+    for (int32_t i = 0; i < n / lanes; ++i) *pc++ = aie::add(*pa++, *pb++);
     event1();
 }
 
-void eltwise_mul_bf16_vector(const bfloat16 *__restrict a, const bfloat16 *__restrict b, bfloat16 *__restrict c,
+void eltwise_mul_bf16_vector(const bfloat16* __restrict a, const bfloat16* __restrict b, bfloat16* __restrict c,
                              std::int32_t n) {
     constexpr int lanes = 16;
     event0();

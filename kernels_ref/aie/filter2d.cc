@@ -17,20 +17,18 @@ using Px = aie::vector<uint8, kLanes>;
 
 namespace npusim::aie_kernels {
 
-void filter2dLine(const std::uint8_t *__restrict line0, const std::uint8_t *__restrict line1,
-                  const std::uint8_t *__restrict line2, std::uint8_t *__restrict out, std::int32_t width,
-                  const std::int16_t *__restrict kernel) {
+void filter2dLine(const std::uint8_t* __restrict line0, const std::uint8_t* __restrict line1,
+                  const std::uint8_t* __restrict line2, std::uint8_t* __restrict out, std::int32_t width,
+                  const std::int16_t* __restrict kernel) {
     event0();
     aie::set_rounding(aie::rounding_mode::positive_inf);
     aie::set_saturation(aie::saturation_mode::saturate);
-    const uint8 *lines[3] = {line0, line1, line2};
+    const uint8* lines[3] = {line0, line1, line2};
     int16 k[9];
-    for (int i = 0; i < 9; ++i)
-        k[i] = kernel[i];
+    for (int i = 0; i < 9; ++i) k[i] = kernel[i];
 
     Px prev[3], cur[3];
-    for (int r = 0; r < 3; ++r)
-        cur[r] = aie::load_v<kLanes>(lines[r]);
+    for (int r = 0; r < 3; ++r) cur[r] = aie::load_v<kLanes>(lines[r]);
 
     AIE_PREPARE_FOR_PIPELINING
     for (int32_t x = 0; x < width; x += kLanes) {

@@ -9,8 +9,8 @@
 namespace {
 
 template <typename MM, unsigned RB, unsigned CB, typename TIn, typename TOut>
-inline void block_group(const TIn *__restrict a, const TIn *__restrict b, TOut *__restrict c, unsigned bi,
-                        unsigned bj, unsigned kb, unsigned nb) {
+inline void block_group(const TIn* __restrict a, const TIn* __restrict b, TOut* __restrict c, unsigned bi, unsigned bj,
+                        unsigned kb, unsigned nb) {
     MM acc[RB][CB];
     for (unsigned i = 0; i < RB; ++i)
         for (unsigned j = 0; j < CB; ++j)
@@ -21,13 +21,10 @@ inline void block_group(const TIn *__restrict a, const TIn *__restrict b, TOut *
     for (unsigned q = 0; q < kb; ++q) {
         aie::vector<TIn, MM::size_A> av[RB];
         aie::vector<TIn, MM::size_B> bv[CB];
+        for (unsigned i = 0; i < RB; ++i) av[i] = aie::load_v<MM::size_A>(a + ((bi + i) * kb + q) * MM::size_A);
+        for (unsigned j = 0; j < CB; ++j) bv[j] = aie::load_v<MM::size_B>(b + (q * nb + bj + j) * MM::size_B);
         for (unsigned i = 0; i < RB; ++i)
-            av[i] = aie::load_v<MM::size_A>(a + ((bi + i) * kb + q) * MM::size_A);
-        for (unsigned j = 0; j < CB; ++j)
-            bv[j] = aie::load_v<MM::size_B>(b + (q * nb + bj + j) * MM::size_B);
-        for (unsigned i = 0; i < RB; ++i)
-            for (unsigned j = 0; j < CB; ++j)
-                acc[i][j].mac(av[i], bv[j]);
+            for (unsigned j = 0; j < CB; ++j) acc[i][j].mac(av[i], bv[j]);
     }
 
     for (unsigned i = 0; i < RB; ++i)
@@ -36,7 +33,7 @@ inline void block_group(const TIn *__restrict a, const TIn *__restrict b, TOut *
 }
 
 template <typename TIn, typename TOut, unsigned r, unsigned s, unsigned t>
-void matmul_blocked(const TIn *__restrict a, const TIn *__restrict b, TOut *__restrict c, unsigned m, unsigned k,
+void matmul_blocked(const TIn* __restrict a, const TIn* __restrict b, TOut* __restrict c, unsigned m, unsigned k,
                     unsigned n) {
     using MM = aie::mmul<r, s, t, TIn, TIn>;
     event0();
@@ -60,14 +57,15 @@ void matmul_blocked(const TIn *__restrict a, const TIn *__restrict b, TOut *__re
 }
 
 template <typename TIn, typename TOut>
-void matmul_rowmajor_scalar(const TIn *a, const TIn *b, TOut *c, int m, int k, int n) {
+void matmul_rowmajor_scalar(const TIn* a, const TIn* b, TOut* c, int m, int k, int n) {
     using U = std::make_unsigned_t<TOut>;
     event0();
     for (int row = 0; row < m; ++row) {
         for (int col = 0; col < n; ++col) {
             U sum = 0;
             for (int i = 0; i < k; ++i)
-                sum += static_cast<U>(static_cast<TOut>(a[row * k + i])) * static_cast<U>(static_cast<TOut>(b[i * n + col]));
+                sum += static_cast<U>(static_cast<TOut>(a[row * k + i])) *
+                       static_cast<U>(static_cast<TOut>(b[i * n + col]));
             c[row * n + col] = static_cast<TOut>(static_cast<U>(c[row * n + col]) + sum);
         }
     }
@@ -75,39 +73,37 @@ void matmul_rowmajor_scalar(const TIn *a, const TIn *b, TOut *c, int m, int k, i
 }
 
 template <typename T>
-void zero_vectorized(T *__restrict c, int count) {
+void zero_vectorized(T* __restrict c, int count) {
     constexpr unsigned lanes = 32;
     const aie::vector<T, lanes> z = aie::zeros<T, lanes>();
     int i = 0;
-    for (; i + static_cast<int>(lanes) <= count; i += lanes)
-        aie::store_v(c + i, z);
-    for (; i < count; ++i)
-        c[i] = 0;
+    for (; i + static_cast<int>(lanes) <= count; i += lanes) aie::store_v(c + i, z);
+    for (; i < count; ++i) c[i] = 0;
 }
 
 } // namespace
 
 namespace npusim::aie_kernels {
 
-void matmul_i16_i32(const std::int16_t *a, const std::int16_t *b, std::int32_t *c, int m, int k, int n, MacDims dims) {
+void matmul_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, int m, int k, int n, MacDims dims) {
     if (dims == MacDims::aie2p)
         matmul_blocked<int16, int32, 4, 4, 8>(a, b, c, m, k, n);
     else
         matmul_blocked<int16, int32, 4, 4, 4>(a, b, c, m, k, n);
 }
-void matmul_i16_i16(const std::int16_t *a, const std::int16_t *b, std::int16_t *c, int m, int k, int n, MacDims dims) {
+void matmul_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, int m, int k, int n, MacDims dims) {
     if (dims == MacDims::aie2p)
         matmul_blocked<int16, int16, 4, 4, 8>(a, b, c, m, k, n);
     else
         matmul_blocked<int16, int16, 4, 4, 4>(a, b, c, m, k, n);
 }
-void matmul_scalar_i16_i32(const std::int16_t *a, const std::int16_t *b, std::int32_t *c, int m, int k, int n) {
+void matmul_scalar_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, int m, int k, int n) {
     matmul_rowmajor_scalar(a, b, c, m, k, n);
 }
-void matmul_scalar_i16_i16(const std::int16_t *a, const std::int16_t *b, std::int16_t *c, int m, int k, int n) {
+void matmul_scalar_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, int m, int k, int n) {
     matmul_rowmajor_scalar(a, b, c, m, k, n);
 }
-void zero_i32(std::int32_t *c, int count) { zero_vectorized(c, count); }
-void zero_i16(std::int16_t *c, int count) { zero_vectorized(c, count); }
+void zero_i32(std::int32_t* c, int count) { zero_vectorized(c, count); }
+void zero_i16(std::int16_t* c, int count) { zero_vectorized(c, count); }
 
 } // namespace npusim::aie_kernels

@@ -5,7 +5,7 @@
 
 namespace npusim::aie_kernels {
 
-void bf16_relu(const bfloat16 *__restrict in, bfloat16 *__restrict out, std::int32_t n) {
+void bf16_relu(const bfloat16* __restrict in, bfloat16* __restrict out, std::int32_t n) {
     constexpr int lanes = 32;
     event0();
     const v32bfloat16 zero = broadcast_zero_bfloat16();

@@ -5,7 +5,7 @@
 
 namespace npusim::aie_kernels {
 
-void row_wise_bias_add_f32_f32(const float *__restrict in, const float *__restrict bias, float *__restrict out, int m,
+void row_wise_bias_add_f32_f32(const float* __restrict in, const float* __restrict bias, float* __restrict out, int m,
                                int n) {
     constexpr int lanes = 32;
     event0();

@@ -11,8 +11,8 @@ constexpr unsigned kLanes = 64;
 using Line = aie::vector<uint8, kLanes>;
 
 template <uint8_t Type>
-inline Line threshold_register(const Line &x, const Line &thresh, const Line &maxval, const Line &zero) {
-    const aie::mask<kLanes> above = aie::lt(thresh, x);  // x > threshold
+inline Line threshold_register(const Line& x, const Line& thresh, const Line& maxval, const Line& zero) {
+    const aie::mask<kLanes> above = aie::lt(thresh, x); // x > threshold
     if constexpr (Type == npusim::aie_kernels::THRESH_BINARY)
         return aie::select(zero, maxval, above);
     else if constexpr (Type == npusim::aie_kernels::THRESH_BINARY_INV)
@@ -26,7 +26,7 @@ inline Line threshold_register(const Line &x, const Line &thresh, const Line &ma
 }
 
 template <uint8_t Type>
-void threshold_line(const uint8 *__restrict in, uint8 *__restrict out, int32_t width, uint8 t, uint8 mx) {
+void threshold_line(const uint8* __restrict in, uint8* __restrict out, int32_t width, uint8 t, uint8 mx) {
     const Line thresh = aie::broadcast<uint8, kLanes>(t);
     const Line maxval = aie::broadcast<uint8, kLanes>(mx);
     const Line zero = aie::zeros<uint8, kLanes>();
@@ -47,7 +47,7 @@ void threshold_line(const uint8 *__restrict in, uint8 *__restrict out, int32_t w
 
 namespace npusim::aie_kernels {
 
-void thresholdLine(const std::uint8_t *in, std::uint8_t *out, std::int32_t width, std::uint8_t threshold,
+void thresholdLine(const std::uint8_t* in, std::uint8_t* out, std::int32_t width, std::uint8_t threshold,
                    std::uint8_t maxval, std::uint8_t type) {
     event0();
     switch (type) {

@@ -3,8 +3,8 @@
 namespace npusim::kernels {
 namespace {
 
-void check_matmul(const char* name, const void* A, const void* B, const void* C, int m, int k, int n, int r,
-                  int s, int t) {
+void check_matmul(const char* name, const void* A, const void* B, const void* C, int m, int k, int n, int r, int s,
+                  int t) {
     detail::require_non_null(A, name, "A");
     detail::require_non_null(B, name, "B");
     detail::require_non_null(C, name, "C");
@@ -33,8 +33,7 @@ inline void store_acc(std::uint32_t acc, std::int16_t& c) {
 }
 
 template <typename TC>
-void blocked_matmul(const std::int16_t* A, const std::int16_t* B, TC* C, int m, int k, int n, int r, int s,
-                    int t) {
+void blocked_matmul(const std::int16_t* A, const std::int16_t* B, TC* C, int m, int k, int n, int r, int s, int t) {
     const std::int64_t mb = m / r, kb = k / s, nb = n / t;
     const std::int64_t a_block = static_cast<std::int64_t>(r) * s;
     const std::int64_t b_block = static_cast<std::int64_t>(s) * t;
@@ -76,14 +75,14 @@ std::uint64_t matmul_cycles(const char* name, int m, int k, int n) {
 
 } // namespace
 
-void matmul_i16_i32(const std::int16_t* A, const std::int16_t* B, std::int32_t* C, int m, int k, int n, int r,
-                    int s, int t) {
+void matmul_i16_i32(const std::int16_t* A, const std::int16_t* B, std::int32_t* C, int m, int k, int n, int r, int s,
+                    int t) {
     check_matmul("matmul_i16_i32", A, B, C, m, k, n, r, s, t);
     blocked_matmul(A, B, C, m, k, n, r, s, t);
 }
 
-void matmul_i16_i16(const std::int16_t* A, const std::int16_t* B, std::int16_t* C, int m, int k, int n, int r,
-                    int s, int t) {
+void matmul_i16_i16(const std::int16_t* A, const std::int16_t* B, std::int16_t* C, int m, int k, int n, int r, int s,
+                    int t) {
     check_matmul("matmul_i16_i16", A, B, C, m, k, n, r, s, t);
     blocked_matmul(A, B, C, m, k, n, r, s, t);
 }

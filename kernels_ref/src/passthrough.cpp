@@ -12,8 +12,7 @@ void pass_through(const char* name, const T* in, T* out, std::int32_t n) {
     detail::require_non_null(out, name, "out");
     detail::require_non_negative(n, name, "n");
     constexpr std::int64_t per_block = kPassThroughBlockBytes / static_cast<std::int64_t>(sizeof(T));
-    detail::require_multiple(n, per_block, name, "n",
-                             "the AIE kernel copies whole 512-bit (64-byte) vectors");
+    detail::require_multiple(n, per_block, name, "n", "the AIE kernel copies whole 512-bit (64-byte) vectors");
     detail::require_at_least(n, per_block * kPassThroughMinBlocks, name, "n",
                              "the AIE kernel's copy loop is compiled for at least 6 iterations of 64 bytes");
     std::memmove(out, in, static_cast<std::size_t>(n) * sizeof(T));

@@ -34,7 +34,8 @@ T reduce_vector(const T* in, std::int32_t n) {
     std::array<T, Lanes> running;
     running.fill(lowest_of<T>());
     for (std::int32_t base = 0; base < n; base += static_cast<std::int32_t>(Lanes))
-        for (std::size_t l = 0; l < Lanes; ++l) running[l] = max_keep(running[l], in[base + static_cast<std::int32_t>(l)]);
+        for (std::size_t l = 0; l < Lanes; ++l)
+            running[l] = max_keep(running[l], in[base + static_cast<std::int32_t>(l)]);
     // Butterfly: shift_bytes(v, v, s) with s = 32, 16, 8, 4 (, 2 for bf16) bytes rotates the
     // 64-byte vector down by s / sizeof(T) lanes; each stage folds the upper half onto the lower.
     for (std::size_t shift = Lanes / 2; shift >= 1; shift /= 2) {

@@ -24,8 +24,7 @@ void check_common(const char* name, const T* in, const T* out, const std::int32_
 }
 
 void check_vector(const char* name, std::int32_t n) {
-    detail::require_multiple(n, kVsmVectorLanes, name, "n",
-                             "the AIE kernel processes whole 32-element vectors");
+    detail::require_multiple(n, kVsmVectorLanes, name, "n", "the AIE kernel processes whole 32-element vectors");
     detail::require_at_least(n, static_cast<std::int64_t>(kVsmVectorLanes) * kVsmMinIterations, name, "n",
                              "the AIE kernel's loop is compiled for at least 16 iterations of 32 elements");
 }
@@ -44,30 +43,28 @@ std::uint64_t checked_n(std::int32_t n, const char* name) {
 
 } // namespace
 
-void vector_scalar_mul_i16(const std::int16_t* in, std::int16_t* out, const std::int32_t* factor,
-                           std::int32_t n) {
+void vector_scalar_mul_i16(const std::int16_t* in, std::int16_t* out, const std::int32_t* factor, std::int32_t n) {
     constexpr const char* name = "vector_scalar_mul_i16";
     check_common(name, in, out, factor, n);
     check_vector(name, n);
     scale(in, out, *factor, n);
 }
 
-void vector_scalar_mul_i32(const std::int32_t* in, std::int32_t* out, const std::int32_t* factor,
-                           std::int32_t n) {
+void vector_scalar_mul_i32(const std::int32_t* in, std::int32_t* out, const std::int32_t* factor, std::int32_t n) {
     constexpr const char* name = "vector_scalar_mul_i32";
     check_common(name, in, out, factor, n);
     check_vector(name, n);
     scale(in, out, *factor, n);
 }
 
-void vector_scalar_mul_scalar_i16(const std::int16_t* in, std::int16_t* out,
-                                  const std::int32_t* factor, std::int32_t n) {
+void vector_scalar_mul_scalar_i16(const std::int16_t* in, std::int16_t* out, const std::int32_t* factor,
+                                  std::int32_t n) {
     check_common("vector_scalar_mul_scalar_i16", in, out, factor, n);
     scale(in, out, *factor, n);
 }
 
-void vector_scalar_mul_scalar_i32(const std::int32_t* in, std::int32_t* out,
-                                  const std::int32_t* factor, std::int32_t n) {
+void vector_scalar_mul_scalar_i32(const std::int32_t* in, std::int32_t* out, const std::int32_t* factor,
+                                  std::int32_t n) {
     check_common("vector_scalar_mul_scalar_i32", in, out, factor, n);
     scale(in, out, *factor, n);
 }
@@ -79,8 +76,7 @@ std::uint64_t vector_scalar_mul_i16_cycles(std::int32_t n) {
 
 std::uint64_t vector_scalar_mul_i32_cycles(std::int32_t n) {
     const std::uint64_t un = checked_n(n, "vector_scalar_mul_i32_cycles");
-    return kVsmI32OverheadCycles +
-           ceil_div(un * (kVsmI32CalibCycles - kVsmI32OverheadCycles), kVsmI32CalibElements);
+    return kVsmI32OverheadCycles + ceil_div(un * (kVsmI32CalibCycles - kVsmI32OverheadCycles), kVsmI32CalibElements);
 }
 
 std::uint64_t vector_scalar_mul_scalar_i16_cycles(std::int32_t n) {

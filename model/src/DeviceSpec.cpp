@@ -32,44 +32,44 @@ namespace {
 
 // AIE2 (AIE-ML, NPU1) compute tile.
 constexpr TileResources kAie2Compute{
-    .memory_bytes = 64 * 1024,             // getLocalMemorySize (0x10000)
-    .alloc_banks = 4,                      // getNumBanks: allocator regions of 16 KiB
-    .physical_banks = 8,                   // AM020 / UG1603: 8 banks of 512 x 128 bit
-    .locks = 16,                           // getNumLocks
-    .lock_max_value = 63,                  // getMaxLockValue (0x3F, 6-bit lock state)
-    .bds = 16,                             // getNumBDs
-    .bds_split_by_channel_parity = false,  // only mem tiles split (getNumBDs / isBdChannelAccessible)
-    .dma_s2mm_channels = 2,                // getNumSourceSwitchboxConnections(DMA)
-    .dma_mm2s_channels = 2,                // getNumDestSwitchboxConnections(DMA)
-    .bd_dims = 3,                          // getBDMaxDims
-    .buffer_length_bits = 14,              // BD buffer_length field (AIETargetModel.h)
-    .wrap_bits = 8,                        // BD wrap (size) field
-    .step_bits = 13,                       // BD step (stride) field (getDmaBdStepBits)
-    .iteration_bits = 6,                   // AIEXDialect.cpp verifyStridesWraps (iteration wrap)
-    .zero_padding = false,                 // AIEDialect.cpp DMABDOp::verify: mem tile MM2S only
-    .buffer_alignment = 32,                // 256-bit core load/store bus (AIETargetModel.h)
-    .default_stack_bytes = 0x400,          // getDefaultCoreStackSize
+    .memory_bytes = 64 * 1024, // getLocalMemorySize (0x10000)
+    .alloc_banks = 4, // getNumBanks: allocator regions of 16 KiB
+    .physical_banks = 8, // AM020 / UG1603: 8 banks of 512 x 128 bit
+    .locks = 16, // getNumLocks
+    .lock_max_value = 63, // getMaxLockValue (0x3F, 6-bit lock state)
+    .bds = 16, // getNumBDs
+    .bds_split_by_channel_parity = false, // only mem tiles split (getNumBDs / isBdChannelAccessible)
+    .dma_s2mm_channels = 2, // getNumSourceSwitchboxConnections(DMA)
+    .dma_mm2s_channels = 2, // getNumDestSwitchboxConnections(DMA)
+    .bd_dims = 3, // getBDMaxDims
+    .buffer_length_bits = 14, // BD buffer_length field (AIETargetModel.h)
+    .wrap_bits = 8, // BD wrap (size) field
+    .step_bits = 13, // BD step (stride) field (getDmaBdStepBits)
+    .iteration_bits = 6, // AIEXDialect.cpp verifyStridesWraps (iteration wrap)
+    .zero_padding = false, // AIEDialect.cpp DMABDOp::verify: mem tile MM2S only
+    .buffer_alignment = 32, // 256-bit core load/store bus (AIETargetModel.h)
+    .default_stack_bytes = 0x400, // getDefaultCoreStackSize
 };
 
 // AIE2 mem tile.
 constexpr TileResources kAie2Mem{
-    .memory_bytes = 512 * 1024,            // getMemTileSize (0x80000)
-    .alloc_banks = 8,                      // getNumBanks: allocator regions of 64 KiB
-    .physical_banks = 16,                  // AM020 / UG1603: 16 banks of 2K x 128 bit
-    .locks = 64,                           // getNumLocks
-    .lock_max_value = 63,                  // getMaxLockValue
-    .bds = 48,                             // getNumBDs
-    .bds_split_by_channel_parity = true,   // isBdChannelAccessible: even channels 0-23, odd 24-47
-    .dma_s2mm_channels = 6,                // getNumSourceSwitchboxConnections(DMA)
-    .dma_mm2s_channels = 6,                // getNumDestSwitchboxConnections(DMA)
-    .bd_dims = 4,                          // getBDMaxDims
-    .buffer_length_bits = 17,              // BD buffer_length field
-    .wrap_bits = 10,                       // BD wrap field
-    .step_bits = 17,                       // BD step field (getDmaBdStepBits)
-    .iteration_bits = 6,                   // verifyStridesWraps
-    .zero_padding = true,                  // DMABDOp::verify: MM2S padding on mem tiles
-    .buffer_alignment = 4,                 // mem tile buffers are 4-byte aligned (AIETargetModel.h)
-    .default_stack_bytes = 0,              // no core
+    .memory_bytes = 512 * 1024, // getMemTileSize (0x80000)
+    .alloc_banks = 8, // getNumBanks: allocator regions of 64 KiB
+    .physical_banks = 16, // AM020 / UG1603: 16 banks of 2K x 128 bit
+    .locks = 64, // getNumLocks
+    .lock_max_value = 63, // getMaxLockValue
+    .bds = 48, // getNumBDs
+    .bds_split_by_channel_parity = true, // isBdChannelAccessible: even channels 0-23, odd 24-47
+    .dma_s2mm_channels = 6, // getNumSourceSwitchboxConnections(DMA)
+    .dma_mm2s_channels = 6, // getNumDestSwitchboxConnections(DMA)
+    .bd_dims = 4, // getBDMaxDims
+    .buffer_length_bits = 17, // BD buffer_length field
+    .wrap_bits = 10, // BD wrap field
+    .step_bits = 17, // BD step field (getDmaBdStepBits)
+    .iteration_bits = 6, // verifyStridesWraps
+    .zero_padding = true, // DMABDOp::verify: MM2S padding on mem tiles
+    .buffer_alignment = 4, // mem tile buffers are 4-byte aligned (AIETargetModel.h)
+    .default_stack_bytes = 0, // no core
 };
 
 // AIE2 shim NOC tile (no data memory: its DMA reads and writes host memory).
@@ -77,40 +77,58 @@ constexpr TileResources kAie2Shim{
     .memory_bytes = 0,
     .alloc_banks = 0,
     .physical_banks = 0,
-    .locks = 16,                           // getNumLocks
-    .lock_max_value = 63,                  // getMaxLockValue
-    .bds = 16,                             // getNumBDs
+    .locks = 16, // getNumLocks
+    .lock_max_value = 63, // getMaxLockValue
+    .bds = 16, // getNumBDs
     .bds_split_by_channel_parity = false,
-    .dma_s2mm_channels = 2,                // shim mux DMA connections (AIETargetModel.cpp)
+    .dma_s2mm_channels = 2, // shim mux DMA connections (AIETargetModel.cpp)
     .dma_mm2s_channels = 2,
-    .bd_dims = 3,                          // getBDMaxDims (plus the iteration dimension)
-    .buffer_length_bits = 32,              // BD buffer_length field
-    .wrap_bits = 10,                       // BD wrap field
-    .step_bits = 20,                       // BD step field (getDmaBdStepBits)
-    .iteration_bits = 6,                   // verifyStridesWraps
-    .zero_padding = false,                 // DMABDOp::verify: mem tile only
-    .buffer_alignment = 4,                 // BD addresses are 4-byte aligned
-    .default_stack_bytes = 0,              // no core
+    .bd_dims = 3, // getBDMaxDims (plus the iteration dimension)
+    .buffer_length_bits = 32, // BD buffer_length field
+    .wrap_bits = 10, // BD wrap field
+    .step_bits = 20, // BD step field (getDmaBdStepBits)
+    .iteration_bits = 6, // verifyStridesWraps
+    .zero_padding = false, // DMABDOp::verify: mem tile only
+    .buffer_alignment = 4, // BD addresses are 4-byte aligned
+    .default_stack_bytes = 0, // no core
 };
 
 // Stream-switch ports toward the neighbours (AIETargetModel.cpp getNumDestSwitchboxConnections =
 // masters, getNumSourceSwitchboxConnections = slaves); the same on AIE2 and AIE2P.
-constexpr SwitchPorts kAie2ComputePorts{.north_out = 6, .south_out = 4, .east_out = 4, .west_out = 4,
-                                        .north_in = 4, .south_in = 6, .east_in = 4, .west_in = 4};
+constexpr SwitchPorts kAie2ComputePorts{.north_out = 6,
+                                        .south_out = 4,
+                                        .east_out = 4,
+                                        .west_out = 4,
+                                        .north_in = 4,
+                                        .south_in = 6,
+                                        .east_in = 4,
+                                        .west_in = 4};
 // Mem tiles have no east/west stream ports.
-constexpr SwitchPorts kAie2MemPorts{.north_out = 6, .south_out = 4, .east_out = 0, .west_out = 0,
-                                    .north_in = 4, .south_in = 6, .east_in = 0, .west_in = 0};
+constexpr SwitchPorts kAie2MemPorts{.north_out = 6,
+                                    .south_out = 4,
+                                    .east_out = 0,
+                                    .west_out = 0,
+                                    .north_in = 4,
+                                    .south_in = 6,
+                                    .east_in = 0,
+                                    .west_in = 0};
 // The shim's south ports lead to the shim mux (DMA, NOC), not to a tile.
-constexpr SwitchPorts kAie2ShimPorts{.north_out = 6, .south_out = 6, .east_out = 4, .west_out = 4,
-                                     .north_in = 4, .south_in = 8, .east_in = 4, .west_in = 4};
+constexpr SwitchPorts kAie2ShimPorts{.north_out = 6,
+                                     .south_out = 6,
+                                     .east_out = 4,
+                                     .west_out = 4,
+                                     .north_in = 4,
+                                     .south_in = 8,
+                                     .east_in = 4,
+                                     .west_in = 4};
 
 constexpr ArchPreset kAie2{
     .arch = Arch::AIE2,
-    .rows = 6,                  // row 0 shim NOC, row 1 mem tile, rows 2-5 compute (AIETargetModel.h)
-    .cascade_bits = 512,        // getAccumulatorCascadeSize
-    .task_queue_depth = 4,      // AIEX/Utils/DmaQueueModel.h; AM020 "four tasks per channel"
-    .max_repeat_count = 255,    // getMaxRepeatCount (8-bit queue push field)
-    .max_packet_id = 31,        // AIETargetModel.h: 5-bit packet id
+    .rows = 6, // row 0 shim NOC, row 1 mem tile, rows 2-5 compute (AIETargetModel.h)
+    .cascade_bits = 512, // getAccumulatorCascadeSize
+    .task_queue_depth = 4, // AIEX/Utils/DmaQueueModel.h; AM020 "four tasks per channel"
+    .max_repeat_count = 255, // getMaxRepeatCount (8-bit queue push field)
+    .max_packet_id = 31, // AIETargetModel.h: 5-bit packet id
     .compute = kAie2Compute,
     .mem = kAie2Mem,
     .shim = kAie2Shim,
@@ -239,11 +257,11 @@ std::pair<int, int> DeviceSpec::bd_range(TileCoord t, int channel) const {
 
 bool DeviceSpec::core_can_access(TileCoord core, TileCoord mem_tile) const {
     if (kind_at(core) != TileKind::Compute || !contains(mem_tile)) return false;
-    if (kind_at(mem_tile) != TileKind::Compute) return false;   // south mem tile excluded
+    if (kind_at(mem_tile) != TileKind::Compute) return false; // south mem tile excluded
     if (core == mem_tile) return true;
-    if (mem_tile.row == core.row && mem_tile.col == core.col - 1) return true;   // West
+    if (mem_tile.row == core.row && mem_tile.col == core.col - 1) return true; // West
     if (mem_tile.col == core.col && (mem_tile.row == core.row + 1 || mem_tile.row == core.row - 1))
-        return true;                                                              // North, South
+        return true; // North, South
     return false;
 }
 
@@ -255,7 +273,7 @@ bool DeviceSpec::shares_memory(TileCoord producer, TileCoord consumer, TileCoord
         return true;
     }
     if (core_can_access(producer, consumer) && core_can_access(consumer, consumer)) {
-        pool_tile = consumer;   // share_direction = 1: producer directly east of the consumer
+        pool_tile = consumer; // share_direction = 1: producer directly east of the consumer
         return true;
     }
     return false;

@@ -66,8 +66,8 @@ std::string Netlist::dump() const {
             out += fmt::format("    bd {:>2}: {}[{}+{}] {}  acq {}{}{}  rel {}+{}  next {}\n", bd.bd_id,
                                bd.buffer >= 0 ? buffers[static_cast<std::size_t>(bd.buffer)].name : "?",
                                bd.offset_bytes, bd.length_bytes, dims_str(bd.dims), lk(bd.acquire_lock),
-                               bd.acquire_equal ? "==" : ">=", bd.acquire_value, lk(bd.release_lock),
-                               bd.release_value, bd.next);
+                               bd.acquire_equal ? "==" : ">=", bd.acquire_value, lk(bd.release_lock), bd.release_value,
+                               bd.next);
         }
     }
     out += "flows:\n";
@@ -98,8 +98,8 @@ std::string Netlist::dump() const {
         case RuntimeOp::Kind::AwaitTask: out += fmt::format("  await task {}\n", op.task); break;
         case RuntimeOp::Kind::FreeTask: out += fmt::format("  free task {}\n", op.task); break;
         case RuntimeOp::Kind::WriteBuffer:
-            out += fmt::format("  write {} B to {}+{}\n", op.data.size(), buffers[static_cast<std::size_t>(op.buffer)].name,
-                               op.offset_bytes);
+            out += fmt::format("  write {} B to {}+{}\n", op.data.size(),
+                               buffers[static_cast<std::size_t>(op.buffer)].name, op.offset_bytes);
             break;
         case RuntimeOp::Kind::SetLock:
             out += fmt::format("  set lock {} = {}\n", locks[static_cast<std::size_t>(op.lock)].name, op.value);

@@ -23,7 +23,8 @@ std::vector<LockActors> lock_actors(const Netlist& net) {
         for (std::size_t b = 0; b < ch.bds.size(); ++b) {
             const auto& bd = ch.bds[b];
             const Actor a{Actor::Kind::DmaBd, static_cast<int>(c), static_cast<int>(b)};
-            if (bd.acquire_lock >= 0) at(out, bd.acquire_lock).acquirers.push_back({a, bd.acquire_value, bd.acquire_equal});
+            if (bd.acquire_lock >= 0)
+                at(out, bd.acquire_lock).acquirers.push_back({a, bd.acquire_value, bd.acquire_equal});
             if (bd.release_lock >= 0) at(out, bd.release_lock).releasers.push_back({a, bd.release_value, false});
         }
     }
@@ -34,7 +35,7 @@ std::vector<LockActors> lock_actors(const Netlist& net) {
             if (r.acquire_lock >= 0) at(out, r.acquire_lock).acquirers.push_back({a, r.repeat, false});
             if (r.release_lock >= 0) at(out, r.release_lock).releasers.push_back({a, r.repeat, false});
         }
-        for (const auto& l : core.locks) {   // barriers: wait_for_value (acquire-equal), release_with_value
+        for (const auto& l : core.locks) { // barriers: wait_for_value (acquire-equal), release_with_value
             at(out, l.lock).acquirers.push_back({a, -1, true});
             at(out, l.lock).releasers.push_back({a, -1, false});
         }

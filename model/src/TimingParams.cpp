@@ -18,45 +18,43 @@ using P = TimingParams;
 // (document section, file and line). Where the generations share a value, the AIE2P value is carried
 // over from AIE2 until it is calibrated per generation, and its source says why.
 const TimingParamRow kTable[] = {
-    {"clock_mhz", TimingUnit::MHz, &P::clock_mhz,
-     1000.0, "[code] mlir-aie examples assume 1 GHz (plot_sweep.py); xdna-driver npu1 DPM H-clock 800-1600 MHz",
-     1000.0, "[code] carried over from AIE2 (1 GHz convention, converts cycles to seconds only); xdna-driver npu4 DPM H-clock 792-1800 MHz"},
-    {"stream_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::stream_bytes_per_cycle,
-     4.0, "[doc] AM020: 32-bit stream switch ports",
-     4.0, "[est] carried over from AIE2 until measured: AM027 (AIE-ML v2) gives 64-bit ports, not confirmed for AIE2P"},
-    {"switch_hop_latency_cycles", TimingUnit::Cycles, &P::switch_hop_latency_cycles,
-     4, "[doc] AM020: 2 cycles slave + 2 cycles master per switch",
-     4, "[est] carried over from AIE2: no AIE2P switch latency published"},
-    {"shim_dma_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::shim_dma_bytes_per_cycle,
-     4.0, "[doc] AM020 shim DMA 4 B/cycle/channel; [HW] xdna-emu ~1 word/cycle",
-     4.0, "[est] carried over from AIE2: no AIE2P shim DMA figure (AM027 64-bit ports unconfirmed for AIE2P)"},
-    {"tile_dma_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::tile_dma_bytes_per_cycle,
-     4.0, "[est] bounded by the 32-bit stream port; [HW] memtile stream-bound at 1 word/cycle",
-     4.0, "[est] carried over from AIE2: bounded by the stream port, as stream_bytes_per_cycle"},
-    {"lock_acquire_cycles", TimingUnit::Cycles, &P::lock_acquire_cycles,
-     1, "[HW] xdna-emu: +1 cycle arbitration stall per lock request",
-     1, "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
-    {"lock_release_cycles", TimingUnit::Cycles, &P::lock_release_cycles,
-     1, "[est] as acquire",
-     1, "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
-    {"bd_setup_cycles", TimingUnit::Cycles, &P::bd_setup_cycles,
-     4, "[est] BD fetch and lock handshake",
-     4, "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
-    {"shim_task_dispatch_cycles", TimingUnit::Cycles, &P::shim_task_dispatch_cycles,
-     520, "[HW] xdna-emu: pipelined START_TASK gap ~520 cycles (cold ~3050)",
-     520, "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
-    {"shim_mm2s_task_overhead_cycles", TimingUnit::Cycles, &P::shim_mm2s_task_overhead_cycles,
-     249, "[HW] xdna-emu: per-task MM2S overhead 249 cycles",
-     249, "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
-    {"shim_s2mm_task_overhead_cycles", TimingUnit::Cycles, &P::shim_s2mm_task_overhead_cycles,
-     177, "[HW] xdna-emu: per-task S2MM overhead 177 cycles",
-     177, "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
-    {"kernel_call_overhead_cycles", TimingUnit::Cycles, &P::kernel_call_overhead_cycles,
-     20, "[est] call/return and loop prologue",
-     20, "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
-    {"runtime_op_cycles", TimingUnit::Cycles, &P::runtime_op_cycles,
-     10, "[est] controller per instruction",
-     10, "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
+    {"clock_mhz", TimingUnit::MHz, &P::clock_mhz, 1000.0,
+     "[code] mlir-aie examples assume 1 GHz (plot_sweep.py); xdna-driver npu1 DPM H-clock 800-1600 MHz", 1000.0,
+     "[code] carried over from AIE2 (1 GHz convention, converts cycles to seconds only); xdna-driver npu4 DPM H-clock "
+     "792-1800 MHz"},
+    {"stream_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::stream_bytes_per_cycle, 4.0,
+     "[doc] AM020: 32-bit stream switch ports", 4.0,
+     "[est] carried over from AIE2 until measured: AM027 (AIE-ML v2) gives 64-bit ports, not confirmed for AIE2P"},
+    {"switch_hop_latency_cycles", TimingUnit::Cycles, &P::switch_hop_latency_cycles, 4,
+     "[doc] AM020: 2 cycles slave + 2 cycles master per switch", 4,
+     "[est] carried over from AIE2: no AIE2P switch latency published"},
+    {"shim_dma_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::shim_dma_bytes_per_cycle, 4.0,
+     "[doc] AM020 shim DMA 4 B/cycle/channel; [HW] xdna-emu ~1 word/cycle", 4.0,
+     "[est] carried over from AIE2: no AIE2P shim DMA figure (AM027 64-bit ports unconfirmed for AIE2P)"},
+    {"tile_dma_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::tile_dma_bytes_per_cycle, 4.0,
+     "[est] bounded by the 32-bit stream port; [HW] memtile stream-bound at 1 word/cycle", 4.0,
+     "[est] carried over from AIE2: bounded by the stream port, as stream_bytes_per_cycle"},
+    {"lock_acquire_cycles", TimingUnit::Cycles, &P::lock_acquire_cycles, 1,
+     "[HW] xdna-emu: +1 cycle arbitration stall per lock request", 1,
+     "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+    {"lock_release_cycles", TimingUnit::Cycles, &P::lock_release_cycles, 1, "[est] as acquire", 1,
+     "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
+    {"bd_setup_cycles", TimingUnit::Cycles, &P::bd_setup_cycles, 4, "[est] BD fetch and lock handshake", 4,
+     "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
+    {"shim_task_dispatch_cycles", TimingUnit::Cycles, &P::shim_task_dispatch_cycles, 520,
+     "[HW] xdna-emu: pipelined START_TASK gap ~520 cycles (cold ~3050)", 520,
+     "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+    {"shim_mm2s_task_overhead_cycles", TimingUnit::Cycles, &P::shim_mm2s_task_overhead_cycles, 249,
+     "[HW] xdna-emu: per-task MM2S overhead 249 cycles", 249,
+     "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+    {"shim_s2mm_task_overhead_cycles", TimingUnit::Cycles, &P::shim_s2mm_task_overhead_cycles, 177,
+     "[HW] xdna-emu: per-task S2MM overhead 177 cycles", 177,
+     "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+    {"kernel_call_overhead_cycles", TimingUnit::Cycles, &P::kernel_call_overhead_cycles, 20,
+     "[est] call/return and loop prologue", 20,
+     "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
+    {"runtime_op_cycles", TimingUnit::Cycles, &P::runtime_op_cycles, 10, "[est] controller per instruction", 10,
+     "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
 };
 
 } // namespace
@@ -87,8 +85,10 @@ double TimingParamRow::get(const TimingParams& p) const {
 }
 
 void TimingParamRow::set(TimingParams& p, double v) const {
-    if (const auto* d = std::get_if<double TimingParams::*>(&member)) p.**d = v;
-    else p.*std::get<std::uint32_t TimingParams::*>(member) = static_cast<std::uint32_t>(v);
+    if (const auto* d = std::get_if<double TimingParams::*>(&member))
+        p.** d = v;
+    else
+        p.*std::get<std::uint32_t TimingParams::*>(member) = static_cast<std::uint32_t>(v);
 }
 
 std::span<const TimingParamRow> timing_param_table() { return kTable; }
@@ -126,7 +126,8 @@ void TimingParams::apply_json(const std::string& json_text, const std::string& o
         if (!row) {
             std::string known;
             for (const auto& x : kTable) known += std::string(known.empty() ? "" : ", ") + x.name;
-            throw DesignError(fmt::format("timing file {}: unknown parameter '{}' (known: {})", origin, it.key(), known));
+            throw DesignError(
+                fmt::format("timing file {}: unknown parameter '{}' (known: {})", origin, it.key(), known));
         }
         const std::string problem = it.value().is_number() ? timing_value_problem(*row, it.value().get<double>())
                                                            : "must be a non-negative number";
@@ -146,7 +147,8 @@ void TimingParams::apply_json_file(const std::string& path) {
 
 std::vector<TimingParams::Info> TimingParams::describe() const {
     std::vector<Info> out;
-    for (const auto& row : kTable) out.push_back({row.name, row.get(*this), timing_unit_name(row.unit), row.source_for(arch)});
+    for (const auto& row : kTable)
+        out.push_back({row.name, row.get(*this), timing_unit_name(row.unit), row.source_for(arch)});
     return out;
 }
 

@@ -7,7 +7,8 @@
 namespace npusim::sim {
 
 CoreProcess::CoreProcess(const CoreProcessServices& services, const model::CoreProgram& prog)
-    : SimProcess(services.run, fmt::format("{} on {}", model::worker_label(prog.worker), model::to_string(prog.tile)), this),
+    : SimProcess(services.run, fmt::format("{} on {}", model::worker_label(prog.worker), model::to_string(prog.tile)),
+                 this),
       buffers_(services.buffers), memory_(services.memory), locks_(services.locks), prog_(prog) {
     for (const auto& r : prog.rings) {
         Ring x;

@@ -42,9 +42,9 @@ private:
         const model::CoreRing* ring;
         int held = 0;
         int index = 0;
-        std::vector<std::byte*> elems;   ///< base address of each ring buffer
-        std::vector<std::byte*> out;     ///< scratch for acquire's result
-        std::string label;               ///< "fifo 'in' consumer 0"
+        std::vector<std::byte*> elems; ///< base address of each ring buffer
+        std::vector<std::byte*> out; ///< scratch for acquire's result
+        std::string label; ///< "fifo 'in' consumer 0"
     };
     void body() override;
     std::string error_subject() const override;

@@ -9,16 +9,16 @@ namespace npusim::sim {
 
 struct ProcessState {
     enum class Status { Running, WaitLock, WaitStream, WaitTask, Idle, Done };
-    std::string name;             ///< "worker 'w0' on (0,2)", "DMA (0,2) S2MM 0"
+    std::string name; ///< "worker 'w0' on (0,2)", "DMA (0,2) S2MM 0"
     Status status = Status::Running;
-    int lock = -1;                ///< WaitLock: netlist lock index
+    int lock = -1; ///< WaitLock: netlist lock index
     int want = 0;
     bool equal = false;
-    const model::Provenance* prov = nullptr;   ///< DMA: provenance of the current BD
-    const std::string* ring = nullptr;         ///< core: "fifo 'in' consumer 0" of the current acquire
-    int count = 0;                             ///< core: acquire(count)
-    int element = -1;                          ///< core: first element not yet held
-    std::string detail;                        ///< anything else (runtime awaits, barriers)
+    const model::Provenance* prov = nullptr; ///< DMA: provenance of the current BD
+    const std::string* ring = nullptr; ///< core: "fifo 'in' consumer 0" of the current acquire
+    int count = 0; ///< core: acquire(count)
+    int element = -1; ///< core: first element not yet held
+    std::string detail; ///< anything else (runtime awaits, barriers)
     std::string describe() const {
         if (ring) return "acquire(" + std::to_string(count) + ") on " + *ring + ", element " + std::to_string(element);
         if (prov) return prov->describe();

@@ -30,8 +30,8 @@ private:
 
 /// Totals over all channels of a run.
 struct RunStats {
-    std::uint64_t bytes_moved = 0;    ///< bytes delivered over all stream flows
-    std::uint64_t bd_transfers = 0;   ///< BD executions (tasks on shim channels)
+    std::uint64_t bytes_moved = 0; ///< bytes delivered over all stream flows
+    std::uint64_t bd_transfers = 0; ///< BD executions (tasks on shim channels)
 };
 
 struct RunServices {

@@ -30,7 +30,8 @@ int SemaphoreLock::final_value() const {
 }
 
 template <class Ready>
-void SemaphoreLock::wait_until(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal, std::uint64_t* stall) {
+void SemaphoreLock::wait_until(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal,
+                               std::uint64_t* stall) {
     // Block until the lock is ready at this process's local time. The process does not first
     // wait for simulated time to catch up with its local time: releases are timed, so a wait on
     // the lock's event (or on the next scheduled release) is the only SystemC wait needed.
@@ -43,8 +44,10 @@ void SemaphoreLock::wait_until(Ready ready, ProcessClock& clk, ProcessState& ps,
     for (;;) {
         apply_due(clk.local_cycles());
         if (ready()) break;
-        if (pending_.empty()) clk.wait_keep_local(event_);
-        else clk.wait_keep_local(std::max(pending_.front().at, now_cycles() + 1), event_);
+        if (pending_.empty())
+            clk.wait_keep_local(event_);
+        else
+            clk.wait_keep_local(std::max(pending_.front().at, now_cycles() + 1), event_);
     }
     --waiters_;
     ps.status = ProcessState::Status::Running;
@@ -82,17 +85,19 @@ bool SemaphoreLock::try_acquire_ge_at(int v, std::uint64_t at) {
 
 void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) {
     if (final_value() + v > max_)
-        svc_.run.fail(SimulationError(SimulationError::Kind::Protocol,
-                                  fmt::format("lock '{}' on {} overflows: value {} + release {} exceeds {} (released by {}); a "
-                                              "release without a matching acquire",
-                                              name_, where_, final_value(), v, max_, who)));
+        svc_.run.fail(SimulationError(
+            SimulationError::Kind::Protocol,
+            fmt::format("lock '{}' on {} overflows: value {} + release {} exceeds {} (released by {}); a "
+                        "release without a matching acquire",
+                        name_, where_, final_value(), v, max_, who)));
     last_releaser_ = who;
     if (at <= now_cycles() && pending_.empty()) {
         value_ += v;
         traced(at);
         if (waiters_) event_.notify();
     } else {
-        auto it = std::upper_bound(pending_.begin(), pending_.end(), at, [](std::uint64_t t, const Pending& p) { return t < p.at; });
+        auto it = std::upper_bound(pending_.begin(), pending_.end(), at,
+                                   [](std::uint64_t t, const Pending& p) { return t < p.at; });
         pending_.insert(it, {at, v, false});
         // A waiter already sleeps until the earliest pending release or this event; later
         // waiters compute their own timeout from pending_.
@@ -103,8 +108,9 @@ void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) 
 void SemaphoreLock::set(int v, ProcessClock& clk, const std::string& who) {
     clk.sync();
     if (v < 0 || v > max_)
-        svc_.run.fail(SimulationError(SimulationError::Kind::Protocol,
-                                  fmt::format("lock '{}' on {}: set to {} outside 0..{} (by {})", name_, where_, v, max_, who)));
+        svc_.run.fail(SimulationError(
+            SimulationError::Kind::Protocol,
+            fmt::format("lock '{}' on {}: set to {} outside 0..{} (by {})", name_, where_, v, max_, who)));
     apply_due(now_cycles());
     value_ = v;
     last_releaser_ = who;

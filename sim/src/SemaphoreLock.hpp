@@ -20,7 +20,8 @@ namespace npusim::sim {
 
 class SemaphoreLock {
 public:
-    SemaphoreLock(const RunServices& services, int index, std::string name, std::string where, int init, int max_value, int track);
+    SemaphoreLock(const RunServices& services, int index, std::string name, std::string where, int init, int max_value,
+                  int track);
 
     void acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall = nullptr);
     void acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall = nullptr);
@@ -58,8 +59,8 @@ private:
     int max_;
     int track_;
     std::string last_releaser_;
-    std::deque<Pending> pending_;   ///< future releases, sorted by time
-    int waiters_ = 0;               ///< processes blocked in wait_until (notify only when > 0)
+    std::deque<Pending> pending_; ///< future releases, sorted by time
+    int waiters_ = 0; ///< processes blocked in wait_until (notify only when > 0)
     sc_core::sc_event event_;
 };
 

@@ -38,7 +38,8 @@ void ShimDmaChannel::body() {
         const auto& task = tasks_.at(static_cast<std::size_t>(q.task));
         ps_.detail = fmt::format("task {} ({})", task.id, task.prov.describe());
         if (q.ready > now_cycles()) clk_.wait_cycles(q.ready - now_cycles());
-        clk_.advance(ep_.dir == model::Direction::MM2S ? t.shim_mm2s_task_overhead_cycles : t.shim_s2mm_task_overhead_cycles);
+        clk_.advance(ep_.dir == model::Direction::MM2S ? t.shim_mm2s_task_overhead_cycles
+                                                       : t.shim_s2mm_task_overhead_cycles);
         const model::AddressPattern pat(static_cast<std::int64_t>(task.offset_bytes), task.dims);
         auto& host = host_tensors_.at(static_cast<std::size_t>(task.host_tensor));
         host_ = host.data();

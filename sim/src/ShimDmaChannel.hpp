@@ -18,10 +18,10 @@ namespace npusim::sim {
 struct ShimDmaServices {
     RunServices run;
     const std::vector<model::ShimTask>& tasks;
-    std::vector<std::vector<std::uint8_t>>& host;   ///< host tensors, by netlist host-tensor index
+    std::vector<std::vector<std::uint8_t>>& host; ///< host tensors, by netlist host-tensor index
     TaskBoard& board;
     RunStats& stats;
-    int queue_depth;                                ///< DeviceSpec::task_queue_depth
+    int queue_depth; ///< DeviceSpec::task_queue_depth
 };
 
 class ShimDmaChannel final : public SimProcess, public StreamReceiver {

@@ -39,8 +39,7 @@ SimEngine::SimEngine(const model::Netlist& net, std::vector<std::vector<std::uin
 SimEngine::~SimEngine() {
     try {
         terminate_processes();
-    } catch (...) {
-    }
+    } catch (...) {}
 #if defined(__SANITIZE_ADDRESS__)
     // Exceptions that unwound SystemC coroutine stacks (QuickThreads, not annotated for ASan)
     // cannot have their frames unpoisoned by ASan; back on the main stack, clear what is stale.
@@ -76,8 +75,8 @@ void SimEngine::build() {
         const auto& l = net_.locks[i];
         int track = -1;
         if (opts_.trace) track = tracks_.add({TrackInfo::Kind::Lock, l.tile.col, l.tile.row, l.name});
-        locks_.add(std::make_unique<SemaphoreLock>(services_, static_cast<int>(i), l.name, model::to_string(l.tile), l.init,
-                                                   dev.resources(l.tile).lock_max_value, track));
+        locks_.add(std::make_unique<SemaphoreLock>(services_, static_cast<int>(i), l.name, model::to_string(l.tile),
+                                                   l.init, dev.resources(l.tile).lock_max_value, track));
         if (track >= 0) opts_.trace->counter(track, 0, l.init);
     }
     const TileDmaServices dma{services_, net_.buffers, memory_, locks_, stats_};
@@ -108,8 +107,8 @@ void SimEngine::build() {
                                     : static_cast<StreamReceiver*>(tile_channel(e.consumer_channels[i]));
             if (!r)
                 throw SimulationError(SimulationError::Kind::Protocol,
-                                      fmt::format("flow {}: destination {} has no DMA channel program", f.prov.describe(),
-                                                  model::to_string(d)));
+                                      fmt::format("flow {}: destination {} has no DMA channel program",
+                                                  f.prov.describe(), model::to_string(d)));
             rx.push_back(r);
         }
         int hops = 0;
@@ -128,8 +127,10 @@ void SimEngine::build() {
                                               model::to_string(e.producer)));
         }
         for (std::size_t i = 0; i < e.consumers.size(); ++i) {
-            if (dev.kind_at(e.consumers[i].tile) == model::TileKind::Shim) shim(e.consumers[i])->set_link(links_.back().get());
-            else tile_channel(e.consumer_channels[i])->set_link(links_.back().get());
+            if (dev.kind_at(e.consumers[i].tile) == model::TileKind::Shim)
+                shim(e.consumers[i])->set_link(links_.back().get());
+            else
+                tile_channel(e.consumer_channels[i])->set_link(links_.back().get());
         }
     }
     const CoreProcessServices core_services{services_, net_.buffers, memory_, locks_};
@@ -137,11 +138,11 @@ void SimEngine::build() {
         cores_.push_back(std::make_unique<CoreProcess>(core_services, c));
         processes_.push_back(cores_.back().get());
     }
-    controller_ = std::make_unique<RuntimeController>(
-        ControllerServices{services_, net_, memory_, locks_, board_, [this](const model::StreamEndpoint& e) { return shim_channel(e); }});
+    controller_ = std::make_unique<RuntimeController>(ControllerServices{
+        services_, net_, memory_, locks_, board_, [this](const model::StreamEndpoint& e) { return shim_channel(e); }});
     processes_.push_back(controller_.get());
 
-    const std::size_t dma_stack = 64 * 1024;   // DMA and controller processes run no user code
+    const std::size_t dma_stack = 64 * 1024; // DMA and controller processes run no user code
     for (auto& c : tile_channels_) c->spawn(dma_stack, "dma");
     for (auto& c : shim_channels_) c->spawn(dma_stack, "shim");
     for (auto& c : cores_) c->spawn(opts_.core_stack_bytes, "core");
@@ -149,8 +150,8 @@ void SimEngine::build() {
 }
 
 std::string SimEngine::deadlock_report() const {
-    std::string out = fmt::format("deadlock at cycle {} in design '{}' on {}: no process can make progress\n", now_cycles(),
-                                  net_.design, net_.device->name);
+    std::string out = fmt::format("deadlock at cycle {} in design '{}' on {}: no process can make progress\n",
+                                  now_cycles(), net_.design, net_.device->name);
     // Who could release each lock (from the netlist), to say who could unblock a waiter.
     const auto lock_actors = model::lock_actors(net_);
     out += "blocked:\n";
@@ -164,8 +165,8 @@ std::string SimEngine::deadlock_report() const {
         switch (ps->status) {
         case S::WaitLock: {
             const auto& l = locks_.at(ps->lock);
-            out += fmt::format(": {}\n      waits on lock {} on {} {} {} (value now {}); released by {}", ps->describe(),
-                               l.name(), l.where(), ps->equal ? "==" : ">=", ps->want, l.final_value(),
+            out += fmt::format(": {}\n      waits on lock {} on {} {} {} (value now {}); released by {}",
+                               ps->describe(), l.name(), l.where(), ps->equal ? "==" : ">=", ps->want, l.final_value(),
                                lock_releasers_text(net_, lock_actors.at(static_cast<std::size_t>(ps->lock))));
             if (!l.last_releaser().empty()) out += fmt::format("; last released by {}", l.last_releaser());
             break;
@@ -193,10 +194,11 @@ std::string SimEngine::deadlock_report() const {
 }
 
 void SimEngine::throw_limit(std::uint64_t at) const {
-    throw SimulationError(SimulationError::Kind::Limit,
-                          fmt::format("design '{}' on {}: reached the cycle limit of {} cycles before the runtime sequence "
-                                      "finished (--max-cycles)",
-                                      net_.design, net_.device->name, at));
+    throw SimulationError(
+        SimulationError::Kind::Limit,
+        fmt::format("design '{}' on {}: reached the cycle limit of {} cycles before the runtime sequence "
+                    "finished (--max-cycles)",
+                    net_.design, net_.device->name, at));
 }
 
 SimResult SimEngine::run() {
@@ -245,7 +247,8 @@ SimResult SimEngine::run() {
     r.bytes_moved = stats_.bytes_moved;
     r.bd_transfers = stats_.bd_transfers;
     if (const auto pending = board_.pending())
-        run_.warn(fmt::format("{} shim task(s) had not completed when the runtime sequence ended (not awaited)", pending));
+        run_.warn(
+            fmt::format("{} shim task(s) had not completed when the runtime sequence ended (not awaited)", pending));
     r.warnings = run_.warnings();
     if (opts_.trace) opts_.trace->finish(r.cycles);
     r.host = std::move(host_);

@@ -38,7 +38,7 @@ private:
     std::string deadlock_report() const;
     [[noreturn]] void throw_limit(std::uint64_t at) const;
 
-    ScContextGuard ctx_;   // first member: created first, destroyed last
+    ScContextGuard ctx_; // first member: created first, destroyed last
     const model::Netlist& net_;
     std::vector<std::vector<std::uint8_t>> host_;
     SimOptions opts_;
@@ -54,7 +54,7 @@ private:
     std::vector<std::unique_ptr<ShimDmaChannel>> shim_channels_;
     std::vector<std::unique_ptr<CoreProcess>> cores_;
     std::unique_ptr<RuntimeController> controller_;
-    std::vector<const SimProcess*> processes_;   ///< in creation order (the deadlock report's order)
+    std::vector<const SimProcess*> processes_; ///< in creation order (the deadlock report's order)
 };
 
 } // namespace npusim::sim

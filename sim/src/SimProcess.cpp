@@ -28,7 +28,8 @@ void SimProcess::run_guarded() {
     } catch (const SimulationError& e) {
         svc_.run.record(e);
     } catch (const std::exception& e) {
-        svc_.run.record(SimulationError(SimulationError::Kind::Protocol, fmt::format("{}: {}", error_subject(), e.what())));
+        svc_.run.record(
+            SimulationError(SimulationError::Kind::Protocol, fmt::format("{}: {}", error_subject(), e.what())));
     } catch (...) {
         svc_.run.record(SimulationError(SimulationError::Kind::Protocol,
                                         fmt::format("{}: body threw an unknown exception", error_subject())));

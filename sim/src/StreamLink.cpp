@@ -17,11 +17,13 @@ double stream_link_rate(double sender_bytes_per_cycle, double stream_bytes_per_c
 }
 
 StreamLink::StreamLink(const model::TimingParams& timing, RunStats& stats, std::string label,
-                       std::vector<StreamReceiver*> receivers, double sender_bytes_per_cycle, std::uint32_t latency_cycles)
+                       std::vector<StreamReceiver*> receivers, double sender_bytes_per_cycle,
+                       std::uint32_t latency_cycles)
     : stats_(stats), label_(std::move(label)), rx_(std::move(receivers)),
       rate_(stream_link_rate(sender_bytes_per_cycle, timing.stream_bytes_per_cycle, rx_)), latency_(latency_cycles) {}
 
-void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps, std::uint64_t* active) {
+void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps,
+                      std::uint64_t* active) {
     std::uint64_t off = 0;
     bool first = true;
     auto all_posted = [&] {
@@ -45,7 +47,7 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
         }
         const auto cycles = stream_transfer_cycles(chunk, rate_, first ? latency_ : 0);
         first = false;
-        clk.sync_to(start + cycles);   // one wait: until the chunk has arrived
+        clk.sync_to(start + cycles); // one wait: until the chunk has arrived
         if (active) *active += cycles;
         for (auto* r : rx_) {
             r->accept(data + off, chunk);
@@ -68,7 +70,7 @@ void StreamLink::receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, 
     posted_.notify();
     ps.status = ProcessState::Status::WaitStream;
     while (r.posted) clk.wait(r.filled);
-    clk.set_local_cycles(now_cycles());   // the data arrived at or after the time this receiver posted
+    clk.set_local_cycles(now_cycles()); // the data arrived at or after the time this receiver posted
     ps.status = ProcessState::Status::Running;
 }
 

@@ -29,7 +29,7 @@ public:
     virtual void on_filled() { filled.notify(); }
     bool posted = false;
     std::uint64_t remaining = 0;
-    std::uint64_t ready_at = 0;   ///< the receiver's local time when it posted
+    std::uint64_t ready_at = 0; ///< the receiver's local time when it posted
     double bytes_per_cycle = 4.0;
     sc_core::sc_event filled;
 };
@@ -44,8 +44,8 @@ double stream_link_rate(double sender_bytes_per_cycle, double stream_bytes_per_c
 
 class StreamLink {
 public:
-    StreamLink(const model::TimingParams& timing, RunStats& stats, std::string label, std::vector<StreamReceiver*> receivers, double sender_bytes_per_cycle,
-               std::uint32_t latency_cycles);
+    StreamLink(const model::TimingParams& timing, RunStats& stats, std::string label,
+               std::vector<StreamReceiver*> receivers, double sender_bytes_per_cycle, std::uint32_t latency_cycles);
 
     /// Move n bytes from `data` to every receiver; returns when all were delivered.
     void send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps, std::uint64_t* active);

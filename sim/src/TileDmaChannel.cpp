@@ -17,8 +17,8 @@ TileDmaChannel::TileDmaChannel(const TileDmaServices& services, const model::Dma
         const auto& p = patterns_.back();
         if (p.min_offset() < buf.address || p.max_offset() >= static_cast<std::int64_t>(buf.address + buf.bytes))
             throw SimulationError(SimulationError::Kind::Protocol,
-                                         fmt::format("{}: BD {} of {} reaches outside buffer '{}'", ps_.name, bd.bd_id,
-                                                     bd.prov.describe(), buf.name));
+                                  fmt::format("{}: BD {} of {} reaches outside buffer '{}'", ps_.name, bd.bd_id,
+                                              bd.prov.describe(), buf.name));
     }
     open_track(TrackInfo::Kind::Dma, prog.tile);
 }
@@ -32,8 +32,10 @@ void TileDmaChannel::body() {
     }
     repeats_left_ = prog_.repeat_count;
     bd_ = prog_.start;
-    if (prog_.dir == model::Direction::MM2S) run_mm2s();
-    else run_s2mm();
+    if (prog_.dir == model::Direction::MM2S)
+        run_mm2s();
+    else
+        run_s2mm();
     ps_.status = ProcessState::Status::Done;
 }
 
@@ -63,9 +65,8 @@ void TileDmaChannel::gather_padded(const model::BufferDescriptor& bd, std::int64
     staging_.clear();
     const auto& dims = bd.dims;
     const std::size_t nd = dims.size();
-    std::vector<std::uint64_t> block(nd + 1, 4);   // bytes of one padded element of dim d
-    for (std::size_t d = nd; d-- > 0;)
-        block[d] = block[d + 1] * (dims[d].size + bd.pad[d].before + bd.pad[d].after);
+    std::vector<std::uint64_t> block(nd + 1, 4); // bytes of one padded element of dim d
+    for (std::size_t d = nd; d-- > 0;) block[d] = block[d + 1] * (dims[d].size + bd.pad[d].before + bd.pad[d].after);
     auto emit_pad = [&](std::uint64_t bytes) {
         for (std::uint64_t i = 0; i < bytes; i += 4) {
             const auto* w = reinterpret_cast<const std::uint8_t*>(&bd.pad_word);
@@ -78,7 +79,8 @@ void TileDmaChannel::gather_padded(const model::BufferDescriptor& bd, std::int64
             return;
         }
         emit_pad(bd.pad[d].before * block[d + 1]);
-        for (std::uint32_t i = 0; i < dims[d].size; ++i) self(self, d + 1, off + static_cast<std::int64_t>(i) * dims[d].stride * 4);
+        for (std::uint32_t i = 0; i < dims[d].size; ++i)
+            self(self, d + 1, off + static_cast<std::int64_t>(i) * dims[d].stride * 4);
         emit_pad(bd.pad[d].after * block[d + 1]);
     };
     rec(rec, 0, base);
@@ -88,8 +90,10 @@ void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
     ps_.prov = &bd.prov;
     if (bd.acquire_lock >= 0) {
         auto& l = locks_.at(bd.acquire_lock);
-        if (bd.acquire_equal) l.acquire_eq(bd.acquire_value, clk_, ps_);
-        else l.acquire_ge(bd.acquire_value, clk_, ps_);
+        if (bd.acquire_equal)
+            l.acquire_eq(bd.acquire_value, clk_, ps_);
+        else
+            l.acquire_ge(bd.acquire_value, clk_, ps_);
     }
     clk_.advance(svc_.timing.bd_setup_cycles);
     const auto& pat = patterns_[static_cast<std::size_t>(bd_)];
@@ -139,8 +143,10 @@ void TileDmaChannel::run_s2mm() {
         ps_.prov = &bd.prov;
         if (bd.acquire_lock >= 0) {
             auto& l = locks_.at(bd.acquire_lock);
-            if (bd.acquire_equal) l.acquire_eq(bd.acquire_value, clk_, ps_);
-            else l.acquire_ge(bd.acquire_value, clk_, ps_);
+            if (bd.acquire_equal)
+                l.acquire_eq(bd.acquire_value, clk_, ps_);
+            else
+                l.acquire_ge(bd.acquire_value, clk_, ps_);
         }
         clk_.advance(t.bd_setup_cycles);
         post(clk_.local_cycles());

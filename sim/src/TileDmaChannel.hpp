@@ -52,21 +52,21 @@ private:
     void run_s2mm();
     void run_bd(const model::BufferDescriptor& bd);
     void gather_padded(const model::BufferDescriptor& bd, std::int64_t base);
-    void post(std::uint64_t at);          ///< S2MM: offer the current BD's capacity from cycle `at`
-    bool advance();                       ///< move to the next BD; false when the chain ended
+    void post(std::uint64_t at); ///< S2MM: offer the current BD's capacity from cycle `at`
+    bool advance(); ///< move to the next BD; false when the chain ended
     const std::vector<model::NetBuffer>& buffers_;
     LockTable& locks_;
     RunStats& stats_;
     const model::DmaChannelProgram& prog_;
     std::uint8_t* mem_;
-    std::vector<model::AddressPattern> patterns_;   ///< per BD
+    std::vector<model::AddressPattern> patterns_; ///< per BD
     StreamLink* link_ = nullptr;
     std::optional<model::AddressPattern::Cursor> cursor_;
     std::vector<std::uint8_t> staging_;
     int bd_ = 0;
     int repeats_left_ = 0;
     bool chain_done_ = false;
-    bool thread_asleep_ = false;          ///< S2MM: the process waits for on_filled to hand back
+    bool thread_asleep_ = false; ///< S2MM: the process waits for on_filled to hand back
     std::uint64_t resume_at_ = 0;
     std::uint64_t bd_begin_ = 0;
     sc_core::sc_event wake_;

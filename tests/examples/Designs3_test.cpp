@@ -51,26 +51,28 @@ void require_aie_pass(const std::string& design, const std::string& device, cons
         CHECK(c.match);
     }
     CHECK(r_aie.host == r_ref.host);
-    CHECK(r_aie.cycles == r_ref.cycles);   // the same cost models
+    CHECK(r_aie.cycles == r_ref.cycles); // the same cost models
 }
 } // namespace
 
 TEST_CASE("E5 vector_reduce_max passes on npu1_1col, npu1, npu2_1col and npu2", "[examples][e5]") {
     for (const char* device : kDevices) require_pass("vector_reduce_max", device);
-    require_pass("vector_reduce_max", "npu1", {{"size", 128}});   // the kernel's minimum: 8 vectors
+    require_pass("vector_reduce_max", "npu1", {{"size", 128}}); // the kernel's minimum: 8 vectors
     require_aie_pass("vector_reduce_max", "npu2");
 }
 
 TEST_CASE("E5 vector_reduce_max_memtile passes on npu1_2col, npu1, npu2_2col and npu2", "[examples][e5]") {
-    for (const char* device : {"npu1_2col", "npu1", "npu2_2col", "npu2"}) require_pass("vector_reduce_max_memtile", device);
-    require_pass("vector_reduce_max_memtile", "npu1_3col", {{"size", 2048}});   // one object: one segment per worker
+    for (const char* device : {"npu1_2col", "npu1", "npu2_2col", "npu2"})
+        require_pass("vector_reduce_max_memtile", device);
+    require_pass("vector_reduce_max_memtile", "npu1_3col", {{"size", 2048}}); // one object: one segment per worker
     require_aie_pass("vector_reduce_max_memtile", "npu2", {{"size", 16384}});
     // Four workers need five southward flows out of one column; one-column devices have four.
     CHECK_FALSE(design_by_name("vector_reduce_max_memtile").supports("npu1_1col"));
     CHECK_FALSE(design_by_name("vector_reduce_max_memtile").supports("npu2_1col"));
 }
 
-TEST_CASE("E5 vector_reduce_max_memtile: the maximum of each segment reaches worker 0 through the join", "[examples][e5]") {
+TEST_CASE("E5 vector_reduce_max_memtile: the maximum of each segment reaches worker 0 through the join",
+          "[examples][e5]") {
     // Random inputs in [-1000, 1000) put 999 in every segment; plant a unique maximum instead, in
     // each of the four 512-element segments of an object in turn.
     const auto& spec = design_by_name("vector_reduce_max_memtile");
@@ -80,7 +82,7 @@ TEST_CASE("E5 vector_reduce_max_memtile: the maximum of each segment reaches wor
         INFO("maximum in segment " << seg);
         auto in = inst.inputs;
         auto v = get(in, "in").values<std::int32_t>();
-        v[2048 + seg * 512 + 33] = 123456;   // second object
+        v[2048 + seg * 512 + 33] = 123456; // second object
         in["in"] = Tensor::from<std::int32_t>({4096}, v);
         const auto r = sim::simulate(net, inst.host_tensors(in), opts("npu2_2col"));
         const auto checks = inst.check(in, r.host);
@@ -99,7 +101,7 @@ TEST_CASE("E9 row_wise_bias_add passes on npu1_1col, npu1, npu2_1col and npu2", 
 
 TEST_CASE("E10 transpose_dma passes on npu1_1col, npu1, npu2_1col and npu2", "[examples][e10]") {
     for (const char* device : kDevices) require_pass("transpose_dma", device);
-    require_pass("transpose_dma", "npu1", {{"M", 16}, {"K", 48}});   // not square
+    require_pass("transpose_dma", "npu1", {{"M", 16}, {"K", 48}}); // not square
     require_pass("transpose_dma", "npu2", {{"M", 40}, {"K", 8}});
 }
 
@@ -111,7 +113,8 @@ TEST_CASE("E11 memcpy passes in bypass and kernel mode, columns x channels", "[e
                 for (std::int64_t cols : all == 1 ? std::vector<std::int64_t>{1} : std::vector<std::int64_t>{1, all})
                     require_pass("memcpy", device, {{"bypass", bypass}, {"channels", chans}, {"columns", cols}});
     }
-    require_pass("memcpy", "npu1_3col", {{"bypass", 1}, {"columns", 3}, {"channels", 2}, {"size", 6144}});   // one line per path
+    require_pass("memcpy", "npu1_3col",
+                 {{"bypass", 1}, {"columns", 3}, {"channels", 2}, {"size", 6144}}); // one line per path
     require_aie_pass("memcpy", "npu1", {{"bypass", 0}, {"columns", 2}, {"channels", 2}, {"size", 4096}});
     const auto rep = require_pass("memcpy", "npu2", {{"bypass", 0}, {"columns", 8}, {"channels", 2}});
     CHECK(rep.workers == 16);
@@ -128,21 +131,26 @@ TEST_CASE("E5, E9, E10, E11 reject parameters they cannot run", "[examples]") {
     const auto run = [](const std::string& d, const std::string& dev, const Params& p) {
         return run_design(design_by_name(d), dev, p, 1, opts(dev));
     };
-    CHECK_THROWS_WITH(run("vector_reduce_max", "npu1", {{"size", 112}}),
-                      "design 'vector_reduce_max': reduce_max_vector reads whole 16 x i32 vectors, at least 8 of them; size = 112 is "
-                      "not a multiple of 16 of at least 128");
+    CHECK_THROWS_WITH(
+        run("vector_reduce_max", "npu1", {{"size", 112}}),
+        "design 'vector_reduce_max': reduce_max_vector reads whole 16 x i32 vectors, at least 8 of them; size = 112 is "
+        "not a multiple of 16 of at least 128");
     CHECK_THROWS_WITH(run("vector_reduce_max_memtile", "npu1", {{"size", 3000}}),
-                      "design 'vector_reduce_max_memtile': parameter size=3000 must be a positive multiple of 2048 (one of_in object)");
+                      "design 'vector_reduce_max_memtile': parameter size=3000 must be a positive multiple of 2048 "
+                      "(one of_in object)");
     CHECK_THROWS_WITH(run("row_wise_bias_add", "npu1", {{"n", 16}, {"N", 2304}}),
-                      "design 'row_wise_bias_add': the kernel adds the bias in 32-float vectors; parameter n=16 is not a multiple of 32");
+                      "design 'row_wise_bias_add': the kernel adds the bias in 32-float vectors; parameter n=16 is not "
+                      "a multiple of 32");
     CHECK_THROWS_WITH(run("row_wise_bias_add", "npu1", {{"M", 700}}),
                       "design 'row_wise_bias_add': parameter M=700 must be a positive multiple of m=96");
     CHECK_THROWS_WITH(run("memcpy", "npu1_1col", {{"columns", 2}}),
                       "design 'memcpy': parameter columns=2 does not fit device npu1_1col, which has 1 column");
     CHECK_THROWS_WITH(run("memcpy", "npu1", {{"columns", 5}}),
                       "design 'memcpy': parameter columns=5 does not fit device npu1, which has 4 columns");
-    CHECK_THROWS_WITH(run("memcpy", "npu1", {{"channels", 3}}), "design 'memcpy': parameter channels=3 must be one of 1, 2");
-    CHECK_THROWS_WITH(run("memcpy", "npu1", {{"columns", 4}, {"channels", 2}, {"size", 4096}}),
-                      "design 'memcpy': parameter size=4096 must be a positive multiple of 8192 (1024-element lines x columns=4 x "
-                      "channels=2)");
+    CHECK_THROWS_WITH(run("memcpy", "npu1", {{"channels", 3}}),
+                      "design 'memcpy': parameter channels=3 must be one of 1, 2");
+    CHECK_THROWS_WITH(
+        run("memcpy", "npu1", {{"columns", 4}, {"channels", 2}, {"size", 4096}}),
+        "design 'memcpy': parameter size=4096 must be a positive multiple of 8192 (1024-element lines x columns=4 x "
+        "channels=2)");
 }

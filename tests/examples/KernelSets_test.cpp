@@ -32,7 +32,8 @@ TEST_CASE("kernels=aie: E1 and E3 bind the AIE-API kernel builds and pass on npu
                 CHECK(r.all_match);
             }
             for (std::int64_t bits : {16, 32}) {
-                const auto r = run_design(design_by_name("vector_scalar_mul"), device, {{"bits", bits}, {"factor", -29}}, o);
+                const auto r =
+                    run_design(design_by_name("vector_scalar_mul"), device, {{"bits", bits}, {"factor", -29}}, o);
                 INFO("E3 bits=" << bits << ": " << (r.checks.empty() ? "" : r.checks[0].first_mismatches));
                 CHECK(r.all_match);
             }
@@ -50,17 +51,21 @@ TEST_CASE("kernels=aie: E1 and E3 bind the AIE-API kernel builds and pass on npu
 TEST_CASE("kernels=aie is refused where a design has no kernel or the tile is not whole vectors", "[golden][aie]") {
     auto o = run_opts("npu1");
     o.kernels = KernelSet::aie;
-    CHECK_THROWS_WITH(run_design(design_by_name("passthrough_dmas"), "npu1", {}, o),
-                      "design 'passthrough_dmas' has no AIE-API kernel build (no kernel: data moves by DMA only); designs with one: "
-                      "passthrough_kernel, vector_scalar_mul, matmul_single_core, matmul_whole_array, vector_reduce_max, "
-                      "vector_reduce_max_memtile, row_wise_bias_add, memcpy");
-    CHECK_THROWS_WITH(run_design(design_by_name("vector_vector_add"), "npu1", {}, o),
-                      Catch::StartsWith("design 'vector_vector_add' has no AIE-API kernel build (no external kernel: the add runs in "
-                                        "the core body)"));
-    CHECK_THROWS_WITH(run_design(design_by_name("passthrough_kernel"), "npu1", {{"size", 4000}, {"tile", 40}}, o),
-                      "design 'passthrough_kernel': the AIE-API passThrough kernel works on whole 512-bit vectors of 64 elements; "
-                      "parameter tile=40 is not a multiple of 64");
-    CHECK_THROWS_WITH(run_design(design_by_name("vector_scalar_mul"), "npu1", {{"size", 4080}, {"tile", 48}}, o),
-                      "design 'vector_scalar_mul': the AIE-API scale kernel works on whole 512-bit vectors of 32 elements; parameter "
-                      "tile=48 is not a multiple of 32");
+    CHECK_THROWS_WITH(
+        run_design(design_by_name("passthrough_dmas"), "npu1", {}, o),
+        "design 'passthrough_dmas' has no AIE-API kernel build (no kernel: data moves by DMA only); designs with one: "
+        "passthrough_kernel, vector_scalar_mul, matmul_single_core, matmul_whole_array, vector_reduce_max, "
+        "vector_reduce_max_memtile, row_wise_bias_add, memcpy");
+    CHECK_THROWS_WITH(
+        run_design(design_by_name("vector_vector_add"), "npu1", {}, o),
+        Catch::StartsWith("design 'vector_vector_add' has no AIE-API kernel build (no external kernel: the add runs in "
+                          "the core body)"));
+    CHECK_THROWS_WITH(
+        run_design(design_by_name("passthrough_kernel"), "npu1", {{"size", 4000}, {"tile", 40}}, o),
+        "design 'passthrough_kernel': the AIE-API passThrough kernel works on whole 512-bit vectors of 64 elements; "
+        "parameter tile=40 is not a multiple of 64");
+    CHECK_THROWS_WITH(
+        run_design(design_by_name("vector_scalar_mul"), "npu1", {{"size", 4080}, {"tile", 48}}, o),
+        "design 'vector_scalar_mul': the AIE-API scale kernel works on whole 512-bit vectors of 32 elements; parameter "
+        "tile=48 is not a multiple of 32");
 }

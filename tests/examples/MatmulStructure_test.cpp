@@ -108,14 +108,16 @@ TEST_CASE("matmul_whole_array lowers like the toolchain on npu1 (4 x 4)", "[exam
     CHECK(n.cores.size() == 16);
     std::size_t broadcasts = 0;
     for (const auto& f : n.flows) broadcasts += f.dests.size() == 4 ? 1 : 0;
-    CHECK(broadcasts == 8);   // A_L2L1_r and B_L2L1_c
+    CHECK(broadcasts == 8); // A_L2L1_r and B_L2L1_c
 }
 
 TEST_CASE("matmul designs produce the golden result", "[examples][matmul]") {
     sim::SimOptions o;
-    for (const auto& [design, device] : std::vector<std::pair<std::string, std::string>>{
-             {"matmul_single_core", "npu1_1col"}, {"matmul_single_core", "npu2"}, {"matmul_whole_array", "npu1"},
-             {"matmul_whole_array", "npu2"}}) {
+    for (const auto& [design, device] :
+         std::vector<std::pair<std::string, std::string>>{{"matmul_single_core", "npu1_1col"},
+                                                          {"matmul_single_core", "npu2"},
+                                                          {"matmul_whole_array", "npu1"},
+                                                          {"matmul_whole_array", "npu2"}}) {
         INFO(design << " on " << device);
         o.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
         const auto rep = run_design(design_by_name(design), device, {}, 3, o);
@@ -127,7 +129,8 @@ TEST_CASE("matmul designs produce the golden result", "[examples][matmul]") {
     }
     // a reduced single-core size and a 5-column whole array
     o.timing = model::TimingParams::for_arch(model::Arch::AIE2P);
-    CHECK(run_design(design_by_name("matmul_single_core"), "npu2_1col", {{"M", 128}, {"K", 64}, {"N", 96}}, 4, o).all_match);
+    CHECK(run_design(design_by_name("matmul_single_core"), "npu2_1col", {{"M", 128}, {"K", 64}, {"N", 96}}, 4, o)
+              .all_match);
     CHECK(run_design(design_by_name("matmul_whole_array"), "npu2_5col", {{"N", 640}}, 4, o).all_match);
 }
 

@@ -19,7 +19,7 @@ constexpr auto Compute = model::TileKind::Compute;
 } // namespace
 
 TEST_CASE("field widths come from the tile's resources", "[resolve][bd]") {
-    const auto& c = npu1().compute;   // 8-bit wrap, 13-bit step, 14-bit length
+    const auto& c = npu1().compute; // 8-bit wrap, 13-bit step, 14-bit length
     CHECK(max_wrap(c) == 255);
     CHECK(max_step(c) == 8192);
     CHECK(max_length_words(c) == 16383);
@@ -40,16 +40,18 @@ TEST_CASE("to_words: a size that just fits the wrap field and one too many", "[r
     const auto& c = npu1().compute;
     const auto t = tensor<std::int32_t>({4096});
     CHECK(to_words({{255, 1}}, t, c, Compute, "fifo 'in' dims_to_stream") == std::vector<model::Dim>{{255, 1}});
-    CHECK_THROWS_WITH(to_words({{256, 1}}, t, c, Compute, "fifo 'in' dims_to_stream"),
-                      "fifo 'in' dims_to_stream: dimension 0 size 256 exceeds the 8-bit size field of a compute tile BD (max 255)");
+    CHECK_THROWS_WITH(
+        to_words({{256, 1}}, t, c, Compute, "fifo 'in' dims_to_stream"),
+        "fifo 'in' dims_to_stream: dimension 0 size 256 exceeds the 8-bit size field of a compute tile BD (max 255)");
 }
 
 TEST_CASE("to_words: a stride that just fits the step field and one too many", "[resolve][bd]") {
     const auto& c = npu1().compute;
     const auto t = tensor<std::int32_t>({65536});
     CHECK(to_words({{2, 8192}, {4, 1}}, t, c, Compute, "x") == std::vector<model::Dim>{{2, 8192}, {4, 1}});
-    CHECK_THROWS_WITH(to_words({{2, 8193}, {4, 1}}, t, c, Compute, "x"),
-                      "x: dimension 0 stride 8193 words exceeds the 13-bit stride field of a compute tile BD (max 8192)");
+    CHECK_THROWS_WITH(
+        to_words({{2, 8193}, {4, 1}}, t, c, Compute, "x"),
+        "x: dimension 0 stride 8193 words exceeds the 13-bit stride field of a compute tile BD (max 8192)");
 }
 
 TEST_CASE("to_words: dims count per tile kind", "[resolve][bd]") {
@@ -57,7 +59,8 @@ TEST_CASE("to_words: dims count per tile kind", "[resolve][bd]") {
     const StreamDims three{{2, 8}, {2, 4}, {4, 1}};
     const StreamDims four{{1, 0}, {2, 8}, {2, 4}, {4, 1}};
     CHECK(to_words(three, t, npu1().compute, Compute, "x").size() == 3);
-    CHECK_THROWS_WITH(to_words(four, t, npu1().compute, Compute, "x"), "x: 4 dimensions but a compute tile BD supports 3");
+    CHECK_THROWS_WITH(to_words(four, t, npu1().compute, Compute, "x"),
+                      "x: 4 dimensions but a compute tile BD supports 3");
     CHECK(to_words(four, t, npu1().mem, model::TileKind::Mem, "x").size() == 4);
 }
 
@@ -69,8 +72,9 @@ TEST_CASE("to_words: sub-word elements become 32-bit words", "[resolve][bd]") {
                       "x: innermost size 6 x 1 B is not a whole number of 32-bit words");
     CHECK_THROWS_WITH(to_words({{4, 6}, {8, 1}}, t, c, Compute, "x"),
                       "x: stride 6 x 1 B of dimension 0 is not a whole number of 32-bit words");
-    CHECK_THROWS_WITH(to_words({{4, 16}, {8, 2}}, t, c, Compute, "x"),
-                      "x: the innermost stride must be 1 for 1-byte elements (got 2); DMA address generation works on 32-bit words");
+    CHECK_THROWS_WITH(
+        to_words({{4, 16}, {8, 2}}, t, c, Compute, "x"),
+        "x: the innermost stride must be 1 for 1-byte elements (got 2); DMA address generation works on 32-bit words");
     CHECK_THROWS_WITH(to_words({{0, 16}, {8, 1}}, t, c, Compute, "x"), "x: dimension 0 has size 0");
 }
 
@@ -79,10 +83,11 @@ TEST_CASE("check_bd_length: the longest BD the length field holds, and one word 
     model::BufferDescriptor bd = make_bd(0, 16383 * 4, {}, -1, -1, {"in", "producer MM2S", 0});
     CHECK_NOTHROW(check_bd_length(bd, c, Compute));
     bd.length_bytes = 16384 * 4;
-    CHECK_THROWS_WITH(check_bd_length(bd, c, Compute),
-                      "'in' producer MM2S, element 0: a BD of 65536 B (16384 words) exceeds the 14-bit length field of a compute "
-                      "tile BD (max 16383 words)");
-    CHECK_NOTHROW(check_bd_length(bd, npu1().mem, model::TileKind::Mem));   // 17 bits on a mem tile
+    CHECK_THROWS_WITH(
+        check_bd_length(bd, c, Compute),
+        "'in' producer MM2S, element 0: a BD of 65536 B (16384 words) exceeds the 14-bit length field of a compute "
+        "tile BD (max 16383 words)");
+    CHECK_NOTHROW(check_bd_length(bd, npu1().mem, model::TileKind::Mem)); // 17 bits on a mem tile
 }
 
 TEST_CASE("check_layout_fits_object / _segment: a layout moves exactly its BD inside its buffer", "[resolve][bd]") {
@@ -95,8 +100,9 @@ TEST_CASE("check_layout_fits_object / _segment: a layout moves exactly its BD in
     bd.offset_bytes = 16;
     CHECK_NOTHROW(check_layout_fits_segment({bd}, bufs, "in", "link S2MM"));
     bd.offset_bytes = 20;
-    CHECK_THROWS_WITH(check_layout_fits_segment({bd}, bufs, "in", "link S2MM"),
-                      "fifo 'in' link S2MM: data layout moves 16 B within offsets 0..15 of a 16 B segment at 20 of a 32 B buffer");
+    CHECK_THROWS_WITH(
+        check_layout_fits_segment({bd}, bufs, "in", "link S2MM"),
+        "fifo 'in' link S2MM: data layout moves 16 B within offsets 0..15 of a 16 B segment at 20 of a 32 B buffer");
 }
 
 TEST_CASE("encode_padding: mem tiles only, one entry per dim, innermost in words", "[resolve][bd]") {
@@ -123,7 +129,7 @@ TEST_CASE("shim_task_dims: repeat size 64 fits the 6-bit iteration field, 65 doe
     const auto& shim = npu1().shim;
     const TensorAccessPattern ok({64, 16}, 0, {64, 1, 1, 16}, {0, 0, 0, 1});
     const auto dims = shim_task_dims(ok, 4, shim, 255, "fill");
-    CHECK(dims == std::vector<model::Dim>{{64, 0}, {1, 0}, {1, 0}, {16, 1}});   // linear: only the length
+    CHECK(dims == std::vector<model::Dim>{{64, 0}, {1, 0}, {1, 0}, {16, 1}}); // linear: only the length
     const TensorAccessPattern over({65, 16}, 0, {65, 1, 1, 16}, {0, 0, 0, 1});
     CHECK_THROWS_WITH(shim_task_dims(over, 4, shim, 255, "fill"),
                       "fill: the outermost (repeat) size 65 exceeds 64 (6-bit iteration field)");

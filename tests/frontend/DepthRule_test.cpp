@@ -54,7 +54,7 @@ TEST_CASE("declared_depth: the endpoint's own depth, else the fifo's", "[resolve
     t.cons().depth = 5;
     CHECK(declared_depth(t.cons()) == 5);
     CHECK(declared_depths(t.f) == std::vector<int>{2, 5});
-    t.f.cons.push_back(std::make_unique<EndpointState>());   // an unused consumer handle
+    t.f.cons.push_back(std::make_unique<EndpointState>()); // an unused consumer handle
     t.f.cons.back()->fifo = &t.f;
     CHECK(declared_depths(t.f) == std::vector<int>{2, 5});
 }
@@ -64,16 +64,17 @@ TEST_CASE("acquire_fits: an acquire of exactly the depth fits, one more does not
     CHECK_FALSE(acquire_fits(3, 2));
     TwoWorkerFifo t(2);
     CHECK_NOTHROW(check_acquire_fits(t.cons(), 2, 2));
-    CHECK_THROWS_WITH(check_acquire_fits(t.cons(), 3, 2), "worker 'c' acquires 3 elements of fifo 'in' consumer 0 whose depth is 2");
-    t.cons().owner = OwnerKind::Link;   // only a worker's acquires are checked here
+    CHECK_THROWS_WITH(check_acquire_fits(t.cons(), 3, 2),
+                      "worker 'c' acquires 3 elements of fifo 'in' consumer 0 whose depth is 2");
+    t.cons().owner = OwnerKind::Link; // only a worker's acquires are checked here
     CHECK_NOTHROW(check_acquire_fits(t.cons(), 3, 2));
 }
 
 TEST_CASE("resolved_depth on a compute tile: largest acquire + 1 when all depths are equal", "[resolve][depth]") {
     TwoWorkerFifo t(2);
     AcquireTable acq{{1, 1}, {2, 2}};
-    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, acq) == 2);   // acquires 1 -> 1 + 1
-    CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, acq) == 3);   // acquires 2 -> 2 + 1
+    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, acq) == 2); // acquires 1 -> 1 + 1
+    CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, acq) == 3); // acquires 2 -> 2 + 1
     SECTION("a body that never acquires keeps the declared depth") {
         CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, {}) == 2);
     }
@@ -92,7 +93,7 @@ TEST_CASE("resolved_depth on a compute tile: largest acquire + 1 when all depths
 
 TEST_CASE("resolved_depth with a per-endpoint depth list: verbatim, acquires checked", "[resolve][depth]") {
     TwoWorkerFifo t(2);
-    t.cons().depth = 3;   // depths {2, 3}: not uniform
+    t.cons().depth = 3; // depths {2, 3}: not uniform
     CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, {{2, 3}}) == 3);
     CHECK(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, {{1, 1}}) == 2);
     CHECK_THROWS_WITH(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, {{1, 3}}),
@@ -102,8 +103,8 @@ TEST_CASE("resolved_depth with a per-endpoint depth list: verbatim, acquires che
 TEST_CASE("resolved_depth of a worker producer holds at least its init_values", "[resolve][depth]") {
     TwoWorkerFifo t(3);
     t.f.init_values = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}};
-    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, {{1, 1}}) == 3);   // 1 + 1 < 3 inits
-    CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, {{2, 1}}) == 2);   // consumers have no inits
+    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, {{1, 1}}) == 3); // 1 + 1 < 3 inits
+    CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, {{2, 1}}) == 2); // consumers have no inits
 }
 
 TEST_CASE("resolved_depth of a shared pool: the deeper declared side, both acquires checked", "[resolve][depth]") {
@@ -117,7 +118,7 @@ TEST_CASE("resolved_depth of a shared pool: the deeper declared side, both acqui
 TEST_CASE("repeat_count scales lock values; a link repeats by its outputs' largest count", "[resolve][depth]") {
     CHECK(repeat_scaled(3, 1) == 3);
     CHECK(repeat_scaled(3, 4) == 12);
-    const LockInits li = initial_lock_values(3, 1, 2);   // 2 free slots, 1 full slot, each sent twice
+    const LockInits li = initial_lock_values(3, 1, 2); // 2 free slots, 1 full slot, each sent twice
     CHECK(li.free_slots == 4);
     CHECK(li.full_slots == 2);
     LinkState link;

@@ -37,9 +37,14 @@ Program split_join(const std::string& dev, std::vector<std::int64_t> offsets = {
                                           .names = {"memC0", "memC1", "memC2", "memC3"}});
     std::vector<Worker> ws;
     for (int i = 0; i < 4; ++i)
-        ws.emplace_back(one_each, fn_args(parts[static_cast<std::size_t>(i)].cons(), back[static_cast<std::size_t>(i)].prod()));
-    Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(b, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({8192}), tensor<std::int32_t>({8192}), in.prod(), out.cons()));
+        ws.emplace_back(one_each,
+                        fn_args(parts[static_cast<std::size_t>(i)].cons(), back[static_cast<std::size_t>(i)].prod()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({8192}), tensor<std::int32_t>({8192}), in.prod(), out.cons()));
     return Program(dev, rt, ws, "split_join");
 }
 } // namespace
@@ -72,8 +77,10 @@ TEST_CASE("split: one pool on the mem tile, a lock pair and an MM2S channel per 
         const auto& mm2s = channel(n, {0, 1}, model::Direction::MM2S, i);
         REQUIRE(mm2s.bds.size() == 2);
         CHECK(mm2s.bds[0].offset_bytes == static_cast<std::uint32_t>(i) * 2048);
-        CHECK(n.locks[static_cast<std::size_t>(mm2s.bds[0].acquire_lock)].name == "in_cons_cons_lock_" + std::to_string(i));
-        CHECK(n.locks[static_cast<std::size_t>(mm2s.bds[0].release_lock)].name == "in_cons_prod_lock_" + std::to_string(i));
+        CHECK(n.locks[static_cast<std::size_t>(mm2s.bds[0].acquire_lock)].name ==
+              "in_cons_cons_lock_" + std::to_string(i));
+        CHECK(n.locks[static_cast<std::size_t>(mm2s.bds[0].release_lock)].name ==
+              "in_cons_prod_lock_" + std::to_string(i));
     }
     // join mirrors it: the output's pool and lock pairs, n S2MM channels, one MM2S with 8 BDs
     CHECK(lock_init(n, "out_prod_lock_3") == 2);
@@ -86,25 +93,32 @@ TEST_CASE("split: one pool on the mem tile, a lock pair and an MM2S channel per 
 TEST_CASE("repeat_count on a forward: the pool's free-slot lock counts depth x R", "[frontend][links]") {
     ObjectFifo in(tensor<std::int32_t>({64}), "in", 1);
     auto fwd = in.cons().forward({.depth = 1, .repeat_count = 3});
-    Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(b, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({192}), in.prod(), fwd.cons()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({192}), in.prod(), fwd.cons()));
     const auto n = Program("npu1", rt, {}).resolve();
     CHECK(lock_init(n, "in_cons_prod_lock_0") == 3);
     const auto& s2mm = channel(n, {0, 1}, model::Direction::S2MM, 0);
-    CHECK(s2mm.bds[0].acquire_value == 3);   // the input side moves R at a time
+    CHECK(s2mm.bds[0].acquire_value == 3); // the input side moves R at a time
     const auto& mm2s = channel(n, {0, 1}, model::Direction::MM2S, 0);
-    REQUIRE(mm2s.bds.size() == 1);            // depth 1: one BD with a hardware repeat
+    REQUIRE(mm2s.bds.size() == 1); // depth 1: one BD with a hardware repeat
     CHECK(mm2s.bds[0].repeat == 2);
 }
 
 TEST_CASE("link errors: overlapping or overrunning split offsets", "[frontend][links][errors]") {
     ObjectFifo in(tensor<std::int32_t>({2048}), "in");
-    CHECK_THROWS_WITH(in.cons().split({0, 256}, {.obj_types = {tensor<std::int32_t>({512}), tensor<std::int32_t>({512})}}),
-                      "fifo 'in': split() sub-fifos 0 and 1 overlap (offset 0 + 512 elements > offset 256)");
-    CHECK_THROWS_WITH(in.cons().split({0, 1800}, {.obj_types = {tensor<std::int32_t>({512}), tensor<std::int32_t>({512})}}),
-                      "fifo 'in': split() sub-fifo 1 at offset 1800 with 512 elements overruns the parent object of 2048 elements");
+    CHECK_THROWS_WITH(
+        in.cons().split({0, 256}, {.obj_types = {tensor<std::int32_t>({512}), tensor<std::int32_t>({512})}}),
+        "fifo 'in': split() sub-fifos 0 and 1 overlap (offset 0 + 512 elements > offset 256)");
+    CHECK_THROWS_WITH(
+        in.cons().split({0, 1800}, {.obj_types = {tensor<std::int32_t>({512}), tensor<std::int32_t>({512})}}),
+        "fifo 'in': split() sub-fifo 1 at offset 1800 with 512 elements overruns the parent object of 2048 elements");
     CHECK_THROWS_WITH(in.prod().split({0}), "fifo 'in': split() is only available on consumer handles");
-    CHECK_THROWS_WITH(in.cons().split({0, 1024}, {.names = {"one"}}), "fifo 'in': split() names has 1 entries for 2 sub-fifos");
+    CHECK_THROWS_WITH(in.cons().split({0, 1024}, {.names = {"one"}}),
+                      "fifo 'in': split() names has 1 entries for 2 sub-fifos");
 }
 
 TEST_CASE("link errors: mem tile BDs, channels and memory run out", "[frontend][links][errors]") {
@@ -127,39 +141,55 @@ TEST_CASE("link errors: mem tile BDs, channels and memory run out", "[frontend][
         auto parts = in.cons().split(offs);
         std::vector<ObjectFifoHandle> sinks;
         Runtime rt(
-            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle p0, ObjectFifoHandle p1, ObjectFifoHandle p2,
-               ObjectFifoHandle p3) {
+            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle p0, ObjectFifoHandle p1,
+               ObjectFifoHandle p2, ObjectFifoHandle p3) {
                 i.fill(a);
                 for (auto* p : {&p0, &p1, &p2, &p3}) p->drain(b);
             },
-            fn_args(tensor<std::int32_t>({1024}), tensor<std::int32_t>({256}), in.prod(), parts[0].cons(), parts[1].cons(),
-                    parts[2].cons(), parts[3].cons()));
-        CHECK_THROWS_WITH(Program("npu1", rt, {}).resolve(),
-                          "mem tile (0,1): link of fifo 'in' needs 32 BDs on S2MM channel 0 but only 24 of BDs 0-23 are free");
+            fn_args(tensor<std::int32_t>({1024}), tensor<std::int32_t>({256}), in.prod(), parts[0].cons(),
+                    parts[1].cons(), parts[2].cons(), parts[3].cons()));
+        CHECK_THROWS_WITH(
+            Program("npu1", rt, {}).resolve(),
+            "mem tile (0,1): link of fifo 'in' needs 32 BDs on S2MM channel 0 but only 24 of BDs 0-23 are free");
     }
     {
-        ObjectFifo big(tensor<std::int32_t>({80000}), "big", 2);   // 2 x 320000 B > 512 KiB
+        ObjectFifo big(tensor<std::int32_t>({80000}), "big", 2); // 2 x 320000 B > 512 KiB
         auto fwd = big.cons().forward();
-        Runtime rt([](RuntimeData a, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(a, {.wait = true}); },
-                   fn_args(tensor<std::int32_t>({80000}), big.prod(), fwd.cons()));
-        CHECK_THROWS_WITH(Program("npu2", rt, {}).resolve(),
-                          "mem tile (0,1): out of data memory: needs 640000 B ('big' 2 x 320000 B) but the tile has 524288 B");
+        Runtime rt(
+            [](RuntimeData a, ObjectFifoHandle i, ObjectFifoHandle o) {
+                i.fill(a);
+                o.drain(a, {.wait = true});
+            },
+            fn_args(tensor<std::int32_t>({80000}), big.prod(), fwd.cons()));
+        CHECK_THROWS_WITH(
+            Program("npu2", rt, {}).resolve(),
+            "mem tile (0,1): out of data memory: needs 640000 B ('big' 2 x 320000 B) but the tile has 524288 B");
     }
 }
 
 TEST_CASE("data layout limits of tile BDs", "[frontend][links][errors]") {
     auto make = [](StreamDims dims) {
-        ObjectFifo in(tensor<std::int32_t>({256}), "in", 2, {.dims_to_stream = dims}), out(tensor<std::int32_t>({256}), "out");
+        ObjectFifo in(tensor<std::int32_t>({256}), "in", 2, {.dims_to_stream = dims}),
+            out(tensor<std::int32_t>({256}), "out");
         Worker w(one_each, fn_args(in.cons(), out.prod()));
-        Worker src([](ObjectFifoHandle o) { auto e = o.acquire(1); (void)e; o.release(1); }, fn_args(in.prod()));
-        Runtime rt([](RuntimeData b, ObjectFifoHandle o) { o.drain(b, {.wait = true}); }, fn_args(tensor<std::int32_t>({256}), out.cons()));
+        Worker src(
+            [](ObjectFifoHandle o) {
+                auto e = o.acquire(1);
+                (void)e;
+                o.release(1);
+            },
+            fn_args(in.prod()));
+        Runtime rt([](RuntimeData b, ObjectFifoHandle o) { o.drain(b, {.wait = true}); },
+                   fn_args(tensor<std::int32_t>({256}), out.cons()));
         return Program("npu1", rt, {src, w});
     };
     CHECK_THROWS_WITH(make({{2, 128}, {2, 64}, {4, 16}, {16, 1}}).resolve(),
                       "fifo 'in' dims_to_stream: 4 dimensions but a compute tile BD supports 3");
-    CHECK_THROWS_WITH(make({{2, 9000}, {128, 1}}).resolve(),
-                      "fifo 'in' dims_to_stream: dimension 0 stride 9000 words exceeds the 13-bit stride field of a compute tile "
-                      "BD (max 8192)");
-    CHECK_THROWS_WITH(make({{300, 1}}).resolve(),
-                      "fifo 'in' dims_to_stream: dimension 0 size 300 exceeds the 8-bit size field of a compute tile BD (max 255)");
+    CHECK_THROWS_WITH(
+        make({{2, 9000}, {128, 1}}).resolve(),
+        "fifo 'in' dims_to_stream: dimension 0 stride 9000 words exceeds the 13-bit stride field of a compute tile "
+        "BD (max 8192)");
+    CHECK_THROWS_WITH(
+        make({{300, 1}}).resolve(),
+        "fifo 'in' dims_to_stream: dimension 0 size 300 exceeds the 8-bit size field of a compute tile BD (max 255)");
 }

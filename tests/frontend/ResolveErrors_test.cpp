@@ -11,13 +11,18 @@ namespace {
 using Body = std::function<void(ObjectFifoHandle, ObjectFifoHandle)>;
 
 // shim -> worker(body) -> shim, with fifo type/depth chosen by the test.
-Program one_worker(Body body, TensorType t = tensor<std::int32_t>({256}), int depth = 2, std::string device = "npu1_1col") {
+Program one_worker(Body body, TensorType t = tensor<std::int32_t>({256}), int depth = 2,
+                   std::string device = "npu1_1col") {
     ObjectFifo in(t, "in", depth), out(t, "out", depth);
     Worker w(body, fn_args(in.cons(), out.prod()), {.name = "w"});
     TensorType big = t;
     big.shape = {t.elements() * 4};
-    Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(b, {.wait = true}); },
-               fn_args(big, big, in.prod(), out.cons()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(big, big, in.prod(), out.cons()));
     return Program(device, rt, {w}, "t");
 }
 
@@ -32,9 +37,10 @@ void copy_body(ObjectFifoHandle i, ObjectFifoHandle o) {
 } // namespace
 
 TEST_CASE("a fifo too large for tile memory", "[frontend][errors]") {
-    auto p = one_worker(copy_body, tensor<std::int32_t>({8192}));   // 2 x 32 KiB per fifo side
-    CHECK_THROWS_WITH(p.resolve(), "compute tile (0,2): out of data memory: needs 132096 B (stack 1024 B, 'in' 2 x 32768 B, "
-                                   "'out' 2 x 32768 B) but the tile has 65536 B");
+    auto p = one_worker(copy_body, tensor<std::int32_t>({8192})); // 2 x 32 KiB per fifo side
+    CHECK_THROWS_WITH(p.resolve(),
+                      "compute tile (0,2): out of data memory: needs 132096 B (stack 1024 B, 'in' 2 x 32768 B, "
+                      "'out' 2 x 32768 B) but the tile has 65536 B");
 }
 
 TEST_CASE("acquire(n) with n larger than the depth", "[frontend][errors]") {
@@ -69,18 +75,23 @@ TEST_CASE("a kernel called with wrong-size views", "[frontend][errors]") {
             o.release(1);
         },
         fn_args(in.cons(), out.prod(), k), {.name = "w"});
-    Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(b, {.wait = true}); },
-               fn_args(tensor<std::uint8_t>({4096}), tensor<std::uint8_t>({4096}), in.prod(), out.cons()));
-    CHECK_THROWS_WITH(Program("npu1", rt, {w}).resolve(),
-                      "kernel 'passThroughLine' argument 0: expects u8[512] (512 elements), got a view of 'in' with 1024 u8 elements");
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::uint8_t>({4096}), tensor<std::uint8_t>({4096}), in.prod(), out.cons()));
+    CHECK_THROWS_WITH(Program("npu1", rt, {w}).resolve(), "kernel 'passThroughLine' argument 0: expects u8[512] (512 "
+                                                          "elements), got a view of 'in' with 1024 u8 elements");
 }
 
 TEST_CASE("kernel argument declarations must fit the native function", "[frontend][errors]") {
     CHECK_THROWS_WITH(Kernel("k", kernels::passThroughLine_u8, {tensor<std::uint8_t>({8}), tensor<std::uint8_t>({8})}),
                       "kernel 'k': the native function takes 3 arguments but 2 argument types are declared");
-    CHECK_THROWS_WITH(Kernel("k", kernels::passThroughLine_u8,
-                             {tensor<std::int32_t>({8}), tensor<std::uint8_t>({8}), scalar<std::int32_t>()}),
-                      "kernel 'k': argument 0 is declared i32[8] (4 B elements) but the native pointer has 1 B elements");
+    CHECK_THROWS_WITH(
+        Kernel("k", kernels::passThroughLine_u8,
+               {tensor<std::int32_t>({8}), tensor<std::uint8_t>({8}), scalar<std::int32_t>()}),
+        "kernel 'k': argument 0 is declared i32[8] (4 B elements) but the native pointer has 1 B elements");
 }
 
 TEST_CASE("a fill whose pattern does not fit the tensor", "[frontend][errors]") {
@@ -92,9 +103,10 @@ TEST_CASE("a fill whose pattern does not fit the tensor", "[frontend][errors]") 
             o.drain(b, {.wait = true});
         },
         fn_args(tensor<std::int32_t>({1024}), tensor<std::int32_t>({1024}), in.prod(), out.cons()));
-    CHECK_THROWS_WITH(Program("npu1", rt, {w}).resolve(),
-                      "fill of fifo 'in' with runtime argument 0 (i32[1024]): access pattern tap(offset=512, "
-                      "sizes=[1,1,2,512], strides=[0,0,512,1]) reaches elements 512..1535, outside the tensor's 1024 elements");
+    CHECK_THROWS_WITH(
+        Program("npu1", rt, {w}).resolve(),
+        "fill of fifo 'in' with runtime argument 0 (i32[1024]): access pattern tap(offset=512, "
+        "sizes=[1,1,2,512], strides=[0,0,512,1]) reaches elements 512..1535, outside the tensor's 1024 elements");
 }
 
 TEST_CASE("tap and raw sizes are mutually exclusive; fill needs the producer handle", "[frontend][errors]") {
@@ -105,7 +117,8 @@ TEST_CASE("tap and raw sizes are mutually exclusive; fill needs the producer han
         return Program("npu1", rt, {w});
     };
     CHECK_THROWS_WITH(make([](RuntimeData a, ObjectFifoHandle i, ObjectFifoHandle) {
-                          i.fill(a, {.tap = TensorAccessPattern::linear({1024}), .sizes = std::vector<std::int64_t>{1024},
+                          i.fill(a, {.tap = TensorAccessPattern::linear({1024}),
+                                     .sizes = std::vector<std::int64_t>{1024},
                                      .strides = std::vector<std::int64_t>{1}});
                       }).resolve(),
                       "fifo 'in': fill() takes either tap= or sizes=/strides=/offset=/transfer_len=, not both");
@@ -114,8 +127,8 @@ TEST_CASE("tap and raw sizes are mutually exclusive; fill needs the producer han
 }
 
 TEST_CASE("too many DMA channels on a tile", "[frontend][errors]") {
-    ObjectFifo a(tensor<std::int32_t>({16}), "a"), b(tensor<std::int32_t>({16}), "b"), c(tensor<std::int32_t>({16}), "c"),
-        z(tensor<std::int32_t>({16}), "z");
+    ObjectFifo a(tensor<std::int32_t>({16}), "a"), b(tensor<std::int32_t>({16}), "b"),
+        c(tensor<std::int32_t>({16}), "c"), z(tensor<std::int32_t>({16}), "z");
     Worker w([](ObjectFifoHandle, ObjectFifoHandle, ObjectFifoHandle, ObjectFifoHandle) {},
              fn_args(a.cons(), b.cons(), c.cons(), z.prod()), {.name = "w"});
     const auto t = tensor<std::int32_t>({16});
@@ -131,9 +144,10 @@ TEST_CASE("too many DMA channels on a tile", "[frontend][errors]") {
     CHECK_THROWS_WITH(Program("npu1_1col", rt, {w}).resolve(),
                       "fifo 'c' producer: no shim tile of npu1_1col has a free MM2S DMA channel");
     // ... with four columns the shims have room and the worker's tile is the limit.
-    CHECK_THROWS_WITH(Program("npu1", rt, {w}).resolve(),
-                      "compute tile (0,2): fifo 'c' (consumer 0) needs a S2MM DMA channel but all 2 are in use (by fifo 'a' "
-                      "(consumer 0), fifo 'b' (consumer 0))");
+    CHECK_THROWS_WITH(
+        Program("npu1", rt, {w}).resolve(),
+        "compute tile (0,2): fifo 'c' (consumer 0) needs a S2MM DMA channel but all 2 are in use (by fifo 'a' "
+        "(consumer 0), fifo 'b' (consumer 0))");
 }
 
 TEST_CASE("fifos without producer or consumer", "[frontend][errors]") {
@@ -148,9 +162,10 @@ TEST_CASE("design API misuse is reported at construction", "[frontend][errors]")
     ObjectFifo f(tensor<std::int32_t>({16}), "f");
     auto c = f.cons();
     Worker w1([](ObjectFifoHandle) {}, fn_args(c), {.name = "one"});
-    CHECK_THROWS_WITH(Worker([](ObjectFifoHandle) {}, fn_args(c), {.name = "two"}),
-                      "worker 'two': fifo 'f' consumer 0 handle is already used by worker 'one'; call cons() again for another "
-                      "consumer");
+    CHECK_THROWS_WITH(
+        Worker([](ObjectFifoHandle) {}, fn_args(c), {.name = "two"}),
+        "worker 'two': fifo 'f' consumer 0 handle is already used by worker 'one'; call cons() again for another "
+        "consumer");
     CHECK_THROWS_WITH(Worker([] {}, {.tile = Tile(0, 1), .name = "m"}),
                       "worker 'm': tile Tile(0,1) is not a compute tile (rows 0 and 1 are shim and mem tiles)");
     CHECK_THROWS_WITH(ObjectFifo(tensor<std::int32_t>({16}), "d", 0), "fifo 'd': depth 0 must be >= 1");
@@ -160,17 +175,20 @@ TEST_CASE("design API misuse is reported at construction", "[frontend][errors]")
 
 TEST_CASE("objects must be whole 32-bit words", "[frontend][errors]") {
     auto p = one_worker(copy_body, tensor<std::uint8_t>({1022}));
-    CHECK_THROWS_WITH(p.resolve(), "fifo 'in': object type u8[1022] is 1022 B; DMA transfers move whole 32-bit words, so an "
-                                   "object must be a multiple of 4 bytes");
+    CHECK_THROWS_WITH(p.resolve(),
+                      "fifo 'in': object type u8[1022] is 1022 B; DMA transfers move whole 32-bit words, so an "
+                      "object must be a multiple of 4 bytes");
 }
 
 TEST_CASE("more workers than compute tiles", "[frontend][errors]") {
     std::vector<Worker> ws;
     std::vector<ObjectFifo> fs;
     for (int i = 0; i < 5; ++i) fs.emplace_back(tensor<std::int32_t>({16}), "f" + std::to_string(i));
-    for (int i = 0; i < 5; ++i) ws.emplace_back([](ObjectFifoHandle) {}, fn_args(fs[static_cast<std::size_t>(i)].cons()));
-    Runtime rt([](RuntimeData, ObjectFifoHandle, ObjectFifoHandle, ObjectFifoHandle, ObjectFifoHandle, ObjectFifoHandle) {},
-               fn_args(tensor<std::int32_t>({16}), fs[0].prod(), fs[1].prod(), fs[2].prod(), fs[3].prod(), fs[4].prod()));
+    for (int i = 0; i < 5; ++i)
+        ws.emplace_back([](ObjectFifoHandle) {}, fn_args(fs[static_cast<std::size_t>(i)].cons()));
+    Runtime rt(
+        [](RuntimeData, ObjectFifoHandle, ObjectFifoHandle, ObjectFifoHandle, ObjectFifoHandle, ObjectFifoHandle) {},
+        fn_args(tensor<std::int32_t>({16}), fs[0].prod(), fs[1].prod(), fs[2].prod(), fs[3].prod(), fs[4].prod()));
     CHECK_THROWS_WITH(Program("npu1_1col", rt, ws).resolve(),
                       "worker 'worker_4': no free compute tile left on npu1_1col (4 compute tiles, 5 workers)");
 }
@@ -183,9 +201,10 @@ TEST_CASE("shim BD ids run out when tasks are never finished", "[frontend][error
             for (int k = 0; k < 17; ++k) i.fill(a, {.managed = false});
         },
         fn_args(tensor<std::int32_t>({16}), in.prod(), out.cons()));
-    CHECK_THROWS_WITH(Program("npu1", rt, {w}).resolve(),
-                      "fill of fifo 'in' (tap(offset=0, sizes=[1,1,1,16], strides=[0,0,0,1])): shim tile (0,0) has no free BD "
-                      "id (all 16 are held by unfinished tasks; finish a TaskGroup or free tasks first)");
+    CHECK_THROWS_WITH(
+        Program("npu1", rt, {w}).resolve(),
+        "fill of fifo 'in' (tap(offset=0, sizes=[1,1,1,16], strides=[0,0,0,1])): shim tile (0,0) has no free BD "
+        "id (all 16 are held by unfinished tasks; finish a TaskGroup or free tasks first)");
 }
 
 TEST_CASE("task groups: strict mixing, unfinished groups, awaits", "[frontend][errors]") {
@@ -195,20 +214,23 @@ TEST_CASE("task groups: strict mixing, unfinished groups, awaits", "[frontend][e
         Runtime rt(seq, fn_args(tensor<std::int32_t>({16}), in.prod(), out.cons()));
         return Program("npu1", rt, {w});
     };
-    CHECK_THROWS_WITH(make([](RuntimeData a, ObjectFifoHandle i, ObjectFifoHandle o) {
-                          TaskGroup g;
-                          i.fill(a, {.group = &g});
-                          o.drain(a, {.wait = true});
-                          g.finish();
-                      }).resolve(),
-                      "runtime sequence mixes the implicit default task group with explicit TaskGroups (strict_task_groups); "
-                      "pass group= to every transfer or to none");
+    CHECK_THROWS_WITH(
+        make([](RuntimeData a, ObjectFifoHandle i, ObjectFifoHandle o) {
+            TaskGroup g;
+            i.fill(a, {.group = &g});
+            o.drain(a, {.wait = true});
+            g.finish();
+        }).resolve(),
+        "runtime sequence mixes the implicit default task group with explicit TaskGroups (strict_task_groups); "
+        "pass group= to every transfer or to none");
     CHECK_THROWS_WITH(make([](RuntimeData a, ObjectFifoHandle i, ObjectFifoHandle) {
                           TaskGroup g;
                           i.fill(a, {.group = &g});
                       }).resolve(),
                       "runtime sequence ended with TaskGroup 1 not finished; call finish()");
-    CHECK_THROWS_WITH(make([](RuntimeData a, ObjectFifoHandle i, ObjectFifoHandle) { i.fill(a, {.managed = false}).await_(); }).resolve(),
+    CHECK_THROWS_WITH(make([](RuntimeData a, ObjectFifoHandle i, ObjectFifoHandle) {
+                          i.fill(a, {.managed = false}).await_();
+                      }).resolve(),
                       "fifo 'in': only a wait=true transfer can be awaited");
     CHECK_THROWS_WITH(TaskGroup(), "TaskGroup must be constructed inside the runtime sequence");
 }
@@ -216,8 +238,13 @@ TEST_CASE("task groups: strict mixing, unfinished groups, awaits", "[frontend][e
 TEST_CASE("pinned tiles must exist and be free", "[frontend][errors]") {
     ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
     Worker w(copy_body, fn_args(in.cons(), out.prod()), {.tile = Tile(3, 2), .name = "w"});
-    Runtime rt([](RuntimeData a, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(a, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({16}), in.prod(), out.cons()));
+    Runtime rt(
+        [](RuntimeData a, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(a, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({16}), in.prod(), out.cons()));
     Program p("npu1_2col", rt, {w});
-    CHECK_THROWS_WITH(p.resolve(), "worker 'w': tile (3,2) is not a compute tile of npu1_2col (2 columns, compute rows 2-5)");
+    CHECK_THROWS_WITH(p.resolve(),
+                      "worker 'w': tile (3,2) is not a compute tile of npu1_2col (2 columns, compute rows 2-5)");
 }

@@ -54,7 +54,7 @@ Program passthrough(const std::string& device, std::int64_t tile = 1024, int dep
 TEST_CASE("passthrough lowers to producer/consumer copies, circular BD chains and shim flows", "[frontend][resolve]") {
     const auto n = passthrough("npu1_1col").resolve();
     REQUIRE(n.cores.size() == 1);
-    CHECK(n.cores[0].tile == model::TileCoord{0, 2});   // first compute tile, column-major
+    CHECK(n.cores[0].tile == model::TileCoord{0, 2}); // first compute tile, column-major
     REQUIRE(n.buffers.size() == 4);
     CHECK(buffer_named(n, "in_cons_buff_0").tile == model::TileCoord{0, 2});
     CHECK(buffer_named(n, "out_buff_1").bytes == 1024);
@@ -71,11 +71,13 @@ TEST_CASE("passthrough lowers to producer/consumer copies, circular BD chains an
     for (const auto& ch : n.channels) {
         REQUIRE(ch.bds.size() == 2);
         CHECK(ch.bds[0].next == 1);
-        CHECK(ch.bds[1].next == 0);   // circular
+        CHECK(ch.bds[1].next == 0); // circular
         const bool s2mm = ch.dir == model::Direction::S2MM;
         // S2MM acquires the free-slot lock and releases the full-slot lock; MM2S the reverse
-        CHECK(n.locks[static_cast<std::size_t>(ch.bds[0].acquire_lock)].name == (s2mm ? "in_cons_prod_lock_0" : "out_cons_lock_0"));
-        CHECK(n.locks[static_cast<std::size_t>(ch.bds[0].release_lock)].name == (s2mm ? "in_cons_cons_lock_0" : "out_prod_lock_0"));
+        CHECK(n.locks[static_cast<std::size_t>(ch.bds[0].acquire_lock)].name ==
+              (s2mm ? "in_cons_prod_lock_0" : "out_cons_lock_0"));
+        CHECK(n.locks[static_cast<std::size_t>(ch.bds[0].release_lock)].name ==
+              (s2mm ? "in_cons_cons_lock_0" : "out_prod_lock_0"));
     }
     REQUIRE(n.flows.size() == 2);
     CHECK(n.flows[0].source == model::StreamEndpoint{{0, 0}, model::Direction::MM2S, 0});
@@ -87,14 +89,14 @@ TEST_CASE("passthrough lowers to producer/consumer copies, circular BD chains an
     CHECK(n.tasks[0].dir == model::Direction::MM2S);
     CHECK_FALSE(n.tasks[0].issue_token);
     CHECK(n.tasks[1].host_tensor == 1);
-    CHECK(n.tasks[1].issue_token);   // S2MM always issues a token
+    CHECK(n.tasks[1].issue_token); // S2MM always issues a token
     CHECK(n.tasks[0].bytes() == 4096);
     using K = model::RuntimeOp::Kind;
     REQUIRE(n.sequence.size() == 5);
     CHECK(n.sequence[0].kind == K::StartTask);
     CHECK(n.sequence[1].kind == K::StartTask);
-    CHECK(n.sequence[2].kind == K::AwaitTask);   // awaits of waited tasks first ...
-    CHECK(n.sequence[3].kind == K::FreeTask);    // ... then frees of all
+    CHECK(n.sequence[2].kind == K::AwaitTask); // awaits of waited tasks first ...
+    CHECK(n.sequence[3].kind == K::FreeTask); // ... then frees of all
     CHECK(n.sequence[4].kind == K::FreeTask);
 }
 
@@ -106,11 +108,11 @@ TEST_CASE("basic-sequential allocation packs buffers after the stack", "[fronten
 }
 
 TEST_CASE("compute-tile depth rule: an int depth becomes the largest acquire + 1", "[frontend][resolve]") {
-    const auto n = passthrough("npu1_1col", 256, 2, 2).resolve();   // worker acquires 2 of `in`
+    const auto n = passthrough("npu1_1col", 256, 2, 2).resolve(); // worker acquires 2 of `in`
     CHECK(lock_named(n, "in_cons_prod_lock_0").init == 3);
     CHECK(buffer_named(n, "in_cons_buff_2").bytes == 256);
-    CHECK(lock_named(n, "out_prod_lock_0").init == 2);   // acquires 1 -> 2
-    const auto m = passthrough("npu1_1col", 256, 4, 1).resolve();   // depth 4, acquire 1 -> shrinks to 2
+    CHECK(lock_named(n, "out_prod_lock_0").init == 2); // acquires 1 -> 2
+    const auto m = passthrough("npu1_1col", 256, 4, 1).resolve(); // depth 4, acquire 1 -> shrinks to 2
     CHECK(lock_named(m, "in_cons_prod_lock_0").init == 2);
 }
 
@@ -125,15 +127,20 @@ TEST_CASE("a depth list is honoured verbatim", "[frontend][resolve]") {
             o.release(1);
         },
         fn_args(in.cons(5), out.prod()));
-    Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(b, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
     const auto n = Program("npu1_1col", rt, {w}).resolve();
-    CHECK(lock_named(n, "in_cons_prod_lock_0").init == 5);   // [2, 5]: consumer gets 5
+    CHECK(lock_named(n, "in_cons_prod_lock_0").init == 5); // [2, 5]: consumer gets 5
     CHECK(lock_named(n, "out_prod_lock_0").init == 2);
 }
 
 TEST_CASE("neighbouring workers share one pool without DMA", "[frontend][resolve]") {
-    ObjectFifo in(tensor<std::int32_t>({64}), "a", 2), mid(tensor<std::int32_t>({64}), "mid", 2), out(tensor<std::int32_t>({64}), "z", 2);
+    ObjectFifo in(tensor<std::int32_t>({64}), "a", 2), mid(tensor<std::int32_t>({64}), "mid", 2),
+        out(tensor<std::int32_t>({64}), "z", 2);
     auto stage = [](ObjectFifoHandle i, ObjectFifoHandle o) {
         auto e = i.acquire(1);
         auto f = o.acquire(1);
@@ -143,12 +150,16 @@ TEST_CASE("neighbouring workers share one pool without DMA", "[frontend][resolve
     };
     Worker w1(stage, fn_args(in.cons(), mid.prod()), {.name = "first"});
     Worker w2(stage, fn_args(mid.cons(), out.prod()), {.name = "second"});
-    Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(b, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({64}), in.prod(), out.cons()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({64}), in.prod(), out.cons()));
     const auto n = Program("npu1_1col", rt, {w1, w2}).resolve();
     CHECK(n.cores[0].tile == model::TileCoord{0, 2});
     CHECK(n.cores[1].tile == model::TileCoord{0, 3});
-    CHECK(buffer_named(n, "mid_buff_0").tile == model::TileCoord{0, 2});   // vertical: producer's memory
+    CHECK(buffer_named(n, "mid_buff_0").tile == model::TileCoord{0, 2}); // vertical: producer's memory
     CHECK(lock_named(n, "mid_prod_lock_0").init == 2);
     for (const auto& b : n.buffers) CHECK(b.name.find("mid_cons") == std::string::npos);
     for (const auto& f : n.flows) CHECK(f.prov.object != "mid");
@@ -159,13 +170,17 @@ TEST_CASE("a forward link puts one pool on the mem tile", "[frontend][resolve]")
     ObjectFifo in(tensor<std::int32_t>({1024}), "in", 2);
     ObjectFifo fwd = in.cons().forward();
     CHECK(fwd.name() == "in_fwd");
-    Runtime rt([](RuntimeData a, RuntimeData c, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(c, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({4096}), tensor<std::int32_t>({4096}), in.prod(), fwd.cons()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData c, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(c, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({4096}), tensor<std::int32_t>({4096}), in.prod(), fwd.cons()));
     const auto n = Program("npu2", rt, {}).resolve();
     REQUIRE(n.buffers.size() == 2);
     CHECK(buffer_named(n, "in_cons_buff_0").tile == model::TileCoord{0, 1});
     CHECK(lock_named(n, "in_cons_prod_lock_0").init == 2);
-    REQUIRE(n.channels.size() == 2);   // S2MM and MM2S on the mem tile, same buffers and locks
+    REQUIRE(n.channels.size() == 2); // S2MM and MM2S on the mem tile, same buffers and locks
     CHECK(n.channels[0].bds[0].buffer == n.channels[1].bds[0].buffer);
     CHECK(n.channels[0].bds[0].acquire_lock == n.channels[1].bds[0].release_lock);
     // Even channels of a mem tile share BDs 0-23: S2MM 0 took 0 and 1, MM2S 0 continues with 2.

@@ -19,7 +19,8 @@ TEST_CASE("ring: depth buffers, a lock pair with the given inits, init data in t
     model::Netlist net;
     ResourceLedger ledger(npu1(), net);
     RingBuilder rb(ledger, net);
-    const Ring r = rb.ring({0, 2}, "in_cons", 3, 64, initial_lock_values(3, 1, 2), "in", "consumer copy", {{1, 2, 3, 4}});
+    const Ring r =
+        rb.ring({0, 2}, "in_cons", 3, 64, initial_lock_values(3, 1, 2), "in", "consumer copy", {{1, 2, 3, 4}});
     REQUIRE(r.buffers.size() == 3);
     CHECK(net.buffers[static_cast<std::size_t>(r.buffers[2])].name == "in_cons_buff_2");
     CHECK(net.buffers[static_cast<std::size_t>(r.buffers[2])].prov.describe() == "'in' consumer copy, element 2");
@@ -58,7 +59,7 @@ TEST_CASE("repeat_chain: one BD repeats in hardware, otherwise BDs are duplicate
     auto one = circular_chain({0}, {{0, 16, 1, 2, 1}}, {}, "in", "producer MM2S");
     auto r1 = two;
     repeat_chain(r1, 1);
-    CHECK(r1.size() == 2);   // R = 1: unchanged
+    CHECK(r1.size() == 2); // R = 1: unchanged
     repeat_chain(one, 3);
     REQUIRE(one.size() == 1);
     CHECK(one[0].repeat == 2);

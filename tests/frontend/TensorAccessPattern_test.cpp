@@ -10,10 +10,9 @@ TEST_CASE("access order of a column-major read of a 2x3 tensor", "[frontend][tap
     TensorAccessPattern t({2, 3}, 0, {1, 1, 3, 2}, {0, 0, 1, 3});
     CHECK(t.access_order() == std::vector<std::int64_t>{0, 3, 1, 4, 2, 5});
     CHECK(t.transfer_elements() == 6);
-    CHECK(t.visualize() ==
-          "tap(offset=0, sizes=[1,1,3,2], strides=[0,0,1,3])\n"
-          "0 2 4\n"
-          "1 3 5\n");
+    CHECK(t.visualize() == "tap(offset=0, sizes=[1,1,3,2], strides=[0,0,1,3])\n"
+                           "0 2 4\n"
+                           "1 3 5\n");
 }
 
 TEST_CASE("sizes are padded to four dimensions; repeat dimension with stride 0", "[frontend][tap]") {
@@ -27,7 +26,8 @@ TEST_CASE("sizes are padded to four dimensions; repeat dimension with stride 0",
 }
 
 TEST_CASE("malformed patterns", "[frontend][tap]") {
-    CHECK_THROWS_WITH(TensorAccessPattern({8}, 0, {1, 2}, {1}),
-                      "TensorAccessPattern: sizes and strides must have the same length, 1 to 4 (got 2 sizes, 1 strides)");
+    CHECK_THROWS_WITH(
+        TensorAccessPattern({8}, 0, {1, 2}, {1}),
+        "TensorAccessPattern: sizes and strides must have the same length, 1 to 4 (got 2 sizes, 1 strides)");
     CHECK_THROWS_WITH(TensorAccessPattern({8}, 0, {0}, {1}), "TensorAccessPattern: size 0 must be >= 1");
 }

@@ -20,7 +20,7 @@ TEST_CASE("goldens come from the actual inputs: the reference runs on what was s
     in["a"] = Tensor::from<std::int16_t>({64}, std::vector<std::int16_t>(64, 1000));
     in["factor"] = Tensor::from<std::int32_t>({1}, {-40});
     const auto want = inst.expected(in);
-    CHECK(want.at("c").values<std::int16_t>()[0] == static_cast<std::int16_t>(-40000));   // wraps like numpy astype
+    CHECK(want.at("c").values<std::int16_t>()[0] == static_cast<std::int16_t>(-40000)); // wraps like numpy astype
     // Host tensors lay the inputs out per argument; outputs start zeroed.
     const auto host = inst.host_tensors(in);
     REQUIRE(host.size() == 3);
@@ -28,7 +28,7 @@ TEST_CASE("goldens come from the actual inputs: the reference runs on what was s
     auto after = host;
     after[1] = want.at("c").data;
     CHECK(inst.check(in, after)[0].match);
-    CHECK_FALSE(inst.check(after)[0].match);   // against the seed inputs it differs
+    CHECK_FALSE(inst.check(after)[0].match); // against the seed inputs it differs
 }
 
 TEST_CASE("DesignInstance checks the declared arguments against the runtime sequence", "[golden]") {
@@ -51,7 +51,9 @@ TEST_CASE("DesignInstance checks the declared arguments against the runtime sequ
     CHECK_NOTHROW(DesignInstance(make(), {ArgSpec::input("a", i32), ArgSpec::output("b", i32)}, in, ref, "t"));
     CHECK_THROWS_WITH(DesignInstance(make(), {ArgSpec::input("a", i32)}, in, ref, "t"),
                       "design 't' declares 1 runtime arguments, its runtime sequence takes 2");
-    CHECK_THROWS_WITH(DesignInstance(make(), {ArgSpec::input("a", i32), ArgSpec::output("b", tensor<std::int16_t>({16}))}, in, ref, "t"),
+    CHECK_THROWS_WITH(DesignInstance(make(),
+                                     {ArgSpec::input("a", i32), ArgSpec::output("b", tensor<std::int16_t>({16}))}, in,
+                                     ref, "t"),
                       "design 't': runtime argument 1 'b' is declared i16[16] but the runtime sequence takes i32[16]");
     CHECK_THROWS_WITH(DesignInstance(make(), {ArgSpec::input("a", i32), ArgSpec::output("a", i32)}, in, ref, "t"),
                       "design 't': two runtime arguments are called 'a'");
@@ -60,7 +62,12 @@ TEST_CASE("DesignInstance checks the declared arguments against the runtime sequ
     CHECK_THROWS_WITH(DesignInstance(make(), {ArgSpec::input("a", i32), ArgSpec::output("b", i32)},
                                      {{"a", Tensor(DType::i32, {8})}}, ref, "t"),
                       "design 't': generated data for input 'a' is i32[8], the argument is i32[16]");
-    const DesignInstance bad_ref(make(), {ArgSpec::input("a", i32), ArgSpec::output("b", i32)}, in,
-                                 [](const Tensors&) { return Tensors{{"b", Tensor(DType::i32, {4})}}; }, "t");
-    CHECK_THROWS_WITH(bad_ref.expected(in), "design 't': the reference computes i32[4] for output 'b', the argument is i32[16]");
+    const DesignInstance bad_ref(
+        make(), {ArgSpec::input("a", i32), ArgSpec::output("b", i32)}, in,
+        [](const Tensors&) {
+            return Tensors{{"b", Tensor(DType::i32, {4})}};
+        },
+        "t");
+    CHECK_THROWS_WITH(bad_ref.expected(in),
+                      "design 't': the reference computes i32[4] for output 'b', the argument is i32[16]");
 }

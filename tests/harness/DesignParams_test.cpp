@@ -21,12 +21,14 @@ TEST_CASE("require_multiple: a positive multiple", "[harness][params]") {
 
 TEST_CASE("require_one_of: a listed value", "[harness][params]") {
     CHECK_NOTHROW(require_one_of("d", {{"bits", 16}}, "bits", {8, 16, 32}));
-    CHECK_THROWS_WITH(require_one_of("d", {{"bits", 12}}, "bits", {8, 16, 32}), "design 'd': parameter bits=12 must be one of 8, 16, 32");
+    CHECK_THROWS_WITH(require_one_of("d", {{"bits", 12}}, "bits", {8, 16, 32}),
+                      "design 'd': parameter bits=12 must be one of 8, 16, 32");
 }
 
 TEST_CASE("require_vector_multiple: whole 512-bit vectors for AIE-API kernels", "[harness][params]") {
     CHECK_NOTHROW(require_vector_multiple("d", {{"tile", 128}}, "tile", 64, "passThrough"));
     CHECK_THROWS_WITH(require_vector_multiple("d", {{"tile", 40}}, "tile", 64, "passThrough"),
-                      "design 'd': the AIE-API passThrough kernel works on whole 512-bit vectors of 64 elements; parameter tile=40 is "
+                      "design 'd': the AIE-API passThrough kernel works on whole 512-bit vectors of 64 elements; "
+                      "parameter tile=40 is "
                       "not a multiple of 64");
 }

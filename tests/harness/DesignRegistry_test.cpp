@@ -47,13 +47,14 @@ TEST_CASE("designs are listed by position, then by name, whatever the order they
     r.add(named("c30"), 30);
     r.add(named("a10"), 10);
     r.add(named("z20"), 20);
-    r.add(named("b20"), 20);   // same position: by name
+    r.add(named("b20"), 20); // same position: by name
     CHECK(names(r) == std::vector<std::string>{"a10", "b20", "z20", "c30"});
     CHECK(r.next_position() == 31);
     r.add(named("late"), r.next_position());
     CHECK(names(r).back() == "late");
     CHECK(r.by_name("z20").name == "z20");
-    CHECK_THROWS_WITH(r.by_name("nope"), "unknown design 'nope' (designs: a10, b20, z20, c30, late); see `npusim list`");
+    CHECK_THROWS_WITH(r.by_name("nope"),
+                      "unknown design 'nope' (designs: a10, b20, z20, c30, late); see `npusim list`");
 }
 
 TEST_CASE("deferred registrations run when the designs are first looked at", "[harness][registry]") {
@@ -64,7 +65,7 @@ TEST_CASE("deferred registrations run when the designs are first looked at", "[h
     CHECK(factory_calls == 0);
     CHECK(names(r) == std::vector<std::string>{"alpha", "beta"});
     CHECK(factory_calls == 2);
-    CHECK(names(r).size() == 2);   // each runs once
+    CHECK(names(r).size() == 2); // each runs once
     CHECK(factory_calls == 2);
     // A deferred registration after the first look is placed by its position too.
     r.add_deferred([] { return named("middle"); }, 15);
@@ -87,7 +88,8 @@ TEST_CASE("a second design with a taken name is an error naming it", "[harness][
     CHECK_THROWS_WITH(register_design(named("memcpy")), "register_design: a design named 'memcpy' already exists");
 }
 
-TEST_CASE("a design needs a name and a build function; a factory's error surfaces at the first look", "[harness][registry]") {
+TEST_CASE("a design needs a name and a build function; a factory's error surfaces at the first look",
+          "[harness][registry]") {
     DesignRegistry r;
     CHECK_THROWS_WITH(r.add(named(""), 10), "register_design: a design needs a name and a build function");
     DesignSpec no_build;
@@ -102,9 +104,10 @@ TEST_CASE("a design needs a name and a build function; a factory's error surface
 TEST_CASE("every example design is registered exactly once, in the npusim list order", "[harness][registry]") {
     std::vector<std::string> listed;
     for (const auto& d : all_designs()) listed.push_back(d.name);
-    CHECK(listed == std::vector<std::string>{"passthrough_kernel", "passthrough_dmas", "vector_scalar_mul", "vector_vector_add",
-                                             "matmul_single_core", "matmul_whole_array", "vector_reduce_max",
-                                             "vector_reduce_max_memtile", "row_wise_bias_add", "transpose_dma", "memcpy"});
+    CHECK(listed == std::vector<std::string>{"passthrough_kernel", "passthrough_dmas", "vector_scalar_mul",
+                                             "vector_vector_add", "matmul_single_core", "matmul_whole_array",
+                                             "vector_reduce_max", "vector_reduce_max_memtile", "row_wise_bias_add",
+                                             "transpose_dma", "memcpy"});
     CHECK(std::set<std::string>(listed.begin(), listed.end()).size() == listed.size());
     for (const auto& d : all_designs()) {
         INFO(d.name);

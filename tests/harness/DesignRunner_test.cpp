@@ -15,7 +15,7 @@ using namespace npusim::harness::test;
 TEST_CASE("run_design with .npy inputs, an expected file, and saved outputs", "[golden]") {
     TempDir dir("npusim_golden_test");
     const auto& spec = design_by_name("vector_scalar_mul");
-    const Params p{{"size", 1024}, {"tile", 512}};   // the i16 kernels need 512-element tiles
+    const Params p{{"size", 1024}, {"tile", 512}}; // the i16 kernels need 512-element tiles
     std::vector<std::int16_t> a(1024);
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int16_t>(static_cast<int>(i) * 129 - 16000);
     NpyFile::write(dir.file("a.npy"), Tensor::from<std::int16_t>({1024}, a));
@@ -66,29 +66,35 @@ TEST_CASE("run_design rejects files and names that do not fit the design", "[gol
         }
         return std::string("(no error)");
     };
-    CHECK(error_of({{"a", dir.file("i32.npy")}}) ==
-          fmt::format("'{}': dtype int32 ('<i4') does not match input 'a' of design 'vector_scalar_mul', which is int16 ('<i2'), "
-                      "shape (4096,)",
-                      dir.file("i32.npy")));
+    CHECK(
+        error_of({{"a", dir.file("i32.npy")}}) ==
+        fmt::format(
+            "'{}': dtype int32 ('<i4') does not match input 'a' of design 'vector_scalar_mul', which is int16 ('<i2'), "
+            "shape (4096,)",
+            dir.file("i32.npy")));
     CHECK(error_of({{"a", dir.file("short.npy")}}) ==
-          fmt::format("'{}': shape (100,) does not match input 'a' of design 'vector_scalar_mul', which has shape (4096,) (int16)",
+          fmt::format("'{}': shape (100,) does not match input 'a' of design 'vector_scalar_mul', which has shape "
+                      "(4096,) (int16)",
                       dir.file("short.npy")));
-    CHECK(error_of({{"a", dir.file("missing.npy")}}) == fmt::format("cannot open '{}': No such file or directory", dir.file("missing.npy")));
-    CHECK(error_of({{"x", dir.file("short.npy")}}) == "--input: design 'vector_scalar_mul' has no argument 'x' (inputs: a, factor)");
+    CHECK(error_of({{"a", dir.file("missing.npy")}}) ==
+          fmt::format("cannot open '{}': No such file or directory", dir.file("missing.npy")));
+    CHECK(error_of({{"x", dir.file("short.npy")}}) ==
+          "--input: design 'vector_scalar_mul' has no argument 'x' (inputs: a, factor)");
     CHECK(error_of({{"c", dir.file("short.npy")}}) ==
           "--input: argument 'c' of design 'vector_scalar_mul' is an output, not an input (inputs: a, factor)");
     CHECK(error_of({}, {{"a", dir.file("short.npy")}}) ==
           "--expect: argument 'a' of design 'vector_scalar_mul' is an input, not an output (outputs: c)");
     CHECK(error_of({}, {{"c", dir.file("short.npy")}}) ==
-          fmt::format("'{}': shape (100,) does not match output 'c' of design 'vector_scalar_mul', which has shape (4096,) (int16)",
+          fmt::format("'{}': shape (100,) does not match output 'c' of design 'vector_scalar_mul', which has shape "
+                      "(4096,) (int16)",
                       dir.file("short.npy")));
     o.input_files.clear();
     o.expected_files.clear();
     o.rtol = 0.5;
     const auto rep = run_design(spec, "npu1", {}, o);
     CHECK(rep.all_match);
-    CHECK(rep.notes ==
-          std::vector<std::string>{"design 'vector_scalar_mul' has no float outputs: rtol/atol do not apply, integer outputs are compared exactly"});
+    CHECK(rep.notes == std::vector<std::string>{"design 'vector_scalar_mul' has no float outputs: rtol/atol do not "
+                                                "apply, integer outputs are compared exactly"});
     auto e2 = run_opts("npu1");
     e2.input_files = {{"b", dir.file("i32.npy")}};
     CHECK_THROWS_WITH(run_design(design_by_name("passthrough_dmas"), "npu1", {}, e2),

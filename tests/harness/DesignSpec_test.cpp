@@ -13,7 +13,7 @@ TEST_CASE("supports: listed devices and kernel sets only", "[harness][spec]") {
     s.devices = {"npu1", "npu2_1col"};
     CHECK(s.supports("npu1"));
     CHECK_FALSE(s.supports("npu2"));
-    CHECK(s.supports(KernelSet::reference));   // the default kernel sets
+    CHECK(s.supports(KernelSet::reference)); // the default kernel sets
     CHECK_FALSE(s.supports(KernelSet::aie));
     s.kernel_sets = {KernelSet::reference, KernelSet::aie};
     CHECK(s.supports(KernelSet::aie));
@@ -23,11 +23,11 @@ TEST_CASE("supports: listed devices and kernel sets only", "[harness][spec]") {
 
 TEST_CASE("kernels_note_only: only the reference build and a note", "[harness][spec]") {
     DesignSpec s;
-    CHECK_FALSE(s.kernels_note_only());   // no note
+    CHECK_FALSE(s.kernels_note_only()); // no note
     s.kernels_note = "no kernel: data moves by DMA only";
     CHECK(s.kernels_note_only());
     s.kernel_sets = {KernelSet::reference, KernelSet::aie};
-    CHECK_FALSE(s.kernels_note_only());   // a note beside the kernel sets
+    CHECK_FALSE(s.kernels_note_only()); // a note beside the kernel sets
 }
 
 TEST_CASE("resolve_params: defaults overridden, unknown names refused", "[harness][spec]") {

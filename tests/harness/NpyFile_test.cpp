@@ -55,12 +55,15 @@ TEST_CASE("headers are byte for byte what numpy.save writes", "[npy]") {
     CHECK(i32.substr(70) == std::string(57, ' ') + "\n");
     CHECK(i32 == numpy_header("{'descr': '<i4', 'fortran_order': False, 'shape': (4096,), }"));
 
-    CHECK(NpyFile::header(DType::i16, {2, 3}) == numpy_header("{'descr': '<i2', 'fortran_order': False, 'shape': (2, 3), }"));
+    CHECK(NpyFile::header(DType::i16, {2, 3}) ==
+          numpy_header("{'descr': '<i2', 'fortran_order': False, 'shape': (2, 3), }"));
     CHECK(NpyFile::header(DType::i8, {5}) == numpy_header("{'descr': '|i1', 'fortran_order': False, 'shape': (5,), }"));
     CHECK(NpyFile::header(DType::u8, {7}) == numpy_header("{'descr': '|u1', 'fortran_order': False, 'shape': (7,), }"));
     CHECK(NpyFile::header(DType::f32, {}) == numpy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (), }"));
-    CHECK(NpyFile::header(DType::u32, {1}) == numpy_header("{'descr': '<u4', 'fortran_order': False, 'shape': (1,), }"));
-    CHECK(NpyFile::header(DType::bf16, {3}) == numpy_header("{'descr': '<V2', 'fortran_order': False, 'shape': (3,), }"));
+    CHECK(NpyFile::header(DType::u32, {1}) ==
+          numpy_header("{'descr': '<u4', 'fortran_order': False, 'shape': (1,), }"));
+    CHECK(NpyFile::header(DType::bf16, {3}) ==
+          numpy_header("{'descr': '<V2', 'fortran_order': False, 'shape': (3,), }"));
     CHECK(NpyFile::header(DType::i16, {1, 2, 3, 4}) ==
           numpy_header("{'descr': '<i2', 'fortran_order': False, 'shape': (1, 2, 3, 4), }"));
 
@@ -75,14 +78,18 @@ TEST_CASE("headers are byte for byte what numpy.save writes", "[npy]") {
     CHECK(big.back() == '\n');
 
     for (const auto& [t, shape] : std::vector<std::pair<DType, std::vector<std::int64_t>>>{
-             {DType::i32, {4096}}, {DType::f32, {}}, {DType::u8, {123456}}, {DType::i16, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}}}) {
+             {DType::i32, {4096}},
+             {DType::f32, {}},
+             {DType::u8, {123456}},
+             {DType::i16, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}}}) {
         const auto h = NpyFile::header(t, shape);
         INFO(h);
         CHECK(h.size() % 64 == 0);
         CHECK(h.back() == '\n');
         CHECK(h[6] == 1);
         CHECK(h[7] == 0);
-        CHECK(static_cast<std::size_t>(static_cast<unsigned char>(h[8]) | (static_cast<unsigned char>(h[9]) << 8)) == h.size() - 10);
+        CHECK(static_cast<std::size_t>(static_cast<unsigned char>(h[8]) | (static_cast<unsigned char>(h[9]) << 8)) ==
+              h.size() - 10);
     }
 }
 
@@ -119,12 +126,12 @@ TEST_CASE("round trips of every dtype and shape through a file", "[npy]") {
 }
 
 TEST_CASE("bfloat16 is read from '<V2', '|V2' and 'bfloat16' descrs", "[npy]") {
-    const std::string data("\x80\x3f\x00\xc0", 4);   // 1.0, -2.0
+    const std::string data("\x80\x3f\x00\xc0", 4); // 1.0, -2.0
     for (const char* d : {"'<V2'", "'|V2'", "'bfloat16'"}) {
         INFO(d);
-        const auto t = NpyFile::parse(bytes_of(numpy_header(std::string("{'descr': ") + d + ", 'fortran_order': False, 'shape': (2,), }") +
-                                               data),
-                                      "bf.npy");
+        const auto t = NpyFile::parse(
+            bytes_of(numpy_header(std::string("{'descr': ") + d + ", 'fortran_order': False, 'shape': (2,), }") + data),
+            "bf.npy");
         REQUIRE(t.dtype == DType::bf16);
         CHECK(float(t.values<bfloat16>()[0]) == 1.0f);
         CHECK(float(t.values<bfloat16>()[1]) == -2.0f);
@@ -135,15 +142,16 @@ TEST_CASE("bfloat16 is read from '<V2', '|V2' and 'bfloat16' descrs", "[npy]") {
 TEST_CASE("hand-written headers: other key orders, quotes, version 2.0 and 3.0, '<i1'", "[npy]") {
     // Keys in another order, double quotes, no trailing comma, no padding.
     std::string dict = "{\"shape\": (2,), \"fortran_order\": False, \"descr\": \"<i1\"}";
-    std::string v1 = std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(dict.size()) + '\0' + dict + std::string("\x05\xfb", 2);
+    std::string v1 =
+        std::string("\x93NUMPY\x01\x00", 8) + static_cast<char>(dict.size()) + '\0' + dict + std::string("\x05\xfb", 2);
     auto t = NpyFile::parse(bytes_of(v1), "h.npy");
     CHECK(t.dtype == DType::i8);
     CHECK(t.values<std::int8_t>() == std::vector<std::int8_t>{5, -5});
     // Version 2.0: a 4-byte header length.
     dict = "{'descr': '<u4', 'fortran_order': False, 'shape': (1, 1), }\n";
     for (char major : {'\x02', '\x03'}) {
-        std::string v2 = std::string("\x93NUMPY", 6) + major + '\0' + static_cast<char>(dict.size()) + std::string(3, '\0') + dict +
-                         std::string("\x01\x02\x03\x04", 4);
+        std::string v2 = std::string("\x93NUMPY", 6) + major + '\0' + static_cast<char>(dict.size()) +
+                         std::string(3, '\0') + dict + std::string("\x01\x02\x03\x04", 4);
         t = NpyFile::parse(bytes_of(v2), "v2.npy");
         CHECK(t.dtype == DType::u32);
         CHECK(t.shape == std::vector<std::int64_t>{1, 1});
@@ -158,15 +166,18 @@ TEST_CASE("errors name the file and say what is wrong", "[npy]") {
           "'x.npy': not a .npy file (it does not start with the magic string \\x93NUMPY)");
     CHECK(parse_error(std::string("\x93NUMPY\x04\x00", 8) + "xx") ==
           "'t.npy': unsupported .npy format version 4.0 (npusim reads 1.0, 2.0 and 3.0)");
-    CHECK(parse_error(numpy_header("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }") + std::string(16, '\0')) ==
-          "'t.npy': unsupported dtype '<i8' (int64); npusim reads |i1 (int8), |u1 (uint8), <i2 (int16), <i4 (int32), <u4 (uint32), "
-          "<f4 (float32) and bfloat16 ('<V2' or 'bfloat16')");
-    CHECK_THAT(parse_error(numpy_header("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }") + std::string(16, '\0')),
-               Catch::StartsWith("'t.npy': unsupported dtype '<f8' (float64)"));
+    CHECK(parse_error(numpy_header("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }") +
+                      std::string(16, '\0')) == "'t.npy': unsupported dtype '<i8' (int64); npusim reads |i1 (int8), "
+                                                "|u1 (uint8), <i2 (int16), <i4 (int32), <u4 (uint32), "
+                                                "<f4 (float32) and bfloat16 ('<V2' or 'bfloat16')");
+    CHECK_THAT(
+        parse_error(numpy_header("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }") + std::string(16, '\0')),
+        Catch::StartsWith("'t.npy': unsupported dtype '<f8' (float64)"));
     CHECK(parse_error(numpy_header("{'descr': '>i4', 'fortran_order': False, 'shape': (2,), }") + data) ==
           "'t.npy': big-endian dtype '>i4' is not supported; save a little-endian array (arr.astype('<i4'))");
-    CHECK(parse_error(numpy_header("{'descr': '<i4', 'fortran_order': True, 'shape': (2, 1), }") + data) ==
-          "'t.npy': Fortran-order arrays are not supported; save a C-order array (np.save(f, np.ascontiguousarray(a)))");
+    CHECK(
+        parse_error(numpy_header("{'descr': '<i4', 'fortran_order': True, 'shape': (2, 1), }") + data) ==
+        "'t.npy': Fortran-order arrays are not supported; save a C-order array (np.save(f, np.ascontiguousarray(a)))");
     CHECK_THAT(parse_error(numpy_header("{'descr': [('x', '<i4')], 'fortran_order': False, 'shape': (2,), }") + data),
                Catch::StartsWith("'t.npy': unsupported dtype [('x', '<i4')] (a structured dtype)"));
     CHECK(parse_error(numpy_header(ok) + std::string(4, '\0')) ==
@@ -174,8 +185,9 @@ TEST_CASE("errors name the file and say what is wrong", "[npy]") {
     CHECK(parse_error(numpy_header(ok) + std::string(12, '\0')) ==
           "'t.npy': extra data: 12 bytes after the header, dtype int32 shape (2,) needs 8");
     CHECK_THAT(parse_error(numpy_header(ok).substr(0, 40)), Catch::StartsWith("'t.npy': truncated .npy header"));
-    CHECK_THAT(parse_error(numpy_header("{'descr': '<i4', 'shape': (2,), }") + data),
-               Catch::StartsWith("'t.npy': malformed .npy header: it needs the keys 'descr', 'fortran_order' and 'shape'"));
+    CHECK_THAT(
+        parse_error(numpy_header("{'descr': '<i4', 'shape': (2,), }") + data),
+        Catch::StartsWith("'t.npy': malformed .npy header: it needs the keys 'descr', 'fortran_order' and 'shape'"));
     CHECK_THAT(parse_error(numpy_header("{'descr': '<i4', 'fortran_order': False, 'shape': (2,), 'x': 1}") + data),
                Catch::Contains("unexpected key 'x'"));
     CHECK_THAT(parse_error(numpy_header("{'descr': '<i4' 'fortran_order': False}") + data),
@@ -183,10 +195,12 @@ TEST_CASE("errors name the file and say what is wrong", "[npy]") {
     CHECK_THAT(parse_error(numpy_header("{'descr': '<i4', 'fortran_order': False, 'shape': (-2,), }") + data),
                Catch::Contains("malformed .npy header: shape (-2,)"));
 
-    CHECK_THROWS_WITH(NpyFile::read("/nonexistent/dir/a.npy"), "cannot open '/nonexistent/dir/a.npy': No such file or directory");
+    CHECK_THROWS_WITH(NpyFile::read("/nonexistent/dir/a.npy"),
+                      "cannot open '/nonexistent/dir/a.npy': No such file or directory");
     CHECK_THROWS_WITH(NpyFile::write("/nonexistent/dir/a.npy", Tensor(DType::i32, {1})),
                       "cannot write '/nonexistent/dir/a.npy': No such file or directory");
     const auto path = write_file("npusim_npy_bad.npy", "hello");
-    CHECK_THROWS_WITH(NpyFile::read(path), "'npusim_npy_bad.npy': not a .npy file (it does not start with the magic string \\x93NUMPY)");
+    CHECK_THROWS_WITH(NpyFile::read(path),
+                      "'npusim_npy_bad.npy': not a .npy file (it does not start with the magic string \\x93NUMPY)");
     std::remove(path.c_str());
 }

@@ -29,7 +29,7 @@ TEST_CASE("integer outputs are compared exactly, with indices and values side by
     const auto arg = out_arg(DType::i16, {8});
     const auto want = Tensor::from<std::int16_t>({8}, {1, 2, 3, 4, 5, 6, 7, -32768});
     auto got = want;
-    CHECK(compare_output(arg, 2, got, want, 0.5, 100).match);   // tolerances do not apply to integers
+    CHECK(compare_output(arg, 2, got, want, 0.5, 100).match); // tolerances do not apply to integers
     auto g = want.values<std::int16_t>();
     g[1] = 3;
     g[5] = 7;
@@ -98,11 +98,14 @@ TEST_CASE("float outputs use |got - want| <= atol + rtol * |want|, NaN matches N
     CHECK(c.first[2].want == "nan");
     CHECK(c.first[3].got == "-inf");
     const auto text = describe_mismatches(c, "");
-    CHECK_THAT(text, Catch::StartsWith("5 of 6 elements differ at [1]..[5]\nmax abs err inf, max rel err inf (tolerance: rtol 1e-05, atol 0)\n"
-                                       "index     got  want  abs err  rel err\n"
-                                       "  [1]  100.01   100     0.01   0.0001\n"
-                                       "  [2]   1e-09     0    1e-09      inf\n"
-                                       "  [3]       1   nan      inf      inf\n"));
+    CHECK_THAT(
+        text,
+        Catch::StartsWith(
+            "5 of 6 elements differ at [1]..[5]\nmax abs err inf, max rel err inf (tolerance: rtol 1e-05, atol 0)\n"
+            "index     got  want  abs err  rel err\n"
+            "  [1]  100.01   100     0.01   0.0001\n"
+            "  [2]   1e-09     0    1e-09      inf\n"
+            "  [3]       1   nan      inf      inf\n"));
 }
 
 TEST_CASE("bf16 outputs: tolerance in float, values shown as the shortest bf16 decimal", "[golden]") {
@@ -117,11 +120,11 @@ TEST_CASE("bf16 outputs: tolerance in float, values shown as the shortest bf16 d
     CHECK(c.mismatches == 3);
     CHECK(c.first[0].want == "0.1");
     CHECK(c.first[0].got == "0.1006");
-    CHECK(c.first[1].got == "1.01");    // 1.0078125: the neighbours are 1 and 1.015625
-    CHECK(c.first[2].got == "-3.02");   // -3.015625
+    CHECK(c.first[1].got == "1.01"); // 1.0078125: the neighbours are 1 and 1.015625
+    CHECK(c.first[2].got == "-3.02"); // -3.015625
     CHECK(format_value(DType::bf16, reinterpret_cast<const std::uint8_t*>(&g[1].bits)) == "1.01");
     const bfloat16 third(1.0f / 3);
-    CHECK(format_value(DType::bf16, reinterpret_cast<const std::uint8_t*>(&third.bits)) == "0.334");   // 0.333984375
+    CHECK(format_value(DType::bf16, reinterpret_cast<const std::uint8_t*>(&third.bits)) == "0.334"); // 0.333984375
     const float f = 0.1f;
     CHECK(format_value(DType::f32, reinterpret_cast<const std::uint8_t*>(&f)) == "0.1");
 }
@@ -145,12 +148,13 @@ TEST_CASE("check_outputs compares every output argument in order, with its toler
     z.name = "z";
     const std::vector<ArgSpec> args{in, y, unused, z};
     const Tensors want{{"y", Tensor::from<float>({2}, {1.0f, 2.0f})}, {"z", Tensor::from<std::int32_t>({2}, {5, 6})}};
-    std::vector<std::vector<std::uint8_t>> host{std::vector<std::uint8_t>(4), to_bytes(std::vector<float>{1.0005f, 2.0f}),
-                                                std::vector<std::uint8_t>(4), to_bytes(std::vector<std::int32_t>{5, 7})};
+    std::vector<std::vector<std::uint8_t>> host{
+        std::vector<std::uint8_t>(4), to_bytes(std::vector<float>{1.0005f, 2.0f}), std::vector<std::uint8_t>(4),
+        to_bytes(std::vector<std::int32_t>{5, 7})};
     auto checks = check_outputs("d", args, host, want);
-    REQUIRE(checks.size() == 2);   // inputs and unused arguments are not checked
+    REQUIRE(checks.size() == 2); // inputs and unused arguments are not checked
     CHECK(checks[0].name == "y (arg 1)");
-    CHECK(checks[0].match);   // rel err 5e-4 <= rtol 1e-3
+    CHECK(checks[0].match); // rel err 5e-4 <= rtol 1e-3
     CHECK(checks[0].rtol == 1e-3);
     CHECK(checks[1].name == "z (arg 3)");
     CHECK(checks[1].mismatch_indices == std::vector<std::uint64_t>{1});
@@ -174,7 +178,8 @@ TEST_CASE("check_outputs: a wrong-sized output is reported, a wrong tensor count
     CHECK(checks[0].mismatches == 4);
     CHECK(checks[0].error == "cannot compare: the output holds 12 bytes, the argument i32[4] has 16");
     CHECK(checks[0].first_mismatches == checks[0].error);
-    CHECK_THROWS_WITH(check_outputs("d", {y}, {}, want), "design 'd': 0 host tensors to check, the design has 1 arguments");
+    CHECK_THROWS_WITH(check_outputs("d", {y}, {}, want),
+                      "design 'd': 0 host tensors to check, the design has 1 arguments");
     CHECK_THROWS_AS(require_host_per_argument("d", {y, y}, 1), DesignError);
     CHECK_NOTHROW(require_host_per_argument("d", {y}, 1));
 }

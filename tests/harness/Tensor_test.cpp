@@ -27,7 +27,8 @@ TEST_CASE("Tensor: zero-filled or from values, typed access checked", "[harness]
     CHECK(t.values<std::int32_t>() == std::vector<std::int32_t>{1, -2, 3});
     CHECK_THROWS_WITH(t.values<std::int16_t>(), "Tensor::values: the tensor holds i32, not i16");
     CHECK_THROWS_WITH(Tensor::from<std::int32_t>({4}, {1, 2}), "Tensor::from: 2 values for a shape of 4 elements");
-    CHECK_THROWS_WITH(Tensor(DType::i32, {2}, std::vector<std::uint8_t>(7)), "Tensor i32[2]: 7 bytes of data, expected 8");
+    CHECK_THROWS_WITH(Tensor(DType::i32, {2}, std::vector<std::uint8_t>(7)),
+                      "Tensor i32[2]: 7 bytes of data, expected 8");
     CHECK(Tensor(DType::i32, {}).type_str() == "i32[]");
 }
 
@@ -36,7 +37,7 @@ TEST_CASE("byte helpers round-trip host vectors", "[harness][tensor]") {
     const auto b = to_bytes(v);
     CHECK(b.size() == 6);
     CHECK(from_bytes<std::int16_t>(b) == v);
-    CHECK(from_bytes<std::int32_t>(std::vector<std::uint8_t>(7)).size() == 1);   // a partial element is dropped
+    CHECK(from_bytes<std::int32_t>(std::vector<std::uint8_t>(7)).size() == 1); // a partial element is dropped
     CHECK(to_bytes(std::vector<float>{}).empty());
 }
 

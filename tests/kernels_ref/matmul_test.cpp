@@ -18,10 +18,10 @@ using namespace npusim::kernels;
 
 namespace {
 
-#define REQUIRE_INVALID(expr, text)                                                                \
-    do {                                                                                           \
-        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                            \
-        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                \
+#define REQUIRE_INVALID(expr, text)                                                                                    \
+    do {                                                                                                               \
+        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                                                \
+        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                                    \
     } while (0)
 
 using MatI64 = Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -69,7 +69,7 @@ std::vector<T> random_ints(std::size_t n, std::int64_t lo, std::int64_t hi, std:
         for (std::size_t i = 0; i < std::size(e); ++i) {
             v[i] = e[i];
             v[n - 1 - i] = e[i];
-            v[n / 3 + i] = std::numeric_limits<T>::min();   // force int32 overflow in dot products
+            v[n / 3 + i] = std::numeric_limits<T>::min(); // force int32 overflow in dot products
         }
     }
     return v;
@@ -79,7 +79,8 @@ template <typename T>
 MatI64 to_eigen(const std::vector<T>& v, int rows, int cols) {
     MatI64 mtx(rows, cols);
     for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < cols; ++j) mtx(i, j) = v[static_cast<std::size_t>(i) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(j)];
+        for (int j = 0; j < cols; ++j)
+            mtx(i, j) = v[static_cast<std::size_t>(i) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(j)];
     return mtx;
 }
 
@@ -127,7 +128,8 @@ TEST_CASE("matmul_i16_i32: C += A*B with int32 wraparound equals an int64 Eigen 
             const std::int64_t hi = full_range ? std::numeric_limits<std::int16_t>::max() : 8191;
             const auto A = random_ints<std::int16_t>(static_cast<std::size_t>(sh.m * sh.k), lo, hi, seed++, full_range);
             const auto B = random_ints<std::int16_t>(static_cast<std::size_t>(sh.k * sh.n), lo, hi, seed++, full_range);
-            const auto C0 = random_ints<std::int32_t>(static_cast<std::size_t>(sh.m * sh.n), std::numeric_limits<std::int32_t>::min(),
+            const auto C0 = random_ints<std::int32_t>(static_cast<std::size_t>(sh.m * sh.n),
+                                                      std::numeric_limits<std::int32_t>::min(),
                                                       std::numeric_limits<std::int32_t>::max(), seed++, full_range);
 
             auto Cb = to_blocked(C0, sh.m, sh.n, sh.r, sh.t);
@@ -144,7 +146,7 @@ TEST_CASE("matmul_i16_i32: C += A*B with int32 wraparound equals an int64 Eigen 
                     overflowed |= g != wrap_signed(g, 32);
                     REQUIRE(C[static_cast<std::size_t>(i * sh.n + j)] == wrap_signed(g, 32));
                 }
-            if (full_range) REQUIRE(overflowed);   // the wraparound path was exercised
+            if (full_range) REQUIRE(overflowed); // the wraparound path was exercised
         }
     }
 }
@@ -162,15 +164,16 @@ TEST_CASE("matmul_i16_i16: C += A*B with int16 wraparound", "[kernels][matmul]")
         const auto C = from_blocked(Cb, sh.m, sh.n, sh.r, sh.t);
         const MatI64 G = to_eigen(C0, sh.m, sh.n) + to_eigen(A, sh.m, sh.k) * to_eigen(B, sh.k, sh.n);
         for (int i = 0; i < sh.m; ++i)
-            for (int j = 0; j < sh.n; ++j) REQUIRE(C[static_cast<std::size_t>(i * sh.n + j)] == wrap_signed(G(i, j), 16));
+            for (int j = 0; j < sh.n; ++j)
+                REQUIRE(C[static_cast<std::size_t>(i * sh.n + j)] == wrap_signed(G(i, j), 16));
     }
     // small values (E7 golden style): no wraparound, exact
     const Shape sh{64, 64, 32, 4, 4, 4};
     const auto A = random_ints<std::int16_t>(64 * 64, -4, 4, 77, false);
     const auto B = random_ints<std::int16_t>(64 * 32, -4, 4, 78, false);
     std::vector<std::int16_t> Cb(64 * 32, 0);
-    matmul_i16_i16(to_blocked(A, sh.m, sh.k, sh.r, sh.s).data(), to_blocked(B, sh.k, sh.n, sh.s, sh.t).data(), Cb.data(),
-                   sh.m, sh.k, sh.n, sh.r, sh.s, sh.t);
+    matmul_i16_i16(to_blocked(A, sh.m, sh.k, sh.r, sh.s).data(), to_blocked(B, sh.k, sh.n, sh.s, sh.t).data(),
+                   Cb.data(), sh.m, sh.k, sh.n, sh.r, sh.s, sh.t);
     const auto C = from_blocked(Cb, sh.m, sh.n, sh.r, sh.t);
     const MatI64 G = to_eigen(A, 64, 64) * to_eigen(B, 64, 32);
     for (int i = 0; i < 64; ++i)
@@ -187,10 +190,13 @@ TEST_CASE("E6 worker pattern: zero C, then accumulate over K tiles", "[kernels][
     for (int step = 0; step < K / k; ++step) {
         std::vector<std::int16_t> At(static_cast<std::size_t>(m * k)), Bt(static_cast<std::size_t>(k * n));
         for (int i = 0; i < m; ++i)
-            for (int j = 0; j < k; ++j) At[static_cast<std::size_t>(i * k + j)] = A[static_cast<std::size_t>(i * K + step * k + j)];
+            for (int j = 0; j < k; ++j)
+                At[static_cast<std::size_t>(i * k + j)] = A[static_cast<std::size_t>(i * K + step * k + j)];
         for (int i = 0; i < k; ++i)
-            for (int j = 0; j < n; ++j) Bt[static_cast<std::size_t>(i * n + j)] = B[static_cast<std::size_t>((step * k + i) * n + j)];
-        matmul_i16_i32(to_blocked(At, m, k, r, s).data(), to_blocked(Bt, k, n, s, t).data(), Cb.data(), m, k, n, r, s, t);
+            for (int j = 0; j < n; ++j)
+                Bt[static_cast<std::size_t>(i * n + j)] = B[static_cast<std::size_t>((step * k + i) * n + j)];
+        matmul_i16_i32(to_blocked(At, m, k, r, s).data(), to_blocked(Bt, k, n, s, t).data(), Cb.data(), m, k, n, r, s,
+                       t);
     }
     const auto C = from_blocked(Cb, m, n, r, t);
     const MatI64 G = to_eigen(A, m, K) * to_eigen(B, K, n);
@@ -202,12 +208,14 @@ TEST_CASE("matmul preconditions throw std::invalid_argument", "[kernels][matmul]
     std::vector<std::int16_t> A(64 * 64, 1), B(64 * 64, 1);
     std::vector<std::int32_t> C(64 * 64, 5);
     std::vector<std::int16_t> C16(64 * 64, 5);
-    auto mm = [&](int m, int k, int n, int r, int s, int t) { matmul_i16_i32(A.data(), B.data(), C.data(), m, k, n, r, s, t); };
+    auto mm = [&](int m, int k, int n, int r, int s, int t) {
+        matmul_i16_i32(A.data(), B.data(), C.data(), m, k, n, r, s, t);
+    };
     REQUIRE_INVALID(mm(30, 32, 32, 4, 4, 4), "m must be a multiple of 4");
     REQUIRE_INVALID(mm(32, 30, 32, 4, 4, 4), "k must be a multiple of 4");
     REQUIRE_INVALID(mm(32, 32, 36, 4, 4, 8), "n must be a multiple of 8");
-    REQUIRE_INVALID(mm(12, 32, 32, 4, 4, 4), "m / r must be a multiple of 2");   // 3 block rows
-    REQUIRE_INVALID(mm(32, 32, 24, 4, 4, 8), "n / t must be a multiple of 2");   // 3 block columns
+    REQUIRE_INVALID(mm(12, 32, 32, 4, 4, 4), "m / r must be a multiple of 2"); // 3 block rows
+    REQUIRE_INVALID(mm(32, 32, 24, 4, 4, 8), "n / t must be a multiple of 2"); // 3 block columns
     REQUIRE_INVALID(mm(0, 32, 32, 4, 4, 4), "m must be > 0");
     REQUIRE_INVALID(mm(32, -4, 32, 4, 4, 4), "k must be > 0");
     REQUIRE_INVALID(mm(32, 32, 32, 0, 4, 4), "r must be > 0");
@@ -235,7 +243,7 @@ TEST_CASE("matmul cost estimates reproduce the NPU1 calibration point", "[kernel
     REQUIRE(matmul_i16_i16_cycles(64, 64, 64) == 2535);
     // linear in m*k*n beyond the call overhead: 32^3 is 1/8 of the loop work (2527 / 8 = 315.9 -> 316)
     REQUIRE(matmul_i16_i32_cycles(32, 32, 32) == kMatmulOverheadCycles + 316);
-    REQUIRE(matmul_i16_i32_cycles(64, 64, 32) == kMatmulOverheadCycles + 1264);   // ceil(2527 / 2)
+    REQUIRE(matmul_i16_i32_cycles(64, 64, 32) == kMatmulOverheadCycles + 1264); // ceil(2527 / 2)
     REQUIRE(matmul_i16_i32_cycles(128, 128, 128) == kMatmulOverheadCycles + 8 * 2527);
     REQUIRE(matmul_i16_i32_cycles(0, 64, 64) == kMatmulOverheadCycles);
     REQUIRE_INVALID(matmul_i16_i32_cycles(-1, 64, 64), ">= 0");

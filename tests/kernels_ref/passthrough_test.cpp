@@ -13,10 +13,10 @@ using namespace npusim::kernels;
 
 namespace {
 
-#define REQUIRE_INVALID(expr, text)                                                                \
-    do {                                                                                           \
-        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                            \
-        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                \
+#define REQUIRE_INVALID(expr, text)                                                                                    \
+    do {                                                                                                               \
+        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                                                \
+        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                                    \
     } while (0)
 
 template <typename T>
@@ -51,19 +51,22 @@ void check_copy(Fn kernel, std::int32_t n, std::uint32_t seed) {
 
 TEST_CASE("passThroughLine copies n elements exactly (u8, i16, i32)", "[kernels][passthrough]") {
     SECTION("u8: minimum size 384, E1 tile 1024, 4096") {
-        for (std::int32_t n : {384, 448, 1024, 4096}) check_copy<std::uint8_t>(passThroughLine_u8, n, 11u + static_cast<std::uint32_t>(n));
+        for (std::int32_t n : {384, 448, 1024, 4096})
+            check_copy<std::uint8_t>(passThroughLine_u8, n, 11u + static_cast<std::uint32_t>(n));
     }
     SECTION("i16: minimum size 192, 1024") {
-        for (std::int32_t n : {192, 224, 1024}) check_copy<std::int16_t>(passThroughLine_i16, n, 21u + static_cast<std::uint32_t>(n));
+        for (std::int32_t n : {192, 224, 1024})
+            check_copy<std::int16_t>(passThroughLine_i16, n, 21u + static_cast<std::uint32_t>(n));
     }
     SECTION("i32: minimum size 96, E11 tile 1024") {
-        for (std::int32_t n : {96, 112, 1024}) check_copy<std::int32_t>(passThroughLine_i32, n, 31u + static_cast<std::uint32_t>(n));
+        for (std::int32_t n : {96, 112, 1024})
+            check_copy<std::int32_t>(passThroughLine_i32, n, 31u + static_cast<std::uint32_t>(n));
     }
 }
 
 TEST_CASE("passThroughLine E1 golden: out == arange(uint8)", "[kernels][passthrough]") {
     std::vector<std::uint8_t> in(1024), out(1024, 0);
-    for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(i);   // np.arange(...).astype(uint8)
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(i); // np.arange(...).astype(uint8)
     passThroughLine_u8(in.data(), out.data(), 1024);
     REQUIRE(out == in);
 }
@@ -89,7 +92,8 @@ TEST_CASE("passThroughLine preconditions throw std::invalid_argument", "[kernels
     for (auto x : b16) REQUIRE(x == 2);
     for (auto x : b32) REQUIRE(x == 2);
     // the message names the kernel
-    REQUIRE_THROWS_WITH(passThroughLine_i16(a16.data(), b16.data(), 31), Catch::Matchers::StartsWith("passThroughLine_i16: "));
+    REQUIRE_THROWS_WITH(passThroughLine_i16(a16.data(), b16.data(), 31),
+                        Catch::Matchers::StartsWith("passThroughLine_i16: "));
 }
 
 TEST_CASE("passThroughLine_cycles: 32 bytes per cycle plus call overhead", "[kernels][passthrough][cost]") {
@@ -98,7 +102,7 @@ TEST_CASE("passThroughLine_cycles: 32 bytes per cycle plus call overhead", "[ker
     REQUIRE(passThroughLine_cycles(1024, 2) == kPassThroughOverheadCycles + 64);
     REQUIRE(passThroughLine_cycles(1024, 4) == kPassThroughOverheadCycles + 128);
     REQUIRE(passThroughLine_cycles(0, 4) == kPassThroughOverheadCycles);
-    REQUIRE(passThroughLine_cycles(33, 1) == kPassThroughOverheadCycles + 2);   // partial store rounds up
+    REQUIRE(passThroughLine_cycles(33, 1) == kPassThroughOverheadCycles + 2); // partial store rounds up
     REQUIRE(passThroughLine_cycles(4096, 1) > passThroughLine_cycles(1024, 1));
     REQUIRE_INVALID(passThroughLine_cycles(1024, 3), "elem_bytes");
     REQUIRE_INVALID(passThroughLine_cycles(-1, 1), ">= 0");

@@ -16,10 +16,10 @@ using npusim::bfloat16;
 
 namespace {
 
-#define REQUIRE_INVALID(expr, text)                                                                \
-    do {                                                                                           \
-        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                            \
-        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                \
+#define REQUIRE_INVALID(expr, text)                                                                                    \
+    do {                                                                                                               \
+        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                                                \
+        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                                    \
     } while (0)
 
 constexpr std::int32_t kMin32 = std::numeric_limits<std::int32_t>::min();
@@ -173,9 +173,10 @@ TEST_CASE("reduce_max bf16 variants equal the float maximum", "[kernels][reduce_
     REQUIRE(static_cast<float>(out) == -2.5f);
 }
 
-TEST_CASE("reduce_max bf16 special values follow the kernel's lowest()/greater-than semantics", "[kernels][reduce_max][bf16]") {
+TEST_CASE("reduce_max bf16 special values follow the kernel's lowest()/greater-than semantics",
+          "[kernels][reduce_max][bf16]") {
     const float inf = std::numeric_limits<float>::infinity();
-    const bfloat16 lowest = bfloat16::from_bits(0xFF7F);   // most negative finite bf16
+    const bfloat16 lowest = bfloat16::from_bits(0xFF7F); // most negative finite bf16
     REQUIRE(static_cast<float>(lowest) < -3.38e38f);
 
     std::vector<bfloat16> v(256, bfloat16(-inf));
@@ -213,7 +214,7 @@ TEST_CASE("reduce_max preconditions throw std::invalid_argument", "[kernels][red
     std::int32_t out = 42;
     bfloat16 outb(42.0f);
     REQUIRE_INVALID(reduce_max_vector_i32(v.data(), &out, 100), "multiple of 16");
-    REQUIRE_INVALID(reduce_max_vector_i32(v.data(), &out, 112), ">= 128");   // 7 vectors
+    REQUIRE_INVALID(reduce_max_vector_i32(v.data(), &out, 112), ">= 128"); // 7 vectors
     REQUIRE_INVALID(reduce_max_vector_i32(v.data(), &out, 16), ">= 128");
     REQUIRE_INVALID(reduce_max_vector_i32(v.data(), &out, 0), ">= 128");
     REQUIRE_INVALID(reduce_max_vector_i32(v.data(), &out, -16), ">= 0");
@@ -227,7 +228,8 @@ TEST_CASE("reduce_max preconditions throw std::invalid_argument", "[kernels][red
     REQUIRE_INVALID(compute_max_bf16(nullptr, &outb, &outb), "'a' is null");
     REQUIRE(out == 42);
     REQUIRE(static_cast<float>(outb) == 42.0f);
-    REQUIRE_THROWS_WITH(reduce_max_vector_i32(v.data(), &out, 100), Catch::Matchers::StartsWith("reduce_max_vector_i32: "));
+    REQUIRE_THROWS_WITH(reduce_max_vector_i32(v.data(), &out, 100),
+                        Catch::Matchers::StartsWith("reduce_max_vector_i32: "));
 }
 
 TEST_CASE("reduce_max cost estimates: one 512-bit vector per cycle plus overhead", "[kernels][reduce_max][cost]") {

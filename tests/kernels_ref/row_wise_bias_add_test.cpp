@@ -14,10 +14,10 @@ using namespace npusim::kernels;
 
 namespace {
 
-#define REQUIRE_INVALID(expr, text)                                                                \
-    do {                                                                                           \
-        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                            \
-        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                \
+#define REQUIRE_INVALID(expr, text)                                                                                    \
+    do {                                                                                                               \
+        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                                                \
+        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                                    \
     } while (0)
 
 // Golden: the sum of two floats computed in double and rounded once to float. Double has more
@@ -27,13 +27,17 @@ std::vector<float> golden(const std::vector<float>& in, const std::vector<float>
     std::vector<float> out(in.size());
     for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) {
-            const std::size_t idx = static_cast<std::size_t>(i) * static_cast<std::size_t>(n) + static_cast<std::size_t>(j);
-            out[idx] = static_cast<float>(static_cast<double>(in[idx]) + static_cast<double>(bias[static_cast<std::size_t>(j)]));
+            const std::size_t idx =
+                static_cast<std::size_t>(i) * static_cast<std::size_t>(n) + static_cast<std::size_t>(j);
+            out[idx] = static_cast<float>(static_cast<double>(in[idx]) +
+                                          static_cast<double>(bias[static_cast<std::size_t>(j)]));
         }
     return out;
 }
 
-bool same_float(float a, float b) { return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b)); }
+bool same_float(float a, float b) {
+    return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
+}
 
 } // namespace
 
@@ -71,13 +75,20 @@ TEST_CASE("row_wise_bias_add_f32 edge values and in-place update", "[kernels][ro
     const float inf = std::numeric_limits<float>::infinity();
     const float fmax = std::numeric_limits<float>::max();
     std::vector<float> in(32, 1.0f), bias(32, 0.0f);
-    in[0] = inf;        bias[0] = -1e30f;    // inf + finite = inf
-    in[1] = -0.0f;      bias[1] = 0.0f;      // -0 + +0 = +0
-    in[2] = fmax;       bias[2] = fmax;      // overflow -> inf
-    in[3] = -fmax;      bias[3] = -fmax;     // overflow -> -inf
-    in[4] = 1e-45f;     bias[4] = -1e-45f;   // denormals cancel
-    in[5] = 16777216.f; bias[5] = 1.0f;      // 2^24 + 1 rounds to even
-    in[6] = -0.0f;      bias[6] = -0.0f;
+    in[0] = inf;
+    bias[0] = -1e30f; // inf + finite = inf
+    in[1] = -0.0f;
+    bias[1] = 0.0f; // -0 + +0 = +0
+    in[2] = fmax;
+    bias[2] = fmax; // overflow -> inf
+    in[3] = -fmax;
+    bias[3] = -fmax; // overflow -> -inf
+    in[4] = 1e-45f;
+    bias[4] = -1e-45f; // denormals cancel
+    in[5] = 16777216.f;
+    bias[5] = 1.0f; // 2^24 + 1 rounds to even
+    in[6] = -0.0f;
+    bias[6] = -0.0f;
     const auto expected = golden(in, bias, 1, 32);
     std::vector<float> inplace = in;
     row_wise_bias_add_f32(inplace.data(), bias.data(), inplace.data(), 1, 32);

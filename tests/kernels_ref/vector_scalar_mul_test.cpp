@@ -14,10 +14,10 @@ using namespace npusim::kernels;
 
 namespace {
 
-#define REQUIRE_INVALID(expr, text)                                                                \
-    do {                                                                                           \
-        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                            \
-        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                \
+#define REQUIRE_INVALID(expr, text)                                                                                    \
+    do {                                                                                                               \
+        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                                                \
+        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                                    \
     } while (0)
 
 // numpy-style wraparound to a signed type of `bits` bits, written independently of the kernel:
@@ -52,7 +52,11 @@ std::vector<T> random_with_edges(std::size_t n, std::uint32_t seed) {
     std::uniform_int_distribution<std::int64_t> dist(std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
     std::vector<T> v(n);
     for (auto& x : v) x = static_cast<T>(dist(rng));
-    const T edges[] = {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(), T(0), T(1), static_cast<T>(-1),
+    const T edges[] = {std::numeric_limits<T>::min(),
+                       std::numeric_limits<T>::max(),
+                       T(0),
+                       T(1),
+                       static_cast<T>(-1),
                        static_cast<T>(std::numeric_limits<T>::min() + 1)};
     for (std::size_t i = 0; i < std::size(edges); ++i) {
         v[i] = edges[i];
@@ -64,8 +68,19 @@ std::vector<T> random_with_edges(std::size_t n, std::uint32_t seed) {
 } // namespace
 
 TEST_CASE("vector_scalar_mul_i16 wraps like (a*f).astype(int16)", "[kernels][vector_scalar_mul]") {
-    const std::int32_t factors[] = {3, -3, 0, 1, -1, 2, 1000, -32768, 32767, 70000 /* -> int16 4464 */, -32769,
-                                    std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()};
+    const std::int32_t factors[] = {3,
+                                    -3,
+                                    0,
+                                    1,
+                                    -1,
+                                    2,
+                                    1000,
+                                    -32768,
+                                    32767,
+                                    70000 /* -> int16 4464 */,
+                                    -32769,
+                                    std::numeric_limits<std::int32_t>::min(),
+                                    std::numeric_limits<std::int32_t>::max()};
     std::uint32_t seed = 100;
     for (std::int32_t n : {512 /* minimum */, 1024 /* E3 tile */, 4096}) {
         for (std::int32_t f : factors) {
@@ -87,12 +102,12 @@ TEST_CASE("vector_scalar_mul_i16 wraps like (a*f).astype(int16)", "[kernels][vec
     std::vector<std::int16_t> out(512);
     std::int32_t f = 3;
     vector_scalar_mul_i16(a.data(), out.data(), &f, 512);
-    CHECK(out[0] == -32768);          // -98304 mod 2^16 = -32768
-    CHECK(out[1] == 32765);           // 98301 - 65536
-    CHECK(out[2] == -5536);           // 60000 - 65536
+    CHECK(out[0] == -32768); // -98304 mod 2^16 = -32768
+    CHECK(out[1] == 32765); // 98301 - 65536
+    CHECK(out[2] == -5536); // 60000 - 65536
     f = -1;
     vector_scalar_mul_i16(a.data(), out.data(), &f, 512);
-    CHECK(out[0] == -32768);          // -(-32768) wraps back
+    CHECK(out[0] == -32768); // -(-32768) wraps back
     CHECK(out[1] == -32767);
 }
 
@@ -105,7 +120,14 @@ TEST_CASE("vector_scalar_mul E3 golden: in[i] = i + 1, factor 3", "[kernels][vec
 }
 
 TEST_CASE("vector_scalar_mul_i32 keeps the low 32 bits of the 64-bit product", "[kernels][vector_scalar_mul]") {
-    const std::int32_t factors[] = {3, -7, 0, 1, -1, 65537, 1 << 20, std::numeric_limits<std::int32_t>::min(),
+    const std::int32_t factors[] = {3,
+                                    -7,
+                                    0,
+                                    1,
+                                    -1,
+                                    65537,
+                                    1 << 20,
+                                    std::numeric_limits<std::int32_t>::min(),
                                     std::numeric_limits<std::int32_t>::max()};
     std::uint32_t seed = 500;
     for (std::int32_t n : {512, 1024}) {
@@ -168,7 +190,8 @@ TEST_CASE("vector_scalar_mul preconditions throw std::invalid_argument", "[kerne
                         Catch::Matchers::StartsWith("vector_scalar_mul_i16: "));
 }
 
-TEST_CASE("vector_scalar_mul cost estimates reproduce the NPU1 calibration points", "[kernels][vector_scalar_mul][cost]") {
+TEST_CASE("vector_scalar_mul cost estimates reproduce the NPU1 calibration points",
+          "[kernels][vector_scalar_mul][cost]") {
     // [HW] row 4: int16 vectorized + pipelined, 1024 elements: 72 cycles (78 in the exercise answer)
     const auto c16 = vector_scalar_mul_i16_cycles(1024);
     REQUIRE(c16 >= 72);

@@ -13,10 +13,10 @@ using namespace npusim::kernels;
 
 namespace {
 
-#define REQUIRE_INVALID(expr, text)                                                                \
-    do {                                                                                           \
-        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                            \
-        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                \
+#define REQUIRE_INVALID(expr, text)                                                                                    \
+    do {                                                                                                               \
+        REQUIRE_THROWS_AS(expr, std::invalid_argument);                                                                \
+        REQUIRE_THROWS_WITH(expr, Catch::Matchers::Contains(text));                                                    \
     } while (0)
 
 // Fills m*n elements plus a guard region with random non-zero values, runs the kernel and checks
@@ -42,12 +42,12 @@ void check_zero(Fn kernel, std::int32_t m, std::int32_t n, std::uint32_t seed) {
 } // namespace
 
 TEST_CASE("zero_i32 / zero_i16 clear exactly m*n elements", "[kernels][zero]") {
-    check_zero<std::int32_t>(zero_i32, 32, 32, 1);   // E6 C tile
+    check_zero<std::int32_t>(zero_i32, 32, 32, 1); // E6 C tile
     check_zero<std::int32_t>(zero_i32, 64, 64, 2);
-    check_zero<std::int32_t>(zero_i32, 1, 16, 3);    // minimum: one 64-byte pair of stores
+    check_zero<std::int32_t>(zero_i32, 1, 16, 3); // minimum: one 64-byte pair of stores
     check_zero<std::int32_t>(zero_i32, 4, 4, 4);
-    check_zero<std::int16_t>(zero_i16, 64, 32, 5);   // E7 C tile
-    check_zero<std::int16_t>(zero_i16, 1, 32, 6);    // minimum
+    check_zero<std::int16_t>(zero_i16, 64, 32, 5); // E7 C tile
+    check_zero<std::int16_t>(zero_i16, 1, 32, 6); // minimum
     check_zero<std::int16_t>(zero_i16, 2, 16, 7);
 }
 

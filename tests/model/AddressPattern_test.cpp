@@ -15,7 +15,8 @@ std::vector<std::int64_t> reference(std::int64_t base, std::vector<Dim> dims) {
         for (std::uint32_t b = 0; b < dims[1].size; ++b)
             for (std::uint32_t c = 0; c < dims[2].size; ++c)
                 for (std::uint32_t d = 0; d < dims[3].size; ++d)
-                    out.push_back(base + 4 * (a * dims[0].stride + b * dims[1].stride + c * dims[2].stride + d * dims[3].stride));
+                    out.push_back(
+                        base + 4 * (a * dims[0].stride + b * dims[1].stride + c * dims[2].stride + d * dims[3].stride));
     return out;
 }
 } // namespace
@@ -30,12 +31,12 @@ TEST_CASE("linear pattern is one run", "[model][address]") {
 
 TEST_CASE("N-D patterns match nested loops", "[model][address]") {
     const std::vector<std::vector<Dim>> cases = {
-        {{8, 1}},                                  // contiguous
-        {{4, 8}, {8, 1}},                           // rows of a wider matrix
-        {{64, 1}, {64, 64}},                        // transpose 64x64 (column-major read)
-        {{2, 0}, {3, 16}, {4, 1}},                  // repeat (stride 0)
-        {{8, 128}, {8, 4}, {4, 32}, {4, 1}},        // matmul A re-tiling (words)
-        {{3, 4}},                                   // strided single dim
+        {{8, 1}}, // contiguous
+        {{4, 8}, {8, 1}}, // rows of a wider matrix
+        {{64, 1}, {64, 64}}, // transpose 64x64 (column-major read)
+        {{2, 0}, {3, 16}, {4, 1}}, // repeat (stride 0)
+        {{8, 128}, {8, 4}, {4, 32}, {4, 1}}, // matmul A re-tiling (words)
+        {{3, 4}}, // strided single dim
     };
     for (const auto& dims : cases) {
         AddressPattern p(12, dims);

@@ -13,9 +13,9 @@ using namespace npusim::model;
 
 TEST_CASE("all twelve NPU devices exist with their geometry", "[model][device]") {
     REQUIRE(all_devices().size() == 12);
-    const std::pair<const char*, int> expected[] = {{"npu1", 4},      {"npu1_1col", 1}, {"npu1_2col", 2}, {"npu1_3col", 3},
-                                                    {"npu2", 8},      {"npu2_1col", 1}, {"npu2_2col", 2}, {"npu2_3col", 3},
-                                                    {"npu2_4col", 4}, {"npu2_5col", 5}, {"npu2_6col", 6}, {"npu2_7col", 7}};
+    const std::pair<const char*, int> expected[] = {
+        {"npu1", 4},      {"npu1_1col", 1}, {"npu1_2col", 2}, {"npu1_3col", 3}, {"npu2", 8},      {"npu2_1col", 1},
+        {"npu2_2col", 2}, {"npu2_3col", 3}, {"npu2_4col", 4}, {"npu2_5col", 5}, {"npu2_6col", 6}, {"npu2_7col", 7}};
     for (auto [name, cols] : expected) {
         const auto& d = device_by_name(name);
         CHECK(d.name == name);
@@ -23,7 +23,7 @@ TEST_CASE("all twelve NPU devices exist with their geometry", "[model][device]")
         CHECK(d.rows == 6);
         CHECK(d.arch == (std::string(name).rfind("npu1", 0) == 0 ? Arch::AIE2 : Arch::AIE2P));
         CHECK(d.tiles_of(TileKind::Compute).size() == static_cast<std::size_t>(4 * cols));
-        CHECK(d.tiles_of(TileKind::Shim).size() == static_cast<std::size_t>(cols));   // every column has a shim DMA
+        CHECK(d.tiles_of(TileKind::Shim).size() == static_cast<std::size_t>(cols)); // every column has a shim DMA
     }
 }
 
@@ -76,37 +76,38 @@ TEST_CASE("mem tile BD ids are split between even and odd channels", "[model][de
     CHECK(d.bd_range({0, 2}, 1) == std::pair{0, 15});
 }
 
-TEST_CASE("stream capacity: 6 up, 4 down per column, 4 each way per row, none east-west on mem tiles", "[model][device]") {
+TEST_CASE("stream capacity: 6 up, 4 down per column, 4 each way per row, none east-west on mem tiles",
+          "[model][device]") {
     const auto& d = device_by_name("npu1");
     CHECK(d.stream_capacity({0, 0}, Port::North) == 6);
     CHECK(d.stream_capacity({0, 2}, Port::North) == 6);
     CHECK(d.stream_capacity({0, 3}, Port::South) == 4);
-    CHECK(d.stream_capacity({0, 5}, Port::North) == 0);   // top row
+    CHECK(d.stream_capacity({0, 5}, Port::North) == 0); // top row
     CHECK(d.stream_capacity({0, 2}, Port::East) == 4);
     CHECK(d.stream_capacity({1, 2}, Port::West) == 4);
-    CHECK(d.stream_capacity({0, 2}, Port::West) == 0);    // column 0
-    CHECK(d.stream_capacity({3, 2}, Port::East) == 0);    // last column
-    CHECK(d.stream_capacity({0, 1}, Port::East) == 0);    // mem tiles have no east/west ports
-    CHECK(d.stream_capacity({0, 0}, Port::East) == 4);    // shim row
+    CHECK(d.stream_capacity({0, 2}, Port::West) == 0); // column 0
+    CHECK(d.stream_capacity({3, 2}, Port::East) == 0); // last column
+    CHECK(d.stream_capacity({0, 1}, Port::East) == 0); // mem tiles have no east/west ports
+    CHECK(d.stream_capacity({0, 0}, Port::East) == 4); // shim row
 }
 
 TEST_CASE("AIE2 memory affinity: own, west, north, south (not a mem tile)", "[model][device]") {
     const auto& d = device_by_name("npu1");
     CHECK(d.core_can_access({1, 3}, {1, 3}));
-    CHECK(d.core_can_access({1, 3}, {0, 3}));    // west
-    CHECK_FALSE(d.core_can_access({1, 3}, {2, 3}));   // east
-    CHECK(d.core_can_access({1, 3}, {1, 4}));    // north
-    CHECK(d.core_can_access({1, 3}, {1, 2}));    // south
-    CHECK_FALSE(d.core_can_access({1, 2}, {1, 1}));   // south is a mem tile
+    CHECK(d.core_can_access({1, 3}, {0, 3})); // west
+    CHECK_FALSE(d.core_can_access({1, 3}, {2, 3})); // east
+    CHECK(d.core_can_access({1, 3}, {1, 4})); // north
+    CHECK(d.core_can_access({1, 3}, {1, 2})); // south
+    CHECK_FALSE(d.core_can_access({1, 2}, {1, 1})); // south is a mem tile
     TileCoord pool;
     REQUIRE(d.shares_memory({1, 2}, {1, 3}, pool));
-    CHECK(pool == TileCoord{1, 2});   // vertical: producer's memory
+    CHECK(pool == TileCoord{1, 2}); // vertical: producer's memory
     REQUIRE(d.shares_memory({1, 2}, {2, 2}, pool));
-    CHECK(pool == TileCoord{1, 2});   // consumer east of producer reaches west
+    CHECK(pool == TileCoord{1, 2}); // consumer east of producer reaches west
     REQUIRE(d.shares_memory({2, 2}, {1, 2}, pool));
-    CHECK(pool == TileCoord{1, 2});   // producer east of consumer: pool on the consumer
+    CHECK(pool == TileCoord{1, 2}); // producer east of consumer: pool on the consumer
     CHECK_FALSE(d.shares_memory({0, 2}, {2, 2}, pool));
-    CHECK_FALSE(d.shares_memory({0, 1}, {0, 2}, pool));   // mem tile never shares with a core
+    CHECK_FALSE(d.shares_memory({0, 1}, {0, 2}, pool)); // mem tile never shares with a core
 }
 
 TEST_CASE("tile_kind_of_row: row 0 shim, row 1 mem, rows 2+ compute on every device", "[model][device]") {
@@ -164,8 +165,8 @@ TEST_CASE("every table number of every device, field by field", "[model][device]
         check_ports(d.shim_ports, {6, 6, 4, 4, 4, 8, 4, 4});
     }
     const std::pair<const char*, const char*> classes[] = {
-        {"npu1", "NPU1"},         {"npu1_1col", "NPU1Col1"}, {"npu1_2col", "NPU1Col2"}, {"npu1_3col", "NPU1Col3"},
-        {"npu2", "NPU2"},         {"npu2_1col", "NPU2Col1"}, {"npu2_2col", "NPU2Col2"}, {"npu2_3col", "NPU2Col3"},
+        {"npu1", "NPU1"},          {"npu1_1col", "NPU1Col1"}, {"npu1_2col", "NPU1Col2"}, {"npu1_3col", "NPU1Col3"},
+        {"npu2", "NPU2"},          {"npu2_1col", "NPU2Col1"}, {"npu2_2col", "NPU2Col2"}, {"npu2_3col", "NPU2Col3"},
         {"npu2_4col", "NPU2Col4"}, {"npu2_5col", "NPU2Col5"}, {"npu2_6col", "NPU2Col6"}, {"npu2_7col", "NPU2Col7"}};
     REQUIRE(all_devices().size() == std::size(classes));
     for (std::size_t i = 0; i < std::size(classes); ++i) {
@@ -180,8 +181,8 @@ namespace {
 // The structured binding names all 17 fields: a field added to TileResources fails to compile here
 // until this test checks it too.
 void check_tile_preset_is_complete(const TileResources& r, TileKind kind) {
-    const auto& [memory_bytes, alloc_banks, physical_banks, locks, lock_max_value, bds, bds_split, s2mm, mm2s,
-                 bd_dims, buffer_length_bits, wrap_bits, step_bits, iteration_bits, zero_padding, buffer_alignment,
+    const auto& [memory_bytes, alloc_banks, physical_banks, locks, lock_max_value, bds, bds_split, s2mm, mm2s, bd_dims,
+                 buffer_length_bits, wrap_bits, step_bits, iteration_bits, zero_padding, buffer_alignment,
                  default_stack_bytes] = r;
     const bool has_memory = kind != TileKind::Shim;
     CHECK((memory_bytes > 0) == has_memory);
@@ -230,7 +231,7 @@ TEST_CASE("arch_preset: every field of every preset is set", "[model][device]") 
         const auto& [a, rows, cascade_bits, queue_depth, max_repeat, max_packet_id, compute, mem, shim, compute_ports,
                      mem_ports, shim_ports] = p;
         CHECK(a == arch);
-        CHECK(rows == 6);   // one shim row, one mem-tile row, compute rows (tile_kind_of_row)
+        CHECK(rows == 6); // one shim row, one mem-tile row, compute rows (tile_kind_of_row)
         CHECK(tile_kind_of_row(rows - 1) == TileKind::Compute);
         CHECK(cascade_bits > 0);
         CHECK(queue_depth > 0);
@@ -251,8 +252,8 @@ TEST_CASE("arch_preset: AIE2P tables are AIE2's except the mem tile's physical b
     CHECK(aie2p.compute == aie2.compute);
     CHECK(aie2p.shim == aie2.shim);
     CHECK_FALSE(aie2p.mem == aie2.mem);
-    CHECK(aie2.mem.physical_banks == 16);   // AM020: 16 x 32 KiB
-    CHECK(aie2p.mem.physical_banks == 8);   // AM027: 8 banks of 2K x 256 bit
+    CHECK(aie2.mem.physical_banks == 16); // AM020: 16 x 32 KiB
+    CHECK(aie2p.mem.physical_banks == 8); // AM027: 8 banks of 2K x 256 bit
     TileResources mem = aie2p.mem;
     mem.physical_banks = aie2.mem.physical_banks;
     CHECK(mem == aie2.mem);
@@ -286,19 +287,21 @@ TEST_CASE("every device is built from its generation's presets", "[model][device
 
 namespace {
 std::string cell(bool b) { return b ? "true" : "false"; }
-template <class T> std::string cell(T v) { return fmt::format("{}", v); }
+template <class T>
+std::string cell(T v) {
+    return fmt::format("{}", v);
+}
 } // namespace
 
 TEST_CASE("docs/hardware-sources.md lists every preset number with a source", "[model][device][docs]") {
     const std::string doc = test::read_doc("hardware-sources.md");
     const ArchPreset& p = arch_preset(Arch::AIE2);
 
-    const std::vector<std::pair<std::string, std::string>> wide = {
-        {"rows", cell(p.rows)},
-        {"cascade_bits", cell(p.cascade_bits)},
-        {"task_queue_depth", cell(p.task_queue_depth)},
-        {"max_repeat_count", cell(p.max_repeat_count)},
-        {"max_packet_id", cell(p.max_packet_id)}};
+    const std::vector<std::pair<std::string, std::string>> wide = {{"rows", cell(p.rows)},
+                                                                   {"cascade_bits", cell(p.cascade_bits)},
+                                                                   {"task_queue_depth", cell(p.task_queue_depth)},
+                                                                   {"max_repeat_count", cell(p.max_repeat_count)},
+                                                                   {"max_packet_id", cell(p.max_packet_id)}};
     const auto wide_rows = test::markdown_table(doc, "| field | value | source |");
     REQUIRE(wide_rows.size() == wide.size());
     for (std::size_t i = 0; i < wide.size(); ++i) {

@@ -44,7 +44,7 @@ inline std::vector<std::vector<std::string>> markdown_table(const std::string& t
     while (std::getline(in, line)) {
         if (!inside) {
             inside = line == header;
-            if (inside) std::getline(in, line);   // the |---| separator
+            if (inside) std::getline(in, line); // the |---| separator
             continue;
         }
         if (line.empty() || line[0] != '|') break;

@@ -93,12 +93,12 @@ TEST_CASE("link_ends: producer and consumer channels of each flow", "[model][rel
     const auto e = link_ends(n);
     REQUIRE(e.size() == 2);
     CHECK(e[0].producer == StreamEndpoint{{0, 0}, Direction::MM2S, 0});
-    CHECK(e[0].producer_channel == -1);   // shim
+    CHECK(e[0].producer_channel == -1); // shim
     CHECK(e[0].consumers == std::vector<StreamEndpoint>{{{0, 2}, Direction::S2MM, 0}});
     CHECK(e[0].consumer_channels == std::vector<int>{0});
     CHECK(e[1].producer_channel == 1);
     CHECK(e[1].consumers.size() == 2);
-    CHECK(e[1].consumer_channels == std::vector<int>{-1, -1});   // a shim, and a tile with no program
+    CHECK(e[1].consumer_channels == std::vector<int>{-1, -1}); // a shim, and a tile with no program
 }
 
 TEST_CASE("task_completer: the shim channel a task is queued on", "[model][relations]") {

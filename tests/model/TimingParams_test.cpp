@@ -61,7 +61,7 @@ TEST_CASE("timing defaults of both generations, every parameter", "[model][timin
         CHECK(p.runtime_op_cycles == 10);
         CHECK(p.describe().size() == 13);
     }
-    const TimingParams plain;   // a default-constructed table is AIE2's
+    const TimingParams plain; // a default-constructed table is AIE2's
     CHECK(plain.stream_bytes_per_cycle == 4.0);
     CHECK(plain.shim_task_dispatch_cycles == 520);
 }
@@ -118,7 +118,7 @@ TEST_CASE("timing_param_table: one row per TimingParams member, complete for bot
         INFO(row.name);
         const void* addr = std::visit([&](auto m) -> const void* { return &(p.*m); }, row.member);
         CHECK(members.count(addr) == 1);
-        CHECK(seen.insert(addr).second);   // no member twice
+        CHECK(seen.insert(addr).second); // no member twice
         CHECK(names.insert(row.name).second);
         // cycle counts are integer members, rates and the clock are doubles
         CHECK(std::holds_alternative<std::uint32_t TimingParams::*>(row.member) == (row.unit == TimingUnit::Cycles));
@@ -127,9 +127,10 @@ TEST_CASE("timing_param_table: one row per TimingParams member, complete for bot
             REQUIRE_FALSE(source.empty());
             const std::string tag = source.substr(0, source.find(']') + 1);
             CHECK((tag == "[doc]" || tag == "[code]" || tag == "[HW]" || tag == "[est]"));
-            CHECK(source.size() > tag.size() + 1);   // a citation follows the tag
+            CHECK(source.size() > tag.size() + 1); // a citation follows the tag
             CHECK(timing_value_problem(row, row.default_for(a)).empty());
-            if (row.unit == TimingUnit::Cycles) CHECK(row.default_for(a) == static_cast<std::uint32_t>(row.default_for(a)));
+            if (row.unit == TimingUnit::Cycles)
+                CHECK(row.default_for(a) == static_cast<std::uint32_t>(row.default_for(a)));
         }
         // Shared values say why AIE2P carries AIE2's value over.
         if (row.aie2p == row.aie2) CHECK_THAT(row.aie2p_source, Catch::Contains("carried over from AIE2"));
@@ -143,7 +144,7 @@ TEST_CASE("find_timing_param", "[model][timing]") {
     CHECK(std::string(row->name) == "bd_setup_cycles");
     CHECK(row->unit == TimingUnit::Cycles);
     CHECK(find_timing_param("warp_speed") == nullptr);
-    CHECK(find_timing_param("BD_SETUP_CYCLES") == nullptr);   // names are exact
+    CHECK(find_timing_param("BD_SETUP_CYCLES") == nullptr); // names are exact
     for (const auto& r : timing_param_table()) CHECK(find_timing_param(r.name) == &r);
 }
 
@@ -175,7 +176,8 @@ TEST_CASE("TimingParamRow get/set/default_for/source_for", "[model][timing]") {
     CHECK(std::string(row.source_for(Arch::AIE2P)) == row.aie2p_source);
 }
 
-TEST_CASE("for_arch builds a generation's parameters from the table; describe() reports its sources", "[model][timing]") {
+TEST_CASE("for_arch builds a generation's parameters from the table; describe() reports its sources",
+          "[model][timing]") {
     for (Arch a : {Arch::AIE2, Arch::AIE2P}) {
         INFO(arch_name(a));
         const auto p = TimingParams::for_arch(a);
@@ -194,8 +196,8 @@ TEST_CASE("for_arch builds a generation's parameters from the table; describe() 
 }
 
 TEST_CASE("docs/timing-model.md lists the timing table: name, unit, both defaults", "[model][timing][docs]") {
-    const auto rows = test::markdown_table(test::read_doc("timing-model.md"),
-                                           "| parameter | unit | AIE2 | AIE2P | used for |");
+    const auto rows =
+        test::markdown_table(test::read_doc("timing-model.md"), "| parameter | unit | AIE2 | AIE2P | used for |");
     const auto table = timing_param_table();
     REQUIRE(rows.size() == table.size());
     for (std::size_t i = 0; i < table.size(); ++i) {
@@ -217,8 +219,8 @@ TEST_CASE("docs/hardware-sources.md lists the timing table verbatim, with every 
     for (std::size_t i = 0; i < table.size(); ++i) {
         const auto& r = table[i];
         INFO(r.name);
-        const std::vector<std::string> want = {r.name, timing_unit_name(r.unit), fmt::format("{}", r.aie2), r.aie2_source,
-                                               fmt::format("{}", r.aie2p), r.aie2p_source};
+        const std::vector<std::string> want = {r.name,        timing_unit_name(r.unit),   fmt::format("{}", r.aie2),
+                                               r.aie2_source, fmt::format("{}", r.aie2p), r.aie2p_source};
         CHECK(rows[i] == want);
     }
 }

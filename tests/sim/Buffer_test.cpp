@@ -21,7 +21,8 @@ TEST_CASE("a buffer keeps state across iterations; the sequence writes run-time 
             auto y = f.as<std::int32_t>();
             auto s = a.as<std::int32_t>();
             for (int j = 0; j < 16; ++j) {
-                s[static_cast<std::size_t>(j)] += x[static_cast<std::size_t>(j)] * p.as<std::int32_t>()[0];   // running sum x scale
+                s[static_cast<std::size_t>(j)] +=
+                    x[static_cast<std::size_t>(j)] * p.as<std::int32_t>()[0]; // running sum x scale
                 y[static_cast<std::size_t>(j)] = s[static_cast<std::size_t>(j)];
             }
             i.release(1);
@@ -61,9 +62,10 @@ TEST_CASE("buffer placement errors", "[sim][buffer][errors]") {
     ObjectFifo f(tensor<std::int32_t>({4}), "f");
     Worker w([](ObjectFifoHandle, Buffer) {}, fn_args(f.cons(), far), {.tile = Tile(0, 2), .name = "w"});
     Runtime rt([](RuntimeData a, ObjectFifoHandle h) { h.fill(a); }, fn_args(tensor<std::int32_t>({4}), f.prod()));
-    CHECK_THROWS_WITH(Program("npu1", rt, {w}).resolve(),
-                      "buffer 'far' on (2,2) is not reachable from worker 'w' on (0,2) (a core reaches its own, west, north and "
-                      "south memory)");
+    CHECK_THROWS_WITH(
+        Program("npu1", rt, {w}).resolve(),
+        "buffer 'far' on (2,2) is not reachable from worker 'w' on (0,2) (a core reaches its own, west, north and "
+        "south memory)");
     CHECK_THROWS_WITH(Buffer(tensor<std::int32_t>({4}), "b", std::vector<std::uint8_t>(3)),
                       "buffer 'b': initial value has 3 B, the type i32[4] has 16 B");
 }

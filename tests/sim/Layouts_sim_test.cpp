@@ -31,7 +31,7 @@ TEST_CASE("transpose by DMA: column-major fill through a compute-tile forward", 
     const auto r = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(a.size() * 4)}, {});
     const auto c = values_of<std::uint32_t>(r.host[1]);
     for (std::size_t i = 0; i < 64; ++i)
-        for (std::size_t j = 0; j < 64; ++j) REQUIRE(c[i * 64 + j] == a[j * 64 + i]);   // C = A^T
+        for (std::size_t j = 0; j < 64; ++j) REQUIRE(c[i * 64 + j] == a[j * 64 + i]); // C = A^T
 }
 
 TEST_CASE("shim repeat dimension (stride 0) sends the same block again", "[sim][layout]") {
@@ -39,7 +39,7 @@ TEST_CASE("shim repeat dimension (stride 0) sends the same block again", "[sim][
     auto fwd = in.cons().forward();
     Runtime rt(
         [](RuntimeData a, RuntimeData c, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a, {.tap = TensorAccessPattern({64}, 16, {3, 1, 1, 32}, {0, 0, 0, 1})});   // 3 x elements 16..47
+            i.fill(a, {.tap = TensorAccessPattern({64}, 16, {3, 1, 1, 32}, {0, 0, 0, 1})}); // 3 x elements 16..47
             o.drain(c, {.wait = true});
         },
         fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({96}), in.prod(), fwd.cons()));
@@ -57,8 +57,12 @@ TEST_CASE("4-D mem-tile re-tiling into r x s blocks (matmul A layout)", "[sim][l
     const std::int64_t m = 32, k = 32, r = 4, s = 4;
     ObjectFifo inA(tensor<std::int16_t>({m, k}), "inA");
     auto memA = inA.cons().forward({.name = "memA", .dims_to_stream = {{m / r, r * k}, {k / s, s}, {r, k}, {s, 1}}});
-    Runtime rt([](RuntimeData a, RuntimeData c, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(c, {.wait = true}); },
-               fn_args(tensor<std::int16_t>({m, k}), tensor<std::int16_t>({m, k}), inA.prod(), memA.cons()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData c, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(c, {.wait = true});
+        },
+        fn_args(tensor<std::int16_t>({m, k}), tensor<std::int16_t>({m, k}), inA.prod(), memA.cons()));
     const auto net = Program("npu1", rt, {}).resolve();
     std::vector<std::int16_t> a(static_cast<std::size_t>(m * k));
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int16_t>(i * 31 - 5000);
@@ -69,5 +73,6 @@ TEST_CASE("4-D mem-tile re-tiling into r x s blocks (matmul A layout)", "[sim][l
     for (std::int64_t bi = 0; bi < m / r; ++bi)
         for (std::int64_t bj = 0; bj < k / s; ++bj)
             for (std::int64_t i = 0; i < r; ++i)
-                for (std::int64_t j = 0; j < s; ++j) REQUIRE(c[pos++] == a[static_cast<std::size_t>((bi * r + i) * k + bj * s + j)]);
+                for (std::int64_t j = 0; j < s; ++j)
+                    REQUIRE(c[pos++] == a[static_cast<std::size_t>((bi * r + i) * k + bj * s + j)]);
 }

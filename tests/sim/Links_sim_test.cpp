@@ -39,36 +39,50 @@ TEST_CASE("split to four workers and join back moves every segment to its worker
                     b.release(1);
                 },
                 fn_args(parts[static_cast<std::size_t>(i)].cons(), back[static_cast<std::size_t>(i)].prod()));
-        Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle h, ObjectFifoHandle o) { h.fill(a); o.drain(b, {.wait = true}); },
-                   fn_args(tensor<std::int32_t>({8192}), tensor<std::int32_t>({8192}), in.prod(), out.cons()));
+        Runtime rt(
+            [](RuntimeData a, RuntimeData b, ObjectFifoHandle h, ObjectFifoHandle o) {
+                h.fill(a);
+                o.drain(b, {.wait = true});
+            },
+            fn_args(tensor<std::int32_t>({8192}), tensor<std::int32_t>({8192}), in.prod(), out.cons()));
         const auto net = Program(dev, rt, ws).resolve();
         std::mt19937 rng(5);
         std::vector<std::int32_t> a(8192);
         for (auto& x : a) x = static_cast<std::int32_t>(rng() % 100000);
         const auto r = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(8192 * 4)}, opts());
         const auto c = values_of<std::int32_t>(r.host[1]);
-        for (std::size_t k = 0; k < a.size(); ++k) REQUIRE(c[k] == a[k] + static_cast<std::int32_t>((k % 2048) / 512) + 1);
+        for (std::size_t k = 0; k < a.size(); ++k)
+            REQUIRE(c[k] == a[k] + static_cast<std::int32_t>((k % 2048) / 512) + 1);
     }
 }
 
 TEST_CASE("repeat_count sends every object R times", "[sim][links]") {
     ObjectFifo in(tensor<std::int32_t>({64}), "in", 1);
     auto fwd = in.cons().forward({.depth = 1, .repeat_count = 3});
-    Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(b, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({128}), tensor<std::int32_t>({384}), in.prod(), fwd.cons()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({128}), tensor<std::int32_t>({384}), in.prod(), fwd.cons()));
     const auto net = Program("npu1", rt, {}).resolve();
     std::vector<std::int32_t> a(128);
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int32_t>(i * 7);
     const auto r = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(384 * 4)}, opts());
     const auto c = values_of<std::int32_t>(r.host[1]);
-    for (std::size_t k = 0; k < 384; ++k) REQUIRE(c[k] == a[(k / 192) * 64 + k % 64]);   // object 0 x3, object 1 x3
+    for (std::size_t k = 0; k < 384; ++k) REQUIRE(c[k] == a[(k / 192) * 64 + k % 64]); // object 0 x3, object 1 x3
 }
 
 TEST_CASE("mem-tile padding surrounds each object with the pad value", "[sim][links]") {
     ObjectFifo in2(tensor<std::int32_t>({64}), "in2");
-    auto fwd2 = in2.cons().forward({.dims_to_stream = {{8, 8}, {8, 1}}, .pad_dimensions = {{1, 1}, {2, 2}}, .pad_value = 7});
-    Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(b, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({120}), in2.prod(), fwd2.cons()));
+    auto fwd2 =
+        in2.cons().forward({.dims_to_stream = {{8, 8}, {8, 1}}, .pad_dimensions = {{1, 1}, {2, 2}}, .pad_value = 7});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({120}), in2.prod(), fwd2.cons()));
     const auto net = Program("npu2", rt, {}).resolve();
     std::vector<std::int32_t> a(64);
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int32_t>(100 + i);

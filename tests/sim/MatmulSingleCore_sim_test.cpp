@@ -19,11 +19,15 @@ TEST_CASE("single-core matmul with mem-tile re-tiling matches an int64 reference
         memC(tensor<std::int32_t>({m, n}), "memC");
     auto memA = inA.cons().forward({.name = "memA", .dims_to_stream = {{m / r, r * k}, {k / s, s}, {r, k}, {s, 1}}});
     auto memB = inB.cons().forward({.name = "memB", .dims_to_stream = {{k / s, s * n}, {n / t, t}, {s, n}, {t, 1}}});
-    auto outC = memC.cons().forward({.name = "outC", .dims_to_stream = {{m / r, r * n}, {r, t}, {n / t, r * t}, {t, 1}}});
-    Kernel mm("matmul_i16_i32",
-              +[](const std::int16_t* a, const std::int16_t* b, std::int32_t* c) { kernels::matmul_i16_i32(a, b, c, 32, 32, 32, 4, 4, 4); },
-              {tensor<std::int16_t>({m, k}), tensor<std::int16_t>({k, n}), tensor<std::int32_t>({m, n})},
-              [](std::span<const KernelArg>) { return kernels::matmul_i16_i32_cycles(32, 32, 32); });
+    auto outC =
+        memC.cons().forward({.name = "outC", .dims_to_stream = {{m / r, r * n}, {r, t}, {n / t, r * t}, {t, 1}}});
+    Kernel mm(
+        "matmul_i16_i32",
+        +[](const std::int16_t* a, const std::int16_t* b, std::int32_t* c) {
+            kernels::matmul_i16_i32(a, b, c, 32, 32, 32, 4, 4, 4);
+        },
+        {tensor<std::int16_t>({m, k}), tensor<std::int16_t>({k, n}), tensor<std::int32_t>({m, n})},
+        [](std::span<const KernelArg>) { return kernels::matmul_i16_i32_cycles(32, 32, 32); });
     Kernel zero("zero_i32", +[](std::int32_t* c) { kernels::zero_i32(c, 32, 32); }, {tensor<std::int32_t>({m, n})});
     const std::int64_t tiles = (M / m) * (N / n), ksteps = K / k;
     Worker w(
@@ -42,19 +46,24 @@ TEST_CASE("single-core matmul with mem-tile re-tiling matches an int64 reference
         },
         fn_args(memA.cons(), memB.cons(), memC.prod(), mm, zero), {.stack_size = 0xD00, .name = "matmul"});
     Runtime rt(
-        [=](RuntimeData A, RuntimeData B, RuntimeData C, ObjectFifoHandle ha, ObjectFifoHandle hb, ObjectFifoHandle hc) {
+        [=](RuntimeData A, RuntimeData B, RuntimeData C, ObjectFifoHandle ha, ObjectFifoHandle hb,
+            ObjectFifoHandle hc) {
             for (std::int64_t i = 0; i < M / m; ++i) {
                 TaskGroup g;
                 // row block i of A, each k-tile, repeated for every column block of C (stride 0)
-                ha.fill(A, {.tap = TensorAccessPattern({M, K}, i * m * K, {N / n, K / k, m, k}, {0, k, K, 1}), .group = &g});
+                ha.fill(A, {.tap = TensorAccessPattern({M, K}, i * m * K, {N / n, K / k, m, k}, {0, k, K, 1}),
+                            .group = &g});
                 // B in column-block-major order
-                hb.fill(B, {.tap = TensorAccessPattern({K, N}, 0, {N / n, K / k, k, n}, {n, k * N, N, 1}), .group = &g});
-                hc.drain(C, {.tap = TensorAccessPattern({M, N}, i * m * N, {1, N / n, m, n}, {0, n, N, 1}), .wait = true, .group = &g});
+                hb.fill(B,
+                        {.tap = TensorAccessPattern({K, N}, 0, {N / n, K / k, k, n}, {n, k * N, N, 1}), .group = &g});
+                hc.drain(C, {.tap = TensorAccessPattern({M, N}, i * m * N, {1, N / n, m, n}, {0, n, N, 1}),
+                             .wait = true,
+                             .group = &g});
                 g.finish();
             }
         },
-        fn_args(tensor<std::int16_t>({M, K}), tensor<std::int16_t>({K, N}), tensor<std::int32_t>({M, N}), inA.prod(), inB.prod(),
-                outC.cons()));
+        fn_args(tensor<std::int16_t>({M, K}), tensor<std::int16_t>({K, N}), tensor<std::int32_t>({M, N}), inA.prod(),
+                inB.prod(), outC.cons()));
     const auto net = Program("npu1_1col", rt, {w}, "matmul_small").resolve();
 
     std::mt19937 rng(1726250518u);
@@ -71,7 +80,8 @@ TEST_CASE("single-core matmul with mem-tile re-tiling matches an int64 reference
         for (std::int64_t j = 0; j < N; ++j) {
             std::int64_t acc = 0;
             for (std::int64_t q = 0; q < K; ++q)
-                acc += static_cast<std::int64_t>(A[static_cast<std::size_t>(i * K + q)]) * B[static_cast<std::size_t>(q * N + j)];
+                acc += static_cast<std::int64_t>(A[static_cast<std::size_t>(i * K + q)]) *
+                       B[static_cast<std::size_t>(q * N + j)];
             REQUIRE(C[static_cast<std::size_t>(i * N + j)] == static_cast<std::int32_t>(acc));
         }
     REQUIRE(res.cores.size() == 1);

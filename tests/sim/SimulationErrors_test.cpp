@@ -49,9 +49,12 @@ TEST_CASE("deadlock: a worker acquires from a fifo nobody fills", "[sim][deadloc
     REQUIRE(run_kind(net, msg) == SimulationError::Kind::Deadlock);
     CHECK_THAT(msg, Catch::StartsWith("deadlock at cycle "));
     CHECK_THAT(msg, Catch::Contains("in design 'starved' on npu1_1col: no process can make progress"));
-    CHECK_THAT(msg, Catch::Contains("worker 'w' on (0,2): acquire(1) on fifo 'in' consumer 0, element 0\n"
-                                    "      waits on lock in_cons_cons_lock_0 on (0,2) >= 1 (value now 0); released by DMA (0,2) S2MM 0"));
-    CHECK_THAT(msg, Catch::Contains("DMA (0,2) S2MM 0: 'in' consumer S2MM, element 0\n      waits for its stream peer"));
+    CHECK_THAT(
+        msg, Catch::Contains(
+                 "worker 'w' on (0,2): acquire(1) on fifo 'in' consumer 0, element 0\n"
+                 "      waits on lock in_cons_cons_lock_0 on (0,2) >= 1 (value now 0); released by DMA (0,2) S2MM 0"));
+    CHECK_THAT(msg,
+               Catch::Contains("DMA (0,2) S2MM 0: 'in' consumer S2MM, element 0\n      waits for its stream peer"));
     CHECK_THAT(msg, Catch::Contains("runtime sequence: awaits task 0 ('out' drain) on shim (0,0) S2MM 0"));
     CHECK_THAT(msg, Catch::Contains("shim DMA (0,0) MM2S 0: no task queued"));
 }
@@ -59,15 +62,20 @@ TEST_CASE("deadlock: a worker acquires from a fifo nobody fills", "[sim][deadloc
 TEST_CASE("the cycle limit stops a run that would go on", "[sim][limit]") {
     ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
     Worker w(copy_body, fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(b, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({65536}), tensor<std::int32_t>({65536}), in.prod(), out.cons()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({65536}), tensor<std::int32_t>({65536}), in.prod(), out.cons()));
     const auto net = Program("npu1_1col", rt, {w}, "long").resolve();
     auto o = opts();
     o.max_cycles = 5000;
     std::string msg;
     REQUIRE(run_kind(net, msg, o) == SimulationError::Kind::Limit);
-    CHECK(msg == "design 'long' on npu1_1col: reached the cycle limit of 5000 cycles before the runtime sequence finished "
-                 "(--max-cycles)");
+    CHECK(msg ==
+          "design 'long' on npu1_1col: reached the cycle limit of 5000 cycles before the runtime sequence finished "
+          "(--max-cycles)");
 }
 
 TEST_CASE("a kernel that throws is reported with worker and kernel", "[sim][kernel]") {
@@ -83,8 +91,12 @@ TEST_CASE("a kernel that throws is reported with worker and kernel", "[sim][kern
             o.release(1);
         },
         fn_args(in.cons(), out.prod(), boom), {.name = "w"});
-    Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(b, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({64}), in.prod(), out.cons()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({64}), in.prod(), out.cons()));
     const auto net = Program("npu1_1col", rt, {w}).resolve();
     std::string msg;
     REQUIRE(run_kind(net, msg) == SimulationError::Kind::Kernel);
@@ -101,11 +113,15 @@ TEST_CASE("a release the trace could not see is a protocol error at run time", "
             (void)e;
             (void)f;
             o.release(1);
-            i.release(++*iteration == 3 ? 2 : 1);   // the third iteration (the second simulated) releases too much
+            i.release(++*iteration == 3 ? 2 : 1); // the third iteration (the second simulated) releases too much
         },
         fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(b, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({256}), tensor<std::int32_t>({256}), in.prod(), out.cons()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({256}), tensor<std::int32_t>({256}), in.prod(), out.cons()));
     const auto net = Program("npu1_1col", rt, {w}).resolve();
     std::string msg;
     REQUIRE(run_kind(net, msg) == SimulationError::Kind::Protocol);
@@ -124,16 +140,20 @@ TEST_CASE("pushing a fifth pending task onto a shim channel queue is an error", 
     const auto net = Program("npu1_1col", rt, {w}, "flood").resolve();
     std::string msg;
     REQUIRE(run_kind(net, msg) == SimulationError::Kind::Limit);
-    CHECK_THAT(msg, Catch::Contains("the task queue of shim (0,0) MM2S 0 is full (4 tasks pending) when starting task 5 ('in' fill)"));
+    CHECK_THAT(msg,
+               Catch::Contains(
+                   "the task queue of shim (0,0) MM2S 0 is full (4 tasks pending) when starting task 5 ('in' fill)"));
 }
 
 TEST_CASE("kernels run on a large core stack", "[sim][stack]") {
     ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
-    Kernel big("big_stack", +[](const std::int32_t* a, std::int32_t* b) {
-        volatile std::int32_t scratch[512 * 1024];   // 2 MiB on the core process's stack
-        for (int i = 0; i < 512 * 1024; i += 4096) scratch[i] = a[i % 64];
-        for (int i = 0; i < 64; ++i) b[i] = a[i] + scratch[0] * 0 + 1;
-    }, {tensor<std::int32_t>({64}), tensor<std::int32_t>({64})});
+    Kernel big("big_stack",
+               +[](const std::int32_t* a, std::int32_t* b) {
+                   volatile std::int32_t scratch[512 * 1024]; // 2 MiB on the core process's stack
+                   for (int i = 0; i < 512 * 1024; i += 4096) scratch[i] = a[i % 64];
+                   for (int i = 0; i < 64; ++i) b[i] = a[i] + scratch[0] * 0 + 1;
+               },
+               {tensor<std::int32_t>({64}), tensor<std::int32_t>({64})});
     Worker w(
         [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel k) {
             auto e = i.acquire(1);
@@ -143,8 +163,12 @@ TEST_CASE("kernels run on a large core stack", "[sim][stack]") {
             o.release(1);
         },
         fn_args(in.cons(), out.prod(), big), {.name = "w"});
-    Runtime rt([](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) { i.fill(a); o.drain(b, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({64}), in.prod(), out.cons()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({64}), in.prod(), out.cons()));
     const auto net = Program("npu1_1col", rt, {w}).resolve();
     std::vector<std::int32_t> a(64);
     for (int i = 0; i < 64; ++i) a[static_cast<std::size_t>(i)] = i * 3;

@@ -58,11 +58,11 @@ TEST_CASE("one BD transfer is one transaction: bytes / rate + route latency", "[
     const auto r = sim::simulate(net, {std::vector<std::uint8_t>(4096, 7)}, o);
     // controller: 1 op before the push, dispatch latency, per-task overhead, 4096 B at 4 B/cycle,
     // 3 switches traversed x 4 cycles
-    const std::uint64_t want = t.runtime_op_cycles + t.shim_task_dispatch_cycles + t.shim_mm2s_task_overhead_cycles + 4096 / 4 +
-                               3 * t.switch_hop_latency_cycles;
+    const std::uint64_t want = t.runtime_op_cycles + t.shim_task_dispatch_cycles + t.shim_mm2s_task_overhead_cycles +
+                               4096 / 4 + 3 * t.switch_hop_latency_cycles;
     CHECK(r.cycles == want);
     CHECK(r.bytes_moved == 4096);
-    CHECK(r.bd_transfers == 2);   // the shim task and the tile BD
+    CHECK(r.bd_transfers == 2); // the shim task and the tile BD
 
     sim::SimOptions slow = o;
     slow.timing.stream_bytes_per_cycle = 2;
@@ -97,8 +97,12 @@ TEST_CASE("a core program built by hand runs against the netlist's rings", "[sim
     n.device = &device_by_name("npu1");
     n.design = "hand";
     for (int k = 0; k < 4; ++k)
-        n.buffers.push_back({"b" + std::to_string(k), {0, 2}, static_cast<std::uint32_t>(0x400 + k * 64), 64, {"hand", "ring", k}, {}});
-    n.locks = {{"in_free", {0, 2}, 0, 2, {}}, {"in_full", {0, 2}, 1, 0, {}}, {"out_free", {0, 2}, 2, 2, {}}, {"out_full", {0, 2}, 3, 0, {}}};
+        n.buffers.push_back(
+            {"b" + std::to_string(k), {0, 2}, static_cast<std::uint32_t>(0x400 + k * 64), 64, {"hand", "ring", k}, {}});
+    n.locks = {{"in_free", {0, 2}, 0, 2, {}},
+               {"in_full", {0, 2}, 1, 0, {}},
+               {"out_free", {0, 2}, 2, 2, {}},
+               {"out_full", {0, 2}, 3, 0, {}}};
     auto chain = [](Direction d, int b0, int acq, int rel) {
         DmaChannelProgram c;
         c.tile = {0, 2};

@@ -5,10 +5,10 @@
 #include "npusim/iron.hpp"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 using namespace npusim;
@@ -49,10 +49,13 @@ void register_test_designs() {
         Runtime rt([](RuntimeData, RuntimeData b, ObjectFifoHandle, ObjectFifoHandle o) { o.drain(b, {.wait = true}); },
                    fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
         const auto t = tensor<std::int32_t>({16});
-        return harness::DesignInstance(Program(dev, rt, {w}, "test_starved"),
-                                        {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
-                                        {{"a", harness::Tensor(DType::i32, {16})}},
-                                        [](const harness::Tensors& x) { return harness::Tensors{{"b", x.at("a")}}; }, "test_starved");
+        return harness::DesignInstance(
+            Program(dev, rt, {w}, "test_starved"), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            {{"a", harness::Tensor(DType::i32, {16})}},
+            [](const harness::Tensors& x) {
+                return harness::Tensors{{"b", x.at("a")}};
+            },
+            "test_starved");
     };
     harness::register_design(s);
 }
@@ -109,7 +112,8 @@ TEST_CASE("exit code 2: design and usage errors", "[cli]") {
     CHECK(r.code == 2);
     const auto doc = nlohmann::json::parse(r.out);
     CHECK(doc["status"] == "design_error");
-    CHECK(doc["error"]["message"] == "design 'passthrough_kernel': parameter size=1000 must be a positive multiple of tile=1024");
+    CHECK(doc["error"]["message"] ==
+          "design 'passthrough_kernel': parameter size=1000 must be a positive multiple of tile=1024");
 }
 
 TEST_CASE("exit code 3: deadlock, with the report", "[cli]") {
@@ -127,7 +131,8 @@ TEST_CASE("exit code 4: cycle limit", "[cli]") {
 }
 
 TEST_CASE("timing overrides from a file change the cycle count", "[cli]") {
-    const auto base = nlohmann::json::parse(cli({"run", "passthrough_kernel", "--json"}).out)["cycles"].get<std::uint64_t>();
+    const auto base =
+        nlohmann::json::parse(cli({"run", "passthrough_kernel", "--json"}).out)["cycles"].get<std::uint64_t>();
     const std::string path = "npusim_cli_test_timing.json";
     {
         std::ofstream f(path);

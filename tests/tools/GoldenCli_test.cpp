@@ -29,10 +29,10 @@ Out cli(std::vector<std::string> args) {
     return {c, o.str(), e.str()};
 }
 // CHECK(r.code == code), showing the output when it fails.
-#define CHECK_CODE(r, want)            \
-    do {                               \
-        INFO((r).out << (r).err);      \
-        CHECK((r).code == (want));     \
+#define CHECK_CODE(r, want)                                                                                            \
+    do {                                                                                                               \
+        INFO((r).out << (r).err);                                                                                      \
+        CHECK((r).code == (want));                                                                                     \
     } while (false)
 
 using harness::test::TempDir;
@@ -70,14 +70,16 @@ void register_float_design() {
             },
             fn_args(fx.cons(), fy.prod(), fz.prod()), {.name = "fscale"});
         Runtime rt(
-            [](RuntimeData x, RuntimeData y, RuntimeData z, ObjectFifoHandle hx, ObjectFifoHandle hy, ObjectFifoHandle hz) {
+            [](RuntimeData x, RuntimeData y, RuntimeData z, ObjectFifoHandle hx, ObjectFifoHandle hy,
+               ObjectFifoHandle hz) {
                 hx.fill(x);
                 hy.drain(y, {.wait = true});
                 hz.drain(z, {.wait = true});
             },
             fn_args(f_ty, f_ty, b_ty, fx.prod(), fy.cons(), fz.cons()));
         std::vector<float> x(kN);
-        for (std::int64_t i = 0; i < kN; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>(i) * 1.25f - 30.0f + static_cast<float>(o.seed);
+        for (std::int64_t i = 0; i < kN; ++i)
+            x[static_cast<std::size_t>(i)] = static_cast<float>(i) * 1.25f - 30.0f + static_cast<float>(o.seed);
         auto reference = [f_ty, b_ty](const Tensors& in) {
             const auto xs = get(in, "x").values<float>();
             std::vector<float> y(xs.size());
@@ -88,9 +90,10 @@ void register_float_design() {
             }
             return Tensors{{"y", Tensor::from(f_ty.shape, y)}, {"z", Tensor::from(b_ty.shape, z)}};
         };
-        return DesignInstance(Program(dev, rt, {w}, "test_fscale"),
-                              {ArgSpec::input("x", f_ty), ArgSpec::output("y", f_ty, 1e-6, 0), ArgSpec::output("z", b_ty, 1e-2, 0)},
-                              {{"x", Tensor::from(f_ty.shape, x)}}, reference, "test_fscale");
+        return DesignInstance(
+            Program(dev, rt, {w}, "test_fscale"),
+            {ArgSpec::input("x", f_ty), ArgSpec::output("y", f_ty, 1e-6, 0), ArgSpec::output("z", b_ty, 1e-2, 0)},
+            {{"x", Tensor::from(f_ty.shape, x)}}, reference, "test_fscale");
     };
     register_design(s);
 }
@@ -103,13 +106,15 @@ TEST_CASE("cli: inputs from .npy files, outputs saved as .npy", "[cli][golden]")
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int16_t>(static_cast<int>(i % 2000) - 1000);
     NpyFile::write(d.file("a.npy"), Tensor::from<std::int16_t>({4096}, a));
     NpyFile::write(d.file("f.npy"), Tensor::from<std::int32_t>({1}, {5}));
-    const auto r = cli({"run", "vector_scalar_mul", "--input", "a=" + d.file("a.npy"), "--input=factor=" + d.file("f.npy"),
-                        "--save-outputs", d.file("out")});
+    const auto r = cli({"run", "vector_scalar_mul", "--input", "a=" + d.file("a.npy"),
+                        "--input=factor=" + d.file("f.npy"), "--save-outputs", d.file("out")});
     INFO(r.out << r.err);
     REQUIRE(r.code == 0);
-    CHECK_THAT(r.out, Catch::Contains(fmt::format("  inputs       a i16[4096] ({}), factor i32[1] ({})\n", d.file("a.npy"), d.file("f.npy"))));
+    CHECK_THAT(r.out, Catch::Contains(fmt::format("  inputs       a i16[4096] ({}), factor i32[1] ({})\n",
+                                                  d.file("a.npy"), d.file("f.npy"))));
     CHECK_THAT(r.out, Catch::Contains("  output c (arg 1)          4,096 elements  match\n"));
-    CHECK_THAT(r.out, Catch::Contains(fmt::format("  saved        4 files to {}: a.npy c.npy c.expected.npy factor.npy\n", d.file("out"))));
+    CHECK_THAT(r.out, Catch::Contains(fmt::format(
+                          "  saved        4 files to {}: a.npy c.npy c.expected.npy factor.npy\n", d.file("out"))));
     const auto c = NpyFile::read(d.file("out/c.npy")).values<std::int16_t>();
     for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(c[i] == static_cast<std::int16_t>(a[i] * 5));
     CHECK(NpyFile::read(d.file("out/c.expected.npy")).values<std::int16_t>() == c);
@@ -125,12 +130,14 @@ TEST_CASE("cli: a deliberately wrong expected file gives exit code 1 and an alig
     auto c = NpyFile::read(d.file("ok/c.npy")).values<std::int16_t>();
     const auto orig = c;
     c[7] = static_cast<std::int16_t>(c[7] + 1);
-    for (int i = 100; i < 110; ++i) c[static_cast<std::size_t>(i)] = static_cast<std::int16_t>(c[static_cast<std::size_t>(i)] - 2);
+    for (int i = 100; i < 110; ++i)
+        c[static_cast<std::size_t>(i)] = static_cast<std::int16_t>(c[static_cast<std::size_t>(i)] - 2);
     NpyFile::write(d.file("wrong.npy"), Tensor::from<std::int16_t>({4096}, c));
     const auto r = cli({"run", "vector_scalar_mul", "--seed", "4", "--expect", "c=" + d.file("wrong.npy")});
     CHECK(r.code == 1);
-    CHECK_THAT(r.out, Catch::Contains(fmt::format("  output c (arg 1)          4,096 elements  MISMATCH (11 differ)  vs {}\n",
-                                                  d.file("wrong.npy"))));
+    CHECK_THAT(r.out,
+               Catch::Contains(fmt::format("  output c (arg 1)          4,096 elements  MISMATCH (11 differ)  vs {}\n",
+                                           d.file("wrong.npy"))));
     CHECK_THAT(r.out, Catch::Contains("    11 of 4096 elements differ at [7], [100]..[109]\n"));
     CHECK_THAT(r.out, Catch::Contains("    ... 3 more\n"));
     // The side-by-side table: header, then one row per value, right-aligned columns.
@@ -145,7 +152,8 @@ TEST_CASE("cli: a deliberately wrong expected file gives exit code 1 and an alig
     CHECK(header.size() == first.size());
     CHECK_THAT(r.out, Catch::EndsWith("result: FAIL (output mismatch)\n"));
     // --json carries the indices and the values.
-    const auto j = nlohmann::json::parse(cli({"run", "vector_scalar_mul", "--seed", "4", "--json", "--expect", "c=" + d.file("wrong.npy")}).out);
+    const auto j = nlohmann::json::parse(
+        cli({"run", "vector_scalar_mul", "--seed", "4", "--json", "--expect", "c=" + d.file("wrong.npy")}).out);
     CHECK(j["status"] == "mismatch");
     CHECK(j["outputs"][0]["mismatch_indices"][0] == 7);
     CHECK(j["outputs"][0]["first"][0]["got"] == std::to_string(orig[7]));
@@ -158,8 +166,14 @@ TEST_CASE("cli: float outputs pass within the design's tolerance and fail outsid
     auto r = cli({"run", "test_fscale", "--save-outputs", d.file("out")});
     INFO(r.out << r.err);
     REQUIRE(r.code == 0);
-    CHECK_THAT(r.out, Catch::Contains("  output y (arg 1)             64 elements  match  (max abs err 0, max rel err 0; rtol 1e-06, atol 0)\n"));
-    CHECK_THAT(r.out, Catch::Contains("  output z (arg 2)             64 elements  match  (max abs err 0, max rel err 0; rtol 0.01, atol 0)\n"));
+    CHECK_THAT(
+        r.out,
+        Catch::Contains(
+            "  output y (arg 1)             64 elements  match  (max abs err 0, max rel err 0; rtol 1e-06, atol 0)\n"));
+    CHECK_THAT(
+        r.out,
+        Catch::Contains(
+            "  output z (arg 2)             64 elements  match  (max abs err 0, max rel err 0; rtol 0.01, atol 0)\n"));
     // bf16 is saved with descr '<V2'.
     CHECK(NpyFile::read(d.file("out/z.npy")).dtype == DType::bf16);
 
@@ -174,7 +188,7 @@ TEST_CASE("cli: float outputs pass within the design's tolerance and fail outsid
     const std::string ey = "y=" + d.file("y.npy"), ez = "z=" + d.file("z.npy");
 
     r = cli({"run", "test_fscale", "--expect", ey, "--expect", ez});
-    CHECK(r.code == 1);   // y fails rtol 1e-6; z passes rtol 1e-2
+    CHECK(r.code == 1); // y fails rtol 1e-6; z passes rtol 1e-2
     CHECK_THAT(r.out, Catch::Contains("  output y (arg 1)             64 elements  MISMATCH (2 differ)  (max abs err"));
     CHECK_THAT(r.out, Catch::Contains("    2 of 64 elements differ at [5], [40]\n"));
     CHECK_THAT(r.out, Catch::Contains("(tolerance: rtol 1e-06, atol 0)\n"));
@@ -186,8 +200,10 @@ TEST_CASE("cli: float outputs pass within the design's tolerance and fail outsid
     // --rtol applies to every float output: z's one-ulp difference (rel 0.0065) now fails.
     r = cli({"run", "test_fscale", "--expect", ey, "--expect", ez, "--rtol", "1e-4"});
     CHECK_CODE(r, 1);
-    CHECK_THAT(r.out, Catch::Contains("  output y (arg 1)             64 elements  match  (max abs err 2.29e-05, max rel err 1.01e-05; "
-                                      "rtol 0.0001, atol 0)  vs "));
+    CHECK_THAT(r.out,
+               Catch::Contains(
+                   "  output y (arg 1)             64 elements  match  (max abs err 2.29e-05, max rel err 1.01e-05; "
+                   "rtol 0.0001, atol 0)  vs "));
     r = cli({"run", "test_fscale", "--expect", ey, "--expect", ez, "--rtol=0", "--atol=0"});
     CHECK(r.code == 1);
     CHECK_THAT(r.out, Catch::Contains("  output z (arg 2)             64 elements  MISMATCH (1 differ)"));
@@ -206,26 +222,33 @@ TEST_CASE("cli: files that do not fit the design are errors with exit code 2", "
     }
     auto r = cli({"run", "vector_scalar_mul", "--input", "a=" + d.file("missing.npy")});
     CHECK(r.code == 2);
-    CHECK(r.err == fmt::format("npusim: file error: cannot open '{}': No such file or directory\n", d.file("missing.npy")));
+    CHECK(r.err ==
+          fmt::format("npusim: file error: cannot open '{}': No such file or directory\n", d.file("missing.npy")));
     r = cli({"run", "vector_scalar_mul", "--input", "a=" + d.file("i32.npy")});
     CHECK(r.code == 2);
-    CHECK(r.err == fmt::format("npusim: file error: '{}': dtype int32 ('<i4') does not match input 'a' of design 'vector_scalar_mul', "
-                               "which is int16 ('<i2'), shape (4096,)\n",
-                               d.file("i32.npy")));
+    CHECK(r.err ==
+          fmt::format(
+              "npusim: file error: '{}': dtype int32 ('<i4') does not match input 'a' of design 'vector_scalar_mul', "
+              "which is int16 ('<i2'), shape (4096,)\n",
+              d.file("i32.npy")));
     r = cli({"run", "vector_scalar_mul", "--input", "a=" + d.file("2d.npy")});
     CHECK(r.code == 2);
-    CHECK(r.err == fmt::format("npusim: file error: '{}': shape (64, 64) does not match input 'a' of design 'vector_scalar_mul', which "
-                               "has shape (4096,) (int16)\n",
-                               d.file("2d.npy")));
+    CHECK(r.err ==
+          fmt::format(
+              "npusim: file error: '{}': shape (64, 64) does not match input 'a' of design 'vector_scalar_mul', which "
+              "has shape (4096,) (int16)\n",
+              d.file("2d.npy")));
     r = cli({"run", "vector_scalar_mul", "--expect", "c=" + d.file("junk.npy")});
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Catch::Contains("not a .npy file"));
     r = cli({"run", "vector_scalar_mul", "--input", "c=" + d.file("2d.npy")});
     CHECK(r.code == 2);
-    CHECK(r.err == "npusim: design error: --input: argument 'c' of design 'vector_scalar_mul' is an output, not an input (inputs: a, "
+    CHECK(r.err == "npusim: design error: --input: argument 'c' of design 'vector_scalar_mul' is an output, not an "
+                   "input (inputs: a, "
                    "factor)\n");
     r = cli({"run", "vector_scalar_mul", "--input", "q=" + d.file("2d.npy")});
-    CHECK(r.err == "npusim: design error: --input: design 'vector_scalar_mul' has no argument 'q' (inputs: a, factor)\n");
+    CHECK(r.err ==
+          "npusim: design error: --input: design 'vector_scalar_mul' has no argument 'q' (inputs: a, factor)\n");
     r = cli({"run", "vector_scalar_mul", "--json", "--input", "a=" + d.file("i32.npy")});
     CHECK(r.code == 2);
     CHECK(nlohmann::json::parse(r.out)["status"] == "file_error");
@@ -246,7 +269,8 @@ TEST_CASE("cli: files that do not fit the design are errors with exit code 2", "
     // Tolerances on an integer design are noted, not applied.
     r = cli({"run", "vector_scalar_mul", "--rtol", "0.5"});
     CHECK(r.code == 0);
-    CHECK_THAT(r.out, Catch::Contains("  note: design 'vector_scalar_mul' has no float outputs: rtol/atol do not apply"));
+    CHECK_THAT(r.out,
+               Catch::Contains("  note: design 'vector_scalar_mul' has no float outputs: rtol/atol do not apply"));
 }
 
 TEST_CASE("cli: --kernels=aie runs E1 and E3 with the AIE-API kernels on npu1 and npu2", "[cli][golden][aie]") {
@@ -264,8 +288,10 @@ TEST_CASE("cli: --kernels=aie runs E1 and E3 with the AIE-API kernels on npu1 an
     }
     auto r = cli({"run", "passthrough_dmas", "--kernels=aie"});
     CHECK(r.code == 2);
-    CHECK_THAT(r.err, Catch::StartsWith("npusim: design error: design 'passthrough_dmas' has no AIE-API kernel build (no kernel: data "
-                                        "moves by DMA only); designs with one: passthrough_kernel, vector_scalar_mul"));
+    CHECK_THAT(r.err,
+               Catch::StartsWith(
+                   "npusim: design error: design 'passthrough_dmas' has no AIE-API kernel build (no kernel: data "
+                   "moves by DMA only); designs with one: passthrough_kernel, vector_scalar_mul"));
     r = cli({"run", "vector_vector_add", "--kernels=aie"});
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Catch::Contains("(no external kernel: the add runs in the core body)"));
@@ -281,9 +307,10 @@ TEST_CASE("cli: args lists a design's runtime arguments; help documents the gold
                    "1   c       output  i32[4096]  <i4       exact\n"
                    "2   factor  input   i32[1]     <i4       -\n");
     const auto h = cli({"--help"});
-    for (const char* s : {"npusim golden DESIGN", "--input NAME=FILE", "--expect NAME=FILE", "--save-outputs DIR", "--rtol X, --atol Y",
-                          "--kernels ref|aie", "passthrough_dmas (E2) and transpose_dma move data by DMA only (no kernel)",
-                          "vector_vector_add (E4) has no external kernel",
-                          "passthrough_kernel (E1: passThrough)", "vector_scalar_mul (E3: scale)"})
+    for (const char* s :
+         {"npusim golden DESIGN", "--input NAME=FILE", "--expect NAME=FILE", "--save-outputs DIR", "--rtol X, --atol Y",
+          "--kernels ref|aie", "passthrough_dmas (E2) and transpose_dma move data by DMA only (no kernel)",
+          "vector_vector_add (E4) has no external kernel", "passthrough_kernel (E1: passThrough)",
+          "vector_scalar_mul (E3: scale)"})
         CHECK_THAT(h.out, Catch::Contains(s));
 }

@@ -47,7 +47,7 @@ void feed(npusim::sim::TraceSink& s) {
     s.add_track(4, {Kind::Dma, 0, 0, "(0,0) S2MM 0"});
     s.add_track(5, {Kind::Runtime, 0, 0, "runtime sequence"});
     s.add_track(6, {Kind::Core, 1, 2, "core \"q\"\tname"});
-    s.add_track(7, {Kind::Lock, 0, 2, "in_cons_prod_lock_0"});   // same name as track 2
+    s.add_track(7, {Kind::Lock, 0, 2, "in_cons_prod_lock_0"}); // same name as track 2
     s.counter(2, 0, 2);
     s.span(3, "mm2s", 5, 15);
     s.span(1, "bd 0", 10, 30);
@@ -83,7 +83,7 @@ TEST_CASE("PerfettoTraceSink writes a Chrome trace event array", "[traces][perfe
     const std::string text = slurp(file);
     REQUIRE(!text.empty());
     CHECK(text.front() == '[');
-    const json doc = json::parse(text);   // throws (fails the test) on malformed or mis-escaped JSON
+    const json doc = json::parse(text); // throws (fails the test) on malformed or mis-escaped JSON
     REQUIRE(doc.is_array());
 
     // Metadata first, then the timed events.
@@ -91,8 +91,8 @@ TEST_CASE("PerfettoTraceSink writes a Chrome trace event array", "[traces][perfe
     while (first_timed < doc.size() && doc[first_timed]["ph"] == "M") ++first_timed;
     for (std::size_t i = first_timed; i < doc.size(); ++i) CHECK(doc[i]["ph"] != "M");
 
-    std::map<int, std::string> process;                    // pid -> name
-    std::map<std::pair<int, int>, std::string> thread;     // (pid, tid) -> name
+    std::map<int, std::string> process; // pid -> name
+    std::map<std::pair<int, int>, std::string> thread; // (pid, tid) -> name
     for (std::size_t i = 0; i < first_timed; ++i) {
         const json& e = doc[i];
         if (e["name"] == "process_name") {
@@ -136,7 +136,7 @@ TEST_CASE("PerfettoTraceSink writes a Chrome trace event array", "[traces][perfe
         {"C", "in_cons_prod_lock_0", 20, 1, 5, 0},
         {"X", "kernel_a", 20, 30, 3, 0},
         {"X", "bd 1", 30, 10, 4, 0},
-        {"C", "in_cons_prod_lock_0 #7", 35, 1, 5, 1},   // duplicate counter name made unique
+        {"C", "in_cons_prod_lock_0 #7", 35, 1, 5, 1}, // duplicate counter name made unique
         {"X", "shim", 40, 20, 1, 0},
         {"C", "in_cons_prod_lock_0", 50, 2, 5, 0},
         {"X", "k \"x\"\n\\", 55, 0, 6, 0},
@@ -177,7 +177,7 @@ TEST_CASE("PerfettoTraceSink handles empty runs, odd spans and bad bytes", "[tra
         sink.finish(10);
         const json doc = json::parse(slurp(file));
         REQUIRE(doc.size() == 3);
-        CHECK(doc[1]["args"]["name"] == "core\xEF\xBF\xBD");   // U+FFFD
+        CHECK(doc[1]["args"]["name"] == "core\xEF\xBF\xBD"); // U+FFFD
         CHECK(doc[2]["ts"] == 9);
         CHECK(doc[2]["dur"] == 0);
     }

@@ -29,7 +29,7 @@ TEST_CASE("SummaryTraceSink totals spans and lock values", "[traces][summary]") 
         REQUIRE(core);
         CHECK(core->spans == 3);
         CHECK(core->busy_cycles == 60);
-        CHECK(!sink.busy_percent(*core));   // not finished yet
+        CHECK(!sink.busy_percent(*core)); // not finished yet
         const auto* lock = sink.find(2);
         REQUIRE(lock);
         CHECK(lock->spans == 0);
@@ -47,13 +47,12 @@ TEST_CASE("SummaryTraceSink totals spans and lock values", "[traces][summary]") 
 
     SECTION("table") {
         sink.finish(200);
-        const std::string expected =
-            "track                tile   spans  busy cycles  busy %  values\n"
-            "core (0,2) worker_0  (0,2)      3           60    30.0\n"
-            "(0,2) S2MM 0         (0,2)      2           30    15.0\n"
-            "in_cons_prod_lock_0  (0,2)      0            0     0.0  0..2\n"
-            "runtime sequence     -          1          100    50.0\n"
-            "end cycle: 200\n";
+        const std::string expected = "track                tile   spans  busy cycles  busy %  values\n"
+                                     "core (0,2) worker_0  (0,2)      3           60    30.0\n"
+                                     "(0,2) S2MM 0         (0,2)      2           30    15.0\n"
+                                     "in_cons_prod_lock_0  (0,2)      0            0     0.0  0..2\n"
+                                     "runtime sequence     -          1          100    50.0\n"
+                                     "end cycle: 200\n";
         CHECK(sink.table() == expected);
     }
 

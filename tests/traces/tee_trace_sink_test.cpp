@@ -39,7 +39,7 @@ struct Recorder final : TraceSink {
 TEST_CASE("TeeTraceSink forwards every call in order", "[traces][tee]") {
     Recorder a, b;
     TeeTraceSink tee({&a, nullptr, &b});
-    CHECK(tee.sinks().size() == 2);   // null dropped
+    CHECK(tee.sinks().size() == 2); // null dropped
     tee.add_track(0, {Kind::Core, 0, 2, "core"});
     tee.span(0, "k", 3, 7);
     tee.counter(0, 4, -2);

@@ -79,85 +79,84 @@ TEST_CASE("VcdTraceSink writes declarations and sorted value changes", "[traces]
     sink.add_track(4, {Kind::Dma, 0, 0, "(0,0) S2MM 0"});
     sink.add_track(5, {Kind::Runtime, 0, 0, "runtime sequence"});
     sink.add_track(6, {Kind::Core, 1, 2, "core \"q\"\tname"});
-    sink.add_track(7, {Kind::Lock, 0, 2, "in_cons_prod_lock_0"});   // same name as track 2
-    sink.add_track(8, {Kind::Dma, 0, 2, "???"});                     // sanitizes to nothing
+    sink.add_track(7, {Kind::Lock, 0, 2, "in_cons_prod_lock_0"}); // same name as track 2
+    sink.add_track(8, {Kind::Dma, 0, 2, "???"}); // sanitizes to nothing
     sink.counter(2, 0, 2);
     sink.span(3, "mm2s", 5, 15);
     sink.span(1, "bd 0", 10, 30);
     sink.counter(2, 20, 1);
-    sink.span(1, "bd 1", 30, 40);      // back to back with bd 0: no change at 30
+    sink.span(1, "bd 1", 30, 40); // back to back with bd 0: no change at 30
     sink.span(0, "kernel_a", 20, 50);
     sink.counter(7, 35, 1);
     sink.counter(2, 50, 3);
-    sink.counter(2, 50, 2);            // same cycle: the last value wins
-    sink.span(6, "k", 55, 55);         // zero length: invisible
+    sink.counter(2, 50, 2); // same cycle: the last value wins
+    sink.span(6, "k", 55, 55); // zero length: invisible
     sink.span(4, "shim", 40, 60);
-    sink.counter(0, 60, 9);            // counter on a wire track: ignored
-    sink.span(2, "x", 60, 61);         // span on a lock track: ignored
-    sink.counter(7, 65, 1);            // unchanged value: not written
+    sink.counter(0, 60, 9); // counter on a wire track: ignored
+    sink.span(2, "x", 60, 61); // span on a lock track: ignored
+    sink.counter(7, 65, 1); // unchanged value: not written
     sink.span(5, "await out", 0, 70);
     sink.finish(100);
 
-    const std::string expected =
-        "$version npusim VcdTraceSink $end\n"
-        "$comment 1 ns = 1 cycle $end\n"
-        "$timescale 1ns $end\n"
-        "$scope module npusim $end\n"
-        "$scope module runtime $end\n"
-        "$var wire 1 ! runtime_sequence $end\n"
-        "$upscope $end\n"
-        "$scope module tile_0_0 $end\n"
-        "$var wire 1 \" dma_0_0_S2MM_0 $end\n"
-        "$upscope $end\n"
-        "$scope module tile_0_1 $end\n"
-        "$var wire 1 # dma_0_1_MM2S_0 $end\n"
-        "$upscope $end\n"
-        "$scope module tile_0_2 $end\n"
-        "$var wire 1 $ core_0_2_worker_0 $end\n"
-        "$var wire 1 % dma_0_2_S2MM_0 $end\n"
-        "$var reg 6 & in_cons_prod_lock_0 $end\n"
-        "$var reg 6 ' in_cons_prod_lock_0_2 $end\n"
-        "$var wire 1 ( dma_8 $end\n"
-        "$upscope $end\n"
-        "$scope module tile_1_2 $end\n"
-        "$var wire 1 ) core_q_name $end\n"
-        "$upscope $end\n"
-        "$upscope $end\n"
-        "$enddefinitions $end\n"
-        "#0\n"
-        "$dumpvars\n"
-        "1!\n"
-        "0\"\n"
-        "0#\n"
-        "0$\n"
-        "0%\n"
-        "b10 &\n"
-        "bx '\n"
-        "0(\n"
-        "0)\n"
-        "$end\n"
-        "#5\n"
-        "1#\n"
-        "#10\n"
-        "1%\n"
-        "#15\n"
-        "0#\n"
-        "#20\n"
-        "1$\n"
-        "b1 &\n"
-        "#35\n"
-        "b1 '\n"
-        "#40\n"
-        "0%\n"
-        "1\"\n"
-        "#50\n"
-        "0$\n"
-        "b10 &\n"
-        "#60\n"
-        "0\"\n"
-        "#70\n"
-        "0!\n"
-        "#100\n";
+    const std::string expected = "$version npusim VcdTraceSink $end\n"
+                                 "$comment 1 ns = 1 cycle $end\n"
+                                 "$timescale 1ns $end\n"
+                                 "$scope module npusim $end\n"
+                                 "$scope module runtime $end\n"
+                                 "$var wire 1 ! runtime_sequence $end\n"
+                                 "$upscope $end\n"
+                                 "$scope module tile_0_0 $end\n"
+                                 "$var wire 1 \" dma_0_0_S2MM_0 $end\n"
+                                 "$upscope $end\n"
+                                 "$scope module tile_0_1 $end\n"
+                                 "$var wire 1 # dma_0_1_MM2S_0 $end\n"
+                                 "$upscope $end\n"
+                                 "$scope module tile_0_2 $end\n"
+                                 "$var wire 1 $ core_0_2_worker_0 $end\n"
+                                 "$var wire 1 % dma_0_2_S2MM_0 $end\n"
+                                 "$var reg 6 & in_cons_prod_lock_0 $end\n"
+                                 "$var reg 6 ' in_cons_prod_lock_0_2 $end\n"
+                                 "$var wire 1 ( dma_8 $end\n"
+                                 "$upscope $end\n"
+                                 "$scope module tile_1_2 $end\n"
+                                 "$var wire 1 ) core_q_name $end\n"
+                                 "$upscope $end\n"
+                                 "$upscope $end\n"
+                                 "$enddefinitions $end\n"
+                                 "#0\n"
+                                 "$dumpvars\n"
+                                 "1!\n"
+                                 "0\"\n"
+                                 "0#\n"
+                                 "0$\n"
+                                 "0%\n"
+                                 "b10 &\n"
+                                 "bx '\n"
+                                 "0(\n"
+                                 "0)\n"
+                                 "$end\n"
+                                 "#5\n"
+                                 "1#\n"
+                                 "#10\n"
+                                 "1%\n"
+                                 "#15\n"
+                                 "0#\n"
+                                 "#20\n"
+                                 "1$\n"
+                                 "b1 &\n"
+                                 "#35\n"
+                                 "b1 '\n"
+                                 "#40\n"
+                                 "0%\n"
+                                 "1\"\n"
+                                 "#50\n"
+                                 "0$\n"
+                                 "b10 &\n"
+                                 "#60\n"
+                                 "0\"\n"
+                                 "#70\n"
+                                 "0!\n"
+                                 "#100\n";
     CHECK(slurp(file) == expected);
 }
 
@@ -168,9 +167,9 @@ TEST_CASE("VcdTraceSink keeps overlapping spans high and widens out-of-range loc
     sink.add_track(10, {Kind::Core, 0, 2, "core"});
     sink.add_track(11, {Kind::Lock, 0, 2, "lock"});
     sink.span(10, "a", 0, 20);
-    sink.span(10, "b", 10, 30);        // overlaps a
-    sink.counter(11, 5, 64);           // needs 7 bits
-    sink.finish(30);                   // ends at the last change: no extra timestamp
+    sink.span(10, "b", 10, 30); // overlaps a
+    sink.counter(11, 5, 64); // needs 7 bits
+    sink.finish(30); // ends at the last change: no extra timestamp
 
     const std::string text = slurp(file);
     CHECK_THAT(text, Catch::Contains("$var wire 1 ! core $end\n$var reg 7 \" lock $end\n"));

@@ -44,8 +44,8 @@ void OutputFile::fail(int err) {
         std::fclose(file_);
         file_ = nullptr;
     }
-    throw std::runtime_error(fmt::format("cannot write {} to '{}': {}", what_, path_,
-                                         err != 0 ? std::strerror(err) : "I/O error"));
+    throw std::runtime_error(
+        fmt::format("cannot write {} to '{}': {}", what_, path_, err != 0 ? std::strerror(err) : "I/O error"));
 }
 
 } // namespace npusim::traces

@@ -1,7 +1,7 @@
 #include "npusim/traces/PerfettoTraceSink.hpp"
 
-#include "npusim/traces/OutputFile.hpp"
 #include "npusim/model/DeviceSpec.hpp"
+#include "npusim/traces/OutputFile.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -49,7 +49,9 @@ std::string PerfettoTraceSink::process_name(const TrackInfo& info) {
     case TrackInfo::Kind::Core: return fmt::format("core_trace for tile{},{}", info.row, info.col);
     case TrackInfo::Kind::Dma: {
         const auto kind = npusim::model::tile_kind_of_row(info.row);
-        const char* type = kind == npusim::model::TileKind::Shim ? "shim" : kind == npusim::model::TileKind::Mem ? "memtile" : "mem";
+        const char* type = kind == npusim::model::TileKind::Shim  ? "shim"
+                           : kind == npusim::model::TileKind::Mem ? "memtile"
+                                                                  : "mem";
         return fmt::format("{}_trace for tile{},{}", type, info.row, info.col);
     }
     case TrackInfo::Kind::Lock: return fmt::format("locks tile{},{}", info.row, info.col);
@@ -111,7 +113,7 @@ void PerfettoTraceSink::finish(std::uint64_t /*end_cycle*/) {
         if (!e.is_counter) has_spans[e.track] = true;
 
     std::vector<int> pid(n), tid(n);
-    std::vector<std::string> counter_name(n);   // JSON-escaped, unique within a process
+    std::vector<std::string> counter_name(n); // JSON-escaped, unique within a process
     std::vector<std::string> process_names;
     int next_pid = 0;
     for (auto& [key, members] : processes) {

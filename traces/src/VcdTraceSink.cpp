@@ -17,7 +17,7 @@ using sim::TrackInfo;
 
 namespace {
 
-constexpr int kLockBits = 6;   // AIE2 lock values are 0..63
+constexpr int kLockBits = 6; // AIE2 lock values are 0..63
 constexpr std::size_t kFlushBytes = 1u << 20;
 
 bool is_reg(const TrackInfo& info) { return info.kind == TrackInfo::Kind::Lock; }
@@ -66,7 +66,7 @@ std::string VcdTraceSink::identifier(std::size_t n) {
 
 std::string VcdTraceSink::sanitize(std::string_view name) {
     std::string out;
-    bool pending = false;   // a run of illegal characters waits to become one '_'
+    bool pending = false; // a run of illegal characters waits to become one '_'
     for (char c : name) {
         bool legal = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
         if (!legal) {
@@ -135,7 +135,7 @@ void VcdTraceSink::finish(std::uint64_t end_cycle) {
     std::map<std::tuple<int, int, int>, std::vector<std::uint32_t>> scopes;
     for (std::uint32_t i = 0; i < n; ++i) scopes[scope_key(tracks_[i])].push_back(i);
     std::vector<std::string> id(n);
-    std::vector<std::uint32_t> declared;   // track indices in declaration order
+    std::vector<std::uint32_t> declared; // track indices in declaration order
     std::size_t next_id = 0;
 
     OutputFile out(path_, "VCD trace");
@@ -178,10 +178,10 @@ void VcdTraceSink::finish(std::uint64_t end_cycle) {
     std::stable_sort(changes_.begin(), changes_.end(), [&](const Change& a, const Change& b) {
         return a.time != b.time ? a.time < b.time : ids_[a.track] < ids_[b.track];
     });
-    std::vector<std::int64_t> active(n, 0);            // wires: spans active now
-    std::vector<bool> known(n, false);                 // regs: a value was reported
-    std::vector<std::int64_t> value(n, 0);             // regs: the value
-    std::vector<std::string> shown(n);                 // the value last written, "" before $dumpvars
+    std::vector<std::int64_t> active(n, 0); // wires: spans active now
+    std::vector<bool> known(n, false); // regs: a value was reported
+    std::vector<std::int64_t> value(n, 0); // regs: the value
+    std::vector<std::string> shown(n); // the value last written, "" before $dumpvars
     auto current = [&](std::uint32_t i) -> std::string {
         if (!is_reg(tracks_[i])) return fmt::format("{}{}", active[i] > 0 ? '1' : '0', id[i]);
         if (!known[i]) return fmt::format("bx {}", id[i]);

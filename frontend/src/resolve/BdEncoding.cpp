@@ -9,7 +9,9 @@ namespace npusim::iron::detail {
 
 std::uint64_t max_wrap(const model::TileResources& res) { return (std::uint64_t{1} << res.wrap_bits) - 1; }
 std::int64_t max_step(const model::TileResources& res) { return std::int64_t{1} << res.step_bits; }
-std::uint64_t max_length_words(const model::TileResources& res) { return (std::uint64_t{1} << res.buffer_length_bits) - 1; }
+std::uint64_t max_length_words(const model::TileResources& res) {
+    return (std::uint64_t{1} << res.buffer_length_bits) - 1;
+}
 std::int64_t max_iterations(const model::TileResources& res) { return std::int64_t{1} << res.iteration_bits; }
 
 bool wrap_fits(std::uint64_t size, const model::TileResources& res) { return size <= max_wrap(res); }
@@ -27,7 +29,8 @@ model::Dim dim_in_words(std::int64_t size, std::int64_t stride, bool inner, std:
                                           "address generation works on 32-bit words",
                                           who, eb, stride));
         if ((size * eb) % 4 != 0)
-            throw DesignError(fmt::format("{}: innermost size {} x {} B is not a whole number of 32-bit words", who, size, eb));
+            throw DesignError(
+                fmt::format("{}: innermost size {} x {} B is not a whole number of 32-bit words", who, size, eb));
         return {static_cast<std::uint32_t>(size * eb / 4), 1};
     }
     if ((stride * eb) % 4 != 0)
@@ -39,12 +42,13 @@ model::Dim dim_in_words(std::int64_t size, std::int64_t stride, bool inner, std:
 void check_tile_dim_fields(const model::Dim& d, std::size_t i, const model::TileResources& res, const char* kind,
                            const std::string& who) {
     if (!wrap_fits(d.size, res))
-        throw DesignError(fmt::format("{}: dimension {} size {} exceeds the {}-bit size field of a {} tile BD (max {})", who, i,
-                                      d.size, res.wrap_bits, kind, max_wrap(res)));
+        throw DesignError(fmt::format("{}: dimension {} size {} exceeds the {}-bit size field of a {} tile BD (max {})",
+                                      who, i, d.size, res.wrap_bits, kind, max_wrap(res)));
     if (!step_fits(d.stride, res))
-        throw DesignError(fmt::format("{}: dimension {} stride {} words exceeds the {}-bit stride field of a {} tile BD "
-                                      "(max {})",
-                                      who, i, d.stride, res.step_bits, kind, max_step(res)));
+        throw DesignError(
+            fmt::format("{}: dimension {} stride {} words exceeds the {}-bit stride field of a {} tile BD "
+                        "(max {})",
+                        who, i, d.stride, res.step_bits, kind, max_step(res)));
 }
 
 } // namespace
@@ -55,7 +59,8 @@ std::vector<model::Dim> to_words(const StreamDims& dims, const TensorType& t, co
     if (dims.empty()) return out;
     const char* kind = model::tile_kind_name(tile_kind);
     if (static_cast<int>(dims.size()) > res.bd_dims)
-        throw DesignError(fmt::format("{}: {} dimensions but a {} tile BD supports {}", who, dims.size(), kind, res.bd_dims));
+        throw DesignError(
+            fmt::format("{}: {} dimensions but a {} tile BD supports {}", who, dims.size(), kind, res.bd_dims));
     const std::int64_t eb = static_cast<std::int64_t>(model::dtype_bytes(t.dtype));
     for (std::size_t i = 0; i < dims.size(); ++i) {
         auto [size, stride] = dims[i];
@@ -95,22 +100,25 @@ void check_layout_fits_object(const std::vector<model::Dim>& dims, std::uint32_t
     if (dims.empty()) return;
     const model::AddressPattern p(0, dims);
     if (p.total_bytes() != len || p.min_offset() < 0 || p.max_offset() >= static_cast<std::int64_t>(len))
-        throw DesignError(fmt::format("fifo '{}' {}: data layout moves {} B within offsets {}..{}, but the object is {} B", fifo,
-                                      role, p.total_bytes(), p.min_offset(), p.max_offset(), len));
+        throw DesignError(
+            fmt::format("fifo '{}' {}: data layout moves {} B within offsets {}..{}, but the object is {} B", fifo,
+                        role, p.total_bytes(), p.min_offset(), p.max_offset(), len));
 }
 
-void check_layout_fits_segment(const std::vector<model::BufferDescriptor>& bds, const std::vector<model::NetBuffer>& buffers,
-                               const std::string& fifo, const std::string& role) {
+void check_layout_fits_segment(const std::vector<model::BufferDescriptor>& bds,
+                               const std::vector<model::NetBuffer>& buffers, const std::string& fifo,
+                               const std::string& role) {
     for (const auto& bd : bds) {
         if (bd.dims.empty()) continue;
         const model::AddressPattern p(0, bd.dims);
         const auto& buf = buffers[static_cast<std::size_t>(bd.buffer)];
         if (p.total_bytes() != bd.length_bytes || p.min_offset() + bd.offset_bytes < 0 ||
             p.max_offset() + bd.offset_bytes >= buf.bytes)
-            throw DesignError(fmt::format("fifo '{}' {}: data layout moves {} B within offsets {}..{} of a {} B segment at {} of "
-                                          "a {} B buffer",
-                                          fifo, role, p.total_bytes(), p.min_offset(), p.max_offset(), bd.length_bytes,
-                                          bd.offset_bytes, buf.bytes));
+            throw DesignError(
+                fmt::format("fifo '{}' {}: data layout moves {} B within offsets {}..{} of a {} B segment at {} of "
+                            "a {} B buffer",
+                            fifo, role, p.total_bytes(), p.min_offset(), p.max_offset(), bd.length_bytes,
+                            bd.offset_bytes, buf.bytes));
     }
 }
 
@@ -121,17 +129,18 @@ void encode_padding(std::vector<model::BufferDescriptor>& bds, const FifoState& 
         throw DesignError(fmt::format("fifo '{}': pad_dimensions need a mem tile link; {} tile {} cannot pad", f.name,
                                       model::tile_kind_name(kind), model::to_string(tile)));
     if (f.pad_dimensions.size() != dims.size())
-        throw DesignError(fmt::format("fifo '{}': pad_dimensions has {} entries for {} dims_to_stream dimensions", f.name,
-                                      f.pad_dimensions.size(), dims.size()));
+        throw DesignError(fmt::format("fifo '{}': pad_dimensions has {} entries for {} dims_to_stream dimensions",
+                                      f.name, f.pad_dimensions.size(), dims.size()));
     const std::int64_t feb = static_cast<std::int64_t>(model::dtype_bytes(f.obj_type.dtype));
     std::vector<model::PadDim> pad;
     for (std::size_t d = 0; d < dims.size(); ++d) {
         auto [b, a] = f.pad_dimensions[d];
         if (d + 1 == dims.size()) {
             if ((b * feb) % 4 || (a * feb) % 4)
-                throw DesignError(fmt::format("fifo '{}': innermost padding {}/{} elements is not a whole number of 32-bit "
-                                              "words",
-                                              f.name, b, a));
+                throw DesignError(
+                    fmt::format("fifo '{}': innermost padding {}/{} elements is not a whole number of 32-bit "
+                                "words",
+                                f.name, b, a));
             b = b * feb / 4;
             a = a * feb / 4;
         }
@@ -139,7 +148,8 @@ void encode_padding(std::vector<model::BufferDescriptor>& bds, const FifoState& 
     }
     std::uint32_t word = 0;
     for (std::int64_t k = 0; k < 4 / feb; ++k)
-        word |= (static_cast<std::uint32_t>(f.pad_value) & ((feb == 4) ? 0xFFFFFFFFu : ((1u << (8 * feb)) - 1u))) << (8 * feb * k);
+        word |= (static_cast<std::uint32_t>(f.pad_value) & ((feb == 4) ? 0xFFFFFFFFu : ((1u << (8 * feb)) - 1u)))
+                << (8 * feb * k);
     for (auto& bd : bds) {
         bd.pad = pad;
         bd.pad_word = word;
@@ -154,28 +164,30 @@ std::uint64_t shim_task_offset(const TensorAccessPattern& tap, std::int64_t eb, 
 
 namespace {
 
-void check_shim_repeat(std::int64_t repeat_size, const model::TileResources& shim, int max_repeat_count, const std::string& who) {
+void check_shim_repeat(std::int64_t repeat_size, const model::TileResources& shim, int max_repeat_count,
+                       const std::string& who) {
     if (repeat_size > max_iterations(shim))
-        throw DesignError(fmt::format("{}: the outermost (repeat) size {} exceeds {} ({}-bit iteration field)", who, repeat_size,
-                                      max_iterations(shim), shim.iteration_bits));
+        throw DesignError(fmt::format("{}: the outermost (repeat) size {} exceeds {} ({}-bit iteration field)", who,
+                                      repeat_size, max_iterations(shim), shim.iteration_bits));
     if (repeat_size - 1 > max_repeat_count)
         throw DesignError(fmt::format("{}: repeat count {} exceeds {}", who, repeat_size - 1, max_repeat_count));
 }
 
-void check_shim_dim_fields(const std::vector<model::Dim>& dims, const model::TileResources& shim, const std::string& who) {
+void check_shim_dim_fields(const std::vector<model::Dim>& dims, const model::TileResources& shim,
+                           const std::string& who) {
     if (!wrap_fits(dims[3].size, shim) || !wrap_fits(dims[2].size, shim))
-        throw DesignError(fmt::format("{}: d0 size {} / d1 size {} words exceed {} ({}-bit size field of a shim BD)", who,
-                                      dims[3].size, dims[2].size, max_wrap(shim), shim.wrap_bits));
+        throw DesignError(fmt::format("{}: d0 size {} / d1 size {} words exceed {} ({}-bit size field of a shim BD)",
+                                      who, dims[3].size, dims[2].size, max_wrap(shim), shim.wrap_bits));
     for (const auto& d : dims)
         if (!step_fits(d.stride, shim))
-            throw DesignError(fmt::format("{}: stride {} words exceeds the {}-bit stride field of a shim BD", who, d.stride,
-                                          shim.step_bits));
+            throw DesignError(fmt::format("{}: stride {} words exceeds the {}-bit stride field of a shim BD", who,
+                                          d.stride, shim.step_bits));
 }
 
 } // namespace
 
-std::vector<model::Dim> shim_task_dims(const TensorAccessPattern& tap, std::int64_t eb, const model::TileResources& shim,
-                                       int max_repeat_count, const std::string& who) {
+std::vector<model::Dim> shim_task_dims(const TensorAccessPattern& tap, std::int64_t eb,
+                                       const model::TileResources& shim, int max_repeat_count, const std::string& who) {
     const auto& s = tap.sizes();
     const auto& st = tap.strides();
     // Linear mode: the d0..d2 part is one contiguous run -> only buffer_length is used.
@@ -185,7 +197,8 @@ std::vector<model::Dim> shim_task_dims(const TensorAccessPattern& tap, std::int6
         throw DesignError(fmt::format("{}: the innermost stride must be 1 for {}-byte elements", who, eb));
     auto words = [&](std::int64_t elems, const char* field) {
         if ((elems * eb) % 4 != 0)
-            throw DesignError(fmt::format("{}: {} {} x {} B is not a whole number of 32-bit words", who, field, elems, eb));
+            throw DesignError(
+                fmt::format("{}: {} {} x {} B is not a whole number of 32-bit words", who, field, elems, eb));
         return elems * eb / 4;
     };
     std::vector<model::Dim> dims(4);

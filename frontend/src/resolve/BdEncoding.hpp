@@ -44,8 +44,9 @@ model::BufferDescriptor make_bd(int buffer, std::uint32_t len, std::vector<model
 void check_layout_fits_object(const std::vector<model::Dim>& dims, std::uint32_t len, const std::string& fifo,
                               const std::string& role);
 /// Each BD's layout must move exactly its length within its segment of its buffer.
-void check_layout_fits_segment(const std::vector<model::BufferDescriptor>& bds, const std::vector<model::NetBuffer>& buffers,
-                               const std::string& fifo, const std::string& role);
+void check_layout_fits_segment(const std::vector<model::BufferDescriptor>& bds,
+                               const std::vector<model::NetBuffer>& buffers, const std::string& fifo,
+                               const std::string& role);
 /// pad_dimensions / pad_value of `f` onto every BD of an MM2S chain (mem tiles only).
 void encode_padding(std::vector<model::BufferDescriptor>& bds, const FifoState& f, const std::vector<model::Dim>& dims,
                     const model::TileResources& res, model::TileKind kind, model::TileCoord tile);
@@ -56,7 +57,7 @@ void encode_padding(std::vector<model::BufferDescriptor>& bds, const FifoState& 
 std::uint64_t shim_task_offset(const TensorAccessPattern& tap, std::int64_t elem_bytes, const std::string& who);
 /// The 4 shim BD dims of a runtime transfer, outermost (repeat) first, in 32-bit words; a
 /// contiguous d0..d2 part uses only the length field (linear mode).
-std::vector<model::Dim> shim_task_dims(const TensorAccessPattern& tap, std::int64_t elem_bytes, const model::TileResources& shim,
-                                       int max_repeat_count, const std::string& who);
+std::vector<model::Dim> shim_task_dims(const TensorAccessPattern& tap, std::int64_t elem_bytes,
+                                       const model::TileResources& shim, int max_repeat_count, const std::string& who);
 
 } // namespace npusim::iron::detail

@@ -14,7 +14,9 @@ struct BudgetExhausted {};
 
 struct CurrentGuard {
     model::CoreServices* prev;
-    explicit CurrentGuard(model::CoreServices* s) : prev(model::CoreServices::current()) { model::CoreServices::set_current(s); }
+    explicit CurrentGuard(model::CoreServices* s) : prev(model::CoreServices::current()) {
+        model::CoreServices::set_current(s);
+    }
     ~CurrentGuard() { model::CoreServices::set_current(prev); }
 };
 } // namespace
@@ -22,10 +24,13 @@ struct CurrentGuard {
 BodyTracer::BodyTracer(std::string worker, std::uint64_t op_budget) : worker_(std::move(worker)), budget_(op_budget) {}
 
 void BodyTracer::add_port(int key, TracedPort port) {
-    port.scratch.assign(static_cast<std::size_t>(port.depth) * std::max<std::uint64_t>(port.elem_bytes, 1), std::byte{0});
+    port.scratch.assign(static_cast<std::size_t>(port.depth) * std::max<std::uint64_t>(port.elem_bytes, 1),
+                        std::byte{0});
     ports_[key] = std::move(port);
 }
-void BodyTracer::add_buffer(int key, std::uint64_t bytes) { buffers_[key].assign(std::max<std::uint64_t>(bytes, 1), std::byte{0}); }
+void BodyTracer::add_buffer(int key, std::uint64_t bytes) {
+    buffers_[key].assign(std::max<std::uint64_t>(bytes, 1), std::byte{0});
+}
 void BodyTracer::add_lock(int key) { locks_[key] = 0; }
 
 bool BodyTracer::run(const std::function<void()>& body) {
@@ -49,7 +54,8 @@ void BodyTracer::count_op() {
 TracedPort& BodyTracer::port(int key, const char* what) {
     auto it = ports_.find(key);
     if (it == ports_.end())
-        throw DesignError(fmt::format("worker '{}': {}() on a fifo handle that is not among the worker's fn_args", worker_, what));
+        throw DesignError(
+            fmt::format("worker '{}': {}() on a fifo handle that is not among the worker's fn_args", worker_, what));
     return it->second;
 }
 
@@ -57,7 +63,8 @@ std::span<std::byte* const> BodyTracer::acquire(int key, int n) {
     count_op();
     auto& p = port(key, "acquire");
     if (!acquire_fits(n, p.depth))
-        throw DesignError(fmt::format("worker '{}': acquire({}) on {} exceeds its depth {}", worker_, n, p.describe, p.depth));
+        throw DesignError(
+            fmt::format("worker '{}': acquire({}) on {} exceeds its depth {}", worker_, n, p.describe, p.depth));
     p.max_acquire = std::max(p.max_acquire, n);
     p.held = std::max(p.held, n);
     p.ptrs.clear();

@@ -13,10 +13,10 @@
 namespace npusim::iron::detail {
 
 struct TracedPort {
-    std::string describe;          ///< "fifo 'in' consumer 0"
-    int depth = 2;                 ///< declared depth (acquire beyond it is an error)
+    std::string describe; ///< "fifo 'in' consumer 0"
+    int depth = 2; ///< declared depth (acquire beyond it is an error)
     std::uint64_t elem_bytes = 0;
-    int max_acquire = 0;           ///< result of the trace
+    int max_acquire = 0; ///< result of the trace
     int held = 0;
     int index = 0;
     std::vector<std::byte> scratch;

@@ -16,7 +16,8 @@ void collect_workers(ResolveContext& ctx) {
     std::set<WorkerState*> seen_workers;
     for (std::size_t i = 0; i < ctx.program.workers().size(); ++i) {
         auto* w = ctx.program.workers()[i].state().get();
-        if (!seen_workers.insert(w).second) throw DesignError(fmt::format("worker '{}' is listed twice in the Program", w->name));
+        if (!seen_workers.insert(w).second)
+            throw DesignError(fmt::format("worker '{}' is listed twice in the Program", w->name));
         if (w->name.empty()) w->name = fmt::format("worker_{}", i);
         ctx.workers.push_back(w);
     }
@@ -44,7 +45,8 @@ void collect_fifos(ResolveContext& ctx) {
     std::sort(fifos.begin(), fifos.end(), [](auto* a, auto* b) { return a->name < b->name; });
     for (std::size_t i = 1; i < fifos.size(); ++i)
         if (fifos[i]->name == fifos[i - 1]->name)
-            throw DesignError(fmt::format("two different fifos are named '{}'; fifo names must be unique", fifos[i]->name));
+            throw DesignError(
+                fmt::format("two different fifos are named '{}'; fifo names must be unique", fifos[i]->name));
 }
 
 // DMA transfers move whole 32-bit words.
@@ -57,16 +59,18 @@ void check_object_is_whole_words(const FifoState& f) {
 
 void check_fifo_ends(const FifoState& f, const std::set<WorkerState*>& listed) {
     if (!f.prod || f.prod->owner == OwnerKind::None)
-        throw DesignError(fmt::format("fifo '{}' has no producer: pass its prod() handle to a Worker or the Runtime", f.name));
+        throw DesignError(
+            fmt::format("fifo '{}' has no producer: pass its prod() handle to a Worker or the Runtime", f.name));
     int consumers = 0;
     for (auto& c : f.cons)
         if (c->owner != OwnerKind::None) ++consumers;
     if (consumers == 0)
-        throw DesignError(fmt::format("fifo '{}' has no consumer: pass a cons() handle to a Worker or the Runtime", f.name));
+        throw DesignError(
+            fmt::format("fifo '{}' has no consumer: pass a cons() handle to a Worker or the Runtime", f.name));
     auto check_worker = [&](const EndpointState* ep) {
         if (ep->owner == OwnerKind::Worker && !listed.count(ep->worker))
-            throw DesignError(fmt::format("{} belongs to worker '{}', which is not in the Program's workers", ep->describe(),
-                                          ep->worker->name.empty() ? "<unnamed>" : ep->worker->name));
+            throw DesignError(fmt::format("{} belongs to worker '{}', which is not in the Program's workers",
+                                          ep->describe(), ep->worker->name.empty() ? "<unnamed>" : ep->worker->name));
     };
     check_worker(f.prod.get());
     for (auto& c : f.cons) check_worker(c.get());

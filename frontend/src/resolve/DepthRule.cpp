@@ -26,8 +26,8 @@ bool acquire_fits(int n, int depth) { return n <= depth; }
 
 void check_acquire_fits(const EndpointState& ep, int max_acquire, int depth) {
     if (ep.owner == OwnerKind::Worker && !acquire_fits(max_acquire, depth))
-        throw DesignError(fmt::format("worker '{}' acquires {} elements of {} whose depth is {}", ep.worker->name, max_acquire,
-                                      ep.describe(), depth));
+        throw DesignError(fmt::format("worker '{}' acquires {} elements of {} whose depth is {}", ep.worker->name,
+                                      max_acquire, ep.describe(), depth));
 }
 
 namespace {
@@ -60,7 +60,7 @@ int own_copy_depth(const EndpointState& ep, model::TileKind kind, const AcquireT
     }
     if (kind == model::TileKind::Compute && ep.owner == OwnerKind::Worker && max_acq > 0) {
         if (max_acq == 1 && declared == 1) return 1;
-        return max_acq + 1;   // compute-tile depth rule: largest acquire + 1
+        return max_acq + 1; // compute-tile depth rule: largest acquire + 1
     }
     return declared;
 }
@@ -71,7 +71,7 @@ int resolved_depth(const EndpointState& ep, model::TileKind kind, BufferHolding 
     if (holding == BufferHolding::SharedPool) return shared_pool_depth(*ep.fifo, acquires);
     const int depth = own_copy_depth(ep, kind, acquires);
     if (ep.owner == OwnerKind::Worker && ep.role == Role::Producer)
-        return std::max(depth, static_cast<int>(ep.fifo->init_values.size()));   // init_values fill producer buffers
+        return std::max(depth, static_cast<int>(ep.fifo->init_values.size())); // init_values fill producer buffers
     return depth;
 }
 

@@ -16,8 +16,8 @@ using AcquireTable = std::map<int, int>;
 
 /// How an endpoint's buffers are held once lowered.
 enum class BufferHolding {
-    SharedPool,   ///< one pool both cores reach (no DMA): the fifo's one producer and one consumer
-    OwnCopy,      ///< the endpoint's own buffers on its tile (DMA copy, or a link's pool)
+    SharedPool, ///< one pool both cores reach (no DMA): the fifo's one producer and one consumer
+    OwnCopy, ///< the endpoint's own buffers on its tile (DMA copy, or a link's pool)
 };
 
 /// The depth the design asked for at this endpoint: its per-endpoint depth, else the fifo's.

@@ -22,8 +22,8 @@ std::vector<EndpointState*> used_consumers(FifoState* f) {
 
 // One producer core and one consumer core that share memory, no DMA asked for, nothing a DMA
 // would have to do (layouts, repeats, another consumer type): the tile whose memory both reach.
-bool shared_pool_tile(ResolveContext& ctx, FifoState* f, EndpointState* P, const std::vector<EndpointState*>& C, TileCoord tp,
-                      TileCoord& pool) {
+bool shared_pool_tile(ResolveContext& ctx, FifoState* f, EndpointState* P, const std::vector<EndpointState*>& C,
+                      TileCoord tp, TileCoord& pool) {
     if (!(C.size() == 1 && P->owner == OwnerKind::Worker && C[0]->owner == OwnerKind::Worker && !f->via_dma &&
           f->dims_to_stream.empty() && C[0]->dims_from_stream.empty() && f->repeat_count == 1 && !f->consumer_obj_type))
         return false;
@@ -52,8 +52,9 @@ model::StreamEndpoint lower_producer_copy(ResolveContext& ctx, FifoState* f, End
     const int R = f->repeat_count;
     const auto bytes = static_cast<std::uint32_t>(f->obj_type.bytes());
     RingBuilder rb(ctx.ledger, ctx.net);
-    const Ring r = rb.ring(tp, f->name, depth, bytes, initial_lock_values(depth, static_cast<int>(f->init_values.size()), R),
-                           f->name, "producer", f->init_values);
+    const Ring r =
+        rb.ring(tp, f->name, depth, bytes, initial_lock_values(depth, static_cast<int>(f->init_values.size()), R),
+                f->name, "producer", f->init_values);
     ctx.core_of(P->worker).rings.push_back({P->uid, r.buffers, r.locks.prod, r.locks.cons, R, {f->name, "producer"}});
     model::DmaChannelProgram ch;
     ch.tile = tp;
@@ -79,7 +80,9 @@ model::StreamEndpoint lower_consumer_copy(ResolveContext& ctx, FifoState* f, End
     const auto cbytes = static_cast<std::uint32_t>(ctype.bytes());
     RingBuilder rb(ctx.ledger, ctx.net);
     const Ring r = rb.ring(tc, cname, depth, cbytes, initial_lock_values(depth, 0, 1), f->name, "consumer copy");
-    ctx.core_of(ep->worker).rings.push_back({ep->uid, r.buffers, r.locks.cons, r.locks.prod, 1, {f->name, fmt::format("consumer {}", ep->index)}});
+    ctx.core_of(ep->worker)
+        .rings.push_back(
+            {ep->uid, r.buffers, r.locks.cons, r.locks.prod, 1, {f->name, fmt::format("consumer {}", ep->index)}});
     model::DmaChannelProgram ch;
     ch.tile = tc;
     ch.dir = Direction::S2MM;
@@ -95,8 +98,8 @@ model::StreamEndpoint lower_consumer_copy(ResolveContext& ctx, FifoState* f, End
 }
 
 // A runtime or link endpoint: only a channel (the runtime's tasks or the link's chain use it).
-model::StreamEndpoint channel_only_endpoint(ResolveContext& ctx, FifoState* f, EndpointState* ep, TileCoord t, Direction d,
-                                            const std::string& who) {
+model::StreamEndpoint channel_only_endpoint(ResolveContext& ctx, FifoState* f, EndpointState* ep, TileCoord t,
+                                            Direction d, const std::string& who) {
     const model::StreamEndpoint se{t, d, ctx.ledger.alloc_channel(t, d, who)};
     if (ep->owner == OwnerKind::Runtime) {
         ctx.shim_alloc[ep->uid] = se;
@@ -113,7 +116,8 @@ model::StreamEndpoint lower_producer(ResolveContext& ctx, FifoState* f, Endpoint
     return channel_only_endpoint(ctx, f, P, tp, Direction::MM2S, who);
 }
 
-model::StreamEndpoint lower_consumer(ResolveContext& ctx, FifoState* f, EndpointState* ep, std::size_t consumers, TileCoord tp) {
+model::StreamEndpoint lower_consumer(ResolveContext& ctx, FifoState* f, EndpointState* ep, std::size_t consumers,
+                                     TileCoord tp) {
     const std::string cname = consumers == 1 ? f->name + "_cons" : fmt::format("{}_{}_cons", f->name, ep->index);
     const TileCoord tc = endpoint_tile(ctx, ep, Direction::S2MM, tp.col);
     const std::string who = fmt::format("fifo '{}' (consumer {})", f->name, ep->index);

@@ -18,12 +18,12 @@ struct LinkShape {
     LinkState* link = nullptr;
     TileCoord tile;
     bool join = false;
-    FifoState* owner = nullptr;        ///< the fifo whose link-side copy is the pool
+    FifoState* owner = nullptr; ///< the fifo whose link-side copy is the pool
     EndpointState* owner_ep = nullptr; ///< the owner fifo's endpoint on the link
-    std::vector<FifoState*> subs;      ///< the other side: n sub-fifos
-    std::string pool;                  ///< name prefix of the pool's buffers and locks
-    int repeat = 1;                    ///< repeat_count of the outputs
-    int iters = 0;                     ///< set_iter_count (0: forever)
+    std::vector<FifoState*> subs; ///< the other side: n sub-fifos
+    std::string pool; ///< name prefix of the pool's buffers and locks
+    int repeat = 1; ///< repeat_count of the outputs
+    int iters = 0; ///< set_iter_count (0: forever)
 };
 
 LinkShape link_shape(const LinkPlan& plan) {
@@ -33,10 +33,12 @@ LinkShape link_shape(const LinkPlan& plan) {
     auto* link = plan.link;
     s.join = link->kind == LinkState::Kind::Join;
     s.owner = s.join ? link->outputs[0].get() : link->inputs[0];
-    if (s.join) s.subs = link->inputs;
+    if (s.join)
+        s.subs = link->inputs;
     else
         for (auto& o : link->outputs) s.subs.push_back(o.get());
-    if (s.join) s.owner_ep = s.owner->prod.get();
+    if (s.join)
+        s.owner_ep = s.owner->prod.get();
     else
         for (auto& c : s.owner->cons)
             if (c->owner == OwnerKind::Link && c->link == link) s.owner_ep = c.get();
@@ -52,7 +54,9 @@ std::uint32_t segment_offset(const LinkShape& s, std::size_t i) {
     const std::uint64_t eb = model::dtype_bytes(s.owner->obj_type.dtype);
     return static_cast<std::uint32_t>(static_cast<std::uint64_t>(s.link->offsets[i]) * eb);
 }
-std::uint32_t segment_length(const LinkShape& s, std::size_t i) { return static_cast<std::uint32_t>(s.subs[i]->obj_type.bytes()); }
+std::uint32_t segment_length(const LinkShape& s, std::size_t i) {
+    return static_cast<std::uint32_t>(s.subs[i]->obj_type.bytes());
+}
 
 // dims_to_stream of a link output goes on its MM2S BDs.
 std::vector<model::Dim> out_dims(ResolveContext& ctx, const LinkShape& s, FifoState* f) {
@@ -104,8 +108,8 @@ void lower_pool_side(ResolveContext& ctx, const LinkShape& s, const LinkPlan& pl
 }
 
 // Sub-fifo i: one channel walking one BD per buffer over its segment.
-void lower_sub_side(ResolveContext& ctx, const LinkShape& s, const LinkPlan& plan, std::size_t i, const std::vector<int>& bufs,
-                    const LockPair& locks, const std::string& who) {
+void lower_sub_side(ResolveContext& ctx, const LinkShape& s, const LinkPlan& plan, std::size_t i,
+                    const std::vector<int>& bufs, const LockPair& locks, const std::string& who) {
     FifoState* f = s.subs[i];
     model::DmaChannelProgram ch;
     ch.tile = s.tile;
@@ -135,12 +139,12 @@ void lower_link(ResolveContext& ctx, LinkPlan& plan) {
     const LinkShape s = link_shape(plan);
     const int depth = resolved_depth(*s.owner_ep, ctx.dev.kind_at(s.tile), BufferHolding::OwnCopy, ctx.max_acquire);
     RingBuilder rb(ctx.ledger, ctx.net);
-    const auto bufs = rb.buffers(s.tile, s.pool, depth, static_cast<std::uint32_t>(s.owner->obj_type.bytes()), s.owner->name,
-                                 "link pool");
+    const auto bufs = rb.buffers(s.tile, s.pool, depth, static_cast<std::uint32_t>(s.owner->obj_type.bytes()),
+                                 s.owner->name, "link pool");
     std::vector<LockPair> locks;
     for (std::size_t i = 0; i < s.subs.size(); ++i)
-        locks.push_back(rb.lock_pair(s.tile, s.pool, static_cast<int>(i), initial_lock_values(depth, 0, s.repeat), s.owner->name,
-                                     "link"));
+        locks.push_back(rb.lock_pair(s.tile, s.pool, static_cast<int>(i), initial_lock_values(depth, 0, s.repeat),
+                                     s.owner->name, "link"));
     const std::string who = fmt::format("link of fifo '{}'", s.owner->name);
     lower_pool_side(ctx, s, plan, bufs, locks, who);
     for (std::size_t i = 0; i < s.subs.size(); ++i) lower_sub_side(ctx, s, plan, i, bufs, locks[i], who);

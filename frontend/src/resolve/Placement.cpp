@@ -19,8 +19,9 @@ void place_pinned_worker(ResolveContext& ctx, WorkerState* w) {
     const auto& dev = ctx.dev;
     const TileCoord t = w->opts.tile.coord();
     if (!dev.contains(t) || dev.kind_at(t) != TileKind::Compute)
-        throw DesignError(fmt::format("worker '{}': tile {} is not a compute tile of {} ({} columns, compute rows 2-{})",
-                                      w->name, tile_str(t), dev.name, dev.cols, dev.rows - 1));
+        throw DesignError(
+            fmt::format("worker '{}': tile {} is not a compute tile of {} ({} columns, compute rows 2-{})", w->name,
+                        tile_str(t), dev.name, dev.cols, dev.rows - 1));
     if (!ctx.worker_tiles.insert(t).second)
         throw DesignError(fmt::format("worker '{}': tile {} already runs another worker", w->name, tile_str(t)));
     ctx.worker_tile[w] = t;
@@ -29,8 +30,8 @@ void place_pinned_worker(ResolveContext& ctx, WorkerState* w) {
 void place_unpinned_worker(ResolveContext& ctx, WorkerState* w, const std::vector<TileCoord>& compute) {
     auto it = std::find_if(compute.begin(), compute.end(), [&](TileCoord t) { return !ctx.worker_tiles.count(t); });
     if (it == compute.end())
-        throw DesignError(fmt::format("worker '{}': no free compute tile left on {} ({} compute tiles, {} workers)", w->name,
-                                      ctx.dev.name, compute.size(), ctx.workers.size()));
+        throw DesignError(fmt::format("worker '{}': no free compute tile left on {} ({} compute tiles, {} workers)",
+                                      w->name, ctx.dev.name, compute.size(), ctx.workers.size()));
     ctx.worker_tiles.insert(*it);
     ctx.worker_tile[w] = *it;
 }
@@ -64,16 +65,17 @@ using Reserved = std::map<TileCoord, std::pair<int, int>>;
 
 std::vector<TileCoord> link_candidates(ResolveContext& ctx, TileKind kind, int col, Reserved& reserved) {
     std::vector<TileCoord> candidates = ctx.dev.tiles_of(kind);
-    if (col >= 0) {   // nearest to the column of the cores it serves
+    if (col >= 0) { // nearest to the column of the cores it serves
         std::stable_sort(candidates.begin(), candidates.end(),
                          [&](TileCoord a, TileCoord b) { return std::abs(a.col - col) < std::abs(b.col - col); });
-    } else {          // only shim endpoints: the least loaded tile, so such links spread over columns
+    } else { // only shim endpoints: the least loaded tile, so such links spread over columns
         auto load = [&](TileCoord t) {
             const auto& r = reserved[t];
-            return ctx.ledger.channels_used(t, Direction::S2MM) + ctx.ledger.channels_used(t, Direction::MM2S) + r.first +
-                   r.second;
+            return ctx.ledger.channels_used(t, Direction::S2MM) + ctx.ledger.channels_used(t, Direction::MM2S) +
+                   r.first + r.second;
         };
-        std::stable_sort(candidates.begin(), candidates.end(), [&](TileCoord a, TileCoord b) { return load(a) < load(b); });
+        std::stable_sort(candidates.begin(), candidates.end(),
+                         [&](TileCoord a, TileCoord b) { return load(a) < load(b); });
     }
     return candidates;
 }
@@ -94,7 +96,8 @@ void place_link(ResolveContext& ctx, LinkPlan& plan, Reserved& reserved) {
     if (link->tile.pinned()) {
         const TileCoord t = link->tile.coord();
         if (!dev.contains(t) || dev.kind_at(t) == TileKind::Shim)
-            throw DesignError(fmt::format("{}: tile {} is not a mem or compute tile of {}", who, tile_str(t), dev.name));
+            throw DesignError(
+                fmt::format("{}: tile {} is not a mem or compute tile of {}", who, tile_str(t), dev.name));
         plan.tile = t;
         reserved[t].first += need_in;
         reserved[t].second += need_out;
@@ -106,7 +109,7 @@ void place_link(ResolveContext& ctx, LinkPlan& plan, Reserved& reserved) {
         auto& r = reserved[t];
         if (has_link_channels(ctx, t, need_in, need_out, r)) {
             plan.tile = t;
-            r.first += need_in;   // later links see these channels as taken
+            r.first += need_in; // later links see these channels as taken
             r.second += need_out;
             if (kind == TileKind::Compute) ctx.worker_tiles.insert(plan.tile);
             return;
@@ -121,7 +124,8 @@ TileCoord runtime_endpoint_tile(ResolveContext& ctx, EndpointState* ep, Directio
     if (ep->tile.pinned()) {
         const TileCoord t = ep->tile.coord();
         if (!dev.contains(t) || dev.kind_at(t) != TileKind::Shim)
-            throw DesignError(fmt::format("{}: tile {} is not a shim tile of {}", ep->describe(), tile_str(t), dev.name));
+            throw DesignError(
+                fmt::format("{}: tile {} is not a shim tile of {}", ep->describe(), tile_str(t), dev.name));
         return t;
     }
     auto shims = dev.tiles_of(TileKind::Shim);
@@ -152,11 +156,13 @@ void place_buffers(ResolveContext& ctx) {
         for (const auto& b : w->buffers) {
             const TileCoord bt = b->tile && b->tile->pinned() ? b->tile->coord() : wt;
             if (!dev.contains(bt) || dev.kind_at(bt) != TileKind::Compute)
-                throw DesignError(fmt::format("buffer '{}': tile {} is not a compute tile of {}", b->name, tile_str(bt), dev.name));
+                throw DesignError(
+                    fmt::format("buffer '{}': tile {} is not a compute tile of {}", b->name, tile_str(bt), dev.name));
             if (!dev.core_can_access(wt, bt))
-                throw DesignError(fmt::format("buffer '{}' on {} is not reachable from worker '{}' on {} (a core reaches its own, "
-                                              "west, north and south memory)",
-                                              b->name, tile_str(bt), w->name, tile_str(wt)));
+                throw DesignError(
+                    fmt::format("buffer '{}' on {} is not reachable from worker '{}' on {} (a core reaches its own, "
+                                "west, north and south memory)",
+                                b->name, tile_str(bt), w->name, tile_str(wt)));
             auto it = ctx.buffer_of.find(b->uid);
             if (it == ctx.buffer_of.end()) {
                 const int idx = ctx.ledger.add_buffer(bt, b->name, b->type.bytes(), {b->name, "buffer"});

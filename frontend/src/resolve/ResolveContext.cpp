@@ -7,7 +7,9 @@ ResolveContext::ResolveContext(const Program& p, const ResolveOptions& o) : prog
     net.design = program.name();
 }
 
-model::CoreProgram& ResolveContext::core_of(WorkerState* w) { return net.cores[static_cast<std::size_t>(worker_core.at(w))]; }
+model::CoreProgram& ResolveContext::core_of(WorkerState* w) {
+    return net.cores[static_cast<std::size_t>(worker_core.at(w))];
+}
 
 LinkPlan& ResolveContext::plan_of(LinkState* l) { return links[link_index.at(l)]; }
 

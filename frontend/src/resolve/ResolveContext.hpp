@@ -16,8 +16,8 @@ namespace npusim::iron::detail {
 struct LinkPlan {
     LinkState* link = nullptr;
     model::TileCoord tile;
-    std::map<FifoState*, int> s2mm_of;   ///< S2MM channel of each input fifo
-    std::map<FifoState*, int> mm2s_of;   ///< MM2S channel of each output fifo
+    std::map<FifoState*, int> s2mm_of; ///< S2MM channel of each input fifo
+    std::map<FifoState*, int> mm2s_of; ///< MM2S channel of each output fifo
 };
 
 struct ResolveContext {
@@ -29,16 +29,16 @@ struct ResolveContext {
     model::Netlist net;
     ResourceLedger ledger{dev, net};
 
-    std::vector<WorkerState*> workers;                   ///< Program order
-    std::vector<FifoState*> fifos;                       ///< sorted by name
-    std::vector<LinkPlan> links;                         ///< in order of first fifo
+    std::vector<WorkerState*> workers; ///< Program order
+    std::vector<FifoState*> fifos; ///< sorted by name
+    std::vector<LinkPlan> links; ///< in order of first fifo
     std::map<LinkState*, std::size_t> link_index;
-    AcquireTable max_acquire;                            ///< endpoint uid -> largest acquire
+    AcquireTable max_acquire; ///< endpoint uid -> largest acquire
     std::map<WorkerState*, model::TileCoord> worker_tile;
-    std::map<WorkerState*, int> worker_core;             ///< index into net.cores
-    std::set<model::TileCoord> worker_tiles;             ///< compute tiles taken (workers, links)
-    std::map<int, int> buffer_of;                        ///< Buffer uid -> NetBuffer index
-    std::map<int, model::StreamEndpoint> shim_alloc;     ///< runtime endpoint uid -> shim channel
+    std::map<WorkerState*, int> worker_core; ///< index into net.cores
+    std::set<model::TileCoord> worker_tiles; ///< compute tiles taken (workers, links)
+    std::map<int, int> buffer_of; ///< Buffer uid -> NetBuffer index
+    std::map<int, model::StreamEndpoint> shim_alloc; ///< runtime endpoint uid -> shim channel
 
     model::CoreProgram& core_of(WorkerState* w);
     LinkPlan& plan_of(LinkState* l);

@@ -23,7 +23,8 @@ void allocate_memory(ResolveContext& ctx) {
         for (const auto& core : ctx.net.cores)
             if (core.tile == tile) stack = core.stack_bytes;
         if (u.buffers.empty() && stack == 0) continue;
-        TileMemoryAllocator alloc(tile, ctx.dev.resources(tile), stack, ctx.opts.alloc_scheme == AllocScheme::BankAware);
+        TileMemoryAllocator alloc(tile, ctx.dev.resources(tile), stack,
+                                  ctx.opts.alloc_scheme == AllocScheme::BankAware);
         alloc.allocate(ctx.net.buffers, u.buffers);
     }
 }

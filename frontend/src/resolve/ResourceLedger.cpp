@@ -39,7 +39,8 @@ int ResourceLedger::add_lock(TileCoord t, const std::string& name, int init, mod
     const auto& res = dev_.resources(t);
     if (u.locks >= res.locks)
         throw DesignError(fmt::format("{} tile {}: {} needs a lock but all {} locks are in use",
-                                      model::tile_kind_name(dev_.kind_at(t)), model::to_string(t), prov.describe(), res.locks));
+                                      model::tile_kind_name(dev_.kind_at(t)), model::to_string(t), prov.describe(),
+                                      res.locks));
     if (init < 0 || init > res.lock_max_value)
         throw DesignError(fmt::format("{}: lock '{}' initial value {} is outside 0..{}", prov.describe(), name, init,
                                       res.lock_max_value));
@@ -87,9 +88,10 @@ int ResourceLedger::take_shim_bd(TileCoord t, const std::string& who) {
     busy.resize(static_cast<std::size_t>(count), false);
     auto free_bd = std::find(busy.begin(), busy.end(), false);
     if (free_bd == busy.end())
-        throw DesignError(fmt::format("{}: shim tile {} has no free BD id (all {} are held by unfinished tasks; finish a "
-                                      "TaskGroup or free tasks first)",
-                                      who, model::to_string(t), count));
+        throw DesignError(
+            fmt::format("{}: shim tile {} has no free BD id (all {} are held by unfinished tasks; finish a "
+                        "TaskGroup or free tasks first)",
+                        who, model::to_string(t), count));
     *free_bd = true;
     return static_cast<int>(free_bd - busy.begin());
 }

@@ -13,12 +13,12 @@ namespace npusim::iron::detail {
 
 /// One tile's allocations.
 struct TileUse {
-    std::vector<std::string> s2mm;   ///< owner of each allocated S2MM channel
+    std::vector<std::string> s2mm; ///< owner of each allocated S2MM channel
     std::vector<std::string> mm2s;
     int locks = 0;
-    int bds[2] = {0, 0};             ///< BDs used in each id range (even/odd channel halves)
-    std::vector<int> buffers;        ///< NetBuffer indices placed on the tile, in creation order
-    std::vector<bool> shim_bd_busy;  ///< shim tiles: BD ids held by unfinished runtime tasks
+    int bds[2] = {0, 0}; ///< BDs used in each id range (even/odd channel halves)
+    std::vector<int> buffers; ///< NetBuffer indices placed on the tile, in creation order
+    std::vector<bool> shim_bd_busy; ///< shim tiles: BD ids held by unfinished runtime tasks
 };
 
 class ResourceLedger {

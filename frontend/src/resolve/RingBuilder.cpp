@@ -28,25 +28,28 @@ LockPair RingBuilder::lock_pair(model::TileCoord tile, const std::string& prefix
     return p;
 }
 
-Ring RingBuilder::ring(model::TileCoord tile, const std::string& prefix, int depth, std::uint32_t bytes, LockInits inits,
-                       const std::string& fifo, const std::string& role, const std::vector<std::vector<std::uint8_t>>& init) {
+Ring RingBuilder::ring(model::TileCoord tile, const std::string& prefix, int depth, std::uint32_t bytes,
+                       LockInits inits, const std::string& fifo, const std::string& role,
+                       const std::vector<std::vector<std::uint8_t>>& init) {
     Ring r;
     r.buffers = buffers(tile, prefix, depth, bytes, fifo, role, init);
     r.locks = lock_pair(tile, prefix, 0, inits, fifo, role);
     return r;
 }
 
-std::vector<model::BufferDescriptor> circular_chain(const std::vector<int>& buffers, const std::vector<ChainSegment>& segments,
+std::vector<model::BufferDescriptor> circular_chain(const std::vector<int>& buffers,
+                                                    const std::vector<ChainSegment>& segments,
                                                     const std::vector<model::Dim>& dims, const std::string& fifo,
                                                     const std::string& role) {
     std::vector<model::BufferDescriptor> bds;
     const std::size_t total = buffers.size() * segments.size();
     for (std::size_t k = 0; k < buffers.size(); ++k)
         for (const auto& s : segments) {
-            auto bd = make_bd(buffers[k], s.length_bytes, dims, s.acquire_lock, s.release_lock, {fifo, role, static_cast<int>(k)});
+            auto bd = make_bd(buffers[k], s.length_bytes, dims, s.acquire_lock, s.release_lock,
+                              {fifo, role, static_cast<int>(k)});
             bd.offset_bytes = s.offset_bytes;
             bd.acquire_value = bd.release_value = s.lock_value;
-            bd.next = static_cast<int>((bds.size() + 1) % total);   // circular chain
+            bd.next = static_cast<int>((bds.size() + 1) % total); // circular chain
             bds.push_back(std::move(bd));
         }
     return bds;

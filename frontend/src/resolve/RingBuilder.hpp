@@ -15,8 +15,8 @@
 namespace npusim::iron::detail {
 
 struct LockPair {
-    int prod = -1;   ///< free-slot lock (producer acquires)
-    int cons = -1;   ///< full-slot lock (consumer acquires)
+    int prod = -1; ///< free-slot lock (producer acquires)
+    int cons = -1; ///< full-slot lock (consumer acquires)
 };
 
 struct Ring {
@@ -30,7 +30,7 @@ struct ChainSegment {
     std::uint32_t length_bytes = 0;
     int acquire_lock = -1;
     int release_lock = -1;
-    int lock_value = 1;   ///< acquire and release value
+    int lock_value = 1; ///< acquire and release value
 };
 
 class RingBuilder {
@@ -42,11 +42,12 @@ public:
                              const std::string& fifo, const std::string& role,
                              const std::vector<std::vector<std::uint8_t>>& init = {});
     /// Lock pair `index` of `prefix` on `tile`.
-    LockPair lock_pair(model::TileCoord tile, const std::string& prefix, int index, LockInits inits, const std::string& fifo,
-                       const std::string& role);
+    LockPair lock_pair(model::TileCoord tile, const std::string& prefix, int index, LockInits inits,
+                       const std::string& fifo, const std::string& role);
     /// Buffers and lock pair 0 of one fifo side (`role` names both in provenance).
     Ring ring(model::TileCoord tile, const std::string& prefix, int depth, std::uint32_t bytes, LockInits inits,
-              const std::string& fifo, const std::string& role, const std::vector<std::vector<std::uint8_t>>& init = {});
+              const std::string& fifo, const std::string& role,
+              const std::vector<std::vector<std::uint8_t>>& init = {});
 
 private:
     ResourceLedger& ledger_;
@@ -55,7 +56,8 @@ private:
 
 /// A circular chain: for each buffer k, one BD per segment (in order), all with `dims`; the last
 /// BD points back to the first. BD provenance is (fifo, role, k).
-std::vector<model::BufferDescriptor> circular_chain(const std::vector<int>& buffers, const std::vector<ChainSegment>& segments,
+std::vector<model::BufferDescriptor> circular_chain(const std::vector<int>& buffers,
+                                                    const std::vector<ChainSegment>& segments,
                                                     const std::vector<model::Dim>& dims, const std::string& fifo,
                                                     const std::string& role);
 

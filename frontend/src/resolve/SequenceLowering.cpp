@@ -19,8 +19,9 @@ void add_host_tensors(ResolveContext& ctx, const RuntimeState& rt) {
         h.shape = rt.tensors[i].shape;
         h.bytes = rt.tensors[i].bytes();
         if (h.bytes % 4 != 0)
-            throw DesignError(fmt::format("runtime argument {} ({}) is {} B; host buffers must be a multiple of 4 bytes", i,
-                                          rt.tensors[i].str(), h.bytes));
+            throw DesignError(
+                fmt::format("runtime argument {} ({}) is {} B; host buffers must be a multiple of 4 bytes", i,
+                            rt.tensors[i].str(), h.bytes));
         ctx.net.host_tensors.push_back(std::move(h));
     }
 }
@@ -42,14 +43,16 @@ void finish_task_groups(const RuntimeState& rt, SequenceRecorder& rec) {
         throw DesignError("runtime sequence mixes the implicit default task group with explicit TaskGroups "
                           "(strict_task_groups); pass group= to every transfer or to none");
     if (!rec.open_groups.empty())
-        throw DesignError(fmt::format("runtime sequence ended with TaskGroup {} not finished; call finish()", rec.open_groups.front()));
-    rec.finish_group(0);   // the implicit default group ends with the sequence
+        throw DesignError(fmt::format("runtime sequence ended with TaskGroup {} not finished; call finish()",
+                                      rec.open_groups.front()));
+    rec.finish_group(0); // the implicit default group ends with the sequence
 }
 
 void lower_buffer_write(ResolveContext& ctx, const RecordedBufferWrite& bw) {
     auto it = ctx.buffer_of.find(bw.buffer->uid);
     if (it == ctx.buffer_of.end())
-        throw DesignError(fmt::format("buffer '{}' is written by the runtime sequence but no worker uses it", bw.buffer->name));
+        throw DesignError(
+            fmt::format("buffer '{}' is written by the runtime sequence but no worker uses it", bw.buffer->name));
     model::RuntimeOp w;
     w.kind = model::RuntimeOp::Kind::WriteBuffer;
     w.buffer = it->second;
@@ -74,7 +77,7 @@ int lower_transfer_start(ResolveContext& ctx, const SequenceRecorder& rec, const
     task.dir = it->second.dir;
     task.channel = it->second.channel;
     task.host_tensor = tr.tensor;
-    task.issue_token = tr.wait || !tr.fill;   // S2MM always issues a token
+    task.issue_token = tr.wait || !tr.fill; // S2MM always issues a token
     task.prov = {tr.endpoint->fifo->name, what};
     task.offset_bytes = shim_task_offset(tr.tap, eb, who);
     task.dims = shim_task_dims(tr.tap, eb, ctx.dev.shim, ctx.dev.max_repeat_count, who);
@@ -84,7 +87,9 @@ int lower_transfer_start(ResolveContext& ctx, const SequenceRecorder& rec, const
 }
 
 // An await or free returns the task's shim BD id.
-void lower_transfer_end(ResolveContext& ctx, const model::ShimTask& task) { ctx.ledger.free_shim_bd(task.tile, task.bd_id); }
+void lower_transfer_end(ResolveContext& ctx, const model::ShimTask& task) {
+    ctx.ledger.free_shim_bd(task.tile, task.bd_id);
+}
 
 } // namespace
 
@@ -96,7 +101,7 @@ void lower_sequence(ResolveContext& ctx) {
     record_sequence_function(*rt, rec);
     finish_task_groups(*rt, rec);
 
-    std::map<int, int> task_of;   // transfer -> task index
+    std::map<int, int> task_of; // transfer -> task index
     for (const auto& op : rec.ops) {
         if (op.kind == RecordedOp::Kind::WriteBuffer) {
             lower_buffer_write(ctx, rec.buffer_writes[static_cast<std::size_t>(op.transfer)]);
@@ -105,9 +110,11 @@ void lower_sequence(ResolveContext& ctx) {
         model::RuntimeOp rop;
         if (op.kind == RecordedOp::Kind::Start) {
             rop.kind = model::RuntimeOp::Kind::StartTask;
-            rop.task = task_of[op.transfer] = lower_transfer_start(ctx, rec, rec.transfers[static_cast<std::size_t>(op.transfer)]);
+            rop.task = task_of[op.transfer] =
+                lower_transfer_start(ctx, rec, rec.transfers[static_cast<std::size_t>(op.transfer)]);
         } else {
-            rop.kind = op.kind == RecordedOp::Kind::Await ? model::RuntimeOp::Kind::AwaitTask : model::RuntimeOp::Kind::FreeTask;
+            rop.kind = op.kind == RecordedOp::Kind::Await ? model::RuntimeOp::Kind::AwaitTask
+                                                          : model::RuntimeOp::Kind::FreeTask;
             rop.task = task_of.at(op.transfer);
             lower_transfer_end(ctx, ctx.net.tasks[static_cast<std::size_t>(rop.task)]);
         }

@@ -40,19 +40,19 @@ void StreamRouter::route(model::Flow& flow) {
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
                                         boost::property<boost::edge_weight_t, int>>;
     flow.paths.clear();
-    std::set<std::pair<int, int>> used;   // edges this flow already holds
+    std::set<std::pair<int, int>> used; // edges this flow already holds
     const int n = dev_->cols * dev_->rows;
     for (const auto& dest : flow.dests) {
         Graph g(static_cast<std::size_t>(n));
         for (const auto& [e, cap] : capacity_) {
             const bool mine = used.count(e) > 0;
-            if (cap > 0 || mine) boost::add_edge(static_cast<std::size_t>(e.first), static_cast<std::size_t>(e.second), mine ? 0 : 1, g);
+            if (cap > 0 || mine)
+                boost::add_edge(static_cast<std::size_t>(e.first), static_cast<std::size_t>(e.second), mine ? 0 : 1, g);
         }
         std::vector<std::size_t> pred(static_cast<std::size_t>(n));
         std::vector<int> dist(static_cast<std::size_t>(n));
         const auto src = static_cast<std::size_t>(vertex(flow.source.tile));
-        boost::dijkstra_shortest_paths(g, src,
-                                       boost::predecessor_map(pred.data()).distance_map(dist.data()));
+        boost::dijkstra_shortest_paths(g, src, boost::predecessor_map(pred.data()).distance_map(dist.data()));
         const auto dst = static_cast<std::size_t>(vertex(dest.tile));
         if (dst != src && pred[dst] == dst)
             throw DesignError(fmt::format("no stream route for {} from {} to {}: all switch connections on the way are "

@@ -25,7 +25,7 @@ private:
     int vertex(model::TileCoord t) const { return t.col * dev_->rows + t.row; }
     model::TileCoord coord(int v) const { return {v / dev_->rows, v % dev_->rows}; }
     const model::DeviceSpec* dev_;
-    std::map<std::pair<int, int>, int> capacity_;   ///< (from vertex, to vertex) -> free connections
+    std::map<std::pair<int, int>, int> capacity_; ///< (from vertex, to vertex) -> free connections
 };
 
 } // namespace npusim::iron::detail

@@ -11,11 +11,12 @@ namespace {
 std::uint32_t align_up(std::uint32_t v, std::uint32_t a) { return a ? (v + a - 1) / a * a : v; }
 } // namespace
 
-TileMemoryAllocator::TileMemoryAllocator(model::TileCoord tile, const model::TileResources& res, std::uint32_t stack_bytes,
-                                         bool bank_aware)
+TileMemoryAllocator::TileMemoryAllocator(model::TileCoord tile, const model::TileResources& res,
+                                         std::uint32_t stack_bytes, bool bank_aware)
     : tile_(tile), res_(&res), stack_(stack_bytes), bank_aware_(bank_aware) {}
 
-bool TileMemoryAllocator::try_bank_aware(std::vector<model::NetBuffer>& buffers, const std::vector<int>& indices) const {
+bool TileMemoryAllocator::try_bank_aware(std::vector<model::NetBuffer>& buffers,
+                                         const std::vector<int>& indices) const {
     const int banks = res_->alloc_banks;
     if (banks <= 0) return false;
     const std::uint32_t bank_size = res_->memory_bytes / static_cast<std::uint32_t>(banks);
@@ -43,7 +44,8 @@ bool TileMemoryAllocator::try_bank_aware(std::vector<model::NetBuffer>& buffers,
     return true;
 }
 
-bool TileMemoryAllocator::try_sequential(std::vector<model::NetBuffer>& buffers, const std::vector<int>& indices) const {
+bool TileMemoryAllocator::try_sequential(std::vector<model::NetBuffer>& buffers,
+                                         const std::vector<int>& indices) const {
     std::uint64_t top = align_up(stack_, res_->buffer_alignment);
     for (int i : indices) {
         auto& buf = buffers[static_cast<std::size_t>(i)];
@@ -55,11 +57,12 @@ bool TileMemoryAllocator::try_sequential(std::vector<model::NetBuffer>& buffers,
     return true;
 }
 
-AllocResult TileMemoryAllocator::allocate(std::vector<model::NetBuffer>& buffers, const std::vector<int>& indices) const {
+AllocResult TileMemoryAllocator::allocate(std::vector<model::NetBuffer>& buffers,
+                                          const std::vector<int>& indices) const {
     if (bank_aware_ && try_bank_aware(buffers, indices)) return AllocResult::BankAware;
     if (try_sequential(buffers, indices)) return AllocResult::Sequential;
     // Out of memory: say who uses what.
-    std::map<std::string, std::pair<int, std::uint64_t>> by_owner;   // owner -> (count, bytes)
+    std::map<std::string, std::pair<int, std::uint64_t>> by_owner; // owner -> (count, bytes)
     std::vector<std::string> order;
     std::uint64_t total = stack_;
     for (int i : indices) {
@@ -74,11 +77,12 @@ AllocResult TileMemoryAllocator::allocate(std::vector<model::NetBuffer>& buffers
     std::string parts = stack_ ? fmt::format("stack {} B", stack_) : std::string();
     for (const auto& o : order) {
         const auto& e = by_owner[o];
-        parts += fmt::format("{}'{}' {} x {} B", parts.empty() ? "" : ", ", o, e.first, e.second / static_cast<std::uint64_t>(e.first));
+        parts += fmt::format("{}'{}' {} x {} B", parts.empty() ? "" : ", ", o, e.first,
+                             e.second / static_cast<std::uint64_t>(e.first));
     }
-    throw DesignError(fmt::format("{} tile {}: out of data memory: needs {} B ({}) but the tile has {} B", 
-                                  model::tile_kind_name(model::tile_kind_of_row(tile_.row)),
-                                  model::to_string(tile_), total, parts, res_->memory_bytes));
+    throw DesignError(fmt::format("{} tile {}: out of data memory: needs {} B ({}) but the tile has {} B",
+                                  model::tile_kind_name(model::tile_kind_of_row(tile_.row)), model::to_string(tile_),
+                                  total, parts, res_->memory_bytes));
 }
 
 } // namespace npusim::iron::detail

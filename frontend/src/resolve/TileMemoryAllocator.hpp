@@ -16,7 +16,8 @@ enum class AllocResult { BankAware, Sequential };
 
 class TileMemoryAllocator {
 public:
-    TileMemoryAllocator(model::TileCoord tile, const model::TileResources& res, std::uint32_t stack_bytes, bool bank_aware);
+    TileMemoryAllocator(model::TileCoord tile, const model::TileResources& res, std::uint32_t stack_bytes,
+                        bool bank_aware);
     /// Assign addresses to buffers[i] for i in `indices` (in that order). Throws DesignError.
     AllocResult allocate(std::vector<model::NetBuffer>& buffers, const std::vector<int>& indices) const;
 

@@ -17,21 +17,20 @@ using aie::saturation_mode;
 using npusim::aie_api::CoreModes;
 using npusim::aie_api::ScopedCoreModes;
 
-constexpr rounding_mode kAllRounding[] = {
-    rounding_mode::floor,          rounding_mode::ceil,          rounding_mode::symmetric_floor,
-    rounding_mode::symmetric_ceil, rounding_mode::negative_inf,  rounding_mode::positive_inf,
-    rounding_mode::symmetric_zero, rounding_mode::symmetric_inf, rounding_mode::conv_even,
-    rounding_mode::conv_odd};
+constexpr rounding_mode kAllRounding[] = {rounding_mode::floor,           rounding_mode::ceil,
+                                          rounding_mode::symmetric_floor, rounding_mode::symmetric_ceil,
+                                          rounding_mode::negative_inf,    rounding_mode::positive_inf,
+                                          rounding_mode::symmetric_zero,  rounding_mode::symmetric_inf,
+                                          rounding_mode::conv_even,       rounding_mode::conv_odd};
 
 // Independent reference for x / 2^s rounded with a mode: exact with long double (64-bit significand)
 // for |x| < 2^62.
 std::int64_t ref_round(std::int64_t x, int s, rounding_mode m) {
     const long double v = std::ldexp(static_cast<long double>(x), -s);
     const long double fl = std::floor(v);
-    const long double frac = v - fl;  // in [0, 1)
+    const long double frac = v - fl; // in [0, 1)
     const auto f = static_cast<std::int64_t>(fl);
-    if (frac == 0)
-        return f;
+    if (frac == 0) return f;
     switch (m) {
     case rounding_mode::floor: return f;
     case rounding_mode::ceil: return f + 1;
@@ -39,11 +38,9 @@ std::int64_t ref_round(std::int64_t x, int s, rounding_mode m) {
     case rounding_mode::symmetric_ceil: return v < 0 ? f : f + 1;
     default: break;
     }
-    if (frac < 0.5L)
-        return f;
-    if (frac > 0.5L)
-        return f + 1;
-    switch (m) {  // exact tie
+    if (frac < 0.5L) return f;
+    if (frac > 0.5L) return f + 1;
+    switch (m) { // exact tie
     case rounding_mode::positive_inf: return f + 1;
     case rounding_mode::negative_inf: return f;
     case rounding_mode::symmetric_inf: return v < 0 ? f : f + 1;
@@ -84,7 +81,7 @@ TEST_CASE("SRS rounding modes on exact ties of both signs", "[aie_api][srs]") {
     aie::set_saturation(saturation_mode::none);
     struct Row {
         rounding_mode mode;
-        std::int32_t expect[8];  // for x/2 = 2.5, -2.5, 1.5, -1.5, 0.5, -0.5, 3.5, -3.5
+        std::int32_t expect[8]; // for x/2 = 2.5, -2.5, 1.5, -1.5, 0.5, -0.5, 3.5, -3.5
     };
     const std::int64_t xs[8] = {5, -5, 3, -3, 1, -1, 7, -7};
     const Row rows[] = {
@@ -99,7 +96,7 @@ TEST_CASE("SRS rounding modes on exact ties of both signs", "[aie_api][srs]") {
         {rounding_mode::conv_even, {2, -2, 2, -2, 0, 0, 4, -4}},
         {rounding_mode::conv_odd, {3, -3, 1, -1, 1, -1, 3, -3}},
     };
-    for (const Row &row : rows) {
+    for (const Row& row : rows) {
         aie::set_rounding(row.mode);
         for (int i = 0; i < 8; ++i) {
             INFO("mode " << static_cast<unsigned>(row.mode) << " x " << xs[i]);
@@ -120,16 +117,15 @@ TEST_CASE("SRS rounding of non-ties", "[aie_api][srs]") {
         std::int32_t expect[4];
     };
     const Row rows[] = {
-        {rounding_mode::floor, {2, -3, -3, 2}},          {rounding_mode::ceil, {3, -2, -2, 3}},
+        {rounding_mode::floor, {2, -3, -3, 2}},           {rounding_mode::ceil, {3, -2, -2, 3}},
         {rounding_mode::symmetric_floor, {2, -2, -2, 2}}, {rounding_mode::symmetric_ceil, {3, -3, -3, 3}},
         {rounding_mode::positive_inf, {3, -3, -2, 2}},    {rounding_mode::negative_inf, {3, -3, -2, 2}},
         {rounding_mode::symmetric_inf, {3, -3, -2, 2}},   {rounding_mode::symmetric_zero, {3, -3, -2, 2}},
         {rounding_mode::conv_even, {3, -3, -2, 2}},       {rounding_mode::conv_odd, {3, -3, -2, 2}},
     };
-    for (const Row &row : rows) {
+    for (const Row& row : rows) {
         aie::set_rounding(row.mode);
-        for (int i = 0; i < 4; ++i)
-            CHECK(srs_one<int32>(xs[i], 2) == row.expect[i]);
+        for (int i = 0; i < 4; ++i) CHECK(srs_one<int32>(xs[i], 2) == row.expect[i]);
     }
 }
 
@@ -144,8 +140,7 @@ TEST_CASE("SRS matches an independent reference over random values, shifts and m
             for (int iter = 0; iter < 400; ++iter) {
                 const int bits = 1 + static_cast<int>(rng() % 60);
                 std::int64_t x = static_cast<std::int64_t>(rng() >> (64 - bits));
-                if (rng() & 1)
-                    x = -x;
+                if (rng() & 1) x = -x;
                 const int shift = static_cast<int>(rng() % 40);
                 const std::int64_t rounded = shift == 0 ? x : ref_round(x, shift, rm);
                 INFO("x=" << x << " shift=" << shift << " rnd=" << static_cast<unsigned>(rm)
@@ -169,15 +164,13 @@ TEST_CASE("SRS saturation modes", "[aie_api][srs]") {
     SECTION("none wraps") {
         aie::set_saturation(saturation_mode::none);
         const int8 e[] = {-56, 56, 127, -128, 127, -128, 0, -1};
-        for (int i = 0; i < 8; ++i)
-            CHECK(srs_one<int8>(xs[i], 0) == e[i]);
+        for (int i = 0; i < 8; ++i) CHECK(srs_one<int8>(xs[i], 0) == e[i]);
         CHECK(srs_one<uint8>(-5, 0) == 251);
     }
     SECTION("saturate clamps to the type range") {
         aie::set_saturation(saturation_mode::saturate);
         const int8 e[] = {127, -128, 127, -128, -128, 127, 0, -1};
-        for (int i = 0; i < 8; ++i)
-            CHECK(srs_one<int8>(xs[i], 0) == e[i]);
+        for (int i = 0; i < 8; ++i) CHECK(srs_one<int8>(xs[i], 0) == e[i]);
         CHECK(srs_one<uint8>(-5, 0) == 0);
         CHECK(srs_one<uint8>(300, 0) == 255);
         CHECK(srs_one<int16>(std::int64_t{1} << 40, 0) == 32767);
@@ -186,8 +179,7 @@ TEST_CASE("SRS saturation modes", "[aie_api][srs]") {
     SECTION("symmetric clamps to +-max") {
         aie::set_saturation(saturation_mode::symmetric);
         const int8 e[] = {127, -127, 127, -127, -127, 127, 0, -1};
-        for (int i = 0; i < 8; ++i)
-            CHECK(srs_one<int8>(xs[i], 0) == e[i]);
+        for (int i = 0; i < 8; ++i) CHECK(srs_one<int8>(xs[i], 0) == e[i]);
         CHECK(srs_one<uint8>(-5, 0) == 0);
         CHECK(srs_one<int16>(-40000, 0) == -32767);
     }
@@ -217,18 +209,16 @@ TEST_CASE("SRS with very large shifts leaves the rounded sign", "[aie_api][srs]"
     CHECK(srs_one<int32>(-5, 70) == 0);
     aie::set_rounding(rounding_mode::conv_even);
     CHECK(srs_one<int32>(std::numeric_limits<std::int64_t>::min(), 63) == -1);
-    CHECK(srs_one<int32>(std::numeric_limits<std::int64_t>::min(), 64) == 0);  // -0.5 -> even 0
+    CHECK(srs_one<int32>(std::numeric_limits<std::int64_t>::min(), 64) == 0); // -0.5 -> even 0
 }
 
 TEST_CASE("accum from_vector shifts up and to_vector shifts back", "[aie_api][accum]") {
     ScopedCoreModes guard;
     aie::vector<int16, 16> v;
-    for (unsigned i = 0; i < 16; ++i)
-        v[i] = static_cast<int16>(static_cast<int>(i) * 1000 - 8000);
+    for (unsigned i = 0; i < 16; ++i) v[i] = static_cast<int16>(static_cast<int>(i) * 1000 - 8000);
     aie::accum<acc32, 16> a;
     a.from_vector(v, 4);
-    for (unsigned i = 0; i < 16; ++i)
-        CHECK(a.lane(i) == v[i] * 16);
+    for (unsigned i = 0; i < 16; ++i) CHECK(a.lane(i) == v[i] * 16);
     CHECK(a.to_vector<int16>(4) == v);
     aie::accum<acc64, 16> b(v, 20);
     CHECK(b.lane(3) == static_cast<std::int64_t>(v[3]) * (1 << 20));
@@ -259,13 +249,13 @@ TEST_CASE("float accumulator to bfloat16 honours the rounding mode", "[aie_api][
         std::uint16_t e_tie_even, e_tie_odd, e_above;
     };
     const Row rows[] = {
-        {rounding_mode::floor, 0x3F80, 0x3F81, 0x3F80},          {rounding_mode::symmetric_floor, 0x3F80, 0x3F81, 0x3F80},
-        {rounding_mode::ceil, 0x3F81, 0x3F82, 0x3F81},           {rounding_mode::symmetric_ceil, 0x3F81, 0x3F82, 0x3F81},
-        {rounding_mode::positive_inf, 0x3F81, 0x3F82, 0x3F81},   {rounding_mode::symmetric_inf, 0x3F81, 0x3F82, 0x3F81},
-        {rounding_mode::negative_inf, 0x3F80, 0x3F81, 0x3F81},   {rounding_mode::symmetric_zero, 0x3F80, 0x3F81, 0x3F81},
-        {rounding_mode::conv_even, 0x3F80, 0x3F82, 0x3F81},      {rounding_mode::conv_odd, 0x3F81, 0x3F81, 0x3F81},
+        {rounding_mode::floor, 0x3F80, 0x3F81, 0x3F80},        {rounding_mode::symmetric_floor, 0x3F80, 0x3F81, 0x3F80},
+        {rounding_mode::ceil, 0x3F81, 0x3F82, 0x3F81},         {rounding_mode::symmetric_ceil, 0x3F81, 0x3F82, 0x3F81},
+        {rounding_mode::positive_inf, 0x3F81, 0x3F82, 0x3F81}, {rounding_mode::symmetric_inf, 0x3F81, 0x3F82, 0x3F81},
+        {rounding_mode::negative_inf, 0x3F80, 0x3F81, 0x3F81}, {rounding_mode::symmetric_zero, 0x3F80, 0x3F81, 0x3F81},
+        {rounding_mode::conv_even, 0x3F80, 0x3F82, 0x3F81},    {rounding_mode::conv_odd, 0x3F81, 0x3F81, 0x3F81},
     };
-    for (const Row &row : rows) {
+    for (const Row& row : rows) {
         aie::set_rounding(row.mode);
         aie::accum<accfloat, 16> acc;
         acc.lane(0) = tie_even;
@@ -278,7 +268,7 @@ TEST_CASE("float accumulator to bfloat16 honours the rounding mode", "[aie_api][
         const auto out = acc.to_vector<bfloat16>();
         INFO("mode " << static_cast<unsigned>(row.mode));
         CHECK(out[0].bits == row.e_tie_even);
-        CHECK(out[1].bits == (row.e_tie_even | 0x8000));  // magnitude rounding: sign-symmetric
+        CHECK(out[1].bits == (row.e_tie_even | 0x8000)); // magnitude rounding: sign-symmetric
         CHECK(out[2].bits == row.e_tie_odd);
         CHECK(out[3].bits == (row.e_tie_odd | 0x8000));
         CHECK(out[4].bits == row.e_above);
@@ -340,8 +330,7 @@ TEST_CASE("mul / mac / msc / negmul and accumulator arithmetic", "[aie_api][arit
     static_assert(std::is_same_v<decltype(aie::mul(aie::vector<bfloat16, 16>{}, aie::vector<bfloat16, 16>{})),
                                  aie::accum<accfloat, 16>>);
     static_assert(std::is_same_v<decltype(aie::mul<acc64>(x, y)), aie::accum<acc64, 32>>);
-    for (unsigned i = 0; i < 32; ++i)
-        REQUIRE(p.lane(i) == static_cast<std::int32_t>(x[i]) * y[i]);
+    for (unsigned i = 0; i < 32; ++i) REQUIRE(p.lane(i) == static_cast<std::int32_t>(x[i]) * y[i]);
     const auto m = aie::mac(p, x, y);
     const auto s = aie::msc(m, x, y);
     const auto n = aie::negmul(x, y);
@@ -369,7 +358,7 @@ TEST_CASE("mul / mac / msc / negmul and accumulator arithmetic", "[aie_api][arit
     const auto acc2 = aie::accumulate<32>(acc, coeff, 1, d0);
     CHECK(acc2.lane(0) == acc.lane(0) + 10);
     // bf16 x bf16 products are exact in the float accumulator
-    const auto bx = aie::broadcast<bfloat16, 16>(bf(0x3FFF));  // 1.9921875
+    const auto bx = aie::broadcast<bfloat16, 16>(bf(0x3FFF)); // 1.9921875
     const auto prod = aie::mul(bx, bx);
     CHECK(prod.lane(0) == 1.9921875f * 1.9921875f);
 }
@@ -401,8 +390,7 @@ TEST_CASE("max/min/compare/select/masks", "[aie_api][compare]") {
     CHECK(aie::le(int16{0}, a).count() == 16);
     CHECK(aie::neq(a, b).count() == 31);
     const auto sel = aie::select(a, b, lt);
-    for (unsigned i = 0; i < 32; ++i)
-        CHECK(sel[i] == (lt[i] ? b[i] : a[i]));
+    for (unsigned i = 0; i < 32; ++i) CHECK(sel[i] == (lt[i] ? b[i] : a[i]));
     const auto sel2 = aie::select(int16{7}, b, lt);
     CHECK(sel2[20] == 7);
     CHECK(sel2[0] == b[0]);
@@ -428,8 +416,7 @@ TEST_CASE("max/min/compare/select/masks", "[aie_api][compare]") {
 TEST_CASE("reductions", "[aie_api][reduce]") {
     ScopedCoreModes guard;
     aie::vector<int32, 16> v;
-    for (unsigned i = 0; i < 16; ++i)
-        v[i] = static_cast<int32>(i * 7 % 16) - 5;
+    for (unsigned i = 0; i < 16; ++i) v[i] = static_cast<int32>(i * 7 % 16) - 5;
     CHECK(aie::reduce_max(v) == 10);
     CHECK(aie::reduce_min(v) == -5);
     CHECK(aie::reduce_add(v) == 120 - 80);
@@ -442,8 +429,7 @@ TEST_CASE("reductions", "[aie_api][reduce]") {
     aie::set_rounding(rounding_mode::conv_even);
     CHECK(float(aie::reduce_add(aie::broadcast<bfloat16, 32>(0.5f))) == 16.0f);
     aie::accum<accfloat, 16> fa;
-    for (unsigned i = 0; i < 16; ++i)
-        fa.lane(i) = static_cast<float>(i);
+    for (unsigned i = 0; i < 16; ++i) fa.lane(i) = static_cast<float>(i);
     CHECK(aie::reduce_add(fa) == 120.0f);
 }
 
@@ -471,7 +457,7 @@ TEST_CASE("shuffle_up / shuffle_down and their fill / replicate / rotate forms",
             } else {
                 REQUIRE(up[i] == 0);
                 REQUIRE(upf[i] == static_cast<int16>(100 + 32 - n + i));
-                REQUIRE(upr[i] == 0);  // v[0]
+                REQUIRE(upr[i] == 0); // v[0]
             }
             if (i + n < 32) {
                 REQUIRE(dn[i] == static_cast<int16>(i + n));
@@ -480,7 +466,7 @@ TEST_CASE("shuffle_up / shuffle_down and their fill / replicate / rotate forms",
             } else {
                 REQUIRE(dn[i] == 0);
                 REQUIRE(dnf[i] == static_cast<int16>(100 + i + n - 32));
-                REQUIRE(dnr[i] == 31);  // v[N-1]
+                REQUIRE(dnr[i] == 31); // v[N-1]
             }
             REQUIRE(uprot[i] == static_cast<int16>((i + 32 - n % 32) % 32));
             REQUIRE(dnrot[i] == static_cast<int16>((i + n) % 32));
@@ -491,8 +477,7 @@ TEST_CASE("shuffle_up / shuffle_down and their fill / replicate / rotate forms",
 
 TEST_CASE("filter, interleave, concat, reverse, transpose, extract/insert/grow", "[aie_api][reshape]") {
     aie::vector<int32, 16> v;
-    for (unsigned i = 0; i < 16; ++i)
-        v[i] = static_cast<int32>(i);
+    for (unsigned i = 0; i < 16; ++i) v[i] = static_cast<int32>(i);
     const auto e1 = aie::filter_even(v, 1), o1 = aie::filter_odd(v, 1);
     const auto e2 = aie::filter_even(v, 2), o4 = aie::filter_odd(v, 4);
     const int32 ee1[] = {0, 2, 4, 6, 8, 10, 12, 14}, oo1[] = {1, 3, 5, 7, 9, 11, 13, 15};
@@ -504,8 +489,7 @@ TEST_CASE("filter, interleave, concat, reverse, transpose, extract/insert/grow",
         CHECK(o4[i] == oo4[i]);
     }
     aie::vector<int32, 16> w;
-    for (unsigned i = 0; i < 16; ++i)
-        w[i] = static_cast<int32>(100 + i);
+    for (unsigned i = 0; i < 16; ++i) w[i] = static_cast<int32>(100 + i);
     const auto [lo, hi] = aie::interleave_zip(v, w, 2);
     CHECK(lo[0] == 0);
     CHECK(lo[1] == 1);
@@ -536,8 +520,7 @@ TEST_CASE("filter, interleave, concat, reverse, transpose, extract/insert/grow",
     CHECK(t44[4] == 1);
     const auto t28 = aie::transpose(v, 2, 8);
     for (unsigned r = 0; r < 2; ++r)
-        for (unsigned c = 0; c < 8; ++c)
-            CHECK(t28[c * 2 + r] == v[r * 8 + c]);
+        for (unsigned c = 0; c < 8; ++c) CHECK(t28[c * 2 + r] == v[r * 8 + c]);
     const auto t16 = aie::transpose(v, 1, 16);
     CHECK(t16 == v);
     auto g = v.grow<32>(1);
@@ -575,8 +558,7 @@ TEST_CASE("aie::mmul matches a naive product for every supported shape", "[aie_a
                 a[i] = iter == 0 ? std::numeric_limits<TA>::min() : static_cast<TA>(rng());
             for (unsigned i = 0; i < K * N; ++i)
                 b[i] = iter == 0 ? std::numeric_limits<TB>::min() : static_cast<TB>(rng());
-            for (unsigned i = 0; i < M * N; ++i)
-                c0[i] = static_cast<int32>(rng());
+            for (unsigned i = 0; i < M * N; ++i) c0[i] = static_cast<int32>(rng());
             MM mm(c0);
             mm.mac(a, b);
             MM mm2;
@@ -606,7 +588,7 @@ TEST_CASE("aie::mmul matches a naive product for every supported shape", "[aie_a
     check_int.operator()<2, 8, 8, int16, int16, acc64>();
     check_int.operator()<8, 2, 8, int16, int16, acc32>();
     check_int.operator()<4, 4, 4, uint16, int16, accauto>();
-    check_int.operator()<4, 4, 4, int16, int16, accfloat>();  // integer product asked for accfloat: acc32
+    check_int.operator()<4, 4, 4, int16, int16, accfloat>(); // integer product asked for accfloat: acc32
     static_assert(std::is_same_v<aie::mmul<4, 4, 4, int16, int16, accfloat>::accum_type, aie::accum<acc32, 16>>);
     static_assert(std::is_same_v<aie::mmul<4, 4, 4, int16, int16>::accum_type, aie::accum<acc32, 16>>);
     // int8 x int8 (AIE2 4x8x8, AIE2P 8x8x8, ...)
@@ -629,12 +611,9 @@ TEST_CASE("aie::mmul matches a naive product for every supported shape", "[aie_a
             aie::vector<bfloat16, M * K> a;
             aie::vector<bfloat16, K * N> b;
             aie::vector<float, M * N> c0;
-            for (unsigned i = 0; i < M * K; ++i)
-                a[i] = dist(rng);
-            for (unsigned i = 0; i < K * N; ++i)
-                b[i] = dist(rng);
-            for (unsigned i = 0; i < M * N; ++i)
-                c0[i] = dist(rng);
+            for (unsigned i = 0; i < M * K; ++i) a[i] = dist(rng);
+            for (unsigned i = 0; i < K * N; ++i) b[i] = dist(rng);
+            for (unsigned i = 0; i < M * N; ++i) c0[i] = dist(rng);
             MM mm(c0);
             mm.mac(a, b);
             const auto out = mm.template to_vector<float>();
@@ -663,14 +642,13 @@ TEST_CASE("aie::mmul matches a naive product for every supported shape", "[aie_a
     m8.mac(aie::broadcast<int8, 32>(-128), aie::broadcast<int8, 64>(-128));
     aie::set_saturation(saturation_mode::saturate);
     aie::set_rounding(rounding_mode::positive_inf);
-    CHECK(m8.to_vector<int8>(10)[0] == 127);  // 8 * 16384 >> 10 = 128 -> saturates
+    CHECK(m8.to_vector<int8>(10)[0] == 127); // 8 * 16384 >> 10 = 128 -> saturates
     CHECK(m8.to_vector<int16>(10)[31] == 128);
 }
 
 TEST_CASE("vector iterators view memory as vectors", "[aie_api][iterator]") {
     std::vector<int16> buf(128);
-    for (std::size_t i = 0; i < buf.size(); ++i)
-        buf[i] = static_cast<int16>(i);
+    for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<int16>(i);
     auto it = aie::begin_vector<32>(buf.data());
     auto cit = aie::cbegin_vector<32>(buf.data());
     const aie::vector<int16, 32> first = *cit++;
@@ -690,16 +668,15 @@ TEST_CASE("vector iterators view memory as vectors", "[aie_api][iterator]") {
     CHECK(rit != it);
     CHECK((rit + 3) == it);
     auto cr = aie::cbegin_restrict_vector<16>(buf.data());
-    CHECK((*++cr)[0] == -1);  // buf[16], overwritten above
-    CHECK((*++cr)[0] == 77);  // buf[32]
+    CHECK((*++cr)[0] == -1); // buf[16], overwritten above
+    CHECK((*++cr)[0] == 77); // buf[32]
 }
 
 TEST_CASE("load/store, zeros/broadcast, native types and intrinsics", "[aie_api][basic]") {
     ScopedCoreModes guard;
     std::vector<int32> mem(48);
-    for (std::size_t i = 0; i < mem.size(); ++i)
-        mem[i] = static_cast<int32>(i * i);
-    const auto v = aie::load_v<16>(mem.data() + 1);  // any alignment on the host
+    for (std::size_t i = 0; i < mem.size(); ++i) mem[i] = static_cast<int32>(i * i);
+    const auto v = aie::load_v<16>(mem.data() + 1); // any alignment on the host
     CHECK(v[0] == 1);
     const aie::vector<int32> nat = aie::load_v(mem.data());
     static_assert(decltype(nat)::size() == 16);
@@ -743,7 +720,7 @@ TEST_CASE("load/store, zeros/broadcast, native types and intrinsics", "[aie_api]
     auto fx = aie::to_fixed<int16>(aie::broadcast<float, 16>(2.5f), 1);
     CHECK(fx[0] == 5);
     fx = aie::to_fixed<int16>(aie::broadcast<float, 16>(2.5f), 0);
-    CHECK(fx[0] == 2);  // ties to even
+    CHECK(fx[0] == 2); // ties to even
     CHECK(aie::to_fixed<int8>(aie::broadcast<float, 16>(1000.0f))[0] == 127);
     CHECK(aie::to_float(aie::broadcast<int32, 16>(6), 1)[0] == 3.0f);
     // numeric_limits<bfloat16>
@@ -758,7 +735,7 @@ void record_event(int e) { g_events.push_back(e); }
 
 TEST_CASE("event0/event1 call the installed hook", "[aie_api][event]") {
     g_events.clear();
-    event0();  // no hook: ignored
+    event0(); // no hook: ignored
     npusim::aie_api::set_event_hook(&record_event);
     CHECK(npusim::aie_api::get_event_hook() == &record_event);
     event0();

@@ -3,7 +3,7 @@
 // Inputs are randomized and include edge values (saturation, rounding ties, negative values/shifts).
 #include <npusim/aie_kernels.hpp>
 
-#include <aie_api/aie.hpp>  // only for resetting / scrambling the core modes
+#include <aie_api/aie.hpp> // only for resetting / scrambling the core modes
 
 #include <catch2/catch.hpp>
 
@@ -26,11 +26,10 @@ void scramble_modes() {
 }
 
 template <typename T>
-std::vector<T> random_ints(std::size_t n, std::mt19937 &rng, bool with_edges = true) {
+std::vector<T> random_ints(std::size_t n, std::mt19937& rng, bool with_edges = true) {
     std::vector<T> v(n);
     std::uniform_int_distribution<std::int64_t> d(std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
-    for (auto &x : v)
-        x = static_cast<T>(d(rng));
+    for (auto& x : v) x = static_cast<T>(d(rng));
     if (with_edges && n >= 4) {
         v[0] = std::numeric_limits<T>::min();
         v[1] = std::numeric_limits<T>::max();
@@ -40,11 +39,10 @@ std::vector<T> random_ints(std::size_t n, std::mt19937 &rng, bool with_edges = t
     return v;
 }
 
-std::vector<bfloat16> random_bf16(std::size_t n, std::mt19937 &rng, float lo, float hi) {
+std::vector<bfloat16> random_bf16(std::size_t n, std::mt19937& rng, float lo, float hi) {
     std::uniform_real_distribution<float> d(lo, hi);
     std::vector<bfloat16> v(n);
-    for (auto &x : v)
-        x = bfloat16(d(rng));
+    for (auto& x : v) x = bfloat16(d(rng));
     return v;
 }
 
@@ -61,7 +59,7 @@ std::int64_t shr(std::int64_t v, int s) { return v >> s; }
 
 // Row-major m x k matrix -> blocked layout of r x s blocks (blocks row-major, each block row-major).
 template <typename T>
-std::vector<T> to_blocked(const std::vector<T> &rm, int rows, int cols, int br, int bc) {
+std::vector<T> to_blocked(const std::vector<T>& rm, int rows, int cols, int br, int bc) {
     std::vector<T> out(rm.size());
     std::size_t o = 0;
     for (int bi = 0; bi < rows / br; ++bi)
@@ -95,7 +93,15 @@ TEST_CASE("aie passThroughLine copies u8 / i16 / i32 lines", "[aie_kernels][pass
 
 TEST_CASE("aie vector_scalar_mul wraps like numpy astype", "[aie_kernels][scale]") {
     std::mt19937 rng(2);
-    const std::int32_t factors[] = {3, -1, 0, 1, 32767, -32768, 12345, -70000, std::numeric_limits<std::int32_t>::max(),
+    const std::int32_t factors[] = {3,
+                                    -1,
+                                    0,
+                                    1,
+                                    32767,
+                                    -32768,
+                                    12345,
+                                    -70000,
+                                    std::numeric_limits<std::int32_t>::max(),
                                     std::numeric_limits<std::int32_t>::min()};
     for (std::int32_t f : factors) {
         INFO("factor " << f);
@@ -104,8 +110,7 @@ TEST_CASE("aie vector_scalar_mul wraps like numpy astype", "[aie_kernels][scale]
         scramble_modes();
         k::vector_scalar_mul_i16(a16.data(), o16.data(), &f, 4096);
         const auto f16 = static_cast<std::int16_t>(f);
-        for (std::size_t i = 0; i < a16.size(); ++i)
-            REQUIRE(o16[i] == wrap<std::int16_t>(std::int64_t{a16[i]} * f16));
+        for (std::size_t i = 0; i < a16.size(); ++i) REQUIRE(o16[i] == wrap<std::int16_t>(std::int64_t{a16[i]} * f16));
         std::vector<std::int16_t> s16(a16.size());
         k::vector_scalar_mul_i16_scalar(a16.data(), s16.data(), &f, 4096);
         CHECK(s16 == o16);
@@ -114,8 +119,7 @@ TEST_CASE("aie vector_scalar_mul wraps like numpy astype", "[aie_kernels][scale]
         std::vector<std::int32_t> o32(a32.size());
         scramble_modes();
         k::vector_scalar_mul_i32(a32.data(), o32.data(), &f, 1024);
-        for (std::size_t i = 0; i < a32.size(); ++i)
-            REQUIRE(o32[i] == wrap<std::int32_t>(std::int64_t{a32[i]} * f));
+        for (std::size_t i = 0; i < a32.size(); ++i) REQUIRE(o32[i] == wrap<std::int32_t>(std::int64_t{a32[i]} * f));
         std::vector<std::int32_t> s32(a32.size());
         k::vector_scalar_mul_i32_scalar(a32.data(), s32.data(), &f, 1024);
         CHECK(s32 == o32);
@@ -128,17 +132,14 @@ TEST_CASE("aie reduce_max over i32 and bf16", "[aie_kernels][reduce_max]") {
         for (int trial = 0; trial < 20; ++trial) {
             std::vector<std::int32_t> in(static_cast<std::size_t>(n));
             std::uniform_int_distribution<std::int32_t> d(-1000, 999);
-            for (auto &x : in)
-                x = d(rng);
-            if (trial == 1)
-                std::fill(in.begin(), in.end(), std::numeric_limits<std::int32_t>::min());
+            for (auto& x : in) x = d(rng);
+            if (trial == 1) std::fill(in.begin(), in.end(), std::numeric_limits<std::int32_t>::min());
             if (trial == 2)
-                in[static_cast<std::size_t>(rng() % static_cast<unsigned>(n))] = std::numeric_limits<std::int32_t>::max();
-            if (trial == 3)
-                in.back() = 5000;
+                in[static_cast<std::size_t>(rng() % static_cast<unsigned>(n))] =
+                    std::numeric_limits<std::int32_t>::max();
+            if (trial == 3) in.back() = 5000;
             std::int32_t expect = in[0];
-            for (auto x : in)
-                expect = x > expect ? x : expect;
+            for (auto x : in) expect = x > expect ? x : expect;
             std::int32_t got = 0;
             k::reduce_max_vector(in.data(), &got, n);
             REQUIRE(got == expect);
@@ -146,18 +147,15 @@ TEST_CASE("aie reduce_max over i32 and bf16", "[aie_kernels][reduce_max]") {
             k::reduce_max_scalar(in.data(), &got_scalar, n);
             REQUIRE(got_scalar == expect);
         }
-        if (n % 32 != 0)
-            continue;
+        if (n % 32 != 0) continue;
         for (int trial = 0; trial < 20; ++trial) {
             auto in = random_bf16(static_cast<std::size_t>(n), rng, -100.0f, trial % 2 ? 100.0f : -1.0f);
-            if (trial == 4)
-                in[static_cast<std::size_t>(n / 2)] = bfloat16::from_bits(0x7F80);  // +inf
+            if (trial == 4) in[static_cast<std::size_t>(n / 2)] = bfloat16::from_bits(0x7F80); // +inf
             float expect = float(in[0]);
-            for (auto x : in)
-                expect = float(x) > expect ? float(x) : expect;
+            for (auto x : in) expect = float(x) > expect ? float(x) : expect;
             bfloat16 got;
             k::reduce_max_vector_bfloat16(in.data(), &got, n);
-            REQUIRE(float(got) == expect);  // a maximum is an input value: exact
+            REQUIRE(float(got) == expect); // a maximum is an input value: exact
             bfloat16 got_scalar;
             k::reduce_max_scalar_bfloat16(in.data(), &got_scalar, n);
             REQUIRE(float(got_scalar) == expect);
@@ -176,22 +174,19 @@ TEST_CASE("aie mm: blocked i16 matmul, C += A*B, wrapping to i32 / i16", "[aie_k
     const Shape shapes[] = {{32, 32, 32}, {64, 64, 32}, {8, 16, 16}, {4, 4, 8}, {12, 8, 24}, {16, 32, 8}};
     for (k::MacDims dims : {k::MacDims::aie2, k::MacDims::aie2p}) {
         const int r = 4, s = 4, t = dims == k::MacDims::aie2 ? 4 : 8;
-        for (const Shape &sh : shapes) {
-            if (sh.n % t != 0)
-                continue;
+        for (const Shape& sh : shapes) {
+            if (sh.n % t != 0) continue;
             for (int trial = 0; trial < 3; ++trial) {
                 INFO("dims " << static_cast<int>(dims) << " m,k,n = " << sh.m << "," << sh.k << "," << sh.n << " trial "
                              << trial);
                 const auto M = static_cast<std::size_t>(sh.m), K = static_cast<std::size_t>(sh.k),
                            N = static_cast<std::size_t>(sh.n);
                 std::vector<std::int16_t> A(M * K), B(K * N);
-                if (trial == 0) {  // E6 golden style: values in [min/4, max/4)
+                if (trial == 0) { // E6 golden style: values in [min/4, max/4)
                     std::uniform_int_distribution<int> d(-8192, 8191);
-                    for (auto &x : A)
-                        x = static_cast<std::int16_t>(d(rng));
-                    for (auto &x : B)
-                        x = static_cast<std::int16_t>(d(rng));
-                } else {  // full range incl. -32768 (overflowing the 32-bit accumulator)
+                    for (auto& x : A) x = static_cast<std::int16_t>(d(rng));
+                    for (auto& x : B) x = static_cast<std::int16_t>(d(rng));
+                } else { // full range incl. -32768 (overflowing the 32-bit accumulator)
                     A = random_ints<std::int16_t>(M * K, rng);
                     B = random_ints<std::int16_t>(K * N, rng);
                     if (trial == 2) {
@@ -207,8 +202,7 @@ TEST_CASE("aie mm: blocked i16 matmul, C += A*B, wrapping to i32 / i16", "[aie_k
                 for (std::size_t i = 0; i < M; ++i)
                     for (std::size_t j = 0; j < N; ++j) {
                         std::int64_t sum = 0;
-                        for (std::size_t q = 0; q < K; ++q)
-                            sum += std::int64_t{A[i * K + q]} * B[q * N + j];
+                        for (std::size_t q = 0; q < K; ++q) sum += std::int64_t{A[i * K + q]} * B[q * N + j];
                         ref32[i * N + j] = wrap<std::int32_t>(sum + C32[i * N + j]);
                         ref16[i * N + j] = wrap<std::int16_t>(sum + C16[i * N + j]);
                     }
@@ -245,10 +239,8 @@ TEST_CASE("aie row_wise_bias_add f32", "[aie_kernels][bias]") {
     std::uniform_real_distribution<float> d(-1e4f, 1e4f);
     for (auto [m, n] : {std::pair{96, 32}, std::pair{8, 64}, std::pair{1, 32}}) {
         std::vector<float> in(static_cast<std::size_t>(m * n)), bias(static_cast<std::size_t>(n)), out(in.size());
-        for (auto &x : in)
-            x = d(rng);
-        for (auto &x : bias)
-            x = d(rng);
+        for (auto& x : in) x = d(rng);
+        for (auto& x : bias) x = d(rng);
         k::row_wise_bias_add_f32_f32(in.data(), bias.data(), out.data(), m, n);
         for (int i = 0; i < m; ++i)
             for (int j = 0; j < n; ++j)
@@ -258,10 +250,8 @@ TEST_CASE("aie row_wise_bias_add f32", "[aie_kernels][bias]") {
     // E9 golden: in = arange, bias = 3 * arange(N)
     const int m = 96, n = 32;
     std::vector<float> in(m * n), bias(n), out(m * n);
-    for (int i = 0; i < m * n; ++i)
-        in[static_cast<std::size_t>(i)] = static_cast<float>(i);
-    for (int j = 0; j < n; ++j)
-        bias[static_cast<std::size_t>(j)] = 3.0f * static_cast<float>(j);
+    for (int i = 0; i < m * n; ++i) in[static_cast<std::size_t>(i)] = static_cast<float>(i);
+    for (int j = 0; j < n; ++j) bias[static_cast<std::size_t>(j)] = 3.0f * static_cast<float>(j);
     k::row_wise_bias_add_f32_f32(in.data(), bias.data(), out.data(), m, n);
     CHECK(out[static_cast<std::size_t>(5 * n + 7)] == static_cast<float>(5 * n + 7 + 21));
 }
@@ -269,16 +259,16 @@ TEST_CASE("aie row_wise_bias_add f32", "[aie_kernels][bias]") {
 TEST_CASE("aie bf16_relu", "[aie_kernels][relu]") {
     std::mt19937 rng(6);
     auto in = random_bf16(1024, rng, -3.0f, 3.0f);
-    in[0] = bfloat16::from_bits(0x8000);  // -0
-    in[1] = bfloat16::from_bits(0xFF80);  // -inf
-    in[2] = bfloat16::from_bits(0x7F80);  // +inf
-    in[3] = bfloat16::from_bits(0x0001);  // smallest denormal
+    in[0] = bfloat16::from_bits(0x8000); // -0
+    in[1] = bfloat16::from_bits(0xFF80); // -inf
+    in[2] = bfloat16::from_bits(0x7F80); // +inf
+    in[3] = bfloat16::from_bits(0x0001); // smallest denormal
     std::vector<bfloat16> out(in.size());
     k::bf16_relu(in.data(), out.data(), 1024);
     for (std::size_t i = 0; i < in.size(); ++i) {
         const float x = bfloat16::to_float(in[i].bits);
         const float expect = x > 0.0f ? x : 0.0f;
-        REQUIRE(bfloat16::to_float(out[i].bits) == expect);  // exact (E13 golden: max(x, 0))
+        REQUIRE(bfloat16::to_float(out[i].bits) == expect); // exact (E13 golden: max(x, 0))
     }
 }
 
@@ -287,9 +277,9 @@ TEST_CASE("aie eltwise add / mul bf16 within one bf16 rounding", "[aie_kernels][
     for (int trial = 0; trial < 4; ++trial) {
         auto a = random_bf16(1024, rng, -50.0f, 50.0f);
         auto b = random_bf16(1024, rng, trial == 3 ? -1e-3f : -50.0f, trial == 3 ? 1e-3f : 50.0f);
-        a[0] = bfloat16(1.0f);  // 1 + 2^-8: an exact tie of the bf16 rounding
+        a[0] = bfloat16(1.0f); // 1 + 2^-8: an exact tie of the bf16 rounding
         b[0] = bfloat16(std::ldexp(1.0f, -8));
-        a[1] = bfloat16(1.0078125f);  // tie towards an odd significand
+        a[1] = bfloat16(1.0078125f); // tie towards an odd significand
         b[1] = bfloat16(std::ldexp(1.0f, -8));
         std::vector<bfloat16> add(a.size()), mul(a.size());
         scramble_modes();
@@ -310,7 +300,7 @@ TEST_CASE("aie eltwise add / mul bf16 within one bf16 rounding", "[aie_kernels][
         }
         CHECK(add_exact == a.size());
         CHECK(mul_exact == a.size());
-        CHECK(add[0].bits == 0x3F80);  // tie -> even
+        CHECK(add[0].bits == 0x3F80); // tie -> even
         CHECK(add[1].bits == 0x3F82);
     }
 }
@@ -346,7 +336,7 @@ TEST_CASE("aie rgba2grayLine / gray2rgbaLine", "[aie_kernels][color]") {
     std::mt19937 rng(9);
     for (int width : {32, 64, 1920, 640, 50, 5}) {
         auto rgba = random_ints<std::uint8_t>(static_cast<std::size_t>(4 * width), rng);
-        for (int i = 0; i < 4 && i < width; ++i)  // white, black and pure channels
+        for (int i = 0; i < 4 && i < width; ++i) // white, black and pure channels
             for (int c = 0; c < 4; ++c)
                 rgba[static_cast<std::size_t>(4 * i + c)] = i == 0 ? 255 : (i == 1 ? 0 : (c + 2 == i ? 255 : 0));
         std::vector<std::uint8_t> gray(static_cast<std::size_t>(width), 0xCD);
@@ -377,13 +367,13 @@ TEST_CASE("aie addWeightedLine: saturating Q14 weighted sum", "[aie_kernels][add
     struct W {
         int alpha, beta, gamma;
     };
-    const W weights[] = {{16384, 16384, 0},  {8192, 8192, 0},     {-16384, 16384, 3}, {32767, 32767, 255},
-                         {-32768, -32768, 0}, {1, 1, 0},          {8192, 0, 1},       {12345, -2345, 17},
-                         {16384, -16384, 128}};
+    const W weights[] = {{16384, 16384, 0},   {8192, 8192, 0},     {-16384, 16384, 3},
+                         {32767, 32767, 255}, {-32768, -32768, 0}, {1, 1, 0},
+                         {8192, 0, 1},        {12345, -2345, 17},  {16384, -16384, 128}};
     for (int n : {128, 1920 * 4, 100}) {
         auto a = random_ints<std::uint8_t>(static_cast<std::size_t>(n), rng);
         auto b = random_ints<std::uint8_t>(static_cast<std::size_t>(n), rng);
-        for (const W &w : weights) {
+        for (const W& w : weights) {
             std::vector<std::uint8_t> out(a.size());
             scramble_modes();
             k::addWeightedLine(a.data(), b.data(), out.data(), n, static_cast<std::int16_t>(w.alpha),
@@ -408,12 +398,10 @@ TEST_CASE("aie filter2dLine: 3x3 Q12 filter with replicated borders", "[aie_kern
                 auto r = random_ints<std::int16_t>(9, rng, false);
                 kern.assign(r.begin(), r.end());
             }
-            if (trial == 5)  // small weights: many exact ties of the >> 12
-                for (auto &c : kern)
-                    c = static_cast<std::int16_t>(static_cast<int>(rng() % 4096) - 2048);
+            if (trial == 5) // small weights: many exact ties of the >> 12
+                for (auto& c : kern) c = static_cast<std::int16_t>(static_cast<int>(rng() % 4096) - 2048);
             std::vector<std::vector<std::uint8_t>> lines(3);
-            for (auto &l : lines)
-                l = random_ints<std::uint8_t>(static_cast<std::size_t>(width), rng, trial == 1);
+            for (auto& l : lines) l = random_ints<std::uint8_t>(static_cast<std::size_t>(width), rng, trial == 1);
             std::vector<std::uint8_t> out(static_cast<std::size_t>(width), 0xCD);
             scramble_modes();
             k::filter2dLine(lines[0].data(), lines[1].data(), lines[2].data(), out.data(), width, kern.data());
@@ -437,18 +425,16 @@ TEST_CASE("aie conv2dk1_i8: 1x1 conv in YCXC8 / OIYXI8O8 layouts", "[aie_kernels
     struct Case {
         int width, ci, co, scale;
     };
-    const Case cases[] = {{32, 64, 64, 10}, {32, 64, 64, 1}, {4, 8, 8, 0},   {16, 16, 8, 3},
+    const Case cases[] = {{32, 64, 64, 10}, {32, 64, 64, 1}, {4, 8, 8, 0},     {16, 16, 8, 3},
                           {12, 24, 16, 7},  {8, 8, 16, 15},  {32, 32, 32, 12}, {20, 16, 24, 4}};
-    for (const Case &c : cases) {
+    for (const Case& c : cases) {
         for (int trial = 0; trial < 3; ++trial) {
             const auto W = static_cast<std::size_t>(c.width), CI = static_cast<std::size_t>(c.ci),
                        CO = static_cast<std::size_t>(c.co);
             std::vector<std::int8_t> in(W * CI), wts(CI * CO), out(W * CO, 0x55);
-            if (trial == 0) {  // E14 golden ranges
-                for (auto &x : in)
-                    x = static_cast<std::int8_t>(1 + rng() % 19);
-                for (auto &x : wts)
-                    x = static_cast<std::int8_t>(50 + rng() % 30);
+            if (trial == 0) { // E14 golden ranges
+                for (auto& x : in) x = static_cast<std::int8_t>(1 + rng() % 19);
+                for (auto& x : wts) x = static_cast<std::int8_t>(50 + rng() % 30);
             } else {
                 in = random_ints<std::int8_t>(in.size(), rng);
                 wts = random_ints<std::int8_t>(wts.size(), rng);
@@ -464,7 +450,8 @@ TEST_CASE("aie conv2dk1_i8: 1x1 conv in YCXC8 / OIYXI8O8 layouts", "[aie_kernels
                         const std::int8_t w = wts[(oc / 8) * (CI / 8) * 64 + (ic / 8) * 64 + (ic % 8) * 8 + oc % 8];
                         sum += std::int64_t{a} * w;
                     }
-                    const std::int64_t rounded = c.scale > 0 ? shr(sum + (std::int64_t{1} << (c.scale - 1)), c.scale) : sum;
+                    const std::int64_t rounded =
+                        c.scale > 0 ? shr(sum + (std::int64_t{1} << (c.scale - 1)), c.scale) : sum;
                     if (c.scale > 0 && (sum & ((std::int64_t{1} << c.scale) - 1)) == (std::int64_t{1} << (c.scale - 1)))
                         ++ties;
                     INFO("case w" << c.width << " ci" << c.ci << " co" << c.co << " scale " << c.scale << " oc " << oc

@@ -43,7 +43,7 @@ TEST_CASE("a core's barrier wait is acquire-equal and its release adds", "[sim][
     runtime.start();
     sc_core::sc_start();
     REQUIRE_FALSE(rig.run.error());
-    CHECK(rig.locks.at(0).final_value() == 5);   // acquire-equal took nothing; the release added 3
+    CHECK(rig.locks.at(0).final_value() == 5); // acquire-equal took nothing; the release added 3
     CHECK(rig.locks.at(0).last_releaser() == "worker 'w' on (0,2)");
     CHECK(core.state().status == sim::ProcessState::Status::Done);
     const auto s = core.stats();

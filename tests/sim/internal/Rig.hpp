@@ -10,7 +10,7 @@
 namespace npusim::test {
 
 struct Rig {
-    sim::ScContextGuard ctx;   // first: created first, destroyed last
+    sim::ScContextGuard ctx; // first: created first, destroyed last
     model::TimingParams timing = model::TimingParams::for_arch(model::Arch::AIE2);
     sim::RunControl run;
     sim::TraceTracks tracks{nullptr};

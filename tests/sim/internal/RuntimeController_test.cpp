@@ -24,7 +24,8 @@ struct ControllerRig : Rig {
         locks.add(std::make_unique<sim::SemaphoreLock>(services, 0, "barrier", "(0,2)", 0, 63, -1));
     }
     sim::ControllerServices controller() {
-        return {services, net, memory, locks, board, [](const StreamEndpoint&) -> sim::ShimDmaChannel* { return nullptr; }};
+        return {services, net,   memory,
+                locks,    board, [](const StreamEndpoint&) -> sim::ShimDmaChannel* { return nullptr; }};
     }
 };
 } // namespace
@@ -45,12 +46,12 @@ TEST_CASE("the runtime sequence sets a lock at its own time, then finishes the r
     sim::RuntimeController ctl(rig.controller());
     waiter.start();
     ctl.spawn(64 * 1024, "runtime_sequence", false);
-    sc_core::sc_start();   // pauses when the sequence has finished
+    sc_core::sc_start(); // pauses when the sequence has finished
     CHECK(rig.run.finished());
     CHECK(ctl.state().status == sim::ProcessState::Status::Done);
     CHECK(rig.locks.at(0).final_value() == 4);
     CHECK(rig.locks.at(0).last_releaser() == "runtime sequence");
-    sc_core::sc_start();   // let the waiter finish
+    sc_core::sc_start(); // let the waiter finish
     CHECK(seen_at == rig.timing.runtime_op_cycles);
     CHECK_FALSE(rig.run.error());
 }

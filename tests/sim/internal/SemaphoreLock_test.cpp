@@ -41,7 +41,7 @@ TEST_CASE("a release is visible at the releaser's local time, not before", "[sim
     sim::SemaphoreLock lock(rig.services, 0, "l", "(0,2)", 0, 63, -1);
     std::uint64_t acquired_at = 0;
     TestProcess releaser(rig.services, "ahead", [&](TestProcess& p) {
-        p.clock().advance(500);   // runs ahead of simulated time, no SystemC wait
+        p.clock().advance(500); // runs ahead of simulated time, no SystemC wait
         lock.release(1, p.clock(), "ahead");
     });
     TestProcess waiter(rig.services, "waiter", [&](TestProcess& p) {
@@ -64,9 +64,9 @@ TEST_CASE("acquire_eq waits for the exact value and leaves it unchanged", "[sim]
         at = sim::now_cycles();
     });
     TestProcess releaser(rig.services, "releaser", [&](TestProcess& p) {
-        lock.release(2, p.clock(), "releaser");   // 2: not yet
+        lock.release(2, p.clock(), "releaser"); // 2: not yet
         p.clock().wait_cycles(40);
-        lock.release(1, p.clock(), "releaser");   // 3 at cycle 1 + 40
+        lock.release(1, p.clock(), "releaser"); // 3 at cycle 1 + 40
     });
     waiter.start();
     releaser.start();
@@ -90,7 +90,7 @@ TEST_CASE("a release above the lock's maximum is a protocol error", "[sim][lock]
     CHECK(std::string(rig.run.error()->what()) ==
           "lock 'in_cons_prod_lock_0' on (0,2) overflows: value 63 + release 1 exceeds 63 (released by worker 'w' on "
           "(0,2)); a release without a matching acquire");
-    CHECK_FALSE(after);   // the releasing process was unwound
+    CHECK_FALSE(after); // the releasing process was unwound
     CHECK(lock.final_value() == 63);
 }
 

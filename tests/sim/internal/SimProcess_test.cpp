@@ -30,17 +30,16 @@ TEST_CASE("the wrapper reports an unknown exception", "[sim][process]") {
 
 TEST_CASE("a SimulationError passes through unchanged and the first error of a run is kept", "[sim][process]") {
     Rig rig;
-    TestProcess a(rig.services, "a", [](TestProcess&) {
-        throw SimulationError(SimulationError::Kind::Limit, "first");
-    });
+    TestProcess a(rig.services, "a",
+                  [](TestProcess&) { throw SimulationError(SimulationError::Kind::Limit, "first"); });
     TestProcess b(rig.services, "b", [](TestProcess& p) {
         p.clock().wait_cycles(5);
         throw SimulationError(SimulationError::Kind::Protocol, "second");
     });
     a.start();
     b.start();
-    sc_core::sc_start();   // pauses at the first error
-    sc_core::sc_start();   // let b run and fail too
+    sc_core::sc_start(); // pauses at the first error
+    sc_core::sc_start(); // let b run and fail too
     REQUIRE(rig.run.error());
     CHECK(rig.run.error()->kind() == SimulationError::Kind::Limit);
     CHECK(std::string(rig.run.error()->what()) == "first");
@@ -78,22 +77,22 @@ TEST_CASE("ProcessClock: pending cycles, local time, sync and the quantum", "[si
     TestProcess p(rig.services, "p", [&](TestProcess& self) {
         auto& c = self.clock();
         c.advance(30);
-        seen.push_back(c.pending());        // 30
-        seen.push_back(c.local_cycles());   // 30
-        seen.push_back(sim::now_cycles());  // 0: no SystemC wait yet
-        c.maybe_sync();                     // below the quantum: no wait
-        seen.push_back(sim::now_cycles());  // 0
+        seen.push_back(c.pending()); // 30
+        seen.push_back(c.local_cycles()); // 30
+        seen.push_back(sim::now_cycles()); // 0: no SystemC wait yet
+        c.maybe_sync(); // below the quantum: no wait
+        seen.push_back(sim::now_cycles()); // 0
         c.sync();
-        seen.push_back(sim::now_cycles());  // 30
-        c.set_local_cycles(10);             // in the past: local = now
-        seen.push_back(c.pending());        // 0
+        seen.push_back(sim::now_cycles()); // 30
+        c.set_local_cycles(10); // in the past: local = now
+        seen.push_back(c.pending()); // 0
         c.set_local_cycles(50);
-        seen.push_back(c.local_cycles());   // 50
+        seen.push_back(c.local_cycles()); // 50
         c.sync_to(70);
-        seen.push_back(sim::now_cycles());  // 70
+        seen.push_back(sim::now_cycles()); // 70
         c.advance(sim::ProcessClock::kQuantumCycles + 1);
         c.maybe_sync();
-        seen.push_back(sim::now_cycles());  // 70 + quantum + 1
+        seen.push_back(sim::now_cycles()); // 70 + quantum + 1
     });
     p.start();
     sc_core::sc_start();

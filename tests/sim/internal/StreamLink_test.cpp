@@ -20,7 +20,7 @@ struct Collect final : sim::StreamReceiver {
 
 TEST_CASE("stream_transfer_cycles and stream_link_rate", "[sim][stream][timing]") {
     CHECK(sim::stream_transfer_cycles(4096, 4.0, 12) == 1024 + 12);
-    CHECK(sim::stream_transfer_cycles(5, 4.0, 0) == 2);   // rounded up
+    CHECK(sim::stream_transfer_cycles(5, 4.0, 0) == 2); // rounded up
     Collect a, b;
     a.bytes_per_cycle = 8.0;
     b.bytes_per_cycle = 2.0;
@@ -82,7 +82,7 @@ TEST_CASE("a BD larger than the receiver's is handed over in chunks; latency onl
         for (int i = 0; i < 2; ++i) {
             link.receive(rx, 32, p.clock(), p.state());
             filled_at.push_back(sim::now_cycles());
-            p.clock().wait_cycles(5);   // the receiver is busy before it posts its next BD
+            p.clock().wait_cycles(5); // the receiver is busy before it posts its next BD
         }
     });
     sender.start();

@@ -18,7 +18,7 @@ TEST_CASE("tile_memory_extent: the end of the highest buffer on the tile, at lea
     CHECK(sim::tile_memory_extent(b, {0, 3}) == 4);
     sim::TileMemory mem(b);
     CHECK(mem.buffer(0) == mem.of({0, 2}) + 0x400);
-    CHECK(mem.buffer(1)[63] == 0);   // zero-initialised
+    CHECK(mem.buffer(1)[63] == 0); // zero-initialised
     CHECK(mem.of({0, 2}) == mem.of({0, 2}));
 }
 
@@ -35,6 +35,6 @@ TEST_CASE("lock_releasers_text: sorted, one entry per core or DMA channel, or no
     a.releasers.push_back({{Actor::Kind::DmaBd, 0, 0}, 1, false});
     a.releasers.push_back({{Actor::Kind::DmaBd, 0, 1}, 1, false});
     a.releasers.push_back({{Actor::Kind::Core, 0, -1}, 1, false});
-    a.setters.push_back({{Actor::Kind::Runtime, 0, -1}, 1, false});   // a set is not a release
+    a.setters.push_back({{Actor::Kind::Runtime, 0, -1}, 1, false}); // a set is not a release
     CHECK(sim::lock_releasers_text(n, a) == "DMA (0,2) S2MM 0, worker 'w'");
 }

@@ -21,17 +21,18 @@ struct WorkerState;
 struct BufferState {
     std::string name;
     TensorType type;
-    std::vector<std::uint8_t> init;   ///< initial contents (empty: zero)
+    std::vector<std::uint8_t> init; ///< initial contents (empty: zero)
     std::optional<Tile> tile;
     int uid = 0;
-    std::vector<std::string> users;   ///< names of the workers using it (for messages)
+    std::vector<std::string> users; ///< names of the workers using it (for messages)
 };
 void record_buffer_write(BufferState* b, std::uint64_t offset, std::vector<std::uint8_t> bytes);
 } // namespace detail
 
 class Buffer {
 public:
-    Buffer(TensorType type, std::string name, std::vector<std::uint8_t> initial_bytes = {}, std::optional<Tile> tile = std::nullopt);
+    Buffer(TensorType type, std::string name, std::vector<std::uint8_t> initial_bytes = {},
+           std::optional<Tile> tile = std::nullopt);
     /// A buffer with typed initial values.
     template <class T>
     static Buffer with_values(TensorType type, std::string name, const std::vector<T>& values,

@@ -15,11 +15,12 @@ namespace npusim::iron {
 class Element {
 public:
     Element() = default;
-    Element(std::byte* data, const TensorType* type, const std::string* owner) : data_(data), type_(type), owner_(owner) {}
+    Element(std::byte* data, const TensorType* type, const std::string* owner)
+        : data_(data), type_(type), owner_(owner) {}
 
     std::byte* data() const { return data_; }
     const TensorType& type() const { return *type_; }
-    const std::string& owner() const { return *owner_; }   ///< fifo or buffer name
+    const std::string& owner() const { return *owner_; } ///< fifo or buffer name
     std::int64_t elements() const { return type_->elements(); }
     std::uint64_t bytes() const { return type_->bytes(); }
 
@@ -52,7 +53,8 @@ public:
     ElementGroup() = default;
     /// n elements (at most kInline without a heap allocation: acquire is on the hot path).
     void push_back(const Element& e) {
-        if (n_ < kInline) inline_[n_] = e;
+        if (n_ < kInline)
+            inline_[n_] = e;
         else {
             if (n_ == kInline) overflow_.assign(inline_.begin(), inline_.end());
             overflow_.push_back(e);
@@ -62,12 +64,16 @@ public:
 
     std::size_t size() const { return n_; }
     const Element& operator[](std::size_t i) const;
-    operator const Element&() const { return single(); }   // NOLINT: acquire(1) is the element
+    operator const Element&() const { return single(); } // NOLINT: acquire(1) is the element
 
     template <class T>
-    std::span<T> as() const { return single().as<T>(); }
+    std::span<T> as() const {
+        return single().as<T>();
+    }
     template <class T>
-    T& at(std::int64_t i) const { return single().at<T>(i); }
+    T& at(std::int64_t i) const {
+        return single().at<T>(i);
+    }
     std::byte* data() const { return single().data(); }
     std::int64_t elements() const { return single().elements(); }
     const Element& single() const;

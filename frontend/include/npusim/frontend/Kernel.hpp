@@ -23,8 +23,8 @@ struct ArgType {
     bool is_tensor = true;
     TensorType tensor;
     DType dtype = DType::i32;
-    ArgType(const TensorType& t) : is_tensor(true), tensor(t), dtype(t.dtype) {}      // NOLINT
-    ArgType(const ScalarType& s) : is_tensor(false), dtype(s.dtype) {}               // NOLINT
+    ArgType(const TensorType& t) : is_tensor(true), tensor(t), dtype(t.dtype) {} // NOLINT
+    ArgType(const ScalarType& s) : is_tensor(false), dtype(s.dtype) {} // NOLINT
     std::string str() const;
 };
 
@@ -34,7 +34,7 @@ struct KernelArg {
     std::byte* data = nullptr;
     DType dtype = DType::i32;
     std::int64_t elements = 0;
-    const std::string* source = nullptr;   ///< fifo / buffer name of a view
+    const std::string* source = nullptr; ///< fifo / buffer name of a view
     std::int64_t ivalue = 0;
     double fvalue = 0;
     bool is_float = false;
@@ -63,13 +63,17 @@ P convert_kernel_arg(const KernelArg& a) {
 }
 template <class P>
 constexpr bool kernel_param_ok() {
-    if constexpr (std::is_pointer_v<P>) return true;
-    else return std::is_arithmetic_v<P>;
+    if constexpr (std::is_pointer_v<P>)
+        return true;
+    else
+        return std::is_arithmetic_v<P>;
 }
 template <class P>
 constexpr std::size_t pointee_bytes() {
-    if constexpr (std::is_pointer_v<P>) return sizeof(std::remove_pointer_t<P>);
-    else return 0;
+    if constexpr (std::is_pointer_v<P>)
+        return sizeof(std::remove_pointer_t<P>);
+    else
+        return 0;
 }
 } // namespace detail
 
@@ -83,7 +87,8 @@ public:
     Kernel(std::string name, R (*fn)(P...), std::vector<ArgType> arg_types, CostModel cost_model = {})
         : Kernel(std::move(name), make_invoker(fn), std::move(arg_types), std::move(cost_model),
                  std::vector<std::size_t>{detail::pointee_bytes<P>()...}) {
-        static_assert((detail::kernel_param_ok<P>() && ...), "npusim::Kernel: parameters must be pointers or arithmetic");
+        static_assert((detail::kernel_param_ok<P>() && ...),
+                      "npusim::Kernel: parameters must be pointers or arithmetic");
     }
     /// Bind any callable taking std::span<const KernelArg> (for kernels written against views).
     Kernel(std::string name, Invoker invoker, std::vector<ArgType> arg_types, CostModel cost_model,
@@ -112,9 +117,8 @@ private:
     template <class R, class... P>
     static Invoker make_invoker(R (*fn)(P...)) {
         return [fn](std::span<const KernelArg> a) {
-            [&]<std::size_t... I>(std::index_sequence<I...>) {
-                fn(detail::convert_kernel_arg<P>(a[I])...);
-            }(std::index_sequence_for<P...>{});
+            [&]<std::size_t... I>(std::index_sequence<I...>) { fn(detail::convert_kernel_arg<P>(a[I])...); }
+            (std::index_sequence_for<P...>{});
         };
     }
     static KernelArg to_arg(const Element& e);

@@ -37,15 +37,15 @@ enum class OwnerKind { None, Worker, Runtime, Link };
 struct EndpointState {
     FifoState* fifo = nullptr;
     Role role = Role::Producer;
-    int index = 0;                    ///< consumer index (position in the fifo's consumer list)
-    int uid = 0;                      ///< process-unique key used by core programs
+    int index = 0; ///< consumer index (position in the fifo's consumer list)
+    int uid = 0; ///< process-unique key used by core programs
     OwnerKind owner = OwnerKind::None;
     WorkerState* worker = nullptr;
     LinkState* link = nullptr;
-    Tile tile;                        ///< requested tile for runtime (shim) endpoints
-    std::optional<int> depth;         ///< per-endpoint depth override
-    StreamDims dims_from_stream;      ///< consumer-side layout (S2MM BD dims)
-    std::string describe() const;     ///< "fifo 'in' consumer 0"
+    Tile tile; ///< requested tile for runtime (shim) endpoints
+    std::optional<int> depth; ///< per-endpoint depth override
+    StreamDims dims_from_stream; ///< consumer-side layout (S2MM BD dims)
+    std::string describe() const; ///< "fifo 'in' consumer 0"
 };
 
 struct FifoState {
@@ -54,16 +54,16 @@ struct FifoState {
     int depth = 2;
     StreamDims dims_to_stream;
     bool via_dma = false;
-    int repeat_count = 1;                          ///< every object is sent this many times
-    std::vector<std::vector<std::uint8_t>> init_values;   ///< initial producer-side objects
-    std::optional<TensorType> consumer_obj_type;   ///< consumer-side granularity
-    PadDims pad_dimensions;                        ///< mem-tile MM2S padding
+    int repeat_count = 1; ///< every object is sent this many times
+    std::vector<std::vector<std::uint8_t>> init_values; ///< initial producer-side objects
+    std::optional<TensorType> consumer_obj_type; ///< consumer-side granularity
+    PadDims pad_dimensions; ///< mem-tile MM2S padding
     std::int64_t pad_value = 0;
-    int iter_count = 0;                            ///< mem-tile chain iterations (0: forever)
+    int iter_count = 0; ///< mem-tile chain iterations (0: forever)
     std::unique_ptr<EndpointState> prod;
     std::vector<std::unique_ptr<EndpointState>> cons;
-    std::shared_ptr<LinkState> link_from_cons;   ///< link this fifo feeds (its consumer is the link)
-    LinkState* link_to_prod = nullptr;           ///< link that produces into this fifo
+    std::shared_ptr<LinkState> link_from_cons; ///< link this fifo feeds (its consumer is the link)
+    LinkState* link_to_prod = nullptr; ///< link that produces into this fifo
 };
 
 /// A link on a mem tile (or a compute tile for forward): forward (1 -> 1), split/distribute
@@ -73,7 +73,7 @@ struct LinkState {
     Tile tile;
     std::vector<FifoState*> inputs;
     std::vector<std::shared_ptr<FifoState>> outputs;
-    std::vector<std::int64_t> offsets;   ///< elements of the parent object
+    std::vector<std::int64_t> offsets; ///< elements of the parent object
 };
 
 int next_uid();
@@ -84,7 +84,7 @@ struct TransferOptions {
     std::optional<TensorAccessPattern> tap;
     bool wait = false;
     TaskGroup* group = nullptr;
-    std::optional<std::vector<std::int64_t>> sizes;     ///< alternative to tap
+    std::optional<std::vector<std::int64_t>> sizes; ///< alternative to tap
     std::optional<std::vector<std::int64_t>> strides;
     std::optional<std::int64_t> offset;
     std::optional<std::int64_t> transfer_len;
@@ -98,12 +98,12 @@ struct LinkOptions {
     std::vector<int> depths;
     std::vector<TensorType> obj_types;
     std::vector<std::string> names;
-    std::vector<StreamDims> dims_to_stream;     ///< upstream name
-    std::vector<StreamDims> dims_from_stream;   ///< upstream name
-    std::vector<StreamDims> to_stream;          ///< the seed reference's names (give one of each pair)
+    std::vector<StreamDims> dims_to_stream; ///< upstream name
+    std::vector<StreamDims> dims_from_stream; ///< upstream name
+    std::vector<StreamDims> to_stream; ///< the seed reference's names (give one of each pair)
     std::vector<StreamDims> from_stream;
     std::vector<int> repeat_counts;
-    std::vector<PadDims> pad_dimensions;        ///< split only (mem-tile MM2S)
+    std::vector<PadDims> pad_dimensions; ///< split only (mem-tile MM2S)
     std::int64_t pad_value = 0;
 };
 
@@ -115,7 +115,7 @@ struct ForwardOptions {
     std::string name;
     StreamDims dims_to_stream;
     StreamDims dims_from_stream;
-    StreamDims to_stream;        ///< seed names for the two above (give one of each pair)
+    StreamDims to_stream; ///< seed names for the two above (give one of each pair)
     StreamDims from_stream;
     int repeat_count = 1;
     PadDims pad_dimensions;
@@ -160,17 +160,18 @@ public:
 
 private:
     Task transfer(const RuntimeData& data, TransferOptions opts, bool fill) const;
-    std::vector<ObjectFifo> make_link(detail::LinkState::Kind kind, std::vector<std::int64_t> offsets, LinkOptions opts) const;
+    std::vector<ObjectFifo> make_link(detail::LinkState::Kind kind, std::vector<std::int64_t> offsets,
+                                      LinkOptions opts) const;
     std::shared_ptr<detail::FifoState> fifo_;
     detail::EndpointState* ep_ = nullptr;
 };
 
 struct FifoOptions {
-    StreamDims dims_to_stream;   ///< upstream name
-    StreamDims to_stream;        ///< the seed reference's name for the same thing (give one)
+    StreamDims dims_to_stream; ///< upstream name
+    StreamDims to_stream; ///< the seed reference's name for the same thing (give one)
     bool via_dma = false;
     int repeat_count = 1;
-    std::vector<std::vector<std::uint8_t>> init_values;   ///< raw bytes of each initial object
+    std::vector<std::vector<std::uint8_t>> init_values; ///< raw bytes of each initial object
     std::optional<TensorType> consumer_obj_type;
     PadDims pad_dimensions;
     std::int64_t pad_value = 0;

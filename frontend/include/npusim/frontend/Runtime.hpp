@@ -31,11 +31,11 @@ struct RecordedTransfer {
     bool fill = true;
     bool wait = false;
     bool managed = true;
-    int group = -1;   ///< TaskGroup id; -1 unmanaged
+    int group = -1; ///< TaskGroup id; -1 unmanaged
 };
 struct RecordedOp {
     enum class Kind { Start, Await, Free, WriteBuffer } kind;
-    int transfer;   ///< transfer index (Start/Await/Free) or buffer-write index (WriteBuffer)
+    int transfer; ///< transfer index (Start/Await/Free) or buffer-write index (WriteBuffer)
 };
 struct RecordedBufferWrite {
     BufferState* buffer;
@@ -50,7 +50,7 @@ struct SequenceRecorder {
     int next_group = 1;
     bool used_default = false;
     bool used_explicit = false;
-    std::vector<int> open_groups;   ///< explicit groups not finished yet
+    std::vector<int> open_groups; ///< explicit groups not finished yet
     static SequenceRecorder* current();
     static void set_current(SequenceRecorder* r);
     void finish_group(int group);
@@ -74,7 +74,7 @@ struct SeqArg<TensorType> {
 /// A set of transfers finished together: finish() awaits the wait=true ones, then frees all.
 class TaskGroup {
 public:
-    TaskGroup();   ///< must be constructed inside the runtime sequence
+    TaskGroup(); ///< must be constructed inside the runtime sequence
     void finish();
     int id() const { return id_; }
 
@@ -102,18 +102,21 @@ struct RuntimeOptions {
 class Runtime {
 public:
     template <class Seq, class... Args>
-    Runtime(Seq seq, std::tuple<Args...> args, RuntimeOptions opts = {}) : state_(std::make_shared<detail::RuntimeState>()) {
+    Runtime(Seq seq, std::tuple<Args...> args, RuntimeOptions opts = {})
+        : state_(std::make_shared<detail::RuntimeState>()) {
         state_->strict_task_groups = opts.strict_task_groups;
         std::apply([&](const auto&... a) { (detail::register_arg(*this, a), ...); }, args);
         // Braced initialisation evaluates left to right, so tensors are numbered in argument order.
         auto converted = std::apply(
             [&](const auto&... a) { return std::tuple<typename detail::SeqArg<Args>::type...>{convert(a)...}; }, args);
-        state_->run = [seq = std::move(seq), converted = std::move(converted)]() mutable { std::apply(seq, converted); };
+        state_->run = [seq = std::move(seq), converted = std::move(converted)]() mutable {
+            std::apply(seq, converted);
+        };
     }
 
     const std::shared_ptr<detail::RuntimeState>& state() const { return state_; }
     void add_endpoint(detail::EndpointState* ep);
-    void add_buffer(const std::shared_ptr<detail::BufferState>&) {}   // written via Buffer::write
+    void add_buffer(const std::shared_ptr<detail::BufferState>&) {} // written via Buffer::write
     void reject_fifo(const std::string& fifo) const;
 
 private:

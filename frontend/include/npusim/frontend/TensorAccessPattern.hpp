@@ -20,10 +20,10 @@ public:
     std::int64_t offset() const { return offset_; }
     const std::array<std::int64_t, 4>& sizes() const { return sizes_; }
     const std::array<std::int64_t, 4>& strides() const { return strides_; }
-    std::int64_t transfer_elements() const;   ///< product of sizes
+    std::int64_t transfer_elements() const; ///< product of sizes
     std::int64_t tensor_elements() const;
-    std::int64_t min_index() const;           ///< smallest element index touched
-    std::int64_t max_index() const;           ///< largest element index touched
+    std::int64_t min_index() const; ///< smallest element index touched
+    std::int64_t max_index() const; ///< largest element index touched
 
     /// Element indices in access order.
     std::vector<std::int64_t> access_order() const;
@@ -33,7 +33,7 @@ public:
     /// Text rendering: the tensor (2-D view: rows = all but the last dim) with each cell showing
     /// its access step, aligned; "." for elements not accessed.
     std::string visualize(std::int64_t max_cells = 4096) const;
-    std::string str() const;   ///< "tap(offset=0, sizes=[1,1,1,1024], strides=[0,0,0,1])"
+    std::string str() const; ///< "tap(offset=0, sizes=[1,1,1,1024], strides=[0,0,0,1])"
 
     /// simple_tiler((rows, cols)) equivalent: one linear transfer of the whole tensor.
     static TensorAccessPattern linear(std::vector<std::int64_t> tensor_dims);

@@ -15,14 +15,23 @@ using npusim::DType;
 
 template <class T>
 constexpr DType dtype_of() {
-    if constexpr (std::is_same_v<T, std::int8_t>) return DType::i8;
-    else if constexpr (std::is_same_v<T, std::uint8_t>) return DType::u8;
-    else if constexpr (std::is_same_v<T, std::int16_t>) return DType::i16;
-    else if constexpr (std::is_same_v<T, std::int32_t>) return DType::i32;
-    else if constexpr (std::is_same_v<T, std::uint32_t>) return DType::u32;
-    else if constexpr (std::is_same_v<T, float>) return DType::f32;
-    else if constexpr (std::is_same_v<T, bfloat16>) return DType::bf16;
-    else static_assert(sizeof(T) == 0, "npusim: unsupported element type (use int8/uint8/int16/int32/uint32/float/bfloat16)");
+    if constexpr (std::is_same_v<T, std::int8_t>)
+        return DType::i8;
+    else if constexpr (std::is_same_v<T, std::uint8_t>)
+        return DType::u8;
+    else if constexpr (std::is_same_v<T, std::int16_t>)
+        return DType::i16;
+    else if constexpr (std::is_same_v<T, std::int32_t>)
+        return DType::i32;
+    else if constexpr (std::is_same_v<T, std::uint32_t>)
+        return DType::u32;
+    else if constexpr (std::is_same_v<T, float>)
+        return DType::f32;
+    else if constexpr (std::is_same_v<T, bfloat16>)
+        return DType::bf16;
+    else
+        static_assert(sizeof(T) == 0,
+                      "npusim: unsupported element type (use int8/uint8/int16/int32/uint32/float/bfloat16)");
 }
 
 /// A tensor type: element type and shape (row-major).
@@ -32,7 +41,7 @@ struct TensorType {
 
     std::int64_t elements() const;
     std::uint64_t bytes() const { return static_cast<std::uint64_t>(elements()) * model::dtype_bytes(dtype); }
-    std::string str() const;   ///< "i32[1024]", "i16[32,32]"
+    std::string str() const; ///< "i32[1024]", "i16[32,32]"
     friend bool operator==(const TensorType&, const TensorType&) = default;
 };
 

@@ -10,7 +10,7 @@ namespace npusim::iron {
 using model::TileKind;
 
 struct Tile {
-    std::optional<int> col;   ///< empty: let the placer choose
+    std::optional<int> col; ///< empty: let the placer choose
     std::optional<int> row;
     std::optional<TileKind> kind;
 

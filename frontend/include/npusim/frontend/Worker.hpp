@@ -24,9 +24,9 @@ auto fn_args(A&&... a) {
 
 struct WorkerOptions {
     Tile tile = AnyComputeTile;
-    bool while_true = true;            ///< run the body forever (IRON default)
-    std::uint32_t stack_size = 0x400;  ///< core stack reserved in tile memory (default 1 KiB)
-    std::string name;                  ///< for reports; default "worker_<i>" in Program order
+    bool while_true = true; ///< run the body forever (IRON default)
+    std::uint32_t stack_size = 0x400; ///< core stack reserved in tile memory (default 1 KiB)
+    std::string name; ///< for reports; default "worker_<i>" in Program order
 };
 
 class Worker;
@@ -49,7 +49,11 @@ void register_arg(Owner& owner, const T& arg) {
         owner.add_buffer(arg.state());
     } else if constexpr (std::is_same_v<T, ObjectFifo>) {
         owner.reject_fifo(arg.name());
-    } else if constexpr (requires { arg.begin(); arg.end(); typename T::value_type; }) {
+    } else if constexpr (requires {
+                             arg.begin();
+                             arg.end();
+                             typename T::value_type;
+                         }) {
         if constexpr (!std::is_arithmetic_v<typename T::value_type>)
             for (const auto& x : arg) register_arg(owner, x);
     }
@@ -59,7 +63,8 @@ void register_arg(Owner& owner, const T& arg) {
 class Worker {
 public:
     template <class Body, class... Args>
-    Worker(Body body, std::tuple<Args...> args, WorkerOptions opts = {}) : state_(std::make_shared<detail::WorkerState>()) {
+    Worker(Body body, std::tuple<Args...> args, WorkerOptions opts = {})
+        : state_(std::make_shared<detail::WorkerState>()) {
         state_->opts = std::move(opts);
         state_->name = state_->opts.name;
         detail::validate_worker_tile(state_->opts);

@@ -34,16 +34,17 @@ iron::Kernel::Invoker with_aie_core_modes(iron::Kernel::Invoker inner, std::shar
 /// aie_kernel("scale", &npusim::aie_kernels::vector_scalar_mul_i16, {...}, cost, modes): like the
 /// iron::Kernel constructor for a native function, plus the per-worker core modes.
 template <class R, class... P>
-iron::Kernel aie_kernel(std::string name, R (*fn)(P...), std::vector<iron::ArgType> arg_types, iron::CostModel cost_model = {},
-                        std::shared_ptr<AieCoreModes> modes = nullptr) {
-    static_assert((iron::detail::kernel_param_ok<P>() && ...), "npusim::aie_kernel: parameters must be pointers or arithmetic");
+iron::Kernel aie_kernel(std::string name, R (*fn)(P...), std::vector<iron::ArgType> arg_types,
+                        iron::CostModel cost_model = {}, std::shared_ptr<AieCoreModes> modes = nullptr) {
+    static_assert((iron::detail::kernel_param_ok<P>() && ...),
+                  "npusim::aie_kernel: parameters must be pointers or arithmetic");
     iron::Kernel::Invoker inner = [fn](std::span<const iron::KernelArg> a) {
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
-            fn(iron::detail::convert_kernel_arg<P>(a[I])...);
-        }(std::index_sequence_for<P...>{});
+        [&]<std::size_t... I>(std::index_sequence<I...>) { fn(iron::detail::convert_kernel_arg<P>(a[I])...); }
+        (std::index_sequence_for<P...>{});
     };
-    return iron::Kernel(std::move(name), with_aie_core_modes(std::move(inner), modes ? std::move(modes) : make_aie_core_modes()),
-                        std::move(arg_types), std::move(cost_model), std::vector<std::size_t>{iron::detail::pointee_bytes<P>()...});
+    return iron::Kernel(
+        std::move(name), with_aie_core_modes(std::move(inner), modes ? std::move(modes) : make_aie_core_modes()),
+        std::move(arg_types), std::move(cost_model), std::vector<std::size_t>{iron::detail::pointee_bytes<P>()...});
 }
 
 } // namespace npusim::harness

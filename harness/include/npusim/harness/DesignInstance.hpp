@@ -18,9 +18,9 @@ using ReferenceFn = std::function<Tensors(const Tensors& inputs)>;
 
 struct DesignInstance {
     iron::Program program;
-    std::vector<ArgSpec> args;   ///< one per runtime-sequence tensor argument, in order
-    Tensors inputs;              ///< seed-generated contents of every input argument
-    ReferenceFn reference;       ///< inputs -> expected contents of every output argument
+    std::vector<ArgSpec> args; ///< one per runtime-sequence tensor argument, in order
+    Tensors inputs; ///< seed-generated contents of every input argument
+    ReferenceFn reference; ///< inputs -> expected contents of every output argument
     /// The initial host tensors for `inputs` as built (host_tensors(inputs)): the simulator's input.
     std::vector<std::vector<std::uint8_t>> host;
 
@@ -38,7 +38,8 @@ struct DesignInstance {
     Tensors expected(const Tensors& inputs) const;
     /// Compare the output tensors of `host_after` (one byte vector per argument, as the simulator
     /// returns them) with reference(inputs) (check_outputs). Tolerances are the arguments' own.
-    std::vector<OutputCheck> check(const Tensors& inputs, const std::vector<std::vector<std::uint8_t>>& host_after) const;
+    std::vector<OutputCheck> check(const Tensors& inputs,
+                                   const std::vector<std::vector<std::uint8_t>>& host_after) const;
     /// check(this->inputs, host_after): for runs fed with `host`.
     std::vector<OutputCheck> check(const std::vector<std::vector<std::uint8_t>>& host_after) const;
 

@@ -18,7 +18,8 @@ using Params = std::map<std::string, std::int64_t>;
 /// `big` must be a positive multiple of `small`.
 void require_multiple(const std::string& design, const Params& p, const std::string& big, const std::string& small);
 /// Parameter `name` must be one of `allowed`.
-void require_one_of(const std::string& design, const Params& p, const std::string& name, std::vector<std::int64_t> allowed);
+void require_one_of(const std::string& design, const Params& p, const std::string& name,
+                    std::vector<std::int64_t> allowed);
 /// Kernels built from AIE-API source work on whole vectors: `param` must be a multiple of `lanes`.
 void require_vector_multiple(const std::string& design, const Params& p, const std::string& param, std::int64_t lanes,
                              const std::string& kernel);

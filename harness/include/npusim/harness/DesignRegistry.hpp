@@ -40,8 +40,8 @@ private:
     void run_deferred();
 
     std::vector<Deferred> deferred_;
-    std::vector<DesignSpec> designs_;   ///< in list order
-    std::vector<int> positions_;        ///< list position of each of designs_
+    std::vector<DesignSpec> designs_; ///< in list order
+    std::vector<int> positions_; ///< list position of each of designs_
 };
 
 /// The process's registry: the one NPUSIM_REGISTER_DESIGN and the functions below use.
@@ -65,7 +65,7 @@ struct DesignRegistration {
 #define NPUSIM_DESIGN_CONCAT_(a, b) a##b
 #define NPUSIM_DESIGN_CONCAT(a, b) NPUSIM_DESIGN_CONCAT_(a, b)
 /// Register the design `factory()` returns at `list_position` (see the top of this file).
-#define NPUSIM_REGISTER_DESIGN(factory, list_position)                                                                     \
-    static const ::npusim::harness::DesignRegistration NPUSIM_DESIGN_CONCAT(npusim_design_registration_, __LINE__) {         \
-        factory, list_position                                                                                               \
+#define NPUSIM_REGISTER_DESIGN(factory, list_position)                                                                 \
+    static const ::npusim::harness::DesignRegistration NPUSIM_DESIGN_CONCAT(npusim_design_registration_, __LINE__) {   \
+        factory, list_position                                                                                         \
     }

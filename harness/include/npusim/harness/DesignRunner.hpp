@@ -14,16 +14,16 @@
 namespace npusim::harness {
 
 struct RunOptions {
-    std::uint64_t seed = 1;                              ///< seeds the inputs not loaded from files
+    std::uint64_t seed = 1; ///< seeds the inputs not loaded from files
     KernelSet kernels = KernelSet::reference;
-    std::map<std::string, std::string> input_files;      ///< input argument -> .npy file with its contents
-    std::map<std::string, std::string> expected_files;   ///< output argument -> .npy file with the expected
-                                                         ///< values (used instead of the design's reference)
+    std::map<std::string, std::string> input_files; ///< input argument -> .npy file with its contents
+    std::map<std::string, std::string> expected_files; ///< output argument -> .npy file with the expected
+        ///< values (used instead of the design's reference)
     /// When set: the directory (created if needed) receives NAME.npy for every input and output
     /// argument and NAME.expected.npy for every output.
     std::string save_dir;
-    std::optional<double> rtol;                          ///< override every float output's rtol
-    std::optional<double> atol;                          ///< override every float output's atol
+    std::optional<double> rtol; ///< override every float output's rtol
+    std::optional<double> atol; ///< override every float output's atol
     sim::SimOptions sim;
 };
 
@@ -32,11 +32,11 @@ struct RunReport {
     std::string device;
     Params params;
     KernelSet kernels = KernelSet::reference;
-    std::string kernels_note;                            ///< the design's note when it has no kernel
+    std::string kernels_note; ///< the design's note when it has no kernel
     std::vector<ArgSpec> args;
-    std::vector<std::string> arg_sources;                ///< per argument: "seed 7", the file, "-" (outputs, unused)
+    std::vector<std::string> arg_sources; ///< per argument: "seed 7", the file, "-" (outputs, unused)
     std::vector<std::string> saved_files;
-    std::vector<std::string> notes;                      ///< e.g. tolerances given for a design without float outputs
+    std::vector<std::string> notes; ///< e.g. tolerances given for a design without float outputs
     std::vector<model::TileCoord> tiles_used;
     std::size_t workers = 0;
     sim::SimResult result;
@@ -49,7 +49,8 @@ struct RunReport {
 /// Throws DesignError (bad design, unsupported device or kernel set, bad parameter, unknown or
 /// misused argument name), NpyError (a file that cannot be read or written, or whose dtype or
 /// shape differs from its argument) or SimulationError.
-RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides, const RunOptions& opts);
+RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides,
+                     const RunOptions& opts);
 /// The seed-only form: run_design(spec, device, overrides, {.seed = seed, .sim = base}).
 RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides, std::uint64_t seed,
                      const sim::SimOptions& base);

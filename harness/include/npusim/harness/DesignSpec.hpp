@@ -15,18 +15,19 @@ namespace npusim::harness {
 
 /// What a design's build function gets besides the device and the parameters.
 struct BuildOptions {
-    std::uint64_t seed = 1;                       ///< seeds the generated inputs
+    std::uint64_t seed = 1; ///< seeds the generated inputs
     KernelSet kernels = KernelSet::reference;
     BuildOptions() = default;
     /// A seed alone converts, so `spec.build(dev, params, seed)` reads naturally.
-    BuildOptions(std::uint64_t s, KernelSet k = KernelSet::reference) : seed(s), kernels(k) {}   // NOLINT(google-explicit-constructor)
+    BuildOptions(std::uint64_t s, KernelSet k = KernelSet::reference)
+        : seed(s), kernels(k) {} // NOLINT(google-explicit-constructor)
 };
 
 struct DesignSpec {
     std::string name;
     std::string description;
     std::vector<ParamSpec> params;
-    std::vector<std::string> devices;   ///< devices the design supports
+    std::vector<std::string> devices; ///< devices the design supports
     /// Kernel builds the design can bind. Designs without a kernel list only `reference`, and
     /// say why in `kernels_note` ("no kernel: ...").
     std::vector<KernelSet> kernel_sets = {KernelSet::reference};

@@ -9,7 +9,7 @@ namespace npusim::harness {
 
 enum class KernelSet { reference, aie };
 
-std::string_view kernel_set_name(KernelSet k);   ///< "ref", "aie"
+std::string_view kernel_set_name(KernelSet k); ///< "ref", "aie"
 
 /// The one parser of kernel-set names (`--kernels`, kernel_set_by_name): "ref" or "reference"
 /// is the reference build, "aie" the AIE-API build; anything else is nothing.

@@ -23,29 +23,29 @@ struct ValuePair {
 
 /// The result of comparing one output tensor with its expected values.
 struct OutputCheck {
-    static constexpr std::size_t kMaxIndices = 1024;   ///< mismatch indices kept
-    static constexpr std::size_t kMaxShown = 8;        ///< values kept side by side
+    static constexpr std::size_t kMaxIndices = 1024; ///< mismatch indices kept
+    static constexpr std::size_t kMaxShown = 8; ///< values kept side by side
 
-    std::string name;             ///< "c (arg 1)"
-    std::string arg;              ///< "c"
+    std::string name; ///< "c (arg 1)"
+    std::string arg; ///< "c"
     int arg_index = -1;
     DType dtype = DType::i32;
     std::vector<std::int64_t> shape;
     bool match = false;
     std::uint64_t elements = 0;
     std::uint64_t mismatches = 0;
-    std::vector<std::uint64_t> mismatch_indices;   ///< ascending flat indices, the first kMaxIndices
-    std::vector<ValuePair> first;                  ///< the first kMaxShown mismatches
-    std::string first_mismatches;                  ///< one line: "[7] got 3 want 4; [9] got ..."
-    std::string error;                             ///< dtype/shape disagreement (nothing compared)
-    std::string expected_from = "reference";       ///< "reference" or the file the expected values came from
+    std::vector<std::uint64_t> mismatch_indices; ///< ascending flat indices, the first kMaxIndices
+    std::vector<ValuePair> first; ///< the first kMaxShown mismatches
+    std::string first_mismatches; ///< one line: "[7] got 3 want 4; [9] got ..."
+    std::string error; ///< dtype/shape disagreement (nothing compared)
+    std::string expected_from = "reference"; ///< "reference" or the file the expected values came from
 
     // Float outputs only.
     bool is_float = false;
     double rtol = 0;
     double atol = 0;
-    double max_abs_err = 0;   ///< over all elements (infinite where only one side is NaN or inf)
-    double max_rel_err = 0;   ///< over all elements with want != 0
+    double max_abs_err = 0; ///< over all elements (infinite where only one side is NaN or inf)
+    double max_rel_err = 0; ///< over all elements with want != 0
 
     /// The mismatch indices as ranges: "[10], [4000..4095]" (at most `max_groups` groups, then "...").
     std::string index_summary(std::size_t max_groups = 12) const;
@@ -54,7 +54,8 @@ struct OutputCheck {
 /// Compare `got` with `want` for output argument `arg` (its index `arg_index`). Integer dtypes are
 /// compared exactly and rtol/atol are ignored; f32 and bf16 use rtol/atol; NaN matches NaN, an
 /// infinity matches only the same infinity.
-OutputCheck compare_output(const ArgSpec& arg, int arg_index, const Tensor& got, const Tensor& want, double rtol, double atol);
+OutputCheck compare_output(const ArgSpec& arg, int arg_index, const Tensor& got, const Tensor& want, double rtol,
+                           double atol);
 
 /// Tolerances replacing every float output's own (RunOptions::rtol / atol, `--rtol` / `--atol`).
 struct ToleranceOverride {

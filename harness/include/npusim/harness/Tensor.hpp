@@ -78,7 +78,7 @@ struct ArgSpec {
 
     std::int64_t elements() const { return shape_elements(shape); }
     std::uint64_t bytes() const { return static_cast<std::uint64_t>(elements()) * dtype_bytes(dtype); }
-    std::string type_str() const;   ///< "i16[4096]"
+    std::string type_str() const; ///< "i16[4096]"
     bool is_float() const { return dtype_is_float(dtype); }
     bool matches(const Tensor& t) const { return t.dtype == dtype && t.shape == shape; }
 };
@@ -92,7 +92,8 @@ namespace detail {
 
 template <class T>
 Tensor Tensor::from(std::vector<std::int64_t> shape, const std::vector<T>& values) {
-    if (static_cast<std::int64_t>(values.size()) != shape_elements(shape)) detail::throw_tensor_count(values.size(), shape_elements(shape));
+    if (static_cast<std::int64_t>(values.size()) != shape_elements(shape))
+        detail::throw_tensor_count(values.size(), shape_elements(shape));
     std::vector<std::uint8_t> b(values.size() * sizeof(T));
     if (!b.empty()) std::memcpy(b.data(), values.data(), b.size());
     return Tensor(iron::dtype_of<T>(), std::move(shape), std::move(b));

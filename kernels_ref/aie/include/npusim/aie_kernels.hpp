@@ -19,27 +19,29 @@ using npusim::bfloat16;
 
 // ---- passThrough (generic/passThrough) ----------------------------------------------------------------
 // out[i] = in[i], n elements, n a multiple of 64 bytes' worth of elements (64 u8 / 32 i16 / 16 i32).
-void passThroughLine(const std::uint8_t *in, std::uint8_t *out, std::int32_t n);
-void passThroughLine(const std::int16_t *in, std::int16_t *out, std::int32_t n);
-void passThroughLine(const std::int32_t *in, std::int32_t *out, std::int32_t n);
+void passThroughLine(const std::uint8_t* in, std::uint8_t* out, std::int32_t n);
+void passThroughLine(const std::int16_t* in, std::int16_t* out, std::int32_t n);
+void passThroughLine(const std::int32_t* in, std::int32_t* out, std::int32_t n);
 
 // ---- scale: vector_scalar_mul (basic/vector_scalar_mul) ----------------------------------------------
 // out[i] = in[i] * factor, wrapped to the element type (saturation none; the kernel sets it).
 // i16: the factor is truncated to int16 first (the kernel works with an int16 scalar). n % 32 == 0 (i16),
 // n % 16 == 0 (i32).
-void vector_scalar_mul_i16(const std::int16_t *in, std::int16_t *out, const std::int32_t *factor, std::int32_t n);
-void vector_scalar_mul_i32(const std::int32_t *in, std::int32_t *out, const std::int32_t *factor, std::int32_t n);
-void vector_scalar_mul_i16_scalar(const std::int16_t *in, std::int16_t *out, const std::int32_t *factor, std::int32_t n);
-void vector_scalar_mul_i32_scalar(const std::int32_t *in, std::int32_t *out, const std::int32_t *factor, std::int32_t n);
+void vector_scalar_mul_i16(const std::int16_t* in, std::int16_t* out, const std::int32_t* factor, std::int32_t n);
+void vector_scalar_mul_i32(const std::int32_t* in, std::int32_t* out, const std::int32_t* factor, std::int32_t n);
+void vector_scalar_mul_i16_scalar(const std::int16_t* in, std::int16_t* out, const std::int32_t* factor,
+                                  std::int32_t n);
+void vector_scalar_mul_i32_scalar(const std::int32_t* in, std::int32_t* out, const std::int32_t* factor,
+                                  std::int32_t n);
 
 // ---- reduce_max (basic/vector_reduce_max) ---------------------------------------------------------------
 // *out = max(in[0..n)). n % 16 == 0 (i32) / n % 32 == 0 (bf16), n > 0.
-void reduce_max_vector(const std::int32_t *in, std::int32_t *out, std::int32_t n);
-void reduce_max_vector_bfloat16(const bfloat16 *in, bfloat16 *out, std::int32_t n);
-void reduce_max_scalar(const std::int32_t *in, std::int32_t *out, std::int32_t n);
-void reduce_max_scalar_bfloat16(const bfloat16 *in, bfloat16 *out, std::int32_t n);
+void reduce_max_vector(const std::int32_t* in, std::int32_t* out, std::int32_t n);
+void reduce_max_vector_bfloat16(const bfloat16* in, bfloat16* out, std::int32_t n);
+void reduce_max_scalar(const std::int32_t* in, std::int32_t* out, std::int32_t n);
+void reduce_max_scalar_bfloat16(const bfloat16* in, bfloat16* out, std::int32_t n);
 // *out = max(*a, *b)
-void compute_max(const std::int32_t *a, const std::int32_t *b, std::int32_t *out);
+void compute_max(const std::int32_t* a, const std::int32_t* b, std::int32_t* out);
 
 // ---- mm: blocked matrix multiplication (basic/matrix_multiplication) -----------------------------------
 // C += A * B on an m x k by k x n tile in the blocked layout of aie::mmul<r, s, t>: A is (m/r) x (k/s)
@@ -47,30 +49,30 @@ void compute_max(const std::int32_t *a, const std::int32_t *b, std::int32_t *out
 // blocks of r x t. Integer results wrap (saturation none, set by the kernel): C = (C + A@B) mod 2^bits.
 // (r, s, t) = mac_dims: AIE2 i16 (4,4,4), AIE2P i16 (4,4,8). m % r == k % s == n % t == 0.
 enum class MacDims { aie2, aie2p };
-void matmul_i16_i32(const std::int16_t *a, const std::int16_t *b, std::int32_t *c, int m, int k, int n,
+void matmul_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, int m, int k, int n,
                     MacDims dims = MacDims::aie2);
-void matmul_i16_i16(const std::int16_t *a, const std::int16_t *b, std::int16_t *c, int m, int k, int n,
+void matmul_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, int m, int k, int n,
                     MacDims dims = MacDims::aie2);
 // Row-major scalar twins: C += A * B with A m x k, B k x n, C m x n all row-major.
-void matmul_scalar_i16_i32(const std::int16_t *a, const std::int16_t *b, std::int32_t *c, int m, int k, int n);
-void matmul_scalar_i16_i16(const std::int16_t *a, const std::int16_t *b, std::int16_t *c, int m, int k, int n);
+void matmul_scalar_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, int m, int k, int n);
+void matmul_scalar_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, int m, int k, int n);
 // C = 0 (m*n elements, a multiple of 16).
-void zero_i32(std::int32_t *c, int count);
-void zero_i16(std::int16_t *c, int count);
+void zero_i32(std::int32_t* c, int count);
+void zero_i16(std::int16_t* c, int count);
 
 // ---- row_wise_bias_add (basic/row_wise_bias_add) -----------------------------------------------------
 // out[i][j] = in[i][j] + bias[j] for an m x n row-major tile (float). n % 32 == 0.
-void row_wise_bias_add_f32_f32(const float *in, const float *bias, float *out, int m, int n);
+void row_wise_bias_add_f32_f32(const float* in, const float* bias, float* out, int m, int n);
 
 // ---- relu (ml/eltwise_unary) ------------------------------------------------------------------------
 // out[i] = max(in[i], 0) in bfloat16. n % 32 == 0.
-void bf16_relu(const bfloat16 *in, bfloat16 *out, std::int32_t n);
+void bf16_relu(const bfloat16* in, bfloat16* out, std::int32_t n);
 
 // ---- eltwise add / mul (ml/eltwise_binary) --------------------------------------------------------
 // c[i] = bf16(a[i] + b[i]) / bf16(a[i] * b[i]): float arithmetic, rounded to bfloat16 to nearest even
 // (the kernels set conv_even). n % 16 == 0.
-void eltwise_add_bf16_vector(const bfloat16 *a, const bfloat16 *b, bfloat16 *c, std::int32_t n);
-void eltwise_mul_bf16_vector(const bfloat16 *a, const bfloat16 *b, bfloat16 *c, std::int32_t n);
+void eltwise_add_bf16_vector(const bfloat16* a, const bfloat16* b, bfloat16* c, std::int32_t n);
+void eltwise_mul_bf16_vector(const bfloat16* a, const bfloat16* b, bfloat16* c, std::int32_t n);
 
 // ---- vision (vision/edge_detect, vision/color_threshold) --------------------------------------------
 // thresholdLine: per pixel, with t = threshold and mx = maxval:
@@ -83,27 +85,27 @@ enum ThresholdType : std::uint8_t {
     THRESH_TOZERO = 3,
     THRESH_TOZERO_INV = 4,
 };
-void thresholdLine(const std::uint8_t *in, std::uint8_t *out, std::int32_t width, std::uint8_t threshold,
+void thresholdLine(const std::uint8_t* in, std::uint8_t* out, std::int32_t width, std::uint8_t threshold,
                    std::uint8_t maxval, std::uint8_t type);
 // gray = (9798 R + 19235 G + 3736 B + 2^14) >> 15 for RGBA pixels (alpha ignored).
-void rgba2grayLine(const std::uint8_t *rgba, std::uint8_t *gray, std::int32_t width);
+void rgba2grayLine(const std::uint8_t* rgba, std::uint8_t* gray, std::int32_t width);
 // RGBA = (g, g, g, 255).
-void gray2rgbaLine(const std::uint8_t *gray, std::uint8_t *rgba, std::int32_t width);
+void gray2rgbaLine(const std::uint8_t* gray, std::uint8_t* rgba, std::int32_t width);
 // out = sat_u8(((a * alpha + b * beta + 2^13) >> 14) + gamma), alpha and beta in Q14. n elements.
-void addWeightedLine(const std::uint8_t *a, const std::uint8_t *b, std::uint8_t *out, std::int32_t n,
+void addWeightedLine(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n,
                      std::int16_t alpha, std::int16_t beta, std::uint8_t gamma);
 // 3x3 filter of three u8 lines with an int16 Q12 kernel (row-major 3x3), replicating the border pixel on
 // the left and right: out[x] = sat_u8((sum_{r,c} k[r][c] * line_r[x + c - 1] + 2^11) >> 12).
 // width % 32 == 0, width >= 32.
-void filter2dLine(const std::uint8_t *line0, const std::uint8_t *line1, const std::uint8_t *line2, std::uint8_t *out,
-                  std::int32_t width, const std::int16_t *kernel);
+void filter2dLine(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2, std::uint8_t* out,
+                  std::int32_t width, const std::int16_t* kernel);
 
 // ---- conv2dk1_i8 (ml/conv2d) -----------------------------------------------------------------------
 // 1x1 convolution of one image row. Layouts: input YCXC8 ([ci/8][x][8]), weights OIYXI8O8
 // ([co/8][ci/8][ci%8][co%8]), output YCXC8 ([co/8][x][8]).
 // out = sat_i8((sum_ci in * w + 2^(scale-1)) >> scale) (scale >= 1; scale 0: no rounding term).
 // width % 4 == 0, input_channels % 8 == 0, output_channels % 8 == 0.
-void conv2dk1_i8(const std::int8_t *input, const std::int8_t *weights, std::int8_t *output, std::int32_t width,
+void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
 
 } // namespace npusim::aie_kernels

@@ -2,16 +2,16 @@
 // npusim AIE-API host layer — umbrella header. AIE kernel sources include <aie_api/aie.hpp> and compile
 // unchanged with g++ on x86; see kernels_ref/aie_api/README.md for what is covered and how the
 // hardware semantics are modelled.
-#include "detail/config.hpp"
-#include "detail/numeric.hpp"
-#include "detail/vector.hpp"
 #include "detail/accum.hpp"
+#include "detail/config.hpp"
+#include "detail/intrinsics.hpp"
+#include "detail/iterator.hpp"
+#include "detail/mmul.hpp"
+#include "detail/numeric.hpp"
 #include "detail/ops.hpp"
 #include "detail/reshape.hpp"
-#include "detail/mmul.hpp"
-#include "detail/iterator.hpp"
-#include "detail/intrinsics.hpp"
 #include "detail/unsupported.hpp"
+#include "detail/vector.hpp"
 
 // AIE compilers accept C99 `restrict` in C++; map it to the GNU spelling. Define
 // NPUSIM_AIE_API_NO_RESTRICT_MACRO before including this header to opt out.

@@ -11,7 +11,7 @@ struct bfloat16 {
     std::uint16_t bits = 0;
 
     constexpr bfloat16() = default;
-    bfloat16(float f) : bits(from_float(f)) {}   // NOLINT(google-explicit-constructor): mirrors ml_dtypes
+    bfloat16(float f) : bits(from_float(f)) {} // NOLINT(google-explicit-constructor): mirrors ml_dtypes
     operator float() const { return to_float(bits); }
 
     static constexpr bfloat16 from_bits(std::uint16_t b) {
@@ -22,7 +22,7 @@ struct bfloat16 {
     static std::uint16_t from_float(float f) {
         std::uint32_t u = std::bit_cast<std::uint32_t>(f);
         if ((u & 0x7F800000u) == 0x7F800000u && (u & 0x007FFFFFu) != 0)
-            return static_cast<std::uint16_t>((u >> 16) | 0x0040u);   // quiet NaN
+            return static_cast<std::uint16_t>((u >> 16) | 0x0040u); // quiet NaN
         const std::uint32_t lsb = (u >> 16) & 1u;
         u += 0x7FFFu + lsb;
         return static_cast<std::uint16_t>(u >> 16);

@@ -50,18 +50,16 @@ inline void require_positive(std::int64_t v, const char* kernel, const char* arg
     if (v <= 0) fail(kernel, std::string(arg) + " must be > 0 (got " + std::to_string(v) + ")");
 }
 
-inline void require_multiple(std::int64_t v, std::int64_t of, const char* kernel, const char* arg,
-                             const char* why) {
+inline void require_multiple(std::int64_t v, std::int64_t of, const char* kernel, const char* arg, const char* why) {
     if (v % of != 0)
-        fail(kernel, std::string(arg) + " must be a multiple of " + std::to_string(of) + " (got " +
-                         std::to_string(v) + "; " + why + ")");
+        fail(kernel, std::string(arg) + " must be a multiple of " + std::to_string(of) + " (got " + std::to_string(v) +
+                         "; " + why + ")");
 }
 
-inline void require_at_least(std::int64_t v, std::int64_t min, const char* kernel, const char* arg,
-                             const char* why) {
+inline void require_at_least(std::int64_t v, std::int64_t min, const char* kernel, const char* arg, const char* why) {
     if (v < min)
-        fail(kernel, std::string(arg) + " must be >= " + std::to_string(min) + " (got " +
-                         std::to_string(v) + "; " + why + ")");
+        fail(kernel,
+             std::string(arg) + " must be >= " + std::to_string(min) + " (got " + std::to_string(v) + "; " + why + ")");
 }
 
 } // namespace detail

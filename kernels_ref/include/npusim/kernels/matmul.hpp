@@ -45,15 +45,15 @@ namespace npusim::kernels {
 // = 81% ratio would fit a 128 MAC/cycle data type (bf16 4x8x4). We calibrate to the measured 2,535
 // as the row states; kMatmulI16PeakMacsPerCycle is kept so the model can be switched to
 // "peak x efficiency" (64 MAC/cycle x 0.81 -> ~5,060 cycles at 64^3) if the row is re-attributed.
-inline constexpr std::uint64_t kMatmulI16CalibMacs = 64ull * 64ull * 64ull;   // 262,144
-inline constexpr std::uint64_t kMatmulI16CalibCycles = 2535;                  // [HW] row 8
-inline constexpr std::uint64_t kMatmulOverheadCycles = kKernelCallOverheadCycles;  // 8, [HW] row 4 - [TH] row 7
-inline constexpr std::uint64_t kMatmulI16PeakMacsPerCycle = 64;              // [doc] AM020 (not used by the estimate)
+inline constexpr std::uint64_t kMatmulI16CalibMacs = 64ull * 64ull * 64ull; // 262,144
+inline constexpr std::uint64_t kMatmulI16CalibCycles = 2535; // [HW] row 8
+inline constexpr std::uint64_t kMatmulOverheadCycles = kKernelCallOverheadCycles; // 8, [HW] row 4 - [TH] row 7
+inline constexpr std::uint64_t kMatmulI16PeakMacsPerCycle = 64; // [doc] AM020 (not used by the estimate)
 
-void matmul_i16_i32(const std::int16_t* A, const std::int16_t* B, std::int32_t* C, int m, int k, int n,
-                    int r, int s, int t);
-void matmul_i16_i16(const std::int16_t* A, const std::int16_t* B, std::int16_t* C, int m, int k, int n,
-                    int r, int s, int t);
+void matmul_i16_i32(const std::int16_t* A, const std::int16_t* B, std::int32_t* C, int m, int k, int n, int r, int s,
+                    int t);
+void matmul_i16_i16(const std::int16_t* A, const std::int16_t* B, std::int16_t* C, int m, int k, int n, int r, int s,
+                    int t);
 
 /// kMatmulOverheadCycles + ceil(m*k*n * (2535 - 8) / 262144); 2,535 at m = k = n = 64.
 std::uint64_t matmul_i16_i32_cycles(int m, int k, int n);
@@ -118,8 +118,7 @@ template <typename T>
 std::vector<T> from_blocked(const std::vector<T>& src, int rows, int cols, int block_rows, int block_cols) {
     detail::check_block_shape("from_blocked", rows, cols, block_rows, block_cols);
     if (src.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols))
-        detail::fail("from_blocked", "src has " + std::to_string(src.size()) +
-                                         " elements, expected rows * cols = " +
+        detail::fail("from_blocked", "src has " + std::to_string(src.size()) + " elements, expected rows * cols = " +
                                          std::to_string(static_cast<std::int64_t>(rows) * cols));
     std::vector<T> dst(src.size());
     from_blocked(src.data(), dst.data(), rows, cols, block_rows, block_cols);

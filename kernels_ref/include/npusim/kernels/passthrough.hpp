@@ -18,9 +18,9 @@ namespace npusim::kernels {
 
 // ---- cost constants (NPU1) --------------------------------------------------------------------
 // One 256-bit store per cycle is the bound of a copy loop: [doc] AM020 (1 x 256-bit store unit).
-inline constexpr std::uint64_t kPassThroughBytesPerCycle = kStoreBytesPerCycle;   // 32 B/cycle
+inline constexpr std::uint64_t kPassThroughBytesPerCycle = kStoreBytesPerCycle; // 32 B/cycle
 // Call overhead: [HW] row 4 - [TH] row 7 (see kernel_common.hpp).
-inline constexpr std::uint64_t kPassThroughOverheadCycles = kKernelCallOverheadCycles;  // 8
+inline constexpr std::uint64_t kPassThroughOverheadCycles = kKernelCallOverheadCycles; // 8
 // Kernel preconditions (passThrough.cc): 64-byte blocks, at least 6 loop iterations.
 inline constexpr std::int32_t kPassThroughBlockBytes = 64;
 inline constexpr std::int32_t kPassThroughMinBlocks = 6;

@@ -28,16 +28,16 @@
 namespace npusim::kernels {
 
 // ---- cost constants (NPU1) --------------------------------------------------------------------
-inline constexpr std::int32_t kReduceMaxLanesI32 = 16;      // one 512-bit vector of int32
-inline constexpr std::int32_t kReduceMaxLanesBf16 = 32;     // one 512-bit vector of bfloat16
-inline constexpr std::int32_t kReduceMaxMinIterations = 8;  // minimum trip count of the vector loop
+inline constexpr std::int32_t kReduceMaxLanesI32 = 16; // one 512-bit vector of int32
+inline constexpr std::int32_t kReduceMaxLanesBf16 = 32; // one 512-bit vector of bfloat16
+inline constexpr std::int32_t kReduceMaxMinIterations = 8; // minimum trip count of the vector loop
 // Vector loop: one 512-bit vector per cycle, load-bound ([doc] AM020: 2 x 256-bit load units).
 inline constexpr std::uint64_t kReduceMaxVectorsPerCycle = 1;
 // Butterfly + final reduce after the loop: 2 cycles per shift_bytes/max stage (4 stages for int32,
 // 5 for bf16) plus 2 for aie::reduce_max [est].
-inline constexpr std::uint64_t kReduceMaxTailCyclesI32 = 4 * 2 + 2;    // 10 [est]
-inline constexpr std::uint64_t kReduceMaxTailCyclesBf16 = 5 * 2 + 2;   // 12 [est]
-inline constexpr std::uint64_t kReduceMaxOverheadCycles = kKernelCallOverheadCycles;  // 8, [HW] row 4 - [TH] row 7
+inline constexpr std::uint64_t kReduceMaxTailCyclesI32 = 4 * 2 + 2; // 10 [est]
+inline constexpr std::uint64_t kReduceMaxTailCyclesBf16 = 5 * 2 + 2; // 12 [est]
+inline constexpr std::uint64_t kReduceMaxOverheadCycles = kKernelCallOverheadCycles; // 8, [HW] row 4 - [TH] row 7
 // Scalar loop: 12 cycles per element, by analogy with [HW] row 1 (scalar int32 loop) [est].
 inline constexpr std::uint64_t kReduceMaxScalarCyclesPerElement = kScalarLoopCyclesPerElement;
 

@@ -17,14 +17,14 @@
 namespace npusim::kernels {
 
 // ---- cost constants (NPU1) --------------------------------------------------------------------
-inline constexpr std::int32_t kBiasAddVectorLanes = 32;   // kernel.cc: t = 32 floats per vector
+inline constexpr std::int32_t kBiasAddVectorLanes = 32; // kernel.cc: t = 32 floats per vector
 // Store-bound: one 256-bit store (8 floats) per cycle ([doc] AM020, 1 x 256-bit store unit).
 // NOTE: the work brief suggested 16 floats/cycle [est]; the single 256-bit store unit caps the
 // output at 8 floats/cycle, so we use the documented bound.
-inline constexpr std::uint64_t kBiasAddFloatsPerCycle = kStoreBytesPerCycle / sizeof(float);   // 8
+inline constexpr std::uint64_t kBiasAddFloatsPerCycle = kStoreBytesPerCycle / sizeof(float); // 8
 // Per 32-column strip: bias vector load + pointer reset, ~2 cycles [est].
 inline constexpr std::uint64_t kBiasAddStripCycles = 2;
-inline constexpr std::uint64_t kBiasAddOverheadCycles = kKernelCallOverheadCycles;   // 8, [HW] row 4 - [TH] row 7
+inline constexpr std::uint64_t kBiasAddOverheadCycles = kKernelCallOverheadCycles; // 8, [HW] row 4 - [TH] row 7
 
 void row_wise_bias_add_f32(const float* in, const float* bias, float* out, std::int32_t m, std::int32_t n);
 

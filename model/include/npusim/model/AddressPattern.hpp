@@ -69,8 +69,8 @@ private:
         std::int64_t stride_bytes;
     };
     std::int64_t base_ = 0;
-    std::vector<NDim> outer_;        ///< dims above the contiguous run, outermost first
-    std::uint64_t run_bytes_ = 0;    ///< bytes per contiguous run
+    std::vector<NDim> outer_; ///< dims above the contiguous run, outermost first
+    std::uint64_t run_bytes_ = 0; ///< bytes per contiguous run
     std::uint64_t total_bytes_ = 0;
     std::int64_t min_offset_ = 0;
     std::int64_t max_offset_ = 0;

@@ -38,8 +38,8 @@ constexpr bool dtype_is_float(DType t) { return t == DType::f32 || t == DType::b
 
 namespace model {
 using npusim::dtype_bytes;
-using npusim::dtype_name;
 using npusim::dtype_is_float;
+using npusim::dtype_name;
 } // namespace model
 
 } // namespace npusim

@@ -11,7 +11,7 @@ namespace npusim::model {
 
 enum class TileKind : std::uint8_t { Shim, Mem, Compute };
 enum class Arch : std::uint8_t { AIE2, AIE2P };
-enum class Direction : std::uint8_t { S2MM, MM2S };   ///< S2MM = stream to memory (input)
+enum class Direction : std::uint8_t { S2MM, MM2S }; ///< S2MM = stream to memory (input)
 enum class Port : std::uint8_t { North, South, East, West };
 
 const char* tile_kind_name(TileKind k);
@@ -24,7 +24,7 @@ struct TileCoord {
     friend bool operator==(TileCoord, TileCoord) = default;
     friend auto operator<=>(TileCoord, TileCoord) = default;
 };
-std::string to_string(TileCoord t);   ///< "(col,row)"
+std::string to_string(TileCoord t); ///< "(col,row)"
 
 /// The tile kind of a row on every NPU device: row 0 shim tiles, row 1 mem tiles, rows 2+
 /// compute tiles (mlir-aie AIETargetModel: isShimNOCTile / isMemTile / isCoreTile for NPU targets).
@@ -33,31 +33,31 @@ TileKind tile_kind_of_row(int row);
 
 /// Resources of one tile kind.
 struct TileResources {
-    std::uint32_t memory_bytes;          ///< data memory (0 on shim tiles)
-    int alloc_banks;                     ///< allocator regions ("banks" of mlir-aie's getNumBanks)
-    int physical_banks;                  ///< physical SRAM banks (UG1603/AM020)
-    int locks;                           ///< number of semaphore locks
-    int lock_max_value;                  ///< 6-bit lock state: 63
-    int bds;                             ///< buffer descriptors
-    bool bds_split_by_channel_parity;    ///< mem tile: even channels BD 0-23, odd channels 24-47
+    std::uint32_t memory_bytes; ///< data memory (0 on shim tiles)
+    int alloc_banks; ///< allocator regions ("banks" of mlir-aie's getNumBanks)
+    int physical_banks; ///< physical SRAM banks (UG1603/AM020)
+    int locks; ///< number of semaphore locks
+    int lock_max_value; ///< 6-bit lock state: 63
+    int bds; ///< buffer descriptors
+    bool bds_split_by_channel_parity; ///< mem tile: even channels BD 0-23, odd channels 24-47
     int dma_s2mm_channels;
     int dma_mm2s_channels;
-    int bd_dims;                         ///< N-D address-generation dimensions (excl. iteration)
-    int buffer_length_bits;              ///< BD length field, in 32-bit words
-    int wrap_bits;                       ///< BD size ("wrap") field width
-    int step_bits;                       ///< BD stride ("step") field width
-    int iteration_bits;                  ///< iteration (repeat) dimension wrap field width
-    bool zero_padding;                   ///< MM2S zero padding supported (mem tile)
-    std::uint32_t buffer_alignment;      ///< allocator alignment in bytes
-    std::uint32_t default_stack_bytes;   ///< default core stack (compute only)
+    int bd_dims; ///< N-D address-generation dimensions (excl. iteration)
+    int buffer_length_bits; ///< BD length field, in 32-bit words
+    int wrap_bits; ///< BD size ("wrap") field width
+    int step_bits; ///< BD stride ("step") field width
+    int iteration_bits; ///< iteration (repeat) dimension wrap field width
+    bool zero_padding; ///< MM2S zero padding supported (mem tile)
+    std::uint32_t buffer_alignment; ///< allocator alignment in bytes
+    std::uint32_t default_stack_bytes; ///< default core stack (compute only)
 
     friend bool operator==(const TileResources&, const TileResources&) = default;
 };
 
 /// Stream-switch port counts between neighbouring tiles of one kind (masters = data leaving).
 struct SwitchPorts {
-    int north_out, south_out, east_out, west_out;   ///< masters toward each neighbour
-    int north_in, south_in, east_in, west_in;       ///< slaves from each neighbour
+    int north_out, south_out, east_out, west_out; ///< masters toward each neighbour
+    int north_in, south_in, east_in, west_in; ///< slaves from each neighbour
 
     friend bool operator==(const SwitchPorts&, const SwitchPorts&) = default;
 };
@@ -66,7 +66,7 @@ struct SwitchPorts {
 /// per tile kind (tile resources and stream-switch ports). Devices differ only in name and columns.
 struct ArchPreset {
     Arch arch;
-    int rows;                ///< row 0 shim, row 1 mem, rows 2.. compute (tile_kind_of_row)
+    int rows; ///< row 0 shim, row 1 mem, rows 2.. compute (tile_kind_of_row)
     int cascade_bits;
     int task_queue_depth;
     int max_repeat_count;
@@ -83,15 +83,15 @@ const ArchPreset& arch_preset(Arch arch);
 
 /// A concrete device: geometry, tile kinds per row and per-kind resources.
 struct DeviceSpec {
-    std::string name;        ///< canonical name: npu1, npu1_1col, ..., npu2_7col
-    std::string iron_class;  ///< IRON device class: NPU1, NPU1Col1, ..., NPU2Col7
+    std::string name; ///< canonical name: npu1, npu1_1col, ..., npu2_7col
+    std::string iron_class; ///< IRON device class: NPU1, NPU1Col1, ..., NPU2Col7
     Arch arch;
     int cols;
     int rows;
-    int cascade_bits;        ///< accumulator cascade width (512)
-    int task_queue_depth;    ///< shim DMA task queue per channel (4)
-    int max_repeat_count;    ///< queue push repeat_count field (255)
-    int max_packet_id;       ///< 31
+    int cascade_bits; ///< accumulator cascade width (512)
+    int task_queue_depth; ///< shim DMA task queue per channel (4)
+    int max_repeat_count; ///< queue push repeat_count field (255)
+    int max_packet_id; ///< 31
     TileResources compute;
     TileResources mem;
     TileResources shim;
@@ -119,7 +119,7 @@ struct DeviceSpec {
     /// producer reaches the consumer's memory. Empty when they do not share.
     bool shares_memory(TileCoord producer, TileCoord consumer, TileCoord& pool_tile) const;
 
-    std::vector<TileCoord> tiles_of(TileKind k) const;   ///< column-major, bottom to top
+    std::vector<TileCoord> tiles_of(TileKind k) const; ///< column-major, bottom to top
 };
 
 /// Look a device up by name (case-insensitive; also accepts the IRON class names).

@@ -17,11 +17,11 @@ public:
 class SimulationError : public std::runtime_error {
 public:
     enum class Kind {
-        Deadlock,   ///< the event queue emptied before the run finished
-        Protocol,   ///< release without acquire, wrong-size kernel view, ...
-        Limit,      ///< --max-cycles reached, a hardware queue overflowed
-        Kernel,     ///< a native kernel threw
-        Mismatch    ///< output size mismatch
+        Deadlock, ///< the event queue emptied before the run finished
+        Protocol, ///< release without acquire, wrong-size kernel view, ...
+        Limit, ///< --max-cycles reached, a hardware queue overflowed
+        Kernel, ///< a native kernel threw
+        Mismatch ///< output size mismatch
     };
     SimulationError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
     Kind kind() const noexcept { return kind_; }

@@ -16,25 +16,25 @@ namespace npusim::model {
 
 /// Where a netlist element came from, in design terms.
 struct Provenance {
-    std::string object;   ///< design object: fifo "in", worker "passthrough_worker", "runtime"
-    std::string role;     ///< "producer", "consumer", "consumer copy", "link", "fill", "drain", ...
-    int element = -1;     ///< element (ring position) index, -1 when not applicable
-    std::string describe() const;   ///< e.g. "fifo 'in' consumer copy, element 1"
+    std::string object; ///< design object: fifo "in", worker "passthrough_worker", "runtime"
+    std::string role; ///< "producer", "consumer", "consumer copy", "link", "fill", "drain", ...
+    int element = -1; ///< element (ring position) index, -1 when not applicable
+    std::string describe() const; ///< e.g. "fifo 'in' consumer copy, element 1"
 };
 
 /// A buffer in tile memory.
 struct NetBuffer {
-    std::string name;           ///< toolchain-style name: in_cons_buff_0
+    std::string name; ///< toolchain-style name: in_cons_buff_0
     TileCoord tile;
-    std::uint32_t address = 0;  ///< byte offset in the tile's data memory
+    std::uint32_t address = 0; ///< byte offset in the tile's data memory
     std::uint32_t bytes = 0;
     Provenance prov;
-    std::vector<std::uint8_t> init;   ///< initial contents (empty = zero)
+    std::vector<std::uint8_t> init; ///< initial contents (empty = zero)
 };
 
 /// A semaphore lock (AIE2: value 0..63).
 struct NetLock {
-    std::string name;   ///< in_cons_prod_lock_0
+    std::string name; ///< in_cons_prod_lock_0
     TileCoord tile;
     int id = 0;
     int init = 0;
@@ -58,20 +58,20 @@ struct PadDim {
 /// A buffer descriptor of a tile DMA channel (compute or mem tile).
 struct BufferDescriptor {
     int bd_id = 0;
-    int buffer = -1;                   ///< NetBuffer index
-    std::uint32_t offset_bytes = 0;    ///< into the buffer
-    std::uint32_t length_bytes = 0;    ///< bytes moved per execution of this BD
-    std::vector<Dim> dims;             ///< empty: linear
-    int acquire_lock = -1;             ///< NetLock index, -1: none
+    int buffer = -1; ///< NetBuffer index
+    std::uint32_t offset_bytes = 0; ///< into the buffer
+    std::uint32_t length_bytes = 0; ///< bytes moved per execution of this BD
+    std::vector<Dim> dims; ///< empty: linear
+    int acquire_lock = -1; ///< NetLock index, -1: none
     int acquire_value = 0;
-    bool acquire_equal = false;        ///< acquire-equal (no decrement) instead of >=
+    bool acquire_equal = false; ///< acquire-equal (no decrement) instead of >=
     int release_lock = -1;
     int release_value = 0;
-    int next = -1;                     ///< index of the next BD in this channel's list, -1: end
-    int repeat = 0;                    ///< extra executions of this BD (MM2S repeat_count)
-    std::vector<PadDim> pad;           ///< MM2S padding per dim (same order as dims), in the
-                                       ///< dim's units (32-bit words for the innermost dim)
-    std::uint32_t pad_word = 0;        ///< 32-bit pattern written for padding
+    int next = -1; ///< index of the next BD in this channel's list, -1: end
+    int repeat = 0; ///< extra executions of this BD (MM2S repeat_count)
+    std::vector<PadDim> pad; ///< MM2S padding per dim (same order as dims), in the
+        ///< dim's units (32-bit words for the innermost dim)
+    std::uint32_t pad_word = 0; ///< 32-bit pattern written for padding
     Provenance prov;
 };
 
@@ -81,8 +81,8 @@ struct DmaChannelProgram {
     Direction dir = Direction::S2MM;
     int channel = 0;
     std::vector<BufferDescriptor> bds;
-    int start = 0;            ///< index of the first BD
-    int repeat_count = 0;     ///< extra executions of a chain that ends (dma_start repeat_count)
+    int start = 0; ///< index of the first BD
+    int repeat_count = 0; ///< extra executions of a chain that ends (dma_start repeat_count)
     Provenance prov;
 };
 
@@ -92,14 +92,14 @@ struct StreamEndpoint {
     int channel = 0;
     friend bool operator==(const StreamEndpoint&, const StreamEndpoint&) = default;
 };
-std::string to_string(const StreamEndpoint& e);   ///< "(0,2) MM2S 0"
+std::string to_string(const StreamEndpoint& e); ///< "(0,2) MM2S 0"
 
 /// A circuit-switched stream flow from one MM2S channel to one or more S2MM channels
 /// (several destinations = broadcast of the same source port).
 struct Flow {
     StreamEndpoint source;
     std::vector<StreamEndpoint> dests;
-    std::vector<std::vector<TileCoord>> paths;   ///< per destination: tiles traversed, source first
+    std::vector<std::vector<TileCoord>> paths; ///< per destination: tiles traversed, source first
     Provenance prov;
     int switch_hops(std::size_t dest) const { return static_cast<int>(paths.at(dest).size()); }
 };
@@ -107,11 +107,11 @@ struct Flow {
 /// The ring of buffers a core walks for one (fifo, port): what the toolchain lowers a core's
 /// acquire/release into (held-count and rotating index, dynamic lowering).
 struct CoreRing {
-    int key = -1;                    ///< endpoint key used by the core body's calls
-    std::vector<int> buffers;        ///< NetBuffer indices, in rotation order
-    int acquire_lock = -1;           ///< acquired (>=) by acquire(n)
-    int release_lock = -1;           ///< released by release(n)
-    int repeat = 1;                  ///< lock values are multiplied by the fifo's repeat_count
+    int key = -1; ///< endpoint key used by the core body's calls
+    std::vector<int> buffers; ///< NetBuffer indices, in rotation order
+    int acquire_lock = -1; ///< acquired (>=) by acquire(n)
+    int release_lock = -1; ///< released by release(n)
+    int repeat = 1; ///< lock values are multiplied by the fifo's repeat_count
     Provenance prov;
 };
 
@@ -129,10 +129,10 @@ struct CoreLockRef {
 
 /// The program of one compute core: the worker body (run natively) and the hardware it touches.
 struct CoreProgram {
-    std::string worker;              ///< worker name
+    std::string worker; ///< worker name
     TileCoord tile;
-    std::function<void()> body;      ///< one iteration of the worker body
-    bool while_true = true;          ///< repeat the body forever
+    std::function<void()> body; ///< one iteration of the worker body
+    bool while_true = true; ///< repeat the body forever
     std::uint32_t stack_bytes = 0x400;
     std::vector<CoreRing> rings;
     std::vector<CoreBufferRef> buffers;
@@ -158,28 +158,28 @@ struct ShimTask {
     int host_tensor = -1;
     std::uint64_t offset_bytes = 0;
     std::vector<Dim> dims;
-    bool issue_token = false;        ///< completion token (always true for S2MM)
-    Provenance prov;                 ///< fifo name, "fill"/"drain"
-    std::uint64_t bytes() const;     ///< total bytes moved (product of sizes * 4)
+    bool issue_token = false; ///< completion token (always true for S2MM)
+    Provenance prov; ///< fifo name, "fill"/"drain"
+    std::uint64_t bytes() const; ///< total bytes moved (product of sizes * 4)
 };
 
 /// One instruction of the host runtime sequence, in program order.
 struct RuntimeOp {
     enum class Kind { StartTask, AwaitTask, FreeTask, WriteBuffer, SetLock };
     Kind kind = Kind::StartTask;
-    int task = -1;                      ///< ShimTask index (Start/Await/Free)
-    int buffer = -1;                    ///< NetBuffer (WriteBuffer)
-    std::uint32_t offset_bytes = 0;     ///< WriteBuffer
-    std::vector<std::uint8_t> data;     ///< WriteBuffer
-    int lock = -1;                      ///< SetLock
-    int value = 0;                      ///< SetLock
+    int task = -1; ///< ShimTask index (Start/Await/Free)
+    int buffer = -1; ///< NetBuffer (WriteBuffer)
+    std::uint32_t offset_bytes = 0; ///< WriteBuffer
+    std::vector<std::uint8_t> data; ///< WriteBuffer
+    int lock = -1; ///< SetLock
+    int value = 0; ///< SetLock
     Provenance prov;
 };
 
 /// The whole configured array.
 struct Netlist {
     const DeviceSpec* device = nullptr;
-    std::string design;                 ///< design name, for reports
+    std::string design; ///< design name, for reports
     std::vector<NetBuffer> buffers;
     std::vector<NetLock> locks;
     std::vector<DmaChannelProgram> channels;

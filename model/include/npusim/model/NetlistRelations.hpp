@@ -17,8 +17,8 @@ namespace npusim::model {
 struct Actor {
     enum class Kind { Core, DmaBd, Runtime };
     Kind kind = Kind::Core;
-    int index = -1;   ///< Core: Netlist::cores index; DmaBd: Netlist::channels index; Runtime: Netlist::sequence op index
-    int bd = -1;      ///< DmaBd: index into the channel's bds
+    int index = -1; ///< Core: Netlist::cores index; DmaBd: Netlist::channels index; Runtime: Netlist::sequence op index
+    int bd = -1; ///< DmaBd: index into the channel's bds
     friend bool operator==(const Actor&, const Actor&) = default;
 };
 
@@ -28,14 +28,14 @@ struct Actor {
 struct LockAction {
     Actor actor;
     int amount = 0;
-    bool equal = false;   ///< acquire-equal (no decrement) instead of acquire-greater-equal
+    bool equal = false; ///< acquire-equal (no decrement) instead of acquire-greater-equal
     friend bool operator==(const LockAction&, const LockAction&) = default;
 };
 
 struct LockActors {
     std::vector<LockAction> acquirers;
     std::vector<LockAction> releasers;
-    std::vector<LockAction> setters;   ///< runtime-sequence set_lock
+    std::vector<LockAction> setters; ///< runtime-sequence set_lock
 };
 
 /// The two ends of a stream flow. A channel index is a Netlist::channels index, -1 for a shim
@@ -66,9 +66,9 @@ struct NetlistRelations {
 };
 
 /// How reports name actors and channels.
-std::string worker_label(std::string_view worker);              ///< "worker 'w'"
-std::string tile_dma_name(const StreamEndpoint& e);            ///< "DMA (0,2) S2MM 0"
-std::string shim_dma_name(const StreamEndpoint& e);            ///< "shim DMA (0,0) MM2S 0"
+std::string worker_label(std::string_view worker); ///< "worker 'w'"
+std::string tile_dma_name(const StreamEndpoint& e); ///< "DMA (0,2) S2MM 0"
+std::string shim_dma_name(const StreamEndpoint& e); ///< "shim DMA (0,0) MM2S 0"
 /// "worker 'w'", "DMA (0,2) S2MM 0" (the channel, whichever of its BDs), "runtime sequence".
 std::string actor_name(const Netlist& net, const Actor& a);
 

@@ -20,7 +20,7 @@
 namespace npusim::model {
 
 enum class TimingUnit : std::uint8_t { MHz, BytesPerCycle, Cycles };
-const char* timing_unit_name(TimingUnit u);   ///< "MHz", "B/cycle", "cycles"
+const char* timing_unit_name(TimingUnit u); ///< "MHz", "B/cycle", "cycles"
 /// A parameter carries its unit in its name: "..._mhz", "..._bytes_per_cycle", "..._cycles".
 bool timing_name_carries_unit(std::string_view name, TimingUnit u);
 /// Rates and the clock are divided by, so they must be positive; a cycle count may be 0.
@@ -29,20 +29,20 @@ bool timing_unit_must_be_positive(TimingUnit u);
 /// The parameters of one run. Every value comes from timing_param_table() (for_arch); the member
 /// comments say what each one times.
 struct TimingParams {
-    Arch arch = Arch::AIE2;                         ///< generation whose defaults and sources these are
-    double clock_mhz{};                             ///< array clock, for cycles -> seconds only
-    double stream_bytes_per_cycle{};                ///< per stream port
-    std::uint32_t switch_hop_latency_cycles{};      ///< per stream switch traversed
-    double shim_dma_bytes_per_cycle{};              ///< per shim DMA channel
-    double tile_dma_bytes_per_cycle{};              ///< per compute / mem tile DMA channel
-    std::uint32_t lock_acquire_cycles{};            ///< uncontended acquire
+    Arch arch = Arch::AIE2; ///< generation whose defaults and sources these are
+    double clock_mhz{}; ///< array clock, for cycles -> seconds only
+    double stream_bytes_per_cycle{}; ///< per stream port
+    std::uint32_t switch_hop_latency_cycles{}; ///< per stream switch traversed
+    double shim_dma_bytes_per_cycle{}; ///< per shim DMA channel
+    double tile_dma_bytes_per_cycle{}; ///< per compute / mem tile DMA channel
+    std::uint32_t lock_acquire_cycles{}; ///< uncontended acquire
     std::uint32_t lock_release_cycles{};
-    std::uint32_t bd_setup_cycles{};                ///< BD fetch + lock handshake per BD on a tile DMA
-    std::uint32_t shim_task_dispatch_cycles{};      ///< queue push -> task start (pipelined)
+    std::uint32_t bd_setup_cycles{}; ///< BD fetch + lock handshake per BD on a tile DMA
+    std::uint32_t shim_task_dispatch_cycles{}; ///< queue push -> task start (pipelined)
     std::uint32_t shim_mm2s_task_overhead_cycles{}; ///< per task, host memory read path
     std::uint32_t shim_s2mm_task_overhead_cycles{}; ///< per task, host memory write path
-    std::uint32_t kernel_call_overhead_cycles{};    ///< call/return + prologue of a kernel
-    std::uint32_t runtime_op_cycles{};              ///< controller cost per runtime-sequence op
+    std::uint32_t kernel_call_overhead_cycles{}; ///< call/return + prologue of a kernel
+    std::uint32_t runtime_op_cycles{}; ///< controller cost per runtime-sequence op
 
     /// The AIE2 defaults (the same as for_arch(Arch::AIE2)).
     TimingParams();
@@ -68,9 +68,9 @@ private:
 
 /// One row of the timing table.
 struct TimingParamRow {
-    const char* name;   ///< the TimingParams member and the --timing JSON key
+    const char* name; ///< the TimingParams member and the --timing JSON key
     TimingUnit unit;
-    std::variant<double TimingParams::*, std::uint32_t TimingParams::*> member;   ///< cycles are integers
+    std::variant<double TimingParams::*, std::uint32_t TimingParams::*> member; ///< cycles are integers
     double aie2;
     const char* aie2_source;
     double aie2p;

@@ -15,10 +15,10 @@
 namespace npusim::sim {
 
 struct SimOptions {
-    model::TimingParams timing;                 ///< use TimingParams::for_arch(device.arch) by default
-    std::uint64_t max_cycles = 0;               ///< 0: no limit
-    TraceSink* trace = nullptr;                 ///< optional
-    std::size_t core_stack_bytes = 4u << 20;    ///< host stack of each core process (>= 1 MiB)
+    model::TimingParams timing; ///< use TimingParams::for_arch(device.arch) by default
+    std::uint64_t max_cycles = 0; ///< 0: no limit
+    TraceSink* trace = nullptr; ///< optional
+    std::size_t core_stack_bytes = 4u << 20; ///< host stack of each core process (>= 1 MiB)
     /// Called about every `progress_interval_cycles` simulated cycles (0: never).
     std::function<void(std::uint64_t cycles)> progress;
     std::uint64_t progress_interval_cycles = 0;
@@ -27,29 +27,29 @@ struct SimOptions {
 struct CoreStats {
     std::string worker;
     model::TileCoord tile;
-    std::uint64_t busy_cycles = 0;     ///< kernels and explicit cycles
-    std::uint64_t stall_cycles = 0;    ///< waiting on locks
+    std::uint64_t busy_cycles = 0; ///< kernels and explicit cycles
+    std::uint64_t stall_cycles = 0; ///< waiting on locks
     std::uint64_t kernel_calls = 0;
-    std::uint64_t iterations = 0;      ///< completed body iterations
+    std::uint64_t iterations = 0; ///< completed body iterations
 };
 
 struct ChannelStats {
     model::StreamEndpoint channel;
-    std::string label;                 ///< provenance
+    std::string label; ///< provenance
     std::uint64_t bytes = 0;
-    std::uint64_t bds = 0;             ///< BD executions (tasks on shim channels)
-    std::uint64_t active_cycles = 0;   ///< cycles spent moving data
+    std::uint64_t bds = 0; ///< BD executions (tasks on shim channels)
+    std::uint64_t active_cycles = 0; ///< cycles spent moving data
 };
 
 struct SimResult {
-    std::uint64_t cycles = 0;                        ///< simulated cycles until the run ended
-    std::vector<std::vector<std::uint8_t>> host;     ///< host tensors after the run
+    std::uint64_t cycles = 0; ///< simulated cycles until the run ended
+    std::vector<std::vector<std::uint8_t>> host; ///< host tensors after the run
     std::vector<CoreStats> cores;
     std::vector<ChannelStats> channels;
-    std::uint64_t bytes_moved = 0;                   ///< bytes delivered over all stream flows
-    std::uint64_t bd_transfers = 0;                  ///< BD executions over all channels
+    std::uint64_t bytes_moved = 0; ///< bytes delivered over all stream flows
+    std::uint64_t bd_transfers = 0; ///< BD executions over all channels
     std::uint64_t shim_tasks = 0;
-    std::vector<std::string> warnings;               ///< e.g. tasks still pending at the end
+    std::vector<std::string> warnings; ///< e.g. tasks still pending at the end
 };
 
 /// Simulate `net` with `host` tensors (one per netlist host tensor, sized exactly).

@@ -12,7 +12,7 @@ struct TrackInfo {
     enum class Kind { Core, Dma, Lock, Runtime } kind = Kind::Core;
     int col = 0;
     int row = 0;
-    std::string name;     ///< "core (0,2) worker_0", "(0,2) S2MM 0", "in_cons_prod_lock_0"
+    std::string name; ///< "core (0,2) worker_0", "(0,2) S2MM 0", "in_cons_prod_lock_0"
 };
 
 class TraceSink {

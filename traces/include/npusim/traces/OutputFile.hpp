@@ -29,7 +29,7 @@ private:
 
     std::string path_;
     std::string what_;
-    std::FILE* file_ = nullptr;   ///< null once closed
+    std::FILE* file_ = nullptr; ///< null once closed
 };
 
 } // namespace npusim::traces

@@ -58,10 +58,10 @@ public:
 private:
     struct Event {
         std::uint64_t ts = 0;
-        std::uint64_t dur = 0;        ///< spans
-        std::int64_t value = 0;       ///< counters
-        std::uint32_t track = 0;      ///< index into tracks_
-        std::uint32_t name = 0;       ///< index into names_ (spans)
+        std::uint64_t dur = 0; ///< spans
+        std::int64_t value = 0; ///< counters
+        std::uint32_t track = 0; ///< index into tracks_
+        std::uint32_t name = 0; ///< index into names_ (spans)
         bool is_counter = false;
     };
     struct StringHash {
@@ -73,12 +73,12 @@ private:
     std::uint32_t intern(std::string_view name);
 
     std::string path_;
-    std::vector<int> ids_;                                      ///< track id per track index
-    std::vector<sim::TrackInfo> tracks_;                        ///< in add_track order
-    std::unordered_map<int, std::uint32_t> index_;              ///< track id -> index
-    std::vector<std::string> names_;                            ///< interned span names
+    std::vector<int> ids_; ///< track id per track index
+    std::vector<sim::TrackInfo> tracks_; ///< in add_track order
+    std::unordered_map<int, std::uint32_t> index_; ///< track id -> index
+    std::vector<std::string> names_; ///< interned span names
     std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> name_ids_;
-    std::vector<Event> events_;                                 ///< in call order
+    std::vector<Event> events_; ///< in call order
 };
 
 } // namespace npusim::traces

@@ -23,12 +23,12 @@ namespace npusim::traces {
 class SummaryTraceSink final : public sim::TraceSink {
 public:
     struct TrackTotals {
-        int track = 0;                            ///< the id given to add_track
+        int track = 0; ///< the id given to add_track
         sim::TrackInfo info;
         std::uint64_t spans = 0;
-        std::uint64_t busy_cycles = 0;            ///< sum of span lengths
+        std::uint64_t busy_cycles = 0; ///< sum of span lengths
         std::uint64_t counter_updates = 0;
-        std::optional<std::int64_t> min_value;    ///< over all counter values, if any
+        std::optional<std::int64_t> min_value; ///< over all counter values, if any
         std::optional<std::int64_t> max_value;
     };
 
@@ -55,7 +55,7 @@ private:
     TrackTotals& at(int track, const char* call);
 
     std::vector<TrackTotals> tracks_;
-    std::unordered_map<int, std::size_t> index_;   ///< track id -> index into tracks_
+    std::unordered_map<int, std::size_t> index_; ///< track id -> index into tracks_
     std::optional<std::uint64_t> end_cycle_;
 };
 

@@ -62,17 +62,17 @@ public:
 private:
     struct Change {
         std::uint64_t time = 0;
-        std::int64_t value = 0;       ///< +1/-1 for span edges, the value for counters
-        std::uint32_t track = 0;      ///< index into tracks_
+        std::int64_t value = 0; ///< +1/-1 for span edges, the value for counters
+        std::uint32_t track = 0; ///< index into tracks_
     };
 
     std::uint32_t index_of(int track, const char* call) const;
 
     std::string path_;
-    std::vector<int> ids_;                              ///< track id per track index
-    std::vector<sim::TrackInfo> tracks_;                ///< in add_track order
-    std::unordered_map<int, std::uint32_t> index_;      ///< track id -> index
-    std::vector<Change> changes_;                       ///< in call order
+    std::vector<int> ids_; ///< track id per track index
+    std::vector<sim::TrackInfo> tracks_; ///< in add_track order
+    std::unordered_map<int, std::uint32_t> index_; ///< track id -> index
+    std::vector<Change> changes_; ///< in call order
 };
 
 } // namespace npusim::traces

@@ -34,25 +34,23 @@ public:
 
     // From a vector, up-shifted by shift (integer accumulators). A float accumulator takes the values.
     template <typename T>
-    explicit accum(const vector<T, N> &v, int shift = 0) {
+    explicit accum(const vector<T, N>& v, int shift = 0) {
         from_vector(v, shift);
     }
 
     // Between accumulator tags of the same class: integer lanes are sign-extended or wrapped.
     template <typename Tag2>
-        requires(!std::is_same_v<Tag2, Tag> && detail::is_float_accum_tag<Tag2> == detail::is_float_accum_tag<Tag>)
-    accum(const accum<Tag2, N> &o) {
-        for (unsigned i = 0; i < N; ++i)
-            data_[i] = static_cast<storage_type>(o.lane(i));
+    requires(!std::is_same_v<Tag2, Tag> && detail::is_float_accum_tag<Tag2> == detail::is_float_accum_tag<Tag>)
+        accum(const accum<Tag2, N>& o) {
+        for (unsigned i = 0; i < N; ++i) data_[i] = static_cast<storage_type>(o.lane(i));
     }
 
     template <typename T>
-    accum &from_vector(const vector<T, N> &v, int shift = 0) {
+    accum& from_vector(const vector<T, N>& v, int shift = 0) {
         if constexpr (is_floating_point()) {
             static_assert(detail::is_float_elem<T>,
                           "npusim aie_api: an accfloat accumulator is loaded from a bfloat16 or float vector");
-            for (unsigned i = 0; i < N; ++i)
-                data_[i] = detail::to_f(v[i]);
+            for (unsigned i = 0; i < N; ++i) data_[i] = detail::to_f(v[i]);
         } else {
             static_assert(detail::is_int_elem<T>,
                           "npusim aie_api: an integer accumulator is loaded from an integer vector (use "
@@ -84,8 +82,7 @@ public:
                           "npusim aie_api: accfloat::to_vector converts to bfloat16 or float only (use aie::to_fixed "
                           "for integers)");
             if constexpr (std::is_same_v<T, float>) {
-                for (unsigned i = 0; i < N; ++i)
-                    r[i] = data_[i];
+                for (unsigned i = 0; i < N; ++i) r[i] = data_[i];
             } else {
                 const rounding_mode rm = get_rounding();
                 detail::dispatch_modes(rm, saturation_mode::none, [&]<rounding_mode R, saturation_mode>() {
@@ -99,8 +96,7 @@ public:
                           "aie::to_float for floating-point results)");
             // Fast path: no shift and a destination at least as wide as the accumulator.
             if (shift == 0 && detail::type_bits<T> >= accum_bits() && std::is_signed_v<T>) {
-                for (unsigned i = 0; i < N; ++i)
-                    r[i] = static_cast<T>(data_[i]);
+                for (unsigned i = 0; i < N; ++i) r[i] = static_cast<T>(data_[i]);
                 return r;
             }
             detail::dispatch_modes(get_rounding(), get_saturation(), [&]<rounding_mode R, saturation_mode S>() {
@@ -126,15 +122,13 @@ public:
     accum<Tag, M> extract(unsigned idx) const {
         static_assert(M <= N && N % M == 0, "npusim aie_api: accum::extract<M> needs M to divide the lane count");
         accum<Tag, M> r;
-        for (unsigned i = 0; i < M; ++i)
-            r.lane(i) = data_[idx * M + i];
+        for (unsigned i = 0; i < M; ++i) r.lane(i) = data_[idx * M + i];
         return r;
     }
     template <unsigned M>
-    accum &insert(unsigned idx, const accum<Tag, M> &a) {
+    accum& insert(unsigned idx, const accum<Tag, M>& a) {
         static_assert(M <= N && N % M == 0, "npusim aie_api: accum::insert needs the sub-accumulator size to divide N");
-        for (unsigned i = 0; i < M; ++i)
-            data_[idx * M + i] = a.lane(i);
+        for (unsigned i = 0; i < M; ++i) data_[idx * M + i] = a.lane(i);
         return *this;
     }
     template <unsigned M>
@@ -146,8 +140,8 @@ public:
     }
 
     // npusim extension (not in the AIE API): direct lane access for tests and for the layer itself.
-    storage_type &lane(unsigned i) { return data_[i]; }
-    const storage_type &lane(unsigned i) const { return data_[i]; }
+    storage_type& lane(unsigned i) { return data_[i]; }
+    const storage_type& lane(unsigned i) const { return data_[i]; }
 
 private:
     storage_type data_[N]{};
@@ -155,6 +149,6 @@ private:
 
 // Deduction guide for aie::accum acc(vector): the accumulator class follows the element type.
 template <typename T, unsigned N>
-accum(const vector<T, N> &, int = 0) -> accum<detail::accum_tag_for_elem_t<T>, N>;
+accum(const vector<T, N>&, int = 0) -> accum<detail::accum_tag_for_elem_t<T>, N>;
 
 } // namespace aie

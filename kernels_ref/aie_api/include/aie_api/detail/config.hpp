@@ -189,23 +189,23 @@ namespace aie {
 // Rounding modes applied by accum::to_vector (shift-round-saturate) and by float -> bfloat16
 // conversions. Numeric values are the AIE-ML control-register encodings.
 enum class rounding_mode : unsigned {
-    floor = 0,            // towards -inf
-    ceil = 1,             // towards +inf
-    symmetric_floor = 2,  // towards zero
-    symmetric_ceil = 3,   // away from zero
-    negative_inf = 8,     // nearest, ties towards -inf
-    positive_inf = 9,     // nearest, ties towards +inf
-    symmetric_zero = 10,  // nearest, ties towards zero
-    symmetric_inf = 11,   // nearest, ties away from zero
-    conv_even = 12,       // nearest, ties to even
-    conv_odd = 13,        // nearest, ties to odd
+    floor = 0, // towards -inf
+    ceil = 1, // towards +inf
+    symmetric_floor = 2, // towards zero
+    symmetric_ceil = 3, // away from zero
+    negative_inf = 8, // nearest, ties towards -inf
+    positive_inf = 9, // nearest, ties towards +inf
+    symmetric_zero = 10, // nearest, ties towards zero
+    symmetric_inf = 11, // nearest, ties away from zero
+    conv_even = 12, // nearest, ties to even
+    conv_odd = 13, // nearest, ties to odd
 };
 
 // Saturation applied when a value does not fit the destination element type.
 enum class saturation_mode : unsigned {
-    none = 0,       // wrap (keep the low bits, two's complement)
-    saturate = 1,   // clamp to [min, max] of the destination type
-    symmetric = 3,  // clamp to [-max, max] (signed destinations)
+    none = 0, // wrap (keep the low bits, two's complement)
+    saturate = 1, // clamp to [min, max] of the destination type
+    symmetric = 3, // clamp to [-max, max] (signed destinations)
 };
 
 // Accumulator tags. The accumulator class (integer or float) of a multiplication follows its input
@@ -222,8 +222,7 @@ struct accauto {};
 
 // AIE compiler constants for the raw set_rnd()/get_rnd() intrinsics.
 inline constexpr unsigned rnd_floor = 0, rnd_ceil = 1, rnd_sym_floor = 2, rnd_sym_ceil = 3, rnd_neg_inf = 8,
-                          rnd_pos_inf = 9, rnd_sym_zero = 10, rnd_sym_inf = 11, rnd_conv_even = 12,
-                          rnd_conv_odd = 13;
+                          rnd_pos_inf = 9, rnd_sym_zero = 10, rnd_sym_inf = 11, rnd_conv_even = 12, rnd_conv_odd = 13;
 
 namespace npusim::aie_api {
 
@@ -234,7 +233,7 @@ namespace npusim::aie_api {
 struct CoreModes {
     aie::rounding_mode rounding = aie::rounding_mode::floor;
     aie::saturation_mode saturation = aie::saturation_mode::none;
-    friend bool operator==(const CoreModes &, const CoreModes &) = default;
+    friend bool operator==(const CoreModes&, const CoreModes&) = default;
 };
 
 namespace detail {
@@ -250,8 +249,8 @@ class ScopedCoreModes {
 public:
     explicit ScopedCoreModes(CoreModes m = CoreModes{}) : saved_(get_core_modes()) { set_core_modes(m); }
     ~ScopedCoreModes() { set_core_modes(saved_); }
-    ScopedCoreModes(const ScopedCoreModes &) = delete;
-    ScopedCoreModes &operator=(const ScopedCoreModes &) = delete;
+    ScopedCoreModes(const ScopedCoreModes&) = delete;
+    ScopedCoreModes& operator=(const ScopedCoreModes&) = delete;
 
 private:
     CoreModes saved_;
@@ -266,8 +265,7 @@ inline std::atomic<EventHook> event_hook{nullptr};
 inline void set_event_hook(EventHook hook) { detail::event_hook.store(hook, std::memory_order_relaxed); }
 inline EventHook get_event_hook() { return detail::event_hook.load(std::memory_order_relaxed); }
 inline void raise_event(int which) {
-    if (EventHook h = get_event_hook())
-        h(which);
+    if (EventHook h = get_event_hook()) h(which);
 }
 
 } // namespace npusim::aie_api
@@ -300,9 +298,8 @@ inline constexpr bool always_false = false;
 
 // ---- element types ----------------------------------------------------------------------------
 template <typename T>
-inline constexpr bool is_int_elem = std::is_same_v<T, int8> || std::is_same_v<T, uint8> ||
-                                    std::is_same_v<T, int16> || std::is_same_v<T, uint16> ||
-                                    std::is_same_v<T, int32> || std::is_same_v<T, uint32>;
+inline constexpr bool is_int_elem = std::is_same_v<T, int8> || std::is_same_v<T, uint8> || std::is_same_v<T, int16> ||
+                                    std::is_same_v<T, uint16> || std::is_same_v<T, int32> || std::is_same_v<T, uint32>;
 template <typename T>
 inline constexpr bool is_float_elem = std::is_same_v<T, bfloat16> || std::is_same_v<T, float>;
 template <typename T>
@@ -320,7 +317,7 @@ inline constexpr bool is_pow2(unsigned n) { return n != 0 && (n & (n - 1)) == 0;
 // Legal aie::vector sizes: a power-of-two element count of 128 to 4096 bits (128/256/512/1024 bits
 // are native; larger vectors are groups of native ones, as in the AIE API).
 template <typename T, unsigned N>
-inline constexpr bool valid_vector_size = is_pow2(N) && N * type_bits<T> >= 128 && N * type_bits<T> <= 4096;
+inline constexpr bool valid_vector_size = is_pow2(N) && N* type_bits<T> >= 128 && N* type_bits<T> <= 4096;
 
 // ---- accumulator tags -------------------------------------------------------------------------
 template <typename Tag>
@@ -336,14 +333,14 @@ template <typename Tag>
 inline constexpr unsigned accum_tag_bits = std::is_same_v<Tag, acc32> || std::is_same_v<Tag, accfloat> ? 32 : 64;
 
 template <typename Tag>
-using accum_storage_t =
-    std::conditional_t<is_float_accum_tag<Tag>, float, std::conditional_t<accum_tag_bits<Tag> == 32, std::int32_t, std::int64_t>>;
+using accum_storage_t = std::conditional_t<is_float_accum_tag<Tag>, float,
+                                           std::conditional_t<accum_tag_bits<Tag> == 32, std::int32_t, std::int64_t>>;
 
 template <typename Tag>
 inline constexpr unsigned accum_min_lanes = std::is_same_v<Tag, acc32> ? 8 : 4;
 
 template <typename Tag, unsigned N>
-inline constexpr bool valid_accum_size = is_pow2(N) && N >= accum_min_lanes<Tag> && N <= 256;
+inline constexpr bool valid_accum_size = is_pow2(N) && N >= accum_min_lanes<Tag>&& N <= 256;
 
 template <typename Tag>
 inline constexpr unsigned native_accum_lanes = 16;
@@ -392,7 +389,8 @@ using mul_result_tag_t = decltype(mul_result_tag<Req, A, B>());
 
 // Tag of an accumulator that holds elements of type T (accum::from_vector, aie::accumulate, ...).
 template <typename T>
-using accum_tag_for_elem_t = std::conditional_t<is_float_elem<T>, accfloat, std::conditional_t<type_bits<T> == 32, acc64, acc32>>;
+using accum_tag_for_elem_t =
+    std::conditional_t<is_float_elem<T>, accfloat, std::conditional_t<type_bits<T> == 32, acc64, acc32>>;
 
 } // namespace detail
 } // namespace aie

@@ -4,13 +4,13 @@
 // types" holds trivially. Intrinsics not listed here are not available on the host.
 #include "reshape.hpp"
 
-#define NPUSIM_AIE_NATIVE_VECTORS(T)                   \
-    using v2##T = aie::vector<T, 2>;                   \
-    using v4##T = aie::vector<T, 4>;                   \
-    using v8##T = aie::vector<T, 8>;                   \
-    using v16##T = aie::vector<T, 16>;                 \
-    using v32##T = aie::vector<T, 32>;                 \
-    using v64##T = aie::vector<T, 64>;                 \
+#define NPUSIM_AIE_NATIVE_VECTORS(T)                                                                                   \
+    using v2##T = aie::vector<T, 2>;                                                                                   \
+    using v4##T = aie::vector<T, 4>;                                                                                   \
+    using v8##T = aie::vector<T, 8>;                                                                                   \
+    using v16##T = aie::vector<T, 16>;                                                                                 \
+    using v32##T = aie::vector<T, 32>;                                                                                 \
+    using v64##T = aie::vector<T, 64>;                                                                                 \
     using v128##T = aie::vector<T, 128>;
 // (Only the legal widths of each type may be instantiated; the aliases themselves are harmless.)
 NPUSIM_AIE_NATIVE_VECTORS(int8)
@@ -42,11 +42,11 @@ using aie::acc40;
 using aie::acc48;
 using aie::acc56;
 using aie::acc64;
-using aie::accfloat;
 using aie::accauto;
+using aie::accfloat;
 
 // undef_vN<T>(): an undefined register (zero on the host).
-#define NPUSIM_AIE_UNDEF(T, N) \
+#define NPUSIM_AIE_UNDEF(T, N)                                                                                         \
     inline v##N##T undef_v##N##T() { return v##N##T{}; }
 NPUSIM_AIE_UNDEF(int8, 64)
 NPUSIM_AIE_UNDEF(uint8, 64)
@@ -75,7 +75,7 @@ inline v64uint8 broadcast_to_v64uint8(uint8 v) { return aie::broadcast<uint8, 64
 
 // ext_elem(v, i) / upd_elem(v, i, x): read / replace one element.
 template <typename T, unsigned N>
-inline T ext_elem(const aie::vector<T, N> &v, int idx) {
+inline T ext_elem(const aie::vector<T, N>& v, int idx) {
     return v[static_cast<unsigned>(idx) % N];
 }
 template <typename T, unsigned N>
@@ -87,7 +87,7 @@ inline aie::vector<T, N> upd_elem(aie::vector<T, N> v, int idx, std::type_identi
 // shift_bytes(a, b, s): the 512-bit window starting at byte s of the 1024-bit concatenation a:b
 // (a in the low half). With a == b it rotates down by s bytes. s is taken modulo 64.
 template <typename T, unsigned N>
-inline aie::vector<T, N> shift_bytes(const aie::vector<T, N> &a, const aie::vector<T, N> &b, unsigned s) {
+inline aie::vector<T, N> shift_bytes(const aie::vector<T, N>& a, const aie::vector<T, N>& b, unsigned s) {
     static_assert(sizeof(T) * N == 64, "npusim aie_api: shift_bytes operates on 512-bit vectors");
     unsigned char cat[128];
     std::memcpy(cat, a.data(), 64);
@@ -99,11 +99,11 @@ inline aie::vector<T, N> shift_bytes(const aie::vector<T, N> &a, const aie::vect
 
 // Bitwise OR / AND of registers (bor, band intrinsics).
 template <typename T, unsigned N>
-inline aie::vector<T, N> bor(const aie::vector<T, N> &a, const aie::vector<T, N> &b) {
+inline aie::vector<T, N> bor(const aie::vector<T, N>& a, const aie::vector<T, N>& b) {
     return aie::bit_or(a, b);
 }
 template <typename T, unsigned N>
-inline aie::vector<T, N> band(const aie::vector<T, N> &a, const aie::vector<T, N> &b) {
+inline aie::vector<T, N> band(const aie::vector<T, N>& a, const aie::vector<T, N>& b) {
     return aie::bit_and(a, b);
 }
 

@@ -9,36 +9,35 @@ namespace detail {
 
 struct mmul_shape {
     unsigned m, k, n;
-    bool acc64;  // a 64-bit accumulator is also available for this shape
+    bool acc64; // a 64-bit accumulator is also available for this shape
 };
 
 // Shapes of AMD's AIE API for the element-size classes the kernels use (AIE-ML = AIE2, XDNA2 = AIE2P).
-inline constexpr mmul_shape aie2_16x16[] = {{4, 2, 8, false}, {8, 2, 8, false}, {2, 4, 8, true},  {4, 4, 8, true},
-                                           {4, 4, 4, true},  {2, 8, 8, true},  {4, 8, 8, true},  {2, 8, 16, true},
-                                           {8, 1, 8, false}};
+inline constexpr mmul_shape aie2_16x16[] = {{4, 2, 8, false}, {8, 2, 8, false}, {2, 4, 8, true},
+                                            {4, 4, 8, true},  {4, 4, 4, true},  {2, 8, 8, true},
+                                            {4, 8, 8, true},  {2, 8, 16, true}, {8, 1, 8, false}};
 inline constexpr mmul_shape aie2p_16x16[] = {{4, 2, 8, false}, {8, 2, 8, false}, {2, 4, 8, true}, {4, 4, 8, true},
-                                            {2, 8, 8, true},  {4, 8, 8, true},  {8, 1, 8, false}};
-inline constexpr mmul_shape aie2_8x8[] = {{4, 8, 4, true},   {4, 16, 4, true},  {4, 8, 8, false}, {8, 8, 8, false},
-                                         {8, 8, 4, true},   {2, 8, 8, false},  {1, 16, 8, false}, {2, 16, 8, false},
-                                         {4, 16, 8, false}, {8, 16, 8, false}, {4, 16, 16, false}};
-inline constexpr mmul_shape aie2p_8x8[] = {{2, 8, 8, false}, {4, 8, 8, false}, {4, 16, 8, false}, {8, 16, 8, false},
-                                          {8, 8, 8, false}};
+                                             {2, 8, 8, true},  {4, 8, 8, true},  {8, 1, 8, false}};
+inline constexpr mmul_shape aie2_8x8[] = {{4, 8, 4, true},   {4, 16, 4, true},  {4, 8, 8, false},  {8, 8, 8, false},
+                                          {8, 8, 4, true},   {2, 8, 8, false},  {1, 16, 8, false}, {2, 16, 8, false},
+                                          {4, 16, 8, false}, {8, 16, 8, false}, {4, 16, 16, false}};
+inline constexpr mmul_shape aie2p_8x8[] = {
+    {2, 8, 8, false}, {4, 8, 8, false}, {4, 16, 8, false}, {8, 16, 8, false}, {8, 8, 8, false}};
 inline constexpr mmul_shape aie2_16x8[] = {{4, 8, 4, false}, {4, 4, 8, false}, {8, 4, 4, false},  {8, 4, 8, false},
-                                          {4, 4, 4, false}, {2, 8, 8, false}, {2, 16, 8, false}, {4, 16, 8, false}};
+                                           {4, 4, 4, false}, {2, 8, 8, false}, {2, 16, 8, false}, {4, 16, 8, false}};
 inline constexpr mmul_shape aie2p_16x8[] = {{4, 4, 8, true},  {8, 4, 8, false}, {4, 8, 8, true},
-                                           {2, 16, 8, true}, {4, 16, 8, true}, {8, 2, 8, false}};
+                                            {2, 16, 8, true}, {4, 16, 8, true}, {8, 2, 8, false}};
 inline constexpr mmul_shape aie2_8x16[] = {{4, 4, 8, false}, {4, 4, 4, false}};
 inline constexpr mmul_shape aie2p_8x16[] = {{8, 2, 8, false}, {4, 4, 8, false}};
-inline constexpr mmul_shape aie2_bf16[] = {{4, 8, 4, false},  {4, 8, 8, false},  {8, 8, 8, false}, {4, 16, 4, false},
-                                          {4, 16, 8, false}, {8, 8, 4, false},  {8, 1, 8, false}};
-inline constexpr mmul_shape aie2p_bf16[] = {{8, 8, 4, false}, {4, 8, 4, false}, {4, 8, 8, false},
-                                           {8, 8, 8, false}, {8, 1, 8, false}};
+inline constexpr mmul_shape aie2_bf16[] = {{4, 8, 4, false},  {4, 8, 8, false}, {8, 8, 8, false}, {4, 16, 4, false},
+                                           {4, 16, 8, false}, {8, 8, 4, false}, {8, 1, 8, false}};
+inline constexpr mmul_shape aie2p_bf16[] = {
+    {8, 8, 4, false}, {4, 8, 4, false}, {4, 8, 8, false}, {8, 8, 8, false}, {8, 1, 8, false}};
 
 template <std::size_t L>
 constexpr int find_shape(const mmul_shape (&tbl)[L], unsigned m, unsigned k, unsigned n) {
     for (std::size_t i = 0; i < L; ++i)
-        if (tbl[i].m == m && tbl[i].k == k && tbl[i].n == n)
-            return tbl[i].acc64 ? 2 : 1;
+        if (tbl[i].m == m && tbl[i].k == k && tbl[i].n == n) return tbl[i].acc64 ? 2 : 1;
     return 0;
 }
 
@@ -47,7 +46,7 @@ template <typename A, typename B>
 constexpr int mmul_support(unsigned m, unsigned k, unsigned n) {
     constexpr bool want2 = NPUSIM_AIE_ARCH == 0 || NPUSIM_AIE_ARCH == 20;
     constexpr bool want2p = NPUSIM_AIE_ARCH == 0 || NPUSIM_AIE_ARCH == 21 || NPUSIM_AIE_ARCH == 22;
-    auto both = [&](const auto &t2, const auto &t2p) {
+    auto both = [&](const auto& t2, const auto& t2p) {
         const int a = want2 ? find_shape(t2, m, k, n) : 0;
         const int b = want2p ? find_shape(t2p, m, k, n) : 0;
         return a > b ? a : b;
@@ -63,7 +62,7 @@ constexpr int mmul_support(unsigned m, unsigned k, unsigned n) {
     else if constexpr (is_int_elem<A> && is_int_elem<B> && type_bits<A> == 8 && type_bits<B> == 16)
         return both(aie2_8x16, aie2p_8x16);
     else
-        return -1;  // element-type pair not supported at all
+        return -1; // element-type pair not supported at all
 }
 
 } // namespace detail
@@ -96,32 +95,29 @@ struct mmul {
     using vector_B_type = vector<TypeB, size_B>;
 
     mmul() = default;
-    mmul(const accum_type &acc) : c_(acc) {}  // NOLINT: implicit, as in the AIE API
+    mmul(const accum_type& acc) : c_(acc) {} // NOLINT: implicit, as in the AIE API
     template <typename Tag2>
-        requires(!std::is_same_v<Tag2, tag_type>)
-    mmul(const accum<Tag2, size_C> &acc) : c_(acc) {}  // NOLINT
+    requires(!std::is_same_v<Tag2, tag_type>) mmul(const accum<Tag2, size_C>& acc) : c_(acc) {} // NOLINT
     template <typename T>
-    explicit mmul(const vector<T, size_C> &v, int shift = 0) {
+    explicit mmul(const vector<T, size_C>& v, int shift = 0) {
         c_.from_vector(v, shift);
     }
 
     // C = A * B
     template <typename VA, typename VB>
-    void mul(const VA &a, const VB &b) {
+    void mul(const VA& a, const VB& b) {
         check_operands<VA, VB>();
-        if constexpr (operands_ok<VA, VB>)
-            compute<false>(a, b);
+        if constexpr (operands_ok<VA, VB>) compute<false>(a, b);
     }
     // C += A * B
     template <typename VA, typename VB>
-    void mac(const VA &a, const VB &b) {
+    void mac(const VA& a, const VB& b) {
         check_operands<VA, VB>();
-        if constexpr (operands_ok<VA, VB>)
-            compute<true>(a, b);
+        if constexpr (operands_ok<VA, VB>) compute<true>(a, b);
     }
 
     accum_type to_accum() const { return c_; }
-    operator accum_type() const { return c_; }  // NOLINT
+    operator accum_type() const { return c_; } // NOLINT
     template <typename T>
     vector<T, size_C> to_vector(int shift = 0) const {
         return c_.template to_vector<T>(shift);
@@ -134,7 +130,7 @@ struct mmul {
 
 private:
     template <typename VA, typename VB>
-    static constexpr bool operands_ok = std::is_same_v<VA, vector_A_type> && std::is_same_v<VB, vector_B_type>;
+    static constexpr bool operands_ok = std::is_same_v<VA, vector_A_type>&& std::is_same_v<VB, vector_B_type>;
 
     template <typename VA, typename VB>
     static constexpr void check_operands() {
@@ -147,23 +143,21 @@ private:
     // Row-major blocks: C[i][j] (+)= sum_k A[i][k] * B[k][j]. Integer lanes wrap in the accumulator
     // width; float lanes sum the K exact products in order, in single precision, then add to C. [est]
     template <bool Accumulate>
-    void compute(const vector_A_type &a, const vector_B_type &b) {
+    void compute(const vector_A_type& a, const vector_B_type& b) {
         using S = typename accum_type::storage_type;
         S out[size_C];
         for (unsigned i = 0; i < M; ++i) {
-            for (unsigned j = 0; j < N; ++j)
-                out[i * N + j] = S{0};
+            for (unsigned j = 0; j < N; ++j) out[i * N + j] = S{0};
             for (unsigned kk = 0; kk < K; ++kk) {
                 if constexpr (std::is_floating_point_v<S>) {
                     const float av = detail::to_f(a[i * K + kk]);
-                    for (unsigned j = 0; j < N; ++j)
-                        out[i * N + j] += av * detail::to_f(b[kk * N + j]);
+                    for (unsigned j = 0; j < N; ++j) out[i * N + j] += av * detail::to_f(b[kk * N + j]);
                 } else {
                     using U = std::make_unsigned_t<S>;
                     const U av = static_cast<U>(static_cast<S>(a[i * K + kk]));
                     for (unsigned j = 0; j < N; ++j)
-                        out[i * N + j] =
-                            static_cast<S>(static_cast<U>(out[i * N + j]) + av * static_cast<U>(static_cast<S>(b[kk * N + j])));
+                        out[i * N + j] = static_cast<S>(static_cast<U>(out[i * N + j]) +
+                                                        av * static_cast<U>(static_cast<S>(b[kk * N + j])));
                 }
             }
         }

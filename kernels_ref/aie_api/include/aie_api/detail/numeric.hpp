@@ -15,18 +15,18 @@ __extension__ typedef unsigned __int128 uint128_t;
 template <rounding_mode R, typename W>
 inline W round_shift_right(W x, int s) {
     using UW = std::conditional_t<std::is_same_v<W, int128_t>, uint128_t, std::uint64_t>;
-    const W q = x >> s;  // floor (arithmetic shift)
+    const W q = x >> s; // floor (arithmetic shift)
     const UW rem = static_cast<UW>(x) & ((UW{1} << s) - 1);
     const UW half = UW{1} << (s - 1);
     const bool neg = x < 0;
-    bool up = false;  // true: result is q + 1
+    bool up = false; // true: result is q + 1
     if constexpr (R == rounding_mode::floor) {
         up = false;
     } else if constexpr (R == rounding_mode::ceil) {
         up = rem != 0;
-    } else if constexpr (R == rounding_mode::symmetric_floor) {  // towards zero
+    } else if constexpr (R == rounding_mode::symmetric_floor) { // towards zero
         up = neg && rem != 0;
-    } else if constexpr (R == rounding_mode::symmetric_ceil) {  // away from zero
+    } else if constexpr (R == rounding_mode::symmetric_ceil) { // away from zero
         up = !neg && rem != 0;
     } else if constexpr (R == rounding_mode::positive_inf) {
         up = rem >= half;
@@ -74,22 +74,20 @@ inline T saturate_to_wide(int128_t v, saturation_mode s) {
 // shift by -shift, then saturate (npusim's definition; AIE hardware takes 0..63).
 template <typename T, rounding_mode R, saturation_mode S>
 inline T srs_lane(std::int64_t x, int shift) {
-    if (shift == 0)
-        return saturate_to<T, S>(x);
+    if (shift == 0) return saturate_to<T, S>(x);
     if (shift > 0) {
-        if (shift <= 62)
-            return saturate_to<T, S>(round_shift_right<R>(x, shift));
-        const int s = shift > 126 ? 126 : shift;  // |x| < 2^63: beyond 2^126 nothing changes
+        if (shift <= 62) return saturate_to<T, S>(round_shift_right<R>(x, shift));
+        const int s = shift > 126 ? 126 : shift; // |x| < 2^63: beyond 2^126 nothing changes
         return saturate_to<T, S>(static_cast<std::int64_t>(round_shift_right<R>(static_cast<int128_t>(x), s)));
     }
-    const int k = -shift > 64 ? 64 : -shift;  // 2^64 * |x| already exceeds every destination
+    const int k = -shift > 64 ? 64 : -shift; // 2^64 * |x| already exceeds every destination
     return saturate_to_wide<T>(static_cast<int128_t>(x) * (int128_t{1} << k), S);
 }
 
 // Calls f.template operator()<R, S>() with the runtime modes turned into template arguments, so each
 // lane loop is specialised (and vectorisable) for one mode pair.
 template <typename F>
-inline decltype(auto) dispatch_modes(rounding_mode r, saturation_mode s, F &&f) {
+inline decltype(auto) dispatch_modes(rounding_mode r, saturation_mode s, F&& f) {
     auto with_sat = [&]<rounding_mode R>() -> decltype(auto) {
         switch (s) {
         case saturation_mode::saturate: return f.template operator()<R, saturation_mode::saturate>();
@@ -122,9 +120,8 @@ inline decltype(auto) dispatch_modes(rounding_mode r, saturation_mode s, F &&f) 
 template <rounding_mode R>
 inline std::uint16_t float_to_bf16_bits(float f) {
     const std::uint32_t u = std::bit_cast<std::uint32_t>(f);
-    if ((u & 0x7F800000u) == 0x7F800000u) {  // inf / NaN
-        if ((u & 0x007FFFFFu) != 0)
-            return static_cast<std::uint16_t>((u >> 16) | 0x0040u);
+    if ((u & 0x7F800000u) == 0x7F800000u) { // inf / NaN
+        if ((u & 0x007FFFFFu) != 0) return static_cast<std::uint16_t>((u >> 16) | 0x0040u);
         return static_cast<std::uint16_t>(u >> 16);
     }
     const std::uint32_t sign = u & 0x80000000u;

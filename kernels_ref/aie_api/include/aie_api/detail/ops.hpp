@@ -7,12 +7,12 @@ namespace aie {
 
 namespace detail {
 template <typename T>
-using nd = std::type_identity_t<T>;  // non-deduced scalar parameter
+using nd = std::type_identity_t<T>; // non-deduced scalar parameter
 
 // Element-wise result of a + b / a - b for vectors: integers wrap; bfloat16 goes through the float
 // accumulator adders and is rounded back with the core's rounding mode; float is IEEE.
 template <typename T, unsigned N, typename F>
-inline vector<T, N> float_like_binary(const vector<T, N> &a, const vector<T, N> &b, F f) {
+inline vector<T, N> float_like_binary(const vector<T, N>& a, const vector<T, N>& b, F f) {
     vector<T, N> r;
     if constexpr (std::is_same_v<T, bfloat16>) {
         dispatch_modes(get_rounding(), saturation_mode::none, [&]<rounding_mode R, saturation_mode>() {
@@ -20,13 +20,12 @@ inline vector<T, N> float_like_binary(const vector<T, N> &a, const vector<T, N> 
                 r[i] = bfloat16::from_bits(float_to_bf16_bits<R>(f(to_f(a[i]), to_f(b[i]))));
         });
     } else if constexpr (std::is_same_v<T, float>) {
-        for (unsigned i = 0; i < N; ++i)
-            r[i] = f(a[i], b[i]);
+        for (unsigned i = 0; i < N; ++i) r[i] = f(a[i], b[i]);
     } else {
         using S = std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>;
         for (unsigned i = 0; i < N; ++i)
-            r[i] = static_cast<T>(static_cast<std::uint32_t>(f(static_cast<std::uint32_t>(static_cast<S>(a[i])),
-                                                               static_cast<std::uint32_t>(static_cast<S>(b[i])))));
+            r[i] = static_cast<T>(static_cast<std::uint32_t>(
+                f(static_cast<std::uint32_t>(static_cast<S>(a[i])), static_cast<std::uint32_t>(static_cast<S>(b[i])))));
     }
     return r;
 }
@@ -44,30 +43,30 @@ inline bool lt_elem(T a, T b) {
 // Hardware loads/stores need the address aligned to the vector size (or 32 bytes); the host layer
 // accepts any address.
 template <unsigned N, typename T>
-inline vector<std::remove_const_t<T>, N> load_v(const T *p) {
+inline vector<std::remove_const_t<T>, N> load_v(const T* p) {
     vector<std::remove_const_t<T>, N> r;
     std::memcpy(r.data(), p, sizeof(T) * N);
     return r;
 }
 template <typename T>
-inline vector<std::remove_const_t<T>> load_v(const T *p) {
+inline vector<std::remove_const_t<T>> load_v(const T* p) {
     return load_v<detail::native_elems<std::remove_const_t<T>>>(p);
 }
 template <unsigned N, typename T>
-inline vector<std::remove_const_t<T>, N> load_unaligned_v(const T *p, unsigned /*aligned_elems*/ = 1) {
+inline vector<std::remove_const_t<T>, N> load_unaligned_v(const T* p, unsigned /*aligned_elems*/ = 1) {
     return load_v<N>(p);
 }
 template <typename T>
-inline vector<std::remove_const_t<T>> load_unaligned_v(const T *p, unsigned /*aligned_elems*/ = 1) {
+inline vector<std::remove_const_t<T>> load_unaligned_v(const T* p, unsigned /*aligned_elems*/ = 1) {
     return load_v(p);
 }
 template <typename T, unsigned N>
-inline T *store_v(T *p, const vector<T, N> &v) {
+inline T* store_v(T* p, const vector<T, N>& v) {
     std::memcpy(p, v.data(), sizeof(T) * N);
     return p;
 }
 template <typename T, unsigned N>
-inline T *store_unaligned_v(T *p, const vector<T, N> &v, unsigned /*aligned_elems*/ = 1) {
+inline T* store_unaligned_v(T* p, const vector<T, N>& v, unsigned /*aligned_elems*/ = 1) {
     return store_v(p, v);
 }
 
@@ -84,40 +83,39 @@ inline auto zeros() {
 template <typename T, unsigned N = detail::native_elems<T>>
 inline vector<T, N> broadcast(detail::nd<T> value) {
     vector<T, N> r;
-    for (unsigned i = 0; i < N; ++i)
-        r[i] = value;
+    for (unsigned i = 0; i < N; ++i) r[i] = value;
     return r;
 }
 
 // ---- add / sub ----------------------------------------------------------------------------------
 template <typename T, unsigned N>
-inline vector<T, N> add(const vector<T, N> &a, const vector<T, N> &b) {
+inline vector<T, N> add(const vector<T, N>& a, const vector<T, N>& b) {
     return detail::float_like_binary(a, b, [](auto x, auto y) { return x + y; });
 }
 template <typename T, unsigned N>
-inline vector<T, N> add(const vector<T, N> &a, detail::nd<T> s) {
+inline vector<T, N> add(const vector<T, N>& a, detail::nd<T> s) {
     return add(a, broadcast<T, N>(s));
 }
 template <typename T, unsigned N>
-inline vector<T, N> add(detail::nd<T> s, const vector<T, N> &a) {
+inline vector<T, N> add(detail::nd<T> s, const vector<T, N>& a) {
     return add(broadcast<T, N>(s), a);
 }
 template <typename T, unsigned N>
-inline vector<T, N> sub(const vector<T, N> &a, const vector<T, N> &b) {
+inline vector<T, N> sub(const vector<T, N>& a, const vector<T, N>& b) {
     return detail::float_like_binary(a, b, [](auto x, auto y) { return x - y; });
 }
 template <typename T, unsigned N>
-inline vector<T, N> sub(const vector<T, N> &a, detail::nd<T> s) {
+inline vector<T, N> sub(const vector<T, N>& a, detail::nd<T> s) {
     return sub(a, broadcast<T, N>(s));
 }
 template <typename T, unsigned N>
-inline vector<T, N> sub(detail::nd<T> s, const vector<T, N> &a) {
+inline vector<T, N> sub(detail::nd<T> s, const vector<T, N>& a) {
     return sub(broadcast<T, N>(s), a);
 }
 
 // Accumulator + accumulator, accumulator + vector (the vector is loaded into the accumulator first).
 template <typename Tag, unsigned N>
-inline accum<Tag, N> add(const accum<Tag, N> &a, const accum<Tag, N> &b) {
+inline accum<Tag, N> add(const accum<Tag, N>& a, const accum<Tag, N>& b) {
     accum<Tag, N> r;
     for (unsigned i = 0; i < N; ++i) {
         if constexpr (accum<Tag, N>::is_floating_point())
@@ -128,7 +126,7 @@ inline accum<Tag, N> add(const accum<Tag, N> &a, const accum<Tag, N> &b) {
     return r;
 }
 template <typename Tag, unsigned N>
-inline accum<Tag, N> sub(const accum<Tag, N> &a, const accum<Tag, N> &b) {
+inline accum<Tag, N> sub(const accum<Tag, N>& a, const accum<Tag, N>& b) {
     accum<Tag, N> r;
     for (unsigned i = 0; i < N; ++i) {
         if constexpr (accum<Tag, N>::is_floating_point())
@@ -139,11 +137,11 @@ inline accum<Tag, N> sub(const accum<Tag, N> &a, const accum<Tag, N> &b) {
     return r;
 }
 template <typename Tag, unsigned N, typename T>
-inline accum<Tag, N> add(const accum<Tag, N> &a, const vector<T, N> &v) {
+inline accum<Tag, N> add(const accum<Tag, N>& a, const vector<T, N>& v) {
     return add(a, accum<Tag, N>(v));
 }
 template <typename Tag, unsigned N, typename T>
-inline accum<Tag, N> sub(const accum<Tag, N> &a, const vector<T, N> &v) {
+inline accum<Tag, N> sub(const accum<Tag, N>& a, const vector<T, N>& v) {
     return sub(a, accum<Tag, N>(v));
 }
 
@@ -152,7 +150,7 @@ inline accum<Tag, N> sub(const accum<Tag, N> &a, const vector<T, N> &v) {
 // integer lanes wrap modulo 2^32 / 2^64, float lanes are IEEE single precision.
 namespace detail {
 template <typename Tag, unsigned N, typename A, typename B, int Sign>
-inline void mac_into(accum<Tag, N> &acc, const vector<A, N> &a, const vector<B, N> &b) {
+inline void mac_into(accum<Tag, N>& acc, const vector<A, N>& a, const vector<B, N>& b) {
     using S = accum_storage_t<Tag>;
     for (unsigned i = 0; i < N; ++i) {
         if constexpr (is_float_accum_tag<Tag>) {
@@ -175,69 +173,63 @@ inline void check_mul_operands() {
 } // namespace detail
 
 template <typename AccTag = accauto, typename A, unsigned N, typename B>
-inline auto mul(const vector<A, N> &a, const vector<B, N> &b) {
+inline auto mul(const vector<A, N>& a, const vector<B, N>& b) {
     using Tag = detail::mul_result_tag_t<AccTag, A, B>;
     accum<Tag, N> r;
     detail::mac_into<Tag, N, A, B, 0>(r, a, b);
     return r;
 }
 template <typename AccTag = accauto, typename A, unsigned N>
-inline auto mul(const vector<A, N> &a, detail::nd<A> s) {
+inline auto mul(const vector<A, N>& a, detail::nd<A> s) {
     return mul<AccTag>(a, broadcast<A, N>(s));
 }
 template <typename AccTag = accauto, typename A, unsigned N>
-inline auto mul(detail::nd<A> s, const vector<A, N> &a) {
+inline auto mul(detail::nd<A> s, const vector<A, N>& a) {
     return mul<AccTag>(broadcast<A, N>(s), a);
 }
 // Vector times a scalar of another integer type (e.g. uint8 pixels x int16 weight).
 template <typename AccTag = accauto, typename A, unsigned N, typename S>
-    requires(detail::is_elem<S> && !std::is_same_v<S, A>)
-inline auto mul(const vector<A, N> &a, S s) {
+requires(detail::is_elem<S> && !std::is_same_v<S, A>) inline auto mul(const vector<A, N>& a, S s) {
     return mul<AccTag>(a, broadcast<S, N>(s));
 }
 template <typename AccTag = accauto, typename S, typename A, unsigned N>
-    requires(detail::is_elem<S> && !std::is_same_v<S, A>)
-inline auto mul(S s, const vector<A, N> &a) {
+requires(detail::is_elem<S> && !std::is_same_v<S, A>) inline auto mul(S s, const vector<A, N>& a) {
     return mul<AccTag>(broadcast<S, N>(s), a);
 }
 
 template <typename Tag, unsigned N, typename A, typename B>
-inline accum<Tag, N> mac(const accum<Tag, N> &acc, const vector<A, N> &a, const vector<B, N> &b) {
+inline accum<Tag, N> mac(const accum<Tag, N>& acc, const vector<A, N>& a, const vector<B, N>& b) {
     detail::check_mul_operands<Tag, N, A, B>();
     accum<Tag, N> r = acc;
     detail::mac_into<Tag, N, A, B, 1>(r, a, b);
     return r;
 }
 template <typename Tag, unsigned N, typename A, typename S>
-    requires(detail::is_elem<S>)
-inline accum<Tag, N> mac(const accum<Tag, N> &acc, const vector<A, N> &a, S s) {
+requires(detail::is_elem<S>) inline accum<Tag, N> mac(const accum<Tag, N>& acc, const vector<A, N>& a, S s) {
     return mac(acc, a, broadcast<S, N>(s));
 }
 template <typename Tag, unsigned N, typename A, typename S>
-    requires(detail::is_elem<S>)
-inline accum<Tag, N> mac(const accum<Tag, N> &acc, S s, const vector<A, N> &a) {
+requires(detail::is_elem<S>) inline accum<Tag, N> mac(const accum<Tag, N>& acc, S s, const vector<A, N>& a) {
     return mac(acc, broadcast<S, N>(s), a);
 }
 template <typename Tag, unsigned N, typename A, typename B>
-inline accum<Tag, N> msc(const accum<Tag, N> &acc, const vector<A, N> &a, const vector<B, N> &b) {
+inline accum<Tag, N> msc(const accum<Tag, N>& acc, const vector<A, N>& a, const vector<B, N>& b) {
     detail::check_mul_operands<Tag, N, A, B>();
     accum<Tag, N> r = acc;
     detail::mac_into<Tag, N, A, B, -1>(r, a, b);
     return r;
 }
 template <typename Tag, unsigned N, typename A, typename S>
-    requires(detail::is_elem<S>)
-inline accum<Tag, N> msc(const accum<Tag, N> &acc, const vector<A, N> &a, S s) {
+requires(detail::is_elem<S>) inline accum<Tag, N> msc(const accum<Tag, N>& acc, const vector<A, N>& a, S s) {
     return msc(acc, a, broadcast<S, N>(s));
 }
 template <typename Tag, unsigned N, typename A, typename S>
-    requires(detail::is_elem<S>)
-inline accum<Tag, N> msc(const accum<Tag, N> &acc, S s, const vector<A, N> &a) {
+requires(detail::is_elem<S>) inline accum<Tag, N> msc(const accum<Tag, N>& acc, S s, const vector<A, N>& a) {
     return msc(acc, broadcast<S, N>(s), a);
 }
 // Negated product.
 template <typename AccTag = accauto, typename A, unsigned N, typename B>
-inline auto negmul(const vector<A, N> &a, const vector<B, N> &b) {
+inline auto negmul(const vector<A, N>& a, const vector<B, N>& b) {
     using Tag = detail::mul_result_tag_t<AccTag, A, B>;
     accum<Tag, N> r;
     detail::mac_into<Tag, N, A, B, -1>(r, a, b);
@@ -246,8 +238,9 @@ inline auto negmul(const vector<A, N> &a, const vector<B, N> &b) {
 
 // accumulate<Lanes>(coeff, start, d0, d1, ...): out[i] = sum_j coeff[start + j] * d_j[i].
 template <unsigned Lanes, typename AccTag = accauto, typename C, unsigned NC, typename D, typename... Rest>
-    requires((std::is_same_v<Rest, vector<D, Lanes>> && ...))
-inline auto accumulate(const vector<C, NC> &coeff, unsigned coeff_start, const vector<D, Lanes> &d0, const Rest &...rest) {
+requires((std::is_same_v<Rest, vector<D, Lanes>> &&
+          ...)) inline auto accumulate(const vector<C, NC>& coeff, unsigned coeff_start, const vector<D, Lanes>& d0,
+                                       const Rest&... rest) {
     using Tag = detail::mul_result_tag_t<AccTag, C, D>;
     accum<Tag, Lanes> r;
     unsigned j = coeff_start;
@@ -257,9 +250,10 @@ inline auto accumulate(const vector<C, NC> &coeff, unsigned coeff_start, const v
 }
 // The same, adding to an existing accumulator.
 template <unsigned Lanes, typename Tag, typename C, unsigned NC, typename D, typename... Rest>
-    requires((std::is_same_v<Rest, vector<D, Lanes>> && ...))
-inline accum<Tag, Lanes> accumulate(const accum<Tag, Lanes> &acc, const vector<C, NC> &coeff, unsigned coeff_start,
-                                    const vector<D, Lanes> &d0, const Rest &...rest) {
+requires((std::is_same_v<Rest, vector<D, Lanes>> &&
+          ...)) inline accum<Tag, Lanes> accumulate(const accum<Tag, Lanes>& acc, const vector<C, NC>& coeff,
+                                                    unsigned coeff_start, const vector<D, Lanes>& d0,
+                                                    const Rest&... rest) {
     accum<Tag, Lanes> r = acc;
     unsigned j = coeff_start;
     detail::mac_into<Tag, Lanes, C, D, 1>(r, broadcast<C, Lanes>(coeff[j++]), d0);
@@ -269,7 +263,7 @@ inline accum<Tag, Lanes> accumulate(const accum<Tag, Lanes> &acc, const vector<C
 
 // ---- negation, absolute value, shifts ------------------------------------------------------------
 template <typename T, unsigned N>
-inline vector<T, N> neg(const vector<T, N> &v) {
+inline vector<T, N> neg(const vector<T, N>& v) {
     vector<T, N> r;
     for (unsigned i = 0; i < N; ++i) {
         if constexpr (std::is_same_v<T, bfloat16>)
@@ -282,7 +276,7 @@ inline vector<T, N> neg(const vector<T, N> &v) {
     return r;
 }
 template <typename Tag, unsigned N>
-inline accum<Tag, N> neg(const accum<Tag, N> &a) {
+inline accum<Tag, N> neg(const accum<Tag, N>& a) {
     accum<Tag, N> r;
     for (unsigned i = 0; i < N; ++i) {
         if constexpr (accum<Tag, N>::is_floating_point())
@@ -294,7 +288,7 @@ inline accum<Tag, N> neg(const accum<Tag, N> &a) {
 }
 // |x|; the most negative integer stays as it is (wraps), as on the hardware.
 template <typename T, unsigned N>
-inline vector<T, N> abs(const vector<T, N> &v) {
+inline vector<T, N> abs(const vector<T, N>& v) {
     vector<T, N> r;
     for (unsigned i = 0; i < N; ++i) {
         if constexpr (std::is_same_v<T, bfloat16>)
@@ -310,7 +304,7 @@ inline vector<T, N> abs(const vector<T, N> &v) {
 }
 // Arithmetic (signed) or logical (unsigned) shifts of integer vectors.
 template <typename T, unsigned N>
-inline vector<T, N> upshift(const vector<T, N> &v, unsigned s) {
+inline vector<T, N> upshift(const vector<T, N>& v, unsigned s) {
     static_assert(detail::is_int_elem<T>, "npusim aie_api: aie::upshift needs an integer vector");
     vector<T, N> r;
     for (unsigned i = 0; i < N; ++i)
@@ -318,7 +312,7 @@ inline vector<T, N> upshift(const vector<T, N> &v, unsigned s) {
     return r;
 }
 template <typename T, unsigned N>
-inline vector<T, N> downshift(const vector<T, N> &v, unsigned s) {
+inline vector<T, N> downshift(const vector<T, N>& v, unsigned s) {
     static_assert(detail::is_int_elem<T>, "npusim aie_api: aie::downshift needs an integer vector");
     vector<T, N> r;
     const unsigned k = s >= detail::type_bits<T> ? detail::type_bits<T> - 1 : s;
@@ -328,87 +322,83 @@ inline vector<T, N> downshift(const vector<T, N> &v, unsigned s) {
 }
 
 // ---- bitwise -------------------------------------------------------------------------------------------
-#define NPUSIM_AIE_BITWISE(NAME, OP)                                                                   \
-    template <typename T, unsigned N>                                                                  \
-    inline vector<T, N> NAME(const vector<T, N> &a, const vector<T, N> &b) {                           \
-        static_assert(detail::is_int_elem<T>, "npusim aie_api: aie::" #NAME " needs integer vectors"); \
-        vector<T, N> r;                                                                                \
-        for (unsigned i = 0; i < N; ++i)                                                               \
-            r[i] = static_cast<T>(a[i] OP b[i]);                                                       \
-        return r;                                                                                      \
-    }                                                                                                  \
-    template <typename T, unsigned N>                                                                  \
-    inline vector<T, N> NAME(const vector<T, N> &a, detail::nd<T> s) {                                 \
-        return NAME(a, broadcast<T, N>(s));                                                            \
-    }                                                                                                  \
-    template <typename T, unsigned N>                                                                  \
-    inline vector<T, N> NAME(detail::nd<T> s, const vector<T, N> &a) {                                 \
-        return NAME(broadcast<T, N>(s), a);                                                            \
+#define NPUSIM_AIE_BITWISE(NAME, OP)                                                                                   \
+    template <typename T, unsigned N>                                                                                  \
+    inline vector<T, N> NAME(const vector<T, N>& a, const vector<T, N>& b) {                                           \
+        static_assert(detail::is_int_elem<T>, "npusim aie_api: aie::" #NAME " needs integer vectors");                 \
+        vector<T, N> r;                                                                                                \
+        for (unsigned i = 0; i < N; ++i) r[i] = static_cast<T>(a[i] OP b[i]);                                          \
+        return r;                                                                                                      \
+    }                                                                                                                  \
+    template <typename T, unsigned N>                                                                                  \
+    inline vector<T, N> NAME(const vector<T, N>& a, detail::nd<T> s) {                                                 \
+        return NAME(a, broadcast<T, N>(s));                                                                            \
+    }                                                                                                                  \
+    template <typename T, unsigned N>                                                                                  \
+    inline vector<T, N> NAME(detail::nd<T> s, const vector<T, N>& a) {                                                 \
+        return NAME(broadcast<T, N>(s), a);                                                                            \
     }
 NPUSIM_AIE_BITWISE(bit_and, &)
 NPUSIM_AIE_BITWISE(bit_or, |)
 NPUSIM_AIE_BITWISE(bit_xor, ^)
 #undef NPUSIM_AIE_BITWISE
 template <typename T, unsigned N>
-inline vector<T, N> bit_not(const vector<T, N> &a) {
+inline vector<T, N> bit_not(const vector<T, N>& a) {
     static_assert(detail::is_int_elem<T>, "npusim aie_api: aie::bit_not needs an integer vector");
     vector<T, N> r;
-    for (unsigned i = 0; i < N; ++i)
-        r[i] = static_cast<T>(~a[i]);
+    for (unsigned i = 0; i < N; ++i) r[i] = static_cast<T>(~a[i]);
     return r;
 }
 
 // ---- max / min -----------------------------------------------------------------------------------------
 template <typename T, unsigned N>
-inline vector<T, N> max(const vector<T, N> &a, const vector<T, N> &b) {
+inline vector<T, N> max(const vector<T, N>& a, const vector<T, N>& b) {
     vector<T, N> r;
-    for (unsigned i = 0; i < N; ++i)
-        r[i] = detail::lt_elem(a[i], b[i]) ? b[i] : a[i];
+    for (unsigned i = 0; i < N; ++i) r[i] = detail::lt_elem(a[i], b[i]) ? b[i] : a[i];
     return r;
 }
 template <typename T, unsigned N>
-inline vector<T, N> max(const vector<T, N> &a, detail::nd<T> s) {
+inline vector<T, N> max(const vector<T, N>& a, detail::nd<T> s) {
     return max(a, broadcast<T, N>(s));
 }
 template <typename T, unsigned N>
-inline vector<T, N> max(detail::nd<T> s, const vector<T, N> &a) {
+inline vector<T, N> max(detail::nd<T> s, const vector<T, N>& a) {
     return max(broadcast<T, N>(s), a);
 }
 template <typename T, unsigned N>
-inline vector<T, N> min(const vector<T, N> &a, const vector<T, N> &b) {
+inline vector<T, N> min(const vector<T, N>& a, const vector<T, N>& b) {
     vector<T, N> r;
-    for (unsigned i = 0; i < N; ++i)
-        r[i] = detail::lt_elem(b[i], a[i]) ? b[i] : a[i];
+    for (unsigned i = 0; i < N; ++i) r[i] = detail::lt_elem(b[i], a[i]) ? b[i] : a[i];
     return r;
 }
 template <typename T, unsigned N>
-inline vector<T, N> min(const vector<T, N> &a, detail::nd<T> s) {
+inline vector<T, N> min(const vector<T, N>& a, detail::nd<T> s) {
     return min(a, broadcast<T, N>(s));
 }
 template <typename T, unsigned N>
-inline vector<T, N> min(detail::nd<T> s, const vector<T, N> &a) {
+inline vector<T, N> min(detail::nd<T> s, const vector<T, N>& a) {
     return min(broadcast<T, N>(s), a);
 }
 
 // ---- comparisons (-> mask) --------------------------------------------------------------------------
-#define NPUSIM_AIE_COMPARE(NAME, EXPR)                                          \
-    template <typename T, unsigned N>                                           \
-    inline mask<N> NAME(const vector<T, N> &a, const vector<T, N> &b) {         \
-        mask<N> m;                                                              \
-        for (unsigned i = 0; i < N; ++i) {                                      \
-            const auto x = detail::to_cmp(a[i]);                                \
-            const auto y = detail::to_cmp(b[i]);                                \
-            m.set(i, EXPR);                                                     \
-        }                                                                       \
-        return m;                                                               \
-    }                                                                           \
-    template <typename T, unsigned N>                                           \
-    inline mask<N> NAME(const vector<T, N> &a, detail::nd<T> s) {               \
-        return NAME(a, broadcast<T, N>(s));                                     \
-    }                                                                           \
-    template <typename T, unsigned N>                                           \
-    inline mask<N> NAME(detail::nd<T> s, const vector<T, N> &a) {               \
-        return NAME(broadcast<T, N>(s), a);                                     \
+#define NPUSIM_AIE_COMPARE(NAME, EXPR)                                                                                 \
+    template <typename T, unsigned N>                                                                                  \
+    inline mask<N> NAME(const vector<T, N>& a, const vector<T, N>& b) {                                                \
+        mask<N> m;                                                                                                     \
+        for (unsigned i = 0; i < N; ++i) {                                                                             \
+            const auto x = detail::to_cmp(a[i]);                                                                       \
+            const auto y = detail::to_cmp(b[i]);                                                                       \
+            m.set(i, EXPR);                                                                                            \
+        }                                                                                                              \
+        return m;                                                                                                      \
+    }                                                                                                                  \
+    template <typename T, unsigned N>                                                                                  \
+    inline mask<N> NAME(const vector<T, N>& a, detail::nd<T> s) {                                                      \
+        return NAME(a, broadcast<T, N>(s));                                                                            \
+    }                                                                                                                  \
+    template <typename T, unsigned N>                                                                                  \
+    inline mask<N> NAME(detail::nd<T> s, const vector<T, N>& a) {                                                      \
+        return NAME(broadcast<T, N>(s), a);                                                                            \
     }
 namespace detail {
 template <typename T>
@@ -429,34 +419,32 @@ NPUSIM_AIE_COMPARE(neq, x != y)
 
 // True when every element is equal.
 template <typename T, unsigned N>
-inline bool equal(const vector<T, N> &a, const vector<T, N> &b) {
+inline bool equal(const vector<T, N>& a, const vector<T, N>& b) {
     return eq(a, b).full();
 }
 template <typename T, unsigned N>
-inline bool not_equal(const vector<T, N> &a, const vector<T, N> &b) {
+inline bool not_equal(const vector<T, N>& a, const vector<T, N>& b) {
     return !equal(a, b);
 }
 
 // ---- select --------------------------------------------------------------------------------------------
 // out[i] = m[i] ? b[i] : a[i]
 template <typename T, unsigned N>
-inline vector<T, N> select(const vector<T, N> &a, const vector<T, N> &b, const mask<N> &m) {
+inline vector<T, N> select(const vector<T, N>& a, const vector<T, N>& b, const mask<N>& m) {
     vector<T, N> r;
-    for (unsigned i = 0; i < N; ++i)
-        r[i] = m.test(i) ? b[i] : a[i];
+    for (unsigned i = 0; i < N; ++i) r[i] = m.test(i) ? b[i] : a[i];
     return r;
 }
 template <typename T, unsigned N>
-inline vector<T, N> select(detail::nd<T> a, const vector<T, N> &b, const mask<N> &m) {
+inline vector<T, N> select(detail::nd<T> a, const vector<T, N>& b, const mask<N>& m) {
     return select(broadcast<T, N>(a), b, m);
 }
 template <typename T, unsigned N>
-inline vector<T, N> select(const vector<T, N> &a, detail::nd<T> b, const mask<N> &m) {
+inline vector<T, N> select(const vector<T, N>& a, detail::nd<T> b, const mask<N>& m) {
     return select(a, broadcast<T, N>(b), m);
 }
 template <typename T, unsigned N>
-    requires(detail::is_elem<T>)
-inline vector<T, N> select(T a, T b, const mask<N> &m) {
+requires(detail::is_elem<T>) inline vector<T, N> select(T a, T b, const mask<N>& m) {
     return select(broadcast<T, N>(a), broadcast<T, N>(b), m);
 }
 
@@ -464,48 +452,41 @@ inline vector<T, N> select(T a, T b, const mask<N> &m) {
 // Integer sums wrap in the element type. Float and bfloat16 sums add pairwise (halving the vector),
 // like the hardware's reduction tree, in float; bfloat16 results are rounded with the core's mode.
 template <typename T, unsigned N>
-inline T reduce_add(const vector<T, N> &v) {
+inline T reduce_add(const vector<T, N>& v) {
     if constexpr (detail::is_float_elem<T>) {
         float buf[N];
-        for (unsigned i = 0; i < N; ++i)
-            buf[i] = detail::to_f(v[i]);
+        for (unsigned i = 0; i < N; ++i) buf[i] = detail::to_f(v[i]);
         for (unsigned w = N / 2; w >= 1; w /= 2)
-            for (unsigned i = 0; i < w; ++i)
-                buf[i] = buf[i] + buf[i + w];
+            for (unsigned i = 0; i < w; ++i) buf[i] = buf[i] + buf[i + w];
         if constexpr (std::is_same_v<T, bfloat16>)
             return bfloat16::from_bits(detail::float_to_bf16_bits(buf[0], get_rounding()));
         else
             return buf[0];
     } else {
         std::uint32_t s = 0;
-        for (unsigned i = 0; i < N; ++i)
-            s += static_cast<std::uint32_t>(v[i]);
+        for (unsigned i = 0; i < N; ++i) s += static_cast<std::uint32_t>(v[i]);
         return static_cast<T>(s);
     }
 }
 template <typename T, unsigned N>
-inline T reduce_max(const vector<T, N> &v) {
+inline T reduce_max(const vector<T, N>& v) {
     T m = v[0];
-    for (unsigned i = 1; i < N; ++i)
-        m = detail::lt_elem(m, v[i]) ? v[i] : m;
+    for (unsigned i = 1; i < N; ++i) m = detail::lt_elem(m, v[i]) ? v[i] : m;
     return m;
 }
 template <typename T, unsigned N>
-inline T reduce_min(const vector<T, N> &v) {
+inline T reduce_min(const vector<T, N>& v) {
     T m = v[0];
-    for (unsigned i = 1; i < N; ++i)
-        m = detail::lt_elem(v[i], m) ? v[i] : m;
+    for (unsigned i = 1; i < N; ++i) m = detail::lt_elem(v[i], m) ? v[i] : m;
     return m;
 }
 // Sum of the lanes of a float accumulator (AIE API reduce_add(accum<accfloat>)).
 template <unsigned N>
-inline float reduce_add(const accum<accfloat, N> &a) {
+inline float reduce_add(const accum<accfloat, N>& a) {
     float buf[N];
-    for (unsigned i = 0; i < N; ++i)
-        buf[i] = a.lane(i);
+    for (unsigned i = 0; i < N; ++i) buf[i] = a.lane(i);
     for (unsigned w = N / 2; w >= 1; w /= 2)
-        for (unsigned i = 0; i < w; ++i)
-            buf[i] = buf[i] + buf[i + w];
+        for (unsigned i = 0; i < w; ++i) buf[i] = buf[i] + buf[i + w];
     return buf[0];
 }
 
@@ -513,15 +494,14 @@ inline float reduce_add(const accum<accfloat, N> &a) {
 // to_fixed<T>(v, shift): round(v * 2^shift) to nearest even, saturated to T (AIE-ML conversions use
 // conv_even). to_float<F>(v, shift): v * 2^-shift.
 template <typename T = int32, typename F, unsigned N>
-inline vector<T, N> to_fixed(const vector<F, N> &v, int shift = 0) {
+inline vector<T, N> to_fixed(const vector<F, N>& v, int shift = 0) {
     static_assert(detail::is_float_elem<F> && detail::is_int_elem<T>,
                   "npusim aie_api: aie::to_fixed converts a bfloat16/float vector to an integer vector");
     vector<T, N> r;
     for (unsigned i = 0; i < N; ++i) {
         const double x = static_cast<double>(detail::to_f(v[i])) * static_cast<double>(std::ldexp(1.0, shift));
-        double rounded = std::nearbyint(x);  // default FP environment: ties to even
-        if (x != x)
-            rounded = 0;
+        double rounded = std::nearbyint(x); // default FP environment: ties to even
+        if (x != x) rounded = 0;
         const double hi = static_cast<double>(std::numeric_limits<T>::max());
         const double lo = static_cast<double>(std::numeric_limits<T>::min());
         r[i] = static_cast<T>(rounded > hi ? hi : (rounded < lo ? lo : rounded));
@@ -529,12 +509,11 @@ inline vector<T, N> to_fixed(const vector<F, N> &v, int shift = 0) {
     return r;
 }
 template <typename F = float, typename T, unsigned N>
-inline vector<F, N> to_float(const vector<T, N> &v, int shift = 0) {
+inline vector<F, N> to_float(const vector<T, N>& v, int shift = 0) {
     static_assert(detail::is_float_elem<F> && detail::is_int_elem<T>,
                   "npusim aie_api: aie::to_float converts an integer vector to a bfloat16/float vector");
     vector<F, N> r;
-    for (unsigned i = 0; i < N; ++i)
-        r[i] = static_cast<float>(std::ldexp(static_cast<double>(v[i]), -shift));
+    for (unsigned i = 0; i < N; ++i) r[i] = static_cast<float>(std::ldexp(static_cast<double>(v[i]), -shift));
     return r;
 }
 

@@ -9,12 +9,12 @@
 
 namespace aie {
 
-#define NPUSIM_AIE_UNSUPPORTED_FN(NAME)                                                                \
-    template <typename... Args>                                                                       \
-    auto NAME(const Args &...) {                                                                      \
-        static_assert(detail::always_false<Args...>,                                                  \
-                      "npusim aie_api: aie::" #NAME " is not supported by the host layer (its hardware " \
-                      "numerics are not modelled); use a reference kernel instead");                  \
+#define NPUSIM_AIE_UNSUPPORTED_FN(NAME)                                                                                \
+    template <typename... Args>                                                                                        \
+    auto NAME(const Args&...) {                                                                                        \
+        static_assert(detail::always_false<Args...>,                                                                   \
+                      "npusim aie_api: aie::" #NAME " is not supported by the host layer (its hardware "               \
+                      "numerics are not modelled); use a reference kernel instead");                                   \
     }
 NPUSIM_AIE_UNSUPPORTED_FN(inv)
 NPUSIM_AIE_UNSUPPORTED_FN(invsqrt)
@@ -40,8 +40,8 @@ NPUSIM_AIE_UNSUPPORTED_FN(begin_restrict_vector_circular)
 NPUSIM_AIE_UNSUPPORTED_FN(begin_random_circular)
 #undef NPUSIM_AIE_UNSUPPORTED_FN
 
-#define NPUSIM_AIE_UNSUPPORTED_MSG(NAME)                                                                   \
-    "npusim aie_api: aie::" NAME " is not supported by the host layer; write the kernel with aie::mul/mac/" \
+#define NPUSIM_AIE_UNSUPPORTED_MSG(NAME)                                                                               \
+    "npusim aie_api: aie::" NAME " is not supported by the host layer; write the kernel with aie::mul/mac/"            \
     "mmul or use a reference kernel"
 
 // Sliding multiplications (filters): template parameters are taken as given and rejected on use.
@@ -84,14 +84,12 @@ class sparse_vector {
 
 // Functions that can only be called with one of the unsupported types above.
 template <auto... Params, typename... Args>
-auto sliding_mul(const Args &...) {
-    static_assert(detail::always_false<Args...>,
-                  "npusim aie_api: aie::sliding_mul is not supported by the host layer");
+auto sliding_mul(const Args&...) {
+    static_assert(detail::always_false<Args...>, "npusim aie_api: aie::sliding_mul is not supported by the host layer");
 }
 template <auto... Params, typename... Args>
-auto sliding_mac(const Args &...) {
-    static_assert(detail::always_false<Args...>,
-                  "npusim aie_api: aie::sliding_mac is not supported by the host layer");
+auto sliding_mac(const Args&...) {
+    static_assert(detail::always_false<Args...>, "npusim aie_api: aie::sliding_mac is not supported by the host layer");
 }
 
 } // namespace aie
@@ -110,13 +108,13 @@ template <typename A, typename B>
 inline constexpr bool any_aie = is_aie_type<A>::value || is_aie_type<B>::value;
 } // namespace unsupported_detail
 
-#define NPUSIM_AIE_UNSUPPORTED_OP(OP)                                                                      \
-    template <typename A, typename B>                                                                     \
-        requires unsupported_detail::any_aie<A, B>                                                        \
-    auto operator OP(const A &, const B &) {                                                              \
-        static_assert(aie::detail::always_false<A, B>,                                                    \
-                      "npusim aie_api: aie::operators (operator " #OP ") are not supported by the host "  \
-                      "layer; call aie::add / aie::sub / aie::mul / aie::lt / aie::eq ... explicitly");   \
+#define NPUSIM_AIE_UNSUPPORTED_OP(OP)                                                                                  \
+    template <typename A, typename B>                                                                                  \
+    requires unsupported_detail::any_aie<A, B>                                                                         \
+    auto operator OP(const A&, const B&) {                                                                             \
+        static_assert(aie::detail::always_false<A, B>,                                                                 \
+                      "npusim aie_api: aie::operators (operator " #OP ") are not supported by the host "               \
+                      "layer; call aie::add / aie::sub / aie::mul / aie::lt / aie::eq ... explicitly");                \
     }
 NPUSIM_AIE_UNSUPPORTED_OP(+)
 NPUSIM_AIE_UNSUPPORTED_OP(-)
@@ -134,13 +132,13 @@ NPUSIM_AIE_UNSUPPORTED_OP(^)
 } // namespace aie::operators
 
 // Raw chess/Peano intrinsics and runtime-library helpers some kernels call directly.
-#define NPUSIM_AIE_UNSUPPORTED_INTRINSIC(NAME)                                                       \
-    template <typename... Args>                                                                     \
-    auto NAME(const Args &...) {                                                                    \
-        static_assert(aie::detail::always_false<Args...>,                                           \
-                      "npusim aie_api: the intrinsic " #NAME " is not supported by the host layer " \
-                      "(use the AIE API, e.g. aie::shuffle_up / aie::filter_even; cascade streams " \
-                      "are not available to host-compiled kernels)");                               \
+#define NPUSIM_AIE_UNSUPPORTED_INTRINSIC(NAME)                                                                         \
+    template <typename... Args>                                                                                        \
+    auto NAME(const Args&...) {                                                                                        \
+        static_assert(aie::detail::always_false<Args...>,                                                              \
+                      "npusim aie_api: the intrinsic " #NAME " is not supported by the host layer "                    \
+                      "(use the AIE API, e.g. aie::shuffle_up / aie::filter_even; cascade streams "                    \
+                      "are not available to host-compiled kernels)");                                                  \
     }
 NPUSIM_AIE_UNSUPPORTED_INTRINSIC(put_mcd)
 NPUSIM_AIE_UNSUPPORTED_INTRINSIC(get_scd_v16int32)

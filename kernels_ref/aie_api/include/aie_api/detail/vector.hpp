@@ -38,60 +38,56 @@ public:
 
     // vector(a, b, c, ...): the first elements, the rest zero (AIE API element-list constructor).
     template <typename... Args>
-        requires(sizeof...(Args) >= 1 && sizeof...(Args) <= N && (std::is_convertible_v<Args, T> && ...) &&
-                 !(sizeof...(Args) == 1 && (detail::is_vector_v<std::remove_cvref_t<Args>> || ...)))
-    explicit(sizeof...(Args) == 1) vector(Args... args) {
+    requires(sizeof...(Args) >= 1 && sizeof...(Args) <= N && (std::is_convertible_v<Args, T> && ...) &&
+             !(sizeof...(Args) == 1 && (detail::is_vector_v<std::remove_cvref_t<Args>> ||
+                                        ...))) explicit(sizeof...(Args) == 1) vector(Args... args) {
         unsigned i = 0;
         ((data_[i++] = static_cast<T>(args)), ...);
     }
 
     // Concatenating constructor: vector<T, 2N>(lo, hi) etc.
     template <unsigned M, typename... Rest>
-        requires(M < N && (std::is_same_v<Rest, vector<T, M>> && ...) && (1 + sizeof...(Rest)) * M == N)
-    vector(const vector<T, M> &first, const Rest &...rest) {
+    requires(M < N && (std::is_same_v<Rest, vector<T, M>> && ...) && (1 + sizeof...(Rest)) * M == N)
+        vector(const vector<T, M>& first, const Rest&... rest) {
         unsigned at = 0;
-        auto put = [&](const vector<T, M> &v) {
-            for (unsigned i = 0; i < M; ++i)
-                data_[at + i] = v[i];
+        auto put = [&](const vector<T, M>& v) {
+            for (unsigned i = 0; i < M; ++i) data_[at + i] = v[i];
             at += M;
         };
         put(first);
         (put(rest), ...);
     }
 
-    T &operator[](unsigned i) { return data_[i]; }
-    const T &operator[](unsigned i) const { return data_[i]; }
+    T& operator[](unsigned i) { return data_[i]; }
+    const T& operator[](unsigned i) const { return data_[i]; }
     T get(unsigned i) const { return data_[i]; }
-    vector &set(T v, unsigned i) {
+    vector& set(T v, unsigned i) {
         data_[i] = v;
         return *this;
     }
 
-    T *data() { return data_; }
-    const T *data() const { return data_; }
+    T* data() { return data_; }
+    const T* data() const { return data_; }
 
     // Sub-vector idx of M elements.
     template <unsigned M>
     vector<T, M> extract(unsigned idx) const {
         static_assert(M <= N && N % M == 0, "npusim aie_api: vector::extract<M> needs M to divide the vector size");
         vector<T, M> r;
-        for (unsigned i = 0; i < M; ++i)
-            r[i] = data_[idx * M + i];
+        for (unsigned i = 0; i < M; ++i) r[i] = data_[idx * M + i];
         return r;
     }
 
     // Replace sub-vector idx (of v's size) with v.
     template <unsigned M>
-    vector &insert(unsigned idx, const vector<T, M> &v) {
+    vector& insert(unsigned idx, const vector<T, M>& v) {
         static_assert(M <= N && N % M == 0, "npusim aie_api: vector::insert needs the sub-vector size to divide N");
-        for (unsigned i = 0; i < M; ++i)
-            data_[idx * M + i] = v[i];
+        for (unsigned i = 0; i < M; ++i) data_[idx * M + i] = v[i];
         return *this;
     }
     template <unsigned M>
-    vector &insert(unsigned idx, const T (&arr)[M]) {
-        for (unsigned i = 0; i < M; ++i)
-            data_[idx * M + i] = arr[i];
+    vector& insert(unsigned idx, const T (&arr)[M]) {
+        for (unsigned i = 0; i < M; ++i) data_[idx * M + i] = arr[i];
         return *this;
     }
 
@@ -108,8 +104,7 @@ public:
     vector<T, M> grow_replicate() const {
         static_assert(M >= N && M % N == 0, "npusim aie_api: vector::grow_replicate<M> needs M to be a multiple of N");
         vector<T, M> r;
-        for (unsigned k = 0; k < M / N; ++k)
-            r.insert(k, *this);
+        for (unsigned k = 0; k < M / N; ++k) r.insert(k, *this);
         return r;
     }
 
@@ -123,21 +118,23 @@ public:
 
     // Load/store helpers (AIE API member spellings).
     template <typename P>
-    void load(const P *p) {
+    void load(const P* p) {
         std::memcpy(data_, p, sizeof(data_));
     }
     template <typename P>
-    void store(P *p) const {
+    void store(P* p) const {
         std::memcpy(p, data_, sizeof(data_));
     }
 
-    T *begin() { return data_; }
-    T *end() { return data_ + N; }
-    const T *begin() const { return data_; }
-    const T *end() const { return data_ + N; }
+    T* begin() { return data_; }
+    T* end() { return data_ + N; }
+    const T* begin() const { return data_; }
+    const T* end() const { return data_ + N; }
 
     // Bitwise equality (test helper; the AIE API compares with aie::equal).
-    friend bool operator==(const vector &a, const vector &b) { return std::memcmp(a.data_, b.data_, sizeof(a.data_)) == 0; }
+    friend bool operator==(const vector& a, const vector& b) {
+        return std::memcmp(a.data_, b.data_, sizeof(a.data_)) == 0;
+    }
 
 private:
     T data_[N]{};
@@ -155,36 +152,31 @@ public:
     constexpr mask() = default;
     constexpr explicit mask(bool all) {
         if (all)
-            for (unsigned i = 0; i < N; ++i)
-                set(i);
+            for (unsigned i = 0; i < N; ++i) set(i);
     }
 
     static mask from_uint32(std::uint32_t w) {
         mask m;
         for (unsigned i = 0; i < N && i < 32; ++i)
-            if ((w >> i) & 1u)
-                m.set(i);
+            if ((w >> i) & 1u) m.set(i);
         return m;
     }
     static mask from_uint64(std::uint64_t w) {
         mask m;
         for (unsigned i = 0; i < N && i < 64; ++i)
-            if ((w >> i) & 1u)
-                m.set(i);
+            if ((w >> i) & 1u) m.set(i);
         return m;
     }
     std::uint32_t to_uint32(unsigned idx = 0) const {
         std::uint32_t r = 0;
         for (unsigned i = 0; i < 32 && idx * 32 + i < N; ++i)
-            if (test(idx * 32 + i))
-                r |= 1u << i;
+            if (test(idx * 32 + i)) r |= 1u << i;
         return r;
     }
     std::uint64_t to_uint64(unsigned idx = 0) const {
         std::uint64_t r = 0;
         for (unsigned i = 0; i < 64 && idx * 64 + i < N; ++i)
-            if (test(idx * 64 + i))
-                r |= std::uint64_t{1} << i;
+            if (test(idx * 64 + i)) r |= std::uint64_t{1} << i;
         return r;
     }
 
@@ -196,44 +188,45 @@ public:
 
     unsigned count() const {
         unsigned c = 0;
-        for (unsigned i = 0; i < N; ++i)
-            c += test(i) ? 1u : 0u;
+        for (unsigned i = 0; i < N; ++i) c += test(i) ? 1u : 0u;
         return c;
     }
     unsigned clz() const {
         unsigned c = 0;
-        for (unsigned i = N; i-- > 0 && !test(i);)
-            ++c;
+        for (unsigned i = N; i-- > 0 && !test(i);) ++c;
         return c;
     }
     bool empty() const { return count() == 0; }
     bool full() const { return count() == N; }
 
-    friend mask operator&(const mask &a, const mask &b) { return a.combine(b, [](auto x, auto y) { return x & y; }); }
-    friend mask operator|(const mask &a, const mask &b) { return a.combine(b, [](auto x, auto y) { return x | y; }); }
-    friend mask operator^(const mask &a, const mask &b) { return a.combine(b, [](auto x, auto y) { return x ^ y; }); }
+    friend mask operator&(const mask& a, const mask& b) {
+        return a.combine(b, [](auto x, auto y) { return x & y; });
+    }
+    friend mask operator|(const mask& a, const mask& b) {
+        return a.combine(b, [](auto x, auto y) { return x | y; });
+    }
+    friend mask operator^(const mask& a, const mask& b) {
+        return a.combine(b, [](auto x, auto y) { return x ^ y; });
+    }
     mask operator~() const {
         mask r;
-        for (unsigned i = 0; i < N; ++i)
-            r.set(i, !test(i));
+        for (unsigned i = 0; i < N; ++i) r.set(i, !test(i));
         return r;
     }
-    mask &operator&=(const mask &o) { return *this = *this & o; }
-    mask &operator|=(const mask &o) { return *this = *this | o; }
-    mask &operator^=(const mask &o) { return *this = *this ^ o; }
-    friend bool operator==(const mask &a, const mask &b) {
+    mask& operator&=(const mask& o) { return *this = *this & o; }
+    mask& operator|=(const mask& o) { return *this = *this | o; }
+    mask& operator^=(const mask& o) { return *this = *this ^ o; }
+    friend bool operator==(const mask& a, const mask& b) {
         for (unsigned i = 0; i < N; ++i)
-            if (a.test(i) != b.test(i))
-                return false;
+            if (a.test(i) != b.test(i)) return false;
         return true;
     }
 
 private:
     template <typename F>
-    mask combine(const mask &o, F f) const {
+    mask combine(const mask& o, F f) const {
         mask r;
-        for (unsigned i = 0; i < words; ++i)
-            r.w_[i] = f(w_[i], o.w_[i]);
+        for (unsigned i = 0; i < words; ++i) r.w_[i] = f(w_[i], o.w_[i]);
         return r;
     }
     std::uint64_t w_[words]{};
