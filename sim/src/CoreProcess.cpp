@@ -1,5 +1,7 @@
 #include "CoreProcess.hpp"
 
+#include "npusim/model/LockRules.hpp"
+
 #include "npusim/model/NetlistRelations.hpp"
 
 #include <fmt/format.h>
@@ -62,13 +64,14 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
     auto& r = ring(key);
     ++sync_ops_;
     const int depth = static_cast<int>(r.elems.size());
-    if (n > depth) protocol(fmt::format("acquire({}) on {} exceeds its depth {}", n, r.label, depth));
+    if (!model::acquire_fits(n, depth))
+        protocol(fmt::format("acquire({}) on {} exceeds its depth {}", n, r.label, depth));
     const int need = std::max(0, n - r.held);
     if (need > 0) {
         ps_.ring = &r.label;
         ps_.count = n;
         ps_.element = (r.index + r.held) % depth;
-        locks_.at(r.ring->acquire_lock).acquire_ge(need * r.ring->repeat, clk_, ps_, &stall_);
+        locks_.at(r.ring->acquire_lock).acquire_ge(model::repeat_scaled(need, r.ring->repeat), clk_, ps_, &stall_);
         r.held += need;
     }
     r.out.clear();
@@ -80,7 +83,7 @@ void CoreProcess::release(int key, int n) {
     auto& r = ring(key);
     ++sync_ops_;
     if (n > r.held) protocol(fmt::format("release({}) on {} but only {} element(s) are held", n, r.label, r.held));
-    locks_.at(r.ring->release_lock).release(n * r.ring->repeat, clk_, ps_.name);
+    locks_.at(r.ring->release_lock).release(model::repeat_scaled(n, r.ring->repeat), clk_, ps_.name);
     r.held -= n;
     r.index = (r.index + n) % static_cast<int>(r.elems.size());
 }

@@ -367,3 +367,13 @@ TEST_CASE("docs/hardware-sources.md lists every preset number with a source", "[
     CHECK(arch_preset(Arch::AIE2P).mem.physical_banks == 8);
     CHECK_THAT(doc, Catch::Contains("the mem tile's `physical_banks` is 8, from AM027"));
 }
+
+#include "npusim/model/LockRules.hpp"
+
+TEST_CASE("lock rules: repeat_scaled multiplies objects by the repeat count; an acquire fits up to the depth",
+          "[model][locks]") {
+    STATIC_REQUIRE(npusim::model::repeat_scaled(3, 1) == 3);
+    STATIC_REQUIRE(npusim::model::repeat_scaled(2, 4) == 8);
+    STATIC_REQUIRE(npusim::model::acquire_fits(2, 2));
+    STATIC_REQUIRE_FALSE(npusim::model::acquire_fits(3, 2));
+}

@@ -2,6 +2,7 @@
 
 #include "npusim/frontend/Worker.hpp"
 #include "npusim/model/Error.hpp"
+#include "npusim/model/LockRules.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -22,7 +23,7 @@ int largest_acquire(const AcquireTable& acquires, const EndpointState& ep) {
     return it == acquires.end() ? 0 : it->second;
 }
 
-bool acquire_fits(int n, int depth) { return n <= depth; }
+bool acquire_fits(int n, int depth) { return model::acquire_fits(n, depth); }
 
 void check_acquire_fits(const EndpointState& ep, int max_acquire, int depth) {
     if (ep.owner == OwnerKind::Worker && !acquire_fits(max_acquire, depth))
@@ -75,7 +76,7 @@ int resolved_depth(const EndpointState& ep, model::TileKind kind, BufferHolding 
     return depth;
 }
 
-int repeat_scaled(int objects, int repeat_count) { return objects * repeat_count; }
+int repeat_scaled(int objects, int repeat_count) { return model::repeat_scaled(objects, repeat_count); }
 
 int link_repeat_count(const LinkState& link) {
     int r = 1;
