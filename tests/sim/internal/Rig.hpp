@@ -3,9 +3,11 @@
 #include "RunServices.hpp"
 #include "ScContextGuard.hpp"
 #include "SimProcess.hpp"
+#include "StreamLink.hpp"
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace npusim::test {
 
@@ -28,6 +30,13 @@ public:
 private:
     void body() override { f_(*this); }
     std::function<void(TestProcess&)> f_;
+};
+
+/// A stream receiver that keeps every byte it is handed.
+struct Collect final : sim::StreamReceiver {
+    std::vector<std::uint8_t> got;
+    void accept(const std::uint8_t* d, std::uint64_t n) override { got.insert(got.end(), d, d + n); }
+    std::string label() const override { return "rx"; }
 };
 
 } // namespace npusim::test

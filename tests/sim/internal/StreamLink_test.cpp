@@ -7,16 +7,9 @@
 #include <numeric>
 
 using namespace npusim;
+using npusim::test::Collect;
 using npusim::test::Rig;
 using npusim::test::TestProcess;
-
-namespace {
-struct Collect final : sim::StreamReceiver {
-    std::vector<std::uint8_t> got;
-    void accept(const std::uint8_t* d, std::uint64_t n) override { got.insert(got.end(), d, d + n); }
-    std::string label() const override { return "rx"; }
-};
-} // namespace
 
 TEST_CASE("stream_transfer_cycles and stream_link_rate", "[sim][stream][timing]") {
     CHECK(sim::stream_transfer_cycles(4096, 4.0, 12) == 1024 + 12);

@@ -13,16 +13,11 @@
 
 using namespace npusim;
 using namespace npusim::model;
+using npusim::test::Collect;
 using npusim::test::Rig;
 using npusim::test::TestProcess;
 
 namespace {
-
-struct Collect final : sim::StreamReceiver {
-    std::vector<std::uint8_t> got;
-    void accept(const std::uint8_t* d, std::uint64_t n) override { got.insert(got.end(), d, d + n); }
-    std::string label() const override { return "rx"; }
-};
 
 BufferDescriptor bd(std::uint32_t offset, std::uint32_t length, std::vector<Dim> dims, int next) {
     BufferDescriptor b;
