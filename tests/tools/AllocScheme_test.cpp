@@ -85,7 +85,7 @@ void register_alloc_designs() {
 
 // --alloc-scheme=basic-sequential: basicAllocation only; the netlist shows the buffers packed
 // after the 1 KiB stack, largest first: in_cons_buff_0 at 0x400, in_cons_buff_1 20 KiB later.
-TEST_CASE("--alloc-scheme basic-sequential packs the buffers (netlist dump)", "[cli][alloc]") {
+TEST_CASE("CLI alloc-scheme basic-sequential packs the buffers (netlist dump)", "[cli][alloc]") {
     register_alloc_designs();
     const auto r = cli({"run", "test_alloc_big", "--alloc-scheme", "basic-sequential", "--netlist"});
     CHECK(r.code == 0);
@@ -102,7 +102,7 @@ TEST_CASE("--alloc-scheme basic-sequential packs the buffers (netlist dump)", "[
 
 // --alloc-scheme=bank-aware: simpleBankAwareAllocation without fallback, "Bank-aware allocation
 // failed." naming the tile (exit code 2, a design error).
-TEST_CASE("--alloc-scheme bank-aware refuses a design that only fits sequentially", "[cli][alloc]") {
+TEST_CASE("CLI alloc-scheme bank-aware refuses a design that only fits sequentially", "[cli][alloc]") {
     register_alloc_designs();
     const auto r = cli({"run", "test_alloc_big", "--alloc-scheme", "bank-aware"});
     CHECK(r.code == 2);
@@ -112,7 +112,7 @@ TEST_CASE("--alloc-scheme bank-aware refuses a design that only fits sequentiall
 
 // No --alloc-scheme: bank-aware, then basic-sequential with the toolchain's warning, shown with
 // the run's warnings (summary and --json).
-TEST_CASE("no --alloc-scheme: bank-aware falls back to basic-sequential with a warning", "[cli][alloc]") {
+TEST_CASE("CLI without --alloc-scheme: bank-aware falls back to basic-sequential with a warning", "[cli][alloc]") {
     register_alloc_designs();
     const auto r = cli({"run", "test_alloc_big"});
     CHECK(r.code == 0);
@@ -128,7 +128,7 @@ TEST_CASE("no --alloc-scheme: bank-aware falls back to basic-sequential with a w
 
 // A design built with alloc_scheme = bank-aware (DesignSpec::alloc_scheme, its build option)
 // behaves as the flag does; the command line overrides it.
-TEST_CASE("a design's alloc_scheme build option; --alloc-scheme overrides it", "[cli][alloc]") {
+TEST_CASE("CLI: a design's alloc_scheme build option; --alloc-scheme overrides it", "[cli][alloc]") {
     register_alloc_designs();
     const auto r = cli({"run", "test_alloc_big_bank_aware"});
     CHECK(r.code == 2);
@@ -142,7 +142,7 @@ TEST_CASE("a design's alloc_scheme build option; --alloc-scheme overrides it", "
 
 // aiecc accepts any string (an unknown one behaves as unset); npusim's CLI takes only the two
 // scheme names and refuses anything else as a usage error.
-TEST_CASE("--alloc-scheme with a bad value is a usage error", "[cli][alloc]") {
+TEST_CASE("CLI alloc-scheme with a bad value is a usage error", "[cli][alloc]") {
     auto r = cli({"run", "passthrough_kernel", "--alloc-scheme", "fast"});
     CHECK(r.code == 2);
     CHECK_THAT(r.err,

@@ -109,7 +109,7 @@ std::vector<int> flow_core_columns(ResolveContext& ctx, const std::vector<Endpoi
 // core destination, the distance to the span [lo, hi] for several (broadcast); the column S with
 // the least total cost, ties broken by the distance to the mean of all destinations, then the
 // lowest column. 0 when the link serves no core.
-int link_centroid_column(ResolveContext& ctx, const LinkState& link) {
+std::optional<int> link_centroid_column(ResolveContext& ctx, const LinkState& link) {
     std::vector<std::vector<int>> flows;
     for (auto* in : link.inputs)
         if (auto cols = flow_core_columns(ctx, {in->prod.get()}, &link); !cols.empty()) flows.push_back(cols);
@@ -118,7 +118,7 @@ int link_centroid_column(ResolveContext& ctx, const LinkState& link) {
         for (auto& c : out->cons) cons.push_back(c.get());
         if (auto cols = flow_core_columns(ctx, cons, &link); !cols.empty()) flows.push_back(cols);
     }
-    if (flows.empty()) return 0;
+    if (flows.empty()) return std::nullopt;
     double mean = 0;
     int count = 0;
     for (const auto& f : flows)
@@ -180,8 +180,13 @@ void place_pinned_link(ResolveContext& ctx, LinkPlan& plan, Reserved& reserved) 
 void place_unpinned_link(ResolveContext& ctx, LinkPlan& plan, Reserved& reserved) {
     const auto* link = plan.link;
     const TileKind kind = link->tile.kind.value_or(TileKind::Mem);
-    const int centroid = link_centroid_column(ctx, *link);
+    const auto centroid_of_cores = link_centroid_column(ctx, *link);
+    const int centroid = centroid_of_cores.value_or(0); // the toolchain's value without cores
     const int target = link->tile.col.value_or(centroid);
+    // npusim departure (docs/resolve.md): a link that serves no core and has no column request
+    // ignores the distance term, so such links spread over the least loaded tiles (the toolchain
+    // stacks them at column 0, which npusim's router cannot always route).
+    const bool by_distance = centroid_of_cores.has_value() || link->tile.col.has_value();
     const auto need = link_demand(*link);
     std::optional<TileCoord> best;
     std::tuple<int, int, int, int> best_key;
@@ -190,7 +195,7 @@ void place_unpinned_link(ResolveContext& ctx, LinkPlan& plan, Reserved& reserved
         if (link->tile.row && t.row != *link->tile.row) continue;
         if (!has_channels(ctx, t, need, reserved)) continue;
         const auto [in, out] = channels_in_use(ctx, t, reserved);
-        const std::tuple<int, int, int, int> key{std::abs(t.col - target), in + out, t.col, t.row};
+        const std::tuple<int, int, int, int> key{by_distance ? std::abs(t.col - target) : 0, in + out, t.col, t.row};
         if (!best || key < best_key) {
             best = t;
             best_key = key;

@@ -4,6 +4,8 @@
 // endpoints use our own deterministic rule; both are documented in docs/resolve.md, step 3.
 #include "resolve/ResolveContext.hpp"
 
+#include <optional>
+
 namespace npusim::iron::detail {
 
 /// Pinned workers on their tile, the others on the first free compute tile (columns left to
@@ -18,8 +20,8 @@ void place_buffers(ResolveContext& ctx);
 /// in the toolchain (docs/resolve.md).
 void place_links(ResolveContext& ctx);
 /// SequentialPlacer::computeCentroidColumn for a link: the column that minimises the routing
-/// span to the cores it serves (0 when it serves none).
-int link_centroid_column(ResolveContext& ctx, const LinkState& link);
+/// span to the cores it serves; nullopt when it serves none (the toolchain then uses column 0).
+std::optional<int> link_centroid_column(ResolveContext& ctx, const LinkState& link);
 /// The column of the other end of `self`'s fifo (0 when it has none yet).
 int preferred_column(ResolveContext& ctx, FifoState* f, EndpointState* self);
 /// The tile of an endpoint: its worker's, its link's, or for the runtime the pinned shim tile or
