@@ -62,6 +62,11 @@ run options (also written --option=value):
   --vcd FILE.vcd       VCD waveform for GTKWave
   --json               print one machine-readable result object
   --netlist            print the resolved netlist before simulating
+  --alloc-scheme bank-aware|basic-sequential
+                       buffer allocation scheme, as aiecc's --alloc-scheme (mlir-aie
+                       AIEAssignBuffers.cpp): bank-aware or basic-sequential, each without
+                       fallback; unset: the design's own, by default bank-aware falling back to
+                       basic-sequential with a warning
   --progress           report progress on stderr during long runs
 
 .npy files: NumPy format 1.0/2.0/3.0, little-endian, C order; int8 uint8 int16 int32 uint32
@@ -127,6 +132,7 @@ struct RunArgs {
     std::map<std::string, std::string> inputs, expected;
     std::string save_dir;
     std::optional<double> rtol, atol;
+    std::optional<iron::AllocScheme> alloc_scheme;
 };
 
 RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
@@ -184,7 +190,12 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             r.netlist = true;
         else if (s == "--progress")
             r.progress = true;
-        else if (!s.empty() && s[0] == '-')
+        else if (s == "--alloc-scheme") {
+            const std::string v = value(s);
+            r.alloc_scheme = iron::parse_alloc_scheme(v);
+            if (!r.alloc_scheme)
+                throw UsageError(fmt::format("--alloc-scheme expects bank-aware or basic-sequential, got '{}'", v));
+        } else if (!s.empty() && s[0] == '-')
             throw UsageError(fmt::format("unknown option '{}'", s));
         else if (r.design.empty())
             r.design = s;
@@ -343,6 +354,7 @@ int cmd_list(std::ostream& out) {
 }
 
 int cmd_args(const RunArgs& r, std::ostream& out) {
+    if (r.alloc_scheme) throw UsageError("args: --alloc-scheme applies to run and golden (args does not resolve)");
     const auto& spec = harness::design_by_name(r.design);
     const auto& dev = model::device_by_name(r.device);
     const auto inst = spec.build(dev, spec.resolve_params(r.params), harness::BuildOptions(r.seed, r.kernels));
@@ -405,6 +417,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     ro.save_dir = r.save_dir;
     ro.rtol = r.rtol;
     ro.atol = r.atol;
+    ro.alloc_scheme = r.alloc_scheme;
     sim::SimOptions& so = ro.sim;
     so.timing = model::TimingParams::for_arch(dev.arch);
     if (!r.timing_file.empty()) so.timing.apply_json_file(r.timing_file);
@@ -425,7 +438,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     if (!sinks.empty()) so.trace = &tee;
     if (r.netlist) {
         auto inst = spec.build(dev, spec.resolve_params(r.params), harness::BuildOptions(r.seed, r.kernels));
-        out << inst.program.resolve().dump();
+        out << inst.program.resolve(harness::resolve_options(spec, ro)).dump();
     }
     const auto rep = harness::run_design(spec, dev.name, r.params, ro);
     if (r.progress) err << "\n";

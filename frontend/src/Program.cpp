@@ -4,6 +4,21 @@
 
 namespace npusim::iron {
 
+const char* alloc_scheme_name(AllocScheme s) {
+    switch (s) {
+    case AllocScheme::BankAware: return "bank-aware";
+    case AllocScheme::BasicSequential: return "basic-sequential";
+    case AllocScheme::Default: break;
+    }
+    return "";
+}
+
+std::optional<AllocScheme> parse_alloc_scheme(const std::string& s) {
+    if (s == "bank-aware") return AllocScheme::BankAware;
+    if (s == "basic-sequential") return AllocScheme::BasicSequential;
+    return std::nullopt;
+}
+
 Program::Program(const model::DeviceSpec& device, Runtime rt, std::vector<Worker> workers, std::string name)
     : device_(&device), runtime_(std::move(rt)), workers_(std::move(workers)), name_(std::move(name)) {}
 

@@ -36,6 +36,12 @@ const ArgSpec& argument(const DesignInstance& inst, const std::string& design, c
 
 } // namespace
 
+iron::ResolveOptions resolve_options(const DesignSpec& spec, const RunOptions& opts) {
+    iron::ResolveOptions ro;
+    ro.alloc_scheme = opts.alloc_scheme.value_or(spec.alloc_scheme);
+    return ro;
+}
+
 Tensor load_tensor_for(const ArgSpec& arg, const std::string& path, const std::string& design) {
     Tensor t = NpyFile::read(path);
     if (t.dtype != arg.dtype)
@@ -96,11 +102,12 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
         expected_from_files[name] = load_tensor_for(a, path, spec.name);
     }
 
-    const model::Netlist net = inst.program.resolve();
+    const model::Netlist net = inst.program.resolve(resolve_options(spec, opts));
     const auto t1 = clock::now();
     rep.tiles_used = net.tiles_used();
     rep.workers = net.cores.size();
     rep.result = sim::simulate(net, inst.host_tensors(inputs), opts.sim);
+    rep.result.warnings.insert(rep.result.warnings.begin(), net.warnings.begin(), net.warnings.end());
     const auto t2 = clock::now();
     rep.resolve_seconds = std::chrono::duration<double>(t1 - t0).count();
     rep.simulate_seconds = std::chrono::duration<double>(t2 - t1).count();

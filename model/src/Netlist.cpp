@@ -49,6 +49,7 @@ std::string dims_str(const std::vector<Dim>& dims) {
 
 std::string Netlist::dump() const {
     std::string out = fmt::format("netlist of '{}' on {}\n", design, device ? device->name : "?");
+    for (const auto& w : warnings) out += fmt::format("warning: {}\n", w);
     out += "buffers:\n";
     for (const auto& b : buffers)
         out += fmt::format("  {:<28} {:>8} @0x{:05x} {:>7} B  {}\n", b.name, to_string(b.tile), b.address, b.bytes,

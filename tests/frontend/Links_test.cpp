@@ -132,8 +132,10 @@ TEST_CASE("link errors: mem tile BDs, channels and memory run out", "[frontend][
         for (auto& p : parts) outs.push_back(p.cons());
         Runtime rt([](RuntimeData a, ObjectFifoHandle i, std::vector<ObjectFifoHandle>) { i.fill(a); },
                    fn_args(tensor<std::int32_t>({1024}), in.prod(), outs));
+        // AIEPlacer.cpp placeNonCoreTileByCentroid's message ("MemTile": stringifyAIETileType)
         CHECK_THROWS_WITH(Program("npu1_1col", rt, {}).resolve(),
-                          "link of fifo 'in': no mem tile with 1 free S2MM and 8 free MM2S DMA channels on npu1_1col");
+                          "link of fifo 'in': no MemTile has sufficient DMA capacity for 1 input/8 output channels "
+                          "near centroid column 0");
     }
     {
         ObjectFifo in(tensor<std::int32_t>({1024}), "in", 8);
@@ -150,7 +152,8 @@ TEST_CASE("link errors: mem tile BDs, channels and memory run out", "[frontend][
                     parts[1].cons(), parts[2].cons(), parts[3].cons()));
         CHECK_THROWS_WITH(
             Program("npu1", rt, {}).resolve(),
-            "mem tile (0,1): link of fifo 'in' needs 32 BDs on S2MM channel 0 but only 24 of BDs 0-23 are free");
+            "mem tile (0,1): link of fifo 'in' needs 32 BDs on S2MM channel 0 but only 24 of BDs 0-23 are free: "
+            "Allocator exhausted available BD IDs (maximum 24 available for channel 0).");
     }
     {
         ObjectFifo big(tensor<std::int32_t>({80000}), "big", 2); // 2 x 320000 B > 512 KiB
@@ -163,7 +166,8 @@ TEST_CASE("link errors: mem tile BDs, channels and memory run out", "[frontend][
             fn_args(tensor<std::int32_t>({80000}), big.prod(), fwd.cons()));
         CHECK_THROWS_WITH(
             Program("npu2", rt, {}).resolve(),
-            "mem tile (0,1): out of data memory: needs 640000 B ('big' 2 x 320000 B) but the tile has 524288 B");
+            "mem tile (0,1): Basic sequential allocation also failed. Out of data memory: needs 640000 B ('big' 2 x "
+            "320000 B) but the tile has 524288 B");
     }
 }
 

@@ -39,8 +39,8 @@ void copy_body(ObjectFifoHandle i, ObjectFifoHandle o) {
 TEST_CASE("a fifo too large for tile memory", "[frontend][errors]") {
     auto p = one_worker(copy_body, tensor<std::int32_t>({8192})); // 2 x 32 KiB per fifo side
     CHECK_THROWS_WITH(p.resolve(),
-                      "compute tile (0,2): out of data memory: needs 132096 B (stack 1024 B, 'in' 2 x 32768 B, "
-                      "'out' 2 x 32768 B) but the tile has 65536 B");
+                      "compute tile (0,2): Basic sequential allocation also failed. Out of data memory: needs 132096 "
+                      "B (stack 1024 B, 'in' 2 x 32768 B, 'out' 2 x 32768 B) but the tile has 65536 B");
 }
 
 TEST_CASE("acquire(n) with n larger than the depth", "[frontend][errors]") {

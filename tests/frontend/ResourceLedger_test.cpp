@@ -38,6 +38,7 @@ TEST_CASE("alloc_channel: the lowest free channel until none is left", "[resolve
     CHECK(ledger.alloc_channel({0, 2}, Direction::MM2S, "c") == 0); // directions are separate
 }
 
+// Out of locks quotes AIEAssignLockIDs.cpp (AIEAssignLockIDsPass): "not allocated a lock.".
 TEST_CASE("add_lock: 16 locks on a compute tile, values 0..63", "[resolve][ledger]") {
     model::Netlist net;
     ResourceLedger ledger(npu1(), net);
@@ -45,7 +46,8 @@ TEST_CASE("add_lock: 16 locks on a compute tile, values 0..63", "[resolve][ledge
         CHECK(net.locks[static_cast<std::size_t>(ledger.add_lock({0, 2}, "l", 0, {"f", "x"}))].id == i);
     CHECK_THROWS_WITH(
         ledger.add_lock({0, 2}, "l16", 0, {"f", "producer prod_lock (free slots)"}),
-        "compute tile (0,2): 'f' producer prod_lock (free slots) needs a lock but all 16 locks are in use");
+        "compute tile (0,2): 'f' producer prod_lock (free slots) needs a lock but all 16 locks are in use: not "
+        "allocated a lock.");
     CHECK(ledger.add_lock({0, 1}, "m", 63, {"f", "x"}) == 16); // 64 on the mem tile, init up to 63
     CHECK_THROWS_WITH(ledger.add_lock({0, 1}, "m2", 64, {"f", "link"}),
                       "'f' link: lock 'm2' initial value 64 is outside 0..63");
@@ -53,6 +55,8 @@ TEST_CASE("add_lock: 16 locks on a compute tile, values 0..63", "[resolve][ledge
                       "'f' link: lock 'm3' initial value -1 is outside 0..63");
 }
 
+// Out of BDs quotes AIEAssignBufferDescriptorIDs.cpp: "Allocator exhausted available BD IDs (maximum N
+// available for channel c)." (N = getNumBDsForChannel: 24 per mem-tile channel parity, 16 on compute tiles).
 TEST_CASE("add_channel: BD ids per id range; the mem tile splits even and odd channels", "[resolve][ledger]") {
     model::Netlist net;
     ResourceLedger ledger(npu1(), net);
@@ -64,10 +68,12 @@ TEST_CASE("add_channel: BD ids per id range; the mem tile splits even and odd ch
     CHECK(net.channels[2].bds.back().bd_id == 23);
     CHECK_THROWS_WITH(
         ledger.add_channel(channel({0, 1}, Direction::MM2S, 2, 1), "link of fifo 'in'"),
-        "mem tile (0,1): link of fifo 'in' needs 1 BDs on MM2S channel 2 but only 0 of BDs 0-23 are free");
+        "mem tile (0,1): link of fifo 'in' needs 1 BDs on MM2S channel 2 but only 0 of BDs 0-23 are free: "
+        "Allocator exhausted available BD IDs (maximum 24 available for channel 2).");
     ledger.add_channel(channel({0, 2}, Direction::MM2S, 0, 16), "sixteen"); // a compute tile has 16
     CHECK_THROWS_WITH(ledger.add_channel(channel({0, 2}, Direction::S2MM, 0, 1), "more"),
-                      "compute tile (0,2): more needs 1 BDs on S2MM channel 0 but only 0 of BDs 0-15 are free");
+                      "compute tile (0,2): more needs 1 BDs on S2MM channel 0 but only 0 of BDs 0-15 are free: "
+                      "Allocator exhausted available BD IDs (maximum 16 available for channel 0).");
 }
 
 TEST_CASE("take_shim_bd: 16 ids per shim tile, reusable once freed", "[resolve][ledger][shim]") {

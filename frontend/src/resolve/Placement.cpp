@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <limits>
+#include <optional>
+#include <tuple>
 
 namespace npusim::iron::detail {
 
@@ -47,76 +50,166 @@ void add_core(ResolveContext& ctx, WorkerState* w) {
     ctx.net.cores.push_back(std::move(core));
 }
 
-// The column of the first core (or pinned shim endpoint) a link serves; -1 if none.
-int link_column(ResolveContext& ctx, const LinkState& link) {
-    int col = -1;
-    auto consider = [&](EndpointState* ep) {
-        if (col < 0 && ep && ep->owner == OwnerKind::Worker) col = ctx.worker_tile[ep->worker].col;
-        if (col < 0 && ep && ep->owner == OwnerKind::Runtime && ep->tile.pinned()) col = ep->tile.coord().col;
-    };
-    for (auto* in : link.inputs) consider(in->prod.get());
-    for (const auto& out : link.outputs)
-        for (auto& c : out->cons) consider(c.get());
-    return col;
-}
-
-// Channels the links placed so far will take on each tile (allocated later, in fifo order).
+// Channels the links placed so far take on each tile (allocated later, in fifo order):
+// SequentialPlacer's availability.inputChannelsUsed / outputChannelsUsed.
 using Reserved = std::map<TileCoord, std::pair<int, int>>;
 
-std::vector<TileCoord> link_candidates(ResolveContext& ctx, TileKind kind, int col, Reserved& reserved) {
-    std::vector<TileCoord> candidates = ctx.dev.tiles_of(kind);
-    if (col >= 0) { // nearest to the column of the cores it serves
-        std::stable_sort(candidates.begin(), candidates.end(),
-                         [&](TileCoord a, TileCoord b) { return std::abs(a.col - col) < std::abs(b.col - col); });
-    } else { // only shim endpoints: the least loaded tile, so such links spread over columns
-        auto load = [&](TileCoord t) {
-            const auto& r = reserved[t];
-            return ctx.ledger.channels_used(t, Direction::S2MM) + ctx.ledger.channels_used(t, Direction::MM2S) +
-                   r.first + r.second;
-        };
-        std::stable_sort(candidates.begin(), candidates.end(),
-                         [&](TileCoord a, TileCoord b) { return load(a) < load(b); });
-    }
-    return candidates;
+std::string link_name(const LinkState& link) { return fmt::format("link of fifo '{}'", link.inputs.front()->name); }
+
+// A link's channel demand (SequentialPlacer::buildChannelRequirements for a link's logical tile):
+// one S2MM per input fifo, one MM2S per output fifo.
+std::pair<int, int> link_demand(const LinkState& link) {
+    return {static_cast<int>(link.inputs.size()), static_cast<int>(link.outputs.size())};
 }
 
-bool has_link_channels(ResolveContext& ctx, TileCoord t, int need_in, int need_out, const std::pair<int, int>& r) {
-    const int used_in = ctx.ledger.channels_used(t, Direction::S2MM) + r.first;
-    const int used_out = ctx.ledger.channels_used(t, Direction::MM2S) + r.second;
-    return used_in + need_in <= ctx.dev.dma_channels(t, Direction::S2MM) &&
-           used_out + need_out <= ctx.dev.dma_channels(t, Direction::MM2S);
+std::pair<int, int> channels_in_use(ResolveContext& ctx, TileCoord t, Reserved& reserved) {
+    const auto& r = reserved[t];
+    return {ctx.ledger.channels_used(t, Direction::S2MM) + r.first,
+            ctx.ledger.channels_used(t, Direction::MM2S) + r.second};
 }
 
-void place_link(ResolveContext& ctx, LinkPlan& plan, Reserved& reserved) {
-    const auto& dev = ctx.dev;
-    auto* link = plan.link;
-    const int need_in = static_cast<int>(link->inputs.size());
-    const int need_out = static_cast<int>(link->outputs.size());
-    const std::string who = fmt::format("link of fifo '{}'", link->inputs.front()->name);
-    if (link->tile.pinned()) {
-        const TileCoord t = link->tile.coord();
-        if (!dev.contains(t) || dev.kind_at(t) == TileKind::Shim)
-            throw DesignError(
-                fmt::format("{}: tile {} is not a mem or compute tile of {}", who, tile_str(t), dev.name));
-        plan.tile = t;
-        reserved[t].first += need_in;
-        reserved[t].second += need_out;
-        return;
-    }
-    const TileKind kind = link->tile.kind.value_or(TileKind::Mem);
-    for (auto t : link_candidates(ctx, kind, link_column(ctx, *link), reserved)) {
-        if (kind == TileKind::Compute && ctx.worker_tiles.count(t)) continue;
-        auto& r = reserved[t];
-        if (has_link_channels(ctx, t, need_in, need_out, r)) {
-            plan.tile = t;
-            r.first += need_in; // later links see these channels as taken
-            r.second += need_out;
-            if (kind == TileKind::Compute) ctx.worker_tiles.insert(plan.tile);
-            return;
+// SequentialPlacer::hasAvailableChannels.
+bool has_channels(ResolveContext& ctx, TileCoord t, std::pair<int, int> need, Reserved& reserved) {
+    const auto [in, out] = channels_in_use(ctx, t, reserved);
+    return in + need.first <= ctx.dev.dma_channels(t, Direction::S2MM) &&
+           out + need.second <= ctx.dev.dma_channels(t, Direction::MM2S);
+}
+
+void reserve(Reserved& reserved, TileCoord t, std::pair<int, int> need) {
+    reserved[t].first += need.first;
+    reserved[t].second += need.second;
+}
+
+// The columns of the cores at the other end of one flow (fifo) of a link: the fifo's worker
+// endpoints, and through a neighbouring link the cores of that link's flows (computeCentroidColumn
+// resolves one level of indirection, shim -> mem tile -> core). Runtime (shim) ends add nothing.
+std::vector<int> flow_core_columns(ResolveContext& ctx, const std::vector<EndpointState*>& peers,
+                                   const LinkState* self) {
+    std::vector<int> cols;
+    for (auto* ep : peers) {
+        if (!ep) continue;
+        if (ep->owner == OwnerKind::Worker) {
+            cols.push_back(ctx.worker_tile.at(ep->worker).col);
+        } else if (ep->owner == OwnerKind::Link && ep->link != self) {
+            const LinkState& other = *ep->link;
+            auto add = [&](EndpointState* e) {
+                if (e && e->owner == OwnerKind::Worker) cols.push_back(ctx.worker_tile.at(e->worker).col);
+            };
+            for (auto* in : other.inputs) add(in->prod.get());
+            for (const auto& out : other.outputs)
+                for (auto& c : out->cons) add(c.get());
         }
     }
-    throw DesignError(fmt::format("{}: no {} tile with {} free S2MM and {} free MM2S DMA channels on {}", who,
-                                  model::tile_kind_name(kind), need_in, need_out, dev.name));
+    return cols;
+}
+
+} // namespace
+
+// mlir-aie AIEPlacer.cpp SequentialPlacer::computeCentroidColumn: per flow, |S - D| for a single
+// core destination, the distance to the span [lo, hi] for several (broadcast); the column S with
+// the least total cost, ties broken by the distance to the mean of all destinations, then the
+// lowest column. 0 when the link serves no core.
+std::optional<int> link_centroid_column(ResolveContext& ctx, const LinkState& link) {
+    std::vector<std::vector<int>> flows;
+    for (auto* in : link.inputs)
+        if (auto cols = flow_core_columns(ctx, {in->prod.get()}, &link); !cols.empty()) flows.push_back(cols);
+    for (const auto& out : link.outputs) {
+        std::vector<EndpointState*> cons;
+        for (auto& c : out->cons) cons.push_back(c.get());
+        if (auto cols = flow_core_columns(ctx, cons, &link); !cols.empty()) flows.push_back(cols);
+    }
+    if (flows.empty()) return std::nullopt;
+    double mean = 0;
+    int count = 0;
+    for (const auto& f : flows)
+        for (int d : f) {
+            mean += d;
+            ++count;
+        }
+    mean /= count;
+    int best_col = 0;
+    int best_cost = std::numeric_limits<int>::max();
+    double best_tie = std::numeric_limits<double>::infinity();
+    for (int s = 0; s < ctx.dev.cols; ++s) {
+        int cost = 0;
+        for (const auto& f : flows) {
+            if (f.size() == 1) {
+                cost += std::abs(s - f[0]);
+            } else {
+                const int lo = *std::min_element(f.begin(), f.end());
+                const int hi = *std::max_element(f.begin(), f.end());
+                cost += s < lo ? lo - s : s > hi ? s - hi : 0;
+            }
+        }
+        const double tie = std::abs(s - mean);
+        if (cost < best_cost || (cost == best_cost && tie < best_tie)) {
+            best_cost = cost;
+            best_tie = tie;
+            best_col = s;
+        }
+    }
+    return best_col;
+}
+
+namespace {
+
+// Pinned: SequentialPlacer::validateAndUpdateChannelUsage (the tile must have the channels).
+void place_pinned_link(ResolveContext& ctx, LinkPlan& plan, Reserved& reserved) {
+    const auto& dev = ctx.dev;
+    const auto* link = plan.link;
+    const TileCoord t = link->tile.coord();
+    if (!dev.contains(t) || dev.kind_at(t) == TileKind::Shim)
+        throw DesignError(
+            fmt::format("{}: tile {} is not a mem or compute tile of {}", link_name(*link), tile_str(t), dev.name));
+    const auto need = link_demand(*link);
+    if (!has_channels(ctx, t, need, reserved)) {
+        const auto [in, out] = channels_in_use(ctx, t, reserved);
+        throw DesignError(fmt::format("{}: tile ({}, {}) requires {} input/{} output DMA channels, but only {} "
+                                      "input/{} output available",
+                                      link_name(*link), t.col, t.row, need.first, need.second,
+                                      dev.dma_channels(t, Direction::S2MM) - in,
+                                      dev.dma_channels(t, Direction::MM2S) - out));
+    }
+    plan.tile = t;
+    reserve(reserved, t, need);
+}
+
+// Unpinned: SequentialPlacer::placeNonCoreTileByCentroid + findTileWithCapacity, the
+// lexicographic minimum of (|col - centroid|, channels in use, col, row) over the tiles of the
+// link's kind with the channels it needs.
+void place_unpinned_link(ResolveContext& ctx, LinkPlan& plan, Reserved& reserved) {
+    const auto* link = plan.link;
+    const TileKind kind = link->tile.kind.value_or(TileKind::Mem);
+    const auto centroid_of_cores = link_centroid_column(ctx, *link);
+    const int centroid = centroid_of_cores.value_or(0); // the toolchain's value without cores
+    const int target = link->tile.col.value_or(centroid);
+    // npusim departure (docs/resolve.md): a link that serves no core and has no column request
+    // ignores the distance term, so such links spread over the least loaded tiles (the toolchain
+    // stacks them at column 0, which npusim's router cannot always route).
+    const bool by_distance = centroid_of_cores.has_value() || link->tile.col.has_value();
+    const auto need = link_demand(*link);
+    std::optional<TileCoord> best;
+    std::tuple<int, int, int, int> best_key;
+    for (auto t : ctx.dev.tiles_of(kind)) {
+        if (kind == TileKind::Compute && ctx.worker_tiles.count(t)) continue;
+        if (link->tile.row && t.row != *link->tile.row) continue;
+        if (!has_channels(ctx, t, need, reserved)) continue;
+        const auto [in, out] = channels_in_use(ctx, t, reserved);
+        const std::tuple<int, int, int, int> key{by_distance ? std::abs(t.col - target) : 0, in + out, t.col, t.row};
+        if (!best || key < best_key) {
+            best = t;
+            best_key = key;
+        }
+    }
+    if (!best) {
+        const char* type = kind == TileKind::Mem ? "MemTile" : "CoreTile"; // stringifyAIETileType
+        throw DesignError(fmt::format("{}: no {} has sufficient DMA capacity for {} input/{} output channels {} {}",
+                                      link_name(*link), type, need.first, need.second,
+                                      link->tile.col ? "at column" : "near centroid column", target));
+    }
+    plan.tile = *best;
+    reserve(reserved, *best, need);
+    if (kind == TileKind::Compute) ctx.worker_tiles.insert(plan.tile);
 }
 
 TileCoord runtime_endpoint_tile(ResolveContext& ctx, EndpointState* ep, Direction shim_dir, int preferred_col) {
@@ -176,7 +269,18 @@ void place_buffers(ResolveContext& ctx) {
 
 void place_links(ResolveContext& ctx) {
     Reserved reserved;
-    for (auto& plan : ctx.links) place_link(ctx, plan, reserved);
+    // SequentialPlacer::place: fully pinned tiles first, in program order ...
+    for (auto& plan : ctx.links)
+        if (plan.link->tile.pinned()) place_pinned_link(ctx, plan, reserved);
+    // ... then placeNonCoreLogicalTiles: the others by descending channel demand (stable).
+    std::vector<LinkPlan*> order;
+    for (auto& plan : ctx.links)
+        if (!plan.link->tile.pinned()) order.push_back(&plan);
+    std::stable_sort(order.begin(), order.end(), [](const LinkPlan* a, const LinkPlan* b) {
+        const auto da = link_demand(*a->link), db = link_demand(*b->link);
+        return da.first + da.second > db.first + db.second;
+    });
+    for (auto* plan : order) place_unpinned_link(ctx, *plan, reserved);
 }
 
 int preferred_column(ResolveContext& ctx, FifoState* f, EndpointState* self) {

@@ -1,8 +1,10 @@
 #pragma once
-// Placement: which tile every worker, Buffer, link and runtime (shim) endpoint goes on. aiecc's
-// placer is a compiler pass we do not have; this rule is our own, deterministic and documented in
-// docs/resolve.md, step 3.
+// Placement: which tile every worker, Buffer, link and runtime (shim) endpoint goes on. Links
+// follow mlir-aie's SequentialPlacer (lib/Dialect/AIE/Transforms/AIEPlacer.cpp); workers and shim
+// endpoints use our own deterministic rule; both are documented in docs/resolve.md, step 3.
 #include "resolve/ResolveContext.hpp"
+
+#include <optional>
 
 namespace npusim::iron::detail {
 
@@ -11,10 +13,15 @@ namespace npusim::iron::detail {
 void place_workers(ResolveContext& ctx);
 /// Each worker's Buffers on their tile (or the worker's), which the core must reach.
 void place_buffers(ResolveContext& ctx);
-/// Links on their requested tile, else on the tile of the requested kind (mem by default)
-/// nearest the column of the cores they serve with enough free DMA channels; links with only
-/// shim endpoints on the least loaded such tile.
+/// Links as SequentialPlacer places non-core logical tiles: pinned links on their tile (which
+/// must have the DMA channels), then the others by descending channel demand, each on the tile
+/// of its kind (mem by default) minimising (|col - centroid column|, channels in use, col, row)
+/// among those with the channels it needs. Channels only: BDs and locks are not considered, as
+/// in the toolchain (docs/resolve.md).
 void place_links(ResolveContext& ctx);
+/// SequentialPlacer::computeCentroidColumn for a link: the column that minimises the routing
+/// span to the cores it serves; nullopt when it serves none (the toolchain then uses column 0).
+std::optional<int> link_centroid_column(ResolveContext& ctx, const LinkState& link);
 /// The column of the other end of `self`'s fifo (0 when it has none yet).
 int preferred_column(ResolveContext& ctx, FifoState* f, EndpointState* self);
 /// The tile of an endpoint: its worker's, its link's, or for the runtime the pinned shim tile or

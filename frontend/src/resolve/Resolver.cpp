@@ -9,9 +9,34 @@
 #include "resolve/StreamRouter.hpp"
 #include "resolve/TileMemoryAllocator.hpp"
 
+#include "npusim/model/Error.hpp"
+
+#include <fmt/format.h>
+
 namespace npusim::iron::detail {
 
 namespace {
+
+// The tile's own `allocation_scheme` (a worker's or a link's Tile request), else the flag.
+AllocScheme tile_alloc_scheme(ResolveContext& ctx, model::TileCoord tile) {
+    std::optional<AllocScheme> scheme;
+    std::string first;
+    auto consider = [&](const Tile& req, const std::string& who) {
+        if (!req.allocation_scheme) return;
+        if (scheme && *scheme != *req.allocation_scheme)
+            throw DesignError(fmt::format("tile {}: {} asks for allocation_scheme '{}' but {} for '{}'",
+                                          model::to_string(tile), who, alloc_scheme_name(*req.allocation_scheme), first,
+                                          alloc_scheme_name(*scheme)));
+        scheme = req.allocation_scheme;
+        first = who;
+    };
+    for (auto* w : ctx.workers)
+        if (ctx.worker_tile.at(w) == tile) consider(w->opts.tile, fmt::format("worker '{}'", w->name));
+    for (const auto& plan : ctx.links)
+        if (plan.tile == tile)
+            consider(plan.link->tile, fmt::format("the link of fifo '{}'", plan.link->inputs.front()->name));
+    return scheme.value_or(ctx.opts.alloc_scheme);
+}
 
 // Per tile: the core stack at the bottom, then the tile's buffers (TileMemoryAllocator).
 void allocate_memory(ResolveContext& ctx) {
@@ -23,9 +48,8 @@ void allocate_memory(ResolveContext& ctx) {
         for (const auto& core : ctx.net.cores)
             if (core.tile == tile) stack = core.stack_bytes;
         if (u.buffers.empty() && stack == 0) continue;
-        TileMemoryAllocator alloc(tile, ctx.dev.resources(tile), stack,
-                                  ctx.opts.alloc_scheme == AllocScheme::BankAware);
-        alloc.allocate(ctx.net.buffers, u.buffers);
+        TileMemoryAllocator alloc(tile, ctx.dev.resources(tile), stack, tile_alloc_scheme(ctx, tile));
+        alloc.allocate(ctx.net.buffers, u.buffers, ctx.net.warnings);
     }
 }
 

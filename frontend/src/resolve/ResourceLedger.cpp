@@ -38,7 +38,7 @@ int ResourceLedger::add_lock(TileCoord t, const std::string& name, int init, mod
     auto& u = use(t);
     const auto& res = dev_.resources(t);
     if (u.locks >= res.locks)
-        throw DesignError(fmt::format("{} tile {}: {} needs a lock but all {} locks are in use",
+        throw DesignError(fmt::format("{} tile {}: {} needs a lock but all {} locks are in use: not allocated a lock.",
                                       model::tile_kind_name(dev_.kind_at(t)), model::to_string(t), prov.describe(),
                                       res.locks));
     if (init < 0 || init > res.lock_max_value)
@@ -72,9 +72,11 @@ void ResourceLedger::add_channel(model::DmaChannelProgram ch, const std::string&
     const int half = dev_.resources(ch.tile).bds_split_by_channel_parity ? ch.channel % 2 : 0;
     const int avail = last - first + 1 - u.bds[half];
     if (static_cast<int>(ch.bds.size()) > avail)
-        throw DesignError(fmt::format("{} tile {}: {} needs {} BDs on {} channel {} but only {} of BDs {}-{} are free",
+        throw DesignError(fmt::format("{} tile {}: {} needs {} BDs on {} channel {} but only {} of BDs {}-{} are free: "
+                                      "Allocator exhausted available BD IDs (maximum {} available for channel {}).",
                                       model::tile_kind_name(dev_.kind_at(ch.tile)), model::to_string(ch.tile), who,
-                                      ch.bds.size(), model::direction_name(ch.dir), ch.channel, avail, first, last));
+                                      ch.bds.size(), model::direction_name(ch.dir), ch.channel, avail, first, last,
+                                      last - first + 1, ch.channel));
     for (auto& bd : ch.bds) {
         bd.bd_id = first + u.bds[half]++;
         check_bd_length(bd, dev_.resources(ch.tile), dev_.kind_at(ch.tile));

@@ -8,15 +8,15 @@
 #include "npusim/model/DeviceSpec.hpp"
 #include "npusim/model/Netlist.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace npusim::iron {
 
-enum class AllocScheme { BankAware, BasicSequential };
-
 struct ResolveOptions {
-    AllocScheme alloc_scheme = AllocScheme::BankAware;
+    /// aiecc `--alloc-scheme`; a Tile's own `allocation_scheme` overrides it for that tile.
+    AllocScheme alloc_scheme = AllocScheme::Default;
     /// Operations a worker body may perform during its resolve-time trace before tracing stops
     /// (the largest acquire seen so far is then used for the depth rule).
     std::uint64_t trace_op_budget = 1u << 20;

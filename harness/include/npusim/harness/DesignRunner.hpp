@@ -25,7 +25,12 @@ struct RunOptions {
     std::optional<double> rtol; ///< override every float output's rtol
     std::optional<double> atol; ///< override every float output's atol
     sim::SimOptions sim;
+    /// aiecc `--alloc-scheme` for this run; unset: the design's own (DesignSpec::alloc_scheme).
+    std::optional<iron::AllocScheme> alloc_scheme;
 };
+
+/// The options `spec` is resolved with in a run: its alloc_scheme unless `opts` overrides it.
+iron::ResolveOptions resolve_options(const DesignSpec& spec, const RunOptions& opts);
 
 struct RunReport {
     std::string design;
@@ -39,7 +44,7 @@ struct RunReport {
     std::vector<std::string> notes; ///< e.g. tolerances given for a design without float outputs
     std::vector<model::TileCoord> tiles_used;
     std::size_t workers = 0;
-    sim::SimResult result;
+    sim::SimResult result; ///< its warnings start with the netlist's (resolve-time) ones
     std::vector<OutputCheck> checks;
     bool all_match = false;
     double resolve_seconds = 0;

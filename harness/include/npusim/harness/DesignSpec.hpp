@@ -32,6 +32,9 @@ struct DesignSpec {
     /// say why in `kernels_note` ("no kernel: ...").
     std::vector<KernelSet> kernel_sets = {KernelSet::reference};
     std::string kernels_note;
+    /// The aiecc `--alloc-scheme` the design is built with (its build options; IRON designs pass
+    /// it to aiecc in their Makefile). `npusim run --alloc-scheme` overrides it.
+    iron::AllocScheme alloc_scheme = iron::AllocScheme::Default;
     std::function<DesignInstance(const model::DeviceSpec& dev, const Params& params, const BuildOptions& opts)> build;
 
     bool supports(const std::string& device) const;

@@ -188,6 +188,9 @@ struct Netlist {
     std::vector<HostTensor> host_tensors;
     std::vector<ShimTask> tasks;
     std::vector<RuntimeOp> sequence;
+    /// Warnings of the lowering, as the toolchain emits them (e.g. the allocator's fallback from
+    /// bank-aware to basic-sequential); shown with the run's warnings.
+    std::vector<std::string> warnings;
 
     /// Tiles that hold anything (buffers, locks, channels, cores, flow endpoints), sorted.
     std::vector<TileCoord> tiles_used() const;
