@@ -5,6 +5,7 @@
 #include "npusim/model/Error.hpp"
 #include "resolve/DepthRule.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <fmt/format.h>
 
@@ -44,12 +45,11 @@ ObjectFifo::ObjectFifo(TensorType obj_type, std::string name, int depth, FifoOpt
         throw DesignError(fmt::format("fifo '{}': give dims_to_stream or to_stream, not both", state_->name));
     state_->dims_to_stream = opts.to_stream.empty() ? std::move(opts.dims_to_stream) : std::move(opts.to_stream);
     state_->via_dma = opts.via_dma;
-    if (opts.repeat_count < 1)
-        throw DesignError(fmt::format("fifo '{}': repeat_count {} must be >= 1", state_->name, opts.repeat_count));
+    if (opts.repeat_count && *opts.repeat_count < 1)
+        throw DesignError(fmt::format("fifo '{}': repeat_count {} must be >= 1", state_->name, *opts.repeat_count));
     state_->repeat_count = opts.repeat_count;
-    if (static_cast<int>(opts.init_values.size()) > depth)
-        throw DesignError(
-            fmt::format("fifo '{}': {} init_values but the depth is {}", state_->name, opts.init_values.size(), depth));
+    // The count of init_values is checked at resolve against the producer's depth (prod() may
+    // still change it): resolve/FifoVerifier.cpp.
     for (std::size_t i = 0; i < opts.init_values.size(); ++i)
         if (opts.init_values[i].size() != state_->obj_type.bytes())
             throw DesignError(fmt::format("fifo '{}': init_values[{}] has {} B, the object type {} has {} B",
@@ -109,7 +109,8 @@ ObjectFifoHandle ObjectFifo::cons(std::optional<int> depth, std::optional<Tile> 
     if (depth && *depth < 1)
         throw DesignError(fmt::format("fifo '{}': consumer depth {} must be >= 1", name(), *depth));
     c->depth = depth;
-    c->dims_from_stream = std::move(dims_from_stream);
+    // IRON cons(): no dims given -> the fifo's dims_from_stream_per_cons (set by split/forward).
+    c->dims_from_stream = dims_from_stream.empty() ? state_->default_dims_from_stream : std::move(dims_from_stream);
     auto* raw = c.get();
     state_->cons.push_back(std::move(c));
     return ObjectFifoHandle(state_, raw);
@@ -222,7 +223,28 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
     check_len(opts.repeat_counts.size(), "repeat_counts");
     check_len(opts.pad_dimensions.size(), "pad_dimensions");
     const std::int64_t parent = fifo_->obj_type.elements();
-    // Sub-objects: sizes from obj_types (or consecutive offsets), placed at the offsets.
+    // Offsets must rise within the parent object; segment i then runs to the next offset and the
+    // last one to the end of the object (AIEDialect.cpp getDistributeTransferLengths /
+    // getJoinTransferLengths): these lengths, not the sub-fifos' types, are what the mem tile's
+    // BDs move.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (offsets[i] < 0 || offsets[i] >= parent)
+            throw DesignError(fmt::format("fifo '{}': {}() offset {} of sub-fifo {} is outside the parent object of {} "
+                                          "elements",
+                                          fifo_->name, what, offsets[i], i, parent));
+        if (i + 1 < n && offsets[i + 1] <= offsets[i])
+            throw DesignError(fmt::format("fifo '{}': {}() offsets must increase: sub-fifos {} and {} overlap (offset "
+                                          "{} then {})",
+                                          fifo_->name, what, i, i + 1, offsets[i], offsets[i + 1]));
+    }
+    std::vector<std::int64_t> seg(n);
+    for (std::size_t i = 0; i < n; ++i) seg[i] = (i + 1 < n ? offsets[i + 1] : parent) - offsets[i];
+    auto sub_name = [&](std::size_t i) {
+        return !opts.names.empty()                         ? opts.names[i]
+               : kind == detail::LinkState::Kind::Forward ? fifo_->name + "_fwd"
+                                                          : fmt::format("{}_{}{}", fifo_->name, what, i);
+    };
+    // Sub-objects: obj_types when given (each must match its segment), else the segment.
     std::vector<TensorType> types(n);
     for (std::size_t i = 0; i < n; ++i) {
         if (!opts.obj_types.empty()) {
@@ -230,22 +252,44 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
             if (types[i].dtype != fifo_->obj_type.dtype)
                 throw DesignError(fmt::format("fifo '{}': {}() obj_types[{}] {} has another element type than {}",
                                               fifo_->name, what, i, types[i].str(), fifo_->obj_type.str()));
+            if (kind != detail::LinkState::Kind::Forward && types[i].elements() != seg[i])
+                throw DesignError(fmt::format(
+                    "fifo '{}': object of {} elements but {} offsets give segment [{},{}) of {} elements; the mem "
+                    "tile moves the segment (AIEDialect.cpp {}), so the sizes must agree",
+                    sub_name(i), types[i].elements(), what, offsets[i], offsets[i] + seg[i], seg[i],
+                    join ? "getJoinTransferLengths" : "getDistributeTransferLengths"));
         } else {
-            const std::int64_t end = i + 1 < n ? offsets[i + 1] : parent;
-            types[i] = TensorType{fifo_->obj_type.dtype, {end - offsets[i]}};
+            types[i] = TensorType{fifo_->obj_type.dtype, {seg[i]}};
         }
     }
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::int64_t end = offsets[i] + types[i].elements();
-        if (offsets[i] < 0 || types[i].elements() < 1 || end > parent)
-            throw DesignError(
-                fmt::format("fifo '{}': {}() sub-fifo {} at offset {} with {} elements overruns the parent object "
-                            "of {} elements",
-                            fifo_->name, what, i, offsets[i], types[i].elements(), parent));
-        if (i + 1 < n && end > offsets[i + 1])
-            throw DesignError(
-                fmt::format("fifo '{}': {}() sub-fifos {} and {} overlap (offset {} + {} elements > offset {})",
-                            fifo_->name, what, i, i + 1, offsets[i], types[i].elements(), offsets[i + 1]));
+    if (n > 1) { // a join or distribute (AIEOps.td isJoin/isDistribute: more than one sub-fifo)
+        // ObjectFifoLinkOp::verify (AIEDialect.cpp): the mem-tile side layout may not reach past the
+        // shortest segment.
+        const std::int64_t min_len = *std::min_element(seg.begin(), seg.end());
+        const StreamDims& dims = join ? fifo_->dims_to_stream : ep_->dims_from_stream;
+        std::int64_t max_idx = 0;
+        for (const auto& [size, stride] : dims) max_idx += stride * (size - 1);
+        if (!dims.empty() && min_len <= max_idx)
+            throw DesignError(fmt::format("fifo '{}': {}(): specified {} stride(s) and size(s) result in out of bounds "
+                                          "access in {}, for index {} in transfer of length {}.",
+                                          fifo_->name, what, join ? "output" : "input",
+                                          join ? "join input" : "distribute output", max_idx, min_len));
+        if (!join && !opts.repeat_counts.empty()) {
+            // Every output's repeat_count, unset counting as 0, must equal the first.
+            for (const auto& r : opts.repeat_counts)
+                if (r.value_or(0) != opts.repeat_counts[0].value_or(0))
+                    throw DesignError(fmt::format(
+                        "fifo '{}': split(): repeat counts of output object FIFOs must be equal", fifo_->name));
+        }
+        if (join && fifo_->repeats() > 1)
+            // createMemTileDMA walks repeat x n pool BDs for the join output and indexes the join's
+            // offsets by that counter, past the n offsets there are: the toolchain has no defined
+            // lowering to mirror, so npusim refuses it.
+            throw DesignError(fmt::format(
+                "fifo '{}': repeat_count {} on the output of a join is not lowered by the toolchain "
+                "(AIEObjectFifoStatefulTransform createMemTileDMA indexes the join offsets by repeat); put "
+                "repeat_counts on the join's inputs instead",
+                fifo_->name, fifo_->repeats()));
     }
     auto link = std::make_shared<detail::LinkState>();
     link->kind = kind;
@@ -253,10 +297,7 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
     link->offsets = offsets;
     std::vector<ObjectFifo> subs;
     for (std::size_t i = 0; i < n; ++i) {
-        const std::string name = !opts.names.empty() ? opts.names[i]
-                                 : kind == detail::LinkState::Kind::Forward
-                                     ? fifo_->name + "_fwd"
-                                     : fmt::format("{}_{}{}", fifo_->name, what, i);
+        const std::string name = sub_name(i);
         FifoOptions fo;
         if (!opts.dims_to_stream.empty()) fo.dims_to_stream = opts.dims_to_stream[i];
         if (!opts.repeat_counts.empty()) fo.repeat_count = opts.repeat_counts[i];
@@ -264,6 +305,9 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
         fo.pad_value = opts.pad_value;
         ObjectFifo sub(types[i], name, opts.depths.empty() ? fifo_->depth : opts.depths[i], std::move(fo));
         auto st = sub.state();
+        // split/forward: dims_from_stream[i] belongs to sub-fifo i's consumers (IRON
+        // dims_from_stream_per_cons, objectfifo.py split(); forward() is split([0], ...)).
+        if (!join && !opts.dims_from_stream.empty()) st->default_dims_from_stream = opts.dims_from_stream[i];
         if (join) {
             // sub-fifo i feeds the link: its consumer endpoint belongs to the link
             auto h = sub.cons(std::nullopt, std::nullopt,
@@ -287,8 +331,6 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
         link->outputs.push_back(fifo_);
         fifo_->link_to_prod = link.get();
     } else {
-        if (!opts.dims_from_stream.empty() && kind == detail::LinkState::Kind::Forward)
-            ep_->dims_from_stream = opts.dims_from_stream[0];
         link->inputs.push_back(fifo_.get());
         fifo_->link_from_cons = link;
     }

@@ -64,18 +64,20 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
     auto& r = ring(key);
     ++sync_ops_;
     const int depth = static_cast<int>(r.elems.size());
-    if (!model::acquire_fits(n, depth))
-        protocol(fmt::format("acquire({}) on {} exceeds its depth {}", n, r.label, depth));
+    // An acquire beyond the ring's buffers waits on a lock that can never reach the count, as on
+    // the NPU (the toolchain emits use_lock(AcquireGreaterEqual, n - held) unchecked,
+    // AIEObjectFifoStatefulTransform LowerObjectFifoAcquire): it ends in a deadlock report.
     const int need = std::max(0, n - r.held);
     if (need > 0) {
         ps_.ring = &r.label;
         ps_.count = n;
+        ps_.pool = depth;
         ps_.element = (r.index + r.held) % depth;
         locks_.at(r.ring->acquire_lock).acquire_ge(model::repeat_scaled(need, r.ring->repeat), clk_, ps_, &stall_);
         r.held += need;
     }
     r.out.clear();
-    for (int k = 0; k < n; ++k) r.out.push_back(r.elems[static_cast<std::size_t>((r.index + k) % depth)]);
+    for (int k = 0; k < std::min(n, depth); ++k) r.out.push_back(r.elems[static_cast<std::size_t>((r.index + k) % depth)]);
     return {r.out.data(), r.out.size()};
 }
 

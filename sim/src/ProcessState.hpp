@@ -17,10 +17,16 @@ struct ProcessState {
     const model::Provenance* prov = nullptr; ///< DMA: provenance of the current BD
     const std::string* ring = nullptr; ///< core: "fifo 'in' consumer 0" of the current acquire
     int count = 0; ///< core: acquire(count)
+    int pool = 0; ///< core: buffers of the ring acquired from
     int element = -1; ///< core: first element not yet held
     std::string detail; ///< anything else (runtime awaits, barriers)
     std::string describe() const {
-        if (ring) return "acquire(" + std::to_string(count) + ") on " + *ring + ", element " + std::to_string(element);
+        if (ring) {
+            std::string s = "acquire(" + std::to_string(count) + ") on " + *ring + ", element " + std::to_string(element);
+            if (count > pool)
+                s += "; more than the " + std::to_string(pool) + " buffer(s) of its pool, so it can never complete";
+            return s;
+        }
         if (prov) return prov->describe();
         return detail;
     }

@@ -100,19 +100,28 @@ TEST_CASE("resolved_depth with a per-endpoint depth list: verbatim, acquires che
                       "worker 'p' acquires 3 elements of fifo 'in' producer whose depth is 2");
 }
 
-TEST_CASE("resolved_depth of a worker producer holds at least its init_values", "[resolve][depth]") {
+TEST_CASE("init_values fix the producer's depth: no findObjectFifoSize resize (AIEObjectFifoStatefulTransform "
+          "runOnOperation)",
+          "[resolve][depth]") {
     TwoWorkerFifo t(3);
     t.f.init_values = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}};
-    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, {{1, 1}}) == 3); // 1 + 1 < 3 inits
+    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, {{1, 1}}) == 3); // declared, not 1 + 1
+    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, {{1, 3}}) == 3); // declared, not 3 + 1
     CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, {{2, 1}}) == 2); // consumers have no inits
 }
 
-TEST_CASE("resolved_depth of a shared pool: the deeper declared side, both acquires checked", "[resolve][depth]") {
+TEST_CASE("resolved_depth of a shared pool: size(0), the producer's declared depth (createObjectFifoElements); each "
+          "handle's acquire checked against its own depth (IRON ObjectFifoHandle.acquire)",
+          "[resolve][depth]") {
     TwoWorkerFifo t(2);
     t.cons().depth = 3;
-    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::SharedPool, {{1, 3}, {2, 3}}) == 3);
+    // The consumer may acquire 3 (its handle's depth) although the pool holds 2: it accepts and
+    // would wait forever, as on the NPU.
+    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::SharedPool, {{1, 2}, {2, 3}}) == 2);
     CHECK_THROWS_WITH(resolved_depth(t.prod(), Compute, BufferHolding::SharedPool, {{1, 1}, {2, 4}}),
                       "worker 'c' acquires 4 elements of fifo 'in' consumer 0 whose depth is 3");
+    CHECK_THROWS_WITH(resolved_depth(t.prod(), Compute, BufferHolding::SharedPool, {{1, 3}, {2, 1}}),
+                      "worker 'p' acquires 3 elements of fifo 'in' producer whose depth is 2");
 }
 
 TEST_CASE("repeat_count scales lock values; a link repeats by its outputs' largest count", "[resolve][depth]") {

@@ -108,14 +108,23 @@ TEST_CASE("repeat_count on a forward: the pool's free-slot lock counts depth x R
     CHECK(mm2s.bds[0].repeat == 2);
 }
 
-TEST_CASE("link errors: overlapping or overrunning split offsets", "[frontend][links][errors]") {
+TEST_CASE("link errors: offsets out of order or outside the object; sub-object sizes that disagree with the "
+          "offsets (getDistributeTransferLengths)",
+          "[frontend][links][errors]") {
+    // The mem tile moves offset-derived segments (AIEDialect.cpp getDistributeTransferLengths:
+    // to the next offset, the last to the end of the object); obj_types must agree with them.
     ObjectFifo in(tensor<std::int32_t>({2048}), "in");
     CHECK_THROWS_WITH(
         in.cons().split({0, 256}, {.obj_types = {tensor<std::int32_t>({512}), tensor<std::int32_t>({512})}}),
-        "fifo 'in': split() sub-fifos 0 and 1 overlap (offset 0 + 512 elements > offset 256)");
+        "fifo 'in_split0': object of 512 elements but split offsets give segment [0,256) of 256 elements; the mem "
+        "tile moves the segment (AIEDialect.cpp getDistributeTransferLengths), so the sizes must agree");
     CHECK_THROWS_WITH(
         in.cons().split({0, 1800}, {.obj_types = {tensor<std::int32_t>({512}), tensor<std::int32_t>({512})}}),
-        "fifo 'in': split() sub-fifo 1 at offset 1800 with 512 elements overruns the parent object of 2048 elements");
+        Catch::Contains("fifo 'in_split0': object of 512 elements but split offsets give segment [0,1800)"));
+    CHECK_THROWS_WITH(in.cons().split({0, 2048}),
+                      "fifo 'in': split() offset 2048 of sub-fifo 1 is outside the parent object of 2048 elements");
+    CHECK_THROWS_WITH(in.cons().split({512, 256}),
+                      "fifo 'in': split() offsets must increase: sub-fifos 0 and 1 overlap (offset 512 then 256)");
     CHECK_THROWS_WITH(in.prod().split({0}), "fifo 'in': split() is only available on consumer handles");
     CHECK_THROWS_WITH(in.cons().split({0, 1024}, {.names = {"one"}}),
                       "fifo 'in': split() names has 1 entries for 2 sub-fifos");

@@ -173,11 +173,11 @@ TEST_CASE("design API misuse is reported at construction", "[frontend][errors]")
                       "Worker: fifo 'f' was passed itself; pass a handle (prod() or cons())");
 }
 
-TEST_CASE("objects must be whole 32-bit words", "[frontend][errors]") {
+TEST_CASE("objects that move through DMA must be whole 32-bit words (DMABDOp::verify)", "[frontend][errors]") {
     auto p = one_worker(copy_body, tensor<std::uint8_t>({1022}));
-    CHECK_THROWS_WITH(p.resolve(),
-                      "fifo 'in': object type u8[1022] is 1022 B; DMA transfers move whole 32-bit words, so an "
-                      "object must be a multiple of 4 bytes");
+    CHECK_THROWS_WITH(p.resolve(), Catch::StartsWith("fifo 'in': object type u8[1022] is 1022 B, but it moves through "
+                                                     "DMA: transfer length must be multiple of 4 (i.e., represent 4 "
+                                                     "byte aligned address) (DMABDOp::verify)"));
 }
 
 TEST_CASE("more workers than compute tiles", "[frontend][errors]") {

@@ -1,6 +1,7 @@
 #include "resolve/Collect.hpp"
 
 #include "resolve/BodyTracer.hpp"
+#include "resolve/FifoVerifier.hpp"
 
 #include "npusim/model/Error.hpp"
 
@@ -19,6 +20,12 @@ void collect_workers(ResolveContext& ctx) {
         if (!seen_workers.insert(w).second)
             throw DesignError(fmt::format("worker '{}' is listed twice in the Program", w->name));
         if (w->name.empty()) w->name = fmt::format("worker_{}", i);
+        // Reports, traces and core symbols name workers: two with one name would be ambiguous.
+        for (auto* other : ctx.workers)
+            if (other->name == w->name)
+                throw DesignError(fmt::format("two workers are named '{}'; worker names must be unique (reports, "
+                                              "traces and core symbols name them)",
+                                              w->name));
         ctx.workers.push_back(w);
     }
 }
@@ -47,14 +54,6 @@ void collect_fifos(ResolveContext& ctx) {
         if (fifos[i]->name == fifos[i - 1]->name)
             throw DesignError(
                 fmt::format("two different fifos are named '{}'; fifo names must be unique", fifos[i]->name));
-}
-
-// DMA transfers move whole 32-bit words.
-void check_object_is_whole_words(const FifoState& f) {
-    if (f.obj_type.bytes() % 4 != 0)
-        throw DesignError(fmt::format("fifo '{}': object type {} is {} B; DMA transfers move whole 32-bit words, so an "
-                                      "object must be a multiple of 4 bytes",
-                                      f.name, f.obj_type.str(), f.obj_type.bytes()));
 }
 
 void check_fifo_ends(const FifoState& f, const std::set<WorkerState*>& listed) {
@@ -89,8 +88,8 @@ void collect_design(ResolveContext& ctx) {
     collect_fifos(ctx);
     const std::set<WorkerState*> listed(ctx.workers.begin(), ctx.workers.end());
     for (auto* f : ctx.fifos) {
-        check_object_is_whole_words(*f);
         check_fifo_ends(*f, listed);
+        verify_fifo(*f);
         collect_link(ctx, f);
     }
 }

@@ -39,13 +39,18 @@ const EndpointState& only_consumer(const FifoState& f) {
     return *f.cons.front();
 }
 
-// Both cores use one pool: it is as deep as the deeper declared side.
+// Both cores use one pool of size(0) buffers: the producer's declared depth, never resized
+// (AIEObjectFifoStatefulTransform runOnOperation sends a fifo that needs no DMA straight to
+// createObjectFifoElements, without findObjectFifoSize). Each handle's acquires are checked
+// against that handle's own depth, as IRON's ObjectFifoHandle.acquire does ("Number of elements to
+// acquire {n} must be smaller than depth {d}"); a consumer acquiring more than the pool holds
+// passes here and waits forever on the NPU (and in simulation).
 int shared_pool_depth(const FifoState& f, const AcquireTable& acquires) {
     const EndpointState& prod = *f.prod;
     const EndpointState& cons = only_consumer(f);
-    const int depth = std::max(declared_depth(prod), declared_depth(cons));
-    for (const EndpointState* ep : {&prod, &cons}) check_acquire_fits(*ep, largest_acquire(acquires, *ep), depth);
-    return depth;
+    for (const EndpointState* ep : {&prod, &cons})
+        check_acquire_fits(*ep, largest_acquire(acquires, *ep), declared_depth(*ep));
+    return declared_depth(prod);
 }
 
 // IRON _get_depths: equal depths on every side let findObjectFifoSize size compute-tile sides
@@ -70,17 +75,21 @@ int own_copy_depth(const EndpointState& ep, model::TileKind kind, const AcquireT
 
 int resolved_depth(const EndpointState& ep, model::TileKind kind, BufferHolding holding, const AcquireTable& acquires) {
     if (holding == BufferHolding::SharedPool) return shared_pool_depth(*ep.fifo, acquires);
-    const int depth = own_copy_depth(ep, kind, acquires);
-    if (ep.owner == OwnerKind::Worker && ep.role == Role::Producer)
-        return std::max(depth, static_cast<int>(ep.fifo->init_values.size())); // init_values fill producer buffers
-    return depth;
+    // init_values fix the producer's depth at its declared size (runOnOperation resizes a producer
+    // with findObjectFifoSize only when it has no init_values); FifoVerifier checks they fill it.
+    if (ep.role == Role::Producer && !ep.fifo->init_values.empty()) {
+        const int declared = declared_depth(ep);
+        check_acquire_fits(ep, largest_acquire(acquires, ep), declared);
+        return declared;
+    }
+    return own_copy_depth(ep, kind, acquires);
 }
 
 int repeat_scaled(int objects, int repeat_count) { return model::repeat_scaled(objects, repeat_count); }
 
 int link_repeat_count(const LinkState& link) {
     int r = 1;
-    for (const auto& f : link.outputs) r = std::max(r, f->repeat_count);
+    for (const auto& f : link.outputs) r = std::max(r, f->repeats());
     return r;
 }
 

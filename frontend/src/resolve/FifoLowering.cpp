@@ -1,6 +1,7 @@
 #include "resolve/FifoLowering.hpp"
 
 #include "resolve/BdEncoding.hpp"
+#include "resolve/FifoVerifier.hpp"
 #include "resolve/Placement.hpp"
 #include "resolve/RingBuilder.hpp"
 
@@ -21,11 +22,12 @@ std::vector<EndpointState*> used_consumers(FifoState* f) {
 }
 
 // One producer core and one consumer core that share memory, no DMA asked for, nothing a DMA
-// would have to do (layouts, repeats, another consumer type): the tile whose memory both reach.
+// would have to do (layouts, another consumer type, a repeat_count - any set value, even 1, as
+// AIEObjectFifoStatefulTransform requiresDMAs): the tile whose memory both reach.
 bool shared_pool_tile(ResolveContext& ctx, FifoState* f, EndpointState* P, const std::vector<EndpointState*>& C,
                       TileCoord tp, TileCoord& pool) {
     if (!(C.size() == 1 && P->owner == OwnerKind::Worker && C[0]->owner == OwnerKind::Worker && !f->via_dma &&
-          f->dims_to_stream.empty() && C[0]->dims_from_stream.empty() && f->repeat_count == 1 && !f->consumer_obj_type))
+          f->dims_to_stream.empty() && C[0]->dims_from_stream.empty() && !f->repeat_count && !f->consumer_obj_type))
         return false;
     const TileCoord tc = ctx.worker_tile.at(C[0]->worker);
     if (tp == tc) {
@@ -49,7 +51,7 @@ void lower_shared_pool(ResolveContext& ctx, FifoState* f, EndpointState* P, Endp
 model::StreamEndpoint lower_producer_copy(ResolveContext& ctx, FifoState* f, EndpointState* P, TileCoord tp,
                                           const std::string& who) {
     const int depth = resolved_depth(*P, ctx.dev.kind_at(tp), BufferHolding::OwnCopy, ctx.max_acquire);
-    const int R = f->repeat_count;
+    const int R = f->repeats();
     const auto bytes = static_cast<std::uint32_t>(f->obj_type.bytes());
     RingBuilder rb(ctx.ledger, ctx.net);
     const Ring r =
@@ -136,6 +138,7 @@ void lower_fifo(ResolveContext& ctx, FifoState* f) {
         lower_shared_pool(ctx, f, P, C[0], pool);
         return;
     }
+    check_dma_object_size(*f);
     model::Flow flow;
     flow.prov = {f->name, "stream"};
     flow.source = lower_producer(ctx, f, P, tp);

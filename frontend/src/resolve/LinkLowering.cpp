@@ -54,8 +54,13 @@ std::uint32_t segment_offset(const LinkShape& s, std::size_t i) {
     const std::uint64_t eb = model::dtype_bytes(s.owner->obj_type.dtype);
     return static_cast<std::uint32_t>(static_cast<std::uint64_t>(s.link->offsets[i]) * eb);
 }
+// getDistributeTransferLengths / getJoinTransferLengths (AIEDialect.cpp): to the next offset, the
+// last segment to the end of the pool's object (make_link has checked the sub-fifo types agree).
 std::uint32_t segment_length(const LinkShape& s, std::size_t i) {
-    return static_cast<std::uint32_t>(s.subs[i]->obj_type.bytes());
+    const auto& off = s.link->offsets;
+    const std::int64_t end = i + 1 < off.size() ? off[i + 1] : s.owner->obj_type.elements();
+    return static_cast<std::uint32_t>(static_cast<std::uint64_t>(end - off[i]) *
+                                      model::dtype_bytes(s.owner->obj_type.dtype));
 }
 
 // dims_to_stream of a link output goes on its MM2S BDs.
@@ -127,7 +132,7 @@ void lower_sub_side(ResolveContext& ctx, const LinkShape& s, const LinkPlan& pla
     if (!s.join) {
         add_padding(ctx, s, ch, f, dims);
         const bool hw_repeat = s.subs.size() == 1 && bufs.size() == 1 && s.iters == 0;
-        repeat_chain(ch.bds, f->repeat_count, hw_repeat);
+        repeat_chain(ch.bds, f->repeats(), hw_repeat);
     }
     end_chain_after_iterations(ch, s.iters);
     ctx.ledger.add_channel(std::move(ch), who);

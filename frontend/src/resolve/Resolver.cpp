@@ -7,6 +7,7 @@
 #include "resolve/ResolveContext.hpp"
 #include "resolve/SequenceLowering.hpp"
 #include "resolve/StreamRouter.hpp"
+#include "resolve/SymbolTable.hpp"
 #include "resolve/TileMemoryAllocator.hpp"
 
 #include "npusim/model/Error.hpp"
@@ -71,6 +72,7 @@ model::Netlist Resolver::run() {
     place_links(ctx);
     for (auto* f : ctx.fifos) lower_fifo(ctx, f);
     for (auto& l : ctx.links) lower_link(ctx, l);
+    check_symbol_names(ctx.net);
     allocate_memory(ctx);
     route_flows(ctx);
     lower_sequence(ctx);

@@ -77,7 +77,10 @@ int lower_transfer_start(ResolveContext& ctx, const SequenceRecorder& rec, const
     task.dir = it->second.dir;
     task.channel = it->second.channel;
     task.host_tensor = tr.tensor;
-    task.issue_token = tr.wait || !tr.fill; // S2MM always issues a token
+    // IRON's fill/drain are DMA tasks whose token is their wait flag (python/iron/runtime/dmatask.py
+    // issue_token=self._wait; AIEDMATasksToNPU passes getIssueToken() to the queue push). The
+    // "every S2MM issues a token" rule belongs to npu_dma_memcpy_nd (AIEDmaToNpu), not this path.
+    task.issue_token = tr.wait;
     task.prov = {tr.endpoint->fifo->name, what};
     task.offset_bytes = shim_task_offset(tr.tap, eb, who);
     task.dims = shim_task_dims(tr.tap, eb, ctx.dev.shim, ctx.dev.max_repeat_count, who);

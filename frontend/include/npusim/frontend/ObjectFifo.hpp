@@ -54,8 +54,15 @@ struct FifoState {
     int depth = 2;
     StreamDims dims_to_stream;
     bool via_dma = false;
-    int repeat_count = 1; ///< every object is sent this many times
+    /// Every object is sent this many times. Unset and 1 differ, as in mlir-aie: any set value
+    /// makes the fifo use DMA (AIEObjectFifoStatefulTransform requiresDMAs) and is refused on shim
+    /// producers (ObjectFifoCreateOp::verify).
+    std::optional<int> repeat_count;
+    int repeats() const { return repeat_count.value_or(1); }
     std::vector<std::vector<std::uint8_t>> init_values; ///< initial producer-side objects
+    /// What a cons() handle given no dims gets (IRON dims_from_stream_per_cons): set on the
+    /// sub-fifos of split() and forward().
+    StreamDims default_dims_from_stream;
     std::optional<TensorType> consumer_obj_type; ///< consumer-side granularity
     PadDims pad_dimensions; ///< mem-tile MM2S padding
     std::int64_t pad_value = 0;
@@ -102,7 +109,7 @@ struct LinkOptions {
     std::vector<StreamDims> dims_from_stream; ///< upstream name
     std::vector<StreamDims> to_stream; ///< the seed reference's names (give one of each pair)
     std::vector<StreamDims> from_stream;
-    std::vector<int> repeat_counts;
+    std::vector<std::optional<int>> repeat_counts; ///< unset entries: no repeat_count
     std::vector<PadDims> pad_dimensions; ///< split only (mem-tile MM2S)
     std::int64_t pad_value = 0;
 };
@@ -117,7 +124,7 @@ struct ForwardOptions {
     StreamDims dims_from_stream;
     StreamDims to_stream; ///< seed names for the two above (give one of each pair)
     StreamDims from_stream;
-    int repeat_count = 1;
+    std::optional<int> repeat_count;
     PadDims pad_dimensions;
     std::int64_t pad_value = 0;
 };
@@ -170,8 +177,10 @@ struct FifoOptions {
     StreamDims dims_to_stream; ///< upstream name
     StreamDims to_stream; ///< the seed reference's name for the same thing (give one)
     bool via_dma = false;
-    int repeat_count = 1;
-    std::vector<std::vector<std::uint8_t>> init_values; ///< raw bytes of each initial object
+    std::optional<int> repeat_count; ///< unset: no repeat_count (differs from 1, see FifoState)
+    /// Raw bytes of each initial object: one per object of the producer's depth
+    /// ("`init_values` does not initialize all objects" otherwise).
+    std::vector<std::vector<std::uint8_t>> init_values;
     std::optional<TensorType> consumer_obj_type;
     PadDims pad_dimensions;
     std::int64_t pad_value = 0;

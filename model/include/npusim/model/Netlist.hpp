@@ -158,7 +158,7 @@ struct ShimTask {
     int host_tensor = -1;
     std::uint64_t offset_bytes = 0;
     std::vector<Dim> dims;
-    bool issue_token = false; ///< completion token (always true for S2MM)
+    bool issue_token = false; ///< completion token: the fill/drain's wait flag (IRON dmatask.py)
     Provenance prov; ///< fifo name, "fill"/"drain"
     std::uint64_t bytes() const; ///< total bytes moved (product of sizes * 4)
 };
