@@ -68,6 +68,10 @@ run options (also written --option=value):
                        fallback; unset: the design's own, by default bank-aware falling back to
                        basic-sequential with a warning
   --progress           report progress on stderr during long runs
+  --queue-wait         before each shim task push, wait until the channel's 4-deep task queue has
+                       room, as a toolchain that enforces the queue depth does (mlir-aie PR 3734;
+                       its --no-enforce-dma-queue-depth is this option left off). Without it a push
+                       onto a full queue is an error (exit 4): the hardware drops it
 
 .npy files: NumPy format 1.0/2.0/3.0, little-endian, C order; int8 uint8 int16 int32 uint32
 float32 and bfloat16 (descr '<V2' or 'bfloat16').
@@ -127,7 +131,7 @@ struct RunArgs {
     std::uint64_t seed = 1;
     std::uint64_t max_cycles = 0;
     std::string timing_file, trace_file, vcd_file;
-    bool json = false, netlist = false, progress = false;
+    bool json = false, netlist = false, progress = false, queue_wait = false;
     harness::KernelSet kernels = harness::KernelSet::reference;
     std::map<std::string, std::string> inputs, expected;
     std::string save_dir;
@@ -190,6 +194,8 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             r.netlist = true;
         else if (s == "--progress")
             r.progress = true;
+        else if (s == "--queue-wait")
+            r.queue_wait = true;
         else if (s == "--alloc-scheme") {
             const std::string v = value(s);
             r.alloc_scheme = iron::parse_alloc_scheme(v);
@@ -237,6 +243,9 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, double cloc
     row("cycles", fmt::format("{} ({:.2f} us at {:.0f} MHz)", grouped(res.cycles), res.cycles / clock_mhz, clock_mhz));
     row("data moved", fmt::format("{} B over streams, {} BD transfers, {} shim tasks", grouped(res.bytes_moved),
                                   grouped(res.bd_transfers), grouped(res.shim_tasks)));
+    if (res.queue_waits)
+        row("queue waits", fmt::format("{} task push(es) waited for a free shim queue slot (--queue-wait)",
+                                       grouped(res.queue_waits)));
     row("wall time",
         fmt::format("resolve {:.1f} ms, simulate {:.1f} ms", rep.resolve_seconds * 1e3, rep.simulate_seconds * 1e3));
     if (!res.cores.empty()) {
@@ -318,6 +327,7 @@ nlohmann::json report_json(const harness::RunReport& rep) {
     st["bytes_moved"] = rep.result.bytes_moved;
     st["bd_transfers"] = rep.result.bd_transfers;
     st["shim_tasks"] = rep.result.shim_tasks;
+    st["queue_waits"] = rep.result.queue_waits;
     st["resolve_seconds"] = rep.resolve_seconds;
     st["simulate_seconds"] = rep.simulate_seconds;
     st["tiles_used"] = nlohmann::json::array();
@@ -422,6 +432,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     so.timing = model::TimingParams::for_arch(dev.arch);
     if (!r.timing_file.empty()) so.timing.apply_json_file(r.timing_file);
     so.max_cycles = r.max_cycles;
+    so.queue_wait = r.queue_wait;
     if (r.progress) {
         so.progress_interval_cycles = 10'000'000;
         so.progress = [&err](std::uint64_t c) {

@@ -10,7 +10,8 @@ namespace npusim::sim {
 
 RuntimeController::RuntimeController(const ControllerServices& services)
     : SimProcess(services.run, "runtime sequence"), net_(services.net), memory_(services.memory),
-      locks_(services.locks), board_(services.board), shim_channel_(services.shim_channel) {
+      locks_(services.locks), board_(services.board), shim_channel_(services.shim_channel),
+      queue_wait_(services.queue_wait) {
     open_track(TrackInfo::Kind::Runtime, {0, 0});
 }
 
@@ -19,47 +20,15 @@ void RuntimeController::body() {
     const auto& t = svc_.timing;
     for (std::size_t i = 0; i < net.sequence.size(); ++i) {
         const auto& op = net.sequence[i];
-        clk_.advance(t.runtime_op_cycles);
         switch (op.kind) {
-        case model::RuntimeOp::Kind::StartTask: {
-            clk_.sync(); // the queue write happens at the controller's time
-            const auto& task = net.tasks.at(static_cast<std::size_t>(op.task));
-            const auto shim = model::task_completer(task);
-            auto* ch = shim_channel_(shim);
-            if (!ch || !ch->has_link())
-                fail(SimulationError(SimulationError::Kind::Protocol,
-                                     fmt::format("runtime sequence: task {} ({}) targets {}, which has no flow",
-                                                 task.id, task.prov.describe(), model::to_string(shim))));
-            if (!ch->push(op.task, clk_.local_cycles() + t.shim_task_dispatch_cycles))
-                fail(SimulationError(
-                    SimulationError::Kind::Limit,
-                    fmt::format("runtime sequence op {}: the task queue of shim {} is full ({} tasks pending) when "
-                                "starting task {} ({}); the hardware would drop it. Await earlier tasks (wait=true + "
-                                "TaskGroup.finish) before issuing more",
-                                i, model::to_string(shim), net.device->task_queue_depth, task.id,
-                                task.prov.describe())));
+        case model::RuntimeOp::Kind::StartTask: start_task(i, op); break;
+        case model::RuntimeOp::Kind::AwaitTask:
+            clk_.advance(t.runtime_op_cycles);
+            await_task(op);
             break;
-        }
-        case model::RuntimeOp::Kind::AwaitTask: {
-            clk_.sync();
-            if (!board_.done(op.task)) {
-                const auto& task = net.tasks.at(static_cast<std::size_t>(op.task));
-                ps_.status = ProcessState::Status::WaitTask;
-                ps_.detail = fmt::format("awaits task {} ({}) on shim {}", task.id, task.prov.describe(),
-                                         model::to_string(model::task_completer(task)));
-                waiting_ = op.task;
-                const auto begin = now_cycles();
-                while (!board_.done(op.task)) clk_.wait(board_.event());
-                waiting_ = -1;
-                ps_.status = ProcessState::Status::Running;
-                if (track_ >= 0)
-                    svc_.tracks.sink()->span(track_, fmt::format("await {}", task.prov.describe()), begin,
-                                             now_cycles());
-            }
-            break;
-        }
         case model::RuntimeOp::Kind::FreeTask: break; // BD ids are returned statically
         case model::RuntimeOp::Kind::WriteBuffer: {
+            clk_.advance(t.runtime_op_cycles);
             clk_.sync();
             const auto& buf = net.buffers.at(static_cast<std::size_t>(op.buffer));
             if (op.offset_bytes + op.data.size() > buf.bytes)
@@ -69,12 +38,78 @@ void RuntimeController::body() {
             std::memcpy(memory_.buffer(op.buffer) + op.offset_bytes, op.data.data(), op.data.size());
             break;
         }
-        case model::RuntimeOp::Kind::SetLock: locks_.at(op.lock).set(op.value, clk_, "runtime sequence"); break;
+        case model::RuntimeOp::Kind::SetLock:
+            clk_.advance(t.runtime_op_cycles);
+            locks_.at(op.lock).set(op.value, clk_, "runtime sequence");
+            break;
         }
     }
     clk_.sync();
     ps_.status = ProcessState::Status::Done;
     svc_.run.finish();
+}
+
+// The command processor writes the task's BD registers and pushes it onto the channel's queue:
+// shim_task_dispatch_cycles per task, the measured gap between pipelined START_TASKs. The queue
+// holds the task until it retires; a push onto a full queue is dropped by the hardware (sticky
+// Task_Queue_Overflow, "Attempt to write to full task queue", aie_registers_aie2.json) and the
+// design hangs, so it is an error at that push - unless --queue-wait models the toolchain's wait
+// for a free slot (mlir-aie PR 3734: a maskpoll on Task_Queue_Size before the push).
+void RuntimeController::start_task(std::size_t i, const model::RuntimeOp& op) {
+    clk_.advance(svc_.timing.shim_task_dispatch_cycles);
+    clk_.sync(); // the queue write happens at the controller's time
+    const auto& task = net_.tasks.at(static_cast<std::size_t>(op.task));
+    const auto shim = model::task_completer(task);
+    auto* ch = shim_channel_(shim);
+    if (!ch || !ch->has_link())
+        fail(SimulationError(SimulationError::Kind::Protocol,
+                             fmt::format("runtime sequence: task {} ({}) targets {}, which has no flow", task.id,
+                                         task.prov.describe(), model::to_string(shim))));
+    if (!ch->has_room()) {
+        if (!queue_wait_)
+            fail(SimulationError(
+                SimulationError::Kind::Limit,
+                fmt::format("runtime sequence op {} at cycle {}: the task queue of shim {} is full ({} tasks pending) "
+                            "when starting task {} ({}); the hardware would drop it (Task_Queue_Overflow) and the "
+                            "design would hang. Await earlier tasks (wait=true + TaskGroup.finish) before issuing "
+                            "more, or run with --queue-wait to model a toolchain that waits for a free slot",
+                            i, now_cycles(), model::to_string(shim), ch->pending(), task.id, task.prov.describe())));
+        ps_.status = ProcessState::Status::WaitTask;
+        ps_.detail = fmt::format("waits for a free slot in the task queue of shim {} to start task {} ({})",
+                                 model::to_string(shim), task.id, task.prov.describe());
+        const auto begin = now_cycles();
+        while (!ch->has_room()) clk_.wait(board_.event());
+        ps_.status = ProcessState::Status::Running;
+        ++queue_waits_;
+        if (track_ >= 0)
+            svc_.tracks.sink()->span(track_, fmt::format("wait queue {}", model::to_string(shim)), begin,
+                                     now_cycles());
+    }
+    ch->push(op.task, clk_.local_cycles());
+}
+
+// npu.sync (what an await lowers to, AIEDMATasksToNPU DMAAwaitTaskOpPattern) names a channel,
+// not a task: it returns when that channel's next task-complete token arrives (or has arrived),
+// so it consumes the oldest outstanding token of the channel whatever task the sequence named.
+void RuntimeController::await_task(const model::RuntimeOp& op) {
+    clk_.sync();
+    const auto& task = net_.tasks.at(static_cast<std::size_t>(op.task));
+    const auto shim = model::task_completer(task);
+    auto* ch = shim_channel_(shim);
+    if (!ch)
+        fail(SimulationError(SimulationError::Kind::Protocol,
+                             fmt::format("runtime sequence: await of task {} ({}) on {}, which has no channel",
+                                         task.id, task.prov.describe(), model::to_string(shim))));
+    if (ch->take_token()) return;
+    ps_.status = ProcessState::Status::WaitTask;
+    ps_.detail = fmt::format("awaits task {} ({}): syncs on shim {} for its next completion token", task.id,
+                             task.prov.describe(), model::to_string(shim));
+    waiting_ = op.task;
+    const auto begin = now_cycles();
+    while (!ch->take_token()) clk_.wait(board_.event());
+    waiting_ = -1;
+    ps_.status = ProcessState::Status::Running;
+    if (track_ >= 0) svc_.tracks.sink()->span(track_, fmt::format("await {}", task.prov.describe()), begin, now_cycles());
 }
 
 } // namespace npusim::sim

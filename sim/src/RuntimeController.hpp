@@ -22,21 +22,28 @@ struct ControllerServices {
     TaskBoard& board;
     /// The shim channel at an endpoint, nullptr if the run has none there.
     std::function<ShimDmaChannel*(const model::StreamEndpoint&)> shim_channel;
+    bool queue_wait = false; ///< SimOptions::queue_wait
 };
 
 class RuntimeController final : public SimProcess {
 public:
     explicit RuntimeController(const ControllerServices& services);
     int waiting_task() const { return waiting_; }
+    /// Pushes that waited for a free queue slot (--queue-wait).
+    std::uint64_t queue_waits() const { return queue_waits_; }
 
 private:
     void body() override;
+    void start_task(std::size_t index, const model::RuntimeOp& op);
+    void await_task(const model::RuntimeOp& op);
     const model::Netlist& net_;
     TileMemory& memory_;
     LockTable& locks_;
     TaskBoard& board_;
     std::function<ShimDmaChannel*(const model::StreamEndpoint&)> shim_channel_;
+    bool queue_wait_;
     int waiting_ = -1;
+    std::uint64_t queue_waits_ = 0;
 };
 
 } // namespace npusim::sim

@@ -18,7 +18,7 @@ ShimDmaChannel::ShimDmaChannel(const ShimDmaServices& services, model::StreamEnd
 std::string ShimDmaChannel::label() const { return ps_.name; }
 
 bool ShimDmaChannel::push(int task, std::uint64_t ready_cycle) {
-    if (static_cast<int>(queue_.size()) >= queue_depth_) return false;
+    if (!has_room()) return false;
     queue_.push_back({task, ready_cycle});
     pushed_.notify();
     return true;
@@ -33,7 +33,7 @@ void ShimDmaChannel::body() {
         while (queue_.empty()) clk_.wait(pushed_);
         const Queued q = queue_.front();
         queue_.pop_front();
-        current_ = q.task;
+        current_ = q.task; // still holds its slot (pending()) until it retires below
         ps_.status = ProcessState::Status::Running;
         const auto& task = tasks_.at(static_cast<std::size_t>(q.task));
         ps_.detail = fmt::format("task {} ({})", task.id, task.prov.describe());
@@ -71,6 +71,8 @@ void ShimDmaChannel::body() {
         ++tasks_done_;
         ++stats_.bd_transfers;
         if (track_ >= 0) svc_.tracks.sink()->span(track_, task.prov.describe(), begin, now_cycles());
+        if (task.issue_token) ++tokens_received_;
+        current_ = -1; // retired: its slot is free
         board_.mark_done(q.task);
     }
 }

@@ -28,9 +28,20 @@ class ShimDmaChannel final : public SimProcess, public StreamReceiver {
 public:
     ShimDmaChannel(const ShimDmaServices& services, model::StreamEndpoint ep);
     void set_link(StreamLink* link) { link_ = link; }
-    /// Push a task (the controller's queue write); false if the queue is full.
+    /// Push a task (the controller's queue write); false if the queue is full. A task holds its
+    /// slot from its push until it retires (its transfer completes), as aie-rt counts pending BDs
+    /// (the queued ones plus the one in progress).
     bool push(int task, std::uint64_t ready_cycle);
-    std::size_t queued() const { return queue_.size(); }
+    /// Tasks holding a queue slot: queued plus the one in progress.
+    int pending() const { return static_cast<int>(queue_.size()) + (current_ >= 0 ? 1 : 0); }
+    bool has_room() const { return pending() < queue_depth_; }
+    /// npu.sync semantics: a sync on this channel consumes its oldest task-complete token not yet
+    /// consumed, whatever task the sequence names. True if one is there (and it is consumed).
+    bool take_token() {
+        if (tokens_consumed_ >= tokens_received_) return false;
+        ++tokens_consumed_;
+        return true;
+    }
 
     void accept(const std::uint8_t* data, std::uint64_t n) override;
     std::string label() const override;
@@ -66,6 +77,8 @@ private:
     int current_ = -1;
     std::uint64_t bytes_ = 0;
     std::uint64_t tasks_done_ = 0;
+    std::uint64_t tokens_received_ = 0; ///< completed tasks that issue a token
+    std::uint64_t tokens_consumed_ = 0; ///< taken by the controller's syncs
     std::uint64_t active_ = 0;
 };
 

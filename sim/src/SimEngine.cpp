@@ -139,7 +139,8 @@ void SimEngine::build() {
         processes_.push_back(cores_.back().get());
     }
     controller_ = std::make_unique<RuntimeController>(ControllerServices{
-        services_, net_, memory_, locks_, board_, [this](const model::StreamEndpoint& e) { return shim_channel(e); }});
+        services_, net_, memory_, locks_, board_, [this](const model::StreamEndpoint& e) { return shim_channel(e); },
+        opts_.queue_wait});
     processes_.push_back(controller_.get());
 
     const std::size_t dma_stack = 64 * 1024; // DMA and controller processes run no user code
@@ -244,6 +245,7 @@ SimResult SimEngine::run() {
         r.shim_tasks += c->tasks_done();
         r.channels.push_back(std::move(s));
     }
+    r.queue_waits = controller_->queue_waits();
     r.bytes_moved = stats_.bytes_moved;
     r.bd_transfers = stats_.bd_transfers;
     if (const auto pending = board_.pending())

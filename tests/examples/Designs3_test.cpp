@@ -154,3 +154,16 @@ TEST_CASE("E5, E9, E10, E11 reject parameters they cannot run", "[examples]") {
         "design 'memcpy': parameter size=4096 must be a positive multiple of 8192 (1024-element lines x columns=4 x "
         "channels=2)");
 }
+
+TEST_CASE("per_tile: 16 drains pushed in the implicit task group before any await pass, as on hardware (mlir-aie "
+          "programming_examples/basic/tiling_exploration/per_tile, run.lit and run_strix.lit)",
+          "[examples][queue]") {
+    // Each small drain retires before the command processor's next push (shim_task_dispatch_cycles
+    // apart), so the 4-deep queue never overflows although 16 tasks are started before any await.
+    for (const char* dev : kDevices) {
+        const auto rep = require_pass("per_tile", dev);
+        CHECK(rep.result.shim_tasks == 16);
+    }
+    // Tiles of 4 x 2 over an 8 x 8 tensor: 8 drains.
+    CHECK(require_pass("per_tile", "npu1_1col", {{"th", 4}}).result.shim_tasks == 8);
+}

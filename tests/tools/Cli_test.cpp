@@ -5,6 +5,7 @@
 #include "npusim/iron.hpp"
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -58,6 +59,45 @@ void register_test_designs() {
             "test_starved");
     };
     harness::register_design(s);
+
+    // Six drains pushed before any await while a slow worker makes each object: the fifth push
+    // finds the shim queue full (see tests/sim/TaskQueue_test.cpp).
+    harness::DesignSpec q;
+    q.name = "test_queue_flood";
+    q.description = "test: overflows a shim task queue";
+    q.devices = {"npu1_1col"};
+    q.build = [](const model::DeviceSpec& dev, const harness::Params&, const harness::BuildOptions&) {
+        using namespace iron;
+        ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
+        Worker w(
+            [](ObjectFifoHandle i, ObjectFifoHandle o) {
+                auto e = i.acquire(1);
+                auto f = o.acquire(1);
+                std::memcpy(f.data(), e.data(), 256);
+                add_cycles(100000);
+                i.release(1);
+                o.release(1);
+            },
+            fn_args(in.cons(), out.prod()), {.name = "slow"});
+        Runtime rt(
+            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                i.fill(a);
+                for (int k = 0; k < 6; ++k)
+                    o.drain(b, {.tap = TensorAccessPattern({384}, 64 * k, {64}, {1}), .wait = true});
+            },
+            fn_args(tensor<std::int32_t>({384}), tensor<std::int32_t>({384}), in.prod(), out.cons()));
+        const auto t = tensor<std::int32_t>({384});
+        std::vector<std::int32_t> a(384);
+        for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<std::int32_t>(k * 7);
+        return harness::DesignInstance(
+            Program(dev, rt, {w}, "test_queue_flood"),
+            {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)}, {{"a", harness::Tensor::from({384}, a)}},
+            [](const harness::Tensors& x) {
+                return harness::Tensors{{"b", x.at("a")}};
+            },
+            "test_queue_flood");
+    };
+    harness::register_design(q);
 }
 } // namespace
 
@@ -165,4 +205,20 @@ TEST_CASE("traces are always built in: --trace and --vcd write their files, --ht
     CHECK(h.code == 2);
     CHECK_THAT(h.err, Catch::Contains("npusim: usage error: --html is not available in this version"));
     CHECK_FALSE(std::filesystem::exists(d.file("r.html")));
+}
+
+TEST_CASE("queue-wait: a queue overflow is exit code 4 at that push; --queue-wait waits for a slot and passes",
+          "[cli][queue]") {
+    register_test_designs();
+    const auto over = cli({"run", "test_queue_flood"});
+    CHECK(over.code == 4);
+    CHECK_THAT(over.err, Catch::Contains("the task queue of shim (0,0) S2MM 0 is full (4 tasks pending) when starting "
+                                         "task 5 ('out' drain)"));
+    CHECK_THAT(over.err, Catch::Contains("or run with --queue-wait"));
+    const auto ok = cli({"run", "test_queue_flood", "--queue-wait", "--json"});
+    REQUIRE(ok.code == 0);
+    const auto doc = nlohmann::json::parse(ok.out);
+    CHECK(doc["status"] == "pass");
+    CHECK(doc["stats"]["queue_waits"].get<int>() == 2);
+    CHECK_THAT(cli({"--help"}).out, Catch::Contains("--queue-wait"));
 }

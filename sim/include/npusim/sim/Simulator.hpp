@@ -22,6 +22,11 @@ struct SimOptions {
     /// Called about every `progress_interval_cycles` simulated cycles (0: never).
     std::function<void(std::uint64_t cycles)> progress;
     std::uint64_t progress_interval_cycles = 0;
+    /// Model a toolchain that waits for a free task-queue slot before each push (mlir-aie PR 3734,
+    /// on by default there; `--no-enforce-dma-queue-depth` turns it off): the runtime sequence
+    /// blocks until the channel's queue has room. Off: a push onto a full queue is an error, as
+    /// the hardware drops it.
+    bool queue_wait = false;
 };
 
 struct CoreStats {
@@ -49,6 +54,7 @@ struct SimResult {
     std::uint64_t bytes_moved = 0; ///< bytes delivered over all stream flows
     std::uint64_t bd_transfers = 0; ///< BD executions over all channels
     std::uint64_t shim_tasks = 0;
+    std::uint64_t queue_waits = 0; ///< task pushes that waited for a free queue slot (queue_wait)
     std::vector<std::string> warnings; ///< e.g. tasks still pending at the end
 };
 

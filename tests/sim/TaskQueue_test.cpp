@@ -1,0 +1,162 @@
+// Issue 8, runtime sequence and shim queues (docs/notes/issue8-toolchain-rules.md R1-R3): a task
+// holds its queue slot from its push until it retires (aie-rt XAie_DmaGetPendingBdCount counts the
+// queued tasks plus the one in progress); the controller pushes at the command processor's rate
+// (shim_task_dispatch_cycles); a push onto a full queue is the hardware's Task_Queue_Overflow
+// ("Attempt to write to full task queue", aie_registers_aie2.json) and an error only when it
+// really happens (the 16-drain per_tile design that must pass is in tests/examples/Designs3_test.cpp); --queue-wait models mlir-aie PR 3734's wait for a free slot; an await is an
+// npu.sync on a channel and consumes that channel's oldest completion token (AIEX.td
+// NpuSyncOp: "blocks ... until a task-complete token (TCT) is received on column,row,channel,
+// direction"; AIEDMATasksToNPU DMAAwaitTaskOpPattern).
+#include "HostBytes.hpp"
+#include "npusim/iron.hpp"
+#include "npusim/sim/Simulator.hpp"
+#include "npusim/sim/TraceSink.hpp"
+
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cstring>
+
+using namespace npusim;
+using namespace npusim::iron;
+using npusim::test::bytes_of;
+using npusim::test::values_of;
+
+namespace {
+sim::SimOptions opts() {
+    sim::SimOptions o;
+    o.timing = model::TimingParams::for_arch(model::Arch::AIE2);
+    return o;
+}
+
+// One fill of six 64-element objects; a worker copies each (adding `cycles` of work per object);
+// six drains of one object each, all wait=true in the default group: pushed before any await.
+model::Netlist six_drains(std::uint64_t cycles) {
+    ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
+    Worker w(
+        [cycles](ObjectFifoHandle i, ObjectFifoHandle o) {
+            auto e = i.acquire(1);
+            auto f = o.acquire(1);
+            std::memcpy(f.data(), e.data(), 256);
+            if (cycles) add_cycles(cycles);
+            i.release(1);
+            o.release(1);
+        },
+        fn_args(in.cons(), out.prod()), {.name = "w"});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            for (int k = 0; k < 6; ++k)
+                o.drain(b, {.tap = TensorAccessPattern({384}, 64 * k, {64}, {1}), .wait = true});
+        },
+        fn_args(tensor<std::int32_t>({384}), tensor<std::int32_t>({384}), in.prod(), out.cons()));
+    return Program("npu1_1col", rt, {w}, "six_drains").resolve();
+}
+
+std::vector<std::int32_t> ramp(std::size_t n) {
+    std::vector<std::int32_t> a(n);
+    for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<std::int32_t>(i * 5 + 3);
+    return a;
+}
+} // namespace
+
+TEST_CASE("a full task queue is an error at the push that overflows it, only when it really happens",
+          "[sim][queue]") {
+    const auto a = ramp(384);
+    // Slow producer: every drain waits ~10^5 cycles for its object, so the 5th pending push (1 in
+    // progress + 3 queued + this one) overflows the 4-deep queue.
+    const auto slow = six_drains(100000);
+    try {
+        sim::simulate(slow, {bytes_of(a), std::vector<std::uint8_t>(384 * 4)}, opts());
+        FAIL("the overflowing push was accepted");
+    } catch (const SimulationError& e) {
+        CHECK(e.kind() == SimulationError::Kind::Limit);
+        CHECK_THAT(std::string(e.what()),
+                   Catch::Contains("the task queue of shim (0,0) S2MM 0 is full (4 tasks pending) when starting task 5 "
+                                   "('out' drain); the hardware would drop it (Task_Queue_Overflow)"));
+    }
+    // Fast producer: each small drain retires before the command processor's next push.
+    const auto fast = six_drains(0);
+    const auto r = sim::simulate(fast, {bytes_of(a), std::vector<std::uint8_t>(384 * 4)}, opts());
+    CHECK(values_of<std::int32_t>(r.host[1]) == a);
+    CHECK(r.queue_waits == 0);
+}
+
+namespace {
+struct Spans final : sim::TraceSink {
+    std::vector<std::string> names;
+    void add_track(int, const sim::TrackInfo&) override {}
+    void span(int, std::string_view name, std::uint64_t, std::uint64_t) override { names.emplace_back(name); }
+    void counter(int, std::uint64_t, std::int64_t) override {}
+    void finish(std::uint64_t) override {}
+};
+} // namespace
+
+TEST_CASE("queue-wait mode (--queue-wait): the controller waits for a free slot (mlir-aie PR 3734) and the design passes",
+          "[sim][queue]") {
+    const auto a = ramp(384);
+    const auto slow = six_drains(100000);
+    auto o = opts();
+    o.queue_wait = true;
+    Spans spans;
+    o.trace = &spans;
+    const auto r = sim::simulate(slow, {bytes_of(a), std::vector<std::uint8_t>(384 * 4)}, o);
+    CHECK(values_of<std::int32_t>(r.host[1]) == a);
+    CHECK(r.queue_waits == 2); // the 5th and 6th drains each wait for a retirement
+    CHECK(std::count(spans.names.begin(), spans.names.end(), "wait queue (0,0) S2MM 0") == 2);
+    CHECK(r.cycles > 5 * 100000);
+}
+
+TEST_CASE("an await consumes the channel's oldest completion token, not the named task's (managed=false)",
+          "[sim][queue]") {
+    // Two unmanaged drains A then B on one channel; the sequence awaits B first. The first sync
+    // returns when A's token arrives (the channel completes in queue order); the second at B's.
+    ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
+    Worker w(
+        [](ObjectFifoHandle i, ObjectFifoHandle o) {
+            auto e = i.acquire(1);
+            auto f = o.acquire(1);
+            std::memcpy(f.data(), e.data(), 256);
+            add_cycles(20000);
+            i.release(1);
+            o.release(1);
+        },
+        fn_args(in.cons(), out.prod()), {.name = "w"});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a, {.wait = true, .managed = false}).await_();
+            auto A = o.drain(b, {.tap = TensorAccessPattern({128}, 0, {64}, {1}), .wait = true, .managed = false});
+            auto B = o.drain(b, {.tap = TensorAccessPattern({128}, 64, {64}, {1}), .wait = true, .managed = false});
+            B.await_();
+            A.await_();
+            A.free();
+            B.free();
+        },
+        fn_args(tensor<std::int32_t>({128}), tensor<std::int32_t>({128}), in.prod(), out.cons()));
+    const auto net = Program("npu1_1col", rt, {w}, "out_of_order").resolve();
+    struct Timed final : sim::TraceSink {
+        std::vector<std::pair<std::string, std::uint64_t>> ends;
+        void add_track(int, const sim::TrackInfo&) override {}
+        void span(int, std::string_view name, std::uint64_t, std::uint64_t end) override {
+            ends.emplace_back(name, end);
+        }
+        void counter(int, std::uint64_t, std::int64_t) override {}
+        void finish(std::uint64_t) override {}
+    } timed;
+    auto o = opts();
+    o.trace = &timed;
+    const auto a = ramp(128);
+    const auto r = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(512)}, o);
+    CHECK(values_of<std::int32_t>(r.host[1]) == a);
+    // The shim channel's spans name each task ('out' drain) with its end; the controller's
+    // await spans end when it resumes.
+    std::vector<std::uint64_t> drains, awaits;
+    for (const auto& [name, end] : timed.ends) {
+        if (name == "'out' drain") drains.push_back(end);
+        if (name == "await 'out' drain") awaits.push_back(end);
+    }
+    REQUIRE(drains.size() == 2);
+    REQUIRE(awaits.size() == 2);
+    CHECK(drains[0] + 20000 < drains[1]);
+    CHECK(awaits[0] == drains[0]); // "await B" returned at A's completion
+    CHECK(awaits[1] == drains[1]); // "await A" took the next token, B's
+}
