@@ -60,15 +60,16 @@ std::string Netlist::dump() const {
                            l.prov.describe());
     out += "dma channels:\n";
     for (const auto& c : channels) {
-        out += fmt::format("  {} {} {} ({} BDs) {}\n", to_string(c.tile), direction_name(c.dir), c.channel,
-                           c.bds.size(), c.prov.describe());
+        out += fmt::format("  {} {} {} ({} BDs{}) {}\n", to_string(c.tile), direction_name(c.dir), c.channel,
+                           c.bds.size(), c.repeat_count ? fmt::format(", chain repeat {}", c.repeat_count) : "",
+                           c.prov.describe());
         for (const auto& bd : c.bds) {
             auto lk = [&](int i) { return i < 0 ? std::string("-") : locks[static_cast<std::size_t>(i)].name; };
-            out += fmt::format("    bd {:>2}: {}[{}+{}] {}  acq {}{}{}  rel {}+{}  next {}\n", bd.bd_id,
+            out += fmt::format("    bd {:>2}: {}[{}+{}] {}  acq {}{}{}  rel {}+{}  next {}{}\n", bd.bd_id,
                                bd.buffer >= 0 ? buffers[static_cast<std::size_t>(bd.buffer)].name : "?",
                                bd.offset_bytes, bd.length_bytes, dims_str(bd.dims), lk(bd.acquire_lock),
                                bd.acquire_equal ? "==" : ">=", bd.acquire_value, lk(bd.release_lock), bd.release_value,
-                               bd.next);
+                               bd.next, bd.repeat ? fmt::format("  repeat {}", bd.repeat) : "");
         }
     }
     out += "flows:\n";
@@ -91,9 +92,11 @@ std::string Netlist::dump() const {
         switch (op.kind) {
         case RuntimeOp::Kind::StartTask: {
             const auto& t = tasks[static_cast<std::size_t>(op.task)];
-            out += fmt::format("  start task {} ({}) on {} {} {} bd {} arg {} +{} {}{}\n", t.id, t.prov.describe(),
-                               to_string(t.tile), direction_name(t.dir), t.channel, t.bd_id, t.host_tensor,
-                               t.offset_bytes, dims_str(t.dims), t.issue_token ? " token" : "");
+            // The outermost dimension is the queue push's repeat count (size - 1, AIEDmaToNpu).
+            const std::uint32_t reps = t.dims.empty() ? 0 : t.dims.front().size - 1;
+            out += fmt::format("  start task {} ({}) on {} {} {} bd {} arg {} +{} {}  queue repeat {}{}\n", t.id,
+                               t.prov.describe(), to_string(t.tile), direction_name(t.dir), t.channel, t.bd_id,
+                               t.host_tensor, t.offset_bytes, dims_str(t.dims), reps, t.issue_token ? " token" : "");
             break;
         }
         case RuntimeOp::Kind::AwaitTask: out += fmt::format("  await task {}\n", op.task); break;

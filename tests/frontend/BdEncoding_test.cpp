@@ -125,15 +125,28 @@ TEST_CASE("encode_padding: mem tiles only, one entry per dim, innermost in words
                       "fifo 'in': innermost padding 1/2 elements is not a whole number of 32-bit words");
 }
 
-TEST_CASE("shim_task_dims: repeat size 64 fits the 6-bit iteration field, 65 does not", "[resolve][bd][shim]") {
+TEST_CASE("shim_task_dims: an outermost size up to 65 passes AIEX verifyStridesWraps (hardware size 3 = size - 1 "
+          "<= 64); beyond, a contiguous transfer is refused with its message, a strided one is split into chunks of 64 "
+          "(aie-decompose-large-dma-bd)",
+          "[resolve][bd][shim]") {
     const auto& shim = npu1().shim;
-    const TensorAccessPattern ok({64, 16}, 0, {64, 1, 1, 16}, {0, 0, 0, 1});
+    const TensorAccessPattern ok({65, 16}, 0, {65, 1, 1, 16}, {0, 0, 0, 1});
     const auto dims = shim_task_dims(ok, 4, shim, 255, "fill");
-    CHECK(dims == std::vector<model::Dim>{{64, 0}, {1, 0}, {1, 0}, {16, 1}}); // linear: only the length
-    const TensorAccessPattern over({65, 16}, 0, {65, 1, 1, 16}, {0, 0, 0, 1});
+    CHECK(dims == std::vector<model::Dim>{{65, 0}, {1, 0}, {1, 0}, {16, 1}}); // linear: only the length
+    CHECK(shim_repeat_chunks(ok, shim).size() == 1);
+    const TensorAccessPattern over({66, 16}, 0, {66, 1, 1, 16}, {0, 0, 0, 1});
+    CHECK(shim_repeat_chunks(over, shim).size() == 1); // contiguous: the pass leaves it whole ...
     CHECK_THROWS_WITH(shim_task_dims(over, 4, shim, 255, "fill"),
-                      "fill: the outermost (repeat) size 65 exceeds 64 (6-bit iteration field)");
-    CHECK_THROWS_WITH(shim_task_dims(ok, 4, shim, 62, "fill"), "fill: repeat count 63 exceeds 62");
+                      Catch::StartsWith("fill: Size 3 exceeds the [1:64] range.")); // ... and the verifier refuses it
+    CHECK_THROWS_WITH(shim_task_dims(ok, 4, shim, 63, "fill"), "fill: repeat count 64 exceeds 63");
+    // Strided inner part: 100 repeats become 64 + 36, the second at offset 64 x stride.
+    const TensorAccessPattern strided({4, 4}, 0, {100, 1, 4, 2}, {3, 0, 4, 1});
+    const auto chunks = shim_repeat_chunks(strided, shim);
+    REQUIRE(chunks.size() == 2);
+    CHECK(chunks[0].sizes()[0] == 64);
+    CHECK(chunks[1].sizes()[0] == 36);
+    CHECK(chunks[0].offset() == 0);
+    CHECK(chunks[1].offset() == 64 * 3);
 }
 
 TEST_CASE("shim_task_dims: d0 size 1023 words fits the 10-bit size field, 1024 does not", "[resolve][bd][shim]") {

@@ -160,3 +160,39 @@ TEST_CASE("an await consumes the channel's oldest completion token, not the name
     CHECK(awaits[0] == drains[0]); // "await B" returned at A's completion
     CHECK(awaits[1] == drains[1]); // "await A" took the next token, B's
 }
+
+TEST_CASE("a stride-0 repeat of 100 over a strided pattern is lowered as aie-decompose-large-dma-bd does: two tasks "
+          "(64 + 36 repeats), the token on the last (DmaDecomposition.cpp decomposeRecursive)",
+          "[sim][queue][shim]") {
+    ObjectFifo in(tensor<std::int32_t>({8}), "in"), out(tensor<std::int32_t>({8}), "out");
+    Worker w(
+        [](ObjectFifoHandle i, ObjectFifoHandle o) {
+            auto e = i.acquire(1);
+            auto f = o.acquire(1);
+            std::memcpy(f.data(), e.data(), 32);
+            i.release(1);
+            o.release(1);
+        },
+        fn_args(in.cons(), out.prod()), {.name = "w"});
+    // The first two columns of a 4 x 4 tensor, 100 times over.
+    const TensorAccessPattern tap({4, 4}, 0, {100, 1, 4, 2}, {0, 0, 4, 1});
+    Runtime rt(
+        [tap](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a, {.tap = tap, .wait = true});
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({4, 4}), tensor<std::int32_t>({800}), in.prod(), out.cons()));
+    const auto net = Program("npu1_1col", rt, {w}, "repeat100").resolve();
+    REQUIRE(net.tasks.size() == 3);
+    CHECK(net.tasks[0].dims.front().size == 64);
+    CHECK(net.tasks[1].dims.front().size == 36);
+    CHECK_FALSE(net.tasks[0].issue_token);
+    CHECK(net.tasks[1].issue_token);
+    CHECK(net.tasks[0].bd_id != net.tasks[1].bd_id);
+    CHECK_THAT(net.dump(), Catch::Contains("queue repeat 63") && Catch::Contains("queue repeat 35"));
+    std::vector<std::int32_t> a(16);
+    for (std::size_t i = 0; i < 16; ++i) a[i] = static_cast<std::int32_t>(i * i + 1);
+    const auto r = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(800 * 4)}, opts());
+    const auto c = values_of<std::int32_t>(r.host[1]);
+    for (std::size_t k = 0; k < 800; ++k) REQUIRE(c[k] == a[(k % 8) / 2 * 4 + k % 2]);
+}

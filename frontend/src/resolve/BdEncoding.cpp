@@ -164,11 +164,15 @@ std::uint64_t shim_task_offset(const TensorAccessPattern& tap, std::int64_t eb, 
 
 namespace {
 
+// AIEX verifyStridesWraps checks the hardware size 3 (the outermost size minus one, BdLowering.h
+// encodeHardwareStridesWraps) against 1 << iteration_bits: an outermost size of up to 65 passes.
 void check_shim_repeat(std::int64_t repeat_size, const model::TileResources& shim, int max_repeat_count,
                        const std::string& who) {
-    if (repeat_size > max_iterations(shim))
-        throw DesignError(fmt::format("{}: the outermost (repeat) size {} exceeds {} ({}-bit iteration field)", who,
-                                      repeat_size, max_iterations(shim), shim.iteration_bits));
+    if (repeat_size - 1 > max_iterations(shim))
+        throw DesignError(fmt::format("{}: Size 3 exceeds the [1:{}] range. (the outermost (repeat) size {} is more "
+                                      "than {} + 1; AIEX verifyStridesWraps. aie-decompose-large-dma-bd splits only "
+                                      "transfers whose inner dimensions are not contiguous)",
+                                      who, max_iterations(shim), repeat_size, max_iterations(shim)));
     if (repeat_size - 1 > max_repeat_count)
         throw DesignError(fmt::format("{}: repeat count {} exceeds {}", who, repeat_size - 1, max_repeat_count));
 }
@@ -186,12 +190,32 @@ void check_shim_dim_fields(const std::vector<model::Dim>& dims, const model::Til
 
 } // namespace
 
+bool shim_inner_contiguous(const TensorAccessPattern& tap) {
+    const auto& s = tap.sizes();
+    const auto& st = tap.strides();
+    return st[3] == 1 && (s[2] == 1 || st[2] == s[3]) && (s[1] == 1 || st[1] == s[2] * s[3]);
+}
+
+std::vector<TensorAccessPattern> shim_repeat_chunks(const TensorAccessPattern& tap, const model::TileResources& shim) {
+    const std::int64_t R = tap.sizes()[0];
+    const std::int64_t chunk = max_iterations(shim);
+    if (R - 1 <= chunk || shim_inner_contiguous(tap)) return {tap};
+    std::vector<TensorAccessPattern> out;
+    std::vector<std::int64_t> sizes(tap.sizes().begin(), tap.sizes().end());
+    const std::vector<std::int64_t> strides(tap.strides().begin(), tap.strides().end());
+    for (std::int64_t done = 0; done < R; done += chunk) {
+        sizes[0] = std::min(chunk, R - done);
+        out.emplace_back(tap.tensor_dims(), tap.offset() + done * strides[0], sizes, strides);
+    }
+    return out;
+}
+
 std::vector<model::Dim> shim_task_dims(const TensorAccessPattern& tap, std::int64_t eb,
                                        const model::TileResources& shim, int max_repeat_count, const std::string& who) {
     const auto& s = tap.sizes();
     const auto& st = tap.strides();
     // Linear mode: the d0..d2 part is one contiguous run -> only buffer_length is used.
-    const bool contiguous = st[3] == 1 && (s[2] == 1 || st[2] == s[3]) && (s[1] == 1 || st[1] == s[2] * s[3]);
+    const bool contiguous = shim_inner_contiguous(tap);
     check_shim_repeat(s[0], shim, max_repeat_count, who);
     if (eb != 4 && st[3] != 1)
         throw DesignError(fmt::format("{}: the innermost stride must be 1 for {}-byte elements", who, eb));

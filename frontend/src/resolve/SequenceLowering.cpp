@@ -62,8 +62,11 @@ void lower_buffer_write(ResolveContext& ctx, const RecordedBufferWrite& bw) {
     ctx.net.sequence.push_back(std::move(w));
 }
 
-// A fill or drain: a shim task on its endpoint's channel with one BD (id from the shim tile).
-int lower_transfer_start(ResolveContext& ctx, const SequenceRecorder& rec, const RecordedTransfer& tr) {
+// A fill or drain: a shim task on its endpoint's channel with one BD (id from the shim tile), or
+// one task per chunk when aie-decompose-large-dma-bd splits its repeat (shim_repeat_chunks), as
+// the npu_dma_memcpy_nd path lowers the pieces: a BD id, a queue push and a slot each, the token
+// (when the transfer waits) only on the last.
+std::vector<int> lower_transfer_start(ResolveContext& ctx, const SequenceRecorder& rec, const RecordedTransfer& tr) {
     auto it = ctx.shim_alloc.find(tr.endpoint->uid);
     if (it == ctx.shim_alloc.end())
         throw DesignError(fmt::format("{}: no shim DMA channel was allocated for it", tr.endpoint->describe()));
@@ -71,22 +74,27 @@ int lower_transfer_start(ResolveContext& ctx, const SequenceRecorder& rec, const
     const std::int64_t eb = static_cast<std::int64_t>(model::dtype_bytes(tt.dtype));
     const char* what = tr.fill ? "fill" : "drain";
     const std::string who = fmt::format("{} of fifo '{}' ({})", what, tr.endpoint->fifo->name, tr.tap.str());
-    model::ShimTask task;
-    task.id = static_cast<int>(ctx.net.tasks.size());
-    task.tile = it->second.tile;
-    task.dir = it->second.dir;
-    task.channel = it->second.channel;
-    task.host_tensor = tr.tensor;
-    // IRON's fill/drain are DMA tasks whose token is their wait flag (python/iron/runtime/dmatask.py
-    // issue_token=self._wait; AIEDMATasksToNPU passes getIssueToken() to the queue push). The
-    // "every S2MM issues a token" rule belongs to npu_dma_memcpy_nd (AIEDmaToNpu), not this path.
-    task.issue_token = tr.wait;
-    task.prov = {tr.endpoint->fifo->name, what};
-    task.offset_bytes = shim_task_offset(tr.tap, eb, who);
-    task.dims = shim_task_dims(tr.tap, eb, ctx.dev.shim, ctx.dev.max_repeat_count, who);
-    task.bd_id = ctx.ledger.take_shim_bd(task.tile, who);
-    ctx.net.tasks.push_back(std::move(task));
-    return ctx.net.tasks.back().id;
+    const auto chunks = shim_repeat_chunks(tr.tap, ctx.dev.shim);
+    std::vector<int> ids;
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+        model::ShimTask task;
+        task.id = static_cast<int>(ctx.net.tasks.size());
+        task.tile = it->second.tile;
+        task.dir = it->second.dir;
+        task.channel = it->second.channel;
+        task.host_tensor = tr.tensor;
+        // IRON's fill/drain are DMA tasks whose token is their wait flag (python/iron/runtime/
+        // dmatask.py issue_token=self._wait; AIEDMATasksToNPU passes getIssueToken() to the queue
+        // push). The "every S2MM issues a token" rule belongs to npu_dma_memcpy_nd (AIEDmaToNpu).
+        task.issue_token = tr.wait && c + 1 == chunks.size();
+        task.prov = {tr.endpoint->fifo->name, what};
+        task.offset_bytes = shim_task_offset(chunks[c], eb, who);
+        task.dims = shim_task_dims(chunks[c], eb, ctx.dev.shim, ctx.dev.max_repeat_count, who);
+        task.bd_id = ctx.ledger.take_shim_bd(task.tile, who);
+        ctx.net.tasks.push_back(std::move(task));
+        ids.push_back(ctx.net.tasks.back().id);
+    }
+    return ids;
 }
 
 // An await or free returns the task's shim BD id.
@@ -104,25 +112,34 @@ void lower_sequence(ResolveContext& ctx) {
     record_sequence_function(*rt, rec);
     finish_task_groups(*rt, rec);
 
-    std::map<int, int> task_of; // transfer -> task index
+    std::map<int, std::vector<int>> tasks_of; // transfer -> its tasks (several when decomposed)
+    auto emit = [&](model::RuntimeOp::Kind kind, int task) {
+        model::RuntimeOp rop;
+        rop.kind = kind;
+        rop.task = task;
+        rop.prov = ctx.net.tasks[static_cast<std::size_t>(task)].prov;
+        ctx.net.sequence.push_back(std::move(rop));
+    };
     for (const auto& op : rec.ops) {
         if (op.kind == RecordedOp::Kind::WriteBuffer) {
             lower_buffer_write(ctx, rec.buffer_writes[static_cast<std::size_t>(op.transfer)]);
             continue;
         }
-        model::RuntimeOp rop;
         if (op.kind == RecordedOp::Kind::Start) {
-            rop.kind = model::RuntimeOp::Kind::StartTask;
-            rop.task = task_of[op.transfer] =
+            auto& ids = tasks_of[op.transfer] =
                 lower_transfer_start(ctx, rec, rec.transfers[static_cast<std::size_t>(op.transfer)]);
+            for (int t : ids) emit(model::RuntimeOp::Kind::StartTask, t);
+        } else if (op.kind == RecordedOp::Kind::Await) {
+            // One sync, for the token of the last piece; it returns every piece's BD id.
+            const auto& ids = tasks_of.at(op.transfer);
+            emit(model::RuntimeOp::Kind::AwaitTask, ids.back());
+            for (int t : ids) lower_transfer_end(ctx, ctx.net.tasks[static_cast<std::size_t>(t)]);
         } else {
-            rop.kind = op.kind == RecordedOp::Kind::Await ? model::RuntimeOp::Kind::AwaitTask
-                                                          : model::RuntimeOp::Kind::FreeTask;
-            rop.task = task_of.at(op.transfer);
-            lower_transfer_end(ctx, ctx.net.tasks[static_cast<std::size_t>(rop.task)]);
+            for (int t : tasks_of.at(op.transfer)) {
+                emit(model::RuntimeOp::Kind::FreeTask, t);
+                lower_transfer_end(ctx, ctx.net.tasks[static_cast<std::size_t>(t)]);
+            }
         }
-        rop.prov = ctx.net.tasks[static_cast<std::size_t>(rop.task)].prov;
-        ctx.net.sequence.push_back(std::move(rop));
     }
 }
 
