@@ -68,6 +68,10 @@ run options (also written --option=value):
                        fallback; unset: the design's own, by default bank-aware falling back to
                        basic-sequential with a warning
   --progress           report progress on stderr during long runs
+  --iters N            run the runtime sequence N times on the same loaded array (as XRT runs a
+                       kernel again: cores, locks, buffers persist; init_values are not
+                       re-applied) and check every run's outputs against the reference at its index
+  --warmup W           W unchecked runs before the N checked ones (default 0)
   --queue-wait         before each shim task push, wait until the channel's 4-deep task queue has
                        room, as a toolchain that enforces the queue depth does (mlir-aie PR 3734;
                        its --no-enforce-dma-queue-depth is this option left off). Without it a push
@@ -137,6 +141,7 @@ struct RunArgs {
     std::string save_dir;
     std::optional<double> rtol, atol;
     std::optional<iron::AllocScheme> alloc_scheme;
+    std::uint32_t iters = 1, warmup = 0;
 };
 
 RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
@@ -196,6 +201,12 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             r.progress = true;
         else if (s == "--queue-wait")
             r.queue_wait = true;
+        else if (s == "--iters" || s == "--warmup") {
+            const auto v = parse_u64(value(s), s);
+            if (v > 1'000'000 || (s == "--iters" && v == 0))
+                throw UsageError(fmt::format("{} expects {} up to 1000000, got {}", s, s == "--iters" ? "1" : "0", v));
+            (s == "--iters" ? r.iters : r.warmup) = static_cast<std::uint32_t>(v);
+        }
         else if (s == "--alloc-scheme") {
             const std::string v = value(s);
             r.alloc_scheme = iron::parse_alloc_scheme(v);
@@ -241,6 +252,25 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, double cloc
     if (!inputs.empty()) row("inputs", inputs);
     row("tiles used", fmt::format("{}: {}", rep.tiles_used.size(), tiles));
     row("cycles", fmt::format("{} ({:.2f} us at {:.0f} MHz)", grouped(res.cycles), res.cycles / clock_mhz, clock_mhz));
+    if (rep.invocations.size() > 1) {
+        // First and steady state (the mean of the measured runs after the first), as XRT's test
+        // wrapper times only the non-warm-up iterations.
+        std::uint32_t warm = 0;
+        for (const auto& i : rep.invocations) warm += i.warmup ? 1 : 0;
+        std::uint64_t rest = 0, n_rest = 0;
+        for (const auto& i : rep.invocations)
+            if (i.index > 0 && !i.warmup) rest += i.cycles, ++n_rest;
+        row("invocations",
+            fmt::format("{} ({} warm-up): first {} cycles, steady state {} cycles per invocation",
+                        rep.invocations.size(), warm, grouped(rep.invocations.front().cycles),
+                        n_rest ? grouped(rest / n_rest) : std::string("-")));
+        for (const auto& i : rep.invocations)
+            if (!i.warmup && !i.all_match)
+                for (const auto& c : i.checks)
+                    if (!c.match)
+                        out << fmt::format("  invocation {}: output {} MISMATCH ({} differ): {}\n", i.index, c.name,
+                                           grouped(c.mismatches), c.first_mismatches);
+    }
     row("data moved", fmt::format("{} B over streams, {} BD transfers, {} shim tasks", grouped(res.bytes_moved),
                                   grouped(res.bd_transfers), grouped(res.shim_tasks)));
     if (res.queue_waits)
@@ -320,6 +350,11 @@ nlohmann::json report_json(const harness::RunReport& rep) {
         }
         if (!c.error.empty()) o["error"] = c.error;
         j["outputs"].push_back(o);
+    }
+    j["invocations"] = nlohmann::json::array();
+    for (const auto& i : rep.invocations) {
+        bool match = i.all_match;
+        j["invocations"].push_back({{"index", i.index}, {"warmup", i.warmup}, {"cycles", i.cycles}, {"match", match}});
     }
     j["saved"] = rep.saved_files;
     j["notes"] = rep.notes;
@@ -428,6 +463,8 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     ro.rtol = r.rtol;
     ro.atol = r.atol;
     ro.alloc_scheme = r.alloc_scheme;
+    ro.iters = r.iters;
+    ro.warmup = r.warmup;
     sim::SimOptions& so = ro.sim;
     so.timing = model::TimingParams::for_arch(dev.arch);
     if (!r.timing_file.empty()) so.timing.apply_json_file(r.timing_file);

@@ -61,10 +61,10 @@ std::vector<std::vector<std::uint8_t>> DesignInstance::host_tensors(const Tensor
     return h;
 }
 
-Tensors DesignInstance::expected(const Tensors& in) const {
+Tensors DesignInstance::expected(const Tensors& in, std::uint32_t invocation) const {
     Tensors want;
     try {
-        want = reference(in);
+        want = reference_at ? reference_at(in, invocation) : reference(in);
     } catch (const std::invalid_argument& e) {
         throw DesignError(fmt::format("design '{}': reference: {}", design_, e.what()));
     }

@@ -106,7 +106,10 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     const auto t1 = clock::now();
     rep.tiles_used = net.tiles_used();
     rep.workers = net.cores.size();
-    rep.result = sim::simulate(net, inst.host_tensors(inputs), opts.sim);
+    if (opts.iters < 1) throw DesignError(fmt::format("design '{}': --iters must be at least 1", spec.name));
+    sim::SimOptions so = opts.sim;
+    so.invocations = opts.warmup + opts.iters;
+    rep.result = sim::simulate(net, inst.host_tensors(inputs), so);
     rep.result.warnings.insert(rep.result.warnings.begin(), net.warnings.begin(), net.warnings.end());
     const auto t2 = clock::now();
     rep.resolve_seconds = std::chrono::duration<double>(t1 - t0).count();
@@ -116,8 +119,13 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     const bool need_reference = std::any_of(inst.args.begin(), inst.args.end(), [&](const ArgSpec& a) {
         return a.role == ArgRole::output && !expected_from_files.count(a.name);
     });
-    Tensors want = need_reference ? inst.expected(inputs) : Tensors{};
-    for (auto& [name, t] : expected_from_files) want[name] = t;
+    const std::uint32_t last = so.invocations - 1;
+    auto expected_at = [&](std::uint32_t inv) {
+        Tensors w = need_reference ? inst.expected(inputs, inv) : Tensors{};
+        for (auto& [name, t] : expected_from_files) w[name] = t;
+        return w;
+    };
+    Tensors want = expected_at(last);
 
     if (!opts.save_dir.empty()) {
         std::error_code ec;
@@ -138,17 +146,36 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
         }
     }
 
-    rep.checks = check_outputs(spec.name, inst.args, rep.result.host, want, {opts.rtol, opts.atol});
-    for (auto& c : rep.checks)
-        if (const auto it = opts.expected_files.find(c.arg); it != opts.expected_files.end())
-            c.expected_from = it->second;
+    auto check_host = [&](const std::vector<std::vector<std::uint8_t>>& host, const Tensors& w) {
+        auto checks = check_outputs(spec.name, inst.args, host, w, {opts.rtol, opts.atol});
+        for (auto& c : checks)
+            if (const auto it = opts.expected_files.find(c.arg); it != opts.expected_files.end())
+                c.expected_from = it->second;
+        return checks;
+    };
+    rep.checks = check_host(rep.result.host, want);
+    // Every invocation: warm-ups unchecked, the others against the reference at their index.
+    for (std::uint32_t i = 0; i < rep.result.invocations.size(); ++i) {
+        const auto& r = rep.result.invocations[i];
+        InvocationReport ir;
+        ir.index = i;
+        ir.warmup = i < opts.warmup;
+        ir.cycles = r.cycles();
+        if (!ir.warmup) {
+            ir.checks = i == last ? rep.checks : check_host(r.host, expected_at(i));
+            ir.all_match = std::all_of(ir.checks.begin(), ir.checks.end(), [](const OutputCheck& c) { return c.match; });
+        }
+        rep.invocations.push_back(std::move(ir));
+    }
     const bool any_float =
         std::any_of(rep.checks.begin(), rep.checks.end(), [](const OutputCheck& c) { return c.is_float; });
     if ((opts.rtol || opts.atol) && !any_float)
         rep.notes.push_back(fmt::format(
             "design '{}' has no float outputs: rtol/atol do not apply, integer outputs are compared exactly",
             spec.name));
-    rep.all_match = std::all_of(rep.checks.begin(), rep.checks.end(), [](const OutputCheck& c) { return c.match; });
+    rep.all_match =
+        std::all_of(rep.checks.begin(), rep.checks.end(), [](const OutputCheck& c) { return c.match; }) &&
+        std::all_of(rep.invocations.begin(), rep.invocations.end(), [](const InvocationReport& i) { return i.all_match; });
     return rep;
 }
 

@@ -3,6 +3,7 @@
 #include "ShimDmaChannel.hpp"
 #include "npusim/model/NetlistRelations.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -11,11 +12,29 @@ namespace npusim::sim {
 RuntimeController::RuntimeController(const ControllerServices& services)
     : SimProcess(services.run, "runtime sequence"), net_(services.net), memory_(services.memory),
       locks_(services.locks), board_(services.board), shim_channel_(services.shim_channel),
-      queue_wait_(services.queue_wait) {
+      queue_wait_(services.queue_wait), invocations_(std::max<std::uint32_t>(1, services.invocations)),
+      invocation_done_(services.invocation_done) {
     open_track(TrackInfo::Kind::Runtime, {0, 0});
 }
 
+// One pass over the sequence per invocation on the same configured array (nothing is reset but
+// the per-invocation task completion state).
 void RuntimeController::body() {
+    for (std::uint32_t inv = 0; inv < invocations_; ++inv) {
+        clk_.sync();
+        const auto begin = now_cycles();
+        if (inv > 0) board_.reset();
+        run_sequence();
+        clk_.sync();
+        if (track_ >= 0 && invocations_ > 1)
+            svc_.tracks.sink()->span(track_, fmt::format("invocation {}", inv), begin, now_cycles());
+        if (invocation_done_) invocation_done_(inv, begin, now_cycles());
+    }
+    ps_.status = ProcessState::Status::Done;
+    svc_.run.finish();
+}
+
+void RuntimeController::run_sequence() {
     const auto& net = net_;
     const auto& t = svc_.timing;
     for (std::size_t i = 0; i < net.sequence.size(); ++i) {
@@ -44,9 +63,6 @@ void RuntimeController::body() {
             break;
         }
     }
-    clk_.sync();
-    ps_.status = ProcessState::Status::Done;
-    svc_.run.finish();
 }
 
 // The command processor writes the task's BD registers and pushes it onto the channel's queue:

@@ -23,6 +23,9 @@ struct ControllerServices {
     /// The shim channel at an endpoint, nullptr if the run has none there.
     std::function<ShimDmaChannel*(const model::StreamEndpoint&)> shim_channel;
     bool queue_wait = false; ///< SimOptions::queue_wait
+    std::uint32_t invocations = 1; ///< SimOptions::invocations
+    /// Called when invocation `index` has run to its end (begin and end cycle).
+    std::function<void(std::uint32_t index, std::uint64_t begin, std::uint64_t end)> invocation_done;
 };
 
 class RuntimeController final : public SimProcess {
@@ -34,6 +37,7 @@ public:
 
 private:
     void body() override;
+    void run_sequence();
     void start_task(std::size_t index, const model::RuntimeOp& op);
     void await_task(const model::RuntimeOp& op);
     const model::Netlist& net_;
@@ -42,6 +46,8 @@ private:
     TaskBoard& board_;
     std::function<ShimDmaChannel*(const model::StreamEndpoint&)> shim_channel_;
     bool queue_wait_;
+    std::uint32_t invocations_;
+    std::function<void(std::uint32_t, std::uint64_t, std::uint64_t)> invocation_done_;
     int waiting_ = -1;
     std::uint64_t queue_waits_ = 0;
 };

@@ -140,7 +140,14 @@ void SimEngine::build() {
     }
     controller_ = std::make_unique<RuntimeController>(ControllerServices{
         services_, net_, memory_, locks_, board_, [this](const model::StreamEndpoint& e) { return shim_channel(e); },
-        opts_.queue_wait});
+        opts_.queue_wait, opts_.invocations,
+        [this](std::uint32_t, std::uint64_t begin, std::uint64_t end) {
+            InvocationResult inv;
+            inv.begin_cycle = begin;
+            inv.end_cycle = end;
+            if (opts_.invocations > 1) inv.host = host_;
+            invocations_.push_back(std::move(inv));
+        }});
     processes_.push_back(controller_.get());
 
     const std::size_t dma_stack = 64 * 1024; // DMA and controller processes run no user code
@@ -246,6 +253,7 @@ SimResult SimEngine::run() {
         r.channels.push_back(std::move(s));
     }
     r.queue_waits = controller_->queue_waits();
+    r.invocations = std::move(invocations_);
     r.bytes_moved = stats_.bytes_moved;
     r.bd_transfers = stats_.bd_transfers;
     if (const auto pending = board_.pending())

@@ -55,6 +55,7 @@ private:
     std::vector<std::unique_ptr<CoreProcess>> cores_;
     std::unique_ptr<RuntimeController> controller_;
     std::vector<const SimProcess*> processes_; ///< in creation order (the deadlock report's order)
+    std::vector<InvocationResult> invocations_; ///< completed runs of the runtime sequence
 };
 
 } // namespace npusim::sim

@@ -1,6 +1,7 @@
 #pragma once
 // Completion of the runtime sequence's shim tasks: shim channels mark tasks done, the runtime
 // controller waits for them.
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 #ifndef SC_INCLUDE_DYNAMIC_PROCESSES
@@ -21,6 +22,8 @@ public:
     /// Notified whenever a task completes.
     const sc_core::sc_event& event() const { return event_; }
     void wake_all() { event_.notify(); }
+    /// A new invocation of the runtime sequence starts: its tasks are not done yet.
+    void reset() { std::fill(done_.begin(), done_.end(), false); }
     /// Tasks not completed (yet).
     std::size_t pending() const {
         std::size_t n = 0;

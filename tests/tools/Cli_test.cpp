@@ -222,3 +222,21 @@ TEST_CASE("queue-wait: a queue overflow is exit code 4 at that push; --queue-wai
     CHECK(doc["stats"]["queue_waits"].get<int>() == 2);
     CHECK_THAT(cli({"--help"}).out, Catch::Contains("--queue-wait"));
 }
+
+TEST_CASE("iters and warmup: the summary shows first and steady-state cycles, --json every invocation", "[cli][invocations]") {
+    const auto r = cli({"run", "invocation_counter", "--iters", "3", "--warmup", "1"});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("  invocations  4 (1 warm-up): first "));
+    CHECK_THAT(r.out, Catch::Contains("cycles, steady state "));
+    CHECK_THAT(r.out, Catch::Contains("result: PASS"));
+    const auto j = cli({"golden", "invocation_counter", "--iters=2", "--json"});
+    REQUIRE(j.code == 0);
+    const auto doc = nlohmann::json::parse(j.out);
+    REQUIRE(doc["invocations"].size() == 2);
+    CHECK(doc["invocations"][1]["index"] == 1);
+    CHECK(doc["invocations"][1]["match"] == true);
+    CHECK(doc["invocations"][0]["warmup"] == false);
+    const auto bad = cli({"run", "invocation_counter", "--iters", "0"});
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("--iters expects 1 up to 1000000, got 0"));
+}

@@ -15,12 +15,18 @@ namespace npusim::harness {
 
 /// The expected contents of every output argument, computed from the inputs.
 using ReferenceFn = std::function<Tensors(const Tensors& inputs)>;
+/// The same for a design whose outputs change from one invocation to the next (state kept in the
+/// array, e.g. a counter in a Buffer): `invocation` counts every run of the sequence since the
+/// design was loaded, warm-up runs included, from 0.
+using InvocationReferenceFn = std::function<Tensors(const Tensors& inputs, std::uint32_t invocation)>;
 
 struct DesignInstance {
     iron::Program program;
     std::vector<ArgSpec> args; ///< one per runtime-sequence tensor argument, in order
     Tensors inputs; ///< seed-generated contents of every input argument
     ReferenceFn reference; ///< inputs -> expected contents of every output argument
+    /// When set, used instead of `reference` for every invocation (see InvocationReferenceFn).
+    InvocationReferenceFn reference_at;
     /// The initial host tensors for `inputs` as built (host_tensors(inputs)): the simulator's input.
     std::vector<std::vector<std::uint8_t>> host;
 
@@ -34,8 +40,9 @@ struct DesignInstance {
     int arg_index(const std::string& name) const;
     /// One byte vector per argument: the given inputs, zeros for outputs and unused arguments.
     std::vector<std::vector<std::uint8_t>> host_tensors(const Tensors& inputs) const;
-    /// The reference's outputs for `inputs`, checked against the output arguments (DesignError).
-    Tensors expected(const Tensors& inputs) const;
+    /// The reference's outputs for `inputs` (at `invocation`: reference_at when the design has
+    /// one), checked against the output arguments (DesignError).
+    Tensors expected(const Tensors& inputs, std::uint32_t invocation = 0) const;
     /// Compare the output tensors of `host_after` (one byte vector per argument, as the simulator
     /// returns them) with reference(inputs) (check_outputs). Tolerances are the arguments' own.
     std::vector<OutputCheck> check(const Tensors& inputs,

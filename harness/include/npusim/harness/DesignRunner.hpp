@@ -27,6 +27,19 @@ struct RunOptions {
     sim::SimOptions sim;
     /// aiecc `--alloc-scheme` for this run; unset: the design's own (DesignSpec::alloc_scheme).
     std::optional<iron::AllocScheme> alloc_scheme;
+    /// Invocations of the loaded design, as XRT's test wrapper runs it (xrt_test_wrapper.h): `warmup`
+    /// runs first, unchecked, then `iters` runs, each checked against the reference at its index.
+    std::uint32_t iters = 1;
+    std::uint32_t warmup = 0;
+};
+
+/// One run of the runtime sequence in a RunReport.
+struct InvocationReport {
+    std::uint32_t index = 0; ///< since the design was loaded, warm-up runs included
+    bool warmup = false; ///< warm-up runs are not checked
+    std::uint64_t cycles = 0;
+    std::vector<OutputCheck> checks; ///< empty for warm-up runs
+    bool all_match = true;
 };
 
 /// The options `spec` is resolved with in a run: its alloc_scheme unless `opts` overrides it.
@@ -45,8 +58,9 @@ struct RunReport {
     std::vector<model::TileCoord> tiles_used;
     std::size_t workers = 0;
     sim::SimResult result; ///< its warnings start with the netlist's (resolve-time) ones
-    std::vector<OutputCheck> checks;
-    bool all_match = false;
+    std::vector<OutputCheck> checks; ///< of the last invocation
+    bool all_match = false; ///< every checked invocation matched
+    std::vector<InvocationReport> invocations; ///< every invocation (one unless iters/warmup ask more)
     double resolve_seconds = 0;
     double simulate_seconds = 0;
 };

@@ -27,6 +27,20 @@ struct SimOptions {
     /// blocks until the channel's queue has room. Off: a push onto a full queue is an error, as
     /// the hardware drops it.
     bool queue_wait = false;
+    /// How often the runtime sequence runs on the configured array, as XRT runs a loaded kernel
+    /// again (xrt_test_wrapper.h: warm-up and measured iterations): cores, locks, buffers, rotating
+    /// indices and the host tensors persist between invocations; init_values are not re-applied.
+    std::uint32_t invocations = 1;
+};
+
+/// One run of the runtime sequence.
+struct InvocationResult {
+    std::uint64_t begin_cycle = 0; ///< when its first instruction issued
+    std::uint64_t end_cycle = 0; ///< when its last instruction completed
+    std::uint64_t cycles() const { return end_cycle - begin_cycle; }
+    /// The host tensors when it ended (filled only when the run has more than one invocation;
+    /// SimResult::host holds the last).
+    std::vector<std::vector<std::uint8_t>> host;
 };
 
 struct CoreStats {
@@ -56,6 +70,7 @@ struct SimResult {
     std::uint64_t shim_tasks = 0;
     std::uint64_t queue_waits = 0; ///< task pushes that waited for a free queue slot (queue_wait)
     std::vector<std::string> warnings; ///< e.g. tasks still pending at the end
+    std::vector<InvocationResult> invocations; ///< one per run of the runtime sequence
 };
 
 /// Simulate `net` with `host` tensors (one per netlist host tensor, sized exactly).
