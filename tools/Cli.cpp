@@ -54,8 +54,12 @@ run options (also written --option=value):
   --save-outputs DIR   write NAME.npy for every input and output argument and NAME.expected.npy
                        for every output (bf16 is saved with descr '<V2', as ml_dtypes does:
                        np.load(f).view(ml_dtypes.bfloat16))
-  --rtol X, --atol Y   tolerance of f32/bf16 outputs, element-wise |got - want| <= atol + rtol*|want|
-                       (default: the design's own); integer outputs are always compared exactly
+  --rtol X, --atol Y   tolerance of f32/bf16 outputs (default: the design's own); integer outputs
+                       are always compared exactly
+  --tolerance allclose|nearly-equal
+                       allclose (default, numpy): |got - want| <= atol + rtol*|want|, NaN == NaN;
+                       nearly-equal (mlir-aie verify.py): got == want or |got - want| <
+                       max(atol, rtol*(|got| + |want|)) in float32, NaN never equal
   --max-cycles N       stop with exit code 4 after N simulated cycles
   --timing FILE        JSON object overriding timing parameters
   --trace FILE.json    Perfetto / Chrome trace of cores, DMA channels and locks
@@ -142,6 +146,7 @@ struct RunArgs {
     std::optional<double> rtol, atol;
     std::optional<iron::AllocScheme> alloc_scheme;
     std::uint32_t iters = 1, warmup = 0;
+    harness::ToleranceMode tolerance = harness::ToleranceMode::allclose;
 };
 
 RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
@@ -199,7 +204,12 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             r.netlist = true;
         else if (s == "--progress")
             r.progress = true;
-        else if (s == "--queue-wait")
+        else if (s == "--tolerance") {
+            const std::string v = value(s);
+            const auto m = harness::parse_tolerance_mode(v);
+            if (!m) throw UsageError(fmt::format("--tolerance expects allclose or nearly-equal, got '{}'", v));
+            r.tolerance = *m;
+        } else if (s == "--queue-wait")
             r.queue_wait = true;
         else if (s == "--iters" || s == "--warmup") {
             const auto v = parse_u64(value(s), s);
@@ -246,7 +256,7 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, double cloc
                 (rep.kernels_note.empty() ? "" : "; " + rep.kernels_note));
     std::string inputs;
     for (std::size_t i = 0; i < rep.args.size(); ++i)
-        if (rep.args[i].role == harness::ArgRole::input)
+        if (rep.args[i].takes_input())
             inputs += fmt::format("{}{} {} ({})", inputs.empty() ? "" : ", ", rep.args[i].name, rep.args[i].type_str(),
                                   rep.arg_sources[i]);
     if (!inputs.empty()) row("inputs", inputs);
@@ -294,6 +304,7 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, double cloc
             extra += fmt::format("  (max abs err {:.3g}, max rel err {:.3g}; rtol {:g}, atol {:g})", c.max_abs_err,
                                  c.max_rel_err, c.rtol, c.atol);
         if (c.expected_from != "reference") extra += "  vs " + c.expected_from;
+        if (c.ignored) extra += fmt::format("  ({} never-written elements ignored)", grouped(c.ignored));
         out << fmt::format("  output {:<14} {:>9} elements  {}{}\n", c.name, grouped(c.elements),
                            c.match ? "match" : fmt::format("MISMATCH ({} differ)", grouped(c.mismatches)), extra);
         if (!c.match) out << harness::describe_mismatches(c, "    ");
@@ -318,7 +329,7 @@ nlohmann::json report_json(const harness::RunReport& rep) {
     j["kernels"] = std::string(harness::kernel_set_name(rep.kernels));
     j["inputs"] = nlohmann::json::array();
     for (std::size_t i = 0; i < rep.args.size(); ++i)
-        if (rep.args[i].role == harness::ArgRole::input)
+        if (rep.args[i].takes_input())
             j["inputs"].push_back(
                 {{"name", rep.args[i].name}, {"type", rep.args[i].type_str()}, {"source", rep.arg_sources[i]}});
     j["outputs"] = nlohmann::json::array();
@@ -332,7 +343,8 @@ nlohmann::json report_json(const harness::RunReport& rep) {
                          {"mismatches", c.mismatches},
                          {"mismatch_indices", c.mismatch_indices},
                          {"first_mismatches", c.first_mismatches},
-                         {"expected_from", c.expected_from}};
+                         {"expected_from", c.expected_from},
+                         {"ignored", c.ignored}};
         o["first"] = nlohmann::json::array();
         for (const auto& v : c.first) {
             nlohmann::json e{{"index", v.index}, {"got", v.got}, {"want", v.want}};
@@ -412,7 +424,7 @@ int cmd_args(const RunArgs& r, std::ostream& out) {
                        "comparison");
     for (std::size_t i = 0; i < inst.args.size(); ++i) {
         const auto& a = inst.args[i];
-        std::string cmp = a.role != harness::ArgRole::output ? "-"
+        std::string cmp = !a.is_checked() ? "-"
                           : a.is_float()                     ? fmt::format("rtol {:g}, atol {:g}", a.rtol, a.atol)
                                                              : std::string("exact");
         out << fmt::format("{:<3} {:<{}}  {:<6}  {:<{}}  {:<8}  {}\n", i, a.name, w, harness::role_name(a.role),
@@ -464,6 +476,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     ro.atol = r.atol;
     ro.alloc_scheme = r.alloc_scheme;
     ro.iters = r.iters;
+    ro.tolerance = r.tolerance;
     ro.warmup = r.warmup;
     sim::SimOptions& so = ro.sim;
     so.timing = model::TimingParams::for_arch(dev.arch);

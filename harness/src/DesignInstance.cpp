@@ -24,7 +24,10 @@ DesignInstance::DesignInstance(iron::Program prog, std::vector<ArgSpec> a, Tenso
             throw DesignError(
                 fmt::format("design '{}': runtime argument {} '{}' is declared {} but the runtime sequence takes {}",
                             design, i, s.name, s.type_str(), rt[i].str()));
-        if (s.role == ArgRole::input) {
+        if (!s.ignore.empty() && s.ignore.size() != static_cast<std::size_t>(s.elements()))
+            throw DesignError(fmt::format("design '{}': the ignore mask of '{}' has {} entries for {} elements", design,
+                                          s.name, s.ignore.size(), s.elements()));
+        if (s.takes_input()) {
             const auto it = inputs.find(s.name);
             if (it == inputs.end())
                 throw DesignError(fmt::format("design '{}': no generated data for input '{}'", design, s.name));
@@ -36,7 +39,7 @@ DesignInstance::DesignInstance(iron::Program prog, std::vector<ArgSpec> a, Tenso
             throw DesignError(fmt::format("design '{}': output '{}' has a negative tolerance", design, s.name));
     }
     for (const auto& [k, v] : inputs)
-        if (arg_index(k) < 0 || args[static_cast<std::size_t>(arg_index(k))].role != ArgRole::input)
+        if (arg_index(k) < 0 || !args[static_cast<std::size_t>(arg_index(k))].takes_input())
             throw DesignError(fmt::format("design '{}': generated data '{}' is not an input argument", design, k));
     if (!reference) throw DesignError(fmt::format("design '{}' has no reference function", design));
     host = host_tensors(inputs);
@@ -52,8 +55,8 @@ std::vector<std::vector<std::uint8_t>> DesignInstance::host_tensors(const Tensor
     std::vector<std::vector<std::uint8_t>> h;
     h.reserve(args.size());
     for (const auto& s : args) {
-        const auto it = s.role == ArgRole::input ? in.find(s.name) : in.end();
-        if (s.role == ArgRole::input && (it == in.end() || !s.matches(it->second)))
+        const auto it = s.takes_input() ? in.find(s.name) : in.end();
+        if (s.takes_input() && (it == in.end() || !s.matches(it->second)))
             throw DesignError(fmt::format("design '{}': input '{}' needs a {} tensor{}", design_, s.name, s.type_str(),
                                           it == in.end() ? ", none given" : ", got " + it->second.type_str()));
         h.push_back(it != in.end() ? it->second.data : std::vector<std::uint8_t>(s.bytes()));
@@ -69,7 +72,7 @@ Tensors DesignInstance::expected(const Tensors& in, std::uint32_t invocation) co
         throw DesignError(fmt::format("design '{}': reference: {}", design_, e.what()));
     }
     for (const auto& s : args) {
-        if (s.role != ArgRole::output) continue;
+        if (!s.is_checked()) continue;
         const auto it = want.find(s.name);
         if (it == want.end())
             throw DesignError(fmt::format("design '{}': the reference computes no output '{}'", design_, s.name));

@@ -27,7 +27,9 @@ const ArgSpec& argument(const DesignInstance& inst, const std::string& design, c
         throw DesignError(fmt::format("{}: design '{}' has no argument '{}' ({}s: {})", what, design, name,
                                       role_name(role), names_with_role(inst.args, role)));
     const auto& a = inst.args[static_cast<std::size_t>(i)];
-    if (a.role != role)
+    // An inout argument is both: its initial contents may be given (--input) and its expected
+    // contents (--expect).
+    if (a.role != role && !(a.role == ArgRole::inout && role != ArgRole::unused))
         throw DesignError(fmt::format("{}: argument '{}' of design '{}' is {}, not an {} ({}s: {})", what, name, design,
                                       a.role == ArgRole::unused ? "unused" : fmt::format("an {}", role_name(a.role)),
                                       role_name(role), role_name(role), names_with_role(inst.args, role)));
@@ -89,7 +91,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     Tensors inputs = inst.inputs;
     rep.arg_sources.assign(inst.args.size(), "-");
     for (std::size_t i = 0; i < inst.args.size(); ++i)
-        if (inst.args[i].role == ArgRole::input) rep.arg_sources[i] = fmt::format("seed {}", opts.seed);
+        if (inst.args[i].takes_input()) rep.arg_sources[i] = fmt::format("seed {}", opts.seed);
     for (const auto& [name, path] : opts.input_files) {
         const auto& a = argument(inst, spec.name, name, ArgRole::input, "--input");
         inputs[name] = load_tensor_for(a, path, spec.name);
@@ -117,7 +119,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
 
     // Expected values: the reference on the actual inputs, except where a file gives them.
     const bool need_reference = std::any_of(inst.args.begin(), inst.args.end(), [&](const ArgSpec& a) {
-        return a.role == ArgRole::output && !expected_from_files.count(a.name);
+        return a.is_checked() && !expected_from_files.count(a.name);
     });
     const std::uint32_t last = so.invocations - 1;
     auto expected_at = [&](std::uint32_t inv) {
@@ -138,7 +140,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
             NpyFile::write(path,
                            a.role == ArgRole::input ? inputs.at(a.name) : Tensor(a.dtype, a.shape, rep.result.host[i]));
             rep.saved_files.push_back(path);
-            if (a.role == ArgRole::output) {
+            if (a.is_checked()) {
                 const auto epath = (std::filesystem::path(opts.save_dir) / (a.name + ".expected.npy")).string();
                 NpyFile::write(epath, want.at(a.name));
                 rep.saved_files.push_back(epath);
@@ -147,7 +149,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     }
 
     auto check_host = [&](const std::vector<std::vector<std::uint8_t>>& host, const Tensors& w) {
-        auto checks = check_outputs(spec.name, inst.args, host, w, {opts.rtol, opts.atol});
+        auto checks = check_outputs(spec.name, inst.args, host, w, {opts.rtol, opts.atol, opts.tolerance});
         for (auto& c : checks)
             if (const auto it = opts.expected_files.find(c.arg); it != opts.expected_files.end())
                 c.expected_from = it->second;

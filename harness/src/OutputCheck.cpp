@@ -84,8 +84,18 @@ std::string OutputCheck::index_summary(std::size_t max_groups) const {
     return s;
 }
 
+std::string_view tolerance_mode_name(ToleranceMode m) {
+    return m == ToleranceMode::allclose ? "allclose" : "nearly-equal";
+}
+
+std::optional<ToleranceMode> parse_tolerance_mode(std::string_view s) {
+    if (s == "allclose") return ToleranceMode::allclose;
+    if (s == "nearly-equal") return ToleranceMode::nearly_equal;
+    return std::nullopt;
+}
+
 OutputCheck compare_output(const ArgSpec& arg, int arg_index, const Tensor& got, const Tensor& want, double rtol,
-                           double atol) {
+                           double atol, ToleranceMode mode) {
     OutputCheck c;
     c.name = fmt::format("{} (arg {})", arg.name, arg_index);
     c.arg = arg.name;
@@ -117,18 +127,30 @@ OutputCheck compare_output(const ArgSpec& arg, int arg_index, const Tensor& got,
         }
         ++c.mismatches;
     };
+    auto skip = [&](std::uint64_t i) { return !arg.ignore.empty() && arg.ignore[i] != 0; };
+    for (auto m : arg.ignore) c.ignored += m != 0 ? 1 : 0;
     if (!c.is_float) {
         if (got.data != want.data)
             for (std::uint64_t i = 0; i < c.elements; ++i)
-                if (std::memcmp(&got.data[i * eb], &want.data[i * eb], eb) != 0) record(i, 0, 0);
+                if (!skip(i) && std::memcmp(&got.data[i * eb], &want.data[i * eb], eb) != 0) record(i, 0, 0);
     } else {
         constexpr double inf = std::numeric_limits<double>::infinity();
         for (std::uint64_t i = 0; i < c.elements; ++i) {
+            if (skip(i)) continue;
             const double g = load_float(arg.dtype, &got.data[i * eb]);
             const double w = load_float(arg.dtype, &want.data[i * eb]);
             bool ok;
             double ae, re;
-            if (std::isnan(g) || std::isnan(w)) {
+            if (mode == ToleranceMode::nearly_equal) {
+                // verify.py nearly_equal, in float32 as it coerces its inputs.
+                const float gf = static_cast<float>(g), wf = static_cast<float>(w);
+                const float diff = std::fabs(gf - wf);
+                const float norm = std::min(std::fabs(gf) + std::fabs(wf), std::numeric_limits<float>::max());
+                ok = gf == wf || diff < std::max(static_cast<float>(atol), static_cast<float>(rtol) * norm);
+                ae = std::isnan(diff) ? inf : static_cast<double>(diff);
+                re = w != 0 ? ae / std::fabs(w) : (ae == 0 ? 0 : inf);
+                if (w != 0 && std::isfinite(re)) c.max_rel_err = std::max(c.max_rel_err, re);
+            } else if (std::isnan(g) || std::isnan(w)) {
                 ok = std::isnan(g) && std::isnan(w);
                 ae = re = ok ? 0 : inf;
             } else if (std::isinf(g) || std::isinf(w)) {
@@ -162,7 +184,7 @@ std::vector<OutputCheck> check_outputs(const std::string& design, const std::vec
     std::vector<OutputCheck> checks;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const auto& s = args[i];
-        if (s.role != ArgRole::output) continue;
+        if (!s.is_checked()) continue;
         const double rtol = tol.rtol.value_or(s.rtol), atol = tol.atol.value_or(s.atol);
         if (host_after[i].size() != s.bytes()) {
             OutputCheck c = compare_output(
@@ -176,7 +198,7 @@ std::vector<OutputCheck> check_outputs(const std::string& design, const std::vec
             continue;
         }
         checks.push_back(compare_output(s, static_cast<int>(i), Tensor(s.dtype, s.shape, host_after[i]),
-                                        want.at(s.name), rtol, atol));
+                                        want.at(s.name), rtol, atol, tol.mode));
     }
     return checks;
 }

@@ -10,6 +10,7 @@ std::string_view role_name(ArgRole r) {
     case ArgRole::input: return "input";
     case ArgRole::output: return "output";
     case ArgRole::unused: return "unused";
+    case ArgRole::inout: return "inout";
     }
     return "?";
 }
@@ -85,6 +86,15 @@ ArgSpec ArgSpec::output(std::string name, const iron::TensorType& t, double rtol
 }
 ArgSpec ArgSpec::unused(std::string name, const iron::TensorType& t) {
     return ArgSpec{std::move(name), t.dtype, t.shape, ArgRole::unused, 0, 0};
+}
+ArgSpec ArgSpec::inout(std::string name, const iron::TensorType& t, double rtol, double atol) {
+    return ArgSpec{std::move(name), t.dtype, t.shape, ArgRole::inout, rtol, atol};
+}
+ArgSpec ArgSpec::ignoring(const std::function<bool(std::int64_t)>& ignored) const {
+    ArgSpec a = *this;
+    a.ignore.assign(static_cast<std::size_t>(elements()), 0);
+    for (std::int64_t i = 0; i < elements(); ++i) a.ignore[static_cast<std::size_t>(i)] = ignored(i) ? 1 : 0;
+    return a;
 }
 
 std::string ArgSpec::type_str() const { return type_string(dtype, shape); }

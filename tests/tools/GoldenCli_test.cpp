@@ -210,6 +210,15 @@ TEST_CASE("cli: float outputs pass within the design's tolerance and fail outsid
     CHECK_THAT(r.out, Catch::Contains("    1 of 64 elements differ at [3]\n"));
     r = cli({"run", "test_fscale", "--expect", ey, "--atol", "0.01"});
     CHECK(r.code == 0);
+    // --tolerance nearly-equal (mlir-aie verify.py): y's relative 1e-5 differences are under
+    // rtol x (|got| + |want|) with rtol 6e-6, which allclose's rtol x |want| is not.
+    r = cli({"run", "test_fscale", "--expect", ey, "--rtol", "6e-6"});
+    CHECK_CODE(r, 1);
+    r = cli({"run", "test_fscale", "--expect", ey, "--rtol", "6e-6", "--tolerance", "nearly-equal"});
+    CHECK_CODE(r, 0);
+    r = cli({"run", "test_fscale", "--tolerance", "close"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("--tolerance expects allclose or nearly-equal, got 'close'"));
 }
 
 TEST_CASE("cli: files that do not fit the design are errors with exit code 2", "[cli][golden]") {

@@ -40,6 +40,8 @@ struct OutputCheck {
     std::string error; ///< dtype/shape disagreement (nothing compared)
     std::string expected_from = "reference"; ///< "reference" or the file the expected values came from
 
+    std::uint64_t ignored = 0; ///< elements left out by the argument's ignore mask
+
     // Float outputs only.
     bool is_float = false;
     double rtol = 0;
@@ -51,16 +53,30 @@ struct OutputCheck {
     std::string index_summary(std::size_t max_groups = 12) const;
 };
 
+/// How float outputs are compared.
+enum class ToleranceMode {
+    /// numpy.isclose / allclose: |got - want| <= atol + rtol * |want|; NaN matches NaN, an infinity
+    /// only the same infinity (npusim's default).
+    allclose,
+    /// mlir-aie's python/utils/verify.py nearly_equal (and test_utils.cpp): in float32,
+    /// got == want or |got - want| < max(atol, rtol * min(|got| + |want|, FLT_MAX)); NaN never
+    /// matches. IRON's defaults are rtol 0.128, atol FLT_MIN; here the argument's (or --rtol/--atol).
+    nearly_equal,
+};
+std::string_view tolerance_mode_name(ToleranceMode m);
+std::optional<ToleranceMode> parse_tolerance_mode(std::string_view s);
+
 /// Compare `got` with `want` for output argument `arg` (its index `arg_index`). Integer dtypes are
-/// compared exactly and rtol/atol are ignored; f32 and bf16 use rtol/atol; NaN matches NaN, an
-/// infinity matches only the same infinity.
+/// compared exactly and rtol/atol are ignored; f32 and bf16 use rtol/atol in `mode`. Elements in
+/// the argument's ignore mask are not compared (counted in `ignored`).
 OutputCheck compare_output(const ArgSpec& arg, int arg_index, const Tensor& got, const Tensor& want, double rtol,
-                           double atol);
+                           double atol, ToleranceMode mode = ToleranceMode::allclose);
 
 /// Tolerances replacing every float output's own (RunOptions::rtol / atol, `--rtol` / `--atol`).
 struct ToleranceOverride {
     std::optional<double> rtol;
     std::optional<double> atol;
+    ToleranceMode mode = ToleranceMode::allclose;
 };
 
 /// Host tensors to check hold one byte vector per argument: DesignError naming `design` otherwise.

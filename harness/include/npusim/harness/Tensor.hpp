@@ -5,6 +5,7 @@
 #include "npusim/model/DType.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <cstring>
 #include <map>
 #include <string>
@@ -15,7 +16,10 @@ namespace npusim::harness {
 
 /// What the host does with a runtime argument: fills it (input), reads it back and checks it
 /// (output), or neither (unused: it is passed but the design never touches it).
-enum class ArgRole { input, output, unused };
+/// input: given contents, not compared; output: starts zeroed, compared in full; inout: given
+/// initial contents (e.g. a sentinel pattern the design partly overwrites), compared in full;
+/// unused: zeroed, not compared.
+enum class ArgRole { input, output, unused, inout };
 std::string_view role_name(ArgRole r);
 
 /// Number of elements of a shape (1 for the scalar shape ()).
@@ -71,8 +75,17 @@ struct ArgSpec {
     /// Integer outputs are always compared exactly; these are then ignored.
     double rtol = 0;
     double atol = 0;
+    /// Elements the design never writes (1 = not compared), flat index; empty: compare all.
+    std::vector<std::uint8_t> ignore;
 
     static ArgSpec input(std::string name, const iron::TensorType& t);
+    static ArgSpec inout(std::string name, const iron::TensorType& t, double rtol = 0, double atol = 0);
+    /// This argument with elements i where ignored(i) left out of the comparison.
+    ArgSpec ignoring(const std::function<bool(std::int64_t)>& ignored) const;
+    /// Its contents are given before the run (input, inout).
+    bool takes_input() const { return role == ArgRole::input || role == ArgRole::inout; }
+    /// Its contents are compared after the run (output, inout).
+    bool is_checked() const { return role == ArgRole::output || role == ArgRole::inout; }
     static ArgSpec output(std::string name, const iron::TensorType& t, double rtol = 0, double atol = 0);
     static ArgSpec unused(std::string name, const iron::TensorType& t);
 
