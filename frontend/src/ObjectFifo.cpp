@@ -116,6 +116,24 @@ ObjectFifoHandle ObjectFifo::cons(std::optional<int> depth, std::optional<Tile> 
     return ObjectFifoHandle(state_, raw);
 }
 
+void ObjectFifoHandle::set_endpoint(Tile tile) const {
+    if (ep_->role != detail::Role::Producer)
+        throw DesignError(fmt::format("{}: set_endpoint() on a consumer handle; a mem-tile endpoint produces the "
+                                      "fifo's init_values",
+                                      ep_->describe()));
+    const bool mem = tile.pinned() ? model::tile_kind_of_row(*tile.row) == TileKind::Mem
+                                   : tile.kind && *tile.kind == TileKind::Mem;
+    if (!mem)
+        throw DesignError(fmt::format("{}: set_endpoint({}) needs a mem tile (AnyMemTile or a tile on the mem-tile "
+                                      "row)",
+                                      ep_->describe(), tile.str()));
+    if (ep_->owner != detail::OwnerKind::None && ep_->owner != detail::OwnerKind::MemTile)
+        throw DesignError(fmt::format("{}: set_endpoint() on a handle already used by a worker, the Runtime or a link",
+                                      ep_->describe()));
+    ep_->owner = detail::OwnerKind::MemTile;
+    ep_->tile = tile;
+}
+
 const std::string& ObjectFifoHandle::name() const { return fifo_->name; }
 const TensorType& ObjectFifoHandle::obj_type() const { return fifo_->obj_type; }
 int ObjectFifoHandle::depth() const { return detail::declared_depth(*ep_); }

@@ -15,6 +15,7 @@ void claim_endpoint(EndpointState* ep, OwnerKind kind, WorkerState* worker, cons
     if (ep->owner != OwnerKind::None && !(ep->owner == kind && ep->worker == worker)) {
         std::string other = ep->owner == OwnerKind::Worker    ? fmt::format("worker '{}'", ep->worker->name)
                             : ep->owner == OwnerKind::Runtime ? std::string("the Runtime")
+                            : ep->owner == OwnerKind::MemTile ? std::string("a mem-tile endpoint (set_endpoint)")
                                                               : std::string("a forward/split/join link");
         throw DesignError(fmt::format("{}: {} handle is already used by {}; call cons() again for another consumer",
                                       who, ep->describe(), other));

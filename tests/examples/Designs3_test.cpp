@@ -167,3 +167,12 @@ TEST_CASE("per_tile: 16 drains pushed in the implicit task group before any awai
     // Tiles of 4 x 2 over an 8 x 8 tensor: 8 drains.
     CHECK(require_pass("per_tile", "npu1_1col", {{"th", 4}}).result.shim_tasks == 8);
 }
+
+TEST_CASE("init_values_repeat and vec_vec_add_objfifo_init: mlir-aie's mem-tile init_values examples pass",
+          "[examples][memtile_endpoint]") {
+    for (const char* dev : kDevices) {
+        require_pass("init_values_repeat", dev);
+        require_pass("vec_vec_add_objfifo_init", dev);
+    }
+    require_pass("init_values_repeat", "npu1_1col", {{"N", 256}, {"repeat", 1}});
+}

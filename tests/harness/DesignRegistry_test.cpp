@@ -107,7 +107,7 @@ TEST_CASE("every example design is registered exactly once, in the npusim list o
     CHECK(listed == std::vector<std::string>{"passthrough_kernel", "passthrough_dmas", "vector_scalar_mul",
                                              "vector_vector_add", "matmul_single_core", "matmul_whole_array",
                                              "vector_reduce_max", "vector_reduce_max_memtile", "row_wise_bias_add",
-                                             "transpose_dma", "memcpy", "per_tile", "invocation_counter"});
+                                             "transpose_dma", "memcpy", "per_tile", "invocation_counter", "init_values_repeat", "vec_vec_add_objfifo_init"});
     CHECK(std::set<std::string>(listed.begin(), listed.end()).size() == listed.size());
     for (const auto& d : all_designs()) {
         INFO(d.name);

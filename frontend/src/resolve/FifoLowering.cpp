@@ -47,7 +47,12 @@ void lower_shared_pool(ResolveContext& ctx, FifoState* f, EndpointState* P, Endp
     ctx.core_of(C->worker).rings.push_back({C->uid, r.buffers, r.locks.cons, r.locks.prod, 1, {f->name, "consumer"}});
 }
 
-// A worker producer: its own ring, and an MM2S channel sending each full buffer.
+// A worker producer: its own ring, and an MM2S channel sending each full buffer. A mem-tile
+// producer endpoint (set_endpoint) is the same without a core: its buffers hold the init_values,
+// its lock pair starts full (cons = #init x R), and the MM2S chain sends each object R times (one
+// BD with a hardware repeat of R-1 at depth 1, else each BD R times) and then waits on a lock
+// nobody releases, as AIEObjectFifoStatefulTransform createMemTileDMA lowers an unlinked
+// mem-tile producer (test/objectFifo-stateful-transform/init_values/init_values_repeat_test.mlir).
 model::StreamEndpoint lower_producer_copy(ResolveContext& ctx, FifoState* f, EndpointState* P, TileCoord tp,
                                           const std::string& who) {
     const int depth = resolved_depth(*P, ctx.dev.kind_at(tp), BufferHolding::OwnCopy, ctx.max_acquire);
@@ -57,7 +62,9 @@ model::StreamEndpoint lower_producer_copy(ResolveContext& ctx, FifoState* f, End
     const Ring r =
         rb.ring(tp, f->name, depth, bytes, initial_lock_values(depth, static_cast<int>(f->init_values.size()), R),
                 f->name, "producer", f->init_values);
-    ctx.core_of(P->worker).rings.push_back({P->uid, r.buffers, r.locks.prod, r.locks.cons, R, {f->name, "producer"}});
+    if (P->owner == OwnerKind::Worker)
+        ctx.core_of(P->worker).rings.push_back(
+            {P->uid, r.buffers, r.locks.prod, r.locks.cons, R, {f->name, "producer"}});
     model::DmaChannelProgram ch;
     ch.tile = tp;
     ch.dir = Direction::MM2S;
@@ -114,7 +121,8 @@ model::StreamEndpoint channel_only_endpoint(ResolveContext& ctx, FifoState* f, E
 
 model::StreamEndpoint lower_producer(ResolveContext& ctx, FifoState* f, EndpointState* P, TileCoord tp) {
     const std::string who = fmt::format("fifo '{}' (producer)", f->name);
-    if (P->owner == OwnerKind::Worker) return lower_producer_copy(ctx, f, P, tp, who);
+    if (P->owner == OwnerKind::Worker || P->owner == OwnerKind::MemTile)
+        return lower_producer_copy(ctx, f, P, tp, who);
     return channel_only_endpoint(ctx, f, P, tp, Direction::MM2S, who);
 }
 

@@ -27,6 +27,10 @@ void verify_fifo(const FifoState& f) {
         throw DesignError(fmt::format("fifo '{}': `repeat_count` unavailable for shim tiles (its producer is the "
                                       "runtime sequence)",
                                       f.name));
+    if (f.prod && f.prod->owner == OwnerKind::MemTile && f.init_values.empty())
+        throw DesignError(fmt::format("fifo '{}': its producer is a mem-tile endpoint (set_endpoint), which only sends "
+                                      "the fifo's init_values, and it has none",
+                                      f.name));
     if (f.init_values.empty()) return;
     if (shim_producer)
         throw DesignError(fmt::format("fifo '{}': `init_values` unavailable for shim tiles (its producer is the "

@@ -231,6 +231,28 @@ TileCoord runtime_endpoint_tile(ResolveContext& ctx, EndpointState* ep, Directio
                                   model::direction_name(shim_dir)));
 }
 
+// A mem-tile producer endpoint (set_endpoint): its pinned mem tile, or the mem tile nearest the
+// consumer's column with a free MM2S channel (the SequentialPlacer's distance-then-load order).
+TileCoord mem_endpoint_tile(ResolveContext& ctx, EndpointState* ep, int preferred_col) {
+    const auto& dev = ctx.dev;
+    if (ep->tile.pinned()) {
+        const TileCoord t = ep->tile.coord();
+        if (!dev.contains(t) || dev.kind_at(t) != TileKind::Mem)
+            throw DesignError(fmt::format("{}: tile {} is not a mem tile of {}", ep->describe(), tile_str(t), dev.name));
+        return t;
+    }
+    auto mems = dev.tiles_of(TileKind::Mem);
+    if (mems.empty()) throw DesignError(fmt::format("{}: {} has no mem tile", ep->describe(), dev.name));
+    std::stable_sort(mems.begin(), mems.end(), [&](TileCoord a, TileCoord b) {
+        const int da = std::abs(a.col - preferred_col), db = std::abs(b.col - preferred_col);
+        if (da != db) return da < db;
+        return ctx.ledger.channels_used(a, Direction::MM2S) < ctx.ledger.channels_used(b, Direction::MM2S);
+    });
+    for (auto t : mems)
+        if (ctx.ledger.channels_used(t, Direction::MM2S) < dev.dma_channels(t, Direction::MM2S)) return t;
+    throw DesignError(fmt::format("{}: no mem tile of {} has a free MM2S DMA channel", ep->describe(), dev.name));
+}
+
 } // namespace
 
 void place_workers(ResolveContext& ctx) {
@@ -305,6 +327,7 @@ TileCoord endpoint_tile(ResolveContext& ctx, EndpointState* ep, Direction shim_d
     case OwnerKind::Worker: return ctx.worker_tile.at(ep->worker);
     case OwnerKind::Link: return ctx.plan_of(ep->link).tile;
     case OwnerKind::Runtime: return runtime_endpoint_tile(ctx, ep, shim_dir, preferred_col);
+    case OwnerKind::MemTile: return mem_endpoint_tile(ctx, ep, preferred_col);
     case OwnerKind::None: break;
     }
     throw DesignError(fmt::format("{} is not used by any worker, the runtime or a link", ep->describe()));

@@ -32,7 +32,9 @@ struct WorkerState;
 struct LinkState;
 
 enum class Role { Producer, Consumer };
-enum class OwnerKind { None, Worker, Runtime, Link };
+/// Who drives an endpoint. MemTile: a producer endpoint on a mem tile that only sends the fifo's
+/// init_values (IRON `of.prod().endpoint = ObjectFifoEndpoint(AnyMemTile)`).
+enum class OwnerKind { None, Worker, Runtime, Link, MemTile };
 
 struct EndpointState {
     FifoState* fifo = nullptr;
@@ -157,6 +159,12 @@ public:
     std::vector<ObjectFifo> split(std::vector<std::int64_t> offsets, LinkOptions opts = {}) const;
     /// Gather sub-fifos into each object of this (producer) fifo; "<name>_join<i>" by default.
     std::vector<ObjectFifo> join(std::vector<std::int64_t> offsets, LinkOptions opts = {}) const;
+
+    /// IRON `of.prod().endpoint = ObjectFifoEndpoint(tile)` for a mem tile: this producer handle
+    /// is driven by no worker and no fill; the mem tile's DMA sends the fifo's init_values (each
+    /// object repeat_count times) to its consumers. `tile` is AnyMemTile or a pinned mem tile;
+    /// the fifo needs init_values (checked at resolve).
+    void set_endpoint(Tile tile) const;
 
     const std::string& name() const;
     const TensorType& obj_type() const;
