@@ -423,3 +423,55 @@ TEST_CASE("a fill or drain issues a token exactly when it waits (IRON dmatask.py
     CHECK_FALSE(n.tasks[1].issue_token);
     CHECK(n.tasks[2].issue_token);
 }
+
+// ---- L3 (d): distribute with repeat counts (test/npu-xrt/objectfifo_repeat/distribute_repeat) ----
+
+TEST_CASE("distribute_repeat: each sub-fifo of a one-buffer pool replays its BD in hardware (createMemTileDMA: "
+          "joinDistribFactor is 1 on the sub-fifo side), the pool side moves R per BD",
+          "[sim][toolchain][repeat]") {
+    constexpr std::int64_t N = 64, R = 3;
+    ObjectFifo in(tensor<std::int32_t>({N}), "in", 1), out(tensor<std::int32_t>({N}), "out", 1);
+    auto halves = in.cons().split({0, N / 2}, {.depths = {2, 2},
+                                               .obj_types = {tensor<std::int32_t>({N / 2}), tensor<std::int32_t>({N / 2})},
+                                               .names = {"in2", "in3"},
+                                               .repeat_counts = {R, R}});
+    auto back = out.prod().join({0, N / 2}, {.depths = {2, 2},
+                                             .obj_types = {tensor<std::int32_t>({N / 2}), tensor<std::int32_t>({N / 2})},
+                                             .names = {"out2", "out3"}});
+    auto add = [](std::int32_t k) {
+        return [k](ObjectFifoHandle i, ObjectFifoHandle o) {
+            auto e = o.acquire(1);
+            auto f = i.acquire(1);
+            const auto x = f.as<std::int32_t>();
+            auto y = e.as<std::int32_t>();
+            for (std::size_t j = 0; j < x.size(); ++j) y[j] = x[j] + k;
+            i.release(1);
+            o.release(1);
+        };
+    };
+    Worker w2(add(1), fn_args(halves[0].cons(), back[0].prod()), {.name = "w2"});
+    Worker w3(add(2), fn_args(halves[1].cons(), back[1].prod()), {.name = "w3"});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData c, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(c, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({N}), tensor<std::int32_t>({N * R}), in.prod(), out.cons()));
+    const auto n = Program("npu1_1col", rt, {w2, w3}, "distribute_repeat").resolve();
+    for (const char* sub : {"in2", "in3"}) {
+        const auto& mm2s = channel_of(n, sub, model::Direction::MM2S, model::TileKind::Mem);
+        REQUIRE(mm2s.bds.size() == 1);
+        CHECK(mm2s.bds[0].repeat == R - 1);
+    }
+    CHECK(lock_init(n, "in_cons_prod_lock_0") == R); // depth 1 x R
+    const auto& pool = channel_of(n, "in", model::Direction::S2MM, model::TileKind::Mem);
+    CHECK(pool.bds[0].acquire_value == R);
+    std::vector<std::int32_t> a(N);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int32_t>(i * 13);
+    const auto r = sim::simulate(n, {bytes_of(a), std::vector<std::uint8_t>(N * R * 4)}, {});
+    const auto c = values_of<std::int32_t>(r.host[1]);
+    for (std::size_t k = 0; k < static_cast<std::size_t>(N * R); ++k) {
+        const std::size_t e = k % N;
+        REQUIRE(c[k] == a[e] + (e < N / 2 ? 1 : 2));
+    }
+}

@@ -131,7 +131,9 @@ void lower_sub_side(ResolveContext& ctx, const LinkShape& s, const LinkPlan& pla
     check_layout_fits_segment(ch.bds, ctx.net.buffers, f->name, ch.prov.role);
     if (!s.join) {
         add_padding(ctx, s, ch, f, dims);
-        const bool hw_repeat = s.subs.size() == 1 && bufs.size() == 1 && s.iters == 0;
+        // createMemTileDMA on the sub-fifo side: joinDistribFactor is 1 there, so a pool of one
+        // buffer replays its BD in hardware (repeat R-1) whatever the number of sub-fifos.
+        const bool hw_repeat = bufs.size() == 1 && s.iters == 0;
         repeat_chain(ch.bds, f->repeats(), hw_repeat);
     }
     end_chain_after_iterations(ch, s.iters);
