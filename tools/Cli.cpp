@@ -216,8 +216,7 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             if (v > 1'000'000 || (s == "--iters" && v == 0))
                 throw UsageError(fmt::format("{} expects {} up to 1000000, got {}", s, s == "--iters" ? "1" : "0", v));
             (s == "--iters" ? r.iters : r.warmup) = static_cast<std::uint32_t>(v);
-        }
-        else if (s == "--alloc-scheme") {
+        } else if (s == "--alloc-scheme") {
             const std::string v = value(s);
             r.alloc_scheme = iron::parse_alloc_scheme(v);
             if (!r.alloc_scheme)
@@ -270,10 +269,9 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, double cloc
         std::uint64_t rest = 0, n_rest = 0;
         for (const auto& i : rep.invocations)
             if (i.index > 0 && !i.warmup) rest += i.cycles, ++n_rest;
-        row("invocations",
-            fmt::format("{} ({} warm-up): first {} cycles, steady state {} cycles per invocation",
-                        rep.invocations.size(), warm, grouped(rep.invocations.front().cycles),
-                        n_rest ? grouped(rest / n_rest) : std::string("-")));
+        row("invocations", fmt::format("{} ({} warm-up): first {} cycles, steady state {} cycles per invocation",
+                                       rep.invocations.size(), warm, grouped(rep.invocations.front().cycles),
+                                       n_rest ? grouped(rest / n_rest) : std::string("-")));
         for (const auto& i : rep.invocations)
             if (!i.warmup && !i.all_match)
                 for (const auto& c : i.checks)
@@ -284,8 +282,8 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, double cloc
     row("data moved", fmt::format("{} B over streams, {} BD transfers, {} shim tasks", grouped(res.bytes_moved),
                                   grouped(res.bd_transfers), grouped(res.shim_tasks)));
     if (res.queue_waits)
-        row("queue waits", fmt::format("{} task push(es) waited for a free shim queue slot (--queue-wait)",
-                                       grouped(res.queue_waits)));
+        row("queue waits",
+            fmt::format("{} task push(es) waited for a free shim queue slot (--queue-wait)", grouped(res.queue_waits)));
     row("wall time",
         fmt::format("resolve {:.1f} ms, simulate {:.1f} ms", rep.resolve_seconds * 1e3, rep.simulate_seconds * 1e3));
     if (!res.cores.empty()) {
@@ -425,8 +423,8 @@ int cmd_args(const RunArgs& r, std::ostream& out) {
     for (std::size_t i = 0; i < inst.args.size(); ++i) {
         const auto& a = inst.args[i];
         std::string cmp = !a.is_checked() ? "-"
-                          : a.is_float()                     ? fmt::format("rtol {:g}, atol {:g}", a.rtol, a.atol)
-                                                             : std::string("exact");
+                          : a.is_float()  ? fmt::format("rtol {:g}, atol {:g}", a.rtol, a.atol)
+                                          : std::string("exact");
         out << fmt::format("{:<3} {:<{}}  {:<6}  {:<{}}  {:<8}  {}\n", i, a.name, w, harness::role_name(a.role),
                            a.type_str(), tw, harness::NpyFile::descr(a.dtype), cmp);
     }

@@ -28,7 +28,8 @@ DesignSpec make_per_tile() {
         const std::string design = "per_tile";
         const auto H = p.at("H"), W = p.at("W"), th = p.at("th"), tw = p.at("tw");
         if (H <= 0 || W <= 0 || th <= 0 || tw <= 0 || H % th != 0 || W % tw != 0)
-            throw DesignError(fmt::format("design '{}': tiles {}x{} must divide the tensor {}x{}", design, th, tw, H, W));
+            throw DesignError(
+                fmt::format("design '{}': tiles {}x{} must divide the tensor {}x{}", design, th, tw, H, W));
         const auto tensor_ty = tensor<std::int32_t>({H * W});
         const auto tile_ty = tensor<std::int32_t>({th * tw});
         ObjectFifo of_out(tile_ty, "of_out", 2);

@@ -121,8 +121,8 @@ void ObjectFifoHandle::set_endpoint(Tile tile) const {
         throw DesignError(fmt::format("{}: set_endpoint() on a consumer handle; a mem-tile endpoint produces the "
                                       "fifo's init_values",
                                       ep_->describe()));
-    const bool mem = tile.pinned() ? model::tile_kind_of_row(*tile.row) == TileKind::Mem
-                                   : tile.kind && *tile.kind == TileKind::Mem;
+    const bool mem =
+        tile.pinned() ? model::tile_kind_of_row(*tile.row) == TileKind::Mem : tile.kind && *tile.kind == TileKind::Mem;
     if (!mem)
         throw DesignError(fmt::format("{}: set_endpoint({}) needs a mem tile (AnyMemTile or a tile on the mem-tile "
                                       "row)",
@@ -258,7 +258,7 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
     std::vector<std::int64_t> seg(n);
     for (std::size_t i = 0; i < n; ++i) seg[i] = (i + 1 < n ? offsets[i + 1] : parent) - offsets[i];
     auto sub_name = [&](std::size_t i) {
-        return !opts.names.empty()                         ? opts.names[i]
+        return !opts.names.empty()                        ? opts.names[i]
                : kind == detail::LinkState::Kind::Forward ? fifo_->name + "_fwd"
                                                           : fmt::format("{}_{}{}", fifo_->name, what, i);
     };
@@ -303,11 +303,11 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
             // createMemTileDMA walks repeat x n pool BDs for the join output and indexes the join's
             // offsets by that counter, past the n offsets there are: the toolchain has no defined
             // lowering to mirror, so npusim refuses it.
-            throw DesignError(fmt::format(
-                "fifo '{}': repeat_count {} on the output of a join is not lowered by the toolchain "
-                "(AIEObjectFifoStatefulTransform createMemTileDMA indexes the join offsets by repeat); put "
-                "repeat_counts on the join's inputs instead",
-                fifo_->name, fifo_->repeats()));
+            throw DesignError(
+                fmt::format("fifo '{}': repeat_count {} on the output of a join is not lowered by the toolchain "
+                            "(AIEObjectFifoStatefulTransform createMemTileDMA indexes the join offsets by repeat); put "
+                            "repeat_counts on the join's inputs instead",
+                            fifo_->name, fifo_->repeats()));
     }
     auto link = std::make_shared<detail::LinkState>();
     link->kind = kind;

@@ -165,7 +165,8 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
         ir.cycles = r.cycles();
         if (!ir.warmup) {
             ir.checks = i == last ? rep.checks : check_host(r.host, expected_at(i));
-            ir.all_match = std::all_of(ir.checks.begin(), ir.checks.end(), [](const OutputCheck& c) { return c.match; });
+            ir.all_match =
+                std::all_of(ir.checks.begin(), ir.checks.end(), [](const OutputCheck& c) { return c.match; });
         }
         rep.invocations.push_back(std::move(ir));
     }
@@ -175,9 +176,9 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
         rep.notes.push_back(fmt::format(
             "design '{}' has no float outputs: rtol/atol do not apply, integer outputs are compared exactly",
             spec.name));
-    rep.all_match =
-        std::all_of(rep.checks.begin(), rep.checks.end(), [](const OutputCheck& c) { return c.match; }) &&
-        std::all_of(rep.invocations.begin(), rep.invocations.end(), [](const InvocationReport& i) { return i.all_match; });
+    rep.all_match = std::all_of(rep.checks.begin(), rep.checks.end(), [](const OutputCheck& c) { return c.match; }) &&
+                    std::all_of(rep.invocations.begin(), rep.invocations.end(),
+                                [](const InvocationReport& i) { return i.all_match; });
     return rep;
 }
 

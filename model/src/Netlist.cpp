@@ -60,9 +60,9 @@ std::string Netlist::dump() const {
                            l.prov.describe());
     out += "dma channels:\n";
     for (const auto& c : channels) {
-        out += fmt::format("  {} {} {} ({} BDs{}) {}\n", to_string(c.tile), direction_name(c.dir), c.channel,
-                           c.bds.size(), c.repeat_count ? fmt::format(", chain repeat {}", c.repeat_count) : "",
-                           c.prov.describe());
+        out +=
+            fmt::format("  {} {} {} ({} BDs{}) {}\n", to_string(c.tile), direction_name(c.dir), c.channel, c.bds.size(),
+                        c.repeat_count ? fmt::format(", chain repeat {}", c.repeat_count) : "", c.prov.describe());
         for (const auto& bd : c.bds) {
             auto lk = [&](int i) { return i < 0 ? std::string("-") : locks[static_cast<std::size_t>(i)].name; };
             out += fmt::format("    bd {:>2}: {}[{}+{}] {}  acq {}{}{}  rel {}+{}  next {}{}\n", bd.bd_id,

@@ -77,7 +77,8 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
         r.held += need;
     }
     r.out.clear();
-    for (int k = 0; k < std::min(n, depth); ++k) r.out.push_back(r.elems[static_cast<std::size_t>((r.index + k) % depth)]);
+    for (int k = 0; k < std::min(n, depth); ++k)
+        r.out.push_back(r.elems[static_cast<std::size_t>((r.index + k) % depth)]);
     return {r.out.data(), r.out.size()};
 }
 

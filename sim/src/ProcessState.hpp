@@ -22,7 +22,8 @@ struct ProcessState {
     std::string detail; ///< anything else (runtime awaits, barriers)
     std::string describe() const {
         if (ring) {
-            std::string s = "acquire(" + std::to_string(count) + ") on " + *ring + ", element " + std::to_string(element);
+            std::string s =
+                "acquire(" + std::to_string(count) + ") on " + *ring + ", element " + std::to_string(element);
             if (count > pool)
                 s += "; more than the " + std::to_string(pool) + " buffer(s) of its pool, so it can never complete";
             return s;

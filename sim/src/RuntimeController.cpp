@@ -98,8 +98,7 @@ void RuntimeController::start_task(std::size_t i, const model::RuntimeOp& op) {
         ps_.status = ProcessState::Status::Running;
         ++queue_waits_;
         if (track_ >= 0)
-            svc_.tracks.sink()->span(track_, fmt::format("wait queue {}", model::to_string(shim)), begin,
-                                     now_cycles());
+            svc_.tracks.sink()->span(track_, fmt::format("wait queue {}", model::to_string(shim)), begin, now_cycles());
     }
     ch->push(op.task, clk_.local_cycles());
 }
@@ -114,8 +113,8 @@ void RuntimeController::await_task(const model::RuntimeOp& op) {
     auto* ch = shim_channel_(shim);
     if (!ch)
         fail(SimulationError(SimulationError::Kind::Protocol,
-                             fmt::format("runtime sequence: await of task {} ({}) on {}, which has no channel",
-                                         task.id, task.prov.describe(), model::to_string(shim))));
+                             fmt::format("runtime sequence: await of task {} ({}) on {}, which has no channel", task.id,
+                                         task.prov.describe(), model::to_string(shim))));
     if (ch->take_token()) return;
     ps_.status = ProcessState::Status::WaitTask;
     ps_.detail = fmt::format("awaits task {} ({}): syncs on shim {} for its next completion token", task.id,
@@ -125,7 +124,8 @@ void RuntimeController::await_task(const model::RuntimeOp& op) {
     while (!ch->take_token()) clk_.wait(board_.event());
     waiting_ = -1;
     ps_.status = ProcessState::Status::Running;
-    if (track_ >= 0) svc_.tracks.sink()->span(track_, fmt::format("await {}", task.prov.describe()), begin, now_cycles());
+    if (track_ >= 0)
+        svc_.tracks.sink()->span(track_, fmt::format("await {}", task.prov.describe()), begin, now_cycles());
 }
 
 } // namespace npusim::sim

@@ -38,12 +38,13 @@ TEST_CASE("invocation_counter: --iters 3 --warmup 1 checks every measured run ag
     std::memcpy(&first, r[0].host[1].data(), 4);
     std::memcpy(&last, r[3].host[1].data(), 4);
     std::memcpy(&in0, r[0].host[0].data(), 4);
-    CHECK(first == in0);      // invocation 0, object 0
-    CHECK(last == in0 + 12);  // invocation 3, object 0: 3 x 4 objects counted before it
+    CHECK(first == in0); // invocation 0, object 0
+    CHECK(last == in0 + 12); // invocation 3, object 0: 3 x 4 objects counted before it
     CHECK(r[0].end_cycle <= r[1].begin_cycle);
 }
 
-TEST_CASE("an invocation whose outputs differ from the reference at its index is a mismatch", "[harness][invocations]") {
+TEST_CASE("an invocation whose outputs differ from the reference at its index is a mismatch",
+          "[harness][invocations]") {
     // The same design with a reference that ignores the invocation: only invocation 0 matches.
     DesignSpec spec = design_by_name("invocation_counter");
     auto build = spec.build;
@@ -69,8 +70,7 @@ TEST_CASE("init_values are not re-applied and worker loops keep running across i
         std::memcpy(b.data(), v.data(), b.size());
         return b;
     };
-    ObjectFifo c(tensor<std::int32_t>({4}), "c", 2,
-                 {.init_values = {bytes({1, 2, 3, 4}), bytes({5, 6, 7, 8})}});
+    ObjectFifo c(tensor<std::int32_t>({4}), "c", 2, {.init_values = {bytes({1, 2, 3, 4}), bytes({5, 6, 7, 8})}});
     Worker p(
         [](ObjectFifoHandle h) {
             auto g = h.acquire(2);

@@ -17,7 +17,8 @@ Tensor f32(std::vector<float> v) { return Tensor::from<float>({static_cast<std::
 ArgSpec f32_out(std::int64_t n) { return ArgSpec::output("c", iron::tensor<float>({n})); }
 } // namespace
 
-TEST_CASE("allclose: |got - want| <= atol + rtol * |want| (numpy.isclose), inclusive, asymmetric", "[harness][tolerance]") {
+TEST_CASE("allclose: |got - want| <= atol + rtol * |want| (numpy.isclose), inclusive, asymmetric",
+          "[harness][tolerance]") {
     const auto a = f32_out(1);
     // want 100, rtol 0.01: 101 is on the boundary (passes), 101.01 is over it.
     CHECK(compare_output(a, 0, f32({101.0f}), f32({100.0f}), 0.01, 0).match);

@@ -2,6 +2,7 @@
 // neighbours, consumer_obj_type (asymmetric granularity), set_iter_count, the seed's to_stream
 // spelling, and the shim d0 size limit.
 #include "HostBytes.hpp"
+#include "NetlistQuery.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
 
@@ -11,16 +12,8 @@
 using namespace npusim;
 using namespace npusim::iron;
 using npusim::test::bytes_of;
+using npusim::test::lock_init;
 using npusim::test::values_of;
-
-namespace {
-int lock_init(const model::Netlist& n, const std::string& name) {
-    for (const auto& l : n.locks)
-        if (l.name == name) return l.init;
-    FAIL("no lock " << name);
-    return -1;
-}
-} // namespace
 
 TEST_CASE("init_values: the producer side starts full", "[sim][fifo]") {
     // A worker produces nothing: the two initial objects are all that flows.

@@ -6,6 +6,7 @@
 // R-1; depth d -> d x R BDs (test/objectFifo-stateful-transform/init_values/
 // init_values_repeat_test.mlir); prod lock 0, cons lock #init x R.
 #include "HostBytes.hpp"
+#include "NetlistQuery.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
 
@@ -15,15 +16,10 @@
 using namespace npusim;
 using namespace npusim::iron;
 using npusim::test::bytes_of;
+using npusim::test::lock_init;
 using npusim::test::values_of;
 
 namespace {
-int lock_init(const model::Netlist& n, const std::string& name) {
-    for (const auto& l : n.locks)
-        if (l.name == name) return l.init;
-    FAIL("no lock " << name);
-    return -1;
-}
 const model::DmaChannelProgram& mem_mm2s(const model::Netlist& n) {
     for (const auto& c : n.channels)
         if (c.dir == model::Direction::MM2S && n.device->kind_at(c.tile) == model::TileKind::Mem) return c;

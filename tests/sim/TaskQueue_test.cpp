@@ -12,8 +12,8 @@
 #include "npusim/sim/Simulator.hpp"
 #include "npusim/sim/TraceSink.hpp"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstring>
 
 using namespace npusim;
@@ -59,8 +59,7 @@ std::vector<std::int32_t> ramp(std::size_t n) {
 }
 } // namespace
 
-TEST_CASE("a full task queue is an error at the push that overflows it, only when it really happens",
-          "[sim][queue]") {
+TEST_CASE("a full task queue is an error at the push that overflows it, only when it really happens", "[sim][queue]") {
     const auto a = ramp(384);
     // Slow producer: every drain waits ~10^5 cycles for its object, so the 5th pending push (1 in
     // progress + 3 queued + this one) overflows the 4-deep queue.
@@ -91,8 +90,9 @@ struct Spans final : sim::TraceSink {
 };
 } // namespace
 
-TEST_CASE("queue-wait mode (--queue-wait): the controller waits for a free slot (mlir-aie PR 3734) and the design passes",
-          "[sim][queue]") {
+TEST_CASE(
+    "queue-wait mode (--queue-wait): the controller waits for a free slot (mlir-aie PR 3734) and the design passes",
+    "[sim][queue]") {
     const auto a = ramp(384);
     const auto slow = six_drains(100000);
     auto o = opts();

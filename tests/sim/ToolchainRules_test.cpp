@@ -3,6 +3,7 @@
 // docs/notes/issue8-toolchain-rules.md, sections L1-L7 and L10). Designs are built in C++,
 // resolved, and where they run, simulated against references computed here.
 #include "HostBytes.hpp"
+#include "NetlistQuery.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
 
@@ -12,27 +13,12 @@
 using namespace npusim;
 using namespace npusim::iron;
 using npusim::test::bytes_of;
+using npusim::test::channel_of;
+using npusim::test::has_buffer;
+using npusim::test::lock_init;
 using npusim::test::values_of;
 
 namespace {
-int lock_init(const model::Netlist& n, const std::string& name) {
-    for (const auto& l : n.locks)
-        if (l.name == name) return l.init;
-    FAIL("no lock " << name);
-    return -1;
-}
-bool has_buffer(const model::Netlist& n, const std::string& name) {
-    for (const auto& b : n.buffers)
-        if (b.name == name) return true;
-    return false;
-}
-const model::DmaChannelProgram& channel_of(const model::Netlist& n, const std::string& fifo, model::Direction d,
-                                           model::TileKind kind) {
-    for (const auto& c : n.channels)
-        if (c.prov.object == fifo && c.dir == d && n.device->kind_at(c.tile) == kind) return c;
-    FAIL("no channel of fifo " << fifo);
-    return n.channels.front();
-}
 
 void copy_object(ObjectFifoHandle i, ObjectFifoHandle o) {
     auto e = i.acquire(1);
@@ -70,7 +56,8 @@ TEST_CASE("init_values must fill the producer's depth: \"`init_values` does not 
 TEST_CASE("init_values on a fifo the runtime fills: \"`init_values` unavailable for shim tiles\"",
           "[sim][toolchain][init_values]") {
     const auto obj = bytes_of(std::vector<std::int32_t>(16, 7));
-    ObjectFifo in(tensor<std::int32_t>({16}), "in", 2, {.init_values = {obj, obj}}), out(tensor<std::int32_t>({16}), "out");
+    ObjectFifo in(tensor<std::int32_t>({16}), "in", 2, {.init_values = {obj, obj}}),
+        out(tensor<std::int32_t>({16}), "out");
     CHECK_THROWS_WITH(through_worker(in, out, 64).resolve(),
                       Catch::StartsWith("fifo 'in': `init_values` unavailable for shim tiles"));
 }
@@ -431,13 +418,15 @@ TEST_CASE("distribute_repeat: each sub-fifo of a one-buffer pool replays its BD 
           "[sim][toolchain][repeat]") {
     constexpr std::int64_t N = 64, R = 3;
     ObjectFifo in(tensor<std::int32_t>({N}), "in", 1), out(tensor<std::int32_t>({N}), "out", 1);
-    auto halves = in.cons().split({0, N / 2}, {.depths = {2, 2},
-                                               .obj_types = {tensor<std::int32_t>({N / 2}), tensor<std::int32_t>({N / 2})},
-                                               .names = {"in2", "in3"},
-                                               .repeat_counts = {R, R}});
-    auto back = out.prod().join({0, N / 2}, {.depths = {2, 2},
-                                             .obj_types = {tensor<std::int32_t>({N / 2}), tensor<std::int32_t>({N / 2})},
-                                             .names = {"out2", "out3"}});
+    auto halves =
+        in.cons().split({0, N / 2}, {.depths = {2, 2},
+                                     .obj_types = {tensor<std::int32_t>({N / 2}), tensor<std::int32_t>({N / 2})},
+                                     .names = {"in2", "in3"},
+                                     .repeat_counts = {R, R}});
+    auto back =
+        out.prod().join({0, N / 2}, {.depths = {2, 2},
+                                     .obj_types = {tensor<std::int32_t>({N / 2}), tensor<std::int32_t>({N / 2})},
+                                     .names = {"out2", "out3"}});
     auto add = [](std::int32_t k) {
         return [k](ObjectFifoHandle i, ObjectFifoHandle o) {
             auto e = o.acquire(1);

@@ -121,8 +121,7 @@ model::StreamEndpoint channel_only_endpoint(ResolveContext& ctx, FifoState* f, E
 
 model::StreamEndpoint lower_producer(ResolveContext& ctx, FifoState* f, EndpointState* P, TileCoord tp) {
     const std::string who = fmt::format("fifo '{}' (producer)", f->name);
-    if (P->owner == OwnerKind::Worker || P->owner == OwnerKind::MemTile)
-        return lower_producer_copy(ctx, f, P, tp, who);
+    if (P->owner == OwnerKind::Worker || P->owner == OwnerKind::MemTile) return lower_producer_copy(ctx, f, P, tp, who);
     return channel_only_endpoint(ctx, f, P, tp, Direction::MM2S, who);
 }
 

@@ -238,7 +238,8 @@ TileCoord mem_endpoint_tile(ResolveContext& ctx, EndpointState* ep, int preferre
     if (ep->tile.pinned()) {
         const TileCoord t = ep->tile.coord();
         if (!dev.contains(t) || dev.kind_at(t) != TileKind::Mem)
-            throw DesignError(fmt::format("{}: tile {} is not a mem tile of {}", ep->describe(), tile_str(t), dev.name));
+            throw DesignError(
+                fmt::format("{}: tile {} is not a mem tile of {}", ep->describe(), tile_str(t), dev.name));
         return t;
     }
     auto mems = dev.tiles_of(TileKind::Mem);
