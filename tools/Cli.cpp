@@ -9,10 +9,13 @@
 #include "npusim/traces/VcdTraceSink.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <memory>
@@ -487,6 +490,14 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
             err << fmt::format("\r  simulated {} cycles", grouped(c)) << std::flush;
         };
     }
+    // Output files are opened before the run: a bad path fails at once, not after the simulation.
+    for (const auto* path : {&r.trace_file, &r.vcd_file}) {
+        if (path->empty()) continue;
+        std::ofstream probe(*path, std::ios::app);
+        if (!probe)
+            throw std::runtime_error(fmt::format(
+                "cannot write {} '{}': {}", path == &r.trace_file ? "--trace" : "--vcd", *path, std::strerror(errno)));
+    }
     std::unique_ptr<traces::PerfettoTraceSink> perfetto;
     std::unique_ptr<traces::VcdTraceSink> vcd;
     std::vector<sim::TraceSink*> sinks;
@@ -499,7 +510,17 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         auto inst = spec.build(dev, spec.resolve_params(r.params), harness::BuildOptions(r.seed, r.kernels));
         out << inst.program.resolve(harness::resolve_options(spec, ro)).dump();
     }
-    const auto rep = harness::run_design(spec, dev.name, r.params, ro);
+    std::optional<harness::RunReport> run;
+    try {
+        run = harness::run_design(spec, dev.name, r.params, ro);
+    } catch (const SimulationError&) {
+        // The simulator wrote the trace and waveform up to the failure (blocked spans open there).
+        if (r.progress) err << "\n";
+        if (!r.trace_file.empty()) err << "  trace written to " << r.trace_file << " (up to the failure)\n";
+        if (!r.vcd_file.empty()) err << "  waveform written to " << r.vcd_file << " (up to the failure)\n";
+        throw;
+    }
+    const auto& rep = *run;
     if (r.progress) err << "\n";
     if (r.json)
         out << report_json(rep).dump(2) << "\n";

@@ -16,6 +16,7 @@ struct ProcessState {
     bool equal = false;
     const model::Provenance* prov = nullptr; ///< DMA: provenance of the current BD
     const std::string* ring = nullptr; ///< core: "fifo 'in' consumer 0" of the current acquire
+    std::uint64_t since = 0; ///< Wait*: the cycle the wait began (a failure's trace closes it there)
     int count = 0; ///< core: acquire(count)
     int pool = 0; ///< core: buffers of the ring acquired from
     int element = -1; ///< core: first element not yet held

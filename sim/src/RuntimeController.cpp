@@ -91,6 +91,7 @@ void RuntimeController::start_task(std::size_t i, const model::RuntimeOp& op) {
                             "more, or run with --queue-wait to model a toolchain that waits for a free slot",
                             i, now_cycles(), model::to_string(shim), ch->pending(), task.id, task.prov.describe())));
         ps_.status = ProcessState::Status::WaitTask;
+        ps_.since = now_cycles();
         ps_.detail = fmt::format("waits for a free slot in the task queue of shim {} to start task {} ({})",
                                  model::to_string(shim), task.id, task.prov.describe());
         const auto begin = now_cycles();
@@ -117,6 +118,7 @@ void RuntimeController::await_task(const model::RuntimeOp& op) {
                                          task.prov.describe(), model::to_string(shim))));
     if (ch->take_token()) return;
     ps_.status = ProcessState::Status::WaitTask;
+    ps_.since = now_cycles();
     ps_.detail = fmt::format("awaits task {} ({}): syncs on shim {} for its next completion token", task.id,
                              task.prov.describe(), model::to_string(shim));
     waiting_ = op.task;

@@ -37,6 +37,7 @@ void SemaphoreLock::wait_until(Ready ready, ProcessClock& clk, ProcessState& ps,
     // the lock's event (or on the next scheduled release) is the only SystemC wait needed.
     const auto start = clk.local_cycles();
     ps.status = ProcessState::Status::WaitLock;
+    ps.since = start;
     ps.lock = index_;
     ps.want = v;
     ps.equal = equal;

@@ -201,6 +201,26 @@ std::string SimEngine::deadlock_report() const {
     return out;
 }
 
+// A run that fails still writes its trace: every process blocked at the failure gets a span
+// "blocked: ..." from the cycle its wait began up to the failure cycle, so the timeline shows
+// where each one stopped.
+void SimEngine::close_trace_on_failure() {
+    if (!opts_.trace) return;
+    const auto end = now_cycles();
+    try {
+        for (const auto* p : processes_) {
+            const auto& ps = p->state();
+            using S = ProcessState::Status;
+            if (p->track() < 0 || (ps.status != S::WaitLock && ps.status != S::WaitStream && ps.status != S::WaitTask))
+                continue;
+            opts_.trace->span(p->track(), "blocked: " + ps.describe(), std::min(ps.since, end), end);
+        }
+        opts_.trace->finish(end);
+    } catch (const std::exception& e) {
+        run_.warn(fmt::format("the trace could not be written after the failure: {}", e.what()));
+    }
+}
+
 void SimEngine::throw_limit(std::uint64_t at) const {
     throw SimulationError(
         SimulationError::Kind::Limit,
@@ -225,10 +245,16 @@ SimResult SimEngine::run() {
             if (max && now_cycles() >= max) break;
         }
     }
-    if (run_.error()) throw *run_.error();
+    if (run_.error()) {
+        close_trace_on_failure();
+        throw *run_.error();
+    }
     if (!run_.finished()) {
-        if (sc_core::sc_pending_activity() && max && now_cycles() >= max) throw_limit(max);
-        throw SimulationError(SimulationError::Kind::Deadlock, deadlock_report());
+        const bool limit = sc_core::sc_pending_activity() && max && now_cycles() >= max;
+        const std::string report = limit ? std::string() : deadlock_report();
+        close_trace_on_failure();
+        if (limit) throw_limit(max);
+        throw SimulationError(SimulationError::Kind::Deadlock, report);
     }
     SimResult r;
     r.cycles = now_cycles();

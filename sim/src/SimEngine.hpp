@@ -36,6 +36,7 @@ private:
     /// Wake every process with the run terminating, so each unwinds its stack.
     void terminate_processes();
     std::string deadlock_report() const;
+    void close_trace_on_failure();
     [[noreturn]] void throw_limit(std::uint64_t at) const;
 
     ScContextGuard ctx_; // first member: created first, destroyed last

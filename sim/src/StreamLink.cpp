@@ -34,6 +34,7 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
     while (off < n) {
         if (!all_posted()) {
             ps.status = ProcessState::Status::WaitStream;
+            ps.since = clk.local_cycles();
             sender_waiting_ = true;
             while (!all_posted()) clk.wait_keep_local(posted_);
             sender_waiting_ = false;
@@ -69,6 +70,7 @@ void StreamLink::receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, 
     r.posted = true;
     posted_.notify();
     ps.status = ProcessState::Status::WaitStream;
+    ps.since = clk.local_cycles();
     while (r.posted) clk.wait(r.filled);
     clk.set_local_cycles(now_cycles()); // the data arrived at or after the time this receiver posted
     ps.status = ProcessState::Status::Running;

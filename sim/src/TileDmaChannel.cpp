@@ -152,6 +152,7 @@ void TileDmaChannel::run_s2mm() {
         post(clk_.local_cycles());
         // Sleep while on_filled() keeps the chain going; it wakes us when a lock must be waited for.
         ps_.status = ProcessState::Status::WaitStream;
+        ps_.since = clk_.local_cycles();
         thread_asleep_ = true;
         while (thread_asleep_) clk_.wait(wake_);
         ps_.status = ProcessState::Status::Running;

@@ -5,8 +5,8 @@
 #include "npusim/iron.hpp"
 
 #include <catch2/catch.hpp>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -91,7 +91,8 @@ void register_test_designs() {
         for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<std::int32_t>(k * 7);
         return harness::DesignInstance(
             Program(dev, rt, {w}, "test_queue_flood"),
-            {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)}, {{"a", harness::Tensor::from({384}, a)}},
+            {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            {{"a", harness::Tensor::from({384}, a)}},
             [](const harness::Tensors& x) {
                 return harness::Tensors{{"b", x.at("a")}};
             },
@@ -223,7 +224,8 @@ TEST_CASE("queue-wait: a queue overflow is exit code 4 at that push; --queue-wai
     CHECK_THAT(cli({"--help"}).out, Catch::Contains("--queue-wait"));
 }
 
-TEST_CASE("iters and warmup: the summary shows first and steady-state cycles, --json every invocation", "[cli][invocations]") {
+TEST_CASE("iters and warmup: the summary shows first and steady-state cycles, --json every invocation",
+          "[cli][invocations]") {
     const auto r = cli({"run", "invocation_counter", "--iters", "3", "--warmup", "1"});
     CHECK(r.code == 0);
     CHECK_THAT(r.out, Catch::Contains("  invocations  4 (1 warm-up): first "));
@@ -239,4 +241,32 @@ TEST_CASE("iters and warmup: the summary shows first and steady-state cycles, --
     const auto bad = cli({"run", "invocation_counter", "--iters", "0"});
     CHECK(bad.code == 2);
     CHECK_THAT(bad.err, Catch::Contains("--iters expects 1 up to 1000000, got 0"));
+}
+
+TEST_CASE("a deadlocked run still writes its trace and waveform, with each blocked wait open up to the failure; a "
+          "bad output path fails before simulating",
+          "[cli][trace]") {
+    register_test_designs();
+    harness::test::TempDir d("npusim_cli_deadlock_traces");
+    const auto r = cli({"run", "test_starved", "--trace", d.file("t.json"), "--vcd", d.file("t.vcd")});
+    REQUIRE(r.code == 3);
+    CHECK_THAT(r.err, Catch::Contains("  trace written to " + d.file("t.json") + " (up to the failure)\n"));
+    CHECK_THAT(r.err, Catch::Contains("  waveform written to " + d.file("t.vcd") + " (up to the failure)\n"));
+    std::ifstream trace(d.file("t.json"));
+    REQUIRE(trace);
+    const auto doc = nlohmann::json::parse(trace);
+    const auto& events = doc.is_array() ? doc : doc["traceEvents"];
+    bool blocked_worker = false;
+    for (const auto& e : events)
+        if (e.contains("name") && e["name"].is_string() &&
+            e["name"].get<std::string>().starts_with("blocked: acquire(1) on fifo 'in' consumer 0"))
+            blocked_worker = true;
+    CHECK(blocked_worker);
+    std::ifstream vcd(d.file("t.vcd"));
+    std::string text((std::istreambuf_iterator<char>(vcd)), std::istreambuf_iterator<char>());
+    CHECK_THAT(text, Catch::Contains("$enddefinitions"));
+
+    const auto bad = cli({"run", "passthrough_kernel", "--trace", "/nonexistent/dir/t.json"});
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("cannot write --trace '/nonexistent/dir/t.json'"));
 }
