@@ -79,6 +79,8 @@ run options (also written --option=value):
                        kernel again: cores, locks, buffers persist; init_values are not
                        re-applied) and check every run's outputs against the reference at its index
   --warmup W           W unchecked runs before the N checked ones (default 0)
+  --werror             resolve-time warnings (hangs found before simulating, allocation fallback)
+                       are design errors (exit 2)
   --queue-wait         before each shim task push, wait until the channel's 4-deep task queue has
                        room, as a toolchain that enforces the queue depth does (mlir-aie PR 3734;
                        its --no-enforce-dma-queue-depth is this option left off). Without it a push
@@ -142,7 +144,7 @@ struct RunArgs {
     std::uint64_t seed = 1;
     std::uint64_t max_cycles = 0;
     std::string timing_file, trace_file, vcd_file;
-    bool json = false, netlist = false, progress = false, queue_wait = false;
+    bool json = false, netlist = false, progress = false, queue_wait = false, werror = false;
     harness::KernelSet kernels = harness::KernelSet::reference;
     std::map<std::string, std::string> inputs, expected;
     std::string save_dir;
@@ -214,6 +216,8 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             r.tolerance = *m;
         } else if (s == "--queue-wait")
             r.queue_wait = true;
+        else if (s == "--werror")
+            r.werror = true;
         else if (s == "--iters" || s == "--warmup") {
             const auto v = parse_u64(value(s), s);
             if (v > 1'000'000 || (s == "--iters" && v == 0))
@@ -478,6 +482,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     ro.alloc_scheme = r.alloc_scheme;
     ro.iters = r.iters;
     ro.tolerance = r.tolerance;
+    ro.werror = r.werror;
     ro.warmup = r.warmup;
     sim::SimOptions& so = ro.sim;
     so.timing = model::TimingParams::for_arch(dev.arch);

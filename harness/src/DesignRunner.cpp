@@ -41,6 +41,7 @@ const ArgSpec& argument(const DesignInstance& inst, const std::string& design, c
 iron::ResolveOptions resolve_options(const DesignSpec& spec, const RunOptions& opts) {
     iron::ResolveOptions ro;
     ro.alloc_scheme = opts.alloc_scheme.value_or(spec.alloc_scheme);
+    ro.werror = opts.werror;
     return ro;
 }
 

@@ -464,3 +464,39 @@ TEST_CASE("distribute_repeat: each sub-fifo of a one-buffer pool replays its BD 
         REQUIRE(c[k] == a[e] + (e < N / 2 ? 1 : 2));
     }
 }
+
+// ---- Static hang checks (issue 9): warnings before simulating, errors with werror ------------
+
+TEST_CASE("static checks: an acquire beyond a shared pool and a partial last object are reported before simulating; "
+          "werror makes them errors",
+          "[sim][toolchain][static]") {
+    ResolveOptions werror;
+    werror.werror = true;
+    {
+        const auto p = shared_pool_design(1, 3, 3);
+        const auto n = p.resolve();
+        REQUIRE(n.warnings.size() == 1);
+        CHECK(n.warnings[0] == "fifo 'mid': worker 'w2' acquires 3 objects of its consumer end but the shared pool "
+                               "holds 1 (the producer's depth): that acquire can never complete, the design will "
+                               "deadlock");
+        CHECK_THROWS_WITH(p.resolve(werror), Catch::StartsWith("warning treated as an error (--werror): fifo 'mid'"));
+        CHECK(shared_pool_design(1, 3, 1).resolve(werror).warnings.empty());
+    }
+    {
+        // 40 elements in objects of 16: two whole objects and 8 elements the worker never gets.
+        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
+        Worker w(copy_object, fn_args(in.cons(), out.prod()), {.name = "w"});
+        Runtime rt(
+            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                i.fill(a);
+                o.drain(b, {.wait = true, .transfer_len = 32});
+            },
+            fn_args(tensor<std::int32_t>({40}), tensor<std::int32_t>({40}), in.prod(), out.cons()));
+        const Program p("npu1_1col", rt, {w}, "partial");
+        const auto n = p.resolve();
+        REQUIRE(n.warnings.size() == 1);
+        CHECK(n.warnings[0] == "fill of fifo 'in' moves 160 B, not a whole number of its 64 B objects (2 and 32 B "
+                               "over): the last partial object is never consumed, so the design will hang there");
+        CHECK_THROWS_WITH(p.resolve(werror), Catch::Contains("fill of fifo 'in' moves 160 B"));
+    }
+}

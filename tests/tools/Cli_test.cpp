@@ -222,6 +222,8 @@ TEST_CASE("queue-wait: a queue overflow is exit code 4 at that push; --queue-wai
     CHECK(doc["status"] == "pass");
     CHECK(doc["stats"]["queue_waits"].get<int>() == 2);
     CHECK_THAT(cli({"--help"}).out, Catch::Contains("--queue-wait"));
+    CHECK_THAT(cli({"--help"}).out, Catch::Contains("--werror"));
+    CHECK(cli({"run", "per_tile", "--werror"}).code == 0); // no resolve-time warning
 }
 
 TEST_CASE("iters and warmup: the summary shows first and steady-state cycles, --json every invocation",

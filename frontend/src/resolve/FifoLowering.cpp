@@ -4,6 +4,7 @@
 #include "resolve/FifoVerifier.hpp"
 #include "resolve/Placement.hpp"
 #include "resolve/RingBuilder.hpp"
+#include "resolve/StaticChecks.hpp"
 
 #include <fmt/format.h>
 
@@ -39,6 +40,7 @@ bool shared_pool_tile(ResolveContext& ctx, FifoState* f, EndpointState* P, const
 
 void lower_shared_pool(ResolveContext& ctx, FifoState* f, EndpointState* P, EndpointState* C, TileCoord pool) {
     const int depth = resolved_depth(*P, ctx.dev.kind_at(pool), BufferHolding::SharedPool, ctx.max_acquire);
+    check_shared_pool_acquires(ctx, *f, depth);
     const int inits = static_cast<int>(f->init_values.size());
     RingBuilder rb(ctx.ledger, ctx.net);
     const Ring r = rb.ring(pool, f->name, depth, static_cast<std::uint32_t>(f->obj_type.bytes()),

@@ -6,6 +6,7 @@
 #include "resolve/Placement.hpp"
 #include "resolve/ResolveContext.hpp"
 #include "resolve/SequenceLowering.hpp"
+#include "resolve/StaticChecks.hpp"
 #include "resolve/StreamRouter.hpp"
 #include "resolve/SymbolTable.hpp"
 #include "resolve/TileMemoryAllocator.hpp"
@@ -76,6 +77,7 @@ model::Netlist Resolver::run() {
     allocate_memory(ctx);
     route_flows(ctx);
     lower_sequence(ctx);
+    apply_werror(ctx);
     return std::move(ctx.net);
 }
 

@@ -1,6 +1,7 @@
 #include "resolve/SequenceLowering.hpp"
 
 #include "resolve/BdEncoding.hpp"
+#include "resolve/StaticChecks.hpp"
 
 #include "npusim/model/Error.hpp"
 
@@ -74,6 +75,7 @@ std::vector<int> lower_transfer_start(ResolveContext& ctx, const SequenceRecorde
     const std::int64_t eb = static_cast<std::int64_t>(model::dtype_bytes(tt.dtype));
     const char* what = tr.fill ? "fill" : "drain";
     const std::string who = fmt::format("{} of fifo '{}' ({})", what, tr.endpoint->fifo->name, tr.tap.str());
+    check_transfer_whole_objects(ctx, tr, eb);
     const auto chunks = shim_repeat_chunks(tr.tap, ctx.dev.shim);
     std::vector<int> ids;
     for (std::size_t c = 0; c < chunks.size(); ++c) {

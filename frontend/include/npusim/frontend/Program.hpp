@@ -20,6 +20,9 @@ struct ResolveOptions {
     /// Operations a worker body may perform during its resolve-time trace before tracing stops
     /// (the largest acquire seen so far is then used for the depth rule).
     std::uint64_t trace_op_budget = 1u << 20;
+    /// Turn the first resolve-time warning (static hang checks, allocation fallback) into a
+    /// DesignError (`--werror`).
+    bool werror = false;
 };
 
 class Program {

@@ -32,6 +32,8 @@ struct RunOptions {
     /// runs first, unchecked, then `iters` runs, each checked against the reference at its index.
     std::uint32_t iters = 1;
     std::uint32_t warmup = 0;
+    /// Resolve-time warnings (static hang checks) are errors (iron::ResolveOptions::werror).
+    bool werror = false;
 };
 
 /// One run of the runtime sequence in a RunReport.

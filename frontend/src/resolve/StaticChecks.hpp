@@ -1,0 +1,16 @@
+#pragma once
+// StaticChecks: hangs that can be decided from the design before simulating (issue 9's static
+// checks), reported as warnings in Netlist::warnings (errors with ResolveOptions::werror).
+#include "resolve/ResolveContext.hpp"
+
+namespace npusim::iron::detail {
+
+/// A core of a shared-memory fifo acquiring more objects than the pool holds waits forever.
+void check_shared_pool_acquires(ResolveContext& ctx, const FifoState& f, int pool_depth);
+/// A fill or drain that is not a whole number of the fifo's objects leaves a partial object that
+/// is never consumed (fill) or never completed (drain).
+void check_transfer_whole_objects(ResolveContext& ctx, const RecordedTransfer& tr, std::int64_t elem_bytes);
+/// With ResolveOptions::werror: the first warning becomes a DesignError.
+void apply_werror(const ResolveContext& ctx);
+
+} // namespace npusim::iron::detail
