@@ -112,6 +112,10 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     if (opts.iters < 1) throw DesignError(fmt::format("design '{}': --iters must be at least 1", spec.name));
     sim::SimOptions so = opts.sim;
     so.invocations = opts.warmup + opts.iters;
+    so.snapshot_from = opts.warmup; // warm-ups are not checked
+    for (std::size_t i = 0; i < inst.args.size(); ++i)
+        if (inst.args[i].is_checked()) so.snapshot_tensors.push_back(static_cast<int>(i));
+    if (so.snapshot_tensors.empty()) so.snapshot_from = so.invocations; // nothing to check: keep nothing
     rep.result = sim::simulate(net, inst.host_tensors(inputs), so);
     rep.result.warnings.insert(rep.result.warnings.begin(), net.warnings.begin(), net.warnings.end());
     const auto t2 = clock::now();

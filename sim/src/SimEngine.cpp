@@ -141,11 +141,18 @@ void SimEngine::build() {
     controller_ = std::make_unique<RuntimeController>(ControllerServices{
         services_, net_, memory_, locks_, board_, [this](const model::StreamEndpoint& e) { return shim_channel(e); },
         opts_.queue_wait, opts_.invocations,
-        [this](std::uint32_t, std::uint64_t begin, std::uint64_t end) {
+        [this](std::uint32_t index, std::uint64_t begin, std::uint64_t end) {
             InvocationResult inv;
             inv.begin_cycle = begin;
             inv.end_cycle = end;
-            if (opts_.invocations > 1) inv.host = host_;
+            if (opts_.invocations > 1 && index >= opts_.snapshot_from) {
+                inv.host.resize(host_.size());
+                for (std::size_t t = 0; t < host_.size(); ++t)
+                    if (opts_.snapshot_tensors.empty() ||
+                        std::find(opts_.snapshot_tensors.begin(), opts_.snapshot_tensors.end(), static_cast<int>(t)) !=
+                            opts_.snapshot_tensors.end())
+                        inv.host[t] = host_[t];
+            }
             invocations_.push_back(std::move(inv));
         }});
     processes_.push_back(controller_.get());

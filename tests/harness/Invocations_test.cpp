@@ -30,15 +30,18 @@ TEST_CASE("invocation_counter: --iters 3 --warmup 1 checks every measured run ag
         CHECK(rep.invocations[i].cycles > 0);
     }
     CHECK(rep.all_match);
-    // Each invocation's outputs differ: the count kept running (4 objects per invocation).
+    // Each invocation's outputs differ: the count kept running (4 objects per invocation). Only the
+    // checked output of the measured invocations is kept (snapshot_tensors / snapshot_from).
     const auto& r = rep.result.invocations;
     REQUIRE(r.size() == 4);
-    for (std::size_t i = 1; i < 4; ++i) CHECK(r[i].host[1] != r[i - 1].host[1]);
+    CHECK(r[0].host.empty()); // the warm-up
+    for (std::size_t i = 1; i < 4; ++i) CHECK(r[i].host[0].empty()); // the input is not copied
+    for (std::size_t i = 2; i < 4; ++i) CHECK(r[i].host[1] != r[i - 1].host[1]);
     std::int32_t first = 0, last = 0, in0 = 0;
-    std::memcpy(&first, r[0].host[1].data(), 4);
+    std::memcpy(&first, r[1].host[1].data(), 4);
     std::memcpy(&last, r[3].host[1].data(), 4);
-    std::memcpy(&in0, r[0].host[0].data(), 4);
-    CHECK(first == in0); // invocation 0, object 0
+    std::memcpy(&in0, rep.result.host[0].data(), 4);
+    CHECK(first == in0 + 4); // invocation 1, object 0: the warm-up counted 4 objects
     CHECK(last == in0 + 12); // invocation 3, object 0: 3 x 4 objects counted before it
     CHECK(r[0].end_cycle <= r[1].begin_cycle);
 }

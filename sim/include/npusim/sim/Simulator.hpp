@@ -31,6 +31,10 @@ struct SimOptions {
     /// again (xrt_test_wrapper.h: warm-up and measured iterations): cores, locks, buffers, rotating
     /// indices and the host tensors persist between invocations; init_values are not re-applied.
     std::uint32_t invocations = 1;
+    /// With more than one invocation: which host tensors InvocationResult::host keeps (by index;
+    /// empty: all) and from which invocation on, so long runs keep only what will be checked.
+    std::vector<int> snapshot_tensors;
+    std::uint32_t snapshot_from = 0;
 };
 
 /// One run of the runtime sequence.
@@ -38,7 +42,8 @@ struct InvocationResult {
     std::uint64_t begin_cycle = 0; ///< when its first instruction issued
     std::uint64_t end_cycle = 0; ///< when its last instruction completed
     std::uint64_t cycles() const { return end_cycle - begin_cycle; }
-    /// The host tensors when it ended (filled only when the run has more than one invocation;
+    /// The host tensors when it ended (filled only when the run has more than one invocation, for
+    /// the invocations and tensors SimOptions::snapshot_* select, others left empty;
     /// SimResult::host holds the last).
     std::vector<std::vector<std::uint8_t>> host;
 };
