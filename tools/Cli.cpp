@@ -4,6 +4,7 @@
 #include "npusim/harness/NpyFile.hpp"
 #include "npusim/model/Error.hpp"
 #include "npusim/model/TimingParams.hpp"
+#include "npusim/sim/Diagnosis.hpp"
 #include "npusim/traces/PerfettoTraceSink.hpp"
 #include "npusim/traces/TeeTraceSink.hpp"
 #include "npusim/traces/VcdTraceSink.hpp"
@@ -67,6 +68,9 @@ run options (also written --option=value):
   --timing FILE        JSON object overriding timing parameters
   --trace FILE.json    Perfetto / Chrome trace of cores, DMA channels and locks
   --vcd FILE.vcd       VCD waveform for GTKWave
+  --dot FILE.dot       on a deadlock or cycle limit: the wait-for graph in Graphviz DOT (blocked
+                       processes red, the cycle bold red, the causal chain bold); render it with
+                       `dot -Tsvg FILE.dot -o FILE.svg`
   --json               print one machine-readable result object
   --netlist            print the resolved netlist before simulating
   --alloc-scheme bank-aware|basic-sequential
@@ -143,7 +147,7 @@ struct RunArgs {
     harness::Params params;
     std::uint64_t seed = 1;
     std::uint64_t max_cycles = 0;
-    std::string timing_file, trace_file, vcd_file;
+    std::string timing_file, trace_file, vcd_file, dot_file;
     bool json = false, netlist = false, progress = false, queue_wait = false, werror = false;
     harness::KernelSet kernels = harness::KernelSet::reference;
     std::map<std::string, std::string> inputs, expected;
@@ -186,6 +190,8 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             r.trace_file = value(s);
         else if (s == "--vcd")
             r.vcd_file = value(s);
+        else if (s == "--dot")
+            r.dot_file = value(s);
         else if (s == "--html")
             throw UsageError("--html is not available in this version");
         else if (s == "--kernels") {
@@ -496,12 +502,17 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         };
     }
     // Output files are opened before the run: a bad path fails at once, not after the simulation.
-    for (const auto* path : {&r.trace_file, &r.vcd_file}) {
+    bool dot_existed = false;
+    for (const auto* path : {&r.trace_file, &r.vcd_file, &r.dot_file}) {
         if (path->empty()) continue;
+        if (path == &r.dot_file) dot_existed = std::filesystem::exists(*path);
         std::ofstream probe(*path, std::ios::app);
         if (!probe)
-            throw std::runtime_error(fmt::format(
-                "cannot write {} '{}': {}", path == &r.trace_file ? "--trace" : "--vcd", *path, std::strerror(errno)));
+            throw std::runtime_error(fmt::format("cannot write {} '{}': {}",
+                                                 path == &r.trace_file ? "--trace"
+                                                 : path == &r.vcd_file ? "--vcd"
+                                                                       : "--dot",
+                                                 *path, std::strerror(errno)));
     }
     std::unique_ptr<traces::PerfettoTraceSink> perfetto;
     std::unique_ptr<traces::VcdTraceSink> vcd;
@@ -518,12 +529,28 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     std::optional<harness::RunReport> run;
     try {
         run = harness::run_design(spec, dev.name, r.params, ro);
-    } catch (const SimulationError&) {
+    } catch (const SimulationError& e) {
         // The simulator wrote the trace and waveform up to the failure (blocked spans open there).
         if (r.progress) err << "\n";
         if (!r.trace_file.empty()) err << "  trace written to " << r.trace_file << " (up to the failure)\n";
         if (!r.vcd_file.empty()) err << "  waveform written to " << r.vcd_file << " (up to the failure)\n";
+        if (!r.dot_file.empty()) {
+            if (const auto* d = sim::diagnosis_of(e)) {
+                std::ofstream f(r.dot_file, std::ios::trunc);
+                f << d->to_dot();
+                if (!f) throw std::runtime_error(fmt::format("cannot write --dot '{}'", r.dot_file));
+                err << "  wait-for graph written to " << r.dot_file << " (render: dot -Tsvg " << r.dot_file
+                    << " -o graph.svg)\n";
+            } else if (!dot_existed) {
+                std::filesystem::remove(r.dot_file);
+            }
+        }
         throw;
+    }
+    if (!r.dot_file.empty()) {
+        if (!dot_existed) std::filesystem::remove(r.dot_file);
+        err << "  --dot: the run finished, so there is no wait-for graph to draw (" << r.dot_file
+            << " not written)\n";
     }
     const auto& rep = *run;
     if (r.progress) err << "\n";
@@ -537,10 +564,62 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     return rep.all_match ? 0 : 1;
 }
 
+// The structured diagnosis of a deadlock or limit (the `deadlock` / `limit` object of --json).
+nlohmann::json diagnosis_json(const sim::Diagnosis& d) {
+    static const char* kinds[] = {"worker", "tile_dma", "shim_dma", "runtime", "lock", "stream", "task", "queue"};
+    nlohmann::json j{{"cycle", d.cycle},
+                     {"design", d.design},
+                     {"device", d.device},
+                     {"case", {{"id", d.case_id}, {"title", d.case_title}, {"explanation", d.case_explanation}}}};
+    j["nodes"] = nlohmann::json::array();
+    for (const auto& n : d.nodes)
+        j["nodes"].push_back({{"id", n.id},
+                              {"kind", kinds[static_cast<int>(n.kind)]},
+                              {"label", n.label},
+                              {"state", n.state},
+                              {"detail", n.detail},
+                              {"in_cycle", n.in_cycle},
+                              {"in_chain", n.in_chain}});
+    j["edges"] = nlohmann::json::array();
+    for (const auto& e : d.edges)
+        j["edges"].push_back({{"from", d.nodes[e.from].id},
+                              {"to", d.nodes[e.to].id},
+                              {"label", e.label},
+                              {"in_cycle", e.in_cycle},
+                              {"in_chain", e.in_chain}});
+    j["cycles"] = nlohmann::json::array();
+    for (const auto& c : d.cycles) {
+        nlohmann::json ids = nlohmann::json::array();
+        for (auto n : c) ids.push_back(d.nodes[n].id);
+        j["cycles"].push_back(ids);
+    }
+    j["chain"] = nlohmann::json::array();
+    for (std::size_t k = 0; k < d.chain.size(); ++k)
+        j["chain"].push_back(
+            {{"step", k + 1}, {"process", d.nodes.at(d.chain_nodes.at(k)).id}, {"text", d.chain[k]}});
+    j["progress"] = nlohmann::json::array();
+    for (const auto& p : d.progress) {
+        nlohmann::json q{{"process", p.process},         {"state", p.state},          {"waits_for", p.waits_for},
+                         {"steps", p.steps},             {"steps_unit", p.steps_unit}, {"bytes", p.bytes},
+                         {"current", p.current},         {"last_action", p.last_action},
+                         {"last_cycle", p.last_cycle}};
+        q["fifo_ends"] = nlohmann::json::array();
+        for (const auto& f : p.fifo_ends)
+            q["fifo_ends"].push_back(
+                {{"end", f.end}, {"acquired", f.acquired}, {"released", f.released}, {"held", f.held}});
+        j["progress"].push_back(q);
+    }
+    j["warnings"] = d.warnings;
+    return j;
+}
+
 int error_exit(bool json, std::ostream& out, std::ostream& err, const std::string& status, const std::string& kind,
-               const std::string& msg, int code) {
+               const std::string& msg, int code, const sim::Diagnosis* diagnosis = nullptr) {
     if (json) {
         nlohmann::json j{{"status", status}, {"error", {{"kind", kind}, {"message", msg}}}};
+        if (diagnosis)
+            j[diagnosis->trigger == sim::Diagnosis::Trigger::Deadlock ? "deadlock" : "limit"] =
+                diagnosis_json(*diagnosis);
         out << j.dump(2) << "\n";
     } else {
         err << "npusim: " << kind << ": " << msg << (msg.empty() || msg.back() == '\n' ? "" : "\n");
@@ -585,7 +664,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                            : e.kind() == SimulationError::Kind::Kernel   ? "kernel error"
                            : e.kind() == SimulationError::Kind::Mismatch ? "size mismatch"
                                                                          : "protocol error";
-        return error_exit(json, out, err, code == 3 ? "deadlock" : code == 4 ? "limit" : "error", kind, e.what(), code);
+        return error_exit(json, out, err, code == 3 ? "deadlock" : code == 4 ? "limit" : "error", kind, e.what(), code,
+                          sim::diagnosis_of(e));
     } catch (const std::exception& e) {
         return error_exit(json, out, err, "error", "error", e.what(), 2);
     }

@@ -2,7 +2,8 @@
 # Install what npusim needs from Debian 12 packages, only what is missing. Uses sudo when not root.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libsystemc-dev libboost-graph-dev libeigen3-dev libfmt-dev
-          catch2 libbenchmark-dev nlohmann-json3-dev)
+          catch2 libbenchmark-dev nlohmann-json3-dev
+          graphviz)  # graphviz: the tests render --dot graphs with `dot`
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

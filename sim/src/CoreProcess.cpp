@@ -75,6 +75,8 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
         ps_.element = (r.index + r.held) % depth;
         locks_.at(r.ring->acquire_lock).acquire_ge(model::repeat_scaled(need, r.ring->repeat), clk_, ps_, &stall_);
         r.held += need;
+        r.acquired += static_cast<std::uint64_t>(need);
+        ps_.acted("acquired", &r.label, need, clk_.local_cycles());
     }
     r.out.clear();
     for (int k = 0; k < std::min(n, depth); ++k)
@@ -88,6 +90,8 @@ void CoreProcess::release(int key, int n) {
     if (n > r.held) protocol(fmt::format("release({}) on {} but only {} element(s) are held", n, r.label, r.held));
     locks_.at(r.ring->release_lock).release(model::repeat_scaled(n, r.ring->repeat), clk_, ps_.name);
     r.held -= n;
+    r.released += static_cast<std::uint64_t>(n);
+    ps_.acted("released", &r.label, n, clk_.local_cycles());
     r.index = (r.index + n) % static_cast<int>(r.elems.size());
 }
 
@@ -137,6 +141,8 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, con
     busy_ += total;
     clk_.maybe_sync();
     ++kernel_calls_;
+    last_kernel_.assign(kernel);
+    ps_.acted("ran kernel", &last_kernel_, -1, begin);
     if (track_ >= 0) svc_.tracks.sink()->span(track_, kernel, begin, begin + total);
 }
 
@@ -144,6 +150,18 @@ void CoreProcess::add_cycles(std::uint64_t cycles) {
     clk_.advance(cycles);
     busy_ += cycles;
     clk_.maybe_sync();
+}
+
+ProcessView CoreProcess::view() const {
+    auto v = base_view(ProcessView::Kind::Worker);
+    for (std::size_t i = 0; i < prog_.rings.size(); ++i) {
+        const auto& r = rings_[i];
+        v.rings.push_back({r.held, r.acquired, r.released});
+        v.progress.fifo_ends.push_back({r.label, r.acquired, r.released, r.held});
+    }
+    v.progress.steps = iterations_;
+    v.progress.steps_unit = "iterations";
+    return v;
 }
 
 CoreStats CoreProcess::stats() const {

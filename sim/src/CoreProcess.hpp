@@ -36,6 +36,7 @@ public:
     bool tracing() const override { return false; }
 
     CoreStats stats() const;
+    ProcessView view() const override;
 
 private:
     struct Ring {
@@ -45,6 +46,8 @@ private:
         std::vector<std::byte*> elems; ///< base address of each ring buffer
         std::vector<std::byte*> out; ///< scratch for acquire's result
         std::string label; ///< "fifo 'in' consumer 0"
+        std::uint64_t acquired = 0; ///< objects acquired so far
+        std::uint64_t released = 0; ///< objects released so far
     };
     void body() override;
     std::string error_subject() const override;
@@ -61,6 +64,7 @@ private:
     std::uint64_t kernel_calls_ = 0;
     std::uint64_t iterations_ = 0;
     std::uint64_t sync_ops_ = 0;
+    std::string last_kernel_; ///< for ProcessState::last_object
 };
 
 } // namespace npusim::sim

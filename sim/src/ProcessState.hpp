@@ -21,6 +21,25 @@ struct ProcessState {
     int pool = 0; ///< core: buffers of the ring acquired from
     int element = -1; ///< core: first element not yet held
     std::string detail; ///< anything else (runtime awaits, barriers)
+    // The last thing the process did, for progress reports (pointers into the netlist or the
+    // process; formatted only when a report is written).
+    const char* last_verb = nullptr; ///< "acquired", "released", "moved", "ran kernel", ...
+    const std::string* last_object = nullptr; ///< what it acted on
+    int last_count = -1; ///< how many (-1: not shown)
+    std::uint64_t last_cycle = 0;
+    void acted(const char* verb, const std::string* object, int count, std::uint64_t cycle) {
+        last_verb = verb;
+        last_object = object;
+        last_count = count;
+        last_cycle = cycle;
+    }
+    std::string last_action() const {
+        if (!last_verb) return {};
+        std::string s = last_verb;
+        if (last_count >= 0) s += " " + std::to_string(last_count);
+        if (last_object) s += (last_count >= 0 ? " of " : " ") + *last_object;
+        return s;
+    }
     std::string describe() const {
         if (ring) {
             std::string s =

@@ -15,6 +15,46 @@ RuntimeController::RuntimeController(const ControllerServices& services)
       queue_wait_(services.queue_wait), invocations_(std::max<std::uint32_t>(1, services.invocations)),
       invocation_done_(services.invocation_done) {
     open_track(TrackInfo::Kind::Runtime, {0, 0});
+    for (const auto& op : net_.sequence) {
+        using K = model::RuntimeOp::Kind;
+        // Labels only: an index the netlist does not hold is named by its number (the
+        // instruction itself reports the error when it runs).
+        auto task = [&] {
+            const auto i = static_cast<std::size_t>(op.task);
+            if (op.task < 0 || i >= net_.tasks.size()) return fmt::format("task #{}", op.task);
+            return fmt::format("task {} ({})", net_.tasks[i].id, net_.tasks[i].prov.describe());
+        };
+        auto name = [](const auto& v, int i) {
+            return i >= 0 && static_cast<std::size_t>(i) < v.size() ? v[static_cast<std::size_t>(i)].name
+                                                                    : fmt::format("#{}", i);
+        };
+        switch (op.kind) {
+        case K::StartTask: op_labels_.push_back("start " + task()); break;
+        case K::AwaitTask: op_labels_.push_back("await " + task()); break;
+        case K::FreeTask: op_labels_.push_back("free " + task()); break;
+        case K::WriteBuffer:
+            op_labels_.push_back(fmt::format("write buffer {}", name(net_.buffers, op.buffer)));
+            break;
+        case K::SetLock:
+            op_labels_.push_back(fmt::format("set lock {} to {}", name(net_.locks, op.lock), op.value));
+            break;
+        }
+    }
+}
+
+ProcessView RuntimeController::view() const {
+    auto v = base_view(ProcessView::Kind::Runtime);
+    v.awaited_task = waiting_;
+    v.waits_for_queue = queue_waiting_;
+    v.queue_channel = queue_channel_;
+    v.next_op = static_cast<int>(op_);
+    v.progress.steps = ops_done_;
+    v.progress.steps_unit = "instructions";
+    if (ps_.status != ProcessState::Status::Done && op_ < op_labels_.size())
+        v.progress.current = fmt::format("instruction {} of {}{}: {}", op_ + 1, op_labels_.size(),
+                                         invocations_ > 1 ? fmt::format(" (invocation {})", invocation_) : "",
+                                         op_labels_[op_]);
+    return v;
 }
 
 // One pass over the sequence per invocation on the same configured array (nothing is reset but
@@ -24,6 +64,7 @@ void RuntimeController::body() {
         clk_.sync();
         const auto begin = now_cycles();
         if (inv > 0) board_.reset();
+        invocation_ = inv;
         run_sequence();
         clk_.sync();
         if (track_ >= 0 && invocations_ > 1)
@@ -39,6 +80,7 @@ void RuntimeController::run_sequence() {
     const auto& t = svc_.timing;
     for (std::size_t i = 0; i < net.sequence.size(); ++i) {
         const auto& op = net.sequence[i];
+        op_ = i;
         switch (op.kind) {
         case model::RuntimeOp::Kind::StartTask: start_task(i, op); break;
         case model::RuntimeOp::Kind::AwaitTask:
@@ -62,6 +104,8 @@ void RuntimeController::run_sequence() {
             locks_.at(op.lock).set(op.value, clk_, "runtime sequence");
             break;
         }
+        ++ops_done_;
+        ps_.acted("executed", &op_labels_[i], -1, clk_.local_cycles());
     }
 }
 
@@ -95,7 +139,10 @@ void RuntimeController::start_task(std::size_t i, const model::RuntimeOp& op) {
         ps_.detail = fmt::format("waits for a free slot in the task queue of shim {} to start task {} ({})",
                                  model::to_string(shim), task.id, task.prov.describe());
         const auto begin = now_cycles();
+        queue_waiting_ = true;
+        queue_channel_ = shim;
         while (!ch->has_room()) clk_.wait(board_.event());
+        queue_waiting_ = false;
         ps_.status = ProcessState::Status::Running;
         ++queue_waits_;
         if (track_ >= 0)

@@ -34,6 +34,7 @@ public:
     int waiting_task() const { return waiting_; }
     /// Pushes that waited for a free queue slot (--queue-wait).
     std::uint64_t queue_waits() const { return queue_waits_; }
+    ProcessView view() const override;
 
 private:
     void body() override;
@@ -49,6 +50,12 @@ private:
     std::uint32_t invocations_;
     std::function<void(std::uint32_t, std::uint64_t, std::uint64_t)> invocation_done_;
     int waiting_ = -1;
+    bool queue_waiting_ = false;
+    model::StreamEndpoint queue_channel_;
+    std::size_t op_ = 0; ///< the instruction being executed
+    std::uint64_t ops_done_ = 0;
+    std::uint32_t invocation_ = 0;
+    std::vector<std::string> op_labels_; ///< per instruction, for the last action
     std::uint64_t queue_waits_ = 0;
 };
 

@@ -12,10 +12,37 @@ ShimDmaChannel::ShimDmaChannel(const ShimDmaServices& services, model::StreamEnd
       board_(services.board), stats_(services.stats), queue_depth_(services.queue_depth), ep_(ep) {
     bytes_per_cycle = svc_.timing.shim_dma_bytes_per_cycle;
     ps_.status = ProcessState::Status::Idle;
+    for (const auto& t : tasks_) task_labels_.push_back(fmt::format("task {} ({})", t.id, t.prov.describe()));
     open_track(TrackInfo::Kind::Dma, ep.tile);
 }
 
 std::string ShimDmaChannel::label() const { return ps_.name; }
+
+ProcessView ShimDmaChannel::view() const {
+    auto v = base_view(ProcessView::Kind::ShimDma);
+    v.endpoint = ep_;
+    v.link = link_;
+    v.task = current_;
+    for (const auto& q : queue_) v.queued.push_back(q.task);
+    std::uint64_t done = 0, total = 0;
+    if (current_ >= 0) {
+        total = tasks_.at(static_cast<std::size_t>(current_)).bytes();
+        if (ep_.dir == model::Direction::S2MM) {
+            v.rx_total = total;
+            v.rx_remaining = posted ? remaining : total;
+            done = total - v.rx_remaining;
+        } else if (link_) {
+            v.tx_done = done = link_->sent();
+            v.tx_total = total;
+        }
+    }
+    v.progress.steps = tasks_done_;
+    v.progress.steps_unit = "tasks";
+    v.progress.bytes = bytes_ + done;
+    if (current_ >= 0)
+        v.progress.current = fmt::format("{}: {} of {} B", task_labels_[static_cast<std::size_t>(current_)], done, total);
+    return v;
+}
 
 bool ShimDmaChannel::push(int task, std::uint64_t ready_cycle) {
     if (!has_room()) return false;
@@ -72,6 +99,7 @@ void ShimDmaChannel::body() {
         ++stats_.bd_transfers;
         if (track_ >= 0) svc_.tracks.sink()->span(track_, task.prov.describe(), begin, now_cycles());
         if (task.issue_token) ++tokens_received_;
+        ps_.acted("completed", &task_labels_[static_cast<std::size_t>(q.task)], -1, now_cycles());
         current_ = -1; // retired: its slot is free
         board_.mark_done(q.task);
     }

@@ -51,6 +51,7 @@ public:
     std::uint64_t active_cycles() const { return active_; }
     int current_task() const { return current_; }
     bool has_link() const { return link_ != nullptr; }
+    ProcessView view() const override;
     void wake_all() {
         filled.notify();
         pushed_.notify();
@@ -75,6 +76,7 @@ private:
     std::optional<model::AddressPattern::Cursor> cursor_;
     std::vector<std::uint8_t> staging_;
     int current_ = -1;
+    std::vector<std::string> task_labels_; ///< per netlist task: "task 3 ('in' fill)"
     std::uint64_t bytes_ = 0;
     std::uint64_t tasks_done_ = 0;
     std::uint64_t tokens_received_ = 0; ///< completed tasks that issue a token

@@ -1,7 +1,6 @@
 #include "SimEngine.hpp"
 
 #include "CoreProcess.hpp"
-#include "DeadlockReport.hpp"
 #include "RuntimeController.hpp"
 #include "ShimDmaChannel.hpp"
 #include "StreamLink.hpp"
@@ -12,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
+#include <map>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -119,8 +119,10 @@ void SimEngine::build() {
         links_.push_back(std::make_unique<StreamLink>(opts_.timing, stats_, f.prov.describe(), rx, rate, latency));
         if (src_shim) {
             shim(e.producer)->set_link(links_.back().get());
+            link_senders_.push_back(shim(e.producer));
         } else if (auto* c = tile_channel(e.producer_channel)) {
             c->set_link(links_.back().get());
+            link_senders_.push_back(c);
         } else {
             throw SimulationError(SimulationError::Kind::Protocol,
                                   fmt::format("flow {}: source {} has no DMA channel program", f.prov.describe(),
@@ -164,48 +166,41 @@ void SimEngine::build() {
     controller_->spawn(dma_stack, "runtime_sequence", false);
 }
 
-std::string SimEngine::deadlock_report() const {
-    std::string out = fmt::format("deadlock at cycle {} in design '{}' on {}: no process can make progress\n",
-                                  now_cycles(), net_.design, net_.device->name);
-    // Who could release each lock (from the netlist), to say who could unblock a waiter.
-    const auto lock_actors = model::lock_actors(net_);
-    out += "blocked:\n";
-    int blocked = 0;
+DeadlockAnalyzer SimEngine::analyzer() const {
+    std::vector<ProcessView> views;
+    std::map<const void*, int> index_of; // SimProcess* and StreamReceiver* -> view index
     for (const auto* p : processes_) {
-        const auto* ps = &p->state();
-        using S = ProcessState::Status;
-        if (ps->status == S::Done || ps->status == S::Idle || ps->status == S::Running) continue;
-        ++blocked;
-        out += fmt::format("  {}", ps->name);
-        switch (ps->status) {
-        case S::WaitLock: {
-            const auto& l = locks_.at(ps->lock);
-            out += fmt::format(": {}\n      waits on lock {} on {} {} {} (value now {}); released by {}",
-                               ps->describe(), l.name(), l.where(), ps->equal ? "==" : ">=", ps->want, l.final_value(),
-                               lock_releasers_text(net_, lock_actors.at(static_cast<std::size_t>(ps->lock))));
-            if (!l.last_releaser().empty()) out += fmt::format("; last released by {}", l.last_releaser());
-            break;
-        }
-        case S::WaitStream: out += fmt::format(": {}\n      waits for its stream peer", ps->describe()); break;
-        case S::WaitTask: out += fmt::format(": {}", ps->describe()); break;
-        default: break;
-        }
-        out += "\n";
+        index_of[p] = static_cast<int>(views.size());
+        views.push_back(p->view());
     }
-    if (blocked == 0) out += "  (none)\n";
-    std::string idle;
-    for (const auto* p : processes_)
-        if (p->state().status == ProcessState::Status::Idle) idle += fmt::format("  {}: no task queued\n", p->name());
-    if (!idle.empty()) out += "idle:\n" + idle;
-    // Stream links whose sender waits for receivers.
-    for (const auto& l : links_)
-        if (l->sender_waiting()) {
-            std::string missing;
-            for (auto* r : l->receivers())
-                if (!r->posted) missing += (missing.empty() ? "" : ", ") + r->label();
-            out += fmt::format("stream of {}: the sender waits for {} to take data\n", l->label(), missing);
+    for (std::size_t i = 0; i < cores_.size(); ++i)
+        views[static_cast<std::size_t>(index_of.at(cores_[i].get()))].index = static_cast<int>(i);
+    for (std::size_t i = 0; i < tile_channels_.size(); ++i) {
+        const auto* c = tile_channels_[i].get();
+        views[static_cast<std::size_t>(index_of.at(c))].index = static_cast<int>(i);
+        index_of[static_cast<const StreamReceiver*>(c)] = index_of.at(c);
+    }
+    for (const auto& c : shim_channels_) index_of[static_cast<const StreamReceiver*>(c.get())] = index_of.at(c.get());
+    std::vector<LinkView> links;
+    for (std::size_t i = 0; i < links_.size(); ++i) {
+        const auto& l = *links_[i];
+        LinkView v;
+        v.label = l.label();
+        v.sender = index_of.at(link_senders_.at(i));
+        for (const auto* r : l.receivers()) {
+            v.receivers.push_back(index_of.at(r));
+            v.posted.push_back(r->posted);
         }
-    return out;
+        v.sender_waiting = l.sender_waiting();
+        links.push_back(std::move(v));
+    }
+    std::vector<LockView> locks;
+    for (std::size_t i = 0; i < locks_.size(); ++i) {
+        const auto& l = locks_.at(static_cast<int>(i));
+        locks.push_back({l.name(), l.where(), l.final_value(), l.last_releaser()});
+    }
+    return DeadlockAnalyzer(net_, std::move(views), std::move(links), std::move(locks), now_cycles(),
+                            run_.warnings());
 }
 
 // A run that fails still writes its trace: every process blocked at the failure gets a span
@@ -229,11 +224,7 @@ void SimEngine::close_trace_on_failure() {
 }
 
 void SimEngine::throw_limit(std::uint64_t at) const {
-    throw SimulationError(
-        SimulationError::Kind::Limit,
-        fmt::format("design '{}' on {}: reached the cycle limit of {} cycles before the runtime sequence "
-                    "finished (--max-cycles)",
-                    net_.design, net_.device->name, at));
+    throw DiagnosedError(SimulationError::Kind::Limit, std::make_shared<const Diagnosis>(analyzer().limit(at)));
 }
 
 SimResult SimEngine::run() {
@@ -258,10 +249,11 @@ SimResult SimEngine::run() {
     }
     if (!run_.finished()) {
         const bool limit = sc_core::sc_pending_activity() && max && now_cycles() >= max;
-        const std::string report = limit ? std::string() : deadlock_report();
+        std::shared_ptr<const Diagnosis> diagnosis;
+        if (!limit) diagnosis = std::make_shared<const Diagnosis>(analyzer().deadlock());
         close_trace_on_failure();
         if (limit) throw_limit(max);
-        throw SimulationError(SimulationError::Kind::Deadlock, report);
+        throw DiagnosedError(SimulationError::Kind::Deadlock, diagnosis);
     }
     SimResult r;
     r.cycles = now_cycles();

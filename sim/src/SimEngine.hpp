@@ -4,6 +4,7 @@
 // from a netlist; it hands each component only the services it needs (RunServices and the
 // *Services struct next to each component), runs the event loop, and turns the outcome into a
 // SimResult or a SimulationError (deadlock report, protocol violation, limit).
+#include "DeadlockAnalyzer.hpp"
 #include "RunControl.hpp"
 #include "RunServices.hpp"
 #include "ScContextGuard.hpp"
@@ -35,7 +36,8 @@ private:
     ShimDmaChannel* shim_channel(const model::StreamEndpoint& e);
     /// Wake every process with the run terminating, so each unwinds its stack.
     void terminate_processes();
-    std::string deadlock_report() const;
+    /// The state of the stopped run, for its diagnosis (deadlock or limit).
+    DeadlockAnalyzer analyzer() const;
     void close_trace_on_failure();
     [[noreturn]] void throw_limit(std::uint64_t at) const;
 
@@ -50,7 +52,8 @@ private:
     LockTable locks_;
     RunStats stats_;
     TaskBoard board_;
-    std::vector<std::unique_ptr<StreamLink>> links_;
+    std::vector<std::unique_ptr<StreamLink>> links_; ///< one per netlist flow, in order
+    std::vector<const SimProcess*> link_senders_; ///< per link: its sending channel
     std::vector<std::unique_ptr<TileDmaChannel>> tile_channels_;
     std::vector<std::unique_ptr<ShimDmaChannel>> shim_channels_;
     std::vector<std::unique_ptr<CoreProcess>> cores_;

@@ -36,4 +36,25 @@ void SimProcess::run_guarded() {
     }
 }
 
+ProcessView SimProcess::base_view(ProcessView::Kind kind) const {
+    ProcessView v;
+    v.kind = kind;
+    v.state = &ps_;
+    auto& p = v.progress;
+    p.process = ps_.name;
+    using S = ProcessState::Status;
+    switch (ps_.status) {
+    case S::Running: p.state = "running"; break;
+    case S::WaitLock:
+    case S::WaitStream:
+    case S::WaitTask: p.state = "blocked"; break;
+    case S::Idle: p.state = "idle"; break;
+    case S::Done: p.state = "finished"; break;
+    }
+    if (p.state == "blocked") p.waits_for = ps_.describe();
+    p.last_action = ps_.last_action();
+    p.last_cycle = ps_.last_cycle;
+    return v;
+}
+
 } // namespace npusim::sim

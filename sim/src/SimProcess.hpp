@@ -6,6 +6,7 @@
 // wrapper catches everything and reports it through RunControl::record.
 #include "ProcessClock.hpp"
 #include "ProcessState.hpp"
+#include "ProcessView.hpp"
 #include "RunServices.hpp"
 
 #include <cstddef>
@@ -30,6 +31,8 @@ public:
     ProcessState& state() { return ps_; }
     const ProcessState& state() const { return ps_; }
     int track() const { return track_; }
+    /// What the deadlock analyzer sees of this process (its state, waits and progress).
+    virtual ProcessView view() const = 0;
 
 protected:
     /// What the process does; may throw anything.
@@ -40,6 +43,8 @@ protected:
     void open_track(TrackInfo::Kind kind, model::TileCoord tile);
     /// Record `err` as the run's error and unwind this process.
     [[noreturn]] void fail(SimulationError err) { svc_.run.fail(std::move(err)); }
+    /// A view with the fields every process has (state, last action), for view().
+    ProcessView base_view(ProcessView::Kind kind) const;
 
     RunServices svc_;
     ProcessClock clk_;

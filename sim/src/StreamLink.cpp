@@ -26,6 +26,8 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
                       std::uint64_t* active) {
     std::uint64_t off = 0;
     bool first = true;
+    sending_ = n;
+    sent_ = 0;
     auto all_posted = [&] {
         for (auto* r : rx_)
             if (!r->posted) return false;
@@ -60,7 +62,9 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
         }
         stats_.bytes_moved += chunk * rx_.size();
         off += chunk;
+        sent_ = off;
     }
+    sending_ = sent_ = 0;
 }
 
 void StreamLink::receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps) {

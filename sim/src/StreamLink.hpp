@@ -57,6 +57,9 @@ public:
     const std::vector<StreamReceiver*>& receivers() const { return rx_; }
     bool sender_waiting() const { return sender_waiting_; }
     double bytes_per_cycle() const { return rate_; }
+    /// The sender's current transfer: bytes delivered so far and its size (0/0 between transfers).
+    std::uint64_t sent() const { return sent_; }
+    std::uint64_t sending() const { return sending_; }
 
 private:
     RunStats& stats_;
@@ -65,6 +68,7 @@ private:
     double rate_;
     std::uint32_t latency_;
     bool sender_waiting_ = false;
+    std::uint64_t sent_ = 0, sending_ = 0;
     sc_core::sc_event posted_;
 };
 

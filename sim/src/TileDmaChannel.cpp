@@ -14,6 +14,7 @@ TileDmaChannel::TileDmaChannel(const TileDmaServices& services, const model::Dma
     for (const auto& bd : prog.bds) {
         const auto& buf = buffers_.at(static_cast<std::size_t>(bd.buffer));
         patterns_.emplace_back(static_cast<std::int64_t>(buf.address + bd.offset_bytes), bd.dims, bd.length_bytes);
+        bd_labels_.push_back(fmt::format("BD {} ({})", bd.bd_id, bd.prov.describe()));
         const auto& p = patterns_.back();
         if (p.min_offset() < buf.address || p.max_offset() >= static_cast<std::int64_t>(buf.address + buf.bytes))
             throw SimulationError(SimulationError::Kind::Protocol,
@@ -24,6 +25,26 @@ TileDmaChannel::TileDmaChannel(const TileDmaServices& services, const model::Dma
 }
 
 std::string TileDmaChannel::label() const { return ps_.name; }
+
+ProcessView TileDmaChannel::view() const {
+    auto v = base_view(ProcessView::Kind::TileDma);
+    v.endpoint = {prog_.tile, prog_.dir, prog_.channel};
+    v.link = link_;
+    if (prog_.dir == model::Direction::S2MM && posted && !prog_.bds.empty()) {
+        v.rx_remaining = remaining;
+        v.rx_total = patterns_[static_cast<std::size_t>(bd_)].total_bytes();
+    }
+    if (prog_.dir == model::Direction::MM2S && link_) {
+        v.tx_done = link_->sent();
+        v.tx_total = link_->sending();
+    }
+    v.progress.steps = bds_done_;
+    v.progress.steps_unit = "BDs";
+    v.progress.bytes = bytes_;
+    if (!prog_.bds.empty() && ps_.status != ProcessState::Status::Done)
+        v.progress.current = bd_labels_[static_cast<std::size_t>(bd_)];
+    return v;
+}
 
 void TileDmaChannel::body() {
     if (!link_ || prog_.bds.empty()) {
@@ -119,6 +140,7 @@ void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
     link_->send(data, total, clk_, ps_, &active_);
     bytes_ += total;
     ++bds_done_;
+    ps_.acted("sent", &bd_labels_[static_cast<std::size_t>(bd_)], -1, clk_.local_cycles());
     ++stats_.bd_transfers;
     if (track_ >= 0) svc_.tracks.sink()->span(track_, bd.prov.describe(), begin, clk_.local_cycles());
     if (bd.release_lock >= 0) locks_.at(bd.release_lock).release(bd.release_value, clk_, ps_.name);
@@ -168,6 +190,7 @@ void TileDmaChannel::on_filled() {
     const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
     bytes_ += patterns_[static_cast<std::size_t>(bd_)].total_bytes();
     ++bds_done_;
+    ps_.acted("received", &bd_labels_[static_cast<std::size_t>(bd_)], -1, now);
     ++stats_.bd_transfers;
     if (track_ >= 0) svc_.tracks.sink()->span(track_, bd.prov.describe(), bd_begin_, now);
     std::uint64_t at = now;

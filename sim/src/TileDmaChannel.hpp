@@ -41,6 +41,7 @@ public:
     std::uint64_t bds_done() const { return bds_done_; }
     std::uint64_t active_cycles() const { return active_; }
     int current_bd() const { return bd_; }
+    ProcessView view() const override;
     void wake_all() {
         filled.notify();
         wake_.notify();
@@ -60,6 +61,7 @@ private:
     const model::DmaChannelProgram& prog_;
     std::uint8_t* mem_;
     std::vector<model::AddressPattern> patterns_; ///< per BD
+    std::vector<std::string> bd_labels_; ///< per BD: "BD 2 (fifo 'in' consumer copy, element 0)"
     StreamLink* link_ = nullptr;
     std::optional<model::AddressPattern::Cursor> cursor_;
     std::vector<std::uint8_t> staging_;

@@ -6,10 +6,12 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 using namespace npusim;
@@ -271,4 +273,68 @@ TEST_CASE("a deadlocked run still writes its trace and waveform, with each block
     const auto bad = cli({"run", "passthrough_kernel", "--trace", "/nonexistent/dir/t.json"});
     CHECK(bad.code == 2);
     CHECK_THAT(bad.err, Catch::Contains("cannot write --trace '/nonexistent/dir/t.json'"));
+}
+
+TEST_CASE("a deadlock with --json carries the structured deadlock object; --dot writes the wait-for graph, which "
+          "Graphviz renders",
+          "[cli][deadlock]") {
+    register_test_designs();
+    harness::test::TempDir d("npusim_cli_deadlock_dot");
+    const auto r = cli({"run", "test_starved", "--json", "--dot", d.file("g.dot")});
+    REQUIRE(r.code == 3);
+    const auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc["status"] == "deadlock");
+    const auto& dl = doc["deadlock"];
+    CHECK(dl["case"]["id"] == "fill_less_than_consumed");
+    CHECK(dl["design"] == "test_starved");
+    // Nodes and edges by id; the chain starts at the runtime sequence and ends at the idle shim channel.
+    std::set<std::string> ids;
+    for (const auto& n : dl["nodes"]) ids.insert(n["id"].get<std::string>());
+    CHECK(ids.count("process:runtime"));
+    CHECK(ids.count("lock:in_cons_cons_lock_0"));
+    for (const auto& e : dl["edges"]) {
+        CHECK(ids.count(e["from"].get<std::string>()));
+        CHECK(ids.count(e["to"].get<std::string>()));
+    }
+    REQUIRE(dl["chain"].size() >= 3);
+    CHECK(dl["chain"].front()["process"] == "process:runtime");
+    CHECK(dl["chain"].back()["process"] == "process:shim DMA (0,0) MM2S 0");
+    CHECK(dl["chain"].back()["step"] == dl["chain"].size());
+    bool worker = false;
+    for (const auto& p : dl["progress"])
+        if (p["process"] == "worker 'starving' on (0,2)") {
+            worker = true;
+            CHECK(p["state"] == "blocked");
+            CHECK(p["fifo_ends"].size() == 2);
+        }
+    CHECK(worker);
+    // The DOT file renders with Graphviz's dot.
+    REQUIRE(std::filesystem::exists(d.file("g.dot")));
+    const std::string cmd = "dot -Tsvg '" + d.file("g.dot") + "' -o '" + d.file("g.svg") + "' 2>'" + d.file("err") + "'";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    std::ifstream svg(d.file("g.svg"));
+    std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
+    CHECK_THAT(text, Catch::Contains("<svg"));
+    CHECK_THAT(text, Catch::Contains("worker &#39;starving&#39; on (0,2)"));
+}
+
+TEST_CASE("a run that finishes writes no --dot graph and says so; a bad --dot path fails before simulating",
+          "[cli][deadlock]") {
+    harness::test::TempDir d("npusim_cli_dot_ok");
+    const auto ok = cli({"run", "passthrough_kernel", "--dot", d.file("g.dot")});
+    CHECK(ok.code == 0);
+    CHECK_FALSE(std::filesystem::exists(d.file("g.dot")));
+    CHECK_THAT(ok.err, Catch::Contains("--dot: the run finished, so there is no wait-for graph to draw"));
+    const auto bad = cli({"run", "passthrough_kernel", "--dot", "/nonexistent/dir/g.dot"});
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("cannot write --dot '/nonexistent/dir/g.dot'"));
+}
+
+TEST_CASE("a cycle limit with --json carries the limit object with every process's progress", "[cli][limit]") {
+    const auto r = cli({"run", "passthrough_kernel", "--max-cycles", "300", "--json"});
+    REQUIRE(r.code == 4);
+    const auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc["status"] == "limit");
+    CHECK(doc["limit"]["case"]["id"].get<std::string>().size() > 0);
+    CHECK(doc["limit"]["progress"].size() >= 3);
 }

@@ -26,6 +26,7 @@ public:
         : SimProcess(s, std::move(name)), f_(std::move(f)) {}
     sim::ProcessClock& clock() { return clk_; }
     void start() { spawn(64 * 1024, "test"); }
+    sim::ProcessView view() const override { return base_view(sim::ProcessView::Kind::Worker); }
 
 private:
     void body() override { f_(*this); }

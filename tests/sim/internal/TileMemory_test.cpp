@@ -1,6 +1,4 @@
-// Netlist-only rules of the engine: how much tile memory a run backs, and "released by" in a
-// deadlock report.
-#include "DeadlockReport.hpp"
+// Netlist-only rules of the engine: how much tile memory a run backs.
 #include "TileMemory.hpp"
 
 #include <catch2/catch.hpp>
@@ -20,21 +18,4 @@ TEST_CASE("tile_memory_extent: the end of the highest buffer on the tile, at lea
     CHECK(mem.buffer(0) == mem.of({0, 2}) + 0x400);
     CHECK(mem.buffer(1)[63] == 0); // zero-initialised
     CHECK(mem.of({0, 2}) == mem.of({0, 2}));
-}
-
-TEST_CASE("lock_releasers_text: sorted, one entry per core or DMA channel, or nobody", "[sim][deadlock]") {
-    Netlist n;
-    n.cores.push_back({});
-    n.cores[0].worker = "w";
-    DmaChannelProgram ch;
-    ch.tile = {0, 2};
-    ch.dir = Direction::S2MM;
-    n.channels.push_back(ch);
-    LockActors a;
-    CHECK(sim::lock_releasers_text(n, a) == "nobody");
-    a.releasers.push_back({{Actor::Kind::DmaBd, 0, 0}, 1, false});
-    a.releasers.push_back({{Actor::Kind::DmaBd, 0, 1}, 1, false});
-    a.releasers.push_back({{Actor::Kind::Core, 0, -1}, 1, false});
-    a.setters.push_back({{Actor::Kind::Runtime, 0, -1}, 1, false}); // a set is not a release
-    CHECK(sim::lock_releasers_text(n, a) == "DMA (0,2) S2MM 0, worker 'w'");
 }
