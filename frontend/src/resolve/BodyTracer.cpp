@@ -80,6 +80,7 @@ void BodyTracer::release(int key, int n) {
         throw DesignError(fmt::format("worker '{}': release({}) on {} but only {} element(s) are held", worker_, n,
                                       p.describe, p.held));
     p.held -= n;
+    p.released += n;
     p.index = (p.index + n) % p.depth;
 }
 

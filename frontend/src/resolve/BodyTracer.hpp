@@ -17,7 +17,8 @@ struct TracedPort {
     int depth = 2; ///< declared depth (acquire beyond it is an error)
     std::uint64_t elem_bytes = 0;
     int max_acquire = 0; ///< result of the trace
-    int held = 0;
+    int held = 0; ///< after the trace: objects still held at the end of the iteration (a sliding window)
+    int released = 0; ///< objects released during the traced iteration
     int index = 0;
     std::vector<std::byte> scratch;
     std::vector<std::byte*> ptrs;

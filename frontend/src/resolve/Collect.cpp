@@ -106,8 +106,14 @@ void trace_bodies(ResolveContext& ctx) {
         }
         for (const auto& b : w->buffers) tracer.add_buffer(b->uid, b->type.bytes());
         if (!w->body) throw DesignError(fmt::format("worker '{}' has no body", w->name));
-        tracer.run(w->body);
-        for (const auto& [key, port] : tracer.ports()) ctx.max_acquire[key] = port.max_acquire;
+        const bool complete = tracer.run(w->body);
+        for (const auto& [key, port] : tracer.ports()) {
+            ctx.max_acquire[key] = port.max_acquire;
+            if (complete) {
+                ctx.retained[key] = port.held;
+                ctx.released[key] = port.released;
+            }
+        }
     }
 }
 

@@ -34,6 +34,9 @@ struct ResolveContext {
     std::vector<LinkPlan> links; ///< in order of first fifo
     std::map<LinkState*, std::size_t> link_index;
     AcquireTable max_acquire; ///< endpoint uid -> largest acquire
+    /// Endpoint uid -> what one traced iteration of its worker's body did to it: objects still held
+    /// at its end (kept across iterations) and objects released. Only for bodies traced to the end.
+    AcquireTable retained, released;
     std::map<WorkerState*, model::TileCoord> worker_tile;
     std::map<WorkerState*, int> worker_core; ///< index into net.cores
     std::set<model::TileCoord> worker_tiles; ///< compute tiles taken (workers, links)

@@ -77,6 +77,7 @@ model::Netlist Resolver::run() {
     allocate_memory(ctx);
     route_flows(ctx);
     lower_sequence(ctx);
+    for (auto& l : ctx.links) check_link_rates(ctx, *l.link);
     apply_werror(ctx);
     return std::move(ctx.net);
 }
