@@ -233,8 +233,10 @@ void DeadlockAnalyzer::walk_chain(Diagnosis& d, Chain& c) const {
     for (const auto& e : d.edges) out[e.from].push_back(e.to);
     auto next_processes = [&](std::size_t p) {
         std::vector<std::size_t> r;
+        // A process waiting on itself (a barrier it also releases) cannot unblock itself.
         for (auto res : out[p])
-            for (auto q : out[res]) r.push_back(q);
+            for (auto q : out[res])
+                if (q != p) r.push_back(q);
         return r;
     };
     auto terminal = [&](std::size_t p) {

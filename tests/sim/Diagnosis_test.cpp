@@ -193,3 +193,37 @@ TEST_CASE("diagnosis keeps the parked-body warning in the report", "[sim][deadlo
     CHECK_THAT(d.warnings[0], Catch::Contains("worker 'idler': its body acquires and releases nothing"));
     CHECK_THAT(d.text, Catch::Contains("warning: worker 'idler': its body acquires and releases nothing"));
 }
+
+TEST_CASE("diagnosis: drains pushed before the fill they need fill the task queue (--queue-wait)",
+          "[sim][deadlock][diagnosis]") {
+    // Five one-object drains, then the fill: with --queue-wait the fifth push waits for a slot that
+    // the four queued drains never free, as they wait for data the fill would bring.
+    ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
+    Worker w(copy_body, fn_args(in.cons(), out.prod()), {.name = "w"});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            for (std::int64_t k = 0; k < 5; ++k)
+                o.drain(b, {.tap = TensorAccessPattern({80}, k * 16, {1, 1, 1, 16}, {0, 0, 0, 1}), .wait = true});
+            i.fill(a);
+        },
+        fn_args(tensor<std::int32_t>({80}), tensor<std::int32_t>({80}), in.prod(), out.cons()));
+    const auto net = Program("npu1_1col", rt, {w}, "queue").resolve();
+    auto o = opts();
+    o.queue_wait = true;
+    const auto d = diagnose(net, o);
+    INFO(d.text);
+    CHECK(d.case_id == "full_task_queue");
+    REQUIRE_FALSE(d.chain.empty());
+    CHECK_THAT(d.chain.front(), Catch::Contains("waits for a free slot in the 4-deep task queue of shim DMA (0,0) S2MM "
+                                                "0, which holds task 0 (running), task 1, task 2, task 3"));
+    CHECK(d.nodes[d.chain_nodes.back()].label == "shim DMA (0,0) MM2S 0");
+    CHECK_THAT(d.chain.back(), Catch::Contains("the sequence starts its next task, task 5 ('in' fill), only at "
+                                               "instruction"));
+    // Without --queue-wait the fifth push is an error at once (the hardware would drop it).
+    try {
+        sim::simulate(net, zeros(net), opts());
+        FAIL("no error");
+    } catch (const SimulationError& e) {
+        CHECK(e.kind() == SimulationError::Kind::Limit);
+    }
+}
