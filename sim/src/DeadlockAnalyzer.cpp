@@ -175,7 +175,7 @@ void DeadlockAnalyzer::build_graph(Diagnosis& d) const {
             if (li < 0) break;
             const auto& l = links_[static_cast<std::size_t>(li)];
             const auto r =
-                res(fmt::format("stream:{}", li), WaitNode::Kind::Stream, "stream of " + l.label,
+                res(fmt::format("stream:{}", li), WaitNode::Kind::Stream, l.label,
                     l.receivers.size() > 1 ? fmt::format("broadcast to {}", l.receivers.size()) : "", created);
             if (l.sender == static_cast<int>(i)) {
                 edge(i, r, "waits for receivers");
@@ -371,11 +371,15 @@ std::string DeadlockAnalyzer::step_text(const Diagnosis& d, std::size_t i, Chain
             std::string got;
             if (s >= 0) {
                 const auto& sv = procs_[static_cast<std::size_t>(s)];
+                // In 32-bit words, as the shim DMA counts them, and in bytes.
+                auto words = [](std::uint64_t done, std::uint64_t total, const char* verb) {
+                    return fmt::format(" ({} {} of {} words, {} of {} B)", verb, grouped(done / 4), grouped(total / 4),
+                                       grouped(done), grouped(total));
+                };
                 if (sv.task == p.awaited_task && sv.rx_total)
-                    got =
-                        fmt::format(" (got {} of {} B)", grouped(sv.rx_total - sv.rx_remaining), grouped(sv.rx_total));
+                    got = words(sv.rx_total - sv.rx_remaining, sv.rx_total, "got");
                 else if (sv.task == p.awaited_task && sv.tx_total)
-                    got = fmt::format(" (sent {} of {} B)", grouped(sv.tx_done), grouped(sv.tx_total));
+                    got = words(sv.tx_done, sv.tx_total, "sent");
                 else if (sv.task < 0)
                     got = " (the channel has no task in progress)";
             }

@@ -130,7 +130,7 @@ std::string WaitForGraph::dot(const std::string& title) const {
         os << "]";
     };
     auto graph_writer = [&](std::ostream& os) {
-        os << "label=\"" << escape(title) << "\";\nlabelloc=t;\nrankdir=LR;\n"
+        os << "label=\"" << escape(title) << "\";\nlabelloc=t;\nrankdir=TB;\n"
            << "node [fontname=\"Helvetica\", fontsize=10];\nedge [fontname=\"Helvetica\", fontsize=9];\n";
     };
     std::ostringstream os;

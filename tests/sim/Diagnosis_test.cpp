@@ -75,7 +75,7 @@ TEST_CASE("diagnosis: a fill smaller than what the worker consumes is starvation
     INFO(d.text);
     CHECK_THAT(d.chain.front(),
                Catch::StartsWith("the runtime sequence awaits the drain of 'out': task 1, 512 bytes on "
-                                 "shim DMA (0,0) S2MM 0 (got 256 of 512 B)"));
+                                 "shim DMA (0,0) S2MM 0 (got 64 of 128 words, 256 of 512 B)"));
     CHECK_THAT(d.text, Catch::Contains("worker 'w' on (0,2) waits in acquire(1) of fifo 'in' consumer 0 (element 0): "
                                        "lock in_cons_cons_lock_0 on (0,2) is 0, needs >= 1; released by DMA (0,2) "
                                        "S2MM 0; so far it acquired 4 and released 4 object(s) of it, and holds 0"));
