@@ -102,6 +102,18 @@ int DeadlockAnalyzer::shim_process(const model::StreamEndpoint& e) const {
     return -1;
 }
 
+int DeadlockAnalyzer::later_start(const model::StreamEndpoint& e) const {
+    for (const auto& r : procs_)
+        if (r.kind == ProcessView::Kind::Runtime)
+            for (std::size_t k = static_cast<std::size_t>(std::max(0, r.next_op)); k < net_.sequence.size(); ++k) {
+                const auto& op = net_.sequence[k];
+                if (op.kind == model::RuntimeOp::Kind::StartTask &&
+                    rel_.tasks.at(static_cast<std::size_t>(op.task)) == e)
+                    return static_cast<int>(k);
+            }
+    return -1;
+}
+
 int DeadlockAnalyzer::link_of(const ProcessView& p) const {
     const auto self = static_cast<int>(&p - procs_.data());
     for (std::size_t li = 0; li < links_.size(); ++li) {
@@ -174,10 +186,13 @@ void DeadlockAnalyzer::build_graph(Diagnosis& d) const {
             const int li = link_of(p);
             if (li < 0) break;
             const auto& l = links_[static_cast<std::size_t>(li)];
-            const auto r =
-                res(fmt::format("stream:{}", li), WaitNode::Kind::Stream, l.label,
-                    l.receivers.size() > 1 ? fmt::format("broadcast to {}", l.receivers.size()) : "", created);
+            // Two resources per stream: its data (receivers wait for the sender) and room at its
+            // receivers (the sender waits for them), so a sender never appears to wait on itself.
+            const std::string bc =
+                l.receivers.size() > 1 ? fmt::format("broadcast to {}", l.receivers.size()) : std::string();
             if (l.sender == static_cast<int>(i)) {
+                const auto r = res(fmt::format("stream:{}:room", li), WaitNode::Kind::Stream,
+                                   l.label + ": room at the receivers", bc, created);
                 edge(i, r, "waits for receivers");
                 bool any = false;
                 for (std::size_t k = 0; k < l.receivers.size(); ++k)
@@ -188,6 +203,8 @@ void DeadlockAnalyzer::build_graph(Diagnosis& d) const {
                 if (!any)
                     for (int rcv : l.receivers) edge(r, static_cast<std::size_t>(rcv), "received by");
             } else {
+                const auto r =
+                    res(fmt::format("stream:{}:data", li), WaitNode::Kind::Stream, l.label + ": data", bc, created);
                 edge(i, r, "waits for data");
                 if (l.sender >= 0) edge(r, static_cast<std::size_t>(l.sender), "sent by");
             }
@@ -466,19 +483,15 @@ std::string DeadlockAnalyzer::root_text(std::size_t i, Chain& c) const {
                              ordinal(fe.released + static_cast<std::uint64_t>(w.state->count)));
         }
         // A fill or drain of this channel later in the sequence: the host ordered it after the wait.
-        for (const auto& r : procs_)
-            if (r.kind == ProcessView::Kind::Runtime)
-                for (std::size_t k = static_cast<std::size_t>(std::max(0, r.next_op)); k < net_.sequence.size(); ++k) {
-                    const auto& op = net_.sequence[k];
-                    if (op.kind == model::RuntimeOp::Kind::StartTask &&
-                        rel_.tasks.at(static_cast<std::size_t>(op.task)) == p.endpoint) {
-                        const auto& t = net_.tasks[static_cast<std::size_t>(op.task)];
-                        s += fmt::format("; the sequence starts its next task, task {} ({}), only at instruction {}, "
-                                         "after the wait at instruction {}",
-                                         t.id, t.prov.describe(), k + 1, r.next_op + 1);
-                        return s;
-                    }
-                }
+        if (const int k = later_start(p.endpoint); k >= 0) {
+            const auto& t = net_.tasks[static_cast<std::size_t>(net_.sequence[static_cast<std::size_t>(k)].task)];
+            int at = 0;
+            for (const auto& r : procs_)
+                if (r.kind == ProcessView::Kind::Runtime) at = r.next_op;
+            s += fmt::format("; the sequence starts its next task, task {} ({}), only at instruction {}, after the "
+                             "wait at instruction {}",
+                             t.id, t.prov.describe(), k + 1, at + 1);
+        }
         return s;
     }
     if (p.progress.state == "finished" && p.kind == ProcessView::Kind::Worker) {
@@ -486,6 +499,11 @@ std::string DeadlockAnalyzer::root_text(std::size_t i, Chain& c) const {
         std::string s = fmt::format("{} has finished: its body {} returned after {}", name,
                                     prog.while_true ? "(parked: it never synchronises)" : "(while_true=false)",
                                     plural(p.progress.steps, "iteration", "iterations"));
+        std::vector<std::string> made;
+        for (const auto& fe : p.progress.fifo_ends)
+            if (fe.end.find("producer") != std::string::npos)
+                made.push_back(fmt::format("{} of {}", plural(fe.released, "object", "objects"), fe.end));
+        if (!made.empty()) s += ", having produced " + join(made, " and ");
         for (std::size_t r = 0; r < prog.rings.size(); ++r) {
             const auto& ring = prog.rings[r];
             if (ring.prov.role.find("consumer") == std::string::npos) continue;
@@ -542,6 +560,15 @@ void DeadlockAnalyzer::name_case(Diagnosis& d, const Chain& c) const {
                                         t.progress.process));
                         return;
                     }
+                }
+                if (later_start(t.endpoint) >= 0) {
+                    set("fill_after_await", "starvation: the sequence awaits before it fills what that needs",
+                        fmt::format("{} has no task queued now: the runtime sequence starts its next fill only after "
+                                    "the wait it is blocked in, and what it waits for needs that fill. Start the "
+                                    "fill before awaiting (put it in the same task group, or finish the group "
+                                    "after it).",
+                                    t.progress.process));
+                    return;
                 }
                 set("fill_less_than_consumed", "starvation: the sequence fills less than the design consumes",
                     fmt::format("{} has no more data to send: the runtime sequence fills fewer objects than the "
@@ -608,17 +635,24 @@ void DeadlockAnalyzer::name_case(Diagnosis& d, const Chain& c) const {
     if (c.back_to >= 0) {
         std::vector<std::size_t> cyc(c.path.begin() + c.back_to, c.path.end());
         std::set<std::string> fifos;
-        bool through_stream = false, all_locks = true;
+        bool back_pressure = false, all_locks = true;
+        int workers = 0;
         for (auto i : cyc) {
-            const auto& ps = *procs_[i].state;
+            const auto& p = procs_[i];
+            const auto& ps = *p.state;
+            workers += p.kind == ProcessView::Kind::Worker ? 1 : 0;
             if (ps.status == ProcessState::Status::WaitLock) {
                 const auto& l = net_.locks.at(static_cast<std::size_t>(ps.lock));
                 fifos.insert(l.prov.object);
             } else {
                 all_locks = false;
-                through_stream |= ps.status == ProcessState::Status::WaitStream;
+                // A sender waiting for a receiver to take data: the stream pushes back.
+                const int li = link_of(p);
+                back_pressure |= ps.status == ProcessState::Status::WaitStream && li >= 0 &&
+                                 links_[static_cast<std::size_t>(li)].sender == static_cast<int>(i);
             }
         }
+        const int channels = static_cast<int>(cyc.size()) - workers;
         if (all_locks && fifos.size() == 1 && cyc.size() == 2) {
             std::vector<std::string> held;
             for (auto i : cyc) {
@@ -635,11 +669,14 @@ void DeadlockAnalyzer::name_case(Diagnosis& d, const Chain& c) const {
                             *fifos.begin(), join(held, "; ")));
             return;
         }
-        set("lock_cycle", through_stream ? "cycle of waits through a stream (back-pressure)" : "lock cycle",
-            fmt::format("{} processes wait on each other in a ring (fifos {}). Acquire the fifos in the same order "
+        set("lock_cycle", back_pressure ? "lock cycle through a stream's back-pressure" : "lock cycle",
+            fmt::format("{}{} wait on each other in a ring (fifos {}). Acquire the fifos in the same order "
                         "everywhere, release an object before waiting on another fifo, or give one of them an object "
                         "to start with (depth, init_values).",
-                        cyc.size(), [&] {
+                        plural(static_cast<std::uint64_t>(workers), "worker", "workers"),
+                        channels ? " and " + plural(static_cast<std::uint64_t>(channels), "DMA channel", "DMA channels")
+                                 : std::string(),
+                        [&] {
                             std::vector<std::string> v;
                             for (const auto& f : fifos) v.push_back("'" + f + "'");
                             return v.empty() ? std::string("-") : join(v, ", ");

@@ -46,6 +46,9 @@ private:
     int process_of(const model::Actor& a) const;
     int shim_process(const model::StreamEndpoint& e) const;
     int link_of(const ProcessView& p) const;
+    /// The first StartTask on shim channel `e` at or after the runtime sequence's current
+    /// instruction (a task the host has not pushed yet), -1 if none.
+    int later_start(const model::StreamEndpoint& e) const;
     void build_graph(Diagnosis& d) const;
     void walk_chain(Diagnosis& d, Chain& c) const;
     void name_case(Diagnosis& d, const Chain& c) const;

@@ -65,9 +65,10 @@ struct Diagnosis {
     Trigger trigger = Trigger::Deadlock;
     std::uint64_t cycle = 0; ///< when the run stopped
     std::string design, device;
-    /// The case, by id: lock_cycle, held_exceeds_depth, pool_overacquire, starvation_fill,
-    /// starvation_drain, partial_object, finished_worker, finished_channel, full_task_queue,
-    /// barrier_never_set, no_releaser, livelock, stalled, unknown.
+    /// The case, by id: lock_cycle, held_exceeds_depth, pool_overacquire, fill_less_than_consumed,
+    /// fill_after_await, drain_more_than_produced, drain_less_than_produced, partial_object,
+    /// finished_worker, finished_channel, full_task_queue, barrier_never_set, no_releaser (deadlocks);
+    /// livelock, stalled (cycle limit); unknown.
     std::string case_id;
     std::string case_title; ///< "lock cycle", "starvation: the sequence fills less than is consumed"
     std::string case_explanation; ///< one or two sentences in design terms, with the fix
