@@ -2,9 +2,12 @@
 
 #include "npusim/model/Error.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 namespace npusim::model {
@@ -100,8 +103,15 @@ const TimingParamRow* find_timing_param(std::string_view name) {
 }
 
 std::string timing_value_problem(const TimingParamRow& row, double v) {
+    if (!std::isfinite(v)) return "must be a finite number";
     if (v < 0) return "must be a non-negative number";
     if (v <= 0 && timing_unit_must_be_positive(row.unit)) return "must be positive";
+    if (std::holds_alternative<std::uint32_t TimingParams::*>(row.member)) {
+        // Cycle counts are 32-bit integers: no fraction is dropped and nothing wraps.
+        if (v != std::floor(v)) return fmt::format("must be a whole number of cycles, got {}", v);
+        if (v > static_cast<double>(std::numeric_limits<std::uint32_t>::max()))
+            return fmt::format("must be at most 4294967295 cycles (32 bits), got {:.0f}", v);
+    }
     return {};
 }
 
@@ -115,12 +125,25 @@ TimingParams TimingParams::for_arch(Arch arch) { return TimingParams(arch); }
 
 void TimingParams::apply_json(const std::string& json_text, const std::string& origin) {
     nlohmann::json j;
+    // A key given twice would silently keep its last value (nlohmann keeps one): refuse it.
+    std::set<std::string> keys;
+    std::string duplicate;
+    const nlohmann::json::parser_callback_t seen = [&](int depth, nlohmann::json::parse_event_t event,
+                                                       nlohmann::json& parsed) {
+        if (event == nlohmann::json::parse_event_t::key && depth == 1 &&
+            !keys.insert(parsed.get<std::string>()).second && duplicate.empty())
+            duplicate = parsed.get<std::string>();
+        return true;
+    };
     try {
-        j = nlohmann::json::parse(json_text);
+        j = nlohmann::json::parse(json_text, seen);
     } catch (const nlohmann::json::exception& e) {
         throw DesignError(fmt::format("timing file {}: not valid JSON: {}", origin, e.what()));
     }
+    if (!duplicate.empty())
+        throw DesignError(fmt::format("timing file {}: parameter '{}' is given twice", origin, duplicate));
     if (!j.is_object()) throw DesignError(fmt::format("timing file {}: expected a JSON object", origin));
+    TimingParams next = *this; // all or nothing: a refused file leaves the table as it was
     for (auto it = j.begin(); it != j.end(); ++it) {
         const TimingParamRow* row = find_timing_param(it.key());
         if (!row) {
@@ -133,8 +156,9 @@ void TimingParams::apply_json(const std::string& json_text, const std::string& o
                                                            : "must be a non-negative number";
         if (!problem.empty())
             throw DesignError(fmt::format("timing file {}: parameter '{}' {}", origin, it.key(), problem));
-        row->set(*this, it.value().get<double>());
+        row->set(next, it.value().get<double>());
     }
+    *this = next;
 }
 
 void TimingParams::apply_json_file(const std::string& path) {

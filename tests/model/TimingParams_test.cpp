@@ -66,16 +66,37 @@ TEST_CASE("timing defaults of both generations, every parameter", "[model][timin
     CHECK(plain.shim_task_dispatch_cycles == 520);
 }
 
-TEST_CASE("timing overrides keep integer cycle parameters as truncated integers", "[model][timing]") {
+TEST_CASE("timing overrides: cycle counts are whole 32-bit numbers, rates any positive number, each key once",
+          "[model][timing]") {
     auto p = TimingParams::for_arch(Arch::AIE2);
-    p.apply_json(R"({"bd_setup_cycles": 2.7, "lock_acquire_cycles": 0, "clock_mhz": 1250.5})", "test");
-    CHECK(p.bd_setup_cycles == 2);
+    p.apply_json(
+        R"({"bd_setup_cycles": 3.0, "lock_acquire_cycles": 0, "clock_mhz": 1250.5, "runtime_op_cycles": 4294967295})",
+        "test");
+    CHECK(p.bd_setup_cycles == 3);
     CHECK(p.lock_acquire_cycles == 0);
     CHECK(p.clock_mhz == 1250.5);
+    CHECK(p.runtime_op_cycles == 4294967295u);
+    // A fraction of a cycle is refused, not truncated.
+    CHECK_THROWS_WITH(p.apply_json(R"({"bd_setup_cycles": 2.7})", "'t.json'"),
+                      "timing file 't.json': parameter 'bd_setup_cycles' must be a whole number of cycles, got 2.7");
+    // Above 32 bits is refused, not wrapped.
+    CHECK_THROWS_WITH(p.apply_json(R"({"shim_task_dispatch_cycles": 4294967296})", "'t.json'"),
+                      "timing file 't.json': parameter 'shim_task_dispatch_cycles' must be at most 4294967295 cycles "
+                      "(32 bits), got 4294967296");
+    CHECK_THROWS_WITH(p.apply_json(R"({"kernel_call_overhead_cycles": 1e30})", "'t.json'"),
+                      Catch::StartsWith("timing file 't.json': parameter 'kernel_call_overhead_cycles' must be at most "
+                                        "4294967295 cycles"));
     CHECK_THROWS_WITH(p.apply_json(R"({"bd_setup_cycles": -1})", "'t.json'"),
                       "timing file 't.json': parameter 'bd_setup_cycles' must be a non-negative number");
     CHECK_THROWS_WITH(p.apply_json(R"({"clock_mhz": 0})", "'t.json'"),
                       "timing file 't.json': parameter 'clock_mhz' must be positive");
+    // A key given twice is refused (JSON parsers keep one of them silently).
+    CHECK_THROWS_WITH(p.apply_json(R"({"bd_setup_cycles": 5, "bd_setup_cycles": 6})", "'t.json'"),
+                      "timing file 't.json': parameter 'bd_setup_cycles' is given twice");
+    // All or nothing: a file refused at its second key leaves the first unapplied.
+    CHECK_THROWS(p.apply_json(R"({"lock_release_cycles": 7, "clock_mhz": -1})", "'t.json'"));
+    CHECK(p.lock_release_cycles == TimingParams::for_arch(Arch::AIE2).lock_release_cycles);
+    CHECK(p.bd_setup_cycles == 3);
 }
 
 TEST_CASE("timing_unit_name", "[model][timing]") {

@@ -79,7 +79,8 @@ struct TimingParamRow {
     double default_for(Arch a) const { return a == Arch::AIE2 ? aie2 : aie2p; }
     const char* source_for(Arch a) const { return a == Arch::AIE2 ? aie2_source : aie2p_source; }
     double get(const TimingParams& p) const;
-    /// Store `v` into `p` (an integer parameter keeps the integer part, as a JSON override always did).
+    /// Store `v` into `p` (checked first with timing_value_problem: a cycle count is a whole number
+    /// within 32 bits).
     void set(TimingParams& p, double v) const;
 };
 
@@ -87,7 +88,8 @@ struct TimingParamRow {
 std::span<const TimingParamRow> timing_param_table();
 /// The row named `name`, or nullptr when the table has no such parameter.
 const TimingParamRow* find_timing_param(std::string_view name);
-/// Why `v` cannot be the value of `row` ("must be a non-negative number", "must be positive"),
+/// Why `v` cannot be the value of `row` ("must be a non-negative number", "must be positive", "must
+/// be a whole number of cycles, got 2.7", "must be at most 4294967295 cycles (32 bits), got ..."),
 /// or an empty string when it can.
 std::string timing_value_problem(const TimingParamRow& row, double v);
 
