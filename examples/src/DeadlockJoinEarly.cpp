@@ -1,8 +1,8 @@
 // deadlock_join_early: two workers' outputs are joined in the mem tile into one 'out' object; the
 // runtime sequence waits for the drain of 'out' (a task group finished) before it fills 'in1',
 // the input of the second worker. The join needs both halves, so the drain never completes and
-// the fill that would unblock it never starts. Case: fill_less_than_consumed (the fill comes after
-// the wait).
+// the fill that would unblock it never starts. Case: fill_after_await (the fill that would feed
+// the awaited output comes after the wait).
 #include "DeadlockCatalog.hpp"
 
 namespace npusim::examples {

@@ -1,7 +1,10 @@
 // deadlock_memtile_second_pass: a mem-tile split hands one half of every 'in' object to each of two
 // workers. Worker 'a' is written as a one-shot (while_true=false, one object) while the sequence
-// sends two objects: the first pass goes through, on the second the split's buffer waits for 'a'
-// to take its half, which it never does, and worker 'b' starves. Case: finished_worker (also a
+// sends two objects. The first pass goes through both workers and both drains; on the second, the
+// split still delivers a's half into a's 2-deep input buffer, but 'a' has returned: the second
+// half-object of 'out_a' is never made and the sequence's await of the 'out_a' drain hangs, while
+// 'b' has done its two objects and waits for a third. (With 6 or more objects the split itself
+// stalls on 'a': the mem tile stops taking 'in' and 'b' starves.) Case: finished_worker (also a
 // resolve-time warning about the split's rates).
 #include "DeadlockCatalog.hpp"
 
