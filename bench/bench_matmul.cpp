@@ -1,7 +1,9 @@
 // matmul_whole_array (E7) at 512 x 512 x 512 on npu2: simulation wall time against the wall time
 // of the same kernel calls run natively without simulation (same kernels, shapes and count, each
 // core on its own ping-pong buffers as in the simulated tile memories), both measured in the same
-// benchmark iteration; plus simulated cycles per wall second.
+// benchmark iteration; plus simulated cycles per wall second, and the cost of the memory check
+// (SimOptions::check_memory, on by default) as the ratio of a run with it to one without, also in
+// the same iteration.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/kernels/matmul.hpp"
 #include "npusim/kernels/zero.hpp"
@@ -45,7 +47,9 @@ void BM_MatmulWholeArray(benchmark::State& state) {
             for (auto& x : cb.B[d]) x = static_cast<std::int16_t>(rng() % 200);
         }
 
-    double sim_s = 0, native_s = 0, cycles = 0;
+    sim::SimOptions unchecked = o;
+    unchecked.check_memory = false;
+    double sim_s = 0, native_s = 0, cycles = 0, unchecked_s = 0;
     bool ok = true;
     for (auto _ : state) {
         auto host = inst.host;
@@ -63,6 +67,12 @@ void BM_MatmulWholeArray(benchmark::State& state) {
             }
         }
         const auto t2 = std::chrono::steady_clock::now();
+        auto host2 = inst.host;
+        const auto t3 = std::chrono::steady_clock::now();
+        auto res2 = sim::simulate(net, std::move(host2), unchecked);
+        const auto t4 = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(res2.cycles);
+        unchecked_s += std::chrono::duration<double>(t4 - t3).count();
         sim_s += std::chrono::duration<double>(t1 - t0).count();
         native_s += std::chrono::duration<double>(t2 - t1).count();
         cycles += static_cast<double>(res.cycles);
@@ -76,6 +86,8 @@ void BM_MatmulWholeArray(benchmark::State& state) {
     state.counters["native_kernels_ms"] = native_s / it * 1e3;
     state.counters["sim_over_native"] = sim_s / native_s;
     state.counters["sim_cycles_per_s"] = cycles / sim_s;
+    state.counters["sim_unchecked_ms"] = unchecked_s / it * 1e3;
+    state.counters["memory_check_cost"] = sim_s / unchecked_s;
 }
 
 } // namespace

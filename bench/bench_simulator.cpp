@@ -1,6 +1,8 @@
 // Simulator throughput on E1 (passthrough_kernel) with 4 KiB BDs: simulated cycles per wall
 // second and BD transfers per wall second, for 1 MiB and 64 MiB tensors. Only sim::simulate is
-// timed: design construction, resolve and input generation happen once, outside the loop.
+// timed: design construction, resolve and input generation happen once, outside the loop. The
+// second argument turns the memory check (SimOptions::check_memory) off (0) or on (1); the two rows
+// of one size, run in the same process, give its cost.
 #include "npusim/harness/DesignRunner.hpp"
 
 #include <benchmark/benchmark.h>
@@ -17,6 +19,7 @@ void BM_PassthroughKernel(benchmark::State& state) {
     const auto net = inst.program.resolve();
     sim::SimOptions o;
     o.timing = model::TimingParams::for_arch(dev.arch);
+    o.check_memory = state.range(1) != 0;
     double cycles = 0, bds = 0;
     std::vector<std::vector<std::uint8_t>> last;
     for (auto _ : state) {
@@ -39,6 +42,13 @@ void BM_PassthroughKernel(benchmark::State& state) {
 
 } // namespace
 
-BENCHMARK(BM_PassthroughKernel)->Arg(1 << 20)->Arg(64 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PassthroughKernel)
+    ->Args({1 << 20, 1})
+    ->Args({1 << 20, 0})
+    ->Args({64 << 20, 1})
+    ->Args({64 << 20, 0})
+    ->ArgNames({"bytes", "check_memory"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -97,7 +97,12 @@ void Kernel::call(std::span<const KernelArg> args) const {
     auto* svc = model::CoreServices::current();
     if (!svc) throw DesignError(fmt::format("kernel '{}' called outside a worker body", state_->name));
     const std::uint64_t cycles = state_->cost(args);
-    svc->kernel_call(state_->name, cycles, [&] { state_->invoker(args); });
+    std::vector<model::MemoryView> views;
+    for (const auto& a : args)
+        if (a.is_view)
+            views.push_back({a.data, static_cast<std::size_t>(a.elements) * model::dtype_bytes(a.dtype),
+                             a.source ? std::string_view(*a.source) : std::string_view("view")});
+    svc->kernel_call(state_->name, cycles, views, [&] { state_->invoker(args); });
 }
 
 } // namespace npusim::iron

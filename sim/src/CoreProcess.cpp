@@ -19,7 +19,73 @@ CoreProcess::CoreProcess(const CoreProcessServices& services, const model::CoreP
         x.label = fmt::format("fifo '{}' {}", r.prov.object, r.prov.role);
         rings_.push_back(std::move(x));
     }
+    if (services.check_memory) {
+        std::vector<model::TileCoord> tiles{prog.tile};
+        for (const auto& r : prog.rings)
+            for (int b : r.buffers) tiles.push_back(buffers_.at(static_cast<std::size_t>(b)).tile);
+        for (const auto& b : prog.buffers) tiles.push_back(buffers_.at(static_cast<std::size_t>(b.buffer)).tile);
+        guard_.emplace(memory_, std::move(tiles));
+        for (const auto& r : rings_)
+            for (std::size_t e = 0; e < r.elems.size(); ++e)
+                element_names_.push_back(fmt::format("{} element {}", r.label, e));
+        for (const auto& b : prog.buffers)
+            buffer_names_.push_back(fmt::format("Buffer '{}'", buffers_.at(static_cast<std::size_t>(b.buffer)).name));
+    }
     open_track(TrackInfo::Kind::Core, prog.tile);
+}
+
+std::vector<MemoryGuard::Range> CoreProcess::body_ranges() const {
+    std::vector<MemoryGuard::Range> r;
+    std::size_t name = 0;
+    for (const auto& ring : rings_) {
+        const int depth = static_cast<int>(ring.elems.size());
+        for (int k = 0; k < ring.held; ++k) {
+            const int e = (ring.index + k) % depth;
+            const auto b = ring.ring->buffers[static_cast<std::size_t>(e)];
+            const auto* p = reinterpret_cast<const std::uint8_t*>(ring.elems[static_cast<std::size_t>(e)]);
+            r.push_back({p, p + buffers_.at(static_cast<std::size_t>(b)).bytes,
+                         element_names_[name + static_cast<std::size_t>(e)]});
+        }
+        name += ring.elems.size();
+    }
+    for (std::size_t i = 0; i < prog_.buffers.size(); ++i) {
+        const auto b = prog_.buffers[i].buffer;
+        const auto* p = memory_.buffer(b);
+        r.push_back({p, p + buffers_.at(static_cast<std::size_t>(b)).bytes, buffer_names_[i]});
+    }
+    return r;
+}
+
+std::vector<MemoryGuard::Range> CoreProcess::all_ranges() const {
+    std::vector<MemoryGuard::Range> r;
+    std::size_t name = 0;
+    for (const auto& ring : rings_)
+        for (std::size_t e = 0; e < ring.elems.size(); ++e) {
+            const auto* p = reinterpret_cast<const std::uint8_t*>(ring.elems[e]);
+            r.push_back(
+                {p, p + buffers_.at(static_cast<std::size_t>(ring.ring->buffers[e])).bytes, element_names_[name++]});
+        }
+    for (std::size_t i = 0; i < prog_.buffers.size(); ++i) {
+        const auto b = prog_.buffers[i].buffer;
+        const auto* p = memory_.buffer(b);
+        r.push_back({p, p + buffers_.at(static_cast<std::size_t>(b)).bytes, buffer_names_[i]});
+    }
+    return r;
+}
+
+void CoreProcess::body_check() {
+    if (!guard_) return;
+    const auto ranges = body_ranges();
+    const auto bad = guard_->check(ranges, all_ranges());
+    if (!bad.empty())
+        fail(SimulationError(SimulationError::Kind::Kernel,
+                             fmt::format("{}: its body wrote outside the objects it holds and its Buffers (between "
+                                         "cycle {} and its next fifo or kernel call): {}",
+                                         error_subject(), clk_.local_cycles(), bad)));
+}
+
+void CoreProcess::resync(std::uint64_t waits_before) {
+    if (guard_ && clk_.waits() != waits_before) guard_->snapshot();
 }
 
 std::string CoreProcess::error_subject() const { return model::worker_label(prog_.worker); }
@@ -36,10 +102,12 @@ void CoreProcess::body() {
         Current(const Current&) = delete;
         Current& operator=(const Current&) = delete;
     } current(this);
+    if (guard_) guard_->snapshot();
     do {
         const auto ops_before = sync_ops_;
         const auto t_before = clk_.local_cycles();
         prog_.body();
+        body_check();
         ++iterations_;
         if (prog_.while_true && sync_ops_ == ops_before) {
             // A forever-loop body that never synchronises would spin without end.
@@ -69,6 +137,8 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
     // AIEObjectFifoStatefulTransform LowerObjectFifoAcquire): it ends in a deadlock report.
     const int need = std::max(0, n - r.held);
     if (need > 0) {
+        body_check();
+        const auto waits = clk_.waits();
         ps_.ring = &r.label;
         ps_.count = n;
         ps_.pool = depth;
@@ -77,6 +147,7 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
         r.held += need;
         r.acquired += static_cast<std::uint64_t>(need);
         ps_.acted("acquired", &r.label, need, clk_.local_cycles());
+        resync(waits);
     }
     r.out.clear();
     for (int k = 0; k < std::min(n, depth); ++k)
@@ -88,6 +159,18 @@ void CoreProcess::release(int key, int n) {
     auto& r = ring(key);
     ++sync_ops_;
     if (n > r.held) protocol(fmt::format("release({}) on {} but only {} element(s) are held", n, r.label, r.held));
+    if (guard_) {
+        // The released objects leave the writable set: their bytes (written while held) go to the copy.
+        std::vector<MemoryGuard::Range> released;
+        const int depth = static_cast<int>(r.elems.size());
+        for (int k = 0; k < n; ++k) {
+            const int e = (r.index + k) % depth;
+            const auto* p = reinterpret_cast<const std::uint8_t*>(r.elems[static_cast<std::size_t>(e)]);
+            released.push_back(
+                {p, p + buffers_.at(static_cast<std::size_t>(r.ring->buffers[static_cast<std::size_t>(e)])).bytes, {}});
+        }
+        guard_->refresh(released);
+    }
     locks_.at(r.ring->release_lock).release(model::repeat_scaled(n, r.ring->repeat), clk_, ps_.name);
     r.held -= n;
     r.released += static_cast<std::uint64_t>(n);
@@ -113,7 +196,10 @@ void CoreProcess::lock_acquire_equal(int key, int value) {
     ++sync_ops_;
     ps_.ring = nullptr;
     ps_.detail = fmt::format("barrier wait_for_value({})", value);
+    body_check();
+    const auto waits = clk_.waits();
     locks_.at(l).acquire_eq(value, clk_, ps_, &stall_);
+    resync(waits);
 }
 
 void CoreProcess::lock_release(int key, int value) {
@@ -123,8 +209,12 @@ void CoreProcess::lock_release(int key, int value) {
     locks_.at(l).release(value, clk_, ps_.name);
 }
 
-void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, const std::function<void()>& run) {
+void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const model::MemoryView> views,
+                              const std::function<void()>& run) {
+    body_check();
     const std::uint64_t begin = clk_.local_cycles();
+    const auto waits = clk_.waits();
+    if (guard_) guard_->refresh(body_ranges()); // the copy now equals memory everywhere
     try {
         run();
     } catch (const ProcessAbort&) {
@@ -136,6 +226,22 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, con
         fail(SimulationError(SimulationError::Kind::Kernel,
                              fmt::format("{}: kernel '{}' threw an unknown exception", error_subject(), kernel)));
     }
+    if (guard_) {
+        std::vector<std::string> names;
+        names.reserve(views.size());
+        for (const auto& v : views) names.push_back(fmt::format("view '{}'", v.name));
+        std::vector<MemoryGuard::Range> ranges;
+        for (std::size_t i = 0; i < views.size(); ++i) {
+            const auto* p = reinterpret_cast<const std::uint8_t*>(views[i].data);
+            ranges.push_back({p, p + views[i].bytes, names[i]});
+        }
+        const auto bad = guard_->check(ranges, all_ranges());
+        if (!bad.empty())
+            fail(SimulationError(
+                SimulationError::Kind::Kernel,
+                fmt::format("{}: kernel '{}' wrote outside the views it was given (call at cycle {}): {}",
+                            error_subject(), kernel, begin, bad)));
+    }
     const std::uint64_t total = cycles + svc_.timing.kernel_call_overhead_cycles;
     clk_.advance(total);
     busy_ += total;
@@ -144,12 +250,16 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, con
     last_kernel_.assign(kernel);
     ps_.acted("ran kernel", &last_kernel_, -1, begin);
     if (track_ >= 0) svc_.tracks.sink()->span(track_, kernel, begin, begin + total);
+    resync(waits);
 }
 
 void CoreProcess::add_cycles(std::uint64_t cycles) {
+    body_check();
+    const auto waits = clk_.waits();
     clk_.advance(cycles);
     busy_ += cycles;
     clk_.maybe_sync();
+    resync(waits);
 }
 
 ProcessView CoreProcess::view() const {

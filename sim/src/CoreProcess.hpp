@@ -2,6 +2,7 @@
 // A compute core running its worker body natively. It implements the per-core services the body
 // calls: acquire/release on its buffer rings (cumulative acquire, rotating index, lock pairs),
 // kernel calls (native run + cost), explicit cycles, buffers and barrier locks.
+#include "MemoryGuard.hpp"
 #include "SemaphoreLock.hpp"
 #include "SimProcess.hpp"
 #include "TileMemory.hpp"
@@ -9,6 +10,7 @@
 #include "npusim/model/Netlist.hpp"
 #include "npusim/sim/Simulator.hpp"
 
+#include <optional>
 #include <vector>
 
 namespace npusim::sim {
@@ -19,6 +21,7 @@ struct CoreProcessServices {
     const std::vector<model::NetBuffer>& buffers;
     TileMemory& memory;
     LockTable& locks;
+    bool check_memory = true; ///< SimOptions::check_memory
 };
 
 class CoreProcess final : public SimProcess, public model::CoreServices {
@@ -30,7 +33,8 @@ public:
     std::byte* buffer(int key) override;
     void lock_acquire_equal(int key, int value) override;
     void lock_release(int key, int value) override;
-    void kernel_call(std::string_view kernel, std::uint64_t cycles, const std::function<void()>& run) override;
+    void kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const model::MemoryView> views,
+                     const std::function<void()>& run) override;
     void add_cycles(std::uint64_t cycles) override;
     std::string_view worker() const override { return prog_.worker; }
     bool tracing() const override { return false; }
@@ -54,6 +58,19 @@ private:
     Ring& ring(int key);
     int lock_of(int key) const;
     [[noreturn]] void protocol(const std::string& msg);
+    /// MemoryGuard around the body. Invariant while native code runs: the guard's copy equals tile
+    /// memory outside the objects the core holds and its Buffers (body_ranges). body_check (on
+    /// entry to a call that may wait or run a kernel, and after each iteration) compares outside
+    /// those; after a call that waited (others may have written) the whole copy is taken again
+    /// (resync); a release hands the released objects' bytes to the copy.
+    void body_check();
+    void resync(std::uint64_t waits_before);
+    std::vector<MemoryGuard::Range> body_ranges() const;
+    /// Every object of every ring and every Buffer: to name what a wild write was next to.
+    std::vector<MemoryGuard::Range> all_ranges() const;
+    std::optional<MemoryGuard> guard_;
+    std::vector<std::string> element_names_; ///< per ring buffer: "fifo 'in' consumer 0 element 1"
+    std::vector<std::string> buffer_names_; ///< per CoreBufferRef: "Buffer 'acc'"
     const std::vector<model::NetBuffer>& buffers_;
     TileMemory& memory_;
     LockTable& locks_;

@@ -81,12 +81,17 @@ public:
         resume();
     }
 
+    /// SystemC waits so far: when it changed, other processes may have run (and written memory).
+    std::uint64_t waits() const { return waits_; }
+
 private:
     void resume() {
+        ++waits_;
         if (run_->terminating()) throw ProcessAbort{};
         if (owner_) model::CoreServices::set_current(owner_);
     }
     std::uint64_t pending_ = 0;
+    std::uint64_t waits_ = 0;
     const RunControl* run_;
     model::CoreServices* owner_;
 };

@@ -135,7 +135,7 @@ void SimEngine::build() {
                 tile_channel(e.consumer_channels[i])->set_link(links_.back().get());
         }
     }
-    const CoreProcessServices core_services{services_, net_.buffers, memory_, locks_};
+    const CoreProcessServices core_services{services_, net_.buffers, memory_, locks_, opts_.check_memory};
     for (const auto& c : net_.cores) {
         cores_.push_back(std::make_unique<CoreProcess>(core_services, c));
         processes_.push_back(cores_.back().get());

@@ -1,6 +1,7 @@
 #include "TileMemory.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace npusim::sim {
 
@@ -11,12 +12,19 @@ std::uint32_t tile_memory_extent(const std::vector<model::NetBuffer>& buffers, m
     return extent;
 }
 
-std::uint8_t* TileMemory::of(model::TileCoord tile) {
+TileMemory::Span TileMemory::with_guards(model::TileCoord tile) {
     auto it = memory_.find(tile);
-    if (it == memory_.end())
-        it = memory_.emplace(tile, std::vector<std::uint8_t>(tile_memory_extent(buffers_, tile), 0)).first;
-    return it->second.data();
+    if (it == memory_.end()) {
+        const std::size_t extent = tile_memory_extent(buffers_, tile);
+        std::vector<std::uint8_t> m(extent + 2 * kGuardBytes, 0);
+        std::memset(m.data(), kGuardPattern, kGuardBytes);
+        std::memset(m.data() + kGuardBytes + extent, kGuardPattern, kGuardBytes);
+        it = memory_.emplace(tile, std::move(m)).first;
+    }
+    return {it->second.data(), it->second.size()};
 }
+
+std::uint8_t* TileMemory::of(model::TileCoord tile) { return with_guards(tile).base + kGuardBytes; }
 
 std::uint8_t* TileMemory::buffer(int buffer) {
     const auto& b = buffers_.at(static_cast<std::size_t>(buffer));

@@ -99,7 +99,10 @@ void BodyTracer::lock_acquire_equal(int key, int) {
 }
 void BodyTracer::lock_release(int key, int value) { lock_acquire_equal(key, value); }
 
-void BodyTracer::kernel_call(std::string_view, std::uint64_t, const std::function<void()>&) { count_op(); }
+void BodyTracer::kernel_call(std::string_view, std::uint64_t, std::span<const model::MemoryView>,
+                             const std::function<void()>&) {
+    count_op();
+}
 void BodyTracer::add_cycles(std::uint64_t) { count_op(); }
 
 } // namespace npusim::iron::detail

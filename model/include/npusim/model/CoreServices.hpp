@@ -12,6 +12,13 @@
 
 namespace npusim::model {
 
+/// Memory a kernel call is given (one view argument): the only tile memory it may write.
+struct MemoryView {
+    std::byte* data = nullptr;
+    std::size_t bytes = 0;
+    std::string_view name; ///< the fifo or buffer it views, for reports
+};
+
 class CoreServices {
 public:
     virtual ~CoreServices() = default;
@@ -26,8 +33,10 @@ public:
     /// WorkerRuntimeBarrier: wait until lock == value (acquire-equal) / add value (release).
     virtual void lock_acquire_equal(int key, int value) = 0;
     virtual void lock_release(int key, int value) = 0;
-    /// Run a native kernel: `run` computes on tile memory; the core is then busy for `cycles`.
-    virtual void kernel_call(std::string_view kernel, std::uint64_t cycles, const std::function<void()>& run) = 0;
+    /// Run a native kernel: `run` computes on tile memory, within `views`; the core is then busy
+    /// for `cycles`.
+    virtual void kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const MemoryView> views,
+                             const std::function<void()>& run) = 0;
     /// Charge `cycles` of core time for work the body does itself.
     virtual void add_cycles(std::uint64_t cycles) = 0;
     /// Name of the worker whose body is running.

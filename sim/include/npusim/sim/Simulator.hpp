@@ -35,6 +35,11 @@ struct SimOptions {
     /// empty: all) and from which invocation on, so long runs keep only what will be checked.
     std::vector<int> snapshot_tensors;
     std::uint32_t snapshot_from = 0;
+    /// Find writes of native code outside the memory it was given: a kernel outside its view
+    /// arguments, a worker body outside the objects it holds and its Buffers (MemoryGuard: the
+    /// tile memories a core reaches are compared around each kernel call and between its
+    /// synchronisations). Such a write is a SimulationError (Kernel) naming the buffer written.
+    bool check_memory = true;
 };
 
 /// One run of the runtime sequence.

@@ -1,0 +1,45 @@
+#pragma once
+// MemoryGuard: finds writes that native code (a kernel, a worker body) makes outside the memory it
+// was given. It copies the tile memories a core can reach, guard zones included, before the code
+// runs and compares them after, skipping the allowed ranges: every changed byte of those tiles is
+// found, whatever the size of the write (a word past a view into the neighbouring buffer, or a
+// kilobyte into the guard zone). Reads are not seen; writes beyond a guard zone land in host memory
+// the simulator cannot watch (docs/errors.md).
+#include "TileMemory.hpp"
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace npusim::sim {
+
+class MemoryGuard {
+public:
+    /// Memory the code may write: [begin, end).
+    struct Range {
+        const std::uint8_t* begin = nullptr;
+        const std::uint8_t* end = nullptr;
+        std::string_view name; ///< "view 'in'", "fifo 'out' producer element 1", "Buffer 'acc'"
+    };
+    MemoryGuard(TileMemory& memory, std::vector<model::TileCoord> tiles);
+    /// Remember the contents of the watched tiles now.
+    void snapshot();
+    /// Remember the contents of `ranges` only (memory elsewhere is known to match).
+    void refresh(std::span<const Range> ranges);
+    /// The first write outside `allowed` since the last snapshot, described in design terms (the
+    /// buffer hit, and the nearest of `allowed` and `context` as the range likely overrun); an
+    /// empty string when there is none.
+    std::string check(std::span<const Range> allowed, std::span<const Range> context = {}) const;
+    const std::vector<model::TileCoord>& tiles() const { return tiles_; }
+
+private:
+    std::string describe(std::size_t tile, const std::uint8_t* first, const std::uint8_t* last, std::size_t changed,
+                         std::span<const Range> allowed, std::span<const Range> context) const;
+    TileMemory& memory_;
+    std::vector<model::TileCoord> tiles_;
+    std::vector<TileMemory::Span> spans_;
+    std::vector<std::vector<std::uint8_t>> copies_;
+};
+
+} // namespace npusim::sim

@@ -1,0 +1,121 @@
+// Writes of native code outside the memory it was given (issue 10): a kernel writing past its
+// output view (a word into the neighbouring buffer, or kilobytes), a worker body writing past an
+// object it holds or into one it has released. Each is a SimulationError (Kernel, exit code 2)
+// naming the worker, the kernel, the tile, the offset, the buffer hit and the view it overran,
+// never a crash or silently corrupted data. SimOptions::check_memory turns the check off.
+#include "npusim/iron.hpp"
+#include "npusim/sim/Simulator.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace npusim;
+using namespace npusim::iron;
+
+namespace {
+std::vector<std::vector<std::uint8_t>> ones(const model::Netlist& n) {
+    std::vector<std::vector<std::uint8_t>> h;
+    for (const auto& t : n.host_tensors) h.emplace_back(t.bytes, 1);
+    return h;
+}
+std::string kernel_error(const model::Netlist& n, sim::SimOptions o = {}) {
+    try {
+        sim::simulate(n, ones(n), o);
+    } catch (const SimulationError& e) {
+        CHECK(e.kind() == SimulationError::Kind::Kernel);
+        return e.what();
+    }
+    FAIL("no error");
+    return {};
+}
+// in -> worker 'w' (kernel or body) -> out, objects of 16 i32; `step` is what the worker does with
+// the two objects it holds.
+template <class Step>
+model::Netlist design(Step step, int objects = 2) {
+    ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
+    Worker w(step, fn_args(in.cons(), out.prod()), {.name = "w"});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({16 * objects}), tensor<std::int32_t>({16 * objects}), in.prod(), out.cons()));
+    return Program("npu1_1col", rt, {w}, "overrun").resolve();
+}
+// A kernel copying 16 words and writing `extra` more past the end of its output.
+Kernel overrun_kernel(int extra) {
+    return Kernel(
+        "copy_over",
+        [extra](std::span<const KernelArg> a) {
+            const auto* x = reinterpret_cast<const std::int32_t*>(a[0].data);
+            auto* y = reinterpret_cast<std::int32_t*>(a[1].data);
+            for (int i = 0; i < 16 + extra; ++i) y[i] = x[i % 16] + 1000; // non-zero: a visible write
+        },
+        {tensor<std::int32_t>({16}), tensor<std::int32_t>({16})}, cost::fixed(10));
+}
+template <class K>
+auto with_kernel(K k) {
+    return [k](ObjectFifoHandle i, ObjectFifoHandle o) {
+        auto e = i.acquire(1);
+        auto f = o.acquire(1);
+        k(e, f);
+        i.release(1);
+        o.release(1);
+    };
+}
+} // namespace
+
+TEST_CASE("a kernel writing one word past its output view is caught, naming what it overwrote",
+          "[sim][memory][kernel]") {
+    const auto msg = kernel_error(design(with_kernel(overrun_kernel(1))));
+    CHECK_THAT(msg, Catch::StartsWith("worker 'w': kernel 'copy_over' wrote outside the views it was given (call at "
+                                      "cycle "));
+    CHECK_THAT(msg, Catch::Contains("4 byte(s) changed from tile (0,2) offset 0x"));
+    CHECK_THAT(msg, Catch::Contains("that is right after the end of view 'out' (64 B)"));
+}
+
+TEST_CASE("a kernel writing kilobytes past its output view is caught before it corrupts the simulator",
+          "[sim][memory][kernel]") {
+    // 2 KiB past the view: through the tile's other buffers and into the guard zone.
+    const auto msg = kernel_error(design(with_kernel(overrun_kernel(512))));
+    CHECK_THAT(msg, Catch::Contains("kernel 'copy_over' wrote outside the views it was given"));
+    CHECK_THAT(msg, Catch::Contains("right after the end of view 'out' (64 B)"));
+}
+
+TEST_CASE("a worker body writing past an object it holds, or into one it released, is caught", "[sim][memory][body]") {
+    SECTION("past the end of the element it holds") {
+        const auto msg = kernel_error(design([](ObjectFifoHandle i, ObjectFifoHandle o) {
+            auto e = i.acquire(1);
+            auto f = o.acquire(1);
+            auto* y = f.as<std::int32_t>().data();
+            y[16] = -1; // one past the object: 4 bytes change
+            (void)e;
+            i.release(1);
+            o.release(1);
+        }));
+        CHECK_THAT(msg, Catch::StartsWith("worker 'w': its body wrote outside the objects it holds and its Buffers"));
+        CHECK_THAT(msg, Catch::Contains("4 byte(s) changed from tile (0,2)"));
+        CHECK_THAT(msg, Catch::Contains("right after the end of fifo 'out' producer element 0 (64 B)"));
+    }
+    SECTION("into an object after releasing it") {
+        const auto msg = kernel_error(design([](ObjectFifoHandle i, ObjectFifoHandle o) {
+            auto e = i.acquire(1);
+            auto f = o.acquire(1);
+            auto y = f.as<std::int32_t>();
+            o.release(1);
+            y[0] = 42; // the DMA may already be sending it; one byte changes (42 over 0)
+            (void)e;
+            i.release(1);
+        }));
+        CHECK_THAT(msg, Catch::StartsWith("worker 'w': its body wrote outside the objects it holds and its Buffers"));
+        CHECK_THAT(msg, Catch::Contains("1 byte(s) changed from tile (0,2) offset 0x"));
+        CHECK_THAT(msg, Catch::Contains("inside buffer 'out_buff_0' ('out' producer, element 0) at byte 0 of its 64"));
+        CHECK_THAT(msg, !Catch::Contains("that is")); // no held object near the write to blame
+    }
+}
+
+TEST_CASE("with check_memory off the same overrun passes silently (what the NPU would do)", "[sim][memory][kernel]") {
+    sim::SimOptions o;
+    o.check_memory = false;
+    const auto n = design(with_kernel(overrun_kernel(1)));
+    CHECK_NOTHROW(sim::simulate(n, ones(n), o));
+}
