@@ -1,6 +1,7 @@
 #include "CoreProcess.hpp"
 
 #include "npusim/model/LockRules.hpp"
+#include "npusim/model/NativeActivity.hpp"
 
 #include "npusim/model/NetlistRelations.hpp"
 
@@ -88,6 +89,10 @@ void CoreProcess::resync(std::uint64_t waits_before) {
     if (guard_ && clk_.waits() != waits_before) guard_->snapshot();
 }
 
+void CoreProcess::resumed() noexcept {
+    model::NativeActivity::enter(model::NativeActivity::Phase::Simulation, prog_.worker, {}, now_cycles());
+}
+
 std::string CoreProcess::error_subject() const { return model::worker_label(prog_.worker); }
 
 void CoreProcess::protocol(const std::string& msg) {
@@ -106,7 +111,9 @@ void CoreProcess::body() {
     do {
         const auto ops_before = sync_ops_;
         const auto t_before = clk_.local_cycles();
+        resumed();
         prog_.body();
+        model::NativeActivity::leave();
         body_check();
         ++iterations_;
         if (prog_.while_true && sync_ops_ == ops_before) {
@@ -216,6 +223,7 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
     const auto waits = clk_.waits();
     if (guard_) guard_->refresh(body_ranges()); // the copy now equals memory everywhere
     try {
+        const model::NativeActivityScope in_kernel(model::NativeActivity::Phase::Simulation, prog_.worker, kernel, begin);
         run();
     } catch (const ProcessAbort&) {
         throw;

@@ -38,6 +38,7 @@ public:
     void add_cycles(std::uint64_t cycles) override;
     std::string_view worker() const override { return prog_.worker; }
     bool tracing() const override { return false; }
+    void resumed() noexcept override;
 
     CoreStats stats() const;
     ProcessView view() const override;

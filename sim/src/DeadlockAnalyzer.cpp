@@ -845,7 +845,7 @@ Diagnosis DeadlockAnalyzer::deadlock() const {
     return d;
 }
 
-Diagnosis DeadlockAnalyzer::limit(std::uint64_t max_cycles) const {
+Diagnosis DeadlockAnalyzer::limit(std::uint64_t max_cycles, double wall_seconds) const {
     Diagnosis d = base(Diagnosis::Trigger::Limit);
     for (const auto& p : procs_) {
         WaitNode n;
@@ -856,15 +856,21 @@ Diagnosis DeadlockAnalyzer::limit(std::uint64_t max_cycles) const {
         d.nodes.push_back(std::move(n));
     }
     // "Still making progress": some process acted in the last tenth of the run.
-    const std::uint64_t window = std::max<std::uint64_t>(1000, max_cycles / 10);
+    const std::uint64_t span = wall_seconds > 0 ? cycle_ : max_cycles;
+    const std::uint64_t window = std::max<std::uint64_t>(1000, span / 10);
     const std::uint64_t since = cycle_ > window ? cycle_ - window : 0;
     std::vector<std::string> active;
     for (const auto& p : procs_)
         if ((!p.progress.last_action.empty() && p.progress.last_cycle >= since) || p.progress.state == "running")
             active.push_back(p.progress.process);
-    std::string out = fmt::format("design '{}' on {}: reached the cycle limit of {} cycles before the runtime sequence "
-                                  "finished (--max-cycles)\n",
-                                  net_.design, d.device, max_cycles);
+    std::string out =
+        wall_seconds > 0
+            ? fmt::format("design '{}' on {}: reached the wall-clock limit of {:g} s at cycle {} before the runtime "
+                          "sequence finished (--timeout)\n",
+                          net_.design, d.device, wall_seconds, grouped(cycle_))
+            : fmt::format("design '{}' on {}: reached the cycle limit of {} cycles before the runtime sequence "
+                          "finished (--max-cycles)\n",
+                          net_.design, d.device, max_cycles);
     if (!active.empty()) {
         d.case_id = "livelock";
         d.case_title = "still making progress at the limit";

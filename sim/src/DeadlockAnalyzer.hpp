@@ -38,8 +38,9 @@ public:
 
     /// The run's event queue emptied before the runtime sequence finished.
     Diagnosis deadlock() const;
-    /// The run reached its cycle limit (`max_cycles`) while events were still pending.
-    Diagnosis limit(std::uint64_t max_cycles) const;
+    /// The run reached its cycle limit (`max_cycles`) while events were still pending, or its
+    /// wall-clock limit (`wall_seconds` > 0).
+    Diagnosis limit(std::uint64_t max_cycles, double wall_seconds = 0) const;
 
 private:
     struct Chain;

@@ -6,6 +6,7 @@
 // being torn down (RunControl::terminating) unwinds every process.
 #include "RunControl.hpp"
 #include "npusim/model/CoreServices.hpp"
+#include "npusim/model/NativeActivity.hpp"
 
 #include <cstdint>
 #ifndef SC_INCLUDE_DYNAMIC_PROCESSES
@@ -88,7 +89,12 @@ private:
     void resume() {
         ++waits_;
         if (run_->terminating()) throw ProcessAbort{};
-        if (owner_) model::CoreServices::set_current(owner_);
+        if (owner_) {
+            model::CoreServices::set_current(owner_);
+            owner_->resumed();
+        } else {
+            model::NativeActivity::leave(); // simulator code (a DMA channel, the controller) runs
+        }
     }
     std::uint64_t pending_ = 0;
     std::uint64_t waits_ = 0;

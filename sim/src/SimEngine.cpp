@@ -5,9 +5,11 @@
 #include "ShimDmaChannel.hpp"
 #include "StreamLink.hpp"
 #include "TileDmaChannel.hpp"
+#include "npusim/model/NativeActivity.hpp"
 #include "npusim/model/NetlistRelations.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
@@ -199,8 +201,7 @@ DeadlockAnalyzer SimEngine::analyzer() const {
         const auto& l = locks_.at(static_cast<int>(i));
         locks.push_back({l.name(), l.where(), l.final_value(), l.last_releaser()});
     }
-    return DeadlockAnalyzer(net_, std::move(views), std::move(links), std::move(locks), now_cycles(),
-                            run_.warnings());
+    return DeadlockAnalyzer(net_, std::move(views), std::move(links), std::move(locks), now_cycles(), run_.warnings());
 }
 
 // A run that fails still writes its trace: every process blocked at the failure gets a span
@@ -228,8 +229,12 @@ void SimEngine::throw_limit(std::uint64_t at) const {
 }
 
 SimResult SimEngine::run() {
-    const std::uint64_t slice = opts_.progress && opts_.progress_interval_cycles ? opts_.progress_interval_cycles : 0;
+    std::uint64_t slice = opts_.progress && opts_.progress_interval_cycles ? opts_.progress_interval_cycles : 0;
+    const double wall = opts_.wall_timeout_seconds;
+    if (wall > 0) slice = slice ? std::min<std::uint64_t>(slice, 100'000) : 100'000;
     const std::uint64_t max = opts_.max_cycles;
+    const auto started = std::chrono::steady_clock::now();
+    bool wall_reached = false;
     if (!slice && !max) {
         sc_core::sc_start();
     } else {
@@ -237,11 +242,26 @@ SimResult SimEngine::run() {
             std::uint64_t step = slice ? slice : max;
             if (max) step = std::min(step, max - std::min(max, now_cycles()));
             if (step == 0) break;
-            sc_core::sc_start(cycles_to_time(step), sc_core::SC_RUN_TO_TIME);
+            // Exit on starvation, so a deadlock keeps the cycle of its last event rather than the
+            // slice's end; when the next event lies beyond the slice, move time to the slice's end.
+            const std::uint64_t target = now_cycles() + step;
+            sc_core::sc_start(cycles_to_time(step), sc_core::SC_EXIT_ON_STARVATION);
+            if (!run_.finished() && !run_.error() && sc_core::sc_pending_activity() && now_cycles() < target)
+                sc_core::sc_start(cycles_to_time(target - now_cycles()), sc_core::SC_RUN_TO_TIME);
             if (run_.finished() || run_.error() || !sc_core::sc_pending_activity()) break;
             if (opts_.progress) opts_.progress(now_cycles());
             if (max && now_cycles() >= max) break;
+            if (wall > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >= wall) {
+                wall_reached = true;
+                break;
+            }
         }
+    }
+    model::NativeActivity::leave();
+    if (wall_reached && !run_.error() && !run_.finished()) {
+        close_trace_on_failure();
+        throw DiagnosedError(SimulationError::Kind::Limit,
+                             std::make_shared<const Diagnosis>(analyzer().limit(max, wall)));
     }
     if (run_.error()) {
         close_trace_on_failure();

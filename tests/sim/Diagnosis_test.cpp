@@ -227,3 +227,23 @@ TEST_CASE("diagnosis: drains pushed before the fill they need fill the task queu
         CHECK(e.kind() == SimulationError::Kind::Limit);
     }
 }
+
+TEST_CASE("a wall-clock limit stops a long run between slices with the progress report", "[sim][limit][timeout]") {
+    ObjectFifo in(tensor<std::int32_t>({1024}), "in"), out(tensor<std::int32_t>({1024}), "out");
+    Worker w(copy_body, fn_args(in.cons(), out.prod()), {.name = "w"});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({1 << 22}), tensor<std::int32_t>({1 << 22}), in.prod(), out.cons()));
+    const auto net = Program("npu1_1col", rt, {w}, "long_wall").resolve();
+    auto o = opts();
+    o.wall_timeout_seconds = 0.001;
+    const auto d = diagnose(net, o);
+    CHECK(d.trigger == sim::Diagnosis::Trigger::Limit);
+    CHECK_THAT(d.text, Catch::StartsWith("design 'long_wall' on npu1_1col: reached the wall-clock limit of 0.001 s at "
+                                         "cycle "));
+    CHECK_THAT(d.text, Catch::Contains("(--timeout)\n"));
+    CHECK(d.case_id == "livelock");
+}

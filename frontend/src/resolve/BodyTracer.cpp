@@ -3,6 +3,7 @@
 #include "resolve/DepthRule.hpp"
 
 #include "npusim/model/Error.hpp"
+#include "npusim/model/NativeActivity.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -35,6 +36,7 @@ void BodyTracer::add_lock(int key) { locks_[key] = 0; }
 
 bool BodyTracer::run(const std::function<void()>& body) {
     CurrentGuard guard(this);
+    const model::NativeActivityScope activity(model::NativeActivity::Phase::Trace, worker_, {}, 0);
     try {
         body();
     } catch (const BudgetExhausted&) {

@@ -43,6 +43,8 @@ public:
     virtual std::string_view worker() const = 0;
     /// True during the resolve-time trace of a body (kernels are checked but not executed).
     virtual bool tracing() const = 0;
+    /// The body runs again after its core waited (other processes ran meanwhile).
+    virtual void resumed() noexcept {}
 
     /// The services of the core whose body is running now; nullptr outside a worker body.
     static CoreServices* current() noexcept;

@@ -40,6 +40,11 @@ struct SimOptions {
     /// tile memories a core reaches are compared around each kernel call and between its
     /// synchronisations). Such a write is a SimulationError (Kernel) naming the buffer written.
     bool check_memory = true;
+    /// Wall-clock limit of the run in seconds (0: none). The run stops with a Limit error and the
+    /// progress report when it is reached between two slices of simulated time (checked every
+    /// 100,000 simulated cycles). Native code that never returns is not stopped here: see
+    /// `npusim run --timeout`, whose watchdog ends the process then.
+    double wall_timeout_seconds = 0;
 };
 
 /// One run of the runtime sequence.

@@ -1,0 +1,46 @@
+#pragma once
+// NativeActivity: what native design code (a worker body or a kernel) the simulating thread is
+// running right now, readable from another thread. SystemC runs every process of a run on one OS
+// thread, so at most one piece of native code runs at a time and one slot describes it. A
+// watchdog thread reads it when a wall-clock limit passes without the simulation returning, to say
+// which body or kernel never returned (`npusim run --timeout`).
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace npusim::model {
+
+class NativeActivity {
+public:
+    enum class Phase : int { None, Trace, Simulation };
+    /// Native code starts: `worker`'s body (kernel empty) or its kernel `kernel`, at `cycle`. The
+    /// views must stay valid until leave() (worker and kernel names live as long as the design).
+    static void enter(Phase phase, std::string_view worker, std::string_view kernel, std::uint64_t cycle) noexcept;
+    /// Back in the simulator (or the resolver).
+    static void leave() noexcept;
+    /// "worker 'w' is running kernel 'k' (entered at cycle 1,234 of the simulation)", or "" when
+    /// no native code runs.
+    static std::string describe();
+};
+
+/// Enters on construction, restores the previous activity on destruction (a kernel inside a body).
+class NativeActivityScope {
+public:
+    NativeActivityScope(NativeActivity::Phase phase, std::string_view worker, std::string_view kernel,
+                        std::uint64_t cycle) noexcept;
+    ~NativeActivityScope();
+    NativeActivityScope(const NativeActivityScope&) = delete;
+    NativeActivityScope& operator=(const NativeActivityScope&) = delete;
+
+private:
+    struct Saved {
+        int phase;
+        const char* worker;
+        std::size_t worker_len;
+        const char* kernel;
+        std::size_t kernel_len;
+        std::uint64_t cycle;
+    } saved_;
+};
+
+} // namespace npusim::model

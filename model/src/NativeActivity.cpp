@@ -1,0 +1,61 @@
+#include "npusim/model/NativeActivity.hpp"
+
+#include <atomic>
+#include <fmt/format.h>
+
+namespace npusim::model {
+
+namespace {
+// One slot; written by the simulating thread, read by a watchdog. Each field is atomic; a reader
+// may see a mix of two consecutive activities, which only matters for a report written while the
+// code is still moving (the watchdog reports code that has stopped moving).
+std::atomic<int> g_phase{0};
+std::atomic<const char*> g_worker{nullptr};
+std::atomic<std::size_t> g_worker_len{0};
+std::atomic<const char*> g_kernel{nullptr};
+std::atomic<std::size_t> g_kernel_len{0};
+std::atomic<std::uint64_t> g_cycle{0};
+
+void store(int phase, const char* w, std::size_t wl, const char* k, std::size_t kl, std::uint64_t c) noexcept {
+    g_worker.store(w, std::memory_order_relaxed);
+    g_worker_len.store(wl, std::memory_order_relaxed);
+    g_kernel.store(k, std::memory_order_relaxed);
+    g_kernel_len.store(kl, std::memory_order_relaxed);
+    g_cycle.store(c, std::memory_order_relaxed);
+    g_phase.store(phase, std::memory_order_release);
+}
+} // namespace
+
+void NativeActivity::enter(Phase phase, std::string_view worker, std::string_view kernel,
+                           std::uint64_t cycle) noexcept {
+    store(static_cast<int>(phase), worker.data(), worker.size(), kernel.data(), kernel.size(), cycle);
+}
+
+void NativeActivity::leave() noexcept { store(0, nullptr, 0, nullptr, 0, 0); }
+
+std::string NativeActivity::describe() {
+    const int phase = g_phase.load(std::memory_order_acquire);
+    if (phase == 0) return {};
+    const std::string worker(g_worker.load(std::memory_order_relaxed) ? g_worker.load() : "",
+                             g_worker.load() ? g_worker_len.load() : 0);
+    const char* k = g_kernel.load(std::memory_order_relaxed);
+    const std::string kernel(k ? k : "", k ? g_kernel_len.load() : 0);
+    const auto cycle = g_cycle.load(std::memory_order_relaxed);
+    const std::string what = kernel.empty() ? "its body" : fmt::format("kernel '{}'", kernel);
+    if (static_cast<Phase>(phase) == Phase::Trace)
+        return fmt::format("worker '{}' is running {} in the resolve-time trace of its body", worker, what);
+    return fmt::format("worker '{}' is running {} (entered at cycle {} of the simulation)", worker, what, cycle);
+}
+
+NativeActivityScope::NativeActivityScope(NativeActivity::Phase phase, std::string_view worker, std::string_view kernel,
+                                         std::uint64_t cycle) noexcept
+    : saved_{g_phase.load(),  g_worker.load(),     g_worker_len.load(),
+             g_kernel.load(), g_kernel_len.load(), g_cycle.load()} {
+    NativeActivity::enter(phase, worker, kernel, cycle);
+}
+
+NativeActivityScope::~NativeActivityScope() {
+    store(saved_.phase, saved_.worker, saved_.worker_len, saved_.kernel, saved_.kernel_len, saved_.cycle);
+}
+
+} // namespace npusim::model
