@@ -26,50 +26,36 @@ CoreProcess::CoreProcess(const CoreProcessServices& services, const model::CoreP
             for (int b : r.buffers) tiles.push_back(buffers_.at(static_cast<std::size_t>(b)).tile);
         for (const auto& b : prog.buffers) tiles.push_back(buffers_.at(static_cast<std::size_t>(b.buffer)).tile);
         guard_.emplace(memory_, std::move(tiles));
-        for (const auto& r : rings_)
-            for (std::size_t e = 0; e < r.elems.size(); ++e)
-                element_names_.push_back(fmt::format("{} element {}", r.label, e));
+        // Names and address ranges of every object and Buffer the core can write (stable for the run).
+        element_names_.resize(rings_.size());
+        element_ranges_.resize(rings_.size());
+        for (std::size_t i = 0; i < rings_.size(); ++i)
+            for (std::size_t e = 0; e < rings_[i].elems.size(); ++e)
+                element_names_[i].push_back(fmt::format("{} element {}", rings_[i].label, e));
         for (const auto& b : prog.buffers)
             buffer_names_.push_back(fmt::format("Buffer '{}'", buffers_.at(static_cast<std::size_t>(b.buffer)).name));
+        auto range = [&](int buffer, std::string_view name) {
+            const auto* p = memory_.buffer(buffer);
+            return MemoryGuard::Range{p, p + buffers_.at(static_cast<std::size_t>(buffer)).bytes, name};
+        };
+        for (std::size_t i = 0; i < rings_.size(); ++i)
+            for (std::size_t e = 0; e < rings_[i].elems.size(); ++e)
+                element_ranges_[i].push_back(range(rings_[i].ring->buffers[e], element_names_[i][e]));
+        for (std::size_t i = 0; i < prog.buffers.size(); ++i)
+            buffer_ranges_.push_back(range(prog.buffers[i].buffer, buffer_names_[i]));
+        for (const auto& er : element_ranges_) all_ranges_.insert(all_ranges_.end(), er.begin(), er.end());
+        all_ranges_.insert(all_ranges_.end(), buffer_ranges_.begin(), buffer_ranges_.end());
     }
     open_track(TrackInfo::Kind::Core, prog.tile);
 }
 
 std::vector<MemoryGuard::Range> CoreProcess::body_ranges() const {
-    std::vector<MemoryGuard::Range> r;
-    std::size_t name = 0;
-    for (const auto& ring : rings_) {
+    std::vector<MemoryGuard::Range> r(buffer_ranges_.begin(), buffer_ranges_.end());
+    for (std::size_t i = 0; i < rings_.size(); ++i) {
+        const auto& ring = rings_[i];
         const int depth = static_cast<int>(ring.elems.size());
-        for (int k = 0; k < ring.held; ++k) {
-            const int e = (ring.index + k) % depth;
-            const auto b = ring.ring->buffers[static_cast<std::size_t>(e)];
-            const auto* p = reinterpret_cast<const std::uint8_t*>(ring.elems[static_cast<std::size_t>(e)]);
-            r.push_back({p, p + buffers_.at(static_cast<std::size_t>(b)).bytes,
-                         element_names_[name + static_cast<std::size_t>(e)]});
-        }
-        name += ring.elems.size();
-    }
-    for (std::size_t i = 0; i < prog_.buffers.size(); ++i) {
-        const auto b = prog_.buffers[i].buffer;
-        const auto* p = memory_.buffer(b);
-        r.push_back({p, p + buffers_.at(static_cast<std::size_t>(b)).bytes, buffer_names_[i]});
-    }
-    return r;
-}
-
-std::vector<MemoryGuard::Range> CoreProcess::all_ranges() const {
-    std::vector<MemoryGuard::Range> r;
-    std::size_t name = 0;
-    for (const auto& ring : rings_)
-        for (std::size_t e = 0; e < ring.elems.size(); ++e) {
-            const auto* p = reinterpret_cast<const std::uint8_t*>(ring.elems[e]);
-            r.push_back(
-                {p, p + buffers_.at(static_cast<std::size_t>(ring.ring->buffers[e])).bytes, element_names_[name++]});
-        }
-    for (std::size_t i = 0; i < prog_.buffers.size(); ++i) {
-        const auto b = prog_.buffers[i].buffer;
-        const auto* p = memory_.buffer(b);
-        r.push_back({p, p + buffers_.at(static_cast<std::size_t>(b)).bytes, buffer_names_[i]});
+        for (int k = 0; k < ring.held; ++k)
+            r.push_back(element_ranges_[i][static_cast<std::size_t>((ring.index + k) % depth)]);
     }
     return r;
 }
@@ -77,7 +63,7 @@ std::vector<MemoryGuard::Range> CoreProcess::all_ranges() const {
 void CoreProcess::body_check() {
     if (!guard_) return;
     const auto ranges = body_ranges();
-    const auto bad = guard_->check(ranges, all_ranges());
+    const auto bad = guard_->check(ranges, all_ranges_);
     if (!bad.empty())
         fail(SimulationError(SimulationError::Kind::Kernel,
                              fmt::format("{}: its body wrote outside the objects it holds and its Buffers (between "
@@ -169,13 +155,10 @@ void CoreProcess::release(int key, int n) {
     if (guard_) {
         // The released objects leave the writable set: their bytes (written while held) go to the copy.
         std::vector<MemoryGuard::Range> released;
-        const int depth = static_cast<int>(r.elems.size());
-        for (int k = 0; k < n; ++k) {
-            const int e = (r.index + k) % depth;
-            const auto* p = reinterpret_cast<const std::uint8_t*>(r.elems[static_cast<std::size_t>(e)]);
+        const auto ri = static_cast<std::size_t>(&r - rings_.data());
+        for (int k = 0; k < n; ++k)
             released.push_back(
-                {p, p + buffers_.at(static_cast<std::size_t>(r.ring->buffers[static_cast<std::size_t>(e)])).bytes, {}});
-        }
+                element_ranges_[ri][static_cast<std::size_t>((r.index + k) % static_cast<int>(r.elems.size()))]);
         guard_->refresh(released);
     }
     locks_.at(r.ring->release_lock).release(model::repeat_scaled(n, r.ring->repeat), clk_, ps_.name);
@@ -223,7 +206,8 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
     const auto waits = clk_.waits();
     if (guard_) guard_->refresh(body_ranges()); // the copy now equals memory everywhere
     try {
-        const model::NativeActivityScope in_kernel(model::NativeActivity::Phase::Simulation, prog_.worker, kernel, begin);
+        const model::NativeActivityScope in_kernel(model::NativeActivity::Phase::Simulation, prog_.worker, kernel,
+                                                   begin);
         run();
     } catch (const ProcessAbort&) {
         throw;
@@ -243,7 +227,7 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
             const auto* p = reinterpret_cast<const std::uint8_t*>(views[i].data);
             ranges.push_back({p, p + views[i].bytes, names[i]});
         }
-        const auto bad = guard_->check(ranges, all_ranges());
+        const auto bad = guard_->check(ranges, all_ranges_);
         if (!bad.empty())
             fail(SimulationError(
                 SimulationError::Kind::Kernel,

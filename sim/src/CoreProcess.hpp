@@ -67,11 +67,14 @@ private:
     void body_check();
     void resync(std::uint64_t waits_before);
     std::vector<MemoryGuard::Range> body_ranges() const;
-    /// Every object of every ring and every Buffer: to name what a wild write was next to.
-    std::vector<MemoryGuard::Range> all_ranges() const;
+
     std::optional<MemoryGuard> guard_;
-    std::vector<std::string> element_names_; ///< per ring buffer: "fifo 'in' consumer 0 element 1"
+    std::vector<std::vector<std::string>> element_names_; ///< per ring, per object: "fifo 'in' consumer 0 element 1"
     std::vector<std::string> buffer_names_; ///< per CoreBufferRef: "Buffer 'acc'"
+    std::vector<std::vector<MemoryGuard::Range>> element_ranges_; ///< per ring, per object
+    std::vector<MemoryGuard::Range> buffer_ranges_; ///< per CoreBufferRef
+    /// Every object of every ring and every Buffer: to name what a wild write was next to.
+    std::vector<MemoryGuard::Range> all_ranges_;
     const std::vector<model::NetBuffer>& buffers_;
     TileMemory& memory_;
     LockTable& locks_;
