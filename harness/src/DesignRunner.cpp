@@ -42,6 +42,7 @@ iron::ResolveOptions resolve_options(const DesignSpec& spec, const RunOptions& o
     iron::ResolveOptions ro;
     ro.alloc_scheme = opts.alloc_scheme.value_or(spec.alloc_scheme);
     ro.werror = opts.werror;
+    ro.depth_overrides = opts.depth_overrides;
     return ro;
 }
 

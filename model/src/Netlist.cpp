@@ -23,6 +23,25 @@ std::uint64_t ShimTask::bytes() const {
     return words * 4;
 }
 
+const char* fifo_end_holding_name(FifoEndHolding h) {
+    switch (h) {
+    case FifoEndHolding::OwnCopy: return "own copy";
+    case FifoEndHolding::SharedPool: return "shared pool";
+    case FifoEndHolding::LinkPool: return "link pool";
+    case FifoEndHolding::SharesProducerPool: return "shares the producer's pool";
+    case FifoEndHolding::SharesLinkPool: return "shares the link pool";
+    case FifoEndHolding::Runtime: return "runtime (host memory)";
+    }
+    return "?";
+}
+
+bool FifoEndpointInfo::owns_buffers() const {
+    return holding == FifoEndHolding::OwnCopy || holding == FifoEndHolding::SharedPool ||
+           holding == FifoEndHolding::LinkPool;
+}
+
+std::string FifoEndpointInfo::describe() const { return fmt::format("fifo '{}' {}", fifo, end); }
+
 std::vector<TileCoord> Netlist::tiles_used() const {
     std::set<TileCoord> s;
     for (const auto& b : buffers) s.insert(b.tile);
@@ -54,6 +73,16 @@ std::string Netlist::dump() const {
     for (const auto& b : buffers)
         out += fmt::format("  {:<28} {:>8} @0x{:05x} {:>7} B  {}\n", b.name, to_string(b.tile), b.address, b.bytes,
                            b.prov.describe());
+    out += "fifo ends:\n";
+    for (const auto& e : fifo_ends) {
+        std::string what = fifo_end_holding_name(e.holding);
+        if (e.owns_buffers())
+            what += fmt::format(", depth {} x {} B (declared {}{})", e.depth, e.object_bytes, e.declared,
+                                e.overridden ? ", override" : "");
+        else if (!e.pool_owner.empty())
+            what += " of " + e.pool_owner;
+        out += fmt::format("  {:<36} {:>8}  {}\n", e.describe(), to_string(e.tile), what);
+    }
     out += "locks:\n";
     for (const auto& l : locks)
         out += fmt::format("  {:<28} {:>8} id {:>2} init {:>2}  {}\n", l.name, to_string(l.tile), l.id, l.init,

@@ -71,9 +71,8 @@ int own_copy_depth(const EndpointState& ep, model::TileKind kind, const AcquireT
     return declared;
 }
 
-} // namespace
-
-int resolved_depth(const EndpointState& ep, model::TileKind kind, BufferHolding holding, const AcquireTable& acquires) {
+// The depth rule without overrides (resolved_depth's documentation).
+int rule_depth(const EndpointState& ep, model::TileKind kind, BufferHolding holding, const AcquireTable& acquires) {
     if (holding == BufferHolding::SharedPool) return shared_pool_depth(*ep.fifo, acquires);
     // init_values fix the producer's depth at its declared size (runOnOperation resizes a producer
     // with findObjectFifoSize only when it has no init_values); FifoVerifier checks they fill it.
@@ -83,6 +82,25 @@ int resolved_depth(const EndpointState& ep, model::TileKind kind, BufferHolding 
         return declared;
     }
     return own_copy_depth(ep, kind, acquires);
+}
+
+} // namespace
+
+int resolved_depth(const EndpointState& ep, model::TileKind kind, BufferHolding holding, const AcquireTable& acquires,
+                   std::optional<int> override_depth) {
+    const int rule = rule_depth(ep, kind, holding, acquires);
+    if (!override_depth) return rule;
+    const int depth = *override_depth;
+    if (depth < 1)
+        throw DesignError(fmt::format("depth override of {}: depth {} must be at least 1", ep.describe(), depth));
+    // init_values fill exactly the producer's depth (FifoVerifier), so they fix it.
+    if (ep.role == Role::Producer && !ep.fifo->init_values.empty() && depth != rule)
+        throw DesignError(fmt::format("depth override of {}: its {} init_values fix its depth at {}, not {}",
+                                      ep.describe(), ep.fifo->init_values.size(), rule, depth));
+    if (ep.owner == OwnerKind::Worker && !acquire_fits(largest_acquire(acquires, ep), depth))
+        throw DesignError(fmt::format("depth override of {}: worker '{}' acquires {} elements, more than the depth {}",
+                                      ep.describe(), ep.worker->name, largest_acquire(acquires, ep), depth));
+    return depth;
 }
 
 int repeat_scaled(int objects, int repeat_count) { return model::repeat_scaled(objects, repeat_count); }

@@ -7,6 +7,7 @@
 #include "npusim/model/DeviceSpec.hpp"
 
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace npusim::iron::detail {
@@ -38,7 +39,12 @@ void check_acquire_fits(const EndpointState& ep, int max_acquire, int depth);
 ///  * OwnCopy on a compute tile whose core acquires: largest acquire + 1 (1 if both are 1);
 ///  * otherwise the declared depth; a worker producer holds at least its init_values.
 /// Every acquire of a worker on those buffers is checked against the result.
-int resolved_depth(const EndpointState& ep, model::TileKind kind, BufferHolding holding, const AcquireTable& acquires);
+/// `override_depth` (ResolveOptions::depth_overrides; for a shared pool the producer's) replaces
+/// the result verbatim, as an explicit per-endpoint depth does, after the declared depths passed
+/// the rule's checks; the endpoint's acquires must fit it, and a producer's init_values fix its
+/// depth (DesignError otherwise).
+int resolved_depth(const EndpointState& ep, model::TileKind kind, BufferHolding holding, const AcquireTable& acquires,
+                   std::optional<int> override_depth = std::nullopt);
 
 /// A lock value for `objects` objects when each object is sent `repeat_count` times.
 int repeat_scaled(int objects, int repeat_count);

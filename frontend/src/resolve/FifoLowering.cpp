@@ -39,7 +39,8 @@ bool shared_pool_tile(ResolveContext& ctx, FifoState* f, EndpointState* P, const
 }
 
 void lower_shared_pool(ResolveContext& ctx, FifoState* f, EndpointState* P, EndpointState* C, TileCoord pool) {
-    const int depth = resolved_depth(*P, ctx.dev.kind_at(pool), BufferHolding::SharedPool, ctx.max_acquire);
+    const int depth = ctx.endpoint_depth(*P, pool, BufferHolding::SharedPool, model::FifoEndHolding::SharedPool);
+    ctx.record_bufferless_end(*C, pool, model::FifoEndHolding::SharesProducerPool, P);
     check_shared_pool_acquires(ctx, *f, depth);
     const int inits = static_cast<int>(f->init_values.size());
     RingBuilder rb(ctx.ledger, ctx.net);
@@ -57,7 +58,7 @@ void lower_shared_pool(ResolveContext& ctx, FifoState* f, EndpointState* P, Endp
 // mem-tile producer (test/objectFifo-stateful-transform/init_values/init_values_repeat_test.mlir).
 model::StreamEndpoint lower_producer_copy(ResolveContext& ctx, FifoState* f, EndpointState* P, TileCoord tp,
                                           const std::string& who) {
-    const int depth = resolved_depth(*P, ctx.dev.kind_at(tp), BufferHolding::OwnCopy, ctx.max_acquire);
+    const int depth = ctx.endpoint_depth(*P, tp, BufferHolding::OwnCopy, model::FifoEndHolding::OwnCopy);
     const int R = f->repeats();
     const auto bytes = static_cast<std::uint32_t>(f->obj_type.bytes());
     RingBuilder rb(ctx.ledger, ctx.net);
@@ -86,7 +87,7 @@ model::StreamEndpoint lower_producer_copy(ResolveContext& ctx, FifoState* f, End
 // filling each free buffer.
 model::StreamEndpoint lower_consumer_copy(ResolveContext& ctx, FifoState* f, EndpointState* ep, TileCoord tc,
                                           const std::string& cname, const std::string& who) {
-    const int depth = resolved_depth(*ep, ctx.dev.kind_at(tc), BufferHolding::OwnCopy, ctx.max_acquire);
+    const int depth = ctx.endpoint_depth(*ep, tc, BufferHolding::OwnCopy, model::FifoEndHolding::OwnCopy);
     const TensorType& ctype = f->consumer_obj_type ? *f->consumer_obj_type : f->obj_type;
     const auto cbytes = static_cast<std::uint32_t>(ctype.bytes());
     RingBuilder rb(ctx.ledger, ctx.net);
@@ -114,6 +115,7 @@ model::StreamEndpoint channel_only_endpoint(ResolveContext& ctx, FifoState* f, E
     const model::StreamEndpoint se{t, d, ctx.ledger.alloc_channel(t, d, who)};
     if (ep->owner == OwnerKind::Runtime) {
         ctx.shim_alloc[ep->uid] = se;
+        ctx.record_bufferless_end(*ep, t, model::FifoEndHolding::Runtime, nullptr);
     } else {
         auto& plan = ctx.plan_of(ep->link);
         (d == Direction::MM2S ? plan.mm2s_of : plan.s2mm_of)[f] = se.channel;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <stdexcept>
 
 namespace npusim::iron::detail {
 
@@ -48,6 +49,15 @@ LinkShape link_shape(const LinkPlan& plan) {
     for (auto* f : link->inputs) s.iters = std::max(s.iters, f->iter_count);
     for (auto& f : link->outputs) s.iters = std::max(s.iters, f->iter_count);
     return s;
+}
+
+// Sub-fifo f's endpoint on the link: a split's output producer, a join's input consumer.
+const EndpointState* sub_end(const LinkShape& s, const FifoState* f) {
+    if (!s.join) return f->prod.get();
+    for (const auto& c : f->cons)
+        if (c->owner == OwnerKind::Link && c->link == s.link) return c.get();
+    throw std::logic_error(
+        fmt::format("join of fifo '{}': input '{}' has no consumer on the link", s.owner->name, f->name));
 }
 
 std::uint32_t segment_offset(const LinkShape& s, std::size_t i) {
@@ -144,7 +154,9 @@ void lower_sub_side(ResolveContext& ctx, const LinkShape& s, const LinkPlan& pla
 
 void lower_link(ResolveContext& ctx, LinkPlan& plan) {
     const LinkShape s = link_shape(plan);
-    const int depth = resolved_depth(*s.owner_ep, ctx.dev.kind_at(s.tile), BufferHolding::OwnCopy, ctx.max_acquire);
+    const int depth = ctx.endpoint_depth(*s.owner_ep, s.tile, BufferHolding::OwnCopy, model::FifoEndHolding::LinkPool);
+    for (auto* f : s.subs)
+        ctx.record_bufferless_end(*sub_end(s, f), s.tile, model::FifoEndHolding::SharesLinkPool, s.owner_ep);
     RingBuilder rb(ctx.ledger, ctx.net);
     const auto bufs = rb.buffers(s.tile, s.pool, depth, static_cast<std::uint32_t>(s.owner->obj_type.bytes()),
                                  s.owner->name, "link pool");

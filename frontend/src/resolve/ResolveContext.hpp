@@ -43,8 +43,26 @@ struct ResolveContext {
     std::map<int, int> buffer_of; ///< Buffer uid -> NetBuffer index
     std::map<int, model::StreamEndpoint> shim_alloc; ///< runtime endpoint uid -> shim channel
 
+    /// Endpoint uid -> its depth from ResolveOptions::depth_overrides (apply_depth_overrides).
+    std::map<int, int> depth_override;
+
     model::CoreProgram& core_of(WorkerState* w);
+    /// The buffers endpoint `ep` gets on `tile`: resolved_depth with its override, if any;
+    /// recorded in net.fifo_ends as holding them (`holding`: OwnCopy, SharedPool or LinkPool).
+    int endpoint_depth(const EndpointState& ep, model::TileCoord tile, BufferHolding rule,
+                       model::FifoEndHolding holding);
+    /// Record an endpoint without buffers of its own in net.fifo_ends (`pool_owner`: the endpoint
+    /// whose buffers it uses, for SharesProducerPool and SharesLinkPool).
+    void record_bufferless_end(const EndpointState& ep, model::TileCoord tile, model::FifoEndHolding holding,
+                               const EndpointState* pool_owner);
     LinkPlan& plan_of(LinkState* l);
 };
+
+/// Check ResolveOptions::depth_overrides against the design's fifos and fill ctx.depth_override
+/// (DesignError for a fifo or end that does not exist, or a depth below 1).
+void apply_depth_overrides(ResolveContext& ctx);
+/// After lowering: every override reached an end with buffers of its own (DesignError naming the
+/// end that holds them otherwise).
+void check_depth_overrides_used(const ResolveContext& ctx);
 
 } // namespace npusim::iron::detail

@@ -68,11 +68,13 @@ model::Netlist Resolver::run() {
     ResolveContext ctx(program_, opts_);
     collect_design(ctx);
     trace_bodies(ctx);
+    apply_depth_overrides(ctx);
     place_workers(ctx);
     place_buffers(ctx);
     place_links(ctx);
     for (auto* f : ctx.fifos) lower_fifo(ctx, f);
     for (auto& l : ctx.links) lower_link(ctx, l);
+    check_depth_overrides_used(ctx);
     check_symbol_names(ctx.net);
     allocate_memory(ctx);
     route_flows(ctx);

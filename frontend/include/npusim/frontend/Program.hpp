@@ -14,6 +14,15 @@
 
 namespace npusim::iron {
 
+/// The number of buffers one fifo endpoint gets, set from outside the design (`npusim depth`): used
+/// verbatim, as an explicit per-endpoint depth is, and still checked against the endpoint's acquires.
+struct DepthOverride {
+    std::string fifo; ///< fifo name
+    int consumer = -1; ///< -1: the producer end; else the consumer's index among the fifo's consumers
+    int depth = 0;
+    friend bool operator==(const DepthOverride&, const DepthOverride&) = default;
+};
+
 struct ResolveOptions {
     /// aiecc `--alloc-scheme`; a Tile's own `allocation_scheme` overrides it for that tile.
     AllocScheme alloc_scheme = AllocScheme::Default;
@@ -23,6 +32,9 @@ struct ResolveOptions {
     /// Turn the first resolve-time warning (static hang checks, allocation fallback) into a
     /// DesignError (`--werror`).
     bool werror = false;
+    /// Depths of single endpoints, replacing what the depth rule would give them. Naming a fifo or
+    /// end that does not exist or has no buffers of its own is a DesignError.
+    std::vector<DepthOverride> depth_overrides;
 };
 
 class Program {

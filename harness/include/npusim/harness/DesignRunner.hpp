@@ -34,6 +34,8 @@ struct RunOptions {
     std::uint32_t warmup = 0;
     /// Resolve-time warnings (static hang checks) are errors (iron::ResolveOptions::werror).
     bool werror = false;
+    /// Depths of single fifo endpoints (iron::ResolveOptions::depth_overrides; `npusim depth`).
+    std::vector<iron::DepthOverride> depth_overrides;
 };
 
 /// One run of the runtime sequence in a RunReport.

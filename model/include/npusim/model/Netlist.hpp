@@ -176,6 +176,38 @@ struct RuntimeOp {
     Provenance prov;
 };
 
+/// How a fifo endpoint holds its objects once lowered.
+enum class FifoEndHolding {
+    OwnCopy, ///< its own ring on its tile (a DMA copy; a mem-tile producer's init_values ring)
+    SharedPool, ///< the producer of a shared-memory pool both cores reach (no DMA)
+    LinkPool, ///< the link's pool in the link tile (the side of the link whose copy the pool is)
+    SharesProducerPool, ///< the consumer of a shared-memory pool: no buffers of its own
+    SharesLinkPool, ///< a link's sub-fifo side in the link tile: uses the link's pool
+    Runtime, ///< filled or drained by the runtime sequence: host memory, no tile buffers
+};
+/// "own copy", "shared pool", "link pool", "shares the producer's pool", "shares the link pool",
+/// "runtime (host memory)".
+const char* fifo_end_holding_name(FifoEndHolding h);
+
+/// A fifo endpoint as lowered: its tile, how it holds its objects and how many buffers it got -
+/// what `npusim depth` lists and varies. Plain data, filled by resolve() in lowering order.
+struct FifoEndpointInfo {
+    std::string fifo;
+    int consumer = -1; ///< -1: the producer end, else the consumer's index in the fifo
+    std::string end; ///< "producer", "consumer 0"
+    FifoEndHolding holding = FifoEndHolding::OwnCopy;
+    /// SharesProducerPool / SharesLinkPool: the endpoint that holds the buffers ("fifo 'a' consumer 0").
+    std::string pool_owner;
+    TileCoord tile;
+    int declared = 0; ///< the depth the design declared for this end
+    int depth = 0; ///< buffers it got (the depth rule's result, or an override); 0 without buffers
+    std::uint32_t object_bytes = 0; ///< bytes of one of its objects (its buffers' size)
+    bool overridden = false; ///< its depth came from a depth override
+    /// It has buffers of its own, so its depth can be chosen (OwnCopy, SharedPool, LinkPool).
+    bool owns_buffers() const;
+    std::string describe() const; ///< "fifo 'in' consumer 0"
+};
+
 /// The whole configured array.
 struct Netlist {
     const DeviceSpec* device = nullptr;
@@ -191,6 +223,8 @@ struct Netlist {
     /// Warnings of the lowering, as the toolchain emits them (e.g. the allocator's fallback from
     /// bank-aware to basic-sequential); shown with the run's warnings.
     std::vector<std::string> warnings;
+    /// Every used fifo endpoint, in lowering order: how it holds its objects, its depth.
+    std::vector<FifoEndpointInfo> fifo_ends;
 
     /// Tiles that hold anything (buffers, locks, channels, cores, flow endpoints), sorted.
     std::vector<TileCoord> tiles_used() const;
