@@ -1,8 +1,12 @@
 #include "Cli.hpp"
+#include "CliSupport.hpp"
+#include "DepthCommand.hpp"
+#include "Watchdog.hpp"
 
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/harness/NpyFile.hpp"
 #include "npusim/model/Error.hpp"
+#include "npusim/model/NativeActivity.hpp"
 #include "npusim/model/TimingParams.hpp"
 #include "npusim/sim/Diagnosis.hpp"
 #include "npusim/traces/PerfettoTraceSink.hpp"
@@ -12,6 +16,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
@@ -39,6 +44,8 @@ const char* kUsage = R"(usage:
   npusim args DESIGN [--device D] [--param K=V ...]
                                  the design's runtime arguments: name, role, dtype, shape, tolerance
   npusim timing [--device D]     the timing model's parameters and their sources
+  npusim depth DESIGN [options]  ObjectFifo depth analysis: per fifo endpoint the smallest depth that
+                                 runs deadlock-free and matches, its memory, and cycles at depths 1..k
 
 run options (also written --option=value):
   --device NAME        npu1, npu1_1col..npu1_3col, npu2, npu2_1col..npu2_7col (default npu1_1col)
@@ -64,7 +71,11 @@ run options (also written --option=value):
                        allclose (default, numpy): |got - want| <= atol + rtol*|want|, NaN == NaN;
                        nearly-equal (mlir-aie verify.py): got == want or |got - want| <
                        max(atol, rtol*(|got| + |want|)) in float32, NaN never equal
-  --max-cycles N       stop with exit code 4 after N simulated cycles
+  --max-cycles N       stop with exit code 4 after N simulated cycles (default 10000000000; 0: none)
+  --timeout SECONDS    stop with exit code 4 after this much wall-clock time (default 600; 0: none),
+                       with the progress report; a worker body or kernel that never returns (in the
+                       simulation or the resolve-time trace) is named and the process ends within a
+                       second of the limit
   --timing FILE        JSON object overriding timing parameters
   --trace FILE.json    Perfetto / Chrome trace of cores, DMA channels and locks
   --vcd FILE.vcd       VCD waveform for GTKWave
@@ -83,6 +94,9 @@ run options (also written --option=value):
                        kernel again: cores, locks, buffers persist; init_values are not
                        re-applied) and check every run's outputs against the reference at its index
   --warmup W           W unchecked runs before the N checked ones (default 0)
+  --no-memory-check    do not look for kernel and worker-body writes outside the memory they
+                       were given (on by default: such a write is an error naming the buffer hit;
+                       off, it corrupts data silently, as on the NPU)
   --werror             resolve-time warnings (hangs found before simulating, allocation fallback)
                        are design errors (exit 2)
   --queue-wait         before each shim task push, wait until the channel's 4-deep task queue has
@@ -90,38 +104,22 @@ run options (also written --option=value):
                        its --no-enforce-dma-queue-depth is this option left off). Without it a push
                        onto a full queue is an error (exit 4): the hardware drops it
 
+depth options: --device, --param K=V, --seed N as for run, and
+  --max-depth K        cycles at depths 1..K of every endpoint (default: per endpoint, the larger of
+                       its declared depth and 4)
+  --jobs N             worker processes, one configuration each (default: the number of cores)
+  --max-cycles N       per simulation; a configuration that reaches it is "limit"
+  --timeout S          kill a worker process after S seconds (default 600): "timeout"
+  --json               one JSON object instead of the table; --csv FILE: also one CSV row per
+                       endpoint and depth
+  --progress           the progress line on stderr even when stderr is not a terminal
+
 .npy files: NumPy format 1.0/2.0/3.0, little-endian, C order; int8 uint8 int16 int32 uint32
 float32 and bfloat16 (descr '<V2' or 'bfloat16').
 
 exit codes: 0 outputs match, 1 output mismatch, 2 design, usage or file error, 3 deadlock,
 4 limit reached
 )";
-
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-std::uint64_t parse_u64(const std::string& s, const std::string& opt) {
-    std::uint64_t v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size())
-        throw UsageError(fmt::format("{} expects a non-negative integer, got '{}'", opt, s));
-    return v;
-}
-
-std::int64_t parse_i64(const std::string& s, const std::string& what) {
-    std::int64_t v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size())
-        throw UsageError(fmt::format("{} expects an integer, got '{}'", what, s));
-    return v;
-}
-
-std::string grouped(std::uint64_t v) {
-    std::string s = std::to_string(v);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-    return s;
-}
 
 double parse_tolerance(const std::string& s, const std::string& opt) {
     double v = 0;
@@ -141,14 +139,20 @@ void parse_named_file(const std::string& kv, const std::string& opt, std::map<st
     into[name] = kv.substr(eq + 1);
 }
 
+// A run stops at these unless told otherwise (a normal design is far from both: the largest
+// registered one, matmul_whole_array on npu2, simulates about 10^6 cycles in under a second).
+constexpr std::uint64_t kDefaultMaxCycles = 10'000'000'000;
+constexpr double kDefaultTimeoutSeconds = 600;
+
 struct RunArgs {
     std::string design;
     std::string device = "npu1_1col";
     harness::Params params;
     std::uint64_t seed = 1;
-    std::uint64_t max_cycles = 0;
+    std::uint64_t max_cycles = kDefaultMaxCycles;
+    double timeout_seconds = kDefaultTimeoutSeconds;
     std::string timing_file, trace_file, vcd_file, dot_file;
-    bool json = false, netlist = false, progress = false, queue_wait = false, werror = false;
+    bool json = false, netlist = false, progress = false, queue_wait = false, werror = false, check_memory = true;
     harness::KernelSet kernels = harness::KernelSet::reference;
     std::map<std::string, std::string> inputs, expected;
     std::string save_dir;
@@ -184,7 +188,10 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             r.seed = parse_u64(value(s), s);
         else if (s == "--max-cycles")
             r.max_cycles = parse_u64(value(s), s);
-        else if (s == "--timing")
+        else if (s == "--timeout") {
+            const auto v = value(s);
+            r.timeout_seconds = parse_tolerance(v, s); // a non-negative number; 0: no limit
+        } else if (s == "--timing")
             r.timing_file = value(s);
         else if (s == "--trace")
             r.trace_file = value(s);
@@ -224,6 +231,8 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             r.queue_wait = true;
         else if (s == "--werror")
             r.werror = true;
+        else if (s == "--no-memory-check")
+            r.check_memory = false;
         else if (s == "--iters" || s == "--warmup") {
             const auto v = parse_u64(value(s), s);
             if (v > 1'000'000 || (s == "--iters" && v == 0))
@@ -495,6 +504,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     if (!r.timing_file.empty()) so.timing.apply_json_file(r.timing_file);
     so.max_cycles = r.max_cycles;
     so.queue_wait = r.queue_wait;
+    so.check_memory = r.check_memory;
     if (r.progress) {
         so.progress_interval_cycles = 10'000'000;
         so.progress = [&err](std::uint64_t c) {
@@ -526,6 +536,26 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         auto inst = spec.build(dev, spec.resolve_params(r.params), harness::BuildOptions(r.seed, r.kernels));
         out << inst.program.resolve(harness::resolve_options(spec, ro)).dump();
     }
+    so.wall_timeout_seconds = r.timeout_seconds;
+    // Native code that never returns cannot be stopped from inside: a watchdog names it and ends
+    // the process a second after the limit (the simulation itself stops at the limit when it can).
+    std::optional<Watchdog> watchdog;
+    if (r.timeout_seconds > 0)
+        watchdog.emplace(r.timeout_seconds + 1.0, [&out, &err, json = r.json, t = r.timeout_seconds] {
+            std::string where = model::NativeActivity::describe();
+            const std::string msg = fmt::format(
+                "wall-clock limit of {:g} s reached (--timeout): {}; it has not returned, so npusim stops here", t,
+                where.empty() ? std::string("the simulator did not return") : where);
+            if (json)
+                out << nlohmann::json{{"status", "limit"}, {"error", {{"kind", "limit reached"}, {"message", msg}}}}
+                           .dump(2)
+                    << "\n";
+            else
+                err << "npusim: limit reached: " << msg << "\n";
+            out.flush();
+            err.flush();
+            std::_Exit(4);
+        });
     std::optional<harness::RunReport> run;
     try {
         run = harness::run_design(spec, dev.name, r.params, ro);
@@ -549,8 +579,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     }
     if (!r.dot_file.empty()) {
         if (!dot_existed) std::filesystem::remove(r.dot_file);
-        err << "  --dot: the run finished, so there is no wait-for graph to draw (" << r.dot_file
-            << " not written)\n";
+        err << "  --dot: the run finished, so there is no wait-for graph to draw (" << r.dot_file << " not written)\n";
     }
     const auto& rep = *run;
     if (r.progress) err << "\n";
@@ -595,13 +624,13 @@ nlohmann::json diagnosis_json(const sim::Diagnosis& d) {
     }
     j["chain"] = nlohmann::json::array();
     for (std::size_t k = 0; k < d.chain.size(); ++k)
-        j["chain"].push_back(
-            {{"step", k + 1}, {"process", d.nodes.at(d.chain_nodes.at(k)).id}, {"text", d.chain[k]}});
+        j["chain"].push_back({{"step", k + 1}, {"process", d.nodes.at(d.chain_nodes.at(k)).id}, {"text", d.chain[k]}});
     j["progress"] = nlohmann::json::array();
     for (const auto& p : d.progress) {
-        nlohmann::json q{{"process", p.process},         {"state", p.state},          {"waits_for", p.waits_for},
-                         {"steps", p.steps},             {"steps_unit", p.steps_unit}, {"bytes", p.bytes},
-                         {"current", p.current},         {"last_action", p.last_action},
+        nlohmann::json q{{"process", p.process},       {"state", p.state},
+                         {"waits_for", p.waits_for},   {"steps", p.steps},
+                         {"steps_unit", p.steps_unit}, {"bytes", p.bytes},
+                         {"current", p.current},       {"last_action", p.last_action},
                          {"last_cycle", p.last_cycle}};
         q["fifo_ends"] = nlohmann::json::array();
         for (const auto& f : p.fifo_ends)
@@ -649,6 +678,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         if (cmd == "timing") return cmd_timing(args, out);
         if (cmd == "run" || cmd == "golden") return cmd_run(parse_run(args, 1), out, err);
         if (cmd == "args") return cmd_args(parse_run(args, 1), out);
+        if (cmd == "depth") return cmd_depth(args, out, err);
         throw UsageError(fmt::format("unknown command '{}'", cmd));
     } catch (const UsageError& e) {
         if (!json) err << kUsage << "\n";
@@ -664,8 +694,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                            : e.kind() == SimulationError::Kind::Kernel   ? "kernel error"
                            : e.kind() == SimulationError::Kind::Mismatch ? "size mismatch"
                                                                          : "protocol error";
-        return error_exit(json, out, err, code == 3 ? "deadlock" : code == 4 ? "limit" : "error", kind, e.what(), code,
-                          sim::diagnosis_of(e));
+        return error_exit(json, out, err,
+                          code == 3   ? "deadlock"
+                          : code == 4 ? "limit"
+                                      : "error",
+                          kind, e.what(), code, sim::diagnosis_of(e));
     } catch (const std::exception& e) {
         return error_exit(json, out, err, "error", "error", e.what(), 2);
     }

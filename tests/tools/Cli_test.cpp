@@ -5,14 +5,18 @@
 #include "npusim/iron.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace npusim;
 
@@ -61,6 +65,99 @@ void register_test_designs() {
             "test_starved");
     };
     harness::register_design(s);
+
+    // A kernel that writes one word past its output view (issue 10's memory check).
+    harness::DesignSpec ov;
+    ov.name = "test_overrun";
+    ov.description = "test: a kernel writes past its output";
+    ov.devices = {"npu1_1col"};
+    ov.build = [](const model::DeviceSpec& dev, const harness::Params&, const harness::BuildOptions&) {
+        using namespace iron;
+        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
+        Kernel over(
+            "copy_over",
+            [](std::span<const KernelArg> a) {
+                const auto* x = reinterpret_cast<const std::int32_t*>(a[0].data);
+                auto* y = reinterpret_cast<std::int32_t*>(a[1].data);
+                for (int i = 0; i < 17; ++i) y[i] = x[i % 16] + 1;
+            },
+            {tensor<std::int32_t>({16}), tensor<std::int32_t>({16})}, cost::fixed(10));
+        Worker w(
+            [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel k) {
+                auto e = i.acquire(1);
+                auto f = o.acquire(1);
+                k(e, f);
+                i.release(1);
+                o.release(1);
+            },
+            fn_args(in.cons(), out.prod(), over), {.name = "w"});
+        Runtime rt(
+            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                i.fill(a);
+                o.drain(b, {.wait = true});
+            },
+            fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
+        const auto t = tensor<std::int32_t>({16});
+        std::vector<std::int32_t> a(16);
+        for (int i = 0; i < 16; ++i) a[static_cast<std::size_t>(i)] = i;
+        return harness::DesignInstance(
+            Program(dev, rt, {w}, "test_overrun"), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            {{"a", harness::Tensor::from(t.shape, a)}},
+            [t](const harness::Tensors& x) {
+                auto v = x.at("a").values<std::int32_t>();
+                for (auto& e : v) e += 1;
+                return harness::Tensors{{"b", harness::Tensor::from(t.shape, v)}};
+            },
+            "test_overrun");
+    };
+    harness::register_design(ov);
+
+    // Native code that never returns: a kernel that spins (param where=0) or a body that spins
+    // before its first fifo call, i.e. already in the resolve-time trace (where=1).
+    harness::DesignSpec sp;
+    sp.name = "test_spin";
+    sp.description = "test: native code that never returns";
+    sp.devices = {"npu1_1col"};
+    sp.params = {{"where", 0, "0: in a kernel, 1: in the body during the resolve-time trace"}};
+    sp.build = [](const model::DeviceSpec& dev, const harness::Params& p, const harness::BuildOptions&) {
+        using namespace iron;
+        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
+        Kernel spin(
+            "spin",
+            [](std::span<const KernelArg>) {
+                volatile bool forever = true;
+                while (forever) {}
+            },
+            {tensor<std::int32_t>({16})}, cost::fixed(10));
+        const bool in_body = p.at("where") == 1;
+        Worker w(
+            [in_body](ObjectFifoHandle i, ObjectFifoHandle o, Kernel k) {
+                volatile bool forever = in_body;
+                while (forever) {}
+                auto e = i.acquire(1);
+                auto f = o.acquire(1);
+                k(f);
+                (void)e;
+                i.release(1);
+                o.release(1);
+            },
+            fn_args(in.cons(), out.prod(), spin), {.name = "spinner"});
+        Runtime rt(
+            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                i.fill(a);
+                o.drain(b, {.wait = true});
+            },
+            fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
+        const auto t = tensor<std::int32_t>({16});
+        return harness::DesignInstance(
+            Program(dev, rt, {w}, "test_spin"), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            {{"a", harness::Tensor(DType::i32, {16})}},
+            [](const harness::Tensors& x) {
+                return harness::Tensors{{"b", x.at("a")}};
+            },
+            "test_spin");
+    };
+    harness::register_design(sp);
 
     // Six drains pushed before any await while a slow worker makes each object: the fifth push
     // finds the shim queue full (see tests/sim/TaskQueue_test.cpp).
@@ -310,7 +407,8 @@ TEST_CASE("a deadlock with --json carries the structured deadlock object; --dot 
     CHECK(worker);
     // The DOT file renders with Graphviz's dot.
     REQUIRE(std::filesystem::exists(d.file("g.dot")));
-    const std::string cmd = "dot -Tsvg '" + d.file("g.dot") + "' -o '" + d.file("g.svg") + "' 2>'" + d.file("err") + "'";
+    const std::string cmd =
+        "dot -Tsvg '" + d.file("g.dot") + "' -o '" + d.file("g.svg") + "' 2>'" + d.file("err") + "'";
     REQUIRE(std::system(cmd.c_str()) == 0);
     std::ifstream svg(d.file("g.svg"));
     std::string text((std::istreambuf_iterator<char>(svg)), std::istreambuf_iterator<char>());
@@ -337,4 +435,75 @@ TEST_CASE("a cycle limit with --json carries the limit object with every process
     CHECK(doc["status"] == "limit");
     CHECK(doc["limit"]["case"]["id"].get<std::string>().size() > 0);
     CHECK(doc["limit"]["progress"].size() >= 3);
+}
+
+TEST_CASE("a kernel writing past its output view is a kernel error (exit 2) naming it; --no-memory-check lets it "
+          "pass as the NPU would",
+          "[cli][memory]") {
+    register_test_designs();
+    const auto r = cli({"run", "test_overrun"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err,
+               Catch::StartsWith("npusim: kernel error: worker 'w': kernel 'copy_over' wrote outside the views it "
+                                 "was given"));
+    CHECK_THAT(r.err, Catch::Contains("right after the end of view 'out' (64 B)"));
+    const auto off = cli({"run", "test_overrun", "--no-memory-check"});
+    CHECK(off.code == 0);
+}
+
+namespace {
+// Run the CLI in a child process (the watchdog ends the process it runs in): exit code and stderr.
+Out cli_in_child(std::vector<std::string> args) {
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    std::cout.flush();
+    std::cerr.flush();
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        // The child's stdout and stderr go to the pipe: the watchdog writes there before it ends
+        // the process.
+        ::close(fds[0]);
+        ::dup2(fds[1], 1);
+        ::dup2(fds[1], 2);
+        const int code = tools::run_cli(args, std::cout, std::cerr);
+        std::cout.flush();
+        std::cerr.flush();
+        ::_exit(code);
+    }
+    ::close(fds[1]);
+    std::string got;
+    char buf[4096];
+    for (;;) {
+        const auto n = ::read(fds[0], buf, sizeof buf);
+        if (n <= 0) break;
+        got.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fds[0]);
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, "", got};
+}
+} // namespace
+
+TEST_CASE("the wall-clock limit (--timeout): a kernel that never returns is named and the run ends with exit code 4 "
+          "within a second of "
+          "the limit; so is a body looping in its resolve-time trace",
+          "[cli][timeout]") {
+    register_test_designs();
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto k = cli_in_child({"run", "test_spin", "--timeout", "1"});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(k.code == 4);
+    CHECK(seconds < 3.0);
+    CHECK_THAT(k.err, Catch::Contains("npusim: limit reached: wall-clock limit of 1 s reached (--timeout): worker "
+                                      "'spinner' is running kernel 'spin' (entered at cycle "));
+    CHECK_THAT(k.err, Catch::Contains("it has not returned, so npusim stops here"));
+    const auto b = cli_in_child({"run", "test_spin", "--param", "where=1", "--timeout", "1", "--json"});
+    CHECK(b.code == 4);
+    const auto doc = nlohmann::json::parse(b.err); // stdout and stderr share the pipe; only JSON is written
+    CHECK(doc["status"] == "limit");
+    CHECK(doc["error"]["message"] == "wall-clock limit of 1 s reached (--timeout): worker 'spinner' is running its "
+                                     "body in the resolve-time trace of its body; it has not returned, so npusim "
+                                     "stops here");
 }

@@ -1,0 +1,323 @@
+#include "DepthCommand.hpp"
+
+#include "CliSupport.hpp"
+
+#include "npusim/harness/DepthAnalysis.hpp"
+#include "npusim/model/Error.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <unistd.h>
+#include <utility>
+
+namespace npusim::tools {
+
+namespace {
+
+struct DepthArgs {
+    std::string design;
+    std::string device = "npu1_1col";
+    harness::DepthOptions opts;
+    bool json = false;
+    bool progress = false; ///< --progress: the progress line even when stderr is not a terminal
+    std::string csv_file;
+};
+
+std::uint64_t parse_count(const std::string& s, const std::string& opt, std::uint64_t lo, std::uint64_t hi) {
+    std::uint64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi)
+        throw UsageError(fmt::format("{} expects an integer in {}..{}, got '{}'", opt, lo, hi, s));
+    return v;
+}
+
+DepthArgs parse_depth(const std::vector<std::string>& a) {
+    DepthArgs r;
+    std::optional<std::string> inline_value; // the value of --option=value
+    std::size_t i = 1;
+    auto value = [&](const std::string& opt) -> std::string {
+        if (inline_value) return *std::exchange(inline_value, std::nullopt);
+        if (i + 1 >= a.size()) throw UsageError(fmt::format("{} needs a value", opt));
+        return a[++i];
+    };
+    for (; i < a.size(); ++i) {
+        std::string s = a[i];
+        inline_value.reset();
+        if (s.size() > 2 && s.starts_with("--") && s.find('=') != std::string::npos) {
+            inline_value = s.substr(s.find('=') + 1);
+            s = s.substr(0, s.find('='));
+        }
+        if (s == "--device")
+            r.device = value(s);
+        else if (s == "--param") {
+            const std::string kv = value(s);
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--param expects K=V, got '{}'", kv));
+            std::int64_t v = 0;
+            const std::string num = kv.substr(eq + 1);
+            auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+            if (ec != std::errc() || p != num.data() + num.size() || num.empty())
+                throw UsageError(fmt::format("--param {} expects an integer, got '{}'", kv.substr(0, eq), num));
+            r.opts.params[kv.substr(0, eq)] = v;
+        } else if (s == "--jobs")
+            r.opts.jobs = static_cast<unsigned>(parse_count(value(s), s, 1, 256));
+        else if (s == "--max-depth")
+            r.opts.max_depth = static_cast<int>(parse_count(value(s), s, 1, 63));
+        else if (s == "--seed")
+            r.opts.seed = parse_count(value(s), s, 0, UINT64_MAX);
+        else if (s == "--max-cycles")
+            r.opts.max_cycles = parse_count(value(s), s, 1, UINT64_MAX);
+        else if (s == "--timeout")
+            r.opts.timeout_seconds = static_cast<double>(parse_count(value(s), s, 1, 86'400));
+        else if (s == "--json")
+            r.json = true;
+        else if (s == "--progress")
+            r.progress = true;
+        else if (s == "--csv") {
+            r.csv_file = value(s);
+            if (r.csv_file.empty()) throw UsageError("--csv needs a file name");
+        } else if (!s.empty() && s[0] == '-')
+            throw UsageError(fmt::format("depth: unknown option '{}'", s));
+        else if (r.design.empty())
+            r.design = s;
+        else
+            throw UsageError(fmt::format("depth: unexpected argument '{}'", s));
+        if (inline_value) throw UsageError(fmt::format("{} takes no value", s));
+    }
+    if (r.design.empty()) throw UsageError("depth: which design? (see `npusim list`)");
+    return r;
+}
+
+std::string tile_str(model::TileCoord t) { return model::to_string(t); }
+
+// What an endpoint without buffers uses instead.
+std::string holding_text(const model::FifoEndpointInfo& e) {
+    std::string s = model::fifo_end_holding_name(e.holding);
+    if (!e.pool_owner.empty()) s += " (" + e.pool_owner + ")";
+    return s;
+}
+
+// A table cell: the cycles, or the status; the resolved depth is marked '*'.
+std::string cell(const harness::DepthOutcome& o, bool resolved) {
+    const std::string v = o.ok() ? grouped(o.cycles) : std::string(harness::to_string(o.status));
+    return v + (resolved ? "*" : "");
+}
+
+// Cycles at depth 2 against depth 1, as a change: "-29.5%" (double buffering pays), "+0.0%".
+std::string double_buffering(const harness::EndpointDepths& e) {
+    const auto one = e.by_depth.find(1), two = e.by_depth.find(2);
+    if (one == e.by_depth.end() || two == e.by_depth.end() || !one->second.ok() || !two->second.ok() ||
+        one->second.cycles == 0)
+        return "-";
+    const double change = static_cast<double>(two->second.cycles) / static_cast<double>(one->second.cycles) - 1.0;
+    return fmt::format("{:+.1f}%", 100.0 * change);
+}
+
+void print_text(const harness::DepthReport& rep, std::ostream& out) {
+    std::string params;
+    for (const auto& [k, v] : rep.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", k, v);
+    out << fmt::format("npusim depth: {} on {}{}\n", rep.design, rep.device, params.empty() ? "" : " (" + params + ")");
+    out << fmt::format("  baseline (every endpoint at its resolved depth): {}\n",
+                       rep.baseline.ok() ? grouped(rep.baseline.cycles) + " cycles, outputs match"
+                                         : rep.baseline.describe());
+    out << fmt::format("  {} configurations ({} simulated, {} refused by resolve), {} answered from the cache; "
+                       "{} worker process{}, {:.1f} s\n\n",
+                       rep.configurations, rep.simulations, rep.configurations - rep.simulations, rep.reused, rep.jobs,
+                       rep.jobs == 1 ? "" : "es", rep.seconds);
+
+    int k = 0;
+    for (const auto& e : rep.endpoints) k = std::max(k, e.table_depth);
+    std::size_t wf = 4, we = 3, wh = 5;
+    for (const auto& e : rep.endpoints) {
+        wf = std::max(wf, e.info.fifo.size());
+        we = std::max(we, e.info.end.size());
+        if (e.info.owns_buffers()) wh = std::max(wh, holding_text(e.info).size());
+    }
+    std::vector<std::size_t> wd(static_cast<std::size_t>(k) + 1, 0);
+    for (int d = 1; d <= k; ++d) wd[static_cast<std::size_t>(d)] = fmt::format("depth {}", d).size();
+    for (const auto& e : rep.endpoints)
+        for (const auto& [d, o] : e.by_depth)
+            if (d <= k)
+                wd[static_cast<std::size_t>(d)] =
+                    std::max(wd[static_cast<std::size_t>(d)], cell(o, d == e.info.depth).size());
+    std::string head = fmt::format(
+        "{:<{}}  {:<{}}  {:>8}  {:<{}}  {:>4} {:>4} {:>4}  {:>9}  {:>10}  {:>19}  {:>4}  {:>7}", "fifo", wf, "end", we,
+        "tile", "holds", wh, "decl", "res", "min", "B/object", "B at min", "tile B / capacity", "sat", "2 vs 1");
+    for (int d = 1; d <= k; ++d)
+        head += fmt::format("  {:>{}}", fmt::format("depth {}", d), wd[static_cast<std::size_t>(d)]);
+    out << head << "\n";
+    for (const auto& e : rep.endpoints) {
+        std::string row =
+            fmt::format("{:<{}}  {:<{}}  {:>8}  ", e.info.fifo, wf, e.info.end, we, tile_str(e.info.tile));
+        if (!e.info.owns_buffers()) {
+            out << row << holding_text(e.info) << "\n";
+            continue;
+        }
+        const std::string mem = e.tile_capacity
+                                    ? fmt::format("{} / {}", grouped(e.tile_bytes_used), grouped(e.tile_capacity))
+                                    : std::string("-");
+        row += fmt::format("{:<{}}  {:>4} {:>4} {:>4}  {:>9}  {:>10}  {:>19}  {:>4}  {:>7}", holding_text(e.info), wh,
+                           e.info.declared, e.info.depth, e.min_depth ? std::to_string(*e.min_depth) : "none",
+                           grouped(e.info.object_bytes), e.min_depth ? grouped(e.bytes_at(*e.min_depth)) : "-", mem,
+                           e.saturation_depth ? std::to_string(*e.saturation_depth) : "-", double_buffering(e));
+        for (int d = 1; d <= k; ++d) {
+            const auto it = e.by_depth.find(d);
+            row += fmt::format("  {:>{}}", it == e.by_depth.end() ? "" : cell(it->second, d == e.info.depth),
+                               wd[static_cast<std::size_t>(d)]);
+        }
+        out << row << "\n";
+    }
+    out << "\n  cycles per depth of one endpoint, every other endpoint at its resolved depth; * the resolved depth\n"
+           "  (the toolchain's rule); min: the smallest depth that runs and matches; sat: the smallest depth within\n"
+           "  1% of the fewest cycles (more depth buys nothing); 2 vs 1: cycles at depth 2 against depth 1 (negative:\n"
+           "  double buffering pays); B at min: that endpoint's buffers at its min depth\n";
+
+    // Per endpoint: depths searched beyond the table, why depths were refused or failed (a deadlock
+    // or a limit speaks for itself).
+    std::vector<std::string> lines;
+    const auto explained = [](const harness::DepthOutcome& o) {
+        return !o.ok() && !o.message.empty() && o.status != harness::DepthOutcome::Status::Deadlock &&
+               o.status != harness::DepthOutcome::Status::Limit;
+    };
+    for (const auto& e : rep.endpoints) {
+        if (!e.info.owns_buffers()) continue;
+        const std::string who = e.info.describe();
+        std::string searched;
+        for (const auto& [d, o] : e.by_depth)
+            if (d > e.table_depth)
+                searched += fmt::format("{}{}: {}", searched.empty() ? "" : ", ", d,
+                                        o.ok() ? grouped(o.cycles) + " cycles" : harness::to_string(o.status));
+        if (!searched.empty()) lines.push_back(fmt::format("{}: searched beyond the table: {}", who, searched));
+        std::set<std::string> reasons;
+        for (const auto& [d, o] : e.by_depth)
+            if (explained(o) && reasons.insert(o.describe()).second)
+                lines.push_back(fmt::format("{}: depth {} {}", who, d, o.describe()));
+        if (!e.min_depth)
+            lines.push_back(fmt::format("{}: no depth up to {} runs and matches", who,
+                                        std::max(e.table_depth, e.by_depth.empty() ? 0 : e.by_depth.rbegin()->first)));
+        for (const auto& n : e.notes) lines.push_back(fmt::format("{}: {}", who, n));
+    }
+    if (!rep.baseline.ok() && !rep.baseline.message.empty())
+        lines.insert(lines.begin(),
+                     fmt::format("baseline: {}: {}", harness::to_string(rep.baseline.status), rep.baseline.message));
+    if (!lines.empty()) {
+        out << "\nnotes:\n";
+        for (const auto& l : lines) out << "  " << l << "\n";
+    }
+}
+
+nlohmann::json outcome_json(const harness::DepthOutcome& o) {
+    if (o.ok()) return o.cycles;
+    return o.describe();
+}
+
+nlohmann::json report_json(const harness::DepthReport& rep) {
+    nlohmann::json j;
+    j["design"] = rep.design;
+    j["device"] = rep.device;
+    j["params"] = rep.params;
+    j["baseline"] = {{"status", harness::to_string(rep.baseline.status)}, {"cycles", outcome_json(rep.baseline)}};
+    j["endpoints"] = nlohmann::json::array();
+    for (const auto& e : rep.endpoints) {
+        const bool owns = e.info.owns_buffers();
+        nlohmann::json o{
+            {"fifo", e.info.fifo},
+            {"endpoint", e.info.end},
+            {"tile", tile_str(e.info.tile)},
+            {"holding", model::fifo_end_holding_name(e.info.holding)},
+            {"declared", e.info.declared},
+            {"resolved", owns ? nlohmann::json(e.info.depth) : nlohmann::json(nullptr)},
+            {"min_depth", e.min_depth ? nlohmann::json(*e.min_depth) : nlohmann::json(nullptr)},
+            {"saturation_depth", e.saturation_depth ? nlohmann::json(*e.saturation_depth) : nlohmann::json(nullptr)},
+            {"bytes_per_object", e.info.object_bytes},
+            {"tile_bytes_used", e.tile_bytes_used},
+            {"tile_capacity", e.tile_capacity}};
+        if (!e.info.pool_owner.empty()) o["shares"] = e.info.pool_owner;
+        o["cycles_by_depth"] = nlohmann::json::object();
+        for (const auto& [d, oc] : e.by_depth) o["cycles_by_depth"][std::to_string(d)] = outcome_json(oc);
+        o["notes"] = e.notes;
+        j["endpoints"].push_back(o);
+    }
+    j["configurations"] = rep.configurations;
+    j["simulations"] = rep.simulations;
+    j["reused"] = rep.reused;
+    j["jobs"] = rep.jobs;
+    j["seconds"] = rep.seconds;
+    return j;
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+void write_csv(const harness::DepthReport& rep, const std::string& path) {
+    std::ofstream f(path, std::ios::trunc);
+    if (!f) throw std::runtime_error(fmt::format("cannot write --csv '{}': {}", path, std::strerror(errno)));
+    f << "design,device,fifo,endpoint,tile,holding,declared,resolved,min_depth,bytes_per_object,tile_bytes_used,"
+         "tile_capacity,depth,status,cycles,message\n";
+    for (const auto& e : rep.endpoints) {
+        const std::string head = fmt::format(
+            "{},{},{},{},{},{},{},{},{},{},{},{}", csv_field(rep.design), csv_field(rep.device), csv_field(e.info.fifo),
+            csv_field(e.info.end), csv_field(tile_str(e.info.tile)), csv_field(holding_text(e.info)), e.info.declared,
+            e.info.owns_buffers() ? std::to_string(e.info.depth) : "", e.min_depth ? std::to_string(*e.min_depth) : "",
+            e.info.object_bytes, e.tile_bytes_used, e.tile_capacity);
+        if (e.by_depth.empty()) f << head << ",,,,\n";
+        for (const auto& [d, o] : e.by_depth)
+            f << head
+              << fmt::format(",{},{},{},{}\n", d, harness::to_string(o.status),
+                             o.status == harness::DepthOutcome::Status::Ok ||
+                                     o.status == harness::DepthOutcome::Status::Mismatch
+                                 ? std::to_string(o.cycles)
+                                 : "",
+                             csv_field(o.message));
+    }
+    if (!f) throw std::runtime_error(fmt::format("cannot write --csv '{}'", path));
+}
+
+} // namespace
+
+int cmd_depth(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    DepthArgs r = parse_depth(args);
+    if (!r.csv_file.empty()) { // a bad path fails at once, not after the analysis
+        std::ofstream probe(r.csv_file, std::ios::app);
+        if (!probe)
+            throw std::runtime_error(fmt::format("cannot write --csv '{}': {}", r.csv_file, std::strerror(errno)));
+    }
+    bool progress_shown = false;
+    // One updating line on stderr: on a terminal, or when asked for (not into logs by default).
+    const bool show = r.progress || (&err == &std::cerr && ::isatty(STDERR_FILENO));
+    if (show)
+        r.opts.progress = [&err, &progress_shown](const harness::DepthProgress& p) {
+            err << fmt::format("\r  depth analysis: {}/{} configurations, {:.1f}/s, ETA {:.0f} s   ", p.done, p.total,
+                               p.rate(), p.eta_seconds())
+                << std::flush;
+            progress_shown = true;
+        };
+    const auto& spec = harness::design_by_name(r.design);
+    harness::DepthAnalysis analysis(spec, r.device, r.opts);
+    const harness::DepthReport rep = analysis.run();
+    if (progress_shown) err << "\n";
+    if (r.json)
+        out << report_json(rep).dump(2) << "\n";
+    else
+        print_text(rep, out);
+    if (!r.csv_file.empty()) {
+        write_csv(rep, r.csv_file);
+        if (!r.json) out << "  table written to " << r.csv_file << " (one row per endpoint and depth)\n";
+    }
+    return 0;
+}
+
+} // namespace npusim::tools

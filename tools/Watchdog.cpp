@@ -1,0 +1,27 @@
+#include "Watchdog.hpp"
+
+#include <chrono>
+
+namespace npusim::tools {
+
+Watchdog::Watchdog(double seconds, std::function<void()> on_fire) {
+    thread_ = std::thread([this, seconds, fire = std::move(on_fire)] {
+        std::unique_lock<std::mutex> lock(m_);
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        if (!cv_.wait_until(lock, deadline, [this] { return cancelled_; })) {
+            lock.unlock();
+            fire();
+        }
+    });
+}
+
+Watchdog::~Watchdog() {
+    {
+        const std::lock_guard<std::mutex> lock(m_);
+        cancelled_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+} // namespace npusim::tools
