@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -291,9 +292,16 @@ Tensor NpyFile::parse(std::span<const std::uint8_t> b, const std::string& source
 }
 
 Tensor NpyFile::read(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw NpyError(fmt::format("cannot read '{}': it is a directory", path));
     std::ifstream f(path, std::ios::binary);
     if (!f) throw NpyError(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    std::vector<std::uint8_t> bytes;
+    try {
+        bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    } catch (const std::exception& e) { // the stream buffer reports a read error by throwing
+        throw NpyError(fmt::format("cannot read '{}': {}", path, e.what()));
+    }
     if (f.bad()) throw NpyError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
     return parse(bytes, path);
 }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -162,6 +163,9 @@ void TimingParams::apply_json(const std::string& json_text, const std::string& o
 }
 
 void TimingParams::apply_json_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw DesignError(fmt::format("cannot read timing file '{}': it is a directory", path));
     std::ifstream in(path);
     if (!in) throw DesignError(fmt::format("cannot open timing file '{}'", path));
     std::stringstream ss;

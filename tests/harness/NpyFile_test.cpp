@@ -197,6 +197,7 @@ TEST_CASE("errors name the file and say what is wrong", "[npy]") {
 
     CHECK_THROWS_WITH(NpyFile::read("/nonexistent/dir/a.npy"),
                       "cannot open '/nonexistent/dir/a.npy': No such file or directory");
+    CHECK_THROWS_WITH(NpyFile::read("/tmp"), "cannot read '/tmp': it is a directory");
     CHECK_THROWS_WITH(NpyFile::write("/nonexistent/dir/a.npy", Tensor(DType::i32, {1})),
                       "cannot write '/nonexistent/dir/a.npy': No such file or directory");
     const auto path = write_file("npusim_npy_bad.npy", "hello");

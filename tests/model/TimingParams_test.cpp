@@ -40,6 +40,7 @@ TEST_CASE("timing override errors name the problem", "[model][timing]") {
     CHECK_THROWS_WITH(p.apply_json("[1,2]", "'t.json'"), "timing file 't.json': expected a JSON object");
     CHECK_THROWS_WITH(p.apply_json("{", "'t.json'"), Catch::StartsWith("timing file 't.json': not valid JSON"));
     CHECK_THROWS_WITH(p.apply_json_file("/nonexistent/t.json"), "cannot open timing file '/nonexistent/t.json'");
+    CHECK_THROWS_WITH(p.apply_json_file("/tmp"), "cannot read timing file '/tmp': it is a directory");
 }
 
 TEST_CASE("timing defaults of both generations, every parameter", "[model][timing]") {
