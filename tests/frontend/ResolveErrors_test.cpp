@@ -248,3 +248,26 @@ TEST_CASE("pinned tiles must exist and be free", "[frontend][errors]") {
     CHECK_THROWS_WITH(p.resolve(),
                       "worker 'w': tile (3,2) is not a compute tile of npu1_2col (2 columns, compute rows 2-5)");
 }
+
+TEST_CASE("a runtime sequence that throws says where: the design and how far it was recorded", "[frontend][errors]") {
+    ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
+    Worker w(
+        [](ObjectFifoHandle i, ObjectFifoHandle o) {
+            auto x = i.acquire(1);
+            auto y = o.acquire(1);
+            (void)x;
+            (void)y;
+            i.release(1);
+            o.release(1);
+        },
+        fn_args(in.cons(), out.prod()), {.name = "w"});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData, ObjectFifoHandle i, ObjectFifoHandle) {
+            i.fill(a);
+            throw std::runtime_error("tile size out of range");
+        },
+        fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
+    CHECK_THROWS_WITH(Program("npu1_1col", rt, {w}, "thrower").resolve(),
+                      "design 'thrower': the runtime sequence threw while it was recorded (after 1 recorded "
+                      "operation(s)): tile size out of range");
+}

@@ -27,14 +27,25 @@ void add_host_tensors(ResolveContext& ctx, const RuntimeState& rt) {
     }
 }
 
-void record_sequence_function(const RuntimeState& rt, SequenceRecorder& rec) {
+void record_sequence_function(const RuntimeState& rt, SequenceRecorder& rec, const std::string& design) {
     SequenceRecorder::set_current(&rec);
+    // Where it stopped: after how many recorded operations (fill/drain starts, awaits, writes).
+    auto where = [&] { return fmt::format("after {} recorded operation(s)", rec.ops.size()); };
     try {
         if (rt.run) rt.run();
         SequenceRecorder::set_current(nullptr);
-    } catch (...) {
+    } catch (const DesignError&) {
         SequenceRecorder::set_current(nullptr);
         throw;
+    } catch (const std::exception& e) {
+        SequenceRecorder::set_current(nullptr);
+        throw DesignError(fmt::format("design '{}': the runtime sequence threw while it was recorded ({}): {}",
+                                      design, where(), e.what()));
+    } catch (...) {
+        SequenceRecorder::set_current(nullptr);
+        throw DesignError(fmt::format(
+            "design '{}': the runtime sequence threw an unknown exception while it was recorded ({})", design,
+            where()));
     }
 }
 
@@ -111,7 +122,7 @@ void lower_sequence(ResolveContext& ctx) {
     SequenceRecorder rec;
     rec.tensors = rt->tensors;
     add_host_tensors(ctx, *rt);
-    record_sequence_function(*rt, rec);
+    record_sequence_function(*rt, rec, ctx.net.design);
     finish_task_groups(*rt, rec);
 
     std::map<int, std::vector<int>> tasks_of; // transfer -> its tasks (several when decomposed)
