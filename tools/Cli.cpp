@@ -1,6 +1,7 @@
 #include "Cli.hpp"
 #include "CliSupport.hpp"
 #include "DepthCommand.hpp"
+#include "CrashReporter.hpp"
 #include "Watchdog.hpp"
 
 #include "npusim/harness/DesignRunner.hpp"
@@ -72,6 +73,8 @@ run options (also written --option=value):
                        nearly-equal (mlir-aie verify.py): got == want or |got - want| <
                        max(atol, rtol*(|got| + |want|)) in float32, NaN never equal
   --max-cycles N       stop with exit code 4 after N simulated cycles (default 10000000000; 0: none)
+  --core-stack BYTES   host stack of each core's worker body and kernels (default 4194304); a kernel
+                       with large local arrays needs more (a stack overflow is reported, exit 2)
   --timeout SECONDS    stop with exit code 4 after this much wall-clock time (default 600; 0: none),
                        with the progress report; a worker body or kernel that never returns (in the
                        simulation or the resolve-time trace) is named and the process ends within a
@@ -151,6 +154,7 @@ struct RunArgs {
     std::uint64_t seed = 1;
     std::uint64_t max_cycles = kDefaultMaxCycles;
     double timeout_seconds = kDefaultTimeoutSeconds;
+    std::uint64_t core_stack_bytes = 0; ///< 0: SimOptions' default
     std::string timing_file, trace_file, vcd_file, dot_file;
     bool json = false, netlist = false, progress = false, queue_wait = false, werror = false, check_memory = true;
     harness::KernelSet kernels = harness::KernelSet::reference;
@@ -188,7 +192,12 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             r.seed = parse_u64(value(s), s);
         else if (s == "--max-cycles")
             r.max_cycles = parse_u64(value(s), s);
-        else if (s == "--timeout") {
+        else if (s == "--core-stack") {
+            r.core_stack_bytes = parse_u64(value(s), s);
+            if (r.core_stack_bytes < (1u << 20) || r.core_stack_bytes > (1ull << 31))
+                throw UsageError(fmt::format("--core-stack expects 1048576 up to 2147483648 bytes, got {}",
+                                             r.core_stack_bytes));
+        } else if (s == "--timeout") {
             const auto v = value(s);
             r.timeout_seconds = parse_tolerance(v, s); // a non-negative number; 0: no limit
         } else if (s == "--timing")
@@ -537,6 +546,8 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         out << inst.program.resolve(harness::resolve_options(spec, ro)).dump();
     }
     so.wall_timeout_seconds = r.timeout_seconds;
+    if (r.core_stack_bytes) so.core_stack_bytes = static_cast<std::size_t>(r.core_stack_bytes);
+    CrashReporter::install(); // a kernel that crashes gets a message naming it, not a bare signal
     // Native code that never returns cannot be stopped from inside: a watchdog names it and ends
     // the process a second after the limit (the simulation itself stops at the limit when it can).
     std::optional<Watchdog> watchdog;

@@ -1,6 +1,7 @@
 #include "npusim/model/NativeActivity.hpp"
 
 #include <atomic>
+#include <cstring>
 #include <fmt/format.h>
 
 namespace npusim::model {
@@ -45,6 +46,43 @@ std::string NativeActivity::describe() {
     if (static_cast<Phase>(phase) == Phase::Trace)
         return fmt::format("worker '{}' is running {} in the resolve-time trace of its body", worker, what);
     return fmt::format("worker '{}' is running {} (entered at cycle {} of the simulation)", worker, what, cycle);
+}
+
+bool NativeActivity::describe_into(char* buf, std::size_t size) noexcept {
+    if (size == 0) return false;
+    const int phase = g_phase.load(std::memory_order_acquire);
+    if (phase == 0) return false;
+    std::size_t at = 0;
+    auto add = [&](const char* s, std::size_t n) {
+        for (std::size_t i = 0; i < n && at + 1 < size; ++i) buf[at++] = s[i];
+    };
+    auto adds = [&](const char* s) { add(s, std::strlen(s)); };
+    adds("worker '");
+    if (const char* w = g_worker.load()) add(w, g_worker_len.load());
+    adds("' was running ");
+    if (const char* k = g_kernel.load()) {
+        adds("kernel '");
+        add(k, g_kernel_len.load());
+        adds("'");
+    } else {
+        adds("its body");
+    }
+    if (static_cast<Phase>(phase) == Phase::Trace) {
+        adds(" in the resolve-time trace of its body");
+    } else {
+        char num[32];
+        int n = 0;
+        auto c = g_cycle.load();
+        do {
+            num[n++] = static_cast<char>('0' + c % 10);
+            c /= 10;
+        } while (c && n < 31);
+        adds(" (entered at cycle ");
+        while (n > 0) add(&num[--n], 1);
+        adds(")");
+    }
+    buf[at] = 0;
+    return true;
 }
 
 NativeActivityScope::NativeActivityScope(NativeActivity::Phase phase, std::string_view worker, std::string_view kernel,

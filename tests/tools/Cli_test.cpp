@@ -159,6 +159,47 @@ void register_test_designs() {
     };
     harness::register_design(sp);
 
+    // A kernel with a 16 MiB local array, touched from its top down as a growing stack would be.
+    harness::DesignSpec st;
+    st.name = "test_big_stack";
+    st.description = "test: a kernel whose local array overflows the core stack";
+    st.devices = {"npu1_1col"};
+    st.build = [](const model::DeviceSpec& dev, const harness::Params&, const harness::BuildOptions&) {
+        using namespace iron;
+        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
+        Kernel big(
+            "big_local",
+            [](std::span<const KernelArg> a) {
+                constexpr std::size_t kBytes = 16u << 20;
+                volatile char local[kBytes];
+                for (std::size_t i = kBytes; i >= 4096; i -= 4096) local[i - 1] = 1;
+                std::memcpy(a[0].data, const_cast<const char*>(&local[kBytes - 64]), 64);
+            },
+            {tensor<std::int32_t>({16})}, cost::fixed(10));
+        Worker w(
+            [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel k) {
+                auto e = i.acquire(1);
+                auto f = o.acquire(1);
+                k(f);
+                (void)e;
+                i.release(1);
+                o.release(1);
+            },
+            fn_args(in.cons(), out.prod(), big), {.name = "deep"});
+        Runtime rt(
+            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                i.fill(a);
+                o.drain(b, {.wait = true});
+            },
+            fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
+        const auto t = tensor<std::int32_t>({16});
+        return harness::DesignInstance(
+            Program(dev, rt, {w}, "test_big_stack"), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            {{"a", harness::Tensor(DType::i32, {16})}},
+            [](const harness::Tensors& x) { return harness::Tensors{{"b", x.at("a")}}; }, "test_big_stack");
+    };
+    harness::register_design(st);
+
     // Six drains pushed before any await while a slow worker makes each object: the fifth push
     // finds the shim queue full (see tests/sim/TaskQueue_test.cpp).
     harness::DesignSpec q;
@@ -506,4 +547,25 @@ TEST_CASE("the wall-clock limit (--timeout): a kernel that never returns is name
     CHECK(doc["error"]["message"] == "wall-clock limit of 1 s reached (--timeout): worker 'spinner' is running its "
                                      "body in the resolve-time trace of its body; it has not returned, so npusim "
                                      "stops here");
+}
+
+TEST_CASE("a kernel that overflows the core stack is reported with its worker, kernel and how to raise the stack "
+          "(exit 2); --core-stack gives it room",
+          "[cli][crash]") {
+    register_test_designs();
+    const auto r = cli_in_child({"run", "test_big_stack"});
+#if defined(__SANITIZE_ADDRESS__)
+    CHECK(r.code != 0); // AddressSanitizer reports the overflow itself
+#else
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("npusim: kernel error: worker 'deep' was running kernel 'big_local' (entered at "
+                                      "cycle "));
+    CHECK_THAT(r.err, Catch::Contains("crashed with SIGSEGV (invalid memory access). Most likely its stack overflowed"));
+    CHECK_THAT(r.err, Catch::Contains("raise it with --core-stack BYTES"));
+#endif
+    const auto ok = cli_in_child({"run", "test_big_stack", "--core-stack", "67108864"});
+    CHECK(ok.code != 2);
+    const auto bad = cli({"run", "test_big_stack", "--core-stack", "1000"});
+    CHECK(bad.code == 2);
+    CHECK_THAT(bad.err, Catch::Contains("--core-stack expects 1048576 up to 2147483648 bytes, got 1000"));
 }

@@ -21,6 +21,9 @@ public:
     /// "worker 'w' is running kernel 'k' (entered at cycle 1,234 of the simulation)", or "" when
     /// no native code runs.
     static std::string describe();
+    /// describe() into `buf` without allocating (for a signal handler): false when no native code
+    /// runs. Truncates to `size`.
+    static bool describe_into(char* buf, std::size_t size) noexcept;
 };
 
 /// Enters on construction, restores the previous activity on destruction (a kernel inside a body).
