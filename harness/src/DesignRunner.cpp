@@ -7,6 +7,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
+#include <new>
+#include <optional>
+#include <unistd.h>
 
 namespace npusim::harness {
 
@@ -37,6 +41,18 @@ const ArgSpec& argument(const DesignInstance& inst, const std::string& design, c
 }
 
 } // namespace
+
+std::uint64_t available_host_memory() {
+    // MemAvailable (what can be allocated without swapping), else physical memory; 0: unknown.
+    std::ifstream f("/proc/meminfo");
+    std::string key;
+    std::uint64_t kib = 0;
+    std::string unit;
+    while (f >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+}
 
 iron::ResolveOptions resolve_options(const DesignSpec& spec, const RunOptions& opts) {
     iron::ResolveOptions ro;
@@ -86,7 +102,38 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     rep.kernels_note = spec.kernels_note;
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
-    DesignInstance inst = spec.build(dev, rep.params, BuildOptions(opts.seed, opts.kernels));
+    // Host memory: a design too large for this machine is a clear error, not std::bad_alloc.
+    auto param_text = [&] {
+        std::string t;
+        for (const auto& [k, v] : rep.params) t += fmt::format("{}{}={}", t.empty() ? "" : " ", k, v);
+        return t.empty() ? std::string("its defaults") : t;
+    };
+    const std::uint64_t available = opts.host_memory_bytes ? opts.host_memory_bytes : available_host_memory();
+    auto size = [](std::uint64_t b) {
+        return b >= (1u << 20) ? fmt::format("{} MiB", b >> 20) : fmt::format("{} B", b);
+    };
+    std::optional<DesignInstance> built;
+    try {
+        built.emplace(spec.build(dev, rep.params, BuildOptions(opts.seed, opts.kernels)));
+    } catch (const std::bad_alloc&) {
+        throw DesignError(fmt::format("design '{}' ({}) on {}: out of host memory while building its tensors "
+                                      "(this machine has {} available)",
+                                      spec.name, param_text(), dev.name, size(available)));
+    }
+    DesignInstance& inst = *built;
+    {
+        // A run's peak resident memory is about 4x the bytes of its runtime arguments (inputs,
+        // the simulator's host copy, outputs, expected outputs and the checks: 2.1 GB for E1's
+        // 2 x 256 MiB, docs/performance.md); estimate 5x and refuse what cannot fit.
+        std::uint64_t bytes = 0;
+        for (const auto& a : inst.args) bytes += a.bytes();
+        const std::uint64_t need = 5 * bytes;
+        if (available && need > available)
+            throw DesignError(fmt::format(
+                "design '{}' ({}) on {}: its runtime arguments take {} and a run needs about 5 times that ({}), more "
+                "than the {} of host memory available",
+                spec.name, param_text(), dev.name, size(bytes), size(need), size(available)));
+    }
     rep.args = inst.args;
 
     // Inputs: generated from the seed unless a file is given.

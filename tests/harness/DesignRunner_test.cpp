@@ -100,3 +100,21 @@ TEST_CASE("run_design rejects files and names that do not fit the design", "[gol
     CHECK_THROWS_WITH(run_design(design_by_name("passthrough_dmas"), "npu1", {}, e2),
                       "--input: argument 'b' of design 'passthrough_dmas' is unused, not an input (inputs: a)");
 }
+
+TEST_CASE("a design too large for the host memory is a design error naming its size, never std::bad_alloc",
+          "[golden][memory]") {
+    const auto& spec = design_by_name("passthrough_kernel");
+    // The run needs about 5x its arguments (2 x 4096 B here): refused against a 16 KiB budget.
+    RunOptions ro;
+    ro.host_memory_bytes = 16 << 10;
+    CHECK_THROWS_WITH(run_design(spec, "npu1_1col", {}, ro),
+                      "design 'passthrough_kernel' (bits=8 size=4096 tile=1024) on npu1_1col: its runtime arguments "
+                      "take 8192 B and a run needs about 5 times that (40960 B), more than the 16384 B of host memory "
+                      "available");
+    ro.host_memory_bytes = 1 << 20;
+    CHECK_NOTHROW(run_design(spec, "npu1_1col", {}, ro));
+    // 100 TB: the allocation itself fails while the design builds its input.
+    CHECK_THROWS_WITH(run_design(spec, "npu1_1col", {{"size", 100'000'000'000'000}}, RunOptions{}),
+                      Catch::StartsWith("design 'passthrough_kernel' (bits=8 size=100000000000000 tile=1024) on "
+                                        "npu1_1col: out of host memory while building its tensors"));
+}

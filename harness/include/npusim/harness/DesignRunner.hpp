@@ -34,6 +34,9 @@ struct RunOptions {
     std::uint32_t warmup = 0;
     /// Resolve-time warnings (static hang checks) are errors (iron::ResolveOptions::werror).
     bool werror = false;
+    /// Host memory the run may use, in bytes (0: what the machine has available now). A design whose
+    /// runtime arguments need more (about 5x their bytes) is refused before simulating.
+    std::uint64_t host_memory_bytes = 0;
     /// Depths of single fifo endpoints (iron::ResolveOptions::depth_overrides; `npusim depth`).
     std::vector<iron::DepthOverride> depth_overrides;
 };
@@ -46,6 +49,9 @@ struct InvocationReport {
     std::vector<OutputCheck> checks; ///< empty for warm-up runs
     bool all_match = true;
 };
+
+/// Host memory that can be allocated now (MemAvailable), in bytes; 0 when unknown.
+std::uint64_t available_host_memory();
 
 /// The options `spec` is resolved with in a run: its alloc_scheme unless `opts` overrides it.
 iron::ResolveOptions resolve_options(const DesignSpec& spec, const RunOptions& opts);
