@@ -1,7 +1,7 @@
 #include "Cli.hpp"
 #include "CliSupport.hpp"
-#include "DepthCommand.hpp"
 #include "CrashReporter.hpp"
+#include "DepthCommand.hpp"
 #include "Watchdog.hpp"
 
 #include "npusim/harness/DesignRunner.hpp"
@@ -168,35 +168,23 @@ struct RunArgs {
 
 RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
     RunArgs r;
-    std::optional<std::string> inline_value; // the value of --option=value
-    auto value = [&](const std::string& opt) -> std::string {
-        if (inline_value) return *std::exchange(inline_value, std::nullopt);
-        if (i + 1 >= a.size()) throw UsageError(fmt::format("{} needs a value", opt));
-        return a[++i];
-    };
-    for (; i < a.size(); ++i) {
-        std::string s = a[i];
-        inline_value.reset();
-        if (s.size() > 2 && s.starts_with("--") && s.find('=') != std::string::npos) {
-            inline_value = s.substr(s.find('=') + 1);
-            s = s.substr(0, s.find('='));
-        }
+    OptionReader opts(a, i);
+    auto value = [&](const std::string&) { return opts.value(); };
+    while (const auto next = opts.next()) {
+        const std::string& s = *next;
         if (s == "--device")
             r.device = value(s);
-        else if (s == "--param") {
-            const std::string kv = value(s);
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--param expects K=V, got '{}'", kv));
-            r.params[kv.substr(0, eq)] = parse_i64(kv.substr(eq + 1), "--param " + kv.substr(0, eq));
-        } else if (s == "--seed")
+        else if (s == "--param")
+            parse_param(value(s), r.params);
+        else if (s == "--seed")
             r.seed = parse_u64(value(s), s);
         else if (s == "--max-cycles")
             r.max_cycles = parse_u64(value(s), s);
         else if (s == "--core-stack") {
             r.core_stack_bytes = parse_u64(value(s), s);
             if (r.core_stack_bytes < (1u << 20) || r.core_stack_bytes > (1ull << 31))
-                throw UsageError(fmt::format("--core-stack expects 1048576 up to 2147483648 bytes, got {}",
-                                             r.core_stack_bytes));
+                throw UsageError(
+                    fmt::format("--core-stack expects 1048576 up to 2147483648 bytes, got {}", r.core_stack_bytes));
         } else if (s == "--timeout") {
             const auto v = value(s);
             r.timeout_seconds = parse_tolerance(v, s); // a non-negative number; 0: no limit
@@ -258,7 +246,6 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             r.design = s;
         else
             throw UsageError(fmt::format("unexpected argument '{}'", s));
-        if (inline_value) throw UsageError(fmt::format("{} takes no value", s));
     }
     if (r.design.empty()) throw UsageError("run: which design? (see `npusim list`)");
     return r;

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <utility>
 
 namespace npusim::tools {
 
@@ -19,6 +20,31 @@ std::int64_t parse_i64(const std::string& s, const std::string& what) {
     if (ec != std::errc() || p != s.data() + s.size())
         throw UsageError(fmt::format("{} expects an integer, got '{}'", what, s));
     return v;
+}
+
+void parse_param(const std::string& kv, harness::Params& params) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--param expects K=V, got '{}'", kv));
+    params[kv.substr(0, eq)] = parse_i64(kv.substr(eq + 1), "--param " + kv.substr(0, eq));
+}
+
+std::optional<std::string> OptionReader::next() {
+    if (inline_value_) throw UsageError(fmt::format("{} takes no value", name_));
+    if (started_) ++i_;
+    started_ = true;
+    if (i_ >= a_.size()) return std::nullopt;
+    name_ = a_[i_];
+    if (name_.size() > 2 && name_.starts_with("--") && name_.find('=') != std::string::npos) {
+        inline_value_ = name_.substr(name_.find('=') + 1);
+        name_ = name_.substr(0, name_.find('='));
+    }
+    return name_;
+}
+
+std::string OptionReader::value() {
+    if (inline_value_) return *std::exchange(inline_value_, std::nullopt);
+    if (i_ + 1 >= a_.size()) throw UsageError(fmt::format("{} needs a value", name_));
+    return a_[++i_];
 }
 
 std::string grouped(std::uint64_t v) {

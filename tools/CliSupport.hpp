@@ -1,9 +1,13 @@
 #pragma once
 // What the npusim subcommands share: the usage error (exit code 2, printed with the usage text)
 // and the parsing and number formatting of the command line.
+#include "npusim/harness/DesignParams.hpp"
+
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace npusim::tools {
 
@@ -16,6 +20,27 @@ struct UsageError : std::runtime_error {
 std::uint64_t parse_u64(const std::string& s, const std::string& opt);
 /// `s` as an integer, else UsageError naming `what`.
 std::int64_t parse_i64(const std::string& s, const std::string& what);
+/// "K=V" of `--param` into `params` (UsageError unless V is an integer).
+void parse_param(const std::string& kv, harness::Params& params);
+
+/// Reads the options of a subcommand, `--opt value` or `--opt=value`, from args[start..].
+class OptionReader {
+public:
+    OptionReader(const std::vector<std::string>& args, std::size_t start) : a_(args), i_(start) {}
+    /// The next argument (an option's name with its "=value" split off), nullopt after the last.
+    /// UsageError if the previous option was given "=value" but takes none.
+    std::optional<std::string> next();
+    /// The value of the current option (UsageError when it has none).
+    std::string value();
+
+private:
+    const std::vector<std::string>& a_;
+    std::size_t i_;
+    bool started_ = false;
+    std::string name_;
+    std::optional<std::string> inline_value_;
+};
+
 /// 1234567 -> "1,234,567".
 std::string grouped(std::uint64_t v);
 

@@ -42,33 +42,15 @@ std::uint64_t parse_count(const std::string& s, const std::string& opt, std::uin
 
 DepthArgs parse_depth(const std::vector<std::string>& a) {
     DepthArgs r;
-    std::optional<std::string> inline_value; // the value of --option=value
-    std::size_t i = 1;
-    auto value = [&](const std::string& opt) -> std::string {
-        if (inline_value) return *std::exchange(inline_value, std::nullopt);
-        if (i + 1 >= a.size()) throw UsageError(fmt::format("{} needs a value", opt));
-        return a[++i];
-    };
-    for (; i < a.size(); ++i) {
-        std::string s = a[i];
-        inline_value.reset();
-        if (s.size() > 2 && s.starts_with("--") && s.find('=') != std::string::npos) {
-            inline_value = s.substr(s.find('=') + 1);
-            s = s.substr(0, s.find('='));
-        }
+    OptionReader opts(a, 1);
+    auto value = [&](const std::string&) { return opts.value(); };
+    while (const auto next = opts.next()) {
+        const std::string& s = *next;
         if (s == "--device")
             r.device = value(s);
-        else if (s == "--param") {
-            const std::string kv = value(s);
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--param expects K=V, got '{}'", kv));
-            std::int64_t v = 0;
-            const std::string num = kv.substr(eq + 1);
-            auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
-            if (ec != std::errc() || p != num.data() + num.size() || num.empty())
-                throw UsageError(fmt::format("--param {} expects an integer, got '{}'", kv.substr(0, eq), num));
-            r.opts.params[kv.substr(0, eq)] = v;
-        } else if (s == "--jobs")
+        else if (s == "--param")
+            parse_param(value(s), r.opts.params);
+        else if (s == "--jobs")
             r.opts.jobs = static_cast<unsigned>(parse_count(value(s), s, 1, 256));
         else if (s == "--max-depth")
             r.opts.max_depth = static_cast<int>(parse_count(value(s), s, 1, 63));
@@ -91,7 +73,6 @@ DepthArgs parse_depth(const std::vector<std::string>& a) {
             r.design = s;
         else
             throw UsageError(fmt::format("depth: unexpected argument '{}'", s));
-        if (inline_value) throw UsageError(fmt::format("{} takes no value", s));
     }
     if (r.design.empty()) throw UsageError("depth: which design? (see `npusim list`)");
     return r;
