@@ -680,26 +680,34 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         throw UsageError(fmt::format("unknown command '{}'", cmd));
     } catch (const UsageError& e) {
         if (!json) err << kUsage << "\n";
-        return error_exit(json, out, err, "usage_error", "usage error", e.what(), 2);
-    } catch (const DesignError& e) {
-        return error_exit(json, out, err, "design_error", "design error", e.what(), 2);
-    } catch (const harness::NpyError& e) {
-        return error_exit(json, out, err, "file_error", "file error", e.what(), 2);
-    } catch (const SimulationError& e) {
-        const auto code = static_cast<int>(exit_code_for(e.kind()));
-        const char* kind = e.kind() == SimulationError::Kind::Deadlock   ? "deadlock"
-                           : e.kind() == SimulationError::Kind::Limit    ? "limit reached"
-                           : e.kind() == SimulationError::Kind::Kernel   ? "kernel error"
-                           : e.kind() == SimulationError::Kind::Mismatch ? "size mismatch"
-                                                                         : "protocol error";
-        return error_exit(json, out, err,
-                          code == 3   ? "deadlock"
-                          : code == 4 ? "limit"
-                                      : "error",
-                          kind, e.what(), code, sim::diagnosis_of(e));
+        const auto c = classify_error(e);
+        return error_exit(json, out, err, c.status, c.kind, e.what(), c.code);
     } catch (const std::exception& e) {
-        return error_exit(json, out, err, "error", "error", e.what(), 2);
+        const auto c = classify_error(e);
+        const auto* sim_error = dynamic_cast<const SimulationError*>(&e);
+        return error_exit(json, out, err, c.status, c.kind, e.what(), c.code,
+                          sim_error ? sim::diagnosis_of(*sim_error) : nullptr);
     }
+}
+
+ErrorClass classify_error(const std::exception& e) {
+    if (dynamic_cast<const UsageError*>(&e)) return {2, "usage_error", "usage error"};
+    if (dynamic_cast<const DesignError*>(&e)) return {2, "design_error", "design error"};
+    if (dynamic_cast<const harness::NpyError*>(&e)) return {2, "file_error", "file error"};
+    if (const auto* s = dynamic_cast<const SimulationError*>(&e)) {
+        const auto code = static_cast<int>(exit_code_for(s->kind()));
+        const char* kind = s->kind() == SimulationError::Kind::Deadlock   ? "deadlock"
+                           : s->kind() == SimulationError::Kind::Limit    ? "limit reached"
+                           : s->kind() == SimulationError::Kind::Kernel   ? "kernel error"
+                           : s->kind() == SimulationError::Kind::Mismatch ? "size mismatch"
+                                                                          : "protocol error";
+        return {code,
+                code == 3   ? "deadlock"
+                : code == 4 ? "limit"
+                            : "error",
+                kind};
+    }
+    return {2, "error", "error"};
 }
 
 } // namespace npusim::tools

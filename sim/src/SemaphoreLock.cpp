@@ -8,7 +8,7 @@ namespace npusim::sim {
 SemaphoreLock::SemaphoreLock(const RunServices& services, int index, std::string name, std::string where, int init,
                              int max_value, int track)
     : svc_(services), index_(index), name_(std::move(name)), where_(std::move(where)), value_(init), max_(max_value),
-      track_(track) {}
+      init_(init), base_(init), track_(track) {}
 
 void SemaphoreLock::traced(std::uint64_t cycle) {
     if (track_ >= 0 && svc_.tracks.sink()) svc_.tracks.sink()->counter(track_, cycle, value_);
@@ -60,6 +60,7 @@ void SemaphoreLock::acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::
     apply_due(clk.local_cycles());
     if (value_ < v) wait_until([&] { return value_ >= v; }, clk, ps, v, false, stall);
     value_ -= v;
+    acquired_ += v;
     traced(clk.local_cycles());
     clk.advance(svc_.timing.lock_acquire_cycles);
 }
@@ -80,6 +81,7 @@ bool SemaphoreLock::try_acquire_ge_at(int v, std::uint64_t at) {
     apply_due(at);
     if (value_ < v) return false;
     value_ -= v;
+    acquired_ += v;
     traced(at);
     return true;
 }
@@ -92,6 +94,7 @@ void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) 
                         "release without a matching acquire",
                         name_, where_, final_value(), v, max_, who)));
     last_releaser_ = who;
+    released_ += v;
     if (at <= now_cycles() && pending_.empty()) {
         value_ += v;
         traced(at);
@@ -114,6 +117,9 @@ void SemaphoreLock::set(int v, ProcessClock& clk, const std::string& who) {
             fmt::format("lock '{}' on {}: set to {} outside 0..{} (by {})", name_, where_, v, max_, who)));
     apply_due(now_cycles());
     value_ = v;
+    base_ = v;
+    acquired_ = released_ = 0;
+    for (const auto& p : pending_) released_ += p.value; // releases still to come count on top of v
     last_releaser_ = who;
     traced(now_cycles());
     event_.notify();

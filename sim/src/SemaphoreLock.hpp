@@ -40,6 +40,16 @@ public:
     const std::string& where() const { return where_; }
     const std::string& last_releaser() const { return last_releaser_; }
     void wake_all() { event_.notify(); }
+    /// The lock's ledger, for the end-of-run invariant (InvariantChecker): its value must equal
+    /// `base + released - acquired` (base: the initial value, or the last set()).
+    struct Ledger {
+        int init = 0;
+        std::int64_t base = 0;
+        std::int64_t acquired = 0;
+        std::int64_t released = 0;
+        int max = 0;
+    };
+    Ledger ledger() const { return {init_, base_, acquired_, released_, max_}; }
 
 private:
     struct Pending {
@@ -57,6 +67,8 @@ private:
     std::string where_;
     int value_;
     int max_;
+    int init_;
+    std::int64_t base_, acquired_ = 0, released_ = 0; ///< ledger (see Ledger)
     int track_;
     std::string last_releaser_;
     std::deque<Pending> pending_; ///< future releases, sorted by time

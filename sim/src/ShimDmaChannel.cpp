@@ -111,6 +111,7 @@ void ShimDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) {
         std::memcpy(host_ + off, data + pos, len);
         pos += len;
     });
+    written += pos;
 }
 
 } // namespace npusim::sim

@@ -1,6 +1,7 @@
 #include "SimEngine.hpp"
 
 #include "CoreProcess.hpp"
+#include "InvariantChecker.hpp"
 #include "RuntimeController.hpp"
 #include "ShimDmaChannel.hpp"
 #include "StreamLink.hpp"
@@ -35,6 +36,7 @@ SimEngine::SimEngine(const model::Netlist& net, std::vector<std::vector<std::uin
                                   fmt::format("design '{}': host tensor {} ({}) must be {} B, got {} B", net.design, i,
                                               net.host_tensors[i].name, net.host_tensors[i].bytes, host_[i].size()));
     if (opts_.core_stack_bytes < (1u << 20)) opts_.core_stack_bytes = 1u << 20;
+    InvariantChecker::check_netlist(net_);
     build();
 }
 
@@ -267,6 +269,9 @@ SimResult SimEngine::run() {
         close_trace_on_failure();
         throw *run_.error();
     }
+    // A run that ended without a protocol or kernel error (finished, deadlocked or at a limit) keeps
+    // the simulator's invariants; after such an error the run stopped mid-step and they need not.
+    InvariantChecker::check_end(net_, links_, locks_);
     if (!run_.finished()) {
         const bool limit = sc_core::sc_pending_activity() && max && now_cycles() >= max;
         std::shared_ptr<const Diagnosis> diagnosis;

@@ -61,6 +61,7 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
             }
         }
         stats_.bytes_moved += chunk * rx_.size();
+        delivered_ += chunk;
         off += chunk;
         sent_ = off;
     }

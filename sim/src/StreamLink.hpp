@@ -29,6 +29,9 @@ public:
     virtual void on_filled() { filled.notify(); }
     bool posted = false;
     std::uint64_t remaining = 0;
+    /// Bytes this receiver actually wrote to memory (its accept() counts them), for the
+    /// end-of-run invariant: equal to what the link delivered (InvariantChecker).
+    std::uint64_t written = 0;
     std::uint64_t ready_at = 0; ///< the receiver's local time when it posted
     double bytes_per_cycle = 4.0;
     sc_core::sc_event filled;
@@ -60,6 +63,8 @@ public:
     /// The sender's current transfer: bytes delivered so far and its size (0/0 between transfers).
     std::uint64_t sent() const { return sent_; }
     std::uint64_t sending() const { return sending_; }
+    /// Bytes delivered to every receiver since the run began.
+    std::uint64_t delivered() const { return delivered_; }
 
 private:
     RunStats& stats_;
@@ -69,6 +74,7 @@ private:
     std::uint32_t latency_;
     bool sender_waiting_ = false;
     std::uint64_t sent_ = 0, sending_ = 0;
+    std::uint64_t delivered_ = 0;
     sc_core::sc_event posted_;
 };
 

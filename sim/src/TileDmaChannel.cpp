@@ -224,6 +224,7 @@ void TileDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) {
         std::memcpy(mem_ + off, data + pos, len);
         pos += len;
     });
+    written += pos;
 }
 
 } // namespace npusim::sim

@@ -21,7 +21,8 @@ public:
         Protocol, ///< release without acquire, wrong-size kernel view, ...
         Limit, ///< --max-cycles reached, a hardware queue overflowed
         Kernel, ///< a native kernel threw
-        Mismatch ///< output size mismatch
+        Mismatch, ///< output size mismatch
+        Internal ///< a simulator invariant broke: a bug in npusim (sim/src/InvariantChecker.hpp)
     };
     SimulationError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
     Kind kind() const noexcept { return kind_; }
@@ -31,13 +32,14 @@ private:
 };
 
 /// Exit codes of the CLI (docs/errors.md).
-enum class ExitCode : int { Ok = 0, Mismatch = 1, DesignOrUsage = 2, Deadlock = 3, Limit = 4 };
+enum class ExitCode : int { Ok = 0, Mismatch = 1, DesignOrUsage = 2, Deadlock = 3, Limit = 4, Internal = 5 };
 
 inline ExitCode exit_code_for(SimulationError::Kind k) {
     switch (k) {
     case SimulationError::Kind::Deadlock: return ExitCode::Deadlock;
     case SimulationError::Kind::Limit: return ExitCode::Limit;
     case SimulationError::Kind::Mismatch: return ExitCode::Mismatch;
+    case SimulationError::Kind::Internal: return ExitCode::Internal;
     case SimulationError::Kind::Protocol:
     case SimulationError::Kind::Kernel: return ExitCode::DesignOrUsage;
     }

@@ -1,0 +1,65 @@
+#include "InvariantChecker.hpp"
+
+#include "npusim/model/AddressPattern.hpp"
+
+#include <fmt/format.h>
+
+namespace npusim::sim {
+
+namespace {
+
+[[noreturn]] void broken(const model::Netlist& net, const std::string& what) {
+    throw SimulationError(SimulationError::Kind::Internal,
+                          fmt::format("design '{}': simulator invariant broken: {}. This is a bug in npusim, not in "
+                                      "the design; please report it with the design",
+                                      net.design, what));
+}
+
+} // namespace
+
+void InvariantChecker::check_netlist(const model::Netlist& net) {
+    const auto& dev = *net.device;
+    for (const auto& b : net.buffers) {
+        const auto mem = dev.resources(b.tile).memory_bytes;
+        if (b.address + b.bytes > mem)
+            broken(net, fmt::format("buffer '{}' ({} B) spans bytes {}..{} of tile {}, whose data memory has {} B",
+                                    b.name, b.bytes, b.address, b.address + b.bytes, model::to_string(b.tile), mem));
+    }
+    for (const auto& l : net.locks) {
+        const int max = dev.resources(l.tile).lock_max_value;
+        if (l.init < 0 || l.init > max)
+            broken(net, fmt::format("lock '{}' on tile {} starts at {}, outside 0..{}", l.name,
+                                    model::to_string(l.tile), l.init, max));
+    }
+    for (const auto& t : net.tasks) {
+        if (t.host_tensor < 0 || static_cast<std::size_t>(t.host_tensor) >= net.host_tensors.size())
+            broken(net, fmt::format("shim task {} ({}) refers to host tensor {} of {}", t.id, t.prov.describe(),
+                                    t.host_tensor, net.host_tensors.size()));
+        const auto& h = net.host_tensors[static_cast<std::size_t>(t.host_tensor)];
+        const model::AddressPattern pat(static_cast<std::int64_t>(t.offset_bytes), t.dims);
+        if (pat.total_bytes() && (pat.min_offset() < 0 || pat.max_offset() >= static_cast<std::int64_t>(h.bytes)))
+            broken(net, fmt::format("shim task {} ({}) reaches bytes {}..{} of host tensor '{}', which has {} B", t.id,
+                                    t.prov.describe(), pat.min_offset(), pat.max_offset(), h.name, h.bytes));
+    }
+}
+
+void InvariantChecker::check_end(const model::Netlist& net, const std::vector<std::unique_ptr<StreamLink>>& links,
+                                 const LockTable& locks) {
+    for (const auto& l : links)
+        for (const auto* r : l->receivers())
+            if (r->written != l->delivered())
+                broken(net, fmt::format("flow {} delivered {} B but its receiver {} wrote {} B", l->label(),
+                                        l->delivered(), r->label(), r->written));
+    for (std::size_t i = 0; i < locks.size(); ++i) {
+        const auto& l = locks.at(static_cast<int>(i));
+        const auto g = l.ledger();
+        const int v = l.final_value();
+        if (v < 0 || v > g.max)
+            broken(net, fmt::format("lock '{}' on {} ends at {}, outside 0..{}", l.name(), l.where(), v, g.max));
+        if (v != g.base + g.released - g.acquired)
+            broken(net, fmt::format("lock '{}' on {} ends at {} but its ledger gives {} + {} released - {} acquired",
+                                    l.name(), l.where(), v, g.base, g.released, g.acquired));
+    }
+}
+
+} // namespace npusim::sim
