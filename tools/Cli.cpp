@@ -121,7 +121,7 @@ depth options: --device, --param K=V, --seed N as for run, and
 float32 and bfloat16 (descr '<V2' or 'bfloat16').
 
 exit codes: 0 outputs match, 1 output mismatch, 2 design, usage or file error, 3 deadlock,
-4 limit reached
+4 limit reached, 5 internal error (a bug in npusim)
 )";
 
 double parse_tolerance(const std::string& s, const std::string& opt) {
@@ -696,16 +696,15 @@ ErrorClass classify_error(const std::exception& e) {
     if (dynamic_cast<const harness::NpyError*>(&e)) return {2, "file_error", "file error"};
     if (const auto* s = dynamic_cast<const SimulationError*>(&e)) {
         const auto code = static_cast<int>(exit_code_for(s->kind()));
-        const char* kind = s->kind() == SimulationError::Kind::Deadlock   ? "deadlock"
-                           : s->kind() == SimulationError::Kind::Limit    ? "limit reached"
-                           : s->kind() == SimulationError::Kind::Kernel   ? "kernel error"
-                           : s->kind() == SimulationError::Kind::Mismatch ? "size mismatch"
-                                                                          : "protocol error";
-        return {code,
-                code == 3   ? "deadlock"
-                : code == 4 ? "limit"
-                            : "error",
-                kind};
+        switch (s->kind()) {
+        case SimulationError::Kind::Deadlock: return {code, "deadlock", "deadlock"};
+        case SimulationError::Kind::Limit: return {code, "limit", "limit reached"};
+        case SimulationError::Kind::Kernel: return {code, "error", "kernel error"};
+        case SimulationError::Kind::Mismatch: return {code, "error", "size mismatch"};
+        case SimulationError::Kind::Internal: return {code, "internal_error", "internal error"};
+        case SimulationError::Kind::Protocol: break;
+        }
+        return {code, "error", "protocol error"};
     }
     return {2, "error", "error"};
 }
