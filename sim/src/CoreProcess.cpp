@@ -98,7 +98,7 @@ void CoreProcess::body() {
         const auto ops_before = sync_ops_;
         const auto t_before = clk_.local_cycles();
         resumed();
-        prog_.body();
+        run_body();
         model::NativeActivity::leave();
         body_check();
         ++iterations_;
@@ -113,6 +113,27 @@ void CoreProcess::body() {
     } while (prog_.while_true);
     clk_.sync();
     ps_.status = ProcessState::Status::Done;
+}
+
+// One run of the body. What it throws (itself, or npusim's design API it calls) is a protocol
+// error naming the worker once: "worker 'w': body threw: ..." for its own exceptions, the API's
+// message (which may name the worker already) for a DesignError.
+void CoreProcess::run_body() {
+    try {
+        prog_.body();
+    } catch (const ProcessAbort&) {
+        throw;
+    } catch (const SimulationError&) {
+        throw;
+    } catch (const DesignError& e) {
+        const std::string subject = error_subject() + ": ";
+        const std::string_view what = e.what();
+        protocol(std::string(what.starts_with(subject) ? what.substr(subject.size()) : what));
+    } catch (const std::exception& e) {
+        protocol(fmt::format("body threw: {}", e.what()));
+    } catch (...) {
+        protocol("body threw an unknown exception");
+    }
 }
 
 CoreProcess::Ring& CoreProcess::ring(int key) {

@@ -55,6 +55,7 @@ private:
         std::uint64_t released = 0; ///< objects released so far
     };
     void body() override;
+    void run_body(); ///< one run of the body; what it throws is a protocol error naming the worker
     std::string error_subject() const override;
     Ring& ring(int key);
     int lock_of(int key) const;

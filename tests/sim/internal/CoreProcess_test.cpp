@@ -77,6 +77,7 @@ TEST_CASE("a worker body that throws is reported with the worker's name", "[sim]
     core.spawn(1 << 20, "core");
     sc_core::sc_start();
     REQUIRE(rig.run.error());
-    CHECK(std::string(rig.run.error()->what()) == "worker 'w': oops");
+    CHECK(std::string(rig.run.error()->what()) == "worker 'w': body threw: oops");
+    CHECK(rig.run.error()->kind() == SimulationError::Kind::Protocol);
     CHECK(CoreServices::current() == nullptr);
 }
