@@ -1,7 +1,9 @@
 # Warning and sanitizer flags shared by every npusim target (applied via npusim_configure_target).
 add_library(npusim_build_flags INTERFACE)
-target_compile_options(npusim_build_flags INTERFACE -Wall -Wextra -Wpedantic -Wshadow=local
-                       -Wno-missing-field-initializers)
+target_compile_options(npusim_build_flags INTERFACE -Wall -Wextra -Wpedantic -Wno-missing-field-initializers)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  target_compile_options(npusim_build_flags INTERFACE -Wshadow=local)
+endif()
 # GCC 12 reports false -Wrestrict positives inside libstdc++'s std::string operator+ (GCC bug 105329).
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
   target_compile_options(npusim_build_flags INTERFACE -Wno-restrict)
@@ -15,8 +17,12 @@ if(NPUSIM_SANITIZE)
   # ASan cannot see (google/sanitizers#189): ASan then refuses to unpoison stacks unwound by
   # exceptions ("ignoring requested __asan_handle_no_return") and reports false stack overflows.
   target_compile_options(npusim_build_flags INTERFACE -fsanitize=address,undefined
-                         -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-                         --param=asan-stack=0)
+                         -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    target_compile_options(npusim_build_flags INTERFACE "SHELL:-mllvm -asan-stack=0") # clang's spelling
+  else()
+    target_compile_options(npusim_build_flags INTERFACE --param=asan-stack=0)
+  endif()
   target_link_options(npusim_build_flags INTERFACE -fsanitize=address,undefined)
 endif()
 
