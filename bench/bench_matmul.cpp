@@ -52,7 +52,7 @@ void BM_MatmulWholeArray(benchmark::State& state) {
     double sim_s = 0, native_s = 0, cycles = 0, unchecked_s = 0;
     bool ok = true;
     for (auto _ : state) {
-        auto host = inst.host;
+        auto host = inst.host();
         const auto t0 = std::chrono::steady_clock::now();
         auto res = sim::simulate(net, std::move(host), o);
         const auto t1 = std::chrono::steady_clock::now();
@@ -67,7 +67,7 @@ void BM_MatmulWholeArray(benchmark::State& state) {
             }
         }
         const auto t2 = std::chrono::steady_clock::now();
-        auto host2 = inst.host;
+        auto host2 = inst.host();
         const auto t3 = std::chrono::steady_clock::now();
         auto res2 = sim::simulate(net, std::move(host2), unchecked);
         const auto t4 = std::chrono::steady_clock::now();

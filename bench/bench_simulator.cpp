@@ -24,7 +24,7 @@ void BM_PassthroughKernel(benchmark::State& state) {
     std::vector<std::vector<std::uint8_t>> last;
     for (auto _ : state) {
         state.PauseTiming();
-        auto host = inst.host; // fresh inputs each run (not timed)
+        auto host = inst.host(); // fresh inputs each run (not timed)
         state.ResumeTiming();
         auto r = sim::simulate(net, std::move(host), o);
         cycles += static_cast<double>(r.cycles);

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <stdexcept>
+#include <type_traits>
 
 namespace npusim::harness {
 
@@ -42,7 +43,6 @@ DesignInstance::DesignInstance(iron::Program prog, std::vector<ArgSpec> a, Tenso
         if (arg_index(k) < 0 || !args[static_cast<std::size_t>(arg_index(k))].takes_input())
             throw DesignError(fmt::format("design '{}': generated data '{}' is not an input argument", design, k));
     if (!reference) throw DesignError(fmt::format("design '{}' has no reference function", design));
-    host = host_tensors(inputs);
 }
 
 int DesignInstance::arg_index(const std::string& name) const {
@@ -51,16 +51,43 @@ int DesignInstance::arg_index(const std::string& name) const {
     return -1;
 }
 
-std::vector<std::vector<std::uint8_t>> DesignInstance::host_tensors(const Tensors& in) const {
+namespace {
+
+// host_tensors for a const or a movable `in`: every input is checked before any is taken.
+template <class In>
+std::vector<std::vector<std::uint8_t>> make_host(const std::vector<ArgSpec>& args, In& in, const std::string& design) {
+    for (const auto& s : args) {
+        if (!s.takes_input()) continue;
+        const auto it = in.find(s.name);
+        if (it == in.end() || !s.matches(it->second))
+            throw DesignError(fmt::format("design '{}': input '{}' needs a {} tensor{}", design, s.name, s.type_str(),
+                                          it == in.end() ? ", none given" : ", got " + it->second.type_str()));
+    }
     std::vector<std::vector<std::uint8_t>> h;
     h.reserve(args.size());
     for (const auto& s : args) {
-        const auto it = s.takes_input() ? in.find(s.name) : in.end();
-        if (s.takes_input() && (it == in.end() || !s.matches(it->second)))
-            throw DesignError(fmt::format("design '{}': input '{}' needs a {} tensor{}", design_, s.name, s.type_str(),
-                                          it == in.end() ? ", none given" : ", got " + it->second.type_str()));
-        h.push_back(it != in.end() ? it->second.data : std::vector<std::uint8_t>(s.bytes()));
+        if (!s.takes_input()) {
+            h.emplace_back(s.bytes());
+            continue;
+        }
+        auto& data = in.find(s.name)->second.data;
+        if constexpr (std::is_const_v<In>)
+            h.push_back(data);
+        else
+            h.push_back(std::move(data));
     }
+    return h;
+}
+
+} // namespace
+
+std::vector<std::vector<std::uint8_t>> DesignInstance::host_tensors(const Tensors& in) const {
+    return make_host(args, in, design_);
+}
+
+std::vector<std::vector<std::uint8_t>> DesignInstance::host_tensors(Tensors&& in) const {
+    auto h = make_host(args, in, design_);
+    in.clear(); // their bytes are gone
     return h;
 }
 

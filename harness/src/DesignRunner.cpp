@@ -122,27 +122,40 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     }
     DesignInstance& inst = *built;
     {
-        // A run's peak resident memory is about 4x the bytes of its runtime arguments (inputs,
-        // the simulator's host copy, outputs, expected outputs and the checks: 2.1 GB for E1's
-        // 2 x 256 MiB, docs/performance.md); estimate 5x and refuse what cannot fit.
-        std::uint64_t bytes = 0;
-        for (const auto& a : inst.args) bytes += a.bytes();
-        const std::uint64_t need = 5 * bytes;
+        // A run's peak resident memory is at most about 2x the bytes of its runtime arguments
+        // (1.5x for a copy such as E1: the simulator's host tensors and the expected outputs; 2x
+        // where the design's input generation or reference holds a second copy of a tensor;
+        // docs/performance.md); estimate 3x and refuse what cannot fit. More than one invocation
+        // keeps the checked outputs of each measured one (SimOptions::snapshot_tensors), and with
+        // more than one measured, a copy of the inputs for their references.
+        std::uint64_t bytes = 0, input_bytes = 0, checked_bytes = 0;
+        for (const auto& a : inst.args) {
+            bytes += a.bytes();
+            if (a.takes_input()) input_bytes += a.bytes();
+            if (a.is_checked()) checked_bytes += a.bytes();
+        }
+        const std::uint64_t invocations = std::uint64_t{opts.warmup} + opts.iters;
+        const std::uint64_t extra =
+            (invocations > 1 ? opts.iters * checked_bytes : 0) + (opts.iters > 1 ? input_bytes : 0);
+        const std::uint64_t need = 3 * bytes + extra;
         if (available && need > available)
             throw DesignError(fmt::format(
-                "design '{}' ({}) on {}: its runtime arguments take {} and a run needs about 5 times that ({}), more "
-                "than the {} of host memory available",
-                spec.name, param_text(), dev.name, size(bytes), size(need), size(available)));
+                "design '{}' ({}) on {}: its runtime arguments take {} and a run needs about 3 times that{} ({}), "
+                "more than the {} of host memory available",
+                spec.name, param_text(), dev.name, size(bytes),
+                extra ? fmt::format(", plus {} for {} invocations", size(extra), invocations) : "", size(need),
+                size(available)));
     }
     rep.args = inst.args;
 
-    // Inputs: generated from the seed unless a file is given.
-    Tensors inputs = inst.inputs;
+    // Inputs: generated from the seed unless a file is given. Taken from the instance, not copied.
+    Tensors inputs = std::move(inst.inputs);
     rep.arg_sources.assign(inst.args.size(), "-");
     for (std::size_t i = 0; i < inst.args.size(); ++i)
         if (inst.args[i].takes_input()) rep.arg_sources[i] = fmt::format("seed {}", opts.seed);
     for (const auto& [name, path] : opts.input_files) {
         const auto& a = argument(inst, spec.name, name, ArgRole::input, "--input");
+        inputs.erase(name); // the generated tensor is freed before the file's is read
         inputs[name] = load_tensor_for(a, path, spec.name);
         rep.arg_sources[static_cast<std::size_t>(inst.arg_index(name))] = path;
     }
@@ -164,23 +177,41 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     for (std::size_t i = 0; i < inst.args.size(); ++i)
         if (inst.args[i].is_checked()) so.snapshot_tensors.push_back(static_cast<int>(i));
     if (so.snapshot_tensors.empty()) so.snapshot_from = so.invocations; // nothing to check: keep nothing
-    rep.result = sim::simulate(net, inst.host_tensors(inputs), so);
-    rep.result.warnings.insert(rep.result.warnings.begin(), net.warnings.begin(), net.warnings.end());
-    const auto t2 = clock::now();
-    rep.resolve_seconds = std::chrono::duration<double>(t1 - t0).count();
-    rep.simulate_seconds = std::chrono::duration<double>(t2 - t1).count();
 
-    // Expected values: the reference on the actual inputs, except where a file gives them.
+    // Expected values: the reference on the actual inputs, except where a file gives them. Those
+    // of the last invocation are computed before simulating, so the inputs can then move into the
+    // simulator's host tensors (an inout argument's initial contents are overwritten there). The
+    // inputs are kept only when still needed: for the reference of earlier checked invocations
+    // and for --save-outputs (input arguments are saved as given).
     const bool need_reference = std::any_of(inst.args.begin(), inst.args.end(), [&](const ArgSpec& a) {
         return a.is_checked() && !expected_from_files.count(a.name);
     });
     const std::uint32_t last = so.invocations - 1;
-    auto expected_at = [&](std::uint32_t inv) {
-        Tensors w = need_reference ? inst.expected(inputs, inv) : Tensors{};
-        for (auto& [name, t] : expected_from_files) w[name] = t;
+    const bool many_checked = opts.iters > 1; // invocations other than the last are checked
+    auto expected_at = [&](std::uint32_t inv, const Tensors& in) {
+        Tensors w = need_reference ? inst.expected(in, inv) : Tensors{};
+        for (const auto& [name, t] : expected_from_files) w[name] = t;
         return w;
     };
-    Tensors want = expected_at(last);
+    Tensors want;
+    if (need_reference) want = inst.expected(inputs, last);
+    if (many_checked)
+        for (const auto& [name, t] : expected_from_files) want[name] = t;
+    else
+        for (auto& [name, t] : expected_from_files) want[name] = std::move(t);
+    Tensors kept_inputs; // what the inputs are still needed for after the simulation starts
+    if (many_checked && need_reference) {
+        kept_inputs = inputs;
+    } else if (!opts.save_dir.empty()) {
+        for (const auto& a : inst.args)
+            if (a.role == ArgRole::input) kept_inputs.emplace(a.name, inputs.at(a.name));
+    }
+    const auto t2 = clock::now();
+    rep.result = sim::simulate(net, inst.host_tensors(std::move(inputs)), so);
+    rep.result.warnings.insert(rep.result.warnings.begin(), net.warnings.begin(), net.warnings.end());
+    const auto t3 = clock::now();
+    rep.resolve_seconds = std::chrono::duration<double>(t1 - t0).count();
+    rep.simulate_seconds = std::chrono::duration<double>(t3 - t2).count();
 
     if (!opts.save_dir.empty()) {
         std::error_code ec;
@@ -190,8 +221,10 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
             const auto& a = inst.args[i];
             if (a.role == ArgRole::unused) continue;
             const auto path = (std::filesystem::path(opts.save_dir) / (a.name + ".npy")).string();
-            NpyFile::write(path,
-                           a.role == ArgRole::input ? inputs.at(a.name) : Tensor(a.dtype, a.shape, rep.result.host[i]));
+            if (a.role == ArgRole::input)
+                NpyFile::write(path, kept_inputs.at(a.name));
+            else
+                NpyFile::write(path, a.dtype, a.shape, rep.result.host[i]);
             rep.saved_files.push_back(path);
             if (a.is_checked()) {
                 const auto epath = (std::filesystem::path(opts.save_dir) / (a.name + ".expected.npy")).string();
@@ -209,6 +242,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
         return checks;
     };
     rep.checks = check_host(rep.result.host, want);
+    want.clear(); // other invocations compute their own
     // Every invocation: warm-ups unchecked, the others against the reference at their index.
     for (std::uint32_t i = 0; i < rep.result.invocations.size(); ++i) {
         const auto& r = rep.result.invocations[i];
@@ -217,7 +251,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
         ir.warmup = i < opts.warmup;
         ir.cycles = r.cycles();
         if (!ir.warmup) {
-            ir.checks = i == last ? rep.checks : check_host(r.host, expected_at(i));
+            ir.checks = i == last ? rep.checks : check_host(r.host, expected_at(i, kept_inputs));
             ir.all_match =
                 std::all_of(ir.checks.begin(), ir.checks.end(), [](const OutputCheck& c) { return c.match; });
         }

@@ -2,8 +2,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fmt/format.h>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -293,7 +293,8 @@ Tensor NpyFile::parse(std::span<const std::uint8_t> b, const std::string& source
 
 Tensor NpyFile::read(const std::string& path) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw NpyError(fmt::format("cannot read '{}': it is a directory", path));
+    if (std::filesystem::is_directory(path, ec))
+        throw NpyError(fmt::format("cannot read '{}': it is a directory", path));
     std::ifstream f(path, std::ios::binary);
     if (!f) throw NpyError(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
     std::vector<std::uint8_t> bytes;
@@ -306,11 +307,20 @@ Tensor NpyFile::read(const std::string& path) {
     return parse(bytes, path);
 }
 
-void NpyFile::write(const std::string& path, const Tensor& t) {
-    const auto bytes = serialize(t);
+void NpyFile::write(const std::string& path, const Tensor& t) { write(path, t.dtype, t.shape, t.data); }
+
+void NpyFile::write(const std::string& path, DType dtype, const std::vector<std::int64_t>& shape,
+                    std::span<const std::uint8_t> data) {
+    const auto want = static_cast<std::uint64_t>(shape_elements(shape)) * dtype_bytes(dtype);
+    if (data.size() != want)
+        throw NpyError(fmt::format("cannot write '{}': {} bytes given for {} {}, which takes {}", path, data.size(),
+                                   numpy_dtype_name(dtype), shape_str(shape), want));
+    // The header, then the data straight from where it is: no serialized copy of a large tensor.
+    const std::string h = header(dtype, shape);
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     if (!f) throw NpyError(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
-    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    f.write(h.data(), static_cast<std::streamsize>(h.size()));
+    f.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
     f.close();
     if (!f) throw NpyError(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
 }

@@ -44,8 +44,8 @@ void require_aie_pass(const std::string& design, const std::string& device, cons
     const auto params = spec.resolve_params(p);
     auto ref = spec.build(dev, params, BuildOptions(11, KernelSet::reference));
     auto aie = spec.build(dev, params, BuildOptions(11, KernelSet::aie));
-    const auto r_ref = sim::simulate(ref.program.resolve(), ref.host, opts(device));
-    const auto r_aie = sim::simulate(aie.program.resolve(), aie.host, opts(device));
+    const auto r_ref = sim::simulate(ref.program.resolve(), ref.host(), opts(device));
+    const auto r_aie = sim::simulate(aie.program.resolve(), aie.host(), opts(device));
     for (const auto& c : aie.check(r_aie.host)) {
         INFO(c.name << ": " << c.first_mismatches);
         CHECK(c.match);

@@ -50,7 +50,7 @@ TEST_CASE("designs reject parameters they cannot run", "[examples]") {
 TEST_CASE("a wrong output is reported with indices and values", "[examples]") {
     const auto& spec = design_by_name("passthrough_kernel");
     auto inst = spec.build(model::device_by_name("npu1"), spec.resolve_params({}), 3);
-    auto host = inst.host;
+    auto host = inst.host();
     host[1] = host[0];
     host[1][10] ^= 1;
     host[1][4000] ^= 1;

@@ -29,6 +29,18 @@ TEST_CASE("goldens come from the actual inputs: the reference runs on what was s
     after[1] = want.at("c").data;
     CHECK(inst.check(in, after)[0].match);
     CHECK_FALSE(inst.check(after)[0].match); // against the seed inputs it differs
+    // From movable inputs: the same host tensors, each input's bytes moved (not copied) out of them.
+    Tensors moved = in;
+    const auto* a_bytes = moved.at("a").data.data();
+    const auto taken = inst.host_tensors(std::move(moved));
+    CHECK(taken == host);
+    CHECK(taken[0].data() == a_bytes);
+    CHECK(moved.empty());
+    Tensors missing = in;
+    missing.erase("factor");
+    CHECK_THROWS_WITH(inst.host_tensors(std::move(missing)),
+                      "design 'vector_scalar_mul': input 'factor' needs a i32[1] tensor, none given");
+    CHECK(inst.host() == inst.host_tensors(inst.inputs));
 }
 
 TEST_CASE("DesignInstance checks the declared arguments against the runtime sequence", "[golden]") {

@@ -104,19 +104,59 @@ TEST_CASE("run_design rejects files and names that do not fit the design", "[gol
 TEST_CASE("a design too large for the host memory is a design error naming its size, never std::bad_alloc",
           "[golden][memory]") {
     const auto& spec = design_by_name("passthrough_kernel");
-    // The run needs about 5x its arguments (2 x 4096 B here): refused against a 16 KiB budget.
+    // The run needs about 3x its arguments (2 x 4096 B here): refused against a 16 KiB budget.
     RunOptions ro;
     ro.host_memory_bytes = 16 << 10;
     CHECK_THROWS_WITH(run_design(spec, "npu1_1col", {}, ro),
                       "design 'passthrough_kernel' (bits=8 size=4096 tile=1024) on npu1_1col: its runtime arguments "
-                      "take 8192 B and a run needs about 5 times that (40960 B), more than the 16384 B of host memory "
+                      "take 8192 B and a run needs about 3 times that (24576 B), more than the 16384 B of host memory "
                       "available");
     ro.host_memory_bytes = 1 << 20;
     CHECK_NOTHROW(run_design(spec, "npu1_1col", {}, ro));
+    // More invocations keep each measured one's outputs (4096 B) and, with more than one measured,
+    // a copy of the input (4096 B): 3 x 4096 + 4096 more here.
+    ro.host_memory_bytes = 32 << 10;
+    CHECK_NOTHROW(run_design(spec, "npu1_1col", {}, ro));
+    ro.iters = 3;
+    ro.warmup = 1;
+    CHECK_THROWS_WITH(run_design(spec, "npu1_1col", {}, ro),
+                      "design 'passthrough_kernel' (bits=8 size=4096 tile=1024) on npu1_1col: its runtime arguments "
+                      "take 8192 B and a run needs about 3 times that, plus 16384 B for 4 invocations (40960 B), more "
+                      "than the 32768 B of host memory available");
 #if !defined(__SANITIZE_ADDRESS__) // AddressSanitizer aborts on such a request instead of throwing
     // 100 TB: the allocation itself fails while the design builds its input.
     CHECK_THROWS_WITH(run_design(spec, "npu1_1col", {{"size", 100'000'000'000'000}}, RunOptions{}),
                       Catch::StartsWith("design 'passthrough_kernel' (bits=8 size=100000000000000 tile=1024) on "
                                         "npu1_1col: out of host memory while building its tensors"));
 #endif
+}
+
+TEST_CASE("the inputs move into the simulator and are kept only where still needed: iters, --save", "[golden]") {
+    // The reference of the last invocation runs before the simulation; the inputs are kept for
+    // the references of earlier checked invocations and for the saved input files.
+    TempDir dir("npusim_golden_kept_inputs");
+    const auto& spec = design_by_name("invocation_counter");
+    const auto inst = spec.build(model::device_by_name("npu1_1col"), spec.resolve_params({}), 7);
+    auto o = run_opts("npu1_1col", 7);
+    o.iters = 3;
+    o.warmup = 1;
+    o.save_dir = dir.file("out");
+    const auto rep = run_design(spec, "npu1_1col", {}, o);
+    CHECK(rep.all_match);
+    REQUIRE(rep.invocations.size() == 4);
+    for (std::uint32_t i = 1; i < 4; ++i) CHECK(rep.invocations[i].all_match);
+    CHECK(NpyFile::read(dir.file("out/in.npy")).data == inst.inputs.at("in").data);
+    CHECK(NpyFile::read(dir.file("out/out.expected.npy")).data == rep.result.host[1]);
+    // One invocation, inputs from a file, outputs saved: the saved input is the file's.
+    const auto& vsm = design_by_name("vector_scalar_mul");
+    std::vector<std::int16_t> a(4096);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int16_t>(i * 7);
+    NpyFile::write(dir.file("a.npy"), Tensor::from<std::int16_t>({4096}, a));
+    auto v = run_opts("npu1_1col");
+    v.input_files = {{"a", dir.file("a.npy")}};
+    v.save_dir = dir.file("vsm");
+    const auto r = run_design(vsm, "npu1_1col", {}, v);
+    CHECK(r.all_match);
+    CHECK(NpyFile::read(dir.file("vsm/a.npy")).values<std::int16_t>() == a);
+    CHECK(NpyFile::read(dir.file("vsm/c.npy")).data == r.result.host[1]);
 }

@@ -6,7 +6,9 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 using namespace npusim;
 using namespace npusim::harness;
@@ -203,5 +205,17 @@ TEST_CASE("errors name the file and say what is wrong", "[npy]") {
     const auto path = write_file("npusim_npy_bad.npy", "hello");
     CHECK_THROWS_WITH(NpyFile::read(path),
                       "'npusim_npy_bad.npy': not a .npy file (it does not start with the magic string \\x93NUMPY)");
+    std::remove(path.c_str());
+}
+
+TEST_CASE("bytes held elsewhere are written as a Tensor with them would be", "[npy]") {
+    const std::string path = "npusim_npy_span.npy";
+    const auto t = Tensor::from<std::int16_t>({2, 3}, {1, -2, 3, 4, 5, -32768});
+    NpyFile::write(path, t.dtype, t.shape, t.data);
+    std::ifstream f(path, std::ios::binary);
+    const std::vector<std::uint8_t> written{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+    CHECK(written == NpyFile::serialize(t));
+    CHECK_THROWS_WITH(NpyFile::write(path, DType::i32, {2, 3}, t.data),
+                      "cannot write 'npusim_npy_span.npy': 12 bytes given for int32 (2, 3), which takes 24");
     std::remove(path.c_str());
 }

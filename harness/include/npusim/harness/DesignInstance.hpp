@@ -27,8 +27,6 @@ struct DesignInstance {
     ReferenceFn reference; ///< inputs -> expected contents of every output argument
     /// When set, used instead of `reference` for every invocation (see InvocationReferenceFn).
     InvocationReferenceFn reference_at;
-    /// The initial host tensors for `inputs` as built (host_tensors(inputs)): the simulator's input.
-    std::vector<std::vector<std::uint8_t>> host;
 
     /// Checks that `args` agree with the program's runtime arguments (count, dtype, shape), that
     /// names are unique, and that `inputs` holds every input argument with its type; DesignError
@@ -40,6 +38,12 @@ struct DesignInstance {
     int arg_index(const std::string& name) const;
     /// One byte vector per argument: the given inputs, zeros for outputs and unused arguments.
     std::vector<std::vector<std::uint8_t>> host_tensors(const Tensors& inputs) const;
+    /// The same, moving each input's bytes out of `inputs` instead of copying them (a large run
+    /// needs the memory of its inputs once, not twice; run_design).
+    std::vector<std::vector<std::uint8_t>> host_tensors(Tensors&& inputs) const;
+    /// The initial host tensors for `inputs` as built (host_tensors(inputs)): the simulator's input.
+    /// Made on each call, not kept: the instance holds its inputs once.
+    std::vector<std::vector<std::uint8_t>> host() const { return host_tensors(inputs); }
     /// The reference's outputs for `inputs` (at `invocation`: reference_at when the design has
     /// one), checked against the output arguments (DesignError).
     Tensors expected(const Tensors& inputs, std::uint32_t invocation = 0) const;

@@ -35,7 +35,7 @@ struct RunOptions {
     /// Resolve-time warnings (static hang checks) are errors (iron::ResolveOptions::werror).
     bool werror = false;
     /// Host memory the run may use, in bytes (0: what the machine has available now). A design whose
-    /// runtime arguments need more (about 5x their bytes) is refused before simulating.
+    /// runtime arguments need more (about 3x their bytes) is refused before simulating.
     std::uint64_t host_memory_bytes = 0;
     /// Depths of single fifo endpoints (iron::ResolveOptions::depth_overrides; `npusim depth`).
     std::vector<iron::DepthOverride> depth_overrides;

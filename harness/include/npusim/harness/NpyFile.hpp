@@ -39,6 +39,10 @@ public:
     static Tensor read(const std::string& path);
     /// Write `t` as a .npy file (byte-for-byte what numpy.save writes; bf16 as '<V2').
     static void write(const std::string& path, const Tensor& t);
+    /// The same for bytes held elsewhere (a run's host tensor), written as they are, not copied
+    /// first; NpyError unless `data` holds exactly the shape's elements of `dtype`.
+    static void write(const std::string& path, DType dtype, const std::vector<std::int64_t>& shape,
+                      std::span<const std::uint8_t> data);
 
     /// Decode .npy bytes; `source` names them in error messages (a file name).
     static Tensor parse(std::span<const std::uint8_t> bytes, const std::string& source);
