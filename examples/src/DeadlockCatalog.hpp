@@ -51,10 +51,10 @@ inline DesignInstance catalog_instance(Program p, std::int64_t in_objects, std::
         std::vector<std::int32_t> y(static_cast<std::size_t>(kWords * out_objects));
         for (std::int64_t k = 0; k < out_objects; ++k)
             std::copy_n(x.begin() + source(k) * kWords, kWords, y.begin() + k * kWords);
-        return Tensors{{"out", Tensor::from(out_shape, y)}};
+        return tensors("out", Tensor::from(out_shape, y));
     };
     return DesignInstance(std::move(p), {ArgSpec::input("in", in_ty), ArgSpec::output("out", out_ty)},
-                          {{"in", Tensor::from(in_ty.shape, in)}}, reference, name);
+                          tensors("in", Tensor::from(in_ty.shape, in)), reference, name);
 }
 
 /// The usual sequence: fill all of "in", drain all of "out" and wait for it.

@@ -39,7 +39,7 @@ DesignSpec make_deadlock_join_early() {
             const auto x = get(t, "in").values<std::int32_t>();
             std::vector<std::int32_t> y(x.begin(), x.begin() + kWords / 2);
             y.insert(y.end(), x.begin() + kWords, x.begin() + kWords + kWords / 2);
-            return Tensors{{"out", Tensor::from(objects_type(1).shape, y)}};
+            return tensors("out", Tensor::from(objects_type(1).shape, y));
         };
         return inst;
     };

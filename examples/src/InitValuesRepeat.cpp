@@ -51,7 +51,7 @@ DesignSpec make_init_values_repeat() {
             std::vector<std::int32_t> c(static_cast<std::size_t>(N * R));
             for (std::int64_t k = 0; k < N * R; ++k)
                 c[static_cast<std::size_t>(k)] = static_cast<std::int32_t>(k % N + 1);
-            return Tensors{{"c", Tensor::from(shape, c)}};
+            return tensors("c", Tensor::from(shape, c));
         };
         return DesignInstance(Program(dev, rt, {w}, design), {ArgSpec::output("c", out_ty)}, {}, reference, design);
     };

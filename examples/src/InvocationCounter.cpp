@@ -58,11 +58,11 @@ DesignSpec make_invocation_counter() {
             const std::int64_t objects = N / n;
             for (std::int64_t e = 0; e < N; ++e)
                 v[static_cast<std::size_t>(e)] += static_cast<std::int32_t>(k * objects + e / n);
-            return Tensors{{"out", Tensor::from(shape, v)}};
+            return tensors("out", Tensor::from(shape, v));
         };
         DesignInstance inst(
             Program(dev, rt, {w}, design), {ArgSpec::input("in", all), ArgSpec::output("out", all)},
-            {{"in", Tensor::from(all.shape, in)}}, [at](const Tensors& t) { return at(t, 0); }, design);
+            tensors("in", Tensor::from(all.shape, in)), [at](const Tensors& t) { return at(t, 0); }, design);
         inst.reference_at = at;
         return inst;
     };

@@ -115,10 +115,10 @@ DesignSpec make_memcpy() {
         std::mt19937_64 rng(o.seed);
         std::vector<std::int32_t> a(static_cast<std::size_t>(size));
         for (auto& x : a) x = static_cast<std::int32_t>(rng());
-        auto reference = [](const Tensors& t) { return Tensors{{"b", get(t, "a")}}; }; // golden: b == a
+        auto reference = [](const Tensors& t) { return tensors("b", get(t, "a")); }; // golden: b == a
         return DesignInstance(Program(dev, rt, workers, design),
                               {ArgSpec::input("a", xfr_ty), ArgSpec::output("b", xfr_ty)},
-                              {{"a", Tensor::from(xfr_ty.shape, a)}}, reference, design);
+                              tensors("a", Tensor::from(xfr_ty.shape, a)), reference, design);
     };
     return s;
 }

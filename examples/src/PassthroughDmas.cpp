@@ -28,10 +28,10 @@ DesignSpec make_passthrough_dmas() {
                     of_out.cons(std::nullopt, AnyShimTile)));
         std::vector<std::int32_t> a(static_cast<std::size_t>(size));
         for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int32_t>(i + 1); // a[i] = i + 1 (not seeded)
-        auto reference = [](const Tensors& in) { return Tensors{{"c", get(in, "a")}}; }; // golden: c == a
+        auto reference = [](const Tensors& in) { return tensors("c", get(in, "a")); }; // golden: c == a
         return DesignInstance(Program(dev, rt, {}, "passthrough_dmas"),
                               {ArgSpec::input("a", vec_ty), ArgSpec::unused("b", vec_ty), ArgSpec::output("c", vec_ty)},
-                              {{"a", Tensor::from(vec_ty.shape, a)}}, reference, "passthrough_dmas");
+                              tensors("a", Tensor::from(vec_ty.shape, a)), reference, "passthrough_dmas");
     };
     return s;
 }

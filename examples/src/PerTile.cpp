@@ -61,7 +61,7 @@ DesignSpec make_per_tile() {
                     for (std::int64_t i = 0; i < th; ++i)
                         for (std::int64_t j = 0; j < tw; ++j)
                             want[static_cast<std::size_t>((r * th + i) * W + c * tw + j)] = k++;
-            return Tensors{{"tensor_out", Tensor::from(shape, want)}};
+            return tensors("tensor_out", Tensor::from(shape, want));
         };
         return DesignInstance(Program(dev, rt, {worker}, design), {ArgSpec::output("tensor_out", tensor_ty)}, {},
                               reference, design);

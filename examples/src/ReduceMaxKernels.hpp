@@ -76,7 +76,7 @@ inline Tensors golden(const Tensors& in) {
     if (x.empty()) throw std::invalid_argument("reduce_max of an empty tensor");
     std::int32_t m = x[0];
     for (auto v : x) m = v > m ? v : m;
-    return Tensors{{"out", Tensor::from<std::int32_t>({1}, {m})}};
+    return tensors("out", Tensor::from<std::int32_t>({1}, {m}));
 }
 
 } // namespace npusim::examples::reduce_max

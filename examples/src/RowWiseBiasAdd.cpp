@@ -116,12 +116,12 @@ DesignSpec make_row_wise_bias_add() {
                     const auto k = static_cast<std::size_t>(i * N + j);
                     out[k] = x[k] + b[static_cast<std::size_t>(j)]; // numpy: in + bias[None, :] in float32
                 }
-            return Tensors{{"out", Tensor::from(shape, out)}};
+            return tensors("out", Tensor::from(shape, out));
         };
         return DesignInstance(
             Program(dev, rt, {w}, design),
             {ArgSpec::input("in", mat_ty), ArgSpec::input("bias", vec_ty), ArgSpec::output("out", mat_ty)},
-            {{"in", Tensor::from(mat_ty.shape, in)}, {"bias", Tensor::from(vec_ty.shape, bias)}}, reference, design);
+            tensors("in", Tensor::from(mat_ty.shape, in), "bias", Tensor::from(vec_ty.shape, bias)), reference, design);
     };
     return s;
 }

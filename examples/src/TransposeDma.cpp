@@ -46,11 +46,11 @@ DesignSpec make_transpose_dma() {
             for (std::int64_t i = 0; i < M; ++i)
                 for (std::int64_t j = 0; j < K; ++j)
                     c[static_cast<std::size_t>(j * M + i)] = x[static_cast<std::size_t>(i * K + j)];
-            return Tensors{{"c", Tensor::from(shape, c)}};
+            return tensors("c", Tensor::from(shape, c));
         };
         return DesignInstance(Program(dev, rt, {}, design),
                               {ArgSpec::input("a", a_ty), ArgSpec::unused("b", a_ty), ArgSpec::output("c", c_ty)},
-                              {{"a", Tensor::from(a_ty.shape, a)}}, reference, design);
+                              tensors("a", Tensor::from(a_ty.shape, a)), reference, design);
     };
     return s;
 }

@@ -64,10 +64,10 @@ DesignSpec make_vec_vec_add_objfifo_init() {
         auto reference = [shape = all.shape](const Tensors& t) {
             auto c = get(t, "b").values<std::int32_t>();
             for (std::size_t i = 0; i < c.size(); ++i) c[i] += static_cast<std::int32_t>(i + 1);
-            return Tensors{{"c", Tensor::from(shape, c)}};
+            return tensors("c", Tensor::from(shape, c));
         };
         return DesignInstance(Program(dev, rt, {w}, design), {ArgSpec::input("b", all), ArgSpec::output("c", all)},
-                              {{"b", Tensor::from(all.shape, b)}}, reference, design);
+                              tensors("b", Tensor::from(all.shape, b)), reference, design);
     };
     return s;
 }

@@ -46,9 +46,10 @@ DesignSpec make_vector_reduce_max() {
                 out.drain(c, {.wait = true});
             },
             fn_args(in_ty, out_ty, of_in.prod(), of_out.cons()));
-        return DesignInstance(
-            Program(dev, rt, {w}, design), {ArgSpec::input("in", in_ty), ArgSpec::output("out", out_ty)},
-            {{"in", Tensor::from(in_ty.shape, reduce_max::random_input(o.seed, size))}}, reduce_max::golden, design);
+        return DesignInstance(Program(dev, rt, {w}, design),
+                              {ArgSpec::input("in", in_ty), ArgSpec::output("out", out_ty)},
+                              tensors("in", Tensor::from(in_ty.shape, reduce_max::random_input(o.seed, size))),
+                              reduce_max::golden, design);
     };
     return s;
 }

@@ -76,12 +76,12 @@ DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64
         std::vector<T> c(x.size());
         for (std::size_t i = 0; i < x.size(); ++i)
             c[i] = static_cast<T>(static_cast<std::int64_t>(x[i]) * f); // numpy: (a.astype(int64) * f).astype(T)
-        return Tensors{{"c", Tensor::from(shape, c)}};
+        return tensors("c", Tensor::from(shape, c));
     };
     return DesignInstance(
         Program(dev, rt, {w}, "vector_scalar_mul"),
         {ArgSpec::input("a", vec_ty), ArgSpec::output("c", vec_ty), ArgSpec::input("factor", scalar_ty)},
-        {{"a", Tensor::from(vec_ty.shape, a)}, {"factor", Tensor::from<std::int32_t>({1}, {factor})}}, reference,
+        tensors("a", Tensor::from(vec_ty.shape, a), "factor", Tensor::from<std::int32_t>({1}, {factor})), reference,
         "vector_scalar_mul");
 }
 

@@ -58,12 +58,12 @@ DesignSpec make_vector_vector_add() {
             std::vector<std::int32_t> c(x.size());
             for (std::size_t i = 0; i < x.size(); ++i)
                 c[i] = static_cast<std::int32_t>(static_cast<std::int64_t>(x[i]) + y[i]); // int64 sum, truncated
-            return Tensors{{"c", Tensor::from(shape, c)}};
+            return tensors("c", Tensor::from(shape, c));
         };
         return DesignInstance(Program(dev, rt, {w}, "vector_vector_add"),
                               {ArgSpec::input("a", vec_ty), ArgSpec::input("b", vec_ty), ArgSpec::output("c", vec_ty)},
-                              {{"a", Tensor::from(vec_ty.shape, a)}, {"b", Tensor::from(vec_ty.shape, b)}}, reference,
-                              "vector_vector_add");
+                              tensors("a", Tensor::from(vec_ty.shape, a), "b", Tensor::from(vec_ty.shape, b)),
+                              reference, "vector_vector_add");
     };
     return s;
 }

@@ -54,3 +54,13 @@ TEST_CASE("ArgSpec and get", "[harness][tensor]") {
     CHECK_THROWS_WITH(get(ts, "x"), "no tensor 'x' (tensors: a, b)");
     CHECK_THROWS_WITH(get(Tensors{}, "x"), "no tensor 'x' (tensors: none)");
 }
+
+TEST_CASE("tensors() moves each tensor into the map: no copy of the bytes", "[harness][tensor]") {
+    Tensor a = Tensor::from<std::int32_t>({4}, {1, 2, 3, 4});
+    const auto* bytes = a.data.data();
+    const Tensors m = tensors("a", std::move(a), "b", Tensor(DType::i16, {2}), "a", Tensor(DType::u8, {1}));
+    REQUIRE(m.size() == 2);
+    CHECK(m.at("a").data.data() == bytes); // the same buffer
+    CHECK(m.at("a").values<std::int32_t>() == std::vector<std::int32_t>{1, 2, 3, 4}); // the first 'a' is kept
+    CHECK(m.at("b").type_str() == "i16[2]");
+}

@@ -5,11 +5,12 @@
 #include "npusim/model/DType.hpp"
 
 #include <cstdint>
-#include <functional>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace npusim::harness {
@@ -56,6 +57,12 @@ struct Tensor {
 
 /// Tensors by argument name (a design's inputs, or its expected outputs).
 using Tensors = std::map<std::string, Tensor>;
+/// tensors("a", ta, "b", Tensor::from(shape, b)): Tensors{{"a", ta}, {"b", ...}} without its
+/// copies. A braced list copies every tensor into the map once more (an initializer_list holds
+/// const elements), which for a large design costs the memory of its tensors; here each is moved
+/// in (pass std::move(ta) for a named one). Names must differ: the first of two equal ones is kept.
+template <class... More>
+Tensors tensors(std::string name, Tensor tensor, More&&... more);
 /// tensors.at(name) with a readable error (std::invalid_argument naming the missing tensor).
 const Tensor& get(const Tensors& tensors, const std::string& name);
 
@@ -101,7 +108,21 @@ struct ArgSpec {
 namespace detail {
 [[noreturn]] void throw_tensor_type(std::string_view what, DType have, DType want);
 [[noreturn]] void throw_tensor_count(std::size_t values, std::int64_t elements);
+inline void add_tensors(Tensors&) {}
+template <class... More>
+void add_tensors(Tensors& m, std::string name, Tensor t, More&&... more) {
+    m.emplace(std::move(name), std::move(t));
+    add_tensors(m, std::forward<More>(more)...);
+}
 } // namespace detail
+
+template <class... More>
+Tensors tensors(std::string name, Tensor tensor, More&&... more) {
+    static_assert(sizeof...(More) % 2 == 0, "tensors(name, tensor, name, tensor, ...)");
+    Tensors m;
+    detail::add_tensors(m, std::move(name), std::move(tensor), std::forward<More>(more)...);
+    return m;
+}
 
 template <class T>
 Tensor Tensor::from(std::vector<std::int64_t> shape, const std::vector<T>& values) {
