@@ -23,6 +23,16 @@ std::string EndpointState::describe() const {
 }
 } // namespace detail
 
+namespace {
+// A default-constructed handle belongs to no fifo: using it is a DesignError, not a null dereference.
+void require_handle(const detail::EndpointState* ep, const char* what) {
+    if (!ep)
+        throw DesignError(fmt::format("ObjectFifoHandle::{}() on an empty handle (default-constructed); get handles "
+                                      "from a fifo's prod() or cons()",
+                                      what));
+}
+} // namespace
+
 std::string Tile::str() const {
     if (pinned()) return fmt::format("Tile({},{})", *col, *row);
     if (kind)
@@ -117,6 +127,7 @@ ObjectFifoHandle ObjectFifo::cons(std::optional<int> depth, std::optional<Tile> 
 }
 
 void ObjectFifoHandle::set_endpoint(Tile tile) const {
+    require_handle(ep_, "set_endpoint");
     if (ep_->role != detail::Role::Producer)
         throw DesignError(fmt::format("{}: set_endpoint() on a consumer handle; a mem-tile endpoint produces the "
                                       "fifo's init_values",
@@ -134,12 +145,25 @@ void ObjectFifoHandle::set_endpoint(Tile tile) const {
     ep_->tile = tile;
 }
 
-const std::string& ObjectFifoHandle::name() const { return fifo_->name; }
-const TensorType& ObjectFifoHandle::obj_type() const { return fifo_->obj_type; }
-int ObjectFifoHandle::depth() const { return detail::declared_depth(*ep_); }
-bool ObjectFifoHandle::is_producer() const { return ep_->role == detail::Role::Producer; }
+const std::string& ObjectFifoHandle::name() const {
+    require_handle(ep_, "name");
+    return fifo_->name;
+}
+const TensorType& ObjectFifoHandle::obj_type() const {
+    require_handle(ep_, "obj_type");
+    return fifo_->obj_type;
+}
+int ObjectFifoHandle::depth() const {
+    require_handle(ep_, "depth");
+    return detail::declared_depth(*ep_);
+}
+bool ObjectFifoHandle::is_producer() const {
+    require_handle(ep_, "is_producer");
+    return ep_->role == detail::Role::Producer;
+}
 
 ElementGroup ObjectFifoHandle::acquire(int n) const {
+    require_handle(ep_, "acquire");
     auto* svc = model::CoreServices::current();
     if (!svc) throw DesignError(fmt::format("{}: acquire() called outside a worker body", ep_->describe()));
     if (n < 1)
@@ -154,6 +178,7 @@ ElementGroup ObjectFifoHandle::acquire(int n) const {
 }
 
 void ObjectFifoHandle::release(int n) const {
+    require_handle(ep_, "release");
     auto* svc = model::CoreServices::current();
     if (!svc) throw DesignError(fmt::format("{}: release() called outside a worker body", ep_->describe()));
     if (n < 1)
@@ -173,6 +198,7 @@ ObjectFifo ObjectFifoHandle::forward(Tile tile, std::optional<TensorType> obj_ty
 }
 
 ObjectFifo ObjectFifoHandle::forward(ForwardOptions o) const {
+    require_handle(ep_, "forward");
     if ((!o.to_stream.empty() && !o.dims_to_stream.empty()) || (!o.from_stream.empty() && !o.dims_from_stream.empty()))
         throw DesignError(fmt::format("fifo '{}': forward() takes dims_to_stream or to_stream (and dims_from_stream or "
                                       "from_stream), not both",
@@ -210,6 +236,7 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind
                                                     LinkOptions opts) const {
     const bool join = kind == detail::LinkState::Kind::Join;
     const char* what = kind == detail::LinkState::Kind::Forward ? "forward" : join ? "join" : "split";
+    require_handle(ep_, what);
     if (join != (ep_->role == detail::Role::Producer))
         throw DesignError(fmt::format("fifo '{}': {}() is only available on {} handles", fifo_->name, what,
                                       join ? "producer" : "consumer"));
@@ -364,6 +391,7 @@ Task ObjectFifoHandle::drain(const RuntimeData& dst, TransferOptions opts) const
 
 Task ObjectFifoHandle::transfer(const RuntimeData& data, TransferOptions opts, bool fill) const {
     const char* what = fill ? "fill" : "drain";
+    require_handle(ep_, what);
     auto* rec = detail::SequenceRecorder::current();
     if (!rec) throw DesignError(fmt::format("fifo '{}': {}() called outside the runtime sequence", fifo_->name, what));
     if (fill && ep_->role != detail::Role::Producer)

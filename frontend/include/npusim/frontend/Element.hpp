@@ -19,10 +19,17 @@ public:
         : data_(data), type_(type), owner_(owner) {}
 
     std::byte* data() const { return data_; }
-    const TensorType& type() const { return *type_; }
-    const std::string& owner() const { return *owner_; } ///< fifo or buffer name
-    std::int64_t elements() const { return type_->elements(); }
-    std::uint64_t bytes() const { return type_->bytes(); }
+    const TensorType& type() const {
+        if (!type_) throw_empty();
+        return *type_;
+    }
+    /// The fifo or buffer name.
+    const std::string& owner() const {
+        if (!owner_) throw_empty();
+        return *owner_;
+    }
+    std::int64_t elements() const { return type().elements(); }
+    std::uint64_t bytes() const { return type().bytes(); }
 
     /// The element's values as T (T must match the element type).
     template <class T>
@@ -39,6 +46,7 @@ public:
     }
 
 private:
+    [[noreturn]] static void throw_empty(); ///< DesignError: a default-constructed view
     void check_dtype(DType want) const;
     void check_index(std::int64_t i) const;
     std::byte* data_ = nullptr;
