@@ -26,6 +26,12 @@ if(NPUSIM_SANITIZE)
   target_link_options(npusim_build_flags INTERFACE -fsanitize=address,undefined)
 endif()
 
+if(NPUSIM_FUZZER)
+  # Coverage instrumentation for libFuzzer in every npusim library, so the fuzzer is guided by
+  # the resolve and simulation code it reaches (the fuzz_designs target adds -fsanitize=fuzzer).
+  target_compile_options(npusim_build_flags INTERFACE -fsanitize=fuzzer-no-link)
+endif()
+
 function(npusim_configure_target tgt)
   target_link_libraries(${tgt} PRIVATE npusim_build_flags)
 endfunction()

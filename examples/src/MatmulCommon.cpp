@@ -2,6 +2,7 @@
 
 #include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/matmul.hpp"
+#include "npusim/model/ComputePeak.hpp"
 
 #include "npusim/kernels/zero.hpp"
 #include <npusim/aie_kernels.hpp>
@@ -17,7 +18,8 @@ MacDims mac_dims_i16(model::Arch arch) {
     return arch == model::Arch::AIE2 ? MacDims{4, 4, 4} : MacDims{4, 4, 8};
 }
 
-Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, MacDims d, bool i32_out, KernelSet ks) {
+Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch arch, bool i32_out, KernelSet ks) {
+    const MacDims d = mac_dims_i16(arch);
     const int M = static_cast<int>(m), K = static_cast<int>(k), N = static_cast<int>(n);
     const int r = static_cast<int>(d.r), s = static_cast<int>(d.s), t = static_cast<int>(d.t);
     std::vector<ArgType> types{tensor<std::int16_t>({m, k}), tensor<std::int16_t>({k, n}),
@@ -43,9 +45,9 @@ Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, MacDims d, 
             },
             make_aie_core_modes());
     }
-    auto cost = [=](std::span<const KernelArg>) {
-        return i32_out ? kernels::matmul_i16_i32_cycles(M, K, N) : kernels::matmul_i16_i16_cycles(M, K, N);
-    };
+    // Never faster than the generation's i16 matrix unit (64 MAC/cycle on AIE2, 128 on AIE2P).
+    const double peak = model::matmul_mac_peak(arch, DType::i16).macs_per_cycle;
+    auto cost = [=](std::span<const KernelArg>) { return kernels::matmul_cycles(M, K, N, peak); };
     return Kernel(i32_out ? "matmul_i16_i32" : "matmul_i16_i16", std::move(run), std::move(types), cost);
 }
 

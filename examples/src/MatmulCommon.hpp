@@ -21,7 +21,7 @@ MacDims mac_dims_i16(model::Arch arch);
 /// C += A.B on an m x k block of A and a k x n block of B in the blocked r x s / s x t layout.
 /// `ks` picks the reference kernels or the AIE-API mm/zero builds (each call then runs with this
 /// kernel object's own rounding/saturation state: make one per worker).
-iron::Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, MacDims d, bool i32_out,
+iron::Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch arch, bool i32_out,
                            KernelSet ks = KernelSet::reference);
 iron::Kernel zero_kernel(std::int64_t m, std::int64_t n, bool i32_out, KernelSet ks = KernelSet::reference);
 

@@ -38,7 +38,7 @@ DesignSpec make_matmul_single_core() {
         auto outC = memC.cons().forward({.name = "outC", .dims_to_stream = matmul::c_dims(m, n, d)});
         const std::int64_t tiles = (M / m) * (N / n), ksteps = K / k;
         Worker w(matmul::core_body(tiles, ksteps),
-                 fn_args(memA.cons(), memB.cons(), memC.prod(), matmul::matmul_kernel(m, k, n, d, true, o.kernels),
+                 fn_args(memA.cons(), memB.cons(), memC.prod(), matmul::matmul_kernel(m, k, n, dev.arch, true, o.kernels),
                          matmul::zero_kernel(m, n, true, o.kernels)),
                  {.stack_size = 0xD00, .name = "matmul"});
         const auto A_ty = tensor<std::int16_t>({M * K}), B_ty = tensor<std::int16_t>({K * N}),

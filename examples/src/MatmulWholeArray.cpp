@@ -78,7 +78,7 @@ DesignSpec make_matmul_whole_array() {
                                      fn_args(A_L2L1[static_cast<std::size_t>(r)].cons(),
                                              B_L2L1[static_cast<std::size_t>(c)].cons(),
                                              C_L1L2[static_cast<std::size_t>(c)][static_cast<std::size_t>(r)].prod(),
-                                             matmul::matmul_kernel(m, k, n, d, false, o.kernels),
+                                             matmul::matmul_kernel(m, k, n, dev.arch, false, o.kernels),
                                              matmul::zero_kernel(m, n, false, o.kernels)),
                                      WorkerOptions{.stack_size = 0xD00, .name = fmt::format("mm_{}_{}", r, c)});
         std::vector<ObjectFifoHandle> a_in, b_in, c_out;

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <npusim/kernels/matmul.hpp>
 
 namespace npusim::kernels {
@@ -60,19 +61,6 @@ void blocked_matmul(const std::int16_t* A, const std::int16_t* B, TC* C, int m, 
     }
 }
 
-std::uint64_t matmul_cycles(const char* name, int m, int k, int n) {
-    detail::require_non_negative(m, name, "m");
-    detail::require_non_negative(k, name, "k");
-    detail::require_non_negative(n, name, "n");
-    const std::uint64_t macs =
-        static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(k) * static_cast<std::uint64_t>(n);
-    // cycles = overhead + ceil(macs * loop_cycles / calib_macs), split to avoid 64-bit overflow.
-    constexpr std::uint64_t loop_cycles = kMatmulI16CalibCycles - kMatmulOverheadCycles;
-    const std::uint64_t whole = macs / kMatmulI16CalibMacs;
-    const std::uint64_t rest = macs % kMatmulI16CalibMacs;
-    return kMatmulOverheadCycles + whole * loop_cycles + ceil_div(rest * loop_cycles, kMatmulI16CalibMacs);
-}
-
 } // namespace
 
 void matmul_i16_i32(const std::int16_t* A, const std::int16_t* B, std::int32_t* C, int m, int k, int n, int r, int s,
@@ -87,8 +75,14 @@ void matmul_i16_i16(const std::int16_t* A, const std::int16_t* B, std::int16_t* 
     blocked_matmul(A, B, C, m, k, n, r, s, t);
 }
 
-std::uint64_t matmul_i16_i32_cycles(int m, int k, int n) { return matmul_cycles("matmul_i16_i32_cycles", m, k, n); }
-
-std::uint64_t matmul_i16_i16_cycles(int m, int k, int n) { return matmul_cycles("matmul_i16_i16_cycles", m, k, n); }
+std::uint64_t matmul_cycles(int m, int k, int n, double peak_macs_per_cycle) {
+    constexpr const char* name = "matmul_cycles";
+    detail::require_non_negative(m, name, "m");
+    detail::require_non_negative(k, name, "k");
+    detail::require_non_negative(n, name, "n");
+    if (!(peak_macs_per_cycle > 0)) detail::fail(name, "the peak must be positive");
+    const double macs = static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n);
+    return static_cast<std::uint64_t>(std::ceil(macs / (peak_macs_per_cycle * kMatmulEfficiency) - 1e-9));
+}
 
 } // namespace npusim::kernels

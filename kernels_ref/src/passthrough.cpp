@@ -38,7 +38,7 @@ std::uint64_t passThroughLine_cycles(std::int32_t n, int elem_bytes) {
     if (elem_bytes != 1 && elem_bytes != 2 && elem_bytes != 4)
         detail::fail(name, "elem_bytes must be 1, 2 or 4 (got " + std::to_string(elem_bytes) + ")");
     const std::uint64_t bytes = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(elem_bytes);
-    return kPassThroughOverheadCycles + ceil_div(bytes, kPassThroughBytesPerCycle);
+    return ceil_div(bytes, kPassThroughBytesPerCycle);
 }
 
 } // namespace npusim::kernels

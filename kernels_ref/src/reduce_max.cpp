@@ -124,23 +124,21 @@ void compute_max_bf16(const npusim::bfloat16* a, const npusim::bfloat16* b, npus
 
 std::uint64_t reduce_max_vector_i32_cycles(std::int32_t n) {
     detail::require_non_negative(n, "reduce_max_vector_i32_cycles", "n");
-    return kReduceMaxOverheadCycles +
-           ceil_div(static_cast<std::uint64_t>(n), kReduceMaxLanesI32 * kReduceMaxVectorsPerCycle) +
+    return            ceil_div(static_cast<std::uint64_t>(n), kReduceMaxLanesI32 * kReduceMaxVectorsPerCycle) +
            kReduceMaxTailCyclesI32;
 }
 
 std::uint64_t reduce_max_vector_bf16_cycles(std::int32_t n) {
     detail::require_non_negative(n, "reduce_max_vector_bf16_cycles", "n");
-    return kReduceMaxOverheadCycles +
-           ceil_div(static_cast<std::uint64_t>(n), kReduceMaxLanesBf16 * kReduceMaxVectorsPerCycle) +
+    return            ceil_div(static_cast<std::uint64_t>(n), kReduceMaxLanesBf16 * kReduceMaxVectorsPerCycle) +
            kReduceMaxTailCyclesBf16;
 }
 
 std::uint64_t reduce_max_scalar_cycles(std::int32_t n) {
     detail::require_non_negative(n, "reduce_max_scalar_cycles", "n");
-    return kReduceMaxOverheadCycles + kReduceMaxScalarCyclesPerElement * static_cast<std::uint64_t>(n);
+    return kReduceMaxScalarCyclesPerElement * static_cast<std::uint64_t>(n);
 }
 
-std::uint64_t compute_max_cycles() { return kReduceMaxOverheadCycles + kReduceMaxScalarCyclesPerElement; }
+std::uint64_t compute_max_cycles() { return kReduceMaxScalarCyclesPerElement; }
 
 } // namespace npusim::kernels

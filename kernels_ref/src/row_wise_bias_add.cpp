@@ -22,7 +22,7 @@ std::uint64_t row_wise_bias_add_f32_cycles(std::int32_t m, std::int32_t n) {
     detail::require_non_negative(m, name, "m");
     detail::require_non_negative(n, name, "n");
     const std::uint64_t elems = static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n);
-    return kBiasAddOverheadCycles + ceil_div(elems, kBiasAddFloatsPerCycle) +
+    return ceil_div(elems, kBiasAddFloatsPerCycle) +
            kBiasAddStripCycles * ceil_div(static_cast<std::uint64_t>(n), kBiasAddVectorLanes);
 }
 

@@ -71,20 +71,20 @@ void vector_scalar_mul_scalar_i32(const std::int32_t* in, std::int32_t* out, con
 
 std::uint64_t vector_scalar_mul_i16_cycles(std::int32_t n) {
     const std::uint64_t un = checked_n(n, "vector_scalar_mul_i16_cycles");
-    return kVsmI16OverheadCycles + kVsmI16CyclesPerVector * ceil_div(un, kVsmVectorLanes);
+    return kVsmI16CyclesPerVector * ceil_div(un, kVsmVectorLanes);
 }
 
 std::uint64_t vector_scalar_mul_i32_cycles(std::int32_t n) {
     const std::uint64_t un = checked_n(n, "vector_scalar_mul_i32_cycles");
-    return kVsmI32OverheadCycles + ceil_div(un * (kVsmI32CalibCycles - kVsmI32OverheadCycles), kVsmI32CalibElements);
+    return ceil_div(un * (kVsmI32CalibCycles - kKernelCallOverheadCycles), kVsmI32CalibElements);
 }
 
 std::uint64_t vector_scalar_mul_scalar_i16_cycles(std::int32_t n) {
-    return kKernelCallOverheadCycles + kVsmScalarCyclesPerElement * checked_n(n, "vector_scalar_mul_scalar_i16_cycles");
+    return kVsmScalarCyclesPerElement * checked_n(n, "vector_scalar_mul_scalar_i16_cycles");
 }
 
 std::uint64_t vector_scalar_mul_scalar_i32_cycles(std::int32_t n) {
-    return kKernelCallOverheadCycles + kVsmScalarCyclesPerElement * checked_n(n, "vector_scalar_mul_scalar_i32_cycles");
+    return kVsmScalarCyclesPerElement * checked_n(n, "vector_scalar_mul_scalar_i32_cycles");
 }
 
 } // namespace npusim::kernels

@@ -32,7 +32,7 @@ std::uint64_t zero_cycles(std::int32_t m, std::int32_t n, int elem_bytes) {
         detail::fail(name, "elem_bytes must be 1, 2 or 4 (got " + std::to_string(elem_bytes) + ")");
     const std::uint64_t bytes =
         static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(elem_bytes);
-    return kZeroOverheadCycles + ceil_div(bytes, kZeroBytesPerCycle);
+    return ceil_div(bytes, kZeroBytesPerCycle);
 }
 
 } // namespace npusim::kernels

@@ -98,11 +98,11 @@ TEST_CASE("passThroughLine preconditions throw std::invalid_argument", "[kernels
 
 TEST_CASE("passThroughLine_cycles: 32 bytes per cycle plus call overhead", "[kernels][passthrough][cost]") {
     REQUIRE(kPassThroughBytesPerCycle == 32);
-    REQUIRE(passThroughLine_cycles(1024, 1) == kPassThroughOverheadCycles + 32);
-    REQUIRE(passThroughLine_cycles(1024, 2) == kPassThroughOverheadCycles + 64);
-    REQUIRE(passThroughLine_cycles(1024, 4) == kPassThroughOverheadCycles + 128);
-    REQUIRE(passThroughLine_cycles(0, 4) == kPassThroughOverheadCycles);
-    REQUIRE(passThroughLine_cycles(33, 1) == kPassThroughOverheadCycles + 2); // partial store rounds up
+    REQUIRE(passThroughLine_cycles(1024, 1) == 32);
+    REQUIRE(passThroughLine_cycles(1024, 2) == 64);
+    REQUIRE(passThroughLine_cycles(1024, 4) == 128);
+    REQUIRE(passThroughLine_cycles(0, 4) == 0);
+    REQUIRE(passThroughLine_cycles(33, 1) == 2); // partial store rounds up
     REQUIRE(passThroughLine_cycles(4096, 1) > passThroughLine_cycles(1024, 1));
     REQUIRE_INVALID(passThroughLine_cycles(1024, 3), "elem_bytes");
     REQUIRE_INVALID(passThroughLine_cycles(-1, 1), ">= 0");

@@ -234,12 +234,12 @@ TEST_CASE("reduce_max preconditions throw std::invalid_argument", "[kernels][red
 
 TEST_CASE("reduce_max cost estimates: one 512-bit vector per cycle plus overhead", "[kernels][reduce_max][cost]") {
     // int32: 2048 elements = 128 vectors
-    REQUIRE(reduce_max_vector_i32_cycles(2048) == kReduceMaxOverheadCycles + 128 + kReduceMaxTailCyclesI32);
+    REQUIRE(reduce_max_vector_i32_cycles(2048) == 128 + kReduceMaxTailCyclesI32);
     // bf16: 2048 elements = 64 vectors
-    REQUIRE(reduce_max_vector_bf16_cycles(2048) == kReduceMaxOverheadCycles + 64 + kReduceMaxTailCyclesBf16);
+    REQUIRE(reduce_max_vector_bf16_cycles(2048) == 64 + kReduceMaxTailCyclesBf16);
     REQUIRE(reduce_max_vector_i32_cycles(4096) - reduce_max_vector_i32_cycles(2048) == 128);
-    REQUIRE(reduce_max_scalar_cycles(4) == kReduceMaxOverheadCycles + 4 * kScalarLoopCyclesPerElement);
+    REQUIRE(reduce_max_scalar_cycles(4) == 4 * kScalarLoopCyclesPerElement);
     REQUIRE(reduce_max_scalar_cycles(1024) > reduce_max_vector_i32_cycles(1024));
-    REQUIRE(compute_max_cycles() == kReduceMaxOverheadCycles + kScalarLoopCyclesPerElement);
+    REQUIRE(compute_max_cycles() == kScalarLoopCyclesPerElement);
     REQUIRE_INVALID(reduce_max_vector_i32_cycles(-1), ">= 0");
 }

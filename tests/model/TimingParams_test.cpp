@@ -58,7 +58,7 @@ TEST_CASE("timing defaults of both generations, every parameter", "[model][timin
         CHECK(p.shim_task_dispatch_cycles == 520);
         CHECK(p.shim_mm2s_task_overhead_cycles == 249);
         CHECK(p.shim_s2mm_task_overhead_cycles == 177);
-        CHECK(p.kernel_call_overhead_cycles == 20);
+        CHECK(p.kernel_call_overhead_cycles == 8);
         CHECK(p.runtime_op_cycles == 10);
         CHECK(p.describe().size() == 13);
     }

@@ -5,15 +5,19 @@
 //   [TH] row N  = same table, theoretical / derived entry
 //   [doc]       = AMD documentation (AM020 AIE-ML architecture manual, mlir-aie programming guide)
 //   [est]       = our own estimate, not calibrated against hardware
-// All cost estimates are for NPU1 (AIE-ML / AIE2) core cycles, measured event0 -> event1 as the
-// mlir-aie trace flow does.
+// All cost estimates are for NPU1 (AIE-ML / AIE2) core cycles. A measured call is event0 -> event1
+// as the mlir-aie trace flow does; it includes the fixed call overhead below, which the simulator
+// adds once per call (TimingParams::kernel_call_overhead_cycles, 8 on AIE2). The *_cycles functions
+// therefore return the kernel's body only: body + overhead = the measured figure.
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
 namespace npusim::kernels {
 
-// Fixed per-call cost (function entry/exit, loop preamble/postamble) of a pipelined vector kernel.
+// Fixed per-call cost (function entry/exit, loop preamble/postamble) of a pipelined vector kernel:
+// the default of TimingParams::kernel_call_overhead_cycles on AIE2, not added by the *_cycles
+// functions (one place for the call overhead).
 // [HW] row 4 minus [TH] row 7: the int16 vector_scalar_mul call measures 72 cycles, of which
 // 1024/32 iterations x 2 store-bound cycles = 64 are the loop; the remaining 8 are overhead.
 inline constexpr std::uint64_t kKernelCallOverheadCycles = 8;

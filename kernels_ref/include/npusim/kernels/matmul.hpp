@@ -34,31 +34,34 @@
 
 namespace npusim::kernels {
 
-// ---- cost constants (NPU1) --------------------------------------------------------------------
-// [HW] row 8: one single_core matmul call, int16 -> int32, m = k = n = 64 (262,144 MACs), traced
-// event0 -> event1: ~2,535 cycles. The estimate scales that measurement linearly in m*k*n
-// (after the fixed call overhead) and uses it for the int16 -> int16 kernel as well [est].
+// ---- cost model --------------------------------------------------------------------------------
+// body cycles = ceil(m*k*n / (peak x kMatmulEfficiency)), peak = the generation's MACs per cycle for
+// the input type (model::matmul_mac_peak: 64 for i16 on AIE2, 128 on AIE2P), so no call is ever
+// faster than the matrix unit; the simulator adds the call overhead (8 cycles on AIE2).
 //
-// CAUTION, inconsistency in the source: the guide calls 2,048 cycles "ideal" for 262,144 MACs at
-// 64 MAC/cycle, but 262,144 / 64 = 4,096. 2,535 cycles means ~103 MAC/cycle, above the documented
-// int16 x int16 peak of 64 MAC/cycle ([doc] AM020, hardware-figures.md section 3). The 2,048 / 2,535
-// = 81% ratio would fit a 128 MAC/cycle data type (bf16 4x8x4). We calibrate to the measured 2,535
-// as the row states; kMatmulI16PeakMacsPerCycle is kept so the model can be switched to
-// "peak x efficiency" (64 MAC/cycle x 0.81 -> ~5,060 cycles at 64^3) if the row is re-attributed.
-inline constexpr std::uint64_t kMatmulI16CalibMacs = 64ull * 64ull * 64ull; // 262,144
-inline constexpr std::uint64_t kMatmulI16CalibCycles = 2535; // [HW] row 8
-inline constexpr std::uint64_t kMatmulOverheadCycles = kKernelCallOverheadCycles; // 8, [HW] row 4 - [TH] row 7
-inline constexpr std::uint64_t kMatmulI16PeakMacsPerCycle = 64; // [doc] AM020 (not used by the estimate)
+// kMatmulEfficiency: [HW] row 8, re-attributed from mlir-aie's history. The programming guide
+// (section-4c) reports ~2,535 cycles event0 -> event1 for one 64 x 64 x 64 single_core matmul call
+// (262,144 MACs), calls it int16 at 64 MAC/cycle and its ideal "2048 cycles = 262,144 / 64". That
+// arithmetic is wrong (262,144 / 64 = 4,096) and 2,535 cycles would be 103 MAC/cycle, above the
+// int16 peak. The design the guide measured is the one at the time of that text (commits
+// dba94a48f / 940f746e9, April 2024): single_core/aie2.py at 488413e4b calls matmul_bf16_bf16 with
+// m = k = n = 64 — bf16, whose 4x8x4 mmul does 128 MAC/cycle, for which 262,144 / 128 = 2,048 is
+// the ideal. So the kernel body reaches 2,048 / (2,535 - 8) = 81.0% of peak; the same efficiency
+// is assumed [est] for the other types and for AIE2P (no per-type measurement is published).
+inline constexpr double kMatmulIdealCycles = 2048.0; // 262,144 MACs / 128 MAC/cycle (bf16, AIE2)
+inline constexpr double kMatmulMeasuredCycles = 2535.0; // [HW] row 8, event0 -> event1
+inline constexpr double kMatmulEfficiency =
+    kMatmulIdealCycles / (kMatmulMeasuredCycles - static_cast<double>(kKernelCallOverheadCycles)); // 0.810
 
 void matmul_i16_i32(const std::int16_t* A, const std::int16_t* B, std::int32_t* C, int m, int k, int n, int r, int s,
                     int t);
 void matmul_i16_i16(const std::int16_t* A, const std::int16_t* B, std::int16_t* C, int m, int k, int n, int r, int s,
                     int t);
 
-/// kMatmulOverheadCycles + ceil(m*k*n * (2535 - 8) / 262144); 2,535 at m = k = n = 64.
-std::uint64_t matmul_i16_i32_cycles(int m, int k, int n);
-/// Same model as matmul_i16_i32_cycles [est].
-std::uint64_t matmul_i16_i16_cycles(int m, int k, int n);
+/// Body cycles of one m x k x n call on a matrix unit of `peak_macs_per_cycle`:
+/// ceil(m*k*n / (peak x kMatmulEfficiency)); 2,527 for 64^3 at 128 (bf16 on AIE2), 2,535 with the
+/// call overhead ([HW] row 8); 5,054 for i16 on AIE2 (64 MAC/cycle).
+std::uint64_t matmul_cycles(int m, int k, int n, double peak_macs_per_cycle);
 
 namespace detail {
 inline void check_block_shape(const char* name, int rows, int cols, int block_rows, int block_cols) {

@@ -19,8 +19,6 @@ namespace npusim::kernels {
 // ---- cost constants (NPU1) --------------------------------------------------------------------
 // One 256-bit store per cycle is the bound of a copy loop: [doc] AM020 (1 x 256-bit store unit).
 inline constexpr std::uint64_t kPassThroughBytesPerCycle = kStoreBytesPerCycle; // 32 B/cycle
-// Call overhead: [HW] row 4 - [TH] row 7 (see kernel_common.hpp).
-inline constexpr std::uint64_t kPassThroughOverheadCycles = kKernelCallOverheadCycles; // 8
 // Kernel preconditions (passThrough.cc): 64-byte blocks, at least 6 loop iterations.
 inline constexpr std::int32_t kPassThroughBlockBytes = 64;
 inline constexpr std::int32_t kPassThroughMinBlocks = 6;
@@ -30,7 +28,7 @@ void passThroughLine_i16(const std::int16_t* in, std::int16_t* out, std::int32_t
 void passThroughLine_i32(const std::int32_t* in, std::int32_t* out, std::int32_t n);
 
 /// Estimated NPU1 cycles of one passThroughLine call on n elements of elem_bytes (1, 2 or 4):
-/// kPassThroughOverheadCycles + ceil(n * elem_bytes / 32).
+/// ceil(n * elem_bytes / 32) (the body; the simulator adds the call overhead).
 /// Throws std::invalid_argument for n < 0 or an unsupported element size.
 std::uint64_t passThroughLine_cycles(std::int32_t n, int elem_bytes);
 

@@ -37,7 +37,6 @@ inline constexpr std::uint64_t kReduceMaxVectorsPerCycle = 1;
 // 5 for bf16) plus 2 for aie::reduce_max [est].
 inline constexpr std::uint64_t kReduceMaxTailCyclesI32 = 4 * 2 + 2; // 10 [est]
 inline constexpr std::uint64_t kReduceMaxTailCyclesBf16 = 5 * 2 + 2; // 12 [est]
-inline constexpr std::uint64_t kReduceMaxOverheadCycles = kKernelCallOverheadCycles; // 8, [HW] row 4 - [TH] row 7
 // Scalar loop: 12 cycles per element, by analogy with [HW] row 1 (scalar int32 loop) [est].
 inline constexpr std::uint64_t kReduceMaxScalarCyclesPerElement = kScalarLoopCyclesPerElement;
 
@@ -49,13 +48,13 @@ void reduce_max_vector_bf16(const npusim::bfloat16* in, npusim::bfloat16* out, s
 void reduce_max_scalar_bf16(const npusim::bfloat16* in, npusim::bfloat16* out, std::int32_t n);
 void compute_max_bf16(const npusim::bfloat16* a, const npusim::bfloat16* b, npusim::bfloat16* out);
 
-/// overhead + ceil(n / 16) vectors at 1 per cycle + 10-cycle tail.
+/// (body only) ceil(n / 16) vectors at 1 per cycle + 10-cycle tail.
 std::uint64_t reduce_max_vector_i32_cycles(std::int32_t n);
-/// overhead + ceil(n / 32) vectors at 1 per cycle + 12-cycle tail.
+/// (body only) ceil(n / 32) vectors at 1 per cycle + 12-cycle tail.
 std::uint64_t reduce_max_vector_bf16_cycles(std::int32_t n);
-/// overhead + 12 * n (either element type).
+/// (body only) 12 * n (either element type).
 std::uint64_t reduce_max_scalar_cycles(std::int32_t n);
-/// overhead + one scalar element step: 20 cycles [est].
+/// (body only) one scalar element step: 20 cycles [est].
 std::uint64_t compute_max_cycles();
 
 } // namespace npusim::kernels

@@ -24,11 +24,10 @@ inline constexpr std::int32_t kBiasAddVectorLanes = 32; // kernel.cc: t = 32 flo
 inline constexpr std::uint64_t kBiasAddFloatsPerCycle = kStoreBytesPerCycle / sizeof(float); // 8
 // Per 32-column strip: bias vector load + pointer reset, ~2 cycles [est].
 inline constexpr std::uint64_t kBiasAddStripCycles = 2;
-inline constexpr std::uint64_t kBiasAddOverheadCycles = kKernelCallOverheadCycles; // 8, [HW] row 4 - [TH] row 7
 
 void row_wise_bias_add_f32(const float* in, const float* bias, float* out, std::int32_t m, std::int32_t n);
 
-/// overhead + ceil(m * n / 8) + 2 * ceil(n / 32).
+/// (body only) ceil(m * n / 8) + 2 * ceil(n / 32).
 std::uint64_t row_wise_bias_add_f32_cycles(std::int32_t m, std::int32_t n);
 
 } // namespace npusim::kernels

@@ -30,15 +30,14 @@ namespace npusim::kernels {
 inline constexpr std::int32_t kVsmVectorLanes = 32; // scale.cc vec_factor
 inline constexpr std::int32_t kVsmMinIterations = 16; // scale.cc chess_loop_range(16, )
 // int16, vectorized + pipelined: store-bound 2-cycle loop per 32 elements ([TH] row 7:
-// 2 x 256-bit stores per 32 int16) + 8 cycles overhead -> 72 cycles per 1024 ([HW] row 4).
+// 2 x 256-bit stores per 32 int16): 64 cycles per 1024, + 8 cycles call overhead (added by the
+// simulator) -> 72 ([HW] row 4).
 inline constexpr std::uint64_t kVsmI16CyclesPerVector = 2;
-inline constexpr std::uint64_t kVsmI16OverheadCycles = kKernelCallOverheadCycles; // 8
 // int32, vectorized + pipelined: 339 cycles per 1024 elements ([HW] row 3); with the same 8-cycle
 // overhead the loop costs 331 cycles per 1024 elements (~10.3 cycles per 32-element vector,
 // multiplier-bound: a 32x32-bit multiply is emulated with several 16-bit multiplies).
 inline constexpr std::uint64_t kVsmI32CalibElements = 1024;
 inline constexpr std::uint64_t kVsmI32CalibCycles = 339; // [HW] row 3
-inline constexpr std::uint64_t kVsmI32OverheadCycles = kKernelCallOverheadCycles; // 8
 // Scalar variants: [HW] row 1 (int32 scalar kernel ~12,297 cycles per 1024) -> 12 cycles per
 // element + 8 overhead; int16 scalar [est] the same per-element cost.
 inline constexpr std::uint64_t kVsmScalarCyclesPerElement = kScalarLoopCyclesPerElement; // 12
@@ -50,11 +49,11 @@ void vector_scalar_mul_scalar_i16(const std::int16_t* in, std::int16_t* out, con
 void vector_scalar_mul_scalar_i32(const std::int32_t* in, std::int32_t* out, const std::int32_t* factor,
                                   std::int32_t n);
 
-/// kVsmI16OverheadCycles + 2 * ceil(n / 32); 72 at n = 1024 ([HW] row 4).
+/// 2 * ceil(n / 32): 64 at n = 1024, 72 with the call overhead ([HW] row 4).
 std::uint64_t vector_scalar_mul_i16_cycles(std::int32_t n);
-/// kVsmI32OverheadCycles + ceil(n * 331 / 1024); 339 at n = 1024 ([HW] row 3).
+/// ceil(n * 331 / 1024): 331 at n = 1024, 339 with the call overhead ([HW] row 3).
 std::uint64_t vector_scalar_mul_i32_cycles(std::int32_t n);
-/// kKernelCallOverheadCycles + 12 * n; 12,296 at n = 1024 ([HW] row 1: ~12,297).
+/// 12 * n: 12,288 at n = 1024, 12,296 with the call overhead ([HW] row 1: ~12,297).
 std::uint64_t vector_scalar_mul_scalar_i16_cycles(std::int32_t n);
 std::uint64_t vector_scalar_mul_scalar_i32_cycles(std::int32_t n);
 

@@ -16,13 +16,12 @@ namespace npusim::kernels {
 // ---- cost constants (NPU1) --------------------------------------------------------------------
 // One 256-bit store per cycle: [doc] AM020 (1 x 256-bit store unit).
 inline constexpr std::uint64_t kZeroBytesPerCycle = kStoreBytesPerCycle; // 32 B/cycle
-inline constexpr std::uint64_t kZeroOverheadCycles = kKernelCallOverheadCycles; // 8, [HW] row 4 - [TH] row 7
 inline constexpr std::int32_t kZeroGranuleBytes = 64; // zero.cc static_assert: 2 x 256-bit stores
 
 void zero_i32(std::int32_t* c, std::int32_t m, std::int32_t n);
 void zero_i16(std::int16_t* c, std::int32_t m, std::int32_t n);
 
-/// kZeroOverheadCycles + ceil(m * n * elem_bytes / 32). elem_bytes in {1, 2, 4}.
+/// ceil(m * n * elem_bytes / 32) (body only). elem_bytes in {1, 2, 4}.
 std::uint64_t zero_cycles(std::int32_t m, std::int32_t n, int elem_bytes);
 
 } // namespace npusim::kernels
