@@ -264,7 +264,8 @@ void write_csv(const harness::DepthReport& rep, const std::string& path) {
                                  : "",
                              csv_field(o.message));
     }
-    if (!f) throw std::runtime_error(fmt::format("cannot write --csv '{}'", path));
+    f.close(); // written out now: an error (a full disk) shows here, not in the destructor
+    if (!f) throw std::runtime_error(fmt::format("cannot write --csv '{}': {}", path, std::strerror(errno)));
 }
 
 } // namespace
