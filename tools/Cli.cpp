@@ -251,7 +251,8 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
     return r;
 }
 
-void print_summary(std::ostream& out, const harness::RunReport& rep, double clock_mhz) {
+void print_summary(std::ostream& out, const harness::RunReport& rep, const model::TimingParams& timing) {
+    const double clock_mhz = timing.clock_mhz;
     const auto& dev = model::device_by_name(rep.device);
     const auto& res = rep.result;
     out << fmt::format("npusim: {} on {} ({}, {} column{})\n", rep.design, dev.name, model::arch_name(dev.arch),
@@ -278,7 +279,11 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, double cloc
                                   rep.arg_sources[i]);
     if (!inputs.empty()) row("inputs", inputs);
     row("tiles used", fmt::format("{}: {}", rep.tiles_used.size(), tiles));
-    row("cycles", fmt::format("{} ({:.2f} us at {:.0f} MHz)", grouped(res.cycles), res.cycles / clock_mhz, clock_mhz));
+    row("cycles", fmt::format("{} array cycles ({:.2f} us at {:.0f} MHz); a host timing the run would see ~{:.0f} us "
+                              "(+{:.0f} us invocation latency)",
+                              grouped(res.cycles), res.cycles / clock_mhz, clock_mhz,
+                              res.cycles / clock_mhz + timing.host_invocation_latency_us,
+                              timing.host_invocation_latency_us));
     if (rep.invocations.size() > 1) {
         // First and steady state (the mean of the measured runs after the first), as XRT's test
         // wrapper times only the non-warm-up iterations.
@@ -335,13 +340,21 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, double cloc
     out << (rep.all_match ? "result: PASS\n" : "result: FAIL (output mismatch)\n");
 }
 
-nlohmann::json report_json(const harness::RunReport& rep) {
+nlohmann::json report_json(const harness::RunReport& rep, const model::TimingParams& timing) {
+    // Array cycles and the time they take at the array clock, apart from the time a host would
+    // measure around one run (array time + the host's invocation latency; docs/timing-model.md).
+    const auto array_us = [&](std::uint64_t cycles) { return static_cast<double>(cycles) / timing.clock_mhz; };
+    const auto npu_us = [&](std::uint64_t cycles) { return array_us(cycles) + timing.host_invocation_latency_us; };
     nlohmann::json j;
     j["status"] = rep.all_match ? "pass" : "mismatch";
     j["design"] = rep.design;
     j["device"] = rep.device;
     j["params"] = rep.params;
     j["cycles"] = rep.result.cycles;
+    j["clock_mhz"] = timing.clock_mhz;
+    j["array_time_us"] = array_us(rep.result.cycles);
+    j["npu_time_us"] = npu_us(rep.result.cycles);
+    j["host_invocation_latency_us"] = timing.host_invocation_latency_us;
     j["kernels"] = std::string(harness::kernel_set_name(rep.kernels));
     j["inputs"] = nlohmann::json::array();
     for (std::size_t i = 0; i < rep.args.size(); ++i)
@@ -382,7 +395,12 @@ nlohmann::json report_json(const harness::RunReport& rep) {
     j["invocations"] = nlohmann::json::array();
     for (const auto& i : rep.invocations) {
         bool match = i.all_match;
-        j["invocations"].push_back({{"index", i.index}, {"warmup", i.warmup}, {"cycles", i.cycles}, {"match", match}});
+        j["invocations"].push_back({{"index", i.index},
+                                    {"warmup", i.warmup},
+                                    {"cycles", i.cycles},
+                                    {"array_time_us", array_us(i.cycles)},
+                                    {"npu_time_us", npu_us(i.cycles)},
+                                    {"match", match}});
     }
     j["saved"] = rep.saved_files;
     j["notes"] = rep.notes;
@@ -582,9 +600,9 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     const auto& rep = *run;
     if (r.progress) err << "\n";
     if (r.json)
-        out << report_json(rep).dump(2) << "\n";
+        out << report_json(rep, so.timing).dump(2) << "\n";
     else
-        print_summary(out, rep, so.timing.clock_mhz);
+        print_summary(out, rep, so.timing);
     if (!r.trace_file.empty() && !r.json)
         out << "  trace written to " << r.trace_file << " (open in ui.perfetto.dev)\n";
     if (!r.vcd_file.empty() && !r.json) out << "  waveform written to " << r.vcd_file << " (open with GTKWave)\n";

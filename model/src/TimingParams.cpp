@@ -38,6 +38,10 @@ const TimingParamRow kTable[] = {
     {"tile_dma_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::tile_dma_bytes_per_cycle, 4.0,
      "[est] bounded by the 32-bit stream port; [HW] memtile stream-bound at 1 word/cycle", 4.0,
      "[est] carried over from AIE2: bounded by the stream port, as stream_bytes_per_cycle"},
+    {"ddr_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::ddr_bytes_per_cycle, 50.0,
+     "[est] carried over from AIE2P: no NPU1 host-memory figure published; LPDDR5 class as on XDNA2", 50.0,
+     "[HW] (secondary quote) Taka et al. (arXiv:2512.13282): ~50 GB/s effective NPU-DRAM, dual-channel "
+     "DDR5-5600; at the 1 GHz convention of clock_mhz"},
     {"lock_acquire_cycles", TimingUnit::Cycles, &P::lock_acquire_cycles, 1,
      "[HW] xdna-emu: +1 cycle arbitration stall per lock request", 1,
      "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
@@ -47,6 +51,9 @@ const TimingParamRow kTable[] = {
      "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
     {"shim_task_dispatch_cycles", TimingUnit::Cycles, &P::shim_task_dispatch_cycles, 520,
      "[HW] xdna-emu: pipelined START_TASK gap ~520 cycles (cold ~3050)", 520,
+     "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+    {"shim_cold_task_dispatch_cycles", TimingUnit::Cycles, &P::shim_cold_task_dispatch_cycles, 3050,
+     "[HW] xdna-emu: cold START_TASK ~3,050 cycles (the first task a channel runs)", 3050,
      "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
     {"shim_mm2s_task_overhead_cycles", TimingUnit::Cycles, &P::shim_mm2s_task_overhead_cycles, 249,
      "[HW] xdna-emu: per-task MM2S overhead 249 cycles", 249,
@@ -60,6 +67,10 @@ const TimingParamRow kTable[] = {
      8, "[est] carried over from AIE2: no AIE2P kernel trace published"},
     {"runtime_op_cycles", TimingUnit::Cycles, &P::runtime_op_cycles, 10, "[est] controller per instruction", 10,
      "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
+    {"host_invocation_latency_us", TimingUnit::Microseconds, &P::host_invocation_latency_us, 250.0,
+     "[HW] row 9: vector_scalar_mul (4 x 1024 int32) measures 200-300 us NPU time after 4 warm-ups, of which the "
+     "array works a few us: the rest is the host's invocation (XRT run, syncs)",
+     250.0, "[est] carried over from AIE2: no NPU2 end-to-end figure for a small design published"},
 };
 
 } // namespace
@@ -69,6 +80,7 @@ const char* timing_unit_name(TimingUnit u) {
     case TimingUnit::MHz: return "MHz";
     case TimingUnit::BytesPerCycle: return "B/cycle";
     case TimingUnit::Cycles: return "cycles";
+    case TimingUnit::Microseconds: return "us";
     }
     return "?";
 }
@@ -78,11 +90,12 @@ bool timing_name_carries_unit(std::string_view name, TimingUnit u) {
     case TimingUnit::MHz: return name.ends_with("_mhz");
     case TimingUnit::BytesPerCycle: return name.ends_with("_bytes_per_cycle");
     case TimingUnit::Cycles: return name.ends_with("_cycles");
+    case TimingUnit::Microseconds: return name.ends_with("_us");
     }
     return false;
 }
 
-bool timing_unit_must_be_positive(TimingUnit u) { return u != TimingUnit::Cycles; }
+bool timing_unit_must_be_positive(TimingUnit u) { return u != TimingUnit::Cycles && u != TimingUnit::Microseconds; }
 
 double TimingParamRow::get(const TimingParams& p) const {
     if (const auto* d = std::get_if<double TimingParams::*>(&member)) return p.**d;

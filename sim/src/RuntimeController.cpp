@@ -116,10 +116,14 @@ void RuntimeController::run_sequence() {
 // design hangs, so it is an error at that push - unless --queue-wait models the toolchain's wait
 // for a free slot (mlir-aie PR 3734: a maskpoll on Task_Queue_Size before the push).
 void RuntimeController::start_task(std::size_t i, const model::RuntimeOp& op) {
-    clk_.advance(svc_.timing.shim_task_dispatch_cycles);
-    clk_.sync(); // the queue write happens at the controller's time
     const auto& task = net_.tasks.at(static_cast<std::size_t>(op.task));
     const auto shim = model::task_completer(task);
+    // The first START_TASK a channel sees is cold (shim_cold_task_dispatch_cycles); later ones are
+    // pipelined. Cold once per channel for the whole run, as measured (xdna-emu: once per session).
+    const bool cold = std::find(warm_channels_.begin(), warm_channels_.end(), shim) == warm_channels_.end();
+    if (cold) warm_channels_.push_back(shim);
+    clk_.advance(cold ? svc_.timing.shim_cold_task_dispatch_cycles : svc_.timing.shim_task_dispatch_cycles);
+    clk_.sync(); // the queue write happens at the controller's time
     auto* ch = shim_channel_(shim);
     if (!ch || !ch->has_link())
         fail(SimulationError(SimulationError::Kind::Protocol,

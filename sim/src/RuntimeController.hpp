@@ -52,6 +52,7 @@ private:
     int waiting_ = -1;
     bool queue_waiting_ = false;
     model::StreamEndpoint queue_channel_;
+    std::vector<model::StreamEndpoint> warm_channels_; ///< channels that have started a task
     std::size_t op_ = 0; ///< the instruction being executed
     std::uint64_t ops_done_ = 0;
     std::uint32_t invocation_ = 0;

@@ -24,7 +24,7 @@ namespace npusim::sim {
 
 SimEngine::SimEngine(const model::Netlist& net, std::vector<std::vector<std::uint8_t>> host, const SimOptions& opts)
     : net_(net), host_(std::move(host)), opts_(opts), tracks_(opts_.trace), services_{run_, tracks_, opts_.timing},
-      memory_(net.buffers), board_(net.tasks.size()) {
+      memory_(net.buffers), ddr_(opts.timing.ddr_bytes_per_cycle), board_(net.tasks.size()) {
     if (!net.device) throw SimulationError(SimulationError::Kind::Protocol, "netlist has no device");
     if (host_.size() != net.host_tensors.size())
         throw SimulationError(SimulationError::Kind::Mismatch,
@@ -121,6 +121,10 @@ void SimEngine::build() {
         const bool src_shim = dev.kind_at(e.producer.tile) == model::TileKind::Shim;
         const double rate = src_shim ? opts_.timing.shim_dma_bytes_per_cycle : opts_.timing.tile_dma_bytes_per_cycle;
         links_.push_back(std::make_unique<StreamLink>(opts_.timing, stats_, f.prov.describe(), rx, rate, latency));
+        const bool to_shim = std::any_of(e.consumers.begin(), e.consumers.end(), [&](const model::StreamEndpoint& d) {
+            return dev.kind_at(d.tile) == model::TileKind::Shim;
+        });
+        if (src_shim || to_shim) links_.back()->set_ddr(&ddr_);
         if (src_shim) {
             shim(e.producer)->set_link(links_.back().get());
             link_senders_.push_back(shim(e.producer));

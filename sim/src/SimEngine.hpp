@@ -4,6 +4,7 @@
 // from a netlist; it hands each component only the services it needs (RunServices and the
 // *Services struct next to each component), runs the event loop, and turns the outcome into a
 // SimResult or a SimulationError (deadlock report, protocol violation, limit).
+#include "DdrBandwidth.hpp"
 #include "DeadlockAnalyzer.hpp"
 #include "RunControl.hpp"
 #include "RunServices.hpp"
@@ -50,6 +51,7 @@ private:
     RunServices services_;
     TileMemory memory_;
     LockTable locks_;
+    DdrBandwidth ddr_; ///< host memory shared by every shim channel
     RunStats stats_;
     TaskBoard board_;
     std::vector<std::unique_ptr<StreamLink>> links_; ///< one per netlist flow, in order

@@ -48,8 +48,10 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
             chunk = std::min(chunk, r->remaining);
             start = std::max(start, r->ready_at);
         }
-        const auto cycles = stream_transfer_cycles(chunk, rate_, first ? latency_ : 0);
+        auto cycles = stream_transfer_cycles(chunk, rate_, first ? latency_ : 0);
         first = false;
+        // A shim end shares the host-memory bandwidth with every other shim channel.
+        if (ddr_) cycles = std::max(cycles, ddr_->reserve(chunk, start) - start);
         clk.sync_to(start + cycles); // one wait: until the chunk has arrived
         if (active) *active += cycles;
         for (auto* r : rx_) {

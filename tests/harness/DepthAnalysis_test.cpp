@@ -227,7 +227,10 @@ TEST_CASE("depth analysis finds the smallest depth of a window consumer and the 
     for (int d = 2; d <= 4; ++d) CHECK(in.by_depth.at(d).ok());
     // With 2 buffers the DMA cannot bring the next object while the core holds its window.
     CHECK(in.by_depth.at(2).cycles > in.by_depth.at(3).cycles);
-    CHECK(in.saturation_depth == 3);
+    // ... but only by a few cycles per object (a 64 B object arrives in 16 cycles, the body takes 400):
+    // under 1% of the run, so depth 2 already counts as saturated (within 1% of the best).
+    CHECK(in.by_depth.at(2).cycles < in.by_depth.at(3).cycles * 101 / 100);
+    CHECK(in.saturation_depth == 2);
     CHECK(in.tile_capacity == model::device_by_name("npu1_1col").compute.memory_bytes);
     CHECK(in.tile_bytes_used >= 3 * 64 + 2 * 64);
     CHECK(in.bytes_at(*in.min_depth) == 128);

@@ -56,10 +56,10 @@ TEST_CASE("one BD transfer is one transaction: bytes / rate + route latency", "[
     o.timing = TimingParams::for_arch(Arch::AIE2);
     const auto& t = o.timing;
     const auto r = sim::simulate(net, {std::vector<std::uint8_t>(4096, 7)}, o);
-    // controller: the push (BD write + queue push, the pipelined START_TASK gap), per-task
-    // overhead, 4096 B at 4 B/cycle, 3 switches traversed x 4 cycles
-    const std::uint64_t want =
-        t.shim_task_dispatch_cycles + t.shim_mm2s_task_overhead_cycles + 4096 / 4 + 3 * t.switch_hop_latency_cycles;
+    // controller: the push (BD write + queue push; the channel's first START_TASK, so cold),
+    // per-task overhead, 4096 B at 4 B/cycle, 3 switches traversed x 4 cycles
+    const std::uint64_t want = t.shim_cold_task_dispatch_cycles + t.shim_mm2s_task_overhead_cycles + 4096 / 4 +
+                               3 * t.switch_hop_latency_cycles;
     CHECK(r.cycles == want);
     CHECK(r.bytes_moved == 4096);
     CHECK(r.bd_transfers == 2); // the shim task and the tile BD

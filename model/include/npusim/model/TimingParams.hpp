@@ -19,9 +19,9 @@
 
 namespace npusim::model {
 
-enum class TimingUnit : std::uint8_t { MHz, BytesPerCycle, Cycles };
-const char* timing_unit_name(TimingUnit u); ///< "MHz", "B/cycle", "cycles"
-/// A parameter carries its unit in its name: "..._mhz", "..._bytes_per_cycle", "..._cycles".
+enum class TimingUnit : std::uint8_t { MHz, BytesPerCycle, Cycles, Microseconds };
+const char* timing_unit_name(TimingUnit u); ///< "MHz", "B/cycle", "cycles", "us"
+/// A parameter carries its unit in its name: "..._mhz", "..._bytes_per_cycle", "..._cycles", "..._us".
 bool timing_name_carries_unit(std::string_view name, TimingUnit u);
 /// Rates and the clock are divided by, so they must be positive; a cycle count may be 0.
 bool timing_unit_must_be_positive(TimingUnit u);
@@ -35,14 +35,17 @@ struct TimingParams {
     std::uint32_t switch_hop_latency_cycles{}; ///< per stream switch traversed
     double shim_dma_bytes_per_cycle{}; ///< per shim DMA channel
     double tile_dma_bytes_per_cycle{}; ///< per compute / mem tile DMA channel
+    double ddr_bytes_per_cycle{}; ///< host memory (DDR / NoC), shared by all shim channels
     std::uint32_t lock_acquire_cycles{}; ///< uncontended acquire
     std::uint32_t lock_release_cycles{};
     std::uint32_t bd_setup_cycles{}; ///< BD fetch + lock handshake per BD on a tile DMA
     std::uint32_t shim_task_dispatch_cycles{}; ///< queue push -> task start (pipelined)
+    std::uint32_t shim_cold_task_dispatch_cycles{}; ///< the first START_TASK on a channel
     std::uint32_t shim_mm2s_task_overhead_cycles{}; ///< per task, host memory read path
     std::uint32_t shim_s2mm_task_overhead_cycles{}; ///< per task, host memory write path
     std::uint32_t kernel_call_overhead_cycles{}; ///< call/return + prologue of a kernel
     std::uint32_t runtime_op_cycles{}; ///< controller cost per runtime-sequence op
+    double host_invocation_latency_us{}; ///< what the host adds around one run (XRT call, sync); not array time
 
     /// The AIE2 defaults (the same as for_arch(Arch::AIE2)).
     TimingParams();
