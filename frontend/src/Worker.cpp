@@ -17,8 +17,9 @@ void claim_endpoint(EndpointState* ep, OwnerKind kind, WorkerState* worker, cons
                             : ep->owner == OwnerKind::Runtime ? std::string("the Runtime")
                             : ep->owner == OwnerKind::MemTile ? std::string("a mem-tile endpoint (set_endpoint)")
                                                               : std::string("a forward/split/join link");
-        throw DesignError(fmt::format("{}: {} handle is already used by {}; call cons() again for another consumer",
-                                      who, ep->describe(), other));
+        throw DesignError(fmt::format("{}: {} handle is already used by {}; {}", who, ep->describe(), other,
+                                      ep->role == Role::Consumer ? "call cons() again for another consumer"
+                                                                 : "a fifo has one producer"));
     }
     ep->owner = kind;
     ep->worker = worker;
