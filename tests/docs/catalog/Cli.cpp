@@ -1,0 +1,198 @@
+// The command line (tools/): usage errors, output files, and what ends the process (the crash
+// reporter, the wall-clock watchdog). catalog_* designs are registered by the catalog itself: native
+// code that crashes or never returns, which no example design has.
+#include "Designs.hpp"
+
+#include "npusim/harness/DesignRegistry.hpp"
+
+#include <cstring>
+
+namespace npusim::errcat {
+
+namespace {
+// A registered design around passthrough(pass(params)) (objects of i32[256]): arguments a (input)
+// and b (output), i32[1024], the reference b = a.
+void register_catalog_design(const std::string& name, const std::string& what, std::vector<harness::ParamSpec> params,
+                             std::function<Pass(const harness::Params&)> pass) {
+    harness::DesignSpec s;
+    s.name = name;
+    s.description = what;
+    s.devices = {"npu1_1col"};
+    s.params = std::move(params);
+    s.build = [pass, name](const model::DeviceSpec&, const harness::Params& p, const harness::BuildOptions&) {
+        const auto t = i32(1024);
+        return harness::DesignInstance(
+            passthrough(pass(p)), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            harness::tensors("a", harness::Tensor(DType::i32, {1024})),
+            [](const harness::Tensors& x) {
+                return harness::Tensors{{"b", x.at("a")}};
+            },
+            name);
+    };
+    harness::register_design(std::move(s));
+}
+
+void register_catalog_designs() {
+    static bool done = false;
+    if (done) return;
+    done = true;
+    register_catalog_design("catalog_crash", "error catalog: native code that crashes",
+                            {{"how", 0,
+                              "0: a 16 MiB local array in a kernel, 1: a kernel divides by zero, 2: the body "
+                              "traps in its resolve-time trace"}},
+                            [](const harness::Params& p) {
+                                const auto how = p.at("how");
+                                // Two functions: the 16 MiB frame of the first would overflow any call.
+                                Kernel big(
+                                    "big_local",
+                                    [](std::span<const KernelArg> a) {
+                                        constexpr std::size_t kBytes = 16u << 20;
+                                        volatile char local[kBytes];
+                                        for (std::size_t i = kBytes; i >= 4096; i -= 4096) local[i - 1] = 1;
+                                        std::memcpy(a[0].data, const_cast<const char*>(&local[kBytes - 64]), 64);
+                                    },
+                                    {i32(256)}, cost::fixed(10));
+                                Kernel divide(
+                                    "divide",
+                                    [](std::span<const KernelArg> a) {
+                                        volatile int n = 7, zero = 0;
+                                        *reinterpret_cast<int*>(a[0].data) = n / zero;
+                                    },
+                                    {i32(256)}, cost::fixed(10));
+                                Kernel k = how == 0 ? big : divide;
+                                return Pass{.body = [k, how](F in, F out) {
+                                    if (how == 2) __builtin_trap();
+                                    k(out.acquire(1));
+                                    copy(in, out);
+                                }};
+                            });
+    register_catalog_design("catalog_spin", "error catalog: native code that never returns",
+                            {{"where", 0, "0: in a kernel, 1: in the body during the resolve-time trace"}},
+                            [](const harness::Params& p) {
+                                Kernel k(
+                                    "spin",
+                                    [](std::span<const KernelArg>) {
+                                        volatile bool forever = true;
+                                        while (forever) {}
+                                    },
+                                    {i32(256)}, cost::fixed(10));
+                                const bool in_body = p.at("where") == 1;
+                                return Pass{.body =
+                                                [k, in_body](F in, F out) {
+                                                    volatile bool forever = in_body;
+                                                    while (forever) {}
+                                                    k(out.acquire(1));
+                                                    copy(in, out);
+                                                },
+                                            .worker = {.name = "spinner"}};
+                            });
+}
+} // namespace
+
+void add_cli(Catalog& c) {
+    register_catalog_designs();
+    c.component("CLI: usage", "Command lines npusim does not take: the usage text, then the error (`tools/Cli.cpp`, "
+                              "`tools/CliSupport.cpp`, `tools/DepthCommand.cpp`).");
+    c.site("tools/Cli.cpp");
+    c.cli("usage.unknown_command", kUsage, "unknown command 'frobnicate'", {"frobnicate"});
+    c.cli("usage.run_without_design", kUsage, "run: which design? (see `npusim list`)", {"run"});
+    c.cli("usage.unknown_option", kUsage, "unknown option '--fast'", {"run", "passthrough_kernel", "--fast"});
+    c.cli("usage.unexpected_argument", kUsage, "unexpected argument 'twice'", {"run", "passthrough_kernel", "twice"});
+    c.cli("usage.number", kUsage, "--rtol expects a non-negative number, got 'x'",
+          {"run", "passthrough_kernel", "--rtol", "x"});
+    c.cli("usage.named_file", kUsage, "--input expects NAME=FILE.npy, got 'in'",
+          {"run", "passthrough_kernel", "--input", "in"});
+    c.cli("usage.named_file_twice", kUsage, "--input in is given twice",
+          {"run", "passthrough_kernel", "--input", "in=a.npy", "--input", "in=b.npy"});
+    c.cli("usage.core_stack", kUsage, "--core-stack expects 1048576 up to 2147483648 bytes, got 1000",
+          {"run", "passthrough_kernel", "--core-stack", "1000"});
+    c.cli("usage.html", kUsage, "--html is not available in this version",
+          {"run", "passthrough_kernel", "--html", "r.html"});
+    c.cli("usage.kernels", kUsage, "--kernels expects ref or aie, got 'hls'",
+          {"run", "passthrough_kernel", "--kernels", "hls"});
+    c.cli("usage.tolerance", kUsage, "--tolerance expects allclose or nearly-equal, got 'exact'",
+          {"run", "passthrough_kernel", "--tolerance", "exact"});
+    c.cli("usage.iters", kUsage, "--iters expects 1 up to 1000000, got 0",
+          {"run", "passthrough_kernel", "--iters", "0"});
+    c.cli("usage.alloc_scheme", kUsage, "--alloc-scheme expects bank-aware or basic-sequential, got 'best'",
+          {"run", "passthrough_kernel", "--alloc-scheme", "best"});
+    c.cli("usage.args_alloc_scheme", kUsage, "args: --alloc-scheme applies to run and golden (args does not resolve)",
+          {"args", "passthrough_kernel", "--alloc-scheme", "bank-aware"});
+    c.cli("usage.timing_argument", kUsage, "timing: unexpected argument '--fast'", {"timing", "--fast"});
+    c.site("tools/CliSupport.cpp");
+    c.cli("usage.integer", kUsage, "--max-cycles expects a non-negative integer, got 'many'",
+          {"run", "passthrough_kernel", "--max-cycles", "many"});
+    c.cli("usage.param_integer", kUsage, "--param size expects an integer, got 'big'",
+          {"run", "passthrough_kernel", "--param", "size=big"});
+    c.cli("usage.param_format", kUsage, "--param expects K=V, got 'tile'",
+          {"run", "passthrough_kernel", "--param", "tile"});
+    c.cli("usage.takes_no_value", kUsage, "--json takes no value", {"run", "passthrough_kernel", "--json=yes"});
+    c.cli("usage.needs_value", kUsage, "--device needs a value", {"run", "passthrough_kernel", "--device"});
+    c.site("tools/DepthCommand.cpp");
+    c.cli("usage.depth_range", kUsage, "--jobs expects an integer in 1..256, got '0'",
+          {"depth", "passthrough_kernel", "--jobs", "0"});
+    c.cli("usage.depth_csv_name", kUsage, "--csv needs a file name", {"depth", "passthrough_kernel", "--csv="});
+    c.cli("usage.depth_unknown_option", kUsage, "depth: unknown option '--fast'",
+          {"depth", "passthrough_kernel", "--fast"});
+    c.cli("usage.depth_unexpected_argument", kUsage, "depth: unexpected argument 'twice'",
+          {"depth", "passthrough_kernel", "twice"});
+    c.cli("usage.depth_without_design", kUsage, "depth: which design? (see `npusim list`)", {"depth"});
+
+    c.component("CLI: output files and the process",
+                "Output files that cannot be written, and what ends the process: a crash in native design code "
+                "(`tools/CrashReporter.cpp`) and the wall-clock watchdog of `--timeout` (`tools/Cli.cpp`). The "
+                "catalog_* designs are registered by the catalog (`tests/docs/catalog/Cli.cpp`): native code that "
+                "crashes or never returns, which no example design has.");
+    c.site("tools/Cli.cpp");
+    c.cli("process.output_file", kOther, "cannot write --trace '/nonexistent/t.json': No such file or directory",
+          {"run", "passthrough_kernel", "--trace", "/nonexistent/t.json"});
+    c.cli("process.dot_file", kOther, "cannot write --dot '/dev/full'",
+          {"run", "deadlock_fill_less", "--dot", "/dev/full"});
+    c.site("traces/src/OutputFile.cpp");
+    c.cli("process.trace_write", kOther, "cannot write Perfetto trace to '/dev/full': No space left on device",
+          {"run", "passthrough_kernel", "--trace", "/dev/full"});
+    c.site("tools/DepthCommand.cpp");
+    c.cli("process.csv_file", kOther, "cannot write --csv '/nonexistent/d.csv': No such file or directory",
+          {"depth", "passthrough_dmas", "--csv", "/nonexistent/d.csv"});
+    c.cli("process.csv_write", kOther, "cannot write --csv '/dev/full': No space left on device",
+          {"depth", "passthrough_dmas", "--csv", "/dev/full"});
+    c.internal("process.csv_reopen", "cannot write --csv 'd.csv': No such file or directory",
+               "The --csv path was opened for writing before the analysis (process.csv_file); only a file removed "
+               "or made unwritable while it runs fails here.");
+    c.site("tools/CrashReporter.cpp");
+    c.cli_forked("process.crash_stack", kKernel,
+                 "worker 'w' was running kernel 'big_local' (entered at cycle <N>) and it crashed with SIGSEGV "
+                 "(invalid memory access). Most likely its stack overflowed (a large local array: each core runs on a "
+                 "host stack of SimOptions::core_stack_bytes, 4 MiB by default; raise it with --core-stack BYTES) or "
+                 "it wrote through a wild pointer.",
+                 {"run", "catalog_crash"})
+        .sanitizer_skip = true;
+    c.cli_forked("process.crash_arithmetic", kKernel,
+                 "worker 'w' was running kernel 'divide' (entered at cycle <N>) and it crashed with SIGFPE (arithmetic "
+                 "error, e.g. an integer division by zero)",
+                 {"run", "catalog_crash", "--param", "how=1"})
+        .sanitizer_skip = true;
+    c.cli_forked("process.crash_in_trace", kKernel,
+                 "worker 'w' was running its body in the resolve-time trace of its body and it crashed with SIGILL "
+                 "(illegal instruction)",
+                 {"run", "catalog_crash", "--param", "how=2"})
+        .sanitizer_skip = true;
+    c.site("tools/Cli.cpp");
+    c.cli_forked("process.watchdog", kLimit,
+                 "wall-clock limit of 1 s reached (--timeout): worker 'spinner' is running kernel 'spin' (entered at "
+                 "cycle <N> of the simulation); it has not returned, so npusim stops here",
+                 {"run", "catalog_spin", "--timeout", "1"});
+    c.cli_forked(
+        "process.watchdog_in_trace", kLimit,
+        "wall-clock limit of 1 s reached (--timeout): worker 'spinner' is running its body in the resolve-time "
+        "trace of its body; it has not returned, so npusim stops here",
+        {"run", "catalog_spin", "--param", "where=1", "--timeout", "1"});
+    c.internal("process.watchdog_unknown",
+               "wall-clock limit of 1 s reached (--timeout): the simulator did not return; it has not returned, so "
+               "npusim stops here",
+               "The simulation stops itself at the limit between slices of 100,000 cycles (sim.wall_clock_limit), a "
+               "second before the watchdog; only native design code, which the watchdog names, keeps it from "
+               "returning.");
+}
+
+} // namespace npusim::errcat

@@ -1,0 +1,270 @@
+// The harness (harness/): the design registry and parameters, design instances and their
+// references, .npy files, and runs (`npusim run`).
+#include "Designs.hpp"
+
+#include "npusim/harness/DepthAnalysis.hpp"
+#include "npusim/harness/DesignRegistry.hpp"
+#include "npusim/harness/DesignRunner.hpp"
+#include "npusim/harness/KernelSet.hpp"
+#include "npusim/harness/NpyFile.hpp"
+
+#include <stdexcept>
+
+namespace npusim::errcat {
+
+using harness::ArgSpec;
+using harness::Tensor;
+using harness::Tensors;
+
+namespace {
+const TensorType kArg = i32(1024);
+/// A DesignInstance 'd' of passthrough(): runtime arguments a (input) and b (output), i32[1024].
+harness::DesignInstance instance(std::vector<ArgSpec> args, Tensors inputs, harness::ReferenceFn reference) {
+    return harness::DesignInstance(passthrough(), std::move(args), std::move(inputs), std::move(reference), "d");
+}
+std::vector<ArgSpec> ab() { return {ArgSpec::input("a", kArg), ArgSpec::output("b", kArg)}; }
+Tensors a_in() { return {{"a", Tensor(DType::i32, {1024})}}; }
+Tensors copy_a(const Tensors& in) { return {{"b", in.at("a")}}; }
+/// .npy bytes: the magic string, version 1.0, and this header (padded as numpy does not need).
+std::vector<std::uint8_t> npy(const std::string& header, std::size_t data_bytes = 0, int major = 1) {
+    std::string s = "\x93NUMPY";
+    s += static_cast<char>(major);
+    s += '\0';
+    s += static_cast<char>(header.size() & 0xFF);
+    s += static_cast<char>(header.size() >> 8);
+    if (major > 1) s += std::string(2, '\0');
+    s += header;
+    s += std::string(data_bytes, '\0');
+    return {s.begin(), s.end()};
+}
+} // namespace
+
+void add_harness(Catalog& c) {
+    c.component("Harness: designs and parameters",
+                "Registered designs, their parameters and kernel sets (`harness/src/DesignRegistry.cpp`, "
+                "`DesignSpec.cpp`, `DesignParams.cpp`, `KernelSet.cpp`; the parameter rules are each design's own, "
+                "in `examples/src/`).");
+    c.site("harness/src/DesignRegistry.cpp");
+    c.cli("design.unknown", kDesign, "unknown design 'no_such_design' (designs: <...>); see `npusim list`",
+          {"run", "no_such_design"});
+    NPUSIM_ERROR(c, "design.register_incomplete", kDesign,
+                 "register_design: a design needs a name and a build function",
+                 harness::DesignRegistry().add(harness::DesignSpec{}, 0));
+    NPUSIM_ERROR(c, "design.register_twice", kDesign, "register_design: a design named 'x' already exists",
+                 harness::DesignRegistry r;
+                 harness::DesignSpec s = harness::design_by_name("passthrough_kernel"); s.name = "x"; r.add(s, 0);
+                 r.add(s, 1));
+    c.site("harness/src/DesignSpec.cpp");
+    c.cli("design.unknown_parameter", kDesign,
+          "design 'passthrough_kernel' has no parameter 'width' (parameters: size, tile, bits)",
+          {"run", "passthrough_kernel", "--param", "width=4"});
+    c.site("harness/src/DesignParams.cpp");
+    c.cli("design.parameter_multiple", kDesign,
+          "design 'passthrough_kernel': parameter size=1000 must be a positive multiple of tile=1024",
+          {"run", "passthrough_kernel", "--param", "size=1000"});
+    c.cli("design.parameter_one_of", kDesign, "design 'passthrough_kernel': parameter bits=12 must be one of 8, 16, 32",
+          {"run", "passthrough_kernel", "--param", "bits=12"});
+    c.cli("design.parameter_vector", kDesign,
+          "design 'passthrough_kernel': the AIE-API passThrough kernel works on whole 512-bit vectors of 64 elements; "
+          "parameter tile=40 is not a multiple of 64",
+          {"run", "passthrough_kernel", "--kernels", "aie", "--param", "size=1000", "--param", "tile=40"});
+    c.site("harness/src/KernelSet.cpp");
+    NPUSIM_ERROR(c, "design.unknown_kernel_set", kDesign, "unknown kernel set 'hls' (kernel sets: ref, aie)",
+                 harness::kernel_set_by_name("hls"));
+
+    c.component("Harness: design instances",
+                "A design built for a device: its runtime arguments, generated inputs and golden reference "
+                "(`harness/src/DesignInstance.cpp`, `OutputCheck.cpp`, `Tensor.cpp`). `instance(args, inputs, "
+                "reference)` is a DesignInstance 'd' of `passthrough()` (arguments i32[1024] a and b); `ab()` "
+                "declares a as input and b as output, `a_in()` gives a, `copy_a` is the reference b = a.");
+    c.site("harness/src/DesignInstance.cpp");
+    NPUSIM_ERROR(c, "instance.argument_count", kDesign,
+                 "design 'd' declares 1 runtime arguments, its runtime sequence takes 2",
+                 instance({ArgSpec::input("a", kArg)}, a_in(), copy_a));
+    NPUSIM_ERROR(c, "instance.argument_name", kDesign, "design 'd': runtime argument 1 has no name",
+                 instance({ArgSpec::input("a", kArg), ArgSpec::output("", kArg)}, a_in(), copy_a));
+    NPUSIM_ERROR(c, "instance.argument_names", kDesign, "design 'd': two runtime arguments are called 'a'",
+                 instance({ArgSpec::input("a", kArg), ArgSpec::output("a", kArg)}, a_in(), copy_a));
+    NPUSIM_ERROR(c, "instance.argument_type", kDesign,
+                 "design 'd': runtime argument 1 'b' is declared i32[16] but the runtime sequence takes i32[1024]",
+                 instance({ArgSpec::input("a", kArg), ArgSpec::output("b", i32(16))}, a_in(), copy_a));
+    NPUSIM_ERROR(c, "instance.ignore_mask", kDesign,
+                 "design 'd': the ignore mask of 'b' has 1 entries for 1024 elements",
+                 auto b = ArgSpec::output("b", kArg);
+                 b.ignore = {1}; instance({ArgSpec::input("a", kArg), b}, a_in(), copy_a));
+    NPUSIM_ERROR(c, "instance.input_missing", kDesign, "design 'd': no generated data for input 'a'",
+                 instance(ab(), {}, copy_a));
+    NPUSIM_ERROR(c, "instance.input_type", kDesign,
+                 "design 'd': generated data for input 'a' is i32[16], the argument is i32[1024]",
+                 instance(ab(), {{"a", Tensor(DType::i32, {16})}}, copy_a));
+    NPUSIM_ERROR(c, "instance.negative_tolerance", kDesign, "design 'd': output 'b' has a negative tolerance",
+                 instance({ArgSpec::input("a", kArg), ArgSpec::output("b", kArg, -1)}, a_in(), copy_a));
+    NPUSIM_ERROR(c, "instance.data_not_input", kDesign, "design 'd': generated data 'b' is not an input argument",
+                 instance(ab(), {{"a", Tensor(DType::i32, {1024})}, {"b", Tensor(DType::i32, {1024})}}, copy_a));
+    NPUSIM_ERROR(c, "instance.no_reference", kDesign, "design 'd' has no reference function",
+                 instance(ab(), a_in(), nullptr));
+    NPUSIM_ERROR(c, "instance.host_input", kDesign, "design 'd': input 'a' needs a i32[1024] tensor, none given",
+                 instance(ab(), a_in(), copy_a).host_tensors(Tensors{}));
+    NPUSIM_ERROR(c, "instance.reference_argument", kDesign, "design 'd': reference: no tensor 'x' (tensors: a)",
+                 instance(ab(), a_in(), [](const Tensors& in) {
+                     return Tensors{{"b", harness::get(in, "x")}};
+                 }).expected(a_in()));
+    NPUSIM_ERROR(c, "instance.reference_no_output", kDesign, "design 'd': the reference computes no output 'b'",
+                 instance(ab(), a_in(), [](const Tensors&) { return Tensors{}; }).expected(a_in()));
+    NPUSIM_ERROR(c, "instance.reference_output_type", kDesign,
+                 "design 'd': the reference computes i32[16] for output 'b', the argument is i32[1024]",
+                 instance(ab(), a_in(), [](const Tensors&) {
+                     return Tensors{{"b", Tensor(DType::i32, {16})}};
+                 }).expected(a_in()));
+    c.site("harness/src/OutputCheck.cpp");
+    NPUSIM_ERROR(c, "instance.check_host_count", kDesign,
+                 "design 'd': 0 host tensors to check, the design has 2 arguments",
+                 instance(ab(), a_in(), copy_a).check({}));
+    c.site("harness/src/Tensor.cpp");
+    NPUSIM_ERROR(c, "tensor.values_type", kOther, "Tensor::values: the tensor holds i32, not f32",
+                 Tensor(DType::i32, {4}).values<float>());
+    NPUSIM_ERROR(c, "tensor.from_count", kOther, "Tensor::from: 2 values for a shape of 4 elements",
+                 Tensor::from<std::int32_t>({4}, {1, 2}));
+    NPUSIM_ERROR(c, "tensor.data_size", kOther, "Tensor i32[4]: 3 bytes of data, expected 16",
+                 Tensor(DType::i32, {4}, std::vector<std::uint8_t>(3)));
+    NPUSIM_ERROR(c, "tensor.get", kOther, "no tensor 'a' (tensors: none)", harness::get(Tensors{}, "a"));
+
+    c.component("Harness: .npy files",
+                "Reading and writing NumPy .npy files (`harness/src/NpyFile.cpp`): `--input`, `--expect`, "
+                "`--save-outputs`. `npy(header, data bytes, major version)` makes the bytes of a file.");
+    c.site("harness/src/NpyFile.cpp");
+    using harness::NpyFile;
+    NPUSIM_ERROR(c, "npy.magic", kFile, "'x.npy': not a .npy file (it does not start with the magic string \\x93NUMPY)",
+                 NpyFile::parse(std::vector<std::uint8_t>{'P', 'K', 3, 4, 0, 0, 0, 0}, "x.npy"));
+    NPUSIM_ERROR(c, "npy.version", kFile,
+                 "'x.npy': unsupported .npy format version 4.0 (npusim reads 1.0, 2.0 and 3.0)",
+                 NpyFile::parse(npy("{}", 0, 4), "x.npy"));
+    NPUSIM_ERROR(c, "npy.truncated_prefix", kFile, "'x.npy': truncated .npy header", auto b = npy(""); b.resize(9);
+                 NpyFile::parse(b, "x.npy"));
+    NPUSIM_ERROR(c, "npy.truncated_header", kFile,
+                 "'x.npy': truncated .npy header: it declares 57 bytes, the file has 10 after the prefix",
+                 auto b = npy("{'descr': '<i4', 'fortran_order': False, 'shape': (4,), }");
+                 b.resize(20); NpyFile::parse(b, "x.npy"));
+    NPUSIM_ERROR(c, "npy.key_not_string", kFile, "'x.npy': malformed .npy header: a key must be a string, got 1",
+                 NpyFile::parse(npy("{1: 2}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.text_after_dict", kFile, "'x.npy': malformed .npy header: unexpected text after the dict: 'x'",
+                 NpyFile::parse(npy("{} x"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.expected_char", kFile, "'x.npy': malformed .npy header: expected ':' at offset 9, found '''",
+                 NpyFile::parse(npy("{'descr' '<i4'}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.header_ended", kFile, "'x.npy': malformed .npy header: expected '}', the header ended",
+                 NpyFile::parse(npy("{'descr': '<i4'"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.ended_inside_dict", kFile, "'x.npy': malformed .npy header: the header ended inside the dict",
+                 NpyFile::parse(npy("{'descr':"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.number_without_digits", kFile, "'x.npy': malformed .npy header: a number without digits",
+                 NpyFile::parse(npy("{'shape': (-,)}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.number_too_large", kFile, "'x.npy': malformed .npy header: a number too large",
+                 NpyFile::parse(npy("{'shape': (99999999999999999999,)}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.unexpected_word", kFile, "'x.npy': malformed .npy header: unexpected 'Maybe' at offset 18",
+                 NpyFile::parse(npy("{'fortran_order': Maybe}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.unexpected_key", kFile, "'x.npy': malformed .npy header: unexpected key 'order'",
+                 NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': False, 'shape': (4,), 'order': 'C'}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.missing_key", kFile,
+                 "'x.npy': malformed .npy header: it needs the keys 'descr', 'fortran_order' and 'shape', has: "
+                 "{'descr': '<i4', 'shape': (4,)}",
+                 NpyFile::parse(npy("{'descr': '<i4', 'shape': (4,)}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.structured_dtype", kFile,
+                 "'x.npy': unsupported dtype [('x', '<i4')] (a structured dtype); npusim reads plain arrays",
+                 NpyFile::parse(npy("{'descr': [('x', '<i4')], 'fortran_order': False, 'shape': (4,)}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.big_endian", kFile,
+                 "'x.npy': big-endian dtype '>i4' is not supported; save a little-endian array (arr.astype('<i4'))",
+                 NpyFile::parse(npy("{'descr': '>i4', 'fortran_order': False, 'shape': (4,)}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.unsupported_dtype", kFile,
+                 "'x.npy': unsupported dtype '<f8' (float64); npusim reads |i1 (int8), |u1 (uint8), <i2 (int16), <i4 "
+                 "(int32), <u4 (uint32), <f4 (float32) and bfloat16 ('<V2' or 'bfloat16')",
+                 NpyFile::parse(npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4,)}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.fortran_order_value", kFile, "'x.npy': malformed .npy header: fortran_order is 0",
+                 NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': 0, 'shape': (4,)}"), "x.npy"));
+    NPUSIM_ERROR(
+        c, "npy.fortran_order", kFile,
+        "'x.npy': Fortran-order arrays are not supported; save a C-order array (np.save(f, np.ascontiguousarray(a)))",
+        NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': True, 'shape': (4,)}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.shape_not_tuple", kFile, "'x.npy': malformed .npy header: shape is [4]",
+                 NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': False, 'shape': [4]}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.shape_entry", kFile, "'x.npy': malformed .npy header: shape (-4,)",
+                 NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': False, 'shape': (-4,)}"), "x.npy"));
+    NPUSIM_ERROR(
+        c, "npy.shape_too_large", kFile, "'x.npy': shape (4294967296, 4294967296,) is too large",
+        NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': False, 'shape': (4294967296, 4294967296,)}"), "x.npy"));
+    NPUSIM_ERROR(c, "npy.data_size", kFile,
+                 "'x.npy': truncated data: 12 bytes after the header, dtype int32 shape (4,) needs 16",
+                 NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': False, 'shape': (4,)}", 12), "x.npy"));
+    NPUSIM_ERROR(c, "npy.read_directory", kFile, "cannot read '$TMP': it is a directory", NpyFile::read(ctx.tmp));
+    NPUSIM_ERROR(c, "npy.open", kFile, "cannot open '$TMP/none.npy': No such file or directory",
+                 NpyFile::read(ctx.tmp + "/none.npy"));
+    NPUSIM_ERROR(c, "npy.read", kFile, "cannot read '/proc/self/mem': <...>Input/output error",
+                 NpyFile::read("/proc/self/mem"));
+    NPUSIM_ERROR(c, "npy.write_open", kFile, "cannot write '$TMP/no/x.npy': No such file or directory",
+                 NpyFile::write(ctx.tmp + "/no/x.npy", Tensor(DType::i32, {4})));
+    NPUSIM_ERROR(c, "npy.write", kFile, "cannot write '/dev/full': No space left on device",
+                 NpyFile::write("/dev/full", Tensor(DType::i32, {4})));
+    c.internal("npy.header_too_large", "npy header of 4294967296 bytes is too large",
+               "Version 2.0 headers hold up to 4 GiB; the header of a dtype and a shape of at most 32 dimensions "
+               "is a few hundred bytes.");
+
+    c.component("Harness: runs",
+                "`npusim run` and `harness::run_design` (`harness/src/DesignRunner.cpp`, `DepthAnalysis.cpp`).");
+    c.site("harness/src/DesignRunner.cpp");
+    c.cli("run.no_such_argument", kDesign, "--input: design 'passthrough_kernel' has no argument 'x' (inputs: in)",
+          {"run", "passthrough_kernel", "--input", "x=$TMP/x.npy"});
+    c.cli("run.argument_role", kDesign,
+          "--input: argument 'out' of design 'passthrough_kernel' is an output, not an input (inputs: in)",
+          {"run", "passthrough_kernel", "--input", "out=$TMP/x.npy"});
+    c.cli("run.npy_dtype", kFile,
+          "'$TMP/x.npy': dtype int32 ('<i4') does not match input 'in' of design 'passthrough_kernel', which is uint8 "
+          "('|u1'), shape (4096,)",
+          {"run", "passthrough_kernel", "--input", "in=$TMP/x.npy"},
+          "python3 -c 'import numpy as np; np.save(\"$TMP/x.npy\", np.zeros(4096, np.int32))'",
+          [](const Context& ctx) { harness::NpyFile::write(ctx.tmp + "/x.npy", Tensor(DType::i32, {4096})); });
+    c.cli("run.npy_shape", kFile,
+          "'$TMP/x.npy': shape (64, 64) does not match input 'in' of design 'passthrough_kernel', which has shape "
+          "(4096,) (uint8)",
+          {"run", "passthrough_kernel", "--input", "in=$TMP/x.npy"},
+          "python3 -c 'import numpy as np; np.save(\"$TMP/x.npy\", np.zeros((64, 64), np.uint8))'",
+          [](const Context& ctx) {
+              harness::NpyFile::write(ctx.tmp + "/x.npy", Tensor(DType::u8, {64, 64}));
+          });
+    c.cli("run.device", kDesign,
+          "design 'matmul_whole_array' does not run on npu1_1col (devices: npu1, npu2, npu2_4col, npu2_5col, "
+          "npu2_6col, npu2_7col)",
+          {"run", "matmul_whole_array", "--device", "npu1_1col"});
+    c.cli("run.kernel_set", kDesign,
+          "design 'passthrough_dmas' has no AIE-API kernel build (no kernel: data moves by DMA only); designs with "
+          "one: <...>",
+          {"run", "passthrough_dmas", "--kernels", "aie"});
+    NPUSIM_ERROR(c, "run.negative_tolerance", kDesign, "tolerances must not be negative (rtol -1, atol 0)",
+                 harness::RunOptions o;
+                 o.rtol = -1; harness::run_design(harness::design_by_name("passthrough_kernel"), "npu1_1col", {}, o));
+    NPUSIM_ERROR(c, "run.host_memory", kDesign,
+                 "design 'passthrough_kernel' (bits=8 size=4096 tile=1024) on npu1_1col: its runtime arguments take "
+                 "8192 B and a run needs about <...>, more than the 16384 B of host memory available",
+                 harness::RunOptions o;
+                 o.host_memory_bytes = 16 << 10;
+                 harness::run_design(harness::design_by_name("passthrough_kernel"), "npu1_1col", {}, o));
+    c.cli("run.out_of_host_memory", kDesign,
+          "design 'passthrough_kernel' (bits=8 size=100000000000000 tile=1024) on npu1_1col: out of host memory "
+          "while building its tensors (this machine has <...> available)",
+          {"run", "passthrough_kernel", "--param", "size=100000000000000"})
+        .sanitizer_skip = true;
+    NPUSIM_ERROR(c, "run.iters", kDesign, "design 'passthrough_kernel': --iters must be at least 1",
+                 harness::RunOptions o;
+                 o.iters = 0; harness::run_design(harness::design_by_name("passthrough_kernel"), "npu1_1col", {}, o));
+    c.cli("run.save_directory", kFile, "cannot create directory '$TMP/f/out': Not a directory",
+          {"run", "passthrough_kernel", "--save-outputs", "$TMP/f/out"}, "touch $TMP/f",
+          [](const Context& ctx) { write_file(ctx, "f", ""); });
+    c.site("harness/src/DepthAnalysis.cpp");
+    c.cli("run.depth_device", kDesign, "design 'matmul_whole_array' does not run on npu1_1col",
+          {"depth", "matmul_whole_array", "--device", "npu1_1col"});
+    NPUSIM_ERROR(c, "run.depth_max_depth", kDesign, "depth analysis: max depth 64 must be within 1..63",
+                 harness::DepthAnalysis(harness::design_by_name("passthrough_kernel"), "npu1_1col", {.max_depth = 64}));
+    c.internal("run.depth_system", "depth analysis: fork: Resource temporarily unavailable",
+               "Only when the operating system refuses a pipe, fork or poll to `npusim depth` (out of processes or "
+               "file descriptors); also 'depth analysis: pipe: ...' and 'depth analysis: poll: ...'. A fork that "
+               "fails with EAGAIN is retried when a worker process has finished.");
+}
+
+} // namespace npusim::errcat

@@ -1,0 +1,148 @@
+// Run-time errors of the simulator (sim/): deadlocks, limits, kernel and protocol errors.
+#include "Designs.hpp"
+
+#include "npusim/model/CoreServices.hpp"
+
+#include <memory>
+#include <stdexcept>
+
+namespace npusim::errcat {
+
+namespace {
+/// A body that copies, and on its `n`-th run (0: the resolve-time trace, 1: the first simulated
+/// iteration) also does `extra` — what the trace cannot see.
+std::function<void(F, F)> on_run(int n, std::function<void(F, F)> extra) {
+    return [n, extra, runs = std::make_shared<int>(0)](F in, F out) {
+        if ((*runs)++ == n) extra(in, out);
+        copy(in, out);
+    };
+}
+} // namespace
+
+void add_simulation(Catalog& c) {
+    c.component("Simulation",
+                "What a run reports (`sim/src/`). Worker bodies run again at every iteration: `on_run(n, f)` is a "
+                "copying body that also calls f on its n-th run (run 0 is the resolve-time trace), what the trace "
+                "cannot see.");
+    c.site("sim/src/DeadlockAnalyzer.cpp");
+    NPUSIM_ERROR(
+        c, "sim.deadlock", kDeadlock,
+        "deadlock at cycle <N> in design 't' on npu1_1col: no process can make progress<...>",
+        simulate(passthrough({.seq = [](RuntimeData, RuntimeData b, F, F out) { out.drain(b, {.wait = true}); }})));
+    NPUSIM_ERROR(c, "sim.cycle_limit", kLimit,
+                 "design 't' on npu1_1col: reached the cycle limit of 1000 cycles before the runtime sequence "
+                 "finished (--max-cycles)\n<...>",
+                 sim::SimOptions o;
+                 o.max_cycles = 1000; simulate(passthrough(), o));
+    NPUSIM_ERROR(c, "sim.wall_clock_limit", kLimit,
+                 "design 't' on npu1_1col: reached the wall-clock limit of 1e-09 s at cycle <N> before the runtime "
+                 "sequence finished (--timeout)\n<...>",
+                 sim::SimOptions o;
+                 o.wall_timeout_seconds = 1e-9; simulate(passthrough({.host_elements = 256 * 1000}), o));
+    c.site("sim/src/SimEngine.cpp");
+    NPUSIM_ERROR(c, "sim.host_tensor_count", kMismatch, "design 't' takes 2 host tensors, 0 were given",
+                 sim::simulate(resolve(passthrough()), {}, {}));
+    NPUSIM_ERROR(
+        c, "sim.host_tensor_size", kMismatch, "design 't': host tensor 0 (arg0) must be 4096 B, got 4 B",
+        sim::simulate(resolve(passthrough()), {std::vector<std::uint8_t>(4), std::vector<std::uint8_t>(4096)}, {}));
+    c.internal("sim.netlist_without_device", "netlist has no device",
+               "resolve() always sets the netlist's device; only a model::Netlist built by hand and passed to "
+               "sim::simulate lacks one.");
+    c.internal("sim.flow_without_program", "flow 'in' stream: destination (0,2) S2MM 0 has no DMA channel program",
+               "resolve() gives every flow end a DMA channel program (or a shim task channel); only a hand-built "
+               "netlist has a flow without one (also 'source ... has no DMA channel program').");
+    c.site("sim/src/CoreProcess.cpp");
+    NPUSIM_ERROR(c, "sim.kernel_threw", kKernel, "worker 'w': kernel 'boom' threw: bad input",
+                 Kernel k("boom", +[](std::int32_t*) { throw std::runtime_error("bad input"); }, {i32(256)});
+                 simulate(passthrough({.body = [k](F in, F out) {
+                     k(in.acquire(1));
+                     copy(in, out);
+                 }})));
+    NPUSIM_ERROR(c, "sim.kernel_threw_unknown", kKernel, "worker 'w': kernel 'boom' threw an unknown exception",
+                 Kernel k("boom", +[](std::int32_t*) { throw 42; }, {i32(256)});
+                 simulate(passthrough({.body = [k](F in, F out) {
+                     k(in.acquire(1));
+                     copy(in, out);
+                 }})));
+    NPUSIM_ERROR(c, "sim.kernel_wrote_outside", kKernel,
+                 "worker 'w': kernel 'over' wrote outside the views it was given (call at cycle <N>): <...>",
+                 Kernel k("over", +[](std::int32_t* x) { x[256] = 1; }, {i32(256)});
+                 simulate(passthrough({.body = [k](F in, F out) {
+                     k(out.acquire(1));
+                     copy(in, out);
+                 }})));
+    NPUSIM_ERROR(c, "sim.body_wrote_outside", kKernel,
+                 "worker 'w': its body wrote outside the objects it holds and its Buffers (between cycle <N> and its "
+                 "next fifo or kernel call): <...>",
+                 simulate(passthrough(
+                     {.body = on_run(1, [](F, F out) { out.acquire(1).as<std::int32_t>().data()[256] = 1; })})));
+    NPUSIM_ERROR(c, "sim.release_more_than_held", kProtocol,
+                 "worker 'w': release(2) on fifo 'in' consumer 0 but only 1 element(s) are held",
+                 simulate(passthrough({.body = on_run(1, [](F in, F) {
+                                           in.acquire(1);
+                                           in.release(2);
+                                       })})));
+    NPUSIM_ERROR(c, "sim.handle_not_argument", kProtocol,
+                 "worker 'w': uses a fifo handle that is not among its fn_args", ObjectFifo x(i32(256), "x");
+                 F h = x.cons(); simulate(passthrough({.body = on_run(1, [h](F, F) { h.acquire(1); })})));
+    NPUSIM_ERROR(c, "sim.buffer_not_argument", kProtocol, "worker 'w': uses a Buffer that is not among its fn_args",
+                 Buffer b(i32(16), "b");
+                 simulate(passthrough({.body = on_run(1, [b](F, F) { b.view(); })})));
+    NPUSIM_ERROR(
+        c, "sim.barrier_not_argument", kProtocol, "worker 'w': uses a barrier that is not among its fn_args",
+        simulate(passthrough({.body = on_run(1, [](F, F) { model::CoreServices::current()->lock_release(1, 1); })})));
+    c.site("sim/src/SimProcess.cpp");
+    NPUSIM_ERROR(c, "sim.body_threw", kProtocol, "worker 'w': body threw: boom",
+                 simulate(passthrough({.body = on_run(1, [](F, F) { throw std::runtime_error("boom"); })})));
+    NPUSIM_ERROR(c, "sim.body_threw_unknown", kProtocol, "worker 'w': body threw an unknown exception",
+                 simulate(passthrough({.body = on_run(1, [](F, F) { throw 42; })})));
+    NPUSIM_ERROR(c, "sim.body_design_error", kProtocol,
+                 "worker 'w': acquire(0) on fifo 'in' consumer 0: the count must be >= 1",
+                 simulate(passthrough({.body = on_run(1, [](F in, F) { in.acquire(0); })})));
+    c.site("sim/src/RuntimeController.cpp");
+    NPUSIM_ERROR(c, "sim.task_queue_full", kLimit,
+                 "runtime sequence op 6 at cycle <N>: the task queue of shim (0,0) S2MM 0 is full (4 tasks pending) "
+                 "when starting task 6 ('out' drain); the hardware would drop it (Task_Queue_Overflow) and the design "
+                 "would hang. Await earlier tasks (wait=true + TaskGroup.finish) before issuing more, or run with "
+                 "--queue-wait to model a toolchain that waits for a free slot",
+                 simulate(passthrough({.type = i32(64),
+                                       .body =
+                                           [](F in, F out) {
+                                               copy(in, out);
+                                               add_cycles(100000);
+                                           },
+                                       .seq =
+                                           [](RuntimeData a, RuntimeData b, F in, F out) {
+                                               in.fill(a);
+                                               for (int k = 0; k < 6; ++k)
+                                                   out.drain(b, {.tap = TensorAccessPattern({384}, 64 * k, {64}, {1}),
+                                                                 .wait = true});
+                                           },
+                                       .host_elements = 384})));
+    c.internal("sim.buffer_write_overrun", "runtime sequence: write of 4 B at 64 overruns buffer 'b' (64 B)",
+               "Buffer::write refuses an index outside the buffer when it is recorded (buffer.write_index).");
+    c.internal("sim.task_without_flow", "runtime sequence: task 0 ('in' fill) targets (0,0) MM2S 1, which has no flow",
+               "resolve() gives every shim task the channel of its fifo's flow; only a hand-built netlist "
+               "(tests/sim/internal/RuntimeController_test.cpp) has a task without one. Also 'await of task ... "
+               "which has no channel'.");
+    c.site("sim/src/ShimDmaChannel.cpp");
+    c.internal("sim.shim_task_without_flow", "shim DMA (0,0) MM2S 0: task 0 has no stream flow",
+               "As sim.task_without_flow: the runtime controller refuses such a task before the channel runs it.");
+    c.site("sim/src/TileDmaChannel.cpp");
+    c.internal("sim.bd_outside_buffer", "DMA (0,2) MM2S 0: BD 3 of 'f' test reaches outside buffer 'buf'",
+               "resolve() checks every layout against its object or segment (bd.layout_object, bd.layout_segment); "
+               "only a hand-built netlist (tests/sim/internal/TileDmaChannel_test.cpp) has such a BD.");
+    c.site("sim/src/SemaphoreLock.cpp");
+    c.internal("sim.lock_overflow",
+               "lock 'in_cons_prod_lock_0' on (0,2) overflows: value 63 + release 1 exceeds 63 (released by worker 'w' "
+               "on (0,2)); a release without a matching acquire",
+               "The two locks of a ring start at values summing to at most 63 (ledger.lock_initial_value) and every "
+               "release matches an acquire of the other lock: a worker cannot release more than it holds "
+               "(sim.release_more_than_held) and DMA chains alternate. Only a hand-built netlist "
+               "(tests/sim/internal/SemaphoreLock_test.cpp) overflows a lock.");
+    c.internal("sim.lock_set_out_of_range", "lock 'b' on (0,2): set to 64 outside 0..63 (by runtime sequence)",
+               "No design API emits a lock set (RuntimeOp::SetLock); only a hand-built netlist "
+               "(tests/sim/internal/SemaphoreLock_test.cpp) has one.");
+}
+
+} // namespace npusim::errcat
