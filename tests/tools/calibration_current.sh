@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# docs/calibration.md must be docs/calibration.head.md + what npusim-calibrate prints now.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+{ cat "$root/docs/calibration.head.md"; "$1"; } > "$tmp"
+if ! diff -u "$root/docs/calibration.md" "$tmp"; then
+    echo "docs/calibration.md is not current: run bash tools/calibrate.sh" >&2
+    exit 1
+fi
