@@ -66,6 +66,7 @@ NPUSIM_CATALOG_TEST("Harness: designs and parameters", design)
 NPUSIM_CATALOG_TEST("Harness: design instances", instance)
 NPUSIM_CATALOG_TEST("Harness: .npy files", npy)
 NPUSIM_CATALOG_TEST("Harness: runs", run)
+NPUSIM_CATALOG_TEST("Example designs", example)
 NPUSIM_CATALOG_TEST("CLI: usage", usage)
 NPUSIM_CATALOG_TEST("CLI: output files and the process", process)
 

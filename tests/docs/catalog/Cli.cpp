@@ -193,6 +193,16 @@ void add_cli(Catalog& c) {
                "The simulation stops itself at the limit between slices of 100,000 cycles (sim.wall_clock_limit), a "
                "second before the watchdog; only native design code, which the watchdog names, keeps it from "
                "returning.");
+    c.site("traces/src/PerfettoTraceSink.cpp");
+    c.internal("process.trace_track", "PerfettoTraceSink: track 3 added twice ('DMA (0,2) S2MM 0')",
+               "The simulator opens one track per process and writes only to tracks it opened; also the "
+               "std::out_of_range of an event on a track never added, and the same checks of SummaryTraceSink and "
+               "VcdTraceSink (traces/src/).");
+    c.site("tools/calibrate/calibrate.cpp");
+    c.internal("process.calibrate", "matmul_single_core: output mismatch",
+               "tools/calibrate is a developer program that measures the timing model on the registered designs, "
+               "not part of npusim: an output mismatch there is a bug in a design or the simulator; 'no such "
+               "channel' a calibration step that looks for a DMA channel the design does not have.");
 }
 
 } // namespace npusim::errcat

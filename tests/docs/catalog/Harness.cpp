@@ -198,6 +198,8 @@ void add_harness(Catalog& c) {
                  NpyFile::read(ctx.tmp + "/none.npy"));
     NPUSIM_ERROR(c, "npy.read", kFile, "cannot read '/proc/self/mem': <...>Input/output error",
                  NpyFile::read("/proc/self/mem"));
+    NPUSIM_ERROR(c, "npy.write_size", kFile, "cannot write '$TMP/x.npy': 3 bytes given for int32 (4,), which takes 16",
+                 NpyFile::write(ctx.tmp + "/x.npy", DType::i32, {4}, std::vector<std::uint8_t>(3)));
     NPUSIM_ERROR(c, "npy.write_open", kFile, "cannot write '$TMP/no/x.npy': No such file or directory",
                  NpyFile::write(ctx.tmp + "/no/x.npy", Tensor(DType::i32, {4})));
     NPUSIM_ERROR(c, "npy.write", kFile, "cannot write '/dev/full': No space left on device",
@@ -265,6 +267,69 @@ void add_harness(Catalog& c) {
                "Only when the operating system refuses a pipe, fork or poll to `npusim depth` (out of processes or "
                "file descriptors); also 'depth analysis: pipe: ...' and 'depth analysis: poll: ...'. A fork that "
                "fails with EAGAIN is retried when a worker process has finished.");
+
+    c.component("Example designs",
+                "The parameter rules of the registered designs (`examples/src/`), as `npusim run DESIGN --param K=V` "
+                "reports them; `harness::require_multiple` and its kin are under Harness: designs and parameters.");
+    c.site("examples/src/InitValuesRepeat.cpp");
+    c.cli("example.init_values_repeat", kDesign,
+          "design 'init_values_repeat': N=4096 must be positive and repeat=0 in 1..256",
+          {"run", "init_values_repeat", "--param", "repeat=0"});
+    c.site("examples/src/InvocationCounter.cpp");
+    c.cli("example.invocation_counter", kDesign, "design 'invocation_counter': n=300 must divide N=1024",
+          {"run", "invocation_counter", "--param", "n=300"});
+    c.site("examples/src/MatmulSingleCore.cpp");
+    c.cli("example.matmul_single_core_tile", kDesign,
+          "design 'matmul_single_core': m=4 k=32 n=32 must be multiples of 2r=8, s=4, 2t=8 on npu1_1col",
+          {"run", "matmul_single_core", "--param", "m=4"});
+    c.cli("example.matmul_single_core_row_blocks", kDesign,
+          "design 'matmul_single_core': M/m=3 must be even (two row blocks per task group)",
+          {"run", "matmul_single_core", "--param", "M=96", "--param", "m=32"});
+    c.site("examples/src/MatmulWholeArray.cpp");
+    c.cli("example.matmul_whole_array_cols", kDesign,
+          "design 'matmul_whole_array': cols=5 must be within 4..4 on npu1 (row fifos use mem tiles 0-3)",
+          {"run", "matmul_whole_array", "--device", "npu1", "--param", "cols=5"});
+    c.cli("example.matmul_whole_array_sizes", kDesign,
+          "design 'matmul_whole_array': M=500 must be a multiple of 4m=256, K=512 of k=64, N=512 of n*cols=128",
+          {"run", "matmul_whole_array", "--device", "npu1", "--param", "M=500"});
+    c.cli("example.matmul_whole_array_tile", kDesign,
+          "design 'matmul_whole_array': m=64 k=64 n=4 must be multiples of 2r=8, s=4, 2t=8 on npu1",
+          {"run", "matmul_whole_array", "--device", "npu1", "--param", "n=4"});
+    c.site("examples/src/Memcpy.cpp");
+    c.cli("example.memcpy_columns", kDesign,
+          "design 'memcpy': parameter columns=2 does not fit device npu1_1col, which has 1 column",
+          {"run", "memcpy", "--param", "columns=2"});
+    c.cli("example.memcpy_size", kDesign,
+          "design 'memcpy': parameter size=1000 must be a positive multiple of 1024 (1024-element lines x columns=1 x "
+          "channels=1)",
+          {"run", "memcpy", "--param", "size=1000"});
+    c.site("examples/src/PerTile.cpp");
+    c.cli("example.per_tile", kDesign, "design 'per_tile': tiles 3x2 must divide the tensor 8x8",
+          {"run", "per_tile", "--param", "th=3"});
+    c.site("examples/src/RowWiseBiasAdd.cpp");
+    c.cli("example.row_wise_bias_add", kDesign,
+          "design 'row_wise_bias_add': the kernel adds the bias in 32-float vectors; parameter n=16 is not a multiple "
+          "of 32",
+          {"run", "row_wise_bias_add", "--param", "n=16"});
+    c.site("examples/src/TransposeDma.cpp");
+    c.cli("example.transpose_dma", kDesign, "design 'transpose_dma': parameters M=0 and K=64 must be positive",
+          {"run", "transpose_dma", "--param", "M=0"});
+    c.site("examples/src/VecVecAddObjfifoInit.cpp");
+    c.cli("example.vec_vec_add_objfifo_init", kDesign, "design 'vec_vec_add_objfifo_init': n=7 must divide N=256",
+          {"run", "vec_vec_add_objfifo_init", "--param", "n=7"});
+    c.site("examples/src/VectorReduceMaxMemtile.cpp");
+    c.cli("example.vector_reduce_max_memtile", kDesign,
+          "design 'vector_reduce_max_memtile': parameter size=1000 must be a positive multiple of 2048 (one of_in "
+          "object)",
+          {"run", "vector_reduce_max_memtile", "--device", "npu1", "--param", "size=1000"});
+    c.site("examples/src/ReduceMaxKernels.hpp");
+    c.cli("example.reduce_max_vectors", kDesign,
+          "design 'vector_reduce_max': reduce_max_vector reads whole 16 x i32 vectors, at least 8 of them; size = 100 "
+          "is not a multiple of 16 of at least 128",
+          {"run", "vector_reduce_max", "--param", "size=100"});
+    c.internal("example.reduce_max_empty", "reduce_max of an empty tensor",
+               "The designs' parameters refuse an empty input first (example.reduce_max_vectors, "
+               "example.vector_reduce_max_memtile).");
 }
 
 } // namespace npusim::errcat

@@ -1,6 +1,7 @@
 // Devices and timing files (model/).
 #include "Designs.hpp"
 
+#include "npusim/model/ComputePeak.hpp"
 #include "npusim/model/TimingParams.hpp"
 
 namespace npusim::errcat {
@@ -50,6 +51,10 @@ void add_model(Catalog& c) {
           {"run", "passthrough_kernel", "--timing", "$TMP"});
     c.cli("model.timing_missing", kDesign, "cannot open timing file '$TMP/none.json'",
           {"run", "passthrough_kernel", "--timing", "$TMP/none.json"});
+    c.site("model/src/ComputePeak.cpp");
+    NPUSIM_ERROR(c, "model.mac_peak", kDesign,
+                 "no matrix-unit peak for f32 inputs on AIE2 (the mmul unit takes i8, i16 and bf16)",
+                 model::matmul_mac_peak(model::Arch::AIE2, DType::f32));
 }
 
 } // namespace npusim::errcat

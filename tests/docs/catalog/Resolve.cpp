@@ -278,6 +278,12 @@ void add_resolve(Catalog& c) {
                  Worker w(copy, fn_args(mid.cons(), out.prod()), {.tile = bank, .name = "w"}); resolve(Program(
                      "npu1_1col", Runtime(fill_drain, fn_args(i32(1024), i32(1024), in.prod(), out.cons())), {w})));
 
+    c.site("frontend/src/resolve/LinkLowering.cpp");
+    c.internal("alloc.join_input_without_link_consumer",
+               "join of fifo 'out': input 'out_join0' has no consumer on the link",
+               "join() gives every sub-fifo a consumer handle owned by the link when it creates them; the design "
+               "API has no way to remove it (std::logic_error).");
+
     c.component("Resolve: BD encoding",
                 "Data layouts (dims_to_stream, dims_from_stream, taps) as buffer descriptor fields "
                 "(`frontend/src/resolve/BdEncoding.cpp`).");

@@ -123,8 +123,10 @@ void add_simulation(Catalog& c) {
                "Buffer::write refuses an index outside the buffer when it is recorded (buffer.write_index).");
     c.internal("sim.task_without_flow", "runtime sequence: task 0 ('in' fill) targets (0,0) MM2S 1, which has no flow",
                "resolve() gives every shim task the channel of its fifo's flow; only a hand-built netlist "
-               "(tests/sim/internal/RuntimeController_test.cpp) has a task without one. Also 'await of task ... "
-               "which has no channel'.");
+               "(tests/sim/internal/RuntimeController_test.cpp) has a task without one.");
+    c.internal("sim.await_without_channel",
+               "runtime sequence: await of task 0 ('out' drain) on (0,0) S2MM 0, which has no channel",
+               "As sim.task_without_flow: every task resolve() emits, awaited or not, is on a channel of its fifo.");
     c.site("sim/src/ShimDmaChannel.cpp");
     c.internal("sim.shim_task_without_flow", "shim DMA (0,0) MM2S 0: task 0 has no stream flow",
                "As sim.task_without_flow: the runtime controller refuses such a task before the channel runs it.");
@@ -143,6 +145,17 @@ void add_simulation(Catalog& c) {
     c.internal("sim.lock_set_out_of_range", "lock 'b' on (0,2): set to 64 outside 0..63 (by runtime sequence)",
                "No design API emits a lock set (RuntimeOp::SetLock); only a hand-built netlist "
                "(tests/sim/internal/SemaphoreLock_test.cpp) has one.");
+    c.site("sim/src/SimProcess.cpp");
+    c.internal("sim.process_threw", "shim DMA (0,0) MM2S 0: vector::_M_range_check: ...",
+               "A DMA channel or the runtime controller runs npusim's own code only (a worker body's exceptions are "
+               "sim.body_threw): an exception from one is a bug, reported as a protocol error naming the process.");
+    c.site("sim/src/InvariantChecker.cpp");
+    c.internal("sim.invariant",
+               "design 't': simulator invariant broken: <what>. This is a bug in npusim, not in the "
+               "design; please report it with the design",
+               "Exit code 5 (internal error). Checks of the simulator's own bookkeeping before and after every run "
+               "(buffers inside tile memory, lock values and their ledger, what each flow receiver wrote); "
+               "tests/sim/internal/InvariantChecker_test.cpp breaks them on purpose.");
 }
 
 } // namespace npusim::errcat
