@@ -201,8 +201,10 @@ void add_cli(Catalog& c) {
     c.site("tools/calibrate/calibrate.cpp");
     c.internal("process.calibrate", "matmul_single_core: output mismatch",
                "tools/calibrate is a developer program that measures the timing model on the registered designs, "
-               "not part of npusim: an output mismatch there is a bug in a design or the simulator; 'no such "
-               "channel' a calibration step that looks for a DMA channel the design does not have.");
+               "not part of npusim: an output mismatch there is a bug in a design or the simulator.");
+    c.internal("process.calibrate_channel", "no such channel",
+               "tools/calibrate: a calibration step looks for a DMA channel of a registered design that it does not "
+               "have (a bug in the calibration program).");
 }
 
 } // namespace npusim::errcat

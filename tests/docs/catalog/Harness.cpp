@@ -263,10 +263,14 @@ void add_harness(Catalog& c) {
           {"depth", "matmul_whole_array", "--device", "npu1_1col"});
     NPUSIM_ERROR(c, "run.depth_max_depth", kDesign, "depth analysis: max depth 64 must be within 1..63",
                  harness::DepthAnalysis(harness::design_by_name("passthrough_kernel"), "npu1_1col", {.max_depth = 64}));
-    c.internal("run.depth_system", "depth analysis: fork: Resource temporarily unavailable",
-               "Only when the operating system refuses a pipe, fork or poll to `npusim depth` (out of processes or "
-               "file descriptors); also 'depth analysis: pipe: ...' and 'depth analysis: poll: ...'. A fork that "
-               "fails with EAGAIN is retried when a worker process has finished.");
+    c.internal("run.depth_fork", "depth analysis: fork: Resource temporarily unavailable",
+               "Only when the operating system refuses `npusim depth` a worker process (out of processes or "
+               "memory); a fork that fails with EAGAIN is retried when a worker process has finished.");
+    c.internal("run.depth_pipe", "depth analysis: pipe: Too many open files",
+               "Only when the operating system refuses a pipe to a worker process (out of file descriptors).");
+    c.internal("run.depth_poll", "depth analysis: poll: Invalid argument",
+               "Only when poll on the worker processes' pipes fails for another reason than an interrupting "
+               "signal (EINTR is retried).");
 
     c.component("Example designs",
                 "The parameter rules of the registered designs (`examples/src/`), as `npusim run DESIGN --param K=V` "
