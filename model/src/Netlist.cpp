@@ -139,6 +139,19 @@ std::string Netlist::dump() const {
             break;
         }
     }
+    if (trace.enabled) {
+        out += fmt::format("trace: buffer {} B\n", trace.buffer_bytes);
+        for (const auto& u : trace.units) {
+            std::string events;
+            for (const auto& e : u.events) {
+                events += (events.empty() ? "" : " ") + e.name;
+                if (e.port_channel >= 0)
+                    events += fmt::format("(DMA {} {})", e.port_master ? "S2MM" : "MM2S", e.port_channel);
+            }
+            out += fmt::format("  {}_trace {}{}: {}\n", trace_unit_type_name(u.type), to_string(u.tile),
+                               u.worker.empty() ? "" : " " + u.worker, events);
+        }
+    }
     return out;
 }
 

@@ -6,6 +6,7 @@
 // terms (fifo, worker, element index) without the simulator knowing what an ObjectFifo is.
 #include "npusim/model/DType.hpp"
 #include "npusim/model/DeviceSpec.hpp"
+#include "npusim/model/TraceConfig.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -225,6 +226,8 @@ struct Netlist {
     std::vector<std::string> warnings;
     /// Every used fifo endpoint, in lowering order: how it holds its objects, its depth.
     std::vector<FifoEndpointInfo> fifo_ends;
+    /// What the design asked its trace units to record (Program::enable_trace); disabled without.
+    TraceConfig trace;
 
     /// Tiles that hold anything (buffers, locks, channels, cores, flow endpoints), sorted.
     std::vector<TileCoord> tiles_used() const;
