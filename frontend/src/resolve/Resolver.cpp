@@ -10,6 +10,7 @@
 #include "resolve/StreamRouter.hpp"
 #include "resolve/SymbolTable.hpp"
 #include "resolve/TileMemoryAllocator.hpp"
+#include "resolve/TraceLowering.hpp"
 
 #include "npusim/model/Error.hpp"
 
@@ -79,6 +80,7 @@ model::Netlist Resolver::run() {
     allocate_memory(ctx);
     route_flows(ctx);
     lower_sequence(ctx);
+    lower_trace(ctx);
     for (auto& l : ctx.links) check_link_rates(ctx, *l.link);
     apply_werror(ctx);
     return std::move(ctx.net);
