@@ -157,7 +157,13 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
         ps_.count = n;
         ps_.pool = depth;
         ps_.element = (r.index + r.held) % depth;
-        locks_.at(r.ring->acquire_lock).acquire_ge(model::repeat_scaled(need, r.ring->repeat), clk_, ps_, &stall_);
+        const int amount = model::repeat_scaled(need, r.ring->repeat);
+        auto& lock = locks_.at(r.ring->acquire_lock);
+        const auto requested = clk_.local_cycles();
+        const auto stalled_before = stall_;
+        trace_lock_request(TraceKind::LockAcquire, r.label, lock, amount, requested);
+        lock.acquire_ge(amount, clk_, ps_, &stall_);
+        trace_lock_stall(r.label, lock, amount, requested, stall_ - stalled_before);
         r.held += need;
         r.acquired += static_cast<std::uint64_t>(need);
         ps_.acted("acquired", &r.label, need, clk_.local_cycles());
@@ -182,7 +188,10 @@ void CoreProcess::release(int key, int n) {
                 element_ranges_[ri][static_cast<std::size_t>((r.index + k) % static_cast<int>(r.elems.size()))]);
         guard_->refresh(released);
     }
-    locks_.at(r.ring->release_lock).release(model::repeat_scaled(n, r.ring->repeat), clk_, ps_.name);
+    auto& lock = locks_.at(r.ring->release_lock);
+    trace_lock_request(TraceKind::LockRelease, r.label, lock, model::repeat_scaled(n, r.ring->repeat),
+                       clk_.local_cycles());
+    lock.release(model::repeat_scaled(n, r.ring->repeat), clk_, ps_.name);
     r.held -= n;
     r.released += static_cast<std::uint64_t>(n);
     ps_.acted("released", &r.label, n, clk_.local_cycles());
@@ -209,7 +218,12 @@ void CoreProcess::lock_acquire_equal(int key, int value) {
     ps_.detail = fmt::format("barrier wait_for_value({})", value);
     body_check();
     const auto waits = clk_.waits();
-    locks_.at(l).acquire_eq(value, clk_, ps_, &stall_);
+    auto& lock = locks_.at(l);
+    const auto requested = clk_.local_cycles();
+    const auto stalled_before = stall_;
+    trace_lock_request(TraceKind::LockAcquire, ps_.detail, lock, value, requested);
+    lock.acquire_eq(value, clk_, ps_, &stall_);
+    trace_lock_stall(ps_.detail, lock, value, requested, stall_ - stalled_before);
     resync(waits);
 }
 
@@ -217,7 +231,27 @@ void CoreProcess::lock_release(int key, int value) {
     const int l = lock_of(key);
     if (l < 0) protocol("uses a barrier that is not among its fn_args");
     ++sync_ops_;
-    locks_.at(l).release(value, clk_, ps_.name);
+    auto& lock = locks_.at(l);
+    trace_lock_request(TraceKind::LockRelease, "barrier release", lock, value, clk_.local_cycles());
+    lock.release(value, clk_, ps_.name);
+}
+
+void CoreProcess::trace_lock_request(TraceKind kind, std::string_view what, const SemaphoreLock& lock, int amount,
+                                     std::uint64_t at) {
+    if (track_ < 0) return;
+    const TraceArg args[] = {TraceArg::str("what", what), TraceArg::str("lock", lock.name()),
+                             TraceArg::num("amount", amount)};
+    svc_.tracks.sink()->instant(track_, kind, kind == TraceKind::LockAcquire ? "acquire request" : "release request",
+                                at, args);
+}
+
+void CoreProcess::trace_lock_stall(std::string_view what, const SemaphoreLock& lock, int amount, std::uint64_t from,
+                                   std::uint64_t cycles) {
+    if (track_ < 0 || cycles == 0) return;
+    const TraceArg args[] = {TraceArg::str("what", what), TraceArg::str("lock", lock.name()),
+                             TraceArg::num("amount", amount)};
+    svc_.tracks.sink()->detailed_span(track_, TraceKind::LockStall, fmt::format("lock stall: {}", lock.name()), from,
+                                      from + cycles, args);
 }
 
 void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const model::MemoryView> views,
@@ -262,7 +296,13 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
     ++kernel_calls_;
     last_kernel_.assign(kernel);
     ps_.acted("ran kernel", &last_kernel_, -1, begin);
-    if (track_ >= 0) svc_.tracks.sink()->span(track_, kernel, begin, begin + total);
+    if (track_ >= 0) {
+        const TraceArg args[] = {TraceArg::str("kernel", kernel), TraceArg::str("worker", prog_.worker),
+                                 TraceArg::num("call", static_cast<std::int64_t>(kernel_calls_)),
+                                 TraceArg::num("kernel_cycles", static_cast<std::int64_t>(cycles)),
+                                 TraceArg::num("call_overhead_cycles", static_cast<std::int64_t>(total - cycles))};
+        svc_.tracks.sink()->detailed_span(track_, TraceKind::KernelCall, kernel, begin, begin + total, args);
+    }
     resync(waits);
 }
 

@@ -60,6 +60,11 @@ private:
     Ring& ring(int key);
     int lock_of(int key) const;
     [[noreturn]] void protocol(const std::string& msg);
+    /// Trace: the core asks for a lock (an instant on its track), and the stall that followed.
+    void trace_lock_request(TraceKind kind, std::string_view what, const SemaphoreLock& lock, int amount,
+                            std::uint64_t at);
+    void trace_lock_stall(std::string_view what, const SemaphoreLock& lock, int amount, std::uint64_t from,
+                          std::uint64_t cycles);
     /// MemoryGuard around the body. Invariant while native code runs: the guard's copy equals tile
     /// memory outside the objects the core holds and its Buffers (body_ranges). body_check (on
     /// entry to a call that may wait or run a kernel, and after each iteration) compares outside

@@ -14,6 +14,13 @@ void SemaphoreLock::traced(std::uint64_t cycle) {
     if (track_ >= 0 && svc_.tracks.sink()) svc_.tracks.sink()->counter(track_, cycle, value_);
 }
 
+void SemaphoreLock::traced_instant(TraceKind kind, std::string_view name, std::uint64_t cycle, std::string_view who,
+                                   int amount) {
+    if (track_ < 0 || !svc_.tracks.sink()) return;
+    const TraceArg args[] = {TraceArg::str("lock", name_), TraceArg::str("by", who), TraceArg::num("amount", amount)};
+    svc_.tracks.sink()->instant(track_, kind, name, cycle, args);
+}
+
 void SemaphoreLock::apply_due(std::uint64_t t) {
     while (!pending_.empty() && pending_.front().at <= t) {
         const auto p = pending_.front();
@@ -62,12 +69,14 @@ void SemaphoreLock::acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::
     value_ -= v;
     acquired_ += v;
     traced(clk.local_cycles());
+    traced_instant(TraceKind::LockAcquire, "acquire", clk.local_cycles(), ps.name, v);
     clk.advance(svc_.timing.lock_acquire_cycles);
 }
 
 void SemaphoreLock::acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall) {
     apply_due(clk.local_cycles());
     if (value_ != v) wait_until([&] { return value_ == v; }, clk, ps, v, true, stall);
+    traced_instant(TraceKind::LockAcquire, "acquire ==", clk.local_cycles(), ps.name, v);
     clk.advance(svc_.timing.lock_acquire_cycles);
 }
 
@@ -77,12 +86,13 @@ void SemaphoreLock::release(int v, ProcessClock& clk, const std::string& who) {
     clk.maybe_sync();
 }
 
-bool SemaphoreLock::try_acquire_ge_at(int v, std::uint64_t at) {
+bool SemaphoreLock::try_acquire_ge_at(int v, std::uint64_t at, std::string_view who) {
     apply_due(at);
     if (value_ < v) return false;
     value_ -= v;
     acquired_ += v;
     traced(at);
+    traced_instant(TraceKind::LockAcquire, "acquire", at, who, v);
     return true;
 }
 
@@ -95,6 +105,7 @@ void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) 
                         name_, where_, final_value(), v, max_, who)));
     last_releaser_ = who;
     released_ += v;
+    traced_instant(TraceKind::LockRelease, "release", at, who, v);
     if (at <= now_cycles() && pending_.empty()) {
         value_ += v;
         traced(at);
@@ -122,6 +133,7 @@ void SemaphoreLock::set(int v, ProcessClock& clk, const std::string& who) {
     for (const auto& p : pending_) released_ += p.value; // releases still to come count on top of v
     last_releaser_ = who;
     traced(now_cycles());
+    traced_instant(TraceKind::LockSet, "set", now_cycles(), who, v);
     event_.notify();
 }
 

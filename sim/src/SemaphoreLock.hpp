@@ -14,6 +14,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace npusim::sim {
@@ -30,7 +31,8 @@ public:
     /// Add v at cycle `at` (>= now), for releases done on a process's behalf in a callback.
     void release_at(int v, std::uint64_t at, const std::string& who);
     /// Take v at cycle `at` if the lock holds at least v then (no waiting); false otherwise.
-    bool try_acquire_ge_at(int v, std::uint64_t at);
+    /// `who` names the taker in the trace.
+    bool try_acquire_ge_at(int v, std::uint64_t at, std::string_view who = {});
     /// Overwrite the value (runtime sequence set_lock), at the caller's local time.
     void set(int v, ProcessClock& clk, const std::string& who);
 
@@ -61,6 +63,8 @@ private:
     template <class Ready>
     void wait_until(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal, std::uint64_t* stall);
     void traced(std::uint64_t cycle);
+    /// An acquire / release / set instant on the lock's track (who did it, by how much).
+    void traced_instant(TraceKind kind, std::string_view name, std::uint64_t cycle, std::string_view who, int amount);
     RunServices svc_;
     int index_;
     std::string name_;

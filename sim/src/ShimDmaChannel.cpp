@@ -13,7 +13,7 @@ ShimDmaChannel::ShimDmaChannel(const ShimDmaServices& services, model::StreamEnd
     bytes_per_cycle = svc_.timing.shim_dma_bytes_per_cycle;
     ps_.status = ProcessState::Status::Idle;
     for (const auto& t : tasks_) task_labels_.push_back(fmt::format("task {} ({})", t.id, t.prov.describe()));
-    open_track(TrackInfo::Kind::Dma, ep.tile);
+    open_track(ep);
 }
 
 std::string ShimDmaChannel::label() const { return ps_.name; }

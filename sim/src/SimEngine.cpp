@@ -71,6 +71,9 @@ ShimDmaChannel* SimEngine::shim_channel(const model::StreamEndpoint& e) {
 
 void SimEngine::build() {
     const auto& dev = *net_.device;
+    if (opts_.trace)
+        opts_.trace->begin_run(
+            {net_.design, dev.name, dev.arch, opts_.timing.clock_mhz, net_.trace.enabled ? &net_.trace : nullptr});
     for (const auto& b : net_.buffers) {
         auto* mem = memory_.of(b.tile);
         if (!b.init.empty()) std::memcpy(mem + b.address, b.init.data(), std::min<std::size_t>(b.init.size(), b.bytes));
@@ -222,9 +225,11 @@ void SimEngine::close_trace_on_failure() {
             using S = ProcessState::Status;
             if (p->track() < 0 || (ps.status != S::WaitLock && ps.status != S::WaitStream && ps.status != S::WaitTask))
                 continue;
-            opts_.trace->span(p->track(), "blocked: " + ps.describe(), std::min(ps.since, end), end);
+            opts_.trace->detailed_span(p->track(), TraceKind::Blocked, "blocked: " + ps.describe(),
+                                       std::min(ps.since, end), end, {});
         }
         opts_.trace->finish(end);
+        for (auto& w : opts_.trace->warnings()) run_.warn(std::move(w));
     } catch (const std::exception& e) {
         run_.warn(fmt::format("the trace could not be written after the failure: {}", e.what()));
     }
@@ -313,8 +318,11 @@ SimResult SimEngine::run() {
     if (const auto pending = board_.pending())
         run_.warn(
             fmt::format("{} shim task(s) had not completed when the runtime sequence ended (not awaited)", pending));
+    if (opts_.trace) {
+        opts_.trace->finish(r.cycles);
+        for (auto& w : opts_.trace->warnings()) run_.warn(std::move(w));
+    }
     r.warnings = run_.warnings();
-    if (opts_.trace) opts_.trace->finish(r.cycles);
     r.host = std::move(host_);
     return r;
 }

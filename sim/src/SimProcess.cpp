@@ -14,6 +14,11 @@ void SimProcess::open_track(TrackInfo::Kind kind, model::TileCoord tile) {
     track_ = svc_.tracks.add({kind, tile.col, tile.row, ps_.name});
 }
 
+void SimProcess::open_track(const model::StreamEndpoint& channel) {
+    track_ = svc_.tracks.add(
+        {TrackInfo::Kind::Dma, channel.tile.col, channel.tile.row, ps_.name, channel.channel, channel.dir});
+}
+
 void SimProcess::spawn(std::size_t stack_bytes, const char* basename, bool unique) {
     sc_core::sc_spawn_options o;
     o.set_stack_size(static_cast<int>(stack_bytes));

@@ -41,6 +41,8 @@ protected:
     virtual std::string error_subject() const { return ps_.name; }
     /// Open this process's trace track (no-op without a sink).
     void open_track(TrackInfo::Kind kind, model::TileCoord tile);
+    /// Open the trace track of a DMA channel (its tile, direction and number).
+    void open_track(const model::StreamEndpoint& channel);
     /// Record `err` as the run's error and unwind this process.
     [[noreturn]] void fail(SimulationError err) { svc_.run.fail(std::move(err)); }
     /// A view with the fields every process has (state, last action), for view().

@@ -2,6 +2,7 @@
 
 #include "npusim/model/NetlistRelations.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -21,7 +22,7 @@ TileDmaChannel::TileDmaChannel(const TileDmaServices& services, const model::Dma
                                   fmt::format("{}: BD {} of {} reaches outside buffer '{}'", ps_.name, bd.bd_id,
                                               bd.prov.describe(), buf.name));
     }
-    open_track(TrackInfo::Kind::Dma, prog.tile);
+    open_track({prog.tile, prog.dir, prog.channel});
 }
 
 std::string TileDmaChannel::label() const { return ps_.name; }
@@ -107,15 +108,41 @@ void TileDmaChannel::gather_padded(const model::BufferDescriptor& bd, std::int64
     rec(rec, 0, base);
 }
 
+void TileDmaChannel::acquire_bd_lock(const model::BufferDescriptor& bd) {
+    if (bd.acquire_lock < 0) return;
+    auto& l = locks_.at(bd.acquire_lock);
+    const auto from = clk_.local_cycles();
+    std::uint64_t stall = 0;
+    if (bd.acquire_equal)
+        l.acquire_eq(bd.acquire_value, clk_, ps_, &stall);
+    else
+        l.acquire_ge(bd.acquire_value, clk_, ps_, &stall);
+    if (track_ >= 0 && stall > 0) {
+        const TraceArg args[] = {TraceArg::str("lock", l.name()), TraceArg::num("amount", bd.acquire_value),
+                                 TraceArg::num("BD", bd.bd_id)};
+        svc_.tracks.sink()->detailed_span(track_, TraceKind::LockStall, fmt::format("lock stall: {}", l.name()), from,
+                                          from + stall, args);
+    }
+}
+
+void TileDmaChannel::trace_bd(const model::BufferDescriptor& bd, std::uint64_t begin, std::uint64_t end,
+                              std::uint64_t bytes, std::uint64_t streaming) {
+    if (track_ < 0) return;
+    const TraceArg args[] = {TraceArg::str("fifo", bd.prov.object),
+                             TraceArg::str("role", bd.prov.role),
+                             TraceArg::num("element", bd.prov.element),
+                             TraceArg::num("bytes", static_cast<std::int64_t>(bytes)),
+                             TraceArg::num("BD", bd.bd_id),
+                             TraceArg::num("streaming_cycles", static_cast<std::int64_t>(streaming))};
+    auto* sink = svc_.tracks.sink();
+    sink->detailed_span(track_, TraceKind::Transfer, bd.prov.describe(), begin, end, args);
+    streaming = std::min(streaming, end - std::min(begin, end));
+    if (streaming > 0) sink->detailed_span(track_, TraceKind::Streaming, "streaming", end - streaming, end, args);
+}
+
 void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
     ps_.prov = &bd.prov;
-    if (bd.acquire_lock >= 0) {
-        auto& l = locks_.at(bd.acquire_lock);
-        if (bd.acquire_equal)
-            l.acquire_eq(bd.acquire_value, clk_, ps_);
-        else
-            l.acquire_ge(bd.acquire_value, clk_, ps_);
-    }
+    acquire_bd_lock(bd);
     clk_.advance(svc_.timing.bd_setup_cycles);
     const auto& pat = patterns_[static_cast<std::size_t>(bd_)];
     const std::uint64_t begin = clk_.local_cycles();
@@ -137,12 +164,13 @@ void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
         });
         data = staging_.data();
     }
+    const auto active_before = active_;
     link_->send(data, total, clk_, ps_, &active_);
     bytes_ += total;
     ++bds_done_;
     ps_.acted("sent", &bd_labels_[static_cast<std::size_t>(bd_)], -1, clk_.local_cycles());
     ++stats_.bd_transfers;
-    if (track_ >= 0) svc_.tracks.sink()->span(track_, bd.prov.describe(), begin, clk_.local_cycles());
+    trace_bd(bd, begin, clk_.local_cycles(), total, active_ - active_before);
     if (bd.release_lock >= 0) locks_.at(bd.release_lock).release(bd.release_value, clk_, ps_.name);
 }
 
@@ -163,13 +191,7 @@ void TileDmaChannel::run_s2mm() {
     for (;;) {
         const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
         ps_.prov = &bd.prov;
-        if (bd.acquire_lock >= 0) {
-            auto& l = locks_.at(bd.acquire_lock);
-            if (bd.acquire_equal)
-                l.acquire_eq(bd.acquire_value, clk_, ps_);
-            else
-                l.acquire_ge(bd.acquire_value, clk_, ps_);
-        }
+        acquire_bd_lock(bd);
         clk_.advance(t.bd_setup_cycles);
         post(clk_.local_cycles());
         // Sleep while on_filled() keeps the chain going; it wakes us when a lock must be waited for.
@@ -192,7 +214,12 @@ void TileDmaChannel::on_filled() {
     ++bds_done_;
     ps_.acted("received", &bd_labels_[static_cast<std::size_t>(bd_)], -1, now);
     ++stats_.bd_transfers;
-    if (track_ >= 0) svc_.tracks.sink()->span(track_, bd.prov.describe(), bd_begin_, now);
+    if (track_ >= 0) {
+        // The receiving side does not see the sender's chunk times: its data moved for the BD's
+        // bytes at the link's rate, up to the arrival of the last byte.
+        const auto bytes = patterns_[static_cast<std::size_t>(bd_)].total_bytes();
+        trace_bd(bd, bd_begin_, now, bytes, stream_transfer_cycles(bytes, link_->bytes_per_cycle(), 0));
+    }
     std::uint64_t at = now;
     if (bd.release_lock >= 0) {
         locks_.at(bd.release_lock).release_at(bd.release_value, at, ps_.name);
@@ -207,7 +234,7 @@ void TileDmaChannel::on_filled() {
     }
     const auto& next = prog_.bds[static_cast<std::size_t>(bd_)];
     if (next.acquire_lock < 0 ||
-        (!next.acquire_equal && locks_.at(next.acquire_lock).try_acquire_ge_at(next.acquire_value, at))) {
+        (!next.acquire_equal && locks_.at(next.acquire_lock).try_acquire_ge_at(next.acquire_value, at, ps_.name))) {
         if (next.acquire_lock >= 0) at += t.lock_acquire_cycles;
         post(at + t.bd_setup_cycles);
         return;

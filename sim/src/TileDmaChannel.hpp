@@ -52,6 +52,12 @@ private:
     void run_mm2s();
     void run_s2mm();
     void run_bd(const model::BufferDescriptor& bd);
+    /// Take the BD's lock (waiting if needed); a wait is traced as a lock stall.
+    void acquire_bd_lock(const model::BufferDescriptor& bd);
+    /// Trace one BD's transfer [begin, end) with its fifo, role, element, bytes and BD id, and the
+    /// last `streaming` cycles of it as the time its data moved.
+    void trace_bd(const model::BufferDescriptor& bd, std::uint64_t begin, std::uint64_t end, std::uint64_t bytes,
+                  std::uint64_t streaming);
     void gather_padded(const model::BufferDescriptor& bd, std::int64_t base);
     void post(std::uint64_t at); ///< S2MM: offer the current BD's capacity from cycle `at`
     bool advance(); ///< move to the next BD; false when the chain ended
