@@ -1,9 +1,11 @@
-// PerfettoTraceSink: feed a small synthetic run, parse the JSON back and check its structure.
+// PerfettoTraceSink: feed a small synthetic run, parse the JSON back and check its structure, the
+// clock metadata, arguments and instants.
 #include "npusim/traces/PerfettoTraceSink.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -73,7 +75,7 @@ TEST_CASE("PerfettoTraceSink process names follow mlir-aie (tile<row>,<col>)", "
     CHECK(PerfettoTraceSink::process_name({Kind::Runtime, 0, 0, "x"}) == "runtime");
 }
 
-TEST_CASE("PerfettoTraceSink writes a Chrome trace event array", "[traces][perfetto]") {
+TEST_CASE("PerfettoTraceSink writes a Chrome trace event object", "[traces][perfetto]") {
     TempDir dir;
     const fs::path file = dir.path / "trace.json";
     PerfettoTraceSink sink(file.string());
@@ -82,9 +84,19 @@ TEST_CASE("PerfettoTraceSink writes a Chrome trace event array", "[traces][perfe
 
     const std::string text = slurp(file);
     REQUIRE(!text.empty());
-    CHECK(text.front() == '[');
-    const json doc = json::parse(text); // throws (fails the test) on malformed or mis-escaped JSON
+    CHECK(text.front() == '{');
+    const json top = json::parse(text); // throws (fails the test) on malformed or mis-escaped JSON
+    REQUIRE(top.is_object());
+    CHECK(top["displayTimeUnit"] == "ns");
+    CHECK(top["otherData"]["ts_unit"] == "cycles");
+    json doc = top["traceEvents"];
     REQUIRE(doc.is_array());
+    // The clock metadata event (without begin_run: clock 0) goes after the names.
+    const auto clock = std::find_if(doc.begin(), doc.end(), [](const json& e) { return e["name"] == "clock"; });
+    REQUIRE(clock != doc.end());
+    CHECK((*clock)["ph"] == "M");
+    CHECK((*clock)["args"]["ts_unit"] == "cycles");
+    doc.erase(clock);
 
     // Metadata first, then the timed events.
     std::size_t first_timed = 0;
@@ -154,6 +166,7 @@ TEST_CASE("PerfettoTraceSink writes a Chrome trace event array", "[traces][perfe
         if (std::string(x.ph) == "X") {
             CHECK(e["dur"].get<std::int64_t>() == x.dur_or_value);
             CHECK(e["args"] == json::object());
+            CHECK(e["cat"] == "other");
         } else {
             CHECK(!e.contains("dur"));
             CHECK(e["args"] == json{{"value", x.dur_or_value}});
@@ -163,11 +176,11 @@ TEST_CASE("PerfettoTraceSink writes a Chrome trace event array", "[traces][perfe
 
 TEST_CASE("PerfettoTraceSink handles empty runs, odd spans and bad bytes", "[traces][perfetto]") {
     TempDir dir;
-    SECTION("no tracks at all: an empty array") {
+    SECTION("no tracks at all: no events") {
         const fs::path file = dir.path / "empty.json";
         PerfettoTraceSink sink(file.string());
         sink.finish(0);
-        CHECK(json::parse(slurp(file)) == json::array());
+        CHECK(json::parse(slurp(file))["traceEvents"] == json::array());
     }
     SECTION("end before begin gives dur 0; invalid UTF-8 is replaced, not fatal") {
         const fs::path file = dir.path / "odd.json";
@@ -175,11 +188,11 @@ TEST_CASE("PerfettoTraceSink handles empty runs, odd spans and bad bytes", "[tra
         sink.add_track(3, {Kind::Core, 0, 2, "core\xff"});
         sink.span(3, "bad\xfe", 9, 4);
         sink.finish(10);
-        const json doc = json::parse(slurp(file));
-        REQUIRE(doc.size() == 3);
+        const json doc = json::parse(slurp(file))["traceEvents"];
+        REQUIRE(doc.size() == 4); // process, thread, clock, span
         CHECK(doc[1]["args"]["name"] == "core\xEF\xBF\xBD"); // U+FFFD
-        CHECK(doc[2]["ts"] == 9);
-        CHECK(doc[2]["dur"] == 0);
+        CHECK(doc[3]["ts"] == 9);
+        CHECK(doc[3]["dur"] == 0);
     }
 }
 
@@ -200,4 +213,69 @@ TEST_CASE("PerfettoTraceSink names the path it cannot write", "[traces][perfetto
     CHECK_THROWS_AS(sink.finish(5), std::runtime_error);
     CHECK_THROWS_WITH(sink.finish(5), Catch::StartsWith("cannot write Perfetto trace to '" + bad + "': ") &&
                                           Catch::Contains("No such file or directory"));
+}
+
+TEST_CASE("PerfettoTraceSink: the clock in the metadata, arguments on detailed spans, instants on lock threads",
+          "[traces][perfetto]") {
+    TempDir dir;
+    const fs::path file = dir.path / "rich.json";
+    PerfettoTraceSink sink(file.string());
+    npusim::sim::RunInfo info;
+    info.design = "d";
+    info.device = "npu2";
+    info.arch = npusim::model::Arch::AIE2P;
+    info.clock_mhz = 1250;
+    sink.begin_run(info);
+    sink.add_track(0, {Kind::Core, 0, 2, "core"});
+    sink.add_track(1, {Kind::Lock, 0, 2, "lk", -1});
+    sink.add_track(2, {Kind::Dma, 0, 2, "(0,2) S2MM 0", 0, npusim::model::Direction::S2MM});
+    using npusim::sim::TraceArg;
+    using npusim::sim::TraceKind;
+    const TraceArg kargs[] = {TraceArg::str("kernel", "k\"1"), TraceArg::num("call", 3)};
+    sink.detailed_span(0, TraceKind::KernelCall, "k", 10, 20, kargs);
+    sink.detailed_span(0, TraceKind::LockStall, "lock stall: lk", 4, 10, {});
+    const TraceArg bd[] = {TraceArg::str("fifo", "in"), TraceArg::num("element", 1), TraceArg::num("bytes", 1024),
+                           TraceArg::num("BD", 2)};
+    sink.detailed_span(2, TraceKind::Transfer, "bd", 0, 9, bd);
+    sink.detailed_span(2, TraceKind::Streaming, "streaming", 5, 9, bd);
+    const TraceArg by_dma[] = {TraceArg::str("by", "dma"), TraceArg::num("amount", 1)};
+    const TraceArg by_core[] = {TraceArg::str("by", "core"), TraceArg::num("amount", 1)};
+    sink.instant(1, TraceKind::LockRelease, "release", 9, by_dma);
+    sink.instant(1, TraceKind::LockAcquire, "acquire", 9, by_core);
+    sink.counter(1, 9, 0);
+    sink.finish(20);
+
+    const json top = json::parse(slurp(file));
+    CHECK(top["otherData"] == json{{"ts_unit", "cycles"},
+                                   {"clock_mhz", 1250},
+                                   {"cycle_ns", 0.8},
+                                   {"design", "d"},
+                                   {"device", "npu2"},
+                                   {"arch", "AIE2P"}});
+    const json& doc = top["traceEvents"];
+    std::map<std::string, json> by_name;
+    std::vector<json> instants;
+    bool lock_thread = false;
+    for (const auto& e : doc) {
+        if (e["ph"] == "i") instants.push_back(e);
+        if (e["name"] == "thread_name" && e["args"]["name"] == "lk") lock_thread = true;
+        by_name[e["name"].get<std::string>()] = e;
+    }
+    CHECK(lock_thread); // instants give a lock track its thread
+    CHECK(by_name["clock"]["args"]["clock_mhz"] == 1250);
+    CHECK(by_name["k"]["cat"] == "kernel");
+    CHECK(by_name["k"]["args"] == json{{"kernel", "k\"1"}, {"call", 3}});
+    CHECK(by_name["lock stall: lk"]["cat"] == "lock_stall");
+    CHECK(by_name["lock stall: lk"]["dur"] == 6);
+    CHECK(by_name["bd"]["args"] == json{{"fifo", "in"}, {"element", 1}, {"bytes", 1024}, {"BD", 2}});
+    CHECK(by_name["streaming"]["cat"] == "streaming");
+    REQUIRE(instants.size() == 2);
+    // One cycle, two marks on the lock's thread: the release, then the acquire it allowed.
+    CHECK(instants[0]["name"] == "release");
+    CHECK(instants[1]["name"] == "acquire");
+    CHECK(instants[0]["ts"] == 9);
+    CHECK(instants[1]["ts"] == 9);
+    CHECK(instants[0]["tid"] == instants[1]["tid"]);
+    CHECK(instants[0]["s"] == "t");
+    CHECK(instants[1]["args"]["by"] == "core");
 }

@@ -185,3 +185,34 @@ TEST_CASE("VcdTraceSink names the path it cannot write", "[traces][vcd]") {
     CHECK_THROWS_AS(sink.span(1, "k", 0, 1), std::out_of_range);
     CHECK_THROWS_AS(sink.add_track(0, {Kind::Core, 0, 2, "again"}), std::invalid_argument);
 }
+
+TEST_CASE("VcdTraceSink: lock acquire and release instants trigger event variables, both in one cycle",
+          "[traces][vcd][locks]") {
+    TempDir dir;
+    const fs::path file = dir.path / "events.vcd";
+    VcdTraceSink sink(file.string());
+    sink.add_track(0, {Kind::Lock, 0, 2, "lk"});
+    sink.add_track(1, {Kind::Lock, 0, 2, "quiet"});
+    sink.add_track(2, {Kind::Core, 0, 2, "core"});
+    using npusim::sim::TraceKind;
+    sink.counter(0, 0, 0);
+    sink.counter(1, 0, 1);
+    sink.instant(2, TraceKind::LockAcquire, "acquire request", 3, {}); // not a lock track: ignored
+    // A hand-off in cycle 10: the value goes 0 -> 1 -> 0 within the cycle and does not change.
+    sink.counter(0, 10, 1);
+    sink.instant(0, TraceKind::LockRelease, "release", 10, {});
+    sink.counter(0, 10, 0);
+    sink.instant(0, TraceKind::LockAcquire, "acquire", 10, {});
+    sink.instant(0, TraceKind::LockAcquire, "acquire", 10, {}); // twice in one step: one trigger
+    sink.instant(0, TraceKind::LockRelease, "release", 0, {}); // at time 0: right after $dumpvars
+    sink.finish(20);
+
+    const std::string text = slurp(file);
+    // lk, its two events (acquire, release: no set), quiet (no events), the core wire.
+    CHECK_THAT(text, Catch::Contains("$var reg 6 ! lk $end\n"
+                                     "$var event 1 \" lk_acquire $end\n"
+                                     "$var event 1 # lk_release $end\n"
+                                     "$var reg 6 $ quiet $end\n"
+                                     "$var wire 1 % core $end\n"));
+    CHECK_THAT(text, Catch::Contains("$dumpvars\nb0 !\nb1 $\n0%\n$end\n1#\n#10\n1#\n1\"\n#20\n"));
+}

@@ -38,6 +38,21 @@ std::tuple<int, int, int, int> process_key(const TrackInfo& info) {
 
 constexpr std::size_t kFlushBytes = 1u << 20;
 
+const char* category(sim::TraceKind kind) {
+    switch (kind) {
+    case sim::TraceKind::KernelCall: return "kernel";
+    case sim::TraceKind::Transfer: return "transfer";
+    case sim::TraceKind::Streaming: return "streaming";
+    case sim::TraceKind::LockStall: return "lock_stall";
+    case sim::TraceKind::Blocked: return "blocked";
+    case sim::TraceKind::LockAcquire: return "lock_acquire";
+    case sim::TraceKind::LockRelease: return "lock_release";
+    case sim::TraceKind::LockSet: return "lock_set";
+    case sim::TraceKind::Other: break;
+    }
+    return "other";
+}
+
 } // namespace
 
 PerfettoTraceSink::PerfettoTraceSink(std::string path) : path_(std::move(path)) {}
@@ -57,6 +72,11 @@ std::string PerfettoTraceSink::process_name(const TrackInfo& info) {
     case TrackInfo::Kind::Lock: return fmt::format("locks tile{},{}", info.row, info.col);
     }
     return fmt::format("tile{},{}", info.row, info.col);
+}
+
+void PerfettoTraceSink::begin_run(const sim::RunInfo& info) {
+    run_ = info;
+    run_.trace_config = nullptr; // not kept past the run
 }
 
 void PerfettoTraceSink::add_track(int track, const TrackInfo& info) {
@@ -83,12 +103,50 @@ std::uint32_t PerfettoTraceSink::intern(std::string_view name) {
     return id;
 }
 
-void PerfettoTraceSink::span(int track, std::string_view name, std::uint64_t begin, std::uint64_t end) {
+std::uint32_t PerfettoTraceSink::add_args(sim::TraceArgs args) {
+    if (args.empty()) return 0;
+    std::string out = "{";
+    for (const auto& a : args) {
+        if (out.size() > 1) out += ", ";
+        out += json_string(a.key);
+        out += ": ";
+        out += a.is_number ? std::to_string(a.number) : json_string(a.text);
+    }
+    out += "}";
+    args_.push_back(std::move(out));
+    return static_cast<std::uint32_t>(args_.size() - 1);
+}
+
+void PerfettoTraceSink::add_span(int track, sim::TraceKind kind, std::string_view name, std::uint64_t begin,
+                                 std::uint64_t end, sim::TraceArgs args) {
     Event e;
     e.ts = begin;
     e.dur = end > begin ? end - begin : 0;
     e.track = index_of(track, "span");
     e.name = intern(name);
+    e.args = add_args(args);
+    e.kind = kind;
+    events_.push_back(e);
+}
+
+void PerfettoTraceSink::span(int track, std::string_view name, std::uint64_t begin, std::uint64_t end) {
+    add_span(track, sim::TraceKind::Other, name, begin, end, {});
+}
+
+void PerfettoTraceSink::detailed_span(int track, sim::TraceKind kind, std::string_view name, std::uint64_t begin,
+                                      std::uint64_t end, sim::TraceArgs args) {
+    add_span(track, kind, name, begin, end, args);
+}
+
+void PerfettoTraceSink::instant(int track, sim::TraceKind kind, std::string_view name, std::uint64_t cycle,
+                                sim::TraceArgs args) {
+    Event e;
+    e.ts = cycle;
+    e.track = index_of(track, "instant");
+    e.name = intern(name);
+    e.args = add_args(args);
+    e.kind = kind;
+    e.ph = Ph::Instant;
     events_.push_back(e);
 }
 
@@ -97,7 +155,7 @@ void PerfettoTraceSink::counter(int track, std::uint64_t cycle, std::int64_t val
     e.ts = cycle;
     e.value = value;
     e.track = index_of(track, "counter");
-    e.is_counter = true;
+    e.ph = Ph::Counter;
     events_.push_back(e);
 }
 
@@ -108,9 +166,9 @@ void PerfettoTraceSink::finish(std::uint64_t /*end_cycle*/) {
     std::map<std::tuple<int, int, int, int>, std::vector<std::uint32_t>> processes;
     for (std::uint32_t i = 0; i < n; ++i) processes[process_key(tracks_[i])].push_back(i);
 
-    std::vector<bool> has_spans(n, false);
+    std::vector<bool> has_spans(n, false); // spans or instants: the track needs a thread
     for (const Event& e : events_)
-        if (!e.is_counter) has_spans[e.track] = true;
+        if (e.ph != Ph::Counter) has_spans[e.track] = true;
 
     std::vector<int> pid(n), tid(n);
     std::vector<std::string> counter_name(n); // JSON-escaped, unique within a process
@@ -142,9 +200,16 @@ void PerfettoTraceSink::finish(std::uint64_t /*end_cycle*/) {
 
     OutputFile out(path_, "Perfetto trace");
     fmt::memory_buffer buf;
+    const double cycle_ns = run_.clock_mhz > 0 ? 1000.0 / run_.clock_mhz : 0.0;
+    const std::string clock_args = fmt::format(
+        R"({{"ts_unit": "cycles", "clock_mhz": {}, "cycle_ns": {}, "design": {}, "device": {}, "arch": {}}})",
+        run_.clock_mhz, cycle_ns, json_string(run_.design), json_string(run_.device),
+        json_string(npusim::model::arch_name(run_.arch)));
+    fmt::format_to(std::back_inserter(buf), "{{\"displayTimeUnit\": \"ns\",\n\"otherData\": {},\n\"traceEvents\": [",
+                   clock_args);
     bool first = true;
     auto line = [&]() -> fmt::memory_buffer& {
-        buf.append(std::string_view(first ? "[\n" : ",\n"));
+        buf.append(std::string_view(first ? "\n" : ",\n"));
         first = false;
         return buf;
     };
@@ -168,18 +233,32 @@ void PerfettoTraceSink::finish(std::uint64_t /*end_cycle*/) {
         }
         ++p;
     }
+    if (!processes.empty())
+        fmt::format_to(std::back_inserter(line()), R"({{"name": "clock", "ph": "M", "pid": 0, "args": {}}})",
+                       clock_args);
     for (const Event& e : events_) {
-        if (e.is_counter)
+        switch (e.ph) {
+        case Ph::Counter:
             fmt::format_to(std::back_inserter(line()),
                            R"({{"name": {}, "ph": "C", "ts": {}, "pid": {}, "tid": {}, "args": {{"value": {}}}}})",
                            counter_name[e.track], e.ts, pid[e.track], tid[e.track], e.value);
-        else
-            fmt::format_to(std::back_inserter(line()),
-                           R"({{"name": {}, "ph": "X", "ts": {}, "dur": {}, "pid": {}, "tid": {}, "args": {{}}}})",
-                           span_names[e.name], e.ts, e.dur, pid[e.track], tid[e.track]);
+            break;
+        case Ph::Span:
+            fmt::format_to(
+                std::back_inserter(line()),
+                R"({{"name": {}, "cat": "{}", "ph": "X", "ts": {}, "dur": {}, "pid": {}, "tid": {}, "args": {}}})",
+                span_names[e.name], category(e.kind), e.ts, e.dur, pid[e.track], tid[e.track], args_[e.args]);
+            break;
+        case Ph::Instant:
+            fmt::format_to(
+                std::back_inserter(line()),
+                R"({{"name": {}, "cat": "{}", "ph": "i", "s": "t", "ts": {}, "pid": {}, "tid": {}, "args": {}}})",
+                span_names[e.name], category(e.kind), e.ts, pid[e.track], tid[e.track], args_[e.args]);
+            break;
+        }
         flush(false);
     }
-    buf.append(std::string_view(first ? "[]\n" : "\n]\n"));
+    buf.append(std::string_view(first ? "]}\n" : "\n]}\n"));
     flush(true);
     out.close();
 }

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -117,6 +119,20 @@ void VcdTraceSink::counter(int track, std::uint64_t cycle, std::int64_t value) {
     changes_.push_back({cycle, value, i});
 }
 
+void VcdTraceSink::instant(int track, sim::TraceKind kind, std::string_view /*name*/, std::uint64_t cycle,
+                           sim::TraceArgs /*args*/) {
+    std::uint32_t i = index_of(track, "instant");
+    if (!is_reg(tracks_[i])) return;
+    int strobe = -1;
+    switch (kind) {
+    case sim::TraceKind::LockAcquire: strobe = kAcquire; break;
+    case sim::TraceKind::LockRelease: strobe = kRelease; break;
+    case sim::TraceKind::LockSet: strobe = kSet; break;
+    default: return;
+    }
+    strobes_.push_back({cycle, i, static_cast<std::uint8_t>(strobe)});
+}
+
 void VcdTraceSink::finish(std::uint64_t end_cycle) {
     const std::size_t n = tracks_.size();
 
@@ -137,6 +153,14 @@ void VcdTraceSink::finish(std::uint64_t end_cycle) {
     std::vector<std::string> id(n);
     std::vector<std::uint32_t> declared; // track indices in declaration order
     std::size_t next_id = 0;
+
+    // Strobes: sorted by time, then track id; call order (the order things happened) kept.
+    std::stable_sort(strobes_.begin(), strobes_.end(), [&](const Strobe& a, const Strobe& b) {
+        return a.time != b.time ? a.time < b.time : ids_[a.track] < ids_[b.track];
+    });
+    std::vector<std::array<bool, kStrobeKinds>> has_strobe(n, std::array<bool, kStrobeKinds>{});
+    for (const Strobe& st : strobes_) has_strobe[st.track][st.kind] = true;
+    std::vector<std::array<std::string, kStrobeKinds>> strobe_id(n);
 
     OutputFile out(path_, "VCD trace");
     fmt::memory_buffer buf;
@@ -168,6 +192,15 @@ void VcdTraceSink::finish(std::uint64_t end_cycle) {
             declared.push_back(i);
             fmt::format_to(std::back_inserter(buf), "$var {} {} {} {} $end\n", is_reg(tracks_[i]) ? "reg" : "wire",
                            width[i], id[i], name);
+            static constexpr const char* kSuffix[kStrobeKinds] = {"acquire", "release", "set"};
+            for (int kd = 0; kd < kStrobeKinds; ++kd) {
+                if (!has_strobe[i][static_cast<std::size_t>(kd)]) continue;
+                std::string ev = fmt::format("{}_{}", base, kSuffix[kd]);
+                for (int k = 2; !used.insert(ev).second; ++k) ev = fmt::format("{}_{}_{}", base, kSuffix[kd], k);
+                auto& sid = strobe_id[i][static_cast<std::size_t>(kd)];
+                sid = identifier(next_id++);
+                fmt::format_to(std::back_inserter(buf), "$var event 1 {} {} $end\n", sid, ev);
+            }
         }
         put("$upscope $end\n");
     }
@@ -216,18 +249,36 @@ void VcdTraceSink::finish(std::uint64_t end_cycle) {
     }
     put("$end\n");
     std::uint64_t last_time = 0;
-    while (k < changes_.size()) {
-        const std::uint64_t t = changes_[k].time;
-        bool stamped = false;
-        k = apply_step(k, [&](std::uint32_t i) {
-            std::string now = current(i);
-            if (now == shown[i]) return;
+    std::size_t m = 0; // next strobe
+    while (k < changes_.size() || m < strobes_.size()) {
+        const std::uint64_t t = std::min(k < changes_.size() ? changes_[k].time : UINT64_MAX,
+                                         m < strobes_.size() ? strobes_[m].time : UINT64_MAX);
+        bool stamped = t == 0; // still at #0, right after $dumpvars
+        auto stamp = [&] {
             if (!stamped) fmt::format_to(std::back_inserter(buf), "#{}\n", t);
             stamped = true;
-            put(now);
-            put("\n");
-            shown[i] = std::move(now);
-        });
+        };
+        if (k < changes_.size() && changes_[k].time == t)
+            k = apply_step(k, [&](std::uint32_t i) {
+                std::string now = current(i);
+                if (now == shown[i]) return;
+                stamp();
+                put(now);
+                put("\n");
+                shown[i] = std::move(now);
+            });
+        // Strobes after the values of their step: a release and an acquire in one cycle are two
+        // triggers at the same time, even when the lock's value ends where it started.
+        std::vector<const Strobe*> fired; // once per (track, kind) and step
+        for (; m < strobes_.size() && strobes_[m].time == t; ++m) {
+            const Strobe& st = strobes_[m];
+            if (std::any_of(fired.begin(), fired.end(),
+                            [&](const Strobe* f) { return f->track == st.track && f->kind == st.kind; }))
+                continue;
+            fired.push_back(&st);
+            stamp();
+            fmt::format_to(std::back_inserter(buf), "1{}\n", strobe_id[st.track][st.kind]);
+        }
         if (stamped) last_time = t;
         flush(false);
     }

@@ -9,6 +9,9 @@
 //       $var wire 1 <id> <name> $end         Core / Dma / Runtime track: 1 while a span is active
 //       $var reg 6 <id> <name> $end          Lock track: its value (wider only if a value > 63 or
 //                                            < 0 was reported: enough bits, or 64 for negatives)
+//       $var event 1 <id> <name>_acquire $end  Lock track: triggered at each acquire instant; also
+//       $var event 1 <id> <name>_release $end  _release and _set (runtime set_lock), each declared
+//                                            only if the lock has such instants
 //   ...
 //   #0 $dumpvars <initial values> $end       wires 0, regs x unless a value arrives at cycle 0
 //   #<t> <changes>                           increasing t; within a step in track-id order
@@ -18,7 +21,12 @@
 // a wire is 0/1 only, so back-to-back spans (end == next begin) read as one stretch and
 // zero-length spans do not show. Counters on wire tracks and spans on lock tracks are ignored.
 // Several counter values for one track at one cycle: the last reported wins.
-// Only real changes are written (a value equal to the previous one is dropped).
+// Only real changes are written (a value equal to the previous one is dropped). Event variables
+// are triggered ("1<id>") after the values of their time step, in the order the instants were
+// reported, once per kind and step, so a
+// release and an acquire of one lock in the same cycle show as two triggers at that time (GTKWave
+// draws events as arrows) even when the value ends where it started. Instants on other tracks
+// are ignored.
 //
 // Identifiers are printable ASCII, shortest first ("!" .. "~", then "!!", "\"!", ...).
 // Names: every character outside [A-Za-z0-9_] becomes '_' (runs collapsed, ends trimmed); a name
@@ -46,6 +54,9 @@ public:
     /// span()/counter() throw std::out_of_range for a track that was never added.
     void span(int track, std::string_view name, std::uint64_t begin, std::uint64_t end) override;
     void counter(int track, std::uint64_t cycle, std::int64_t value) override;
+    /// Lock acquire / release / set instants trigger the lock's event variables.
+    void instant(int track, sim::TraceKind kind, std::string_view name, std::uint64_t cycle,
+                 sim::TraceArgs args) override;
     /// Writes the file (again, if called twice).
     void finish(std::uint64_t end_cycle) override;
 
@@ -72,7 +83,15 @@ private:
     std::vector<int> ids_; ///< track id per track index
     std::vector<sim::TrackInfo> tracks_; ///< in add_track order
     std::unordered_map<int, std::uint32_t> index_; ///< track id -> index
+    static constexpr int kAcquire = 0, kRelease = 1, kSet = 2, kStrobeKinds = 3;
+    struct Strobe {
+        std::uint64_t time = 0;
+        std::uint32_t track = 0; ///< index into tracks_
+        std::uint8_t kind = kAcquire;
+    };
+
     std::vector<Change> changes_; ///< in call order
+    std::vector<Strobe> strobes_; ///< lock instants, in call order
 };
 
 } // namespace npusim::traces
