@@ -10,6 +10,7 @@
 #include "npusim/model/NativeActivity.hpp"
 #include "npusim/model/TimingParams.hpp"
 #include "npusim/sim/Diagnosis.hpp"
+#include "npusim/traces/MlirAieTraceSink.hpp"
 #include "npusim/traces/PerfettoTraceSink.hpp"
 #include "npusim/traces/TeeTraceSink.hpp"
 #include "npusim/traces/VcdTraceSink.hpp"
@@ -80,7 +81,13 @@ run options (also written --option=value):
                        simulation or the resolve-time trace) is named and the process ends within a
                        second of the limit
   --timing FILE        JSON object overriding timing parameters
-  --trace FILE.json    Perfetto / Chrome trace of cores, DMA channels and locks
+  --trace FILE.json    Perfetto / Chrome trace of cores, DMA channels and locks (ts in cycles)
+  --trace-format rich|mlir-aie
+                       rich (default): every kernel call, BD, lock stall, lock acquire/release and
+                       lock value, with arguments and the clock in its metadata; mlir-aie: the JSON
+                       mlir-aie's parse.py makes from a hardware trace (8 event slots per traced
+                       tile, B/E pairs), for its get_trace_summary.py; the design's enable_trace
+                       chooses tiles, events and buffer size, else every core with default events
   --vcd FILE.vcd       VCD waveform for GTKWave
   --dot FILE.dot       on a deadlock or cycle limit: the wait-for graph in Graphviz DOT (blocked
                        processes red, the cycle bold red, the causal chain bold); render it with
@@ -156,6 +163,7 @@ struct RunArgs {
     double timeout_seconds = kDefaultTimeoutSeconds;
     std::uint64_t core_stack_bytes = 0; ///< 0: SimOptions' default
     std::string timing_file, trace_file, vcd_file, dot_file;
+    bool mlir_aie_trace = false; ///< --trace-format mlir-aie
     bool json = false, netlist = false, progress = false, queue_wait = false, werror = false, check_memory = true;
     harness::KernelSet kernels = harness::KernelSet::reference;
     std::map<std::string, std::string> inputs, expected;
@@ -192,7 +200,12 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             r.timing_file = value(s);
         else if (s == "--trace")
             r.trace_file = value(s);
-        else if (s == "--vcd")
+        else if (s == "--trace-format") {
+            const std::string f = value(s);
+            if (f != "rich" && f != "mlir-aie")
+                throw UsageError(fmt::format("--trace-format expects rich or mlir-aie, got '{}'", f));
+            r.mlir_aie_trace = f == "mlir-aie";
+        } else if (s == "--vcd")
             r.vcd_file = value(s);
         else if (s == "--dot")
             r.dot_file = value(s);
@@ -248,6 +261,7 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             throw UsageError(fmt::format("unexpected argument '{}'", s));
     }
     if (r.design.empty()) throw UsageError("run: which design? (see `npusim list`)");
+    if (r.mlir_aie_trace && r.trace_file.empty()) throw UsageError("--trace-format mlir-aie needs --trace FILE.json");
     return r;
 }
 
@@ -539,9 +553,12 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
                                                  *path, std::strerror(errno)));
     }
     std::unique_ptr<traces::PerfettoTraceSink> perfetto;
+    std::unique_ptr<traces::MlirAieTraceSink> mlir_aie;
     std::unique_ptr<traces::VcdTraceSink> vcd;
     std::vector<sim::TraceSink*> sinks;
-    if (!r.trace_file.empty())
+    if (!r.trace_file.empty() && r.mlir_aie_trace)
+        sinks.push_back((mlir_aie = std::make_unique<traces::MlirAieTraceSink>(r.trace_file)).get());
+    else if (!r.trace_file.empty())
         sinks.push_back((perfetto = std::make_unique<traces::PerfettoTraceSink>(r.trace_file)).get());
     if (!r.vcd_file.empty()) sinks.push_back((vcd = std::make_unique<traces::VcdTraceSink>(r.vcd_file)).get());
     traces::TeeTraceSink tee(sinks);
@@ -604,7 +621,9 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     else
         print_summary(out, rep, so.timing);
     if (!r.trace_file.empty() && !r.json)
-        out << "  trace written to " << r.trace_file << " (open in ui.perfetto.dev)\n";
+        out << "  trace written to " << r.trace_file
+            << (r.mlir_aie_trace ? " (mlir-aie format: open in ui.perfetto.dev, summarise with get_trace_summary.py)\n"
+                                 : " (open in ui.perfetto.dev)\n");
     if (!r.vcd_file.empty() && !r.json) out << "  waveform written to " << r.vcd_file << " (open with GTKWave)\n";
     return rep.all_match ? 0 : 1;
 }
