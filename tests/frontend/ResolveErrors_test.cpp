@@ -81,8 +81,9 @@ TEST_CASE("a kernel called with wrong-size views", "[frontend][errors]") {
             o.drain(b, {.wait = true});
         },
         fn_args(tensor<std::uint8_t>({4096}), tensor<std::uint8_t>({4096}), in.prod(), out.cons()));
-    CHECK_THROWS_WITH(Program("npu1", rt, {w}).resolve(), "kernel 'passThroughLine' argument 0: expects u8[512] (512 "
-                                                          "elements), got a view of 'in' with 1024 u8 elements");
+    CHECK_THROWS_WITH(Program("npu1", rt, {w}).resolve(),
+                      "worker 'w': kernel 'passThroughLine' argument 0: expects u8[512] (512 elements), got a view of "
+                      "'in' with 1024 u8 elements");
 }
 
 TEST_CASE("kernel argument declarations must fit the native function", "[frontend][errors]") {

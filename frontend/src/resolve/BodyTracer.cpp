@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <string_view>
 
 namespace npusim::iron::detail {
 
@@ -41,8 +42,12 @@ bool BodyTracer::run(const std::function<void()>& body) {
         body();
     } catch (const BudgetExhausted&) {
         return false;
-    } catch (const DesignError&) {
-        throw;
+    } catch (const DesignError& e) {
+        // A design-API error in the body (a kernel called with the wrong views, an element indexed
+        // out of range, ...) names the worker, as at run time, once.
+        const std::string subject = fmt::format("worker '{}'", worker_);
+        if (std::string_view(e.what()).starts_with(subject)) throw;
+        throw DesignError(fmt::format("{}: {}", subject, e.what()));
     } catch (const std::exception& e) {
         throw DesignError(fmt::format("worker '{}': body threw during its resolve-time trace: {}", worker_, e.what()));
     }

@@ -155,21 +155,22 @@ void add_design_api(Catalog& c) {
     NPUSIM_ERROR(c, "kernel.pointee_size", kDesign,
                  "kernel 'k': argument 0 is declared i32[8] (4 B elements) but the native pointer has 1 B elements",
                  Kernel("k", +[](std::uint8_t*) {}, {i32(8)}));
-    NPUSIM_ERROR(c, "kernel.call_arg_count", kDesign, "kernel 'k' called with 1 arguments, expects 2",
+    NPUSIM_ERROR(c, "kernel.call_arg_count", kDesign, "worker 'w': kernel 'k' called with 1 arguments, expects 2",
                  Kernel k("k", +[](std::int32_t*, std::int32_t*) {}, {i32(256), i32(256)});
                  resolve(passthrough({.body = [k](F in, F) { k(in.acquire(1)); }})));
     NPUSIM_ERROR(c, "kernel.call_scalar_for_view", kDesign,
-                 "kernel 'k' argument 0: expects a view of i32[256], got a scalar",
+                 "worker 'w': kernel 'k' argument 0: expects a view of i32[256], got a scalar",
                  Kernel k("k", +[](std::int32_t*) {}, {i32(256)});
                  resolve(passthrough({.body = [k](F, F) { k(7); }})));
     NPUSIM_ERROR(c, "kernel.call_view_for_scalar", kDesign,
-                 "kernel 'k' argument 0: expects a i32 scalar, got a view of 'in'",
+                 "worker 'w': kernel 'k' argument 0: expects a i32 scalar, got a view of 'in'",
                  Kernel k("k", +[](std::int32_t) {}, {scalar<std::int32_t>()});
                  resolve(passthrough({.body = [k](F in, F) { k(in.acquire(1)); }})));
-    NPUSIM_ERROR(c, "kernel.call_view_type", kDesign,
-                 "kernel 'k' argument 0: expects i32[128] (128 elements), got a view of 'in' with 256 i32 elements",
-                 Kernel k("k", +[](std::int32_t*) {}, {i32(128)});
-                 resolve(passthrough({.body = [k](F in, F) { k(in.acquire(1)); }})));
+    NPUSIM_ERROR(
+        c, "kernel.call_view_type", kDesign,
+        "worker 'w': kernel 'k' argument 0: expects i32[128] (128 elements), got a view of 'in' with 256 i32 elements",
+        Kernel k("k", +[](std::int32_t*) {}, {i32(128)});
+        resolve(passthrough({.body = [k](F in, F) { k(in.acquire(1)); }})));
     NPUSIM_ERROR(c, "kernel.call_outside_body", kDesign, "kernel 'k' called outside a worker body",
                  Kernel("k", +[](std::int32_t) {}, {scalar<std::int32_t>()})(7));
 
@@ -197,13 +198,13 @@ void add_design_api(Catalog& c) {
                  ElementGroup()[0]);
     NPUSIM_ERROR(c, "element.empty_group_single", kDesign, "use of an empty ElementGroup (nothing acquired)",
                  ElementGroup().data());
-    NPUSIM_ERROR(c, "element.dtype", kDesign, "'in': element of type i32[256] accessed as f32",
+    NPUSIM_ERROR(c, "element.dtype", kDesign, "worker 'w': 'in': element of type i32[256] accessed as f32",
                  resolve(passthrough({.body = [](F in, F) { in.acquire(1).as<float>(); }})));
-    NPUSIM_ERROR(c, "element.index", kDesign, "'in': index 256 out of range for element of type i32[256]",
+    NPUSIM_ERROR(c, "element.index", kDesign, "worker 'w': 'in': index 256 out of range for element of type i32[256]",
                  resolve(passthrough({.body = [](F in, F) { in.acquire(1).at<std::int32_t>(256); }})));
-    NPUSIM_ERROR(c, "element.group_index", kDesign, "'in': index 2 out of range: 2 elements acquired",
+    NPUSIM_ERROR(c, "element.group_index", kDesign, "worker 'w': 'in': index 2 out of range: 2 elements acquired",
                  resolve(passthrough({.body = [](F in, F) { in.acquire(2)[2]; }})));
-    NPUSIM_ERROR(c, "element.group_single", kDesign, "'in': 2 elements were acquired; index them with [i]",
+    NPUSIM_ERROR(c, "element.group_single", kDesign, "worker 'w': 'in': 2 elements were acquired; index them with [i]",
                  resolve(passthrough({.body = [](F in, F) { in.acquire(2).data(); }})));
 
     c.component("Runtime sequence",
