@@ -119,6 +119,10 @@ void add_cli(Catalog& c) {
     c.cli("usage.args_alloc_scheme", kUsage, "args: --alloc-scheme applies to run and golden (args does not resolve)",
           {"args", "passthrough_kernel", "--alloc-scheme", "bank-aware"});
     c.cli("usage.timing_argument", kUsage, "timing: unexpected argument '--fast'", {"timing", "--fast"});
+    c.cli("usage.trace_format", kUsage, "--trace-format expects rich or mlir-aie, got 'ctf'",
+          {"run", "passthrough_kernel", "--trace", "t.json", "--trace-format", "ctf"});
+    c.cli("usage.trace_format_without_trace", kUsage, "--trace-format mlir-aie needs --trace FILE.json",
+          {"run", "passthrough_kernel", "--trace-format", "mlir-aie"});
     c.site("tools/CliSupport.cpp");
     c.cli("usage.integer", kUsage, "--max-cycles expects a non-negative integer, got 'many'",
           {"run", "passthrough_kernel", "--max-cycles", "many"});

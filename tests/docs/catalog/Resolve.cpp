@@ -515,6 +515,41 @@ void add_resolve(Catalog& c) {
         "warning treated as an error (--werror): fill of fifo 'in' moves 4000 B, not a whole number of its 1024 B "
         "objects (3 and 928 B over): the last partial object is never consumed, so the design will hang there",
         resolve(passthrough({.host_elements = 1000}), {.werror = true}));
+
+    c.component("Resolve: trace configuration",
+                "`Program::enable_trace` (IRON's enable_trace), checked when the design resolves "
+                "(`frontend/src/resolve/TraceLowering.cpp`, `model/src/TraceConfig.cpp`).");
+    c.site("frontend/src/resolve/TraceLowering.cpp");
+    NPUSIM_ERROR(c, "trace_config.worker", kDesign, "enable_trace: worker 'other' is not one of the program's workers",
+                 ObjectFifo f(i32(16), "f");
+                 Worker other([](F) {}, fn_args(f.cons()), {.name = "other"}); Program p = passthrough();
+                 p.enable_trace(8192, std::vector<Worker>{other}); resolve(p));
+    NPUSIM_ERROR(c, "trace_config.tile", kDesign, "enable_trace: tile (5,1) is not on npu1_1col",
+                 Program p = passthrough();
+                 p.enable_trace({.trace_size = 8192, .tiles = {{5, 1}}}); resolve(p));
+    NPUSIM_ERROR(c, "trace_config.compute_tile", kDesign,
+                 "enable_trace: tile (0,2) is a compute tile; trace its worker (workers=) instead",
+                 Program p = passthrough();
+                 p.enable_trace({.trace_size = 8192, .tiles = {{0, 2}}}); resolve(p));
+    c.site("model/src/TraceConfig.cpp");
+    NPUSIM_ERROR(c, "trace_config.too_many_events", kDesign,
+                 "enable_trace coretile_events: at most 8 events can be traced at once, have 9",
+                 Program p = passthrough();
+                 p.enable_trace(8192, std::nullopt, std::vector<TraceEvent>(9, "INSTR_EVENT_0")); resolve(p));
+    NPUSIM_ERROR(c, "trace_config.unknown_event", kDesign,
+                 "enable_trace coretile_events: 'NOPE' is not an event npusim knows for core trace units on AIE2 (see "
+                 "docs/traces.md for the names)",
+                 Program p = passthrough();
+                 p.enable_trace(8192, std::nullopt, std::vector<TraceEvent>{"NOPE"}); resolve(p));
+    NPUSIM_ERROR(c, "trace_config.port_conflict", kDesign,
+                 "enable_trace memtile_events: conflicting port configurations for slot 0: PORT_RUNNING_0 watches DMA "
+                 "S2MM 0, but PORT_IDLE_0 watches DMA S2MM 1; events sharing a slot must monitor the same port",
+                 Program p = passthrough();
+                 p.enable_trace({.trace_size = 8192,
+                                 .memtile_events = std::vector<TraceEvent>{TraceEvent::port("PORT_RUNNING_0", 0, true),
+                                                                           TraceEvent::port("PORT_IDLE_0", 1, true)},
+                                 .tiles = {{0, 1}}});
+                 resolve(p));
 }
 
 } // namespace npusim::errcat
