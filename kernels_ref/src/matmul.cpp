@@ -1,5 +1,6 @@
 #include <cmath>
 #include <npusim/kernels/matmul.hpp>
+#include <type_traits>
 
 namespace npusim::kernels {
 namespace {
@@ -24,17 +25,38 @@ void check_matmul(const char* name, const void* A, const void* B, const void* C,
                              "the AIE kernel computes 2 x 2 mmul blocks of C, so the block-column count must be even");
 }
 
-// Loads one C element into the 32-bit accumulator (sign extension for int16).
-inline std::uint32_t load_acc(std::int32_t c) { return static_cast<std::uint32_t>(c); }
-inline std::uint32_t load_acc(std::int16_t c) { return static_cast<std::uint32_t>(static_cast<std::int32_t>(c)); }
-// Stores the accumulator back: keep the low 32 / 16 bits (no saturation, see matmul.hpp).
-inline void store_acc(std::uint32_t acc, std::int32_t& c) { c = static_cast<std::int32_t>(acc); }
-inline void store_acc(std::uint32_t acc, std::int16_t& c) {
-    c = static_cast<std::int16_t>(static_cast<std::uint16_t>(acc & 0xFFFFu));
-}
-
+// Integer C: a 32-bit accumulator (sign extension of int8/int16), products added mod 2^32, stored
+// back keeping the low 32 / 16 / 8 bits (no saturation, see matmul.hpp). Float C: an fp32
+// accumulator, stored as float or rounded to bf16 (nearest, ties to even).
 template <typename TC>
-void blocked_matmul(const std::int16_t* A, const std::int16_t* B, TC* C, int m, int k, int n, int r, int s, int t) {
+struct Acc {
+    using type = std::uint32_t;
+    static type load(TC c) { return static_cast<std::uint32_t>(static_cast<std::int32_t>(c)); }
+    static void store(type acc, TC& c) {
+        c = static_cast<TC>(static_cast<std::make_unsigned_t<TC>>(acc)); // the low bits, two's complement
+    }
+    template <typename TA>
+    static type product(TA a, TA b) {
+        return static_cast<std::uint32_t>(static_cast<std::int32_t>(a) * static_cast<std::int32_t>(b));
+    }
+};
+template <>
+struct Acc<float> {
+    using type = float;
+    static type load(float c) { return c; }
+    static void store(type acc, float& c) { c = acc; }
+    static type product(bfloat16 a, bfloat16 b) { return float(a) * float(b); } // exact in fp32
+};
+template <>
+struct Acc<bfloat16> {
+    using type = float;
+    static type load(bfloat16 c) { return float(c); }
+    static void store(type acc, bfloat16& c) { c = bfloat16(acc); }
+    static type product(bfloat16 a, bfloat16 b) { return float(a) * float(b); }
+};
+
+template <typename TA, typename TC>
+void blocked_matmul(const TA* A, const TA* B, TC* C, int m, int k, int n, int r, int s, int t) {
     const std::int64_t mb = m / r, kb = k / s, nb = n / t;
     const std::int64_t a_block = static_cast<std::int64_t>(r) * s;
     const std::int64_t b_block = static_cast<std::int64_t>(s) * t;
@@ -44,17 +66,13 @@ void blocked_matmul(const std::int16_t* A, const std::int16_t* B, TC* C, int m, 
             TC* cblk = C + (bi * nb + bj) * c_block;
             for (std::int64_t ii = 0; ii < r; ++ii) {
                 for (std::int64_t jj = 0; jj < t; ++jj) {
-                    std::uint32_t acc = load_acc(cblk[ii * t + jj]);
+                    typename Acc<TC>::type acc = Acc<TC>::load(cblk[ii * t + jj]);
                     for (std::int64_t bk = 0; bk < kb; ++bk) {
-                        const std::int16_t* arow = A + (bi * kb + bk) * a_block + ii * s;
-                        const std::int16_t* bcol = B + (bk * nb + bj) * b_block + jj;
-                        for (std::int64_t kk = 0; kk < s; ++kk) {
-                            const std::int32_t p =
-                                static_cast<std::int32_t>(arow[kk]) * static_cast<std::int32_t>(bcol[kk * t]);
-                            acc += static_cast<std::uint32_t>(p);
-                        }
+                        const TA* arow = A + (bi * kb + bk) * a_block + ii * s;
+                        const TA* bcol = B + (bk * nb + bj) * b_block + jj;
+                        for (std::int64_t kk = 0; kk < s; ++kk) acc += Acc<TC>::product(arow[kk], bcol[kk * t]);
                     }
-                    store_acc(acc, cblk[ii * t + jj]);
+                    Acc<TC>::store(acc, cblk[ii * t + jj]);
                 }
             }
         }
@@ -72,6 +90,34 @@ void matmul_i16_i32(const std::int16_t* A, const std::int16_t* B, std::int32_t* 
 void matmul_i16_i16(const std::int16_t* A, const std::int16_t* B, std::int16_t* C, int m, int k, int n, int r, int s,
                     int t) {
     check_matmul("matmul_i16_i16", A, B, C, m, k, n, r, s, t);
+    blocked_matmul(A, B, C, m, k, n, r, s, t);
+}
+
+void matmul_i8_i8(const std::int8_t* A, const std::int8_t* B, std::int8_t* C, int m, int k, int n, int r, int s,
+                  int t) {
+    check_matmul("matmul_i8_i8", A, B, C, m, k, n, r, s, t);
+    blocked_matmul(A, B, C, m, k, n, r, s, t);
+}
+
+void matmul_i8_i16(const std::int8_t* A, const std::int8_t* B, std::int16_t* C, int m, int k, int n, int r, int s,
+                   int t) {
+    check_matmul("matmul_i8_i16", A, B, C, m, k, n, r, s, t);
+    blocked_matmul(A, B, C, m, k, n, r, s, t);
+}
+
+void matmul_i8_i32(const std::int8_t* A, const std::int8_t* B, std::int32_t* C, int m, int k, int n, int r, int s,
+                   int t) {
+    check_matmul("matmul_i8_i32", A, B, C, m, k, n, r, s, t);
+    blocked_matmul(A, B, C, m, k, n, r, s, t);
+}
+
+void matmul_bf16_bf16(const bfloat16* A, const bfloat16* B, bfloat16* C, int m, int k, int n, int r, int s, int t) {
+    check_matmul("matmul_bf16_bf16", A, B, C, m, k, n, r, s, t);
+    blocked_matmul(A, B, C, m, k, n, r, s, t);
+}
+
+void matmul_bf16_f32(const bfloat16* A, const bfloat16* B, float* C, int m, int k, int n, int r, int s, int t) {
+    check_matmul("matmul_bf16_f32", A, B, C, m, k, n, r, s, t);
     blocked_matmul(A, B, C, m, k, n, r, s, t);
 }
 

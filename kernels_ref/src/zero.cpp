@@ -24,6 +24,12 @@ void zero_i32(std::int32_t* c, std::int32_t m, std::int32_t n) { zero("zero_i32"
 
 void zero_i16(std::int16_t* c, std::int32_t m, std::int32_t n) { zero("zero_i16", c, m, n); }
 
+void zero_i8(std::int8_t* c, std::int32_t m, std::int32_t n) { zero("zero_i8", c, m, n); }
+
+void zero_f32(float* c, std::int32_t m, std::int32_t n) { zero("zero_f32", c, m, n); }
+
+void zero_bf16(bfloat16* c, std::int32_t m, std::int32_t n) { zero("zero_bf16", c, m, n); }
+
 std::uint64_t zero_cycles(std::int32_t m, std::int32_t n, int elem_bytes) {
     constexpr const char* name = "zero_cycles";
     detail::require_non_negative(m, name, "m");

@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -254,4 +255,77 @@ TEST_CASE("matmul cost: the measured bf16 call, and never above the matrix unit'
         }
     REQUIRE_INVALID(matmul_cycles(-1, 64, 64, 64), ">= 0");
     REQUIRE_INVALID(matmul_cycles(64, 64, 64, 0), "the peak must be positive");
+}
+
+TEST_CASE("matmul_i8_{i8,i16,i32}: C += A*B kept to the low 8 / 16 / 32 bits (no saturation)", "[kernels][matmul]") {
+    // AIE2P i8 8x8x8 blocks; m = 16, k = 64, n = 16. Products up to 127 * 127, 64 of them: 1,032,256
+    // overflows int8 and int16, so truncation (not saturation) is visible.
+    constexpr int m = 16, k = 64, n = 16, r = 8, s = 8, t = 8;
+    std::vector<std::int8_t> A(m * k, 127), B(k * n, 127);
+    A[3] = -128;
+    const auto Ab = to_blocked(A, m, k, r, s), Bb = to_blocked(B, k, n, s, t);
+    std::vector<std::int64_t> want(m * n, 0);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j)
+            for (int q = 0; q < k; ++q) want[i * n + j] += std::int64_t{A[i * k + q]} * B[q * n + j];
+    std::vector<std::int8_t> c8(m * n, 5);
+    std::vector<std::int16_t> c16(m * n, 5);
+    std::vector<std::int32_t> c32(m * n, 5);
+    matmul_i8_i8(Ab.data(), Bb.data(), c8.data(), m, k, n, r, s, t);
+    matmul_i8_i16(Ab.data(), Bb.data(), c16.data(), m, k, n, r, s, t);
+    matmul_i8_i32(Ab.data(), Bb.data(), c32.data(), m, k, n, r, s, t);
+    const auto g8 = from_blocked(c8, m, n, r, t);
+    const auto g16 = from_blocked(c16, m, n, r, t);
+    const auto g32 = from_blocked(c32, m, n, r, t);
+    for (int i = 0; i < m * n; ++i) {
+        INFO(i);
+        CHECK(g8[i] == static_cast<std::int8_t>(want[i] + 5));
+        CHECK(g16[i] == static_cast<std::int16_t>(want[i] + 5));
+        CHECK(g32[i] == static_cast<std::int32_t>(want[i] + 5));
+    }
+    CHECK(g32[0] == 63 * 127 * 127 - 128 * 127 + 5); // row 0 has A[3] = -128
+}
+
+TEST_CASE("matmul_bf16_f32 / matmul_bf16_bf16: fp32 accumulation, bf16 rounded to nearest even per call",
+          "[kernels][matmul]") {
+    // AIE2 bf16 4x8x4 blocks; m = 8, k = 8, n = 8.
+    constexpr int m = 8, k = 8, n = 8, r = 4, s = 8, t = 4;
+    std::vector<npusim::bfloat16> A(m * k, npusim::bfloat16(1.0f)), B(k * n, npusim::bfloat16(1.0f));
+    A[0] = npusim::bfloat16(0.5f);
+    const auto Ab = to_blocked(A, m, k, r, s), Bb = to_blocked(B, k, n, s, t);
+    std::vector<float> cf(m * n, 256.0f);
+    matmul_bf16_f32(Ab.data(), Bb.data(), cf.data(), m, k, n, r, s, t);
+    const auto gf = from_blocked(cf, m, n, r, t);
+    CHECK(gf[0] == 263.5f); // 256 + 7.5: exact in fp32
+    CHECK(gf[1] == 263.5f);
+    CHECK(gf[n] == 264.0f);
+    // bf16 C (step 2 from 256 up): 256 + 7.5 = 263.5 rounds to 264; 256 + 8 = 264 exactly.
+    std::vector<npusim::bfloat16> cb(m * n, npusim::bfloat16(256.0f));
+    matmul_bf16_bf16(Ab.data(), Bb.data(), cb.data(), m, k, n, r, s, t);
+    auto gb = from_blocked(cb, m, n, r, t);
+    CHECK(float(gb[0]) == 264.0f);
+    CHECK(float(gb[n]) == 264.0f);
+    // a tie: 256 + 1 = 257 lies between 256 and 258; ties to even gives 256
+    std::vector<npusim::bfloat16> A1(m * k, npusim::bfloat16(0.0f));
+    for (int i = 0; i < m; ++i) A1[i * k] = npusim::bfloat16(1.0f);
+    const auto A1b = to_blocked(A1, m, k, r, s);
+    std::vector<npusim::bfloat16> ct(m * n, npusim::bfloat16(256.0f));
+    matmul_bf16_bf16(A1b.data(), Bb.data(), ct.data(), m, k, n, r, s, t);
+    CHECK(float(from_blocked(ct, m, n, r, t)[0]) == 256.0f);
+    std::vector<npusim::bfloat16> cu(m * n, npusim::bfloat16(258.0f));
+    matmul_bf16_bf16(A1b.data(), Bb.data(), cu.data(), m, k, n, r, s, t);
+    CHECK(float(from_blocked(cu, m, n, r, t)[0]) == 260.0f); // 259: tie between 258 and 260, even mantissa 260
+}
+
+TEST_CASE("zero_i8 / zero_bf16 / zero_f32", "[kernels][zero]") {
+    std::vector<std::int8_t> a(64, 3);
+    zero_i8(a.data(), 8, 8);
+    CHECK(std::all_of(a.begin(), a.end(), [](auto x) { return x == 0; }));
+    std::vector<npusim::bfloat16> b(32, npusim::bfloat16(2.0f));
+    zero_bf16(b.data(), 4, 8);
+    CHECK(std::all_of(b.begin(), b.end(), [](auto x) { return x.bits == 0; }));
+    std::vector<float> f(16, 2.0f);
+    zero_f32(f.data(), 4, 4);
+    CHECK(std::all_of(f.begin(), f.end(), [](auto x) { return x == 0.0f; }));
+    REQUIRE_INVALID(zero_i8(a.data(), 4, 4), "zero_i8");
 }

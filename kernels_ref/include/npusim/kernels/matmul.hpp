@@ -20,12 +20,24 @@
 //     shift 0. Choice: as for vector_scalar_mul, mm.cc does not enable saturation, so the default
 //     (no saturation) SRS keeps the low 16 bits: C = (C + sum_k a*b) mod 2^16, which equals numpy's
 //     (C + A@B).astype(int16). A design that enables saturation would differ on overflow only.
+//   matmul_i8_{i8,i16,i32}: the same with int8 inputs (IRON's mm.cc combos i8->i8/i16/i32, mmul
+//     4x8x8 on AIE2, 8x8x8 on AIE2P): int8 x int8 products added into a 32-bit accumulator loaded
+//     from C (sign-extended), stored back keeping the low 8 / 16 / 32 bits (to_vector<T_out>() at
+//     shift 0, no saturation: mm.cc sets no saturation mode), = numpy (C + A@B).astype(T_out).
+//   matmul_bf16_f32: C (float) is loaded into the fp32 accumulator, the bf16 x bf16 products (exact
+//     in fp32) are added in fp32, and the accumulator is stored: C = fl32(C + sum_k a*b) summed in
+//     k order (the hardware's order within an mmul differs; results agree within rounding).
+//   matmul_bf16_bf16: C (bf16) is widened to fp32, the products are added in fp32 as above, and the
+//     accumulator is rounded back to bf16 to nearest, ties to even (npusim::bfloat16, the AIE
+//     float-to-bf16 conversion; aie2p/mm.cc selects conv_even explicitly under bfp16 emulation) at
+//     the end of every call, so a design's K/k calls round K/k times.
 //
 // Preconditions (violations throw std::invalid_argument):
 //   - A, B, C non-null; m, k, n, r, s, t > 0,
 //   - m % r == 0, k % s == 0, n % t == 0,
 //   - (m / r) and (n / t) even: the AIE kernel computes 2 x 2 mmul blocks of C per inner loop
 //     (rows z, z+1 and columns j, j+1), so an odd block count would read/write past the tiles.
+#include <npusim/kernels/bfloat16.hpp>
 #include <npusim/kernels/kernel_common.hpp>
 
 #include <cstdint>
@@ -57,6 +69,14 @@ void matmul_i16_i32(const std::int16_t* A, const std::int16_t* B, std::int32_t* 
                     int t);
 void matmul_i16_i16(const std::int16_t* A, const std::int16_t* B, std::int16_t* C, int m, int k, int n, int r, int s,
                     int t);
+
+void matmul_i8_i8(const std::int8_t* A, const std::int8_t* B, std::int8_t* C, int m, int k, int n, int r, int s, int t);
+void matmul_i8_i16(const std::int8_t* A, const std::int8_t* B, std::int16_t* C, int m, int k, int n, int r, int s,
+                   int t);
+void matmul_i8_i32(const std::int8_t* A, const std::int8_t* B, std::int32_t* C, int m, int k, int n, int r, int s,
+                   int t);
+void matmul_bf16_bf16(const bfloat16* A, const bfloat16* B, bfloat16* C, int m, int k, int n, int r, int s, int t);
+void matmul_bf16_f32(const bfloat16* A, const bfloat16* B, float* C, int m, int k, int n, int r, int s, int t);
 
 /// Body cycles of one m x k x n call on a matrix unit of `peak_macs_per_cycle`:
 /// ceil(m*k*n / (peak x kMatmulEfficiency)); 2,527 for 64^3 at 128 (bf16 on AIE2), 2,535 with the
