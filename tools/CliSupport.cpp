@@ -25,7 +25,14 @@ std::int64_t parse_i64(const std::string& s, const std::string& what) {
 void parse_param(const std::string& kv, harness::Params& params) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--param expects K=V, got '{}'", kv));
-    params[kv.substr(0, eq)] = parse_i64(kv.substr(eq + 1), "--param " + kv.substr(0, eq));
+    const std::string key = kv.substr(0, eq), v = kv.substr(eq + 1);
+    // a named parameter (dtype_in=i8) takes a name; the design checks it is one of its names
+    std::int64_t n = 0;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if ((ec != std::errc() || p != v.data() + v.size()) && !v.empty() && harness::param_takes_names(key))
+        params[key] = harness::param_name_code(v);
+    else
+        params[key] = parse_i64(v, "--param " + key);
 }
 
 std::optional<std::string> OptionReader::next() {

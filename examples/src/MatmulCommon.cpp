@@ -7,33 +7,132 @@
 #include "npusim/kernels/zero.hpp"
 #include <npusim/aie_kernels.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 namespace npusim::examples::matmul {
 
 using namespace npusim::iron;
 
-MacDims mac_dims_i16(model::Arch arch) {
-    // aie.iron.kernels.mm mac_dims: aie2 i16 (4,4,4), aie2p i16 (4,4,8)
-    return arch == model::Arch::AIE2 ? MacDims{4, 4, 4} : MacDims{4, 4, 8};
+namespace {
+
+std::int64_t index_of(const std::vector<std::string>& names, DType t) {
+    const auto it = std::find(names.begin(), names.end(), std::string(dtype_name(t)));
+    return it - names.begin();
 }
 
-Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch arch, bool i32_out, KernelSet ks) {
-    const MacDims d = mac_dims_i16(arch);
+DType dtype_named(const std::string& name) { // a name of kDtypeInNames / kDtypeOutNames
+    for (DType t : {DType::i8, DType::i16, DType::i32, DType::bf16})
+        if (dtype_name(t) == name) return t;
+    return DType::f32;
+}
+
+// The combinations mm.cc builds (its combos(X) per arch; the same on AIE2 and AIE2P).
+constexpr std::pair<DType, DType> kCombos[] = {
+    {DType::i8, DType::i8},   {DType::i8, DType::i16},    {DType::i8, DType::i32},  {DType::i16, DType::i16},
+    {DType::i16, DType::i32}, {DType::bf16, DType::bf16}, {DType::bf16, DType::f32}};
+
+// Calls f(A{}, C{}) with the C++ element types of a combination.
+template <class F>
+void with_types(Types ty, F&& f) {
+    using i8 = std::int8_t;
+    using i16 = std::int16_t;
+    using i32 = std::int32_t;
+    if (ty.in == DType::i8 && ty.out == DType::i8) return f(i8{}, i8{});
+    if (ty.in == DType::i8 && ty.out == DType::i16) return f(i8{}, i16{});
+    if (ty.in == DType::i8 && ty.out == DType::i32) return f(i8{}, i32{});
+    if (ty.in == DType::i16 && ty.out == DType::i16) return f(i16{}, i16{});
+    if (ty.in == DType::i16 && ty.out == DType::i32) return f(i16{}, i32{});
+    if (ty.in == DType::bf16 && ty.out == DType::bf16) return f(bfloat16{}, bfloat16{});
+    if (ty.in == DType::bf16 && ty.out == DType::f32) return f(bfloat16{}, float{});
+    throw DesignError(fmt::format("matmul: no kernel for {} -> {}", dtype_name(ty.in), dtype_name(ty.out)));
+}
+
+// The reference kernel of a combination (overloads on the element types).
+void ref_matmul(const std::int8_t* A, const std::int8_t* B, std::int8_t* C, int m, int k, int n, MacDims d) {
+    kernels::matmul_i8_i8(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
+}
+void ref_matmul(const std::int8_t* A, const std::int8_t* B, std::int16_t* C, int m, int k, int n, MacDims d) {
+    kernels::matmul_i8_i16(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
+}
+void ref_matmul(const std::int8_t* A, const std::int8_t* B, std::int32_t* C, int m, int k, int n, MacDims d) {
+    kernels::matmul_i8_i32(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
+}
+void ref_matmul(const std::int16_t* A, const std::int16_t* B, std::int16_t* C, int m, int k, int n, MacDims d) {
+    kernels::matmul_i16_i16(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
+}
+void ref_matmul(const std::int16_t* A, const std::int16_t* B, std::int32_t* C, int m, int k, int n, MacDims d) {
+    kernels::matmul_i16_i32(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
+}
+void ref_matmul(const bfloat16* A, const bfloat16* B, bfloat16* C, int m, int k, int n, MacDims d) {
+    kernels::matmul_bf16_bf16(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
+}
+void ref_matmul(const bfloat16* A, const bfloat16* B, float* C, int m, int k, int n, MacDims d) {
+    kernels::matmul_bf16_f32(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
+}
+
+void ref_zero(std::int8_t* c, int m, int n) { kernels::zero_i8(c, m, n); }
+void ref_zero(std::int16_t* c, int m, int n) { kernels::zero_i16(c, m, n); }
+void ref_zero(std::int32_t* c, int m, int n) { kernels::zero_i32(c, m, n); }
+void ref_zero(bfloat16* c, int m, int n) { kernels::zero_bf16(c, m, n); }
+void ref_zero(float* c, int m, int n) { kernels::zero_f32(c, m, n); }
+
+} // namespace
+
+ParamSpec dtype_in_param(DType in) {
+    return {"dtype_in", index_of(kDtypeInNames, in), "element type of A and B", kDtypeInNames};
+}
+ParamSpec dtype_out_param(DType out) {
+    return {"dtype_out", index_of(kDtypeOutNames, out), "element type of C", kDtypeOutNames};
+}
+
+Types dtypes(const std::string& design, const Params& p) {
+    const Types ty{dtype_named(kDtypeInNames.at(static_cast<std::size_t>(p.at("dtype_in")))),
+                   dtype_named(kDtypeOutNames.at(static_cast<std::size_t>(p.at("dtype_out"))))};
+    for (const auto& [in, out] : kCombos)
+        if (in == ty.in && out == ty.out) return ty;
+    std::vector<std::string> combos;
+    for (const auto& [in, out] : kCombos) combos.push_back(fmt::format("{}->{}", dtype_name(in), dtype_name(out)));
+    throw DesignError(
+        fmt::format("design '{}': dtype_in={} dtype_out={} is not a combination the mm kernel builds ({})", design,
+                    dtype_name(ty.in), dtype_name(ty.out), fmt::join(combos, ", ")));
+}
+
+MacDims mac_dims(model::Arch arch, DType in) {
+    // aie.iron.kernels.mm mac_dims (_MM_MAC_DIMS): aie2 i8 (4,8,8), i16 (4,4,4), bf16 (4,8,4);
+    // aie2p i8 (8,8,8), i16 (4,4,8), bf16 (4,8,8)
+    const bool aie2 = arch == model::Arch::AIE2;
+    switch (in) {
+    case DType::i8: return aie2 ? MacDims{4, 8, 8} : MacDims{8, 8, 8};
+    case DType::bf16: return aie2 ? MacDims{4, 8, 4} : MacDims{4, 8, 8};
+    default: return aie2 ? MacDims{4, 4, 4} : MacDims{4, 4, 8};
+    }
+}
+
+void require_kernels(const std::string& design, Types ty, KernelSet ks) {
+    if (ks == KernelSet::aie && ty.in != DType::i16)
+        throw DesignError(fmt::format("design '{}': the AIE-API kernel build has the i16 matmul only (dtype_in={}: "
+                                      "use the reference kernels)",
+                                      design, dtype_name(ty.in)));
+}
+
+Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch arch, Types ty, KernelSet ks) {
+    const MacDims d = mac_dims(arch, ty.in);
     const int M = static_cast<int>(m), K = static_cast<int>(k), N = static_cast<int>(n);
-    const int r = static_cast<int>(d.r), s = static_cast<int>(d.s), t = static_cast<int>(d.t);
-    std::vector<ArgType> types{tensor<std::int16_t>({m, k}), tensor<std::int16_t>({k, n}),
-                               i32_out ? tensor<std::int32_t>({m, n}) : tensor<std::int16_t>({m, n})};
-    Kernel::Invoker run = [=](std::span<const KernelArg> a) {
-        const auto* A = reinterpret_cast<const std::int16_t*>(a[0].data);
-        const auto* B = reinterpret_cast<const std::int16_t*>(a[1].data);
-        if (i32_out)
-            kernels::matmul_i16_i32(A, B, reinterpret_cast<std::int32_t*>(a[2].data), M, K, N, r, s, t);
-        else
-            kernels::matmul_i16_i16(A, B, reinterpret_cast<std::int16_t*>(a[2].data), M, K, N, r, s, t);
-    };
-    if (ks == KernelSet::aie) {
-        const auto dims = t == 8 ? aie_kernels::MacDims::aie2p : aie_kernels::MacDims::aie2;
+    std::vector<ArgType> types{matrix(ty.in, m, k), matrix(ty.in, k, n), matrix(ty.out, m, n)};
+    Kernel::Invoker run;
+    with_types(ty, [&](auto a, auto c) {
+        using TA = decltype(a);
+        using TC = decltype(c);
+        run = [=](std::span<const KernelArg> x) {
+            ref_matmul(reinterpret_cast<const TA*>(x[0].data), reinterpret_cast<const TA*>(x[1].data),
+                       reinterpret_cast<TC*>(x[2].data), M, K, N, d);
+        };
+    });
+    const bool i32_out = ty.out == DType::i32;
+    if (ks == KernelSet::aie && ty.in == DType::i16) {
+        const auto dims = d.t == 8 ? aie_kernels::MacDims::aie2p : aie_kernels::MacDims::aie2;
         run = with_aie_core_modes(
             [=](std::span<const KernelArg> a) {
                 const auto* A = reinterpret_cast<const std::int16_t*>(a[0].data);
@@ -45,30 +144,31 @@ Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch
             },
             make_aie_core_modes());
     }
-    // Never faster than the generation's i16 matrix unit (64 MAC/cycle on AIE2, 128 on AIE2P).
-    const double peak = model::matmul_mac_peak(arch, DType::i16).macs_per_cycle;
+    // Never faster than the generation's matrix unit for the input type (model::matmul_mac_peak:
+    // AIE2 i8/i16/bf16 256/64/128 MAC/cycle, AIE2P 512/128/256).
+    const double peak = model::matmul_mac_peak(arch, ty.in).macs_per_cycle;
     auto cost = [=](std::span<const KernelArg>) { return kernels::matmul_cycles(M, K, N, peak); };
-    return Kernel(i32_out ? "matmul_i16_i32" : "matmul_i16_i16", std::move(run), std::move(types), cost);
+    return Kernel(fmt::format("matmul_{}_{}", dtype_name(ty.in), dtype_name(ty.out)), std::move(run), std::move(types),
+                  cost);
 }
 
-Kernel zero_kernel(std::int64_t m, std::int64_t n, bool i32_out, KernelSet ks) {
+Kernel zero_kernel(std::int64_t m, std::int64_t n, DType out, KernelSet ks) {
     const int M = static_cast<int>(m), N = static_cast<int>(n);
-    Kernel::Invoker run = [=](std::span<const KernelArg> a) {
-        if (i32_out)
-            kernels::zero_i32(reinterpret_cast<std::int32_t*>(a[0].data), M, N);
-        else
-            kernels::zero_i16(reinterpret_cast<std::int16_t*>(a[0].data), M, N);
-    };
-    if (ks == KernelSet::aie)
+    Kernel::Invoker run;
+    with_types({out == DType::bf16 || out == DType::f32 ? DType::bf16 : DType::i8, out}, [&](auto, auto c) {
+        using TC = decltype(c);
+        run = [=](std::span<const KernelArg> a) { ref_zero(reinterpret_cast<TC*>(a[0].data), M, N); };
+    });
+    if (ks == KernelSet::aie && (out == DType::i16 || out == DType::i32))
         run = [=](std::span<const KernelArg> a) {
-            if (i32_out)
+            if (out == DType::i32)
                 aie_kernels::zero_i32(reinterpret_cast<std::int32_t*>(a[0].data), M * N);
             else
                 aie_kernels::zero_i16(reinterpret_cast<std::int16_t*>(a[0].data), M * N);
         };
-    auto cost = [=](std::span<const KernelArg>) { return kernels::zero_cycles(M, N, i32_out ? 4 : 2); };
-    return Kernel(i32_out ? "zero_i32" : "zero_i16", std::move(run),
-                  {i32_out ? tensor<std::int32_t>({m, n}) : tensor<std::int16_t>({m, n})}, cost);
+    const int bytes = static_cast<int>(dtype_bytes(out));
+    auto cost = [=](std::span<const KernelArg>) { return kernels::zero_cycles(M, N, bytes); };
+    return Kernel(fmt::format("zero_{}", dtype_name(out)), std::move(run), {matrix(out, m, n)}, cost);
 }
 
 StreamDims a_dims(std::int64_t m, std::int64_t k, MacDims d) {
@@ -81,6 +181,9 @@ StreamDims c_dims(std::int64_t m, std::int64_t n, MacDims d) {
     return {{m / d.r, d.r * n}, {d.r, d.t}, {n / d.t, d.r * d.t}, {d.t, 1}};
 }
 
+TensorType flat(DType t, std::int64_t count) { return TensorType{t, {count}}; }
+TensorType matrix(DType t, std::int64_t rows, std::int64_t cols) { return TensorType{t, {rows, cols}}; }
+
 std::vector<std::int16_t> random_i16(std::size_t n, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::vector<std::int16_t> v(n);
@@ -88,17 +191,56 @@ std::vector<std::int16_t> random_i16(std::size_t n, std::uint64_t seed) {
     return v;
 }
 
-std::vector<std::int64_t> reference(const std::vector<std::int16_t>& A, const std::vector<std::int16_t>& B,
-                                    std::int64_t M, std::int64_t K, std::int64_t N) {
-    std::vector<std::int64_t> C(static_cast<std::size_t>(M * N), 0);
-    for (std::int64_t i = 0; i < M; ++i)
-        for (std::int64_t q = 0; q < K; ++q) {
-            const std::int64_t a = A[static_cast<std::size_t>(i * K + q)];
-            const auto* b = &B[static_cast<std::size_t>(q * N)];
-            auto* c = &C[static_cast<std::size_t>(i * N)];
-            for (std::int64_t j = 0; j < N; ++j) c[j] += a * b[j];
+Tensor random_input(DType t, std::int64_t count, std::uint64_t seed) {
+    const auto n = static_cast<std::size_t>(count);
+    if (t == DType::i16) return Tensor::from({count}, random_i16(n, seed));
+    std::mt19937_64 rng(seed);
+    if (t == DType::i8) {
+        std::vector<std::int8_t> v(n);
+        for (auto& x : v) x = static_cast<std::int8_t>(static_cast<std::int64_t>(rng() % 64) - 32);
+        return Tensor::from({count}, v);
+    }
+    std::vector<bfloat16> v(n); // (rng.random() * 4.0).astype(bfloat16)
+    for (auto& x : v) x = bfloat16(static_cast<float>(static_cast<double>(rng() >> 11) * 0x1.0p-53 * 4.0));
+    return Tensor::from({count}, v);
+}
+
+Tensor reference(const Tensor& A, const Tensor& B, std::int64_t M, std::int64_t K, std::int64_t N, Types ty) {
+    Tensor C;
+    with_types(ty, [&](auto a, auto c) {
+        using TA = decltype(a);
+        using TC = decltype(c);
+        using Wide = std::conditional_t<std::is_integral_v<TA>, std::int64_t, double>;
+        const auto av = A.values<TA>(), bv = B.values<TA>();
+        std::vector<Wide> acc(static_cast<std::size_t>(M * N), Wide{0});
+        for (std::int64_t i = 0; i < M; ++i)
+            for (std::int64_t q = 0; q < K; ++q) {
+                const Wide x = static_cast<Wide>(av[static_cast<std::size_t>(i * K + q)]);
+                const auto* b = &bv[static_cast<std::size_t>(q * N)];
+                auto* row = &acc[static_cast<std::size_t>(i * N)];
+                for (std::int64_t j = 0; j < N; ++j) row[j] += x * static_cast<Wide>(b[j]);
+            }
+        std::vector<TC> out(acc.size());
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            if constexpr (std::is_integral_v<TC>)
+                out[i] = static_cast<TC>(acc[i]); // astype: the low bits (modular since C++20)
+            else
+                out[i] = TC(static_cast<float>(acc[i]));
         }
+        C = Tensor::from({M * N}, out);
+    });
     return C;
+}
+
+ArgSpec output_spec(const TensorType& C_ty, Types ty, std::int64_t K, std::int64_t k) {
+    // Inputs in [0, 4): every product and partial sum is non-negative, so a rounding of a partial
+    // sum errs by at most its relative unit roundoff u times the final value.
+    //  - f32: the K fp32 additions (u = 2^-24) and the golden's one rounding, doubled for margin.
+    //  - bf16: each of the K/k calls rounds its sum to bf16 (u = 2^-9), the golden rounds once,
+    //    plus the fp32 accumulation; bounded by (K/k + 2) * 2^-9.
+    if (ty.out == DType::f32) return ArgSpec::output("C", C_ty, 2.0 * static_cast<double>(K + 1) * 0x1.0p-24, 0);
+    if (ty.out == DType::bf16) return ArgSpec::output("C", C_ty, static_cast<double>(K / k + 2) * 0x1.0p-9, 0);
+    return ArgSpec::output("C", C_ty);
 }
 
 } // namespace npusim::examples::matmul

@@ -1,29 +1,49 @@
 #pragma once
-// Shared pieces of the matmul designs (E6 single core, E7 whole array): the mac dims of the
-// aie::mmul shapes per architecture, the kernel bindings, the mem-tile re-tiling patterns and
-// the golden reference.
+// Shared pieces of the matmul designs (E6 single core, E7 whole array): the dtype parameters and
+// combinations IRON's examples offer, the mac dims of the aie::mmul shapes per architecture and
+// input type, the kernel bindings, the mem-tile re-tiling patterns, the inputs and the golden
+// reference.
 #include "Design.hpp"
 
 #include <fmt/format.h>
 #include <optional>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace npusim::examples::matmul {
 
-/// (r, s, t) of the i16 mmul the kernels library uses: AIE2 4x4x4, AIE2P 4x4x8.
+/// IRON's --dtype_in / --dtype_out choices (single_core.py, whole_array.py), in their order.
+inline const std::vector<std::string> kDtypeInNames{"bf16", "i8", "i16"};
+inline const std::vector<std::string> kDtypeOutNames{"bf16", "i8", "i16", "f32", "i32"};
+/// The `dtype_in` / `dtype_out` ParamSpecs, defaulting to `in` / `out`.
+ParamSpec dtype_in_param(DType in);
+ParamSpec dtype_out_param(DType out);
+
+struct Types {
+    DType in, out;
+};
+/// The design's dtype_in / dtype_out, which must be one of the combinations mm.cc builds
+/// (i8->i8/i16/i32, i16->i16/i32, bf16->bf16/f32), else a DesignError listing them.
+Types dtypes(const std::string& design, const Params& p);
+
+/// (r, s, t) of the mmul the kernels use (IRON kernels.mm mac_dims): AIE2 i8 4x8x8, i16 4x4x4,
+/// bf16 4x8x4; AIE2P i8 8x8x8, i16 4x4x8, bf16 4x8x8.
 struct MacDims {
     std::int64_t r, s, t;
 };
-MacDims mac_dims_i16(model::Arch arch);
+MacDims mac_dims(model::Arch arch, DType in);
+inline MacDims mac_dims_i16(model::Arch arch) { return mac_dims(arch, DType::i16); }
 
 /// C += A.B on an m x k block of A and a k x n block of B in the blocked r x s / s x t layout.
-/// `ks` picks the reference kernels or the AIE-API mm/zero builds (each call then runs with this
-/// kernel object's own rounding/saturation state: make one per worker).
-iron::Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch arch, bool i32_out,
+/// `ks` picks the reference kernels or the AIE-API mm/zero builds (i16 only; each call then runs
+/// with this kernel object's own rounding/saturation state: make one per worker).
+iron::Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch arch, Types ty,
                            KernelSet ks = KernelSet::reference);
-iron::Kernel zero_kernel(std::int64_t m, std::int64_t n, bool i32_out, KernelSet ks = KernelSet::reference);
+iron::Kernel zero_kernel(std::int64_t m, std::int64_t n, DType out, KernelSet ks = KernelSet::reference);
+/// A DesignError unless the kernel set has kernels for these types (the AIE-API build: i16 only).
+void require_kernels(const std::string& design, Types ty, KernelSet ks);
 
 /// The worker body both matmul designs run: `tiles` output tiles, each zeroed and then
 /// accumulated over `ksteps` A/B tile pairs.
@@ -50,10 +70,22 @@ iron::StreamDims a_dims(std::int64_t m, std::int64_t k, MacDims d);
 iron::StreamDims b_dims(std::int64_t k, std::int64_t n, MacDims d);
 iron::StreamDims c_dims(std::int64_t m, std::int64_t n, MacDims d);
 
-/// Random int16 matrices in [-8192, 8192) (numpy: integers(min/4, max/4)).
+/// A flat tensor of `count` elements of type t.
+iron::TensorType flat(DType t, std::int64_t count);
+/// A 2-D (rows x cols) tensor type of element type t.
+iron::TensorType matrix(DType t, std::int64_t rows, std::int64_t cols);
+
+/// Random inputs as IRON's examples draw them: integers in [min/4, max/4) (int8 [-32, 32), int16
+/// [-8192, 8192)), bf16 uniform in [0, 4).
+Tensor random_input(DType t, std::int64_t count, std::uint64_t seed);
 std::vector<std::int16_t> random_i16(std::size_t n, std::uint64_t seed);
-/// (A @ B) computed in int64, truncated to int32 or int16 (numpy astype).
-std::vector<std::int64_t> reference(const std::vector<std::int16_t>& A, const std::vector<std::int16_t>& B,
-                                    std::int64_t M, std::int64_t K, std::int64_t N);
+
+/// Golden C (M x N, flat, type ty.out): A @ B in a plain triple loop, int64 for integers (then
+/// truncated to the output type, numpy astype) or double for bf16 (then rounded to f32, and to bf16
+/// to nearest even).
+Tensor reference(const Tensor& A, const Tensor& B, std::int64_t M, std::int64_t K, std::int64_t N, Types ty);
+
+/// The output's check: exact for integers; bf16 and f32 within rtol (see MatmulCommon.cpp).
+ArgSpec output_spec(const iron::TensorType& C_ty, Types ty, std::int64_t K, std::int64_t k);
 
 } // namespace npusim::examples::matmul

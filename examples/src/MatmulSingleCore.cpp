@@ -1,8 +1,10 @@
-// E6 basic/matrix_multiplication/single_core: C (M x N, i32) = A (M x K, i16) . B (K x N, i16) on
-// one core, m x k x n tiles. A and B are re-tiled into r x s / s x t blocks on mem tiles (memA,
+// E6 basic/matrix_multiplication/single_core: C (M x N, dtype_out) = A (M x K, dtype_in) . B (K x N)
+// on one core (dtype_in/dtype_out as IRON's --dtype_in/--dtype_out: i16 -> i32 by default; i8 ->
+// i8/i16/i32, i16 -> i16/i32, bf16 -> bf16/f32), m x k x n tiles. A and B are re-tiled into r x s / s x t blocks on mem tiles (memA,
 // memB), the core accumulates C += A.B in the blocked layout, and outC un-tiles C on its way out.
 // The sequence runs M/m/2 task groups of two row blocks each, finishing a group only after the
-// next one has been issued (ping-pong). Golden: (A @ B in int64).astype(int32).
+// next one has been issued (ping-pong). Golden: (A @ B in int64).astype(dtype_out), or for bf16
+// (A @ B in double) rounded to dtype_out, within a stated rtol (matmul::output_spec).
 #include "MatmulCommon.hpp"
 
 namespace npusim::examples {
@@ -12,10 +14,16 @@ using namespace npusim::iron;
 DesignSpec make_matmul_single_core() {
     DesignSpec s;
     s.name = "matmul_single_core";
-    s.description = "E6: i16 x i16 -> i32 matmul on one core, mem-tile re-tiling, ping-pong task groups";
-    s.params = {{"M", 512, "rows of A and C"},    {"K", 512, "columns of A, rows of B"},
-                {"N", 512, "columns of B and C"}, {"m", 32, "tile rows"},
-                {"k", 32, "tile depth"},          {"n", 32, "tile columns"}};
+    s.description = "E6: matmul on one core (dtype_in -> dtype_out: i8->i8/i16/i32, i16->i16/i32, bf16->bf16/f32), "
+                    "mem-tile re-tiling, ping-pong task groups";
+    s.params = {{"M", 512, "rows of A and C"},
+                {"K", 512, "columns of A, rows of B"},
+                {"N", 512, "columns of B and C"},
+                {"m", 32, "tile rows"},
+                {"k", 32, "tile depth"},
+                {"n", 32, "tile columns"},
+                matmul::dtype_in_param(DType::i16),
+                matmul::dtype_out_param(DType::i32)};
     s.devices = every_device();
     s.kernel_sets = {KernelSet::reference, KernelSet::aie};
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
@@ -24,25 +32,27 @@ DesignSpec make_matmul_single_core() {
         require_multiple(name, p, "K", "k");
         require_multiple(name, p, "N", "n");
         const std::int64_t M = p.at("M"), K = p.at("K"), N = p.at("N"), m = p.at("m"), k = p.at("k"), n = p.at("n");
-        const auto d = matmul::mac_dims_i16(dev.arch);
+        const auto ty = matmul::dtypes(name, p);
+        matmul::require_kernels(name, ty, o.kernels);
+        const auto d = matmul::mac_dims(dev.arch, ty.in);
         if (m % (2 * d.r) || k % d.s || n % (2 * d.t))
             throw DesignError(fmt::format("design '{}': m={} k={} n={} must be multiples of 2r={}, s={}, 2t={} on {}",
                                           name, m, k, n, 2 * d.r, d.s, 2 * d.t, dev.name));
         if ((M / m) % 2)
             throw DesignError(
                 fmt::format("design '{}': M/m={} must be even (two row blocks per task group)", name, M / m));
-        ObjectFifo inA(tensor<std::int16_t>({m, k}), "inA"), inB(tensor<std::int16_t>({k, n}), "inB"),
-            memC(tensor<std::int32_t>({m, n}), "memC");
+        ObjectFifo inA(matmul::matrix(ty.in, m, k), "inA"), inB(matmul::matrix(ty.in, k, n), "inB"),
+            memC(matmul::matrix(ty.out, m, n), "memC");
         auto memA = inA.cons().forward({.name = "memA", .dims_to_stream = matmul::a_dims(m, k, d)});
         auto memB = inB.cons().forward({.name = "memB", .dims_to_stream = matmul::b_dims(k, n, d)});
         auto outC = memC.cons().forward({.name = "outC", .dims_to_stream = matmul::c_dims(m, n, d)});
         const std::int64_t tiles = (M / m) * (N / n), ksteps = K / k;
         Worker w(matmul::core_body(tiles, ksteps),
-                 fn_args(memA.cons(), memB.cons(), memC.prod(), matmul::matmul_kernel(m, k, n, dev.arch, true, o.kernels),
-                         matmul::zero_kernel(m, n, true, o.kernels)),
+                 fn_args(memA.cons(), memB.cons(), memC.prod(), matmul::matmul_kernel(m, k, n, dev.arch, ty, o.kernels),
+                         matmul::zero_kernel(m, n, ty.out, o.kernels)),
                  {.stack_size = 0xD00, .name = "matmul"});
-        const auto A_ty = tensor<std::int16_t>({M * K}), B_ty = tensor<std::int16_t>({K * N}),
-                   C_ty = tensor<std::int32_t>({M * N});
+        const auto A_ty = matmul::flat(ty.in, M * K), B_ty = matmul::flat(ty.in, K * N),
+                   C_ty = matmul::flat(ty.out, M * N);
         Runtime rt(
             [=](RuntimeData A, RuntimeData B, RuntimeData C, ObjectFifoHandle ha, ObjectFifoHandle hb,
                 ObjectFifoHandle hc) {
@@ -70,19 +80,14 @@ DesignSpec make_matmul_single_core() {
                 if (prev) prev->finish();
             },
             fn_args(A_ty, B_ty, C_ty, inA.prod(), inB.prod(), outC.cons()));
-        auto A = matmul::random_i16(static_cast<std::size_t>(M * K), o.seed);
-        auto B = matmul::random_i16(static_cast<std::size_t>(K * N), o.seed + 1);
-        auto reference = [M, K, N, C_ty](const Tensors& in) {
-            const auto ref =
-                matmul::reference(get(in, "A").values<std::int16_t>(), get(in, "B").values<std::int16_t>(), M, K, N);
-            std::vector<std::int32_t> c(ref.size());
-            for (std::size_t i = 0; i < c.size(); ++i) c[i] = static_cast<std::int32_t>(ref[i]);
-            return Tensors{{"C", Tensor::from(C_ty.shape, c)}};
+        auto reference = [M, K, N, ty](const Tensors& in) {
+            return Tensors{{"C", matmul::reference(get(in, "A"), get(in, "B"), M, K, N, ty)}};
         };
-        return DesignInstance(Program(dev, rt, {w}, name),
-                              {ArgSpec::input("A", A_ty), ArgSpec::input("B", B_ty), ArgSpec::output("C", C_ty)},
-                              {{"A", Tensor::from(A_ty.shape, A)}, {"B", Tensor::from(B_ty.shape, B)}}, reference,
-                              name);
+        return DesignInstance(
+            Program(dev, rt, {w}, name),
+            {ArgSpec::input("A", A_ty), ArgSpec::input("B", B_ty), matmul::output_spec(C_ty, ty, K, k)},
+            {{"A", matmul::random_input(ty.in, M * K, o.seed)}, {"B", matmul::random_input(ty.in, K * N, o.seed + 1)}},
+            reference, name);
     };
     return s;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace npusim::harness {
 
@@ -35,7 +36,25 @@ Params DesignSpec::resolve_params(const Params& overrides) const {
             throw DesignError(fmt::format("design '{}' has no parameter '{}' (parameters: {})", name, k,
                                           known.empty() ? std::string("none") : known));
         }
-        p[k] = v;
+        const auto& spec = *std::find_if(params.begin(), params.end(), [&](const ParamSpec& s) { return s.name == k; });
+        const auto given = param_code_name(v);
+        if (spec.named()) {
+            // a name, or (an already resolved value) an index into the names
+            std::int64_t index = -1;
+            if (given) {
+                const auto it = std::find(spec.names.begin(), spec.names.end(), *given);
+                if (it != spec.names.end()) index = it - spec.names.begin();
+            } else if (v >= 0 && v < static_cast<std::int64_t>(spec.names.size()))
+                index = v;
+            if (index < 0)
+                throw DesignError(fmt::format("design '{}': parameter {}={} is not one of {}", name, k,
+                                              given ? *given : std::to_string(v), fmt::join(spec.names, ", ")));
+            p[k] = index;
+        } else {
+            if (given)
+                throw DesignError(fmt::format("design '{}': parameter {} takes an integer, got '{}'", name, k, *given));
+            p[k] = v;
+        }
     }
     return p;
 }

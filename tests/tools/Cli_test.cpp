@@ -194,9 +194,13 @@ void register_test_designs() {
             fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
         const auto t = tensor<std::int32_t>({16});
         return harness::DesignInstance(
-            Program(dev, rt, {w}, "test_big_stack"), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            Program(dev, rt, {w}, "test_big_stack"),
+            {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
             {{"a", harness::Tensor(DType::i32, {16})}},
-            [](const harness::Tensors& x) { return harness::Tensors{{"b", x.at("a")}}; }, "test_big_stack");
+            [](const harness::Tensors& x) {
+                return harness::Tensors{{"b", x.at("a")}};
+            },
+            "test_big_stack");
     };
     harness::register_design(st);
 
@@ -295,6 +299,26 @@ TEST_CASE("exit code 2: design and usage errors", "[cli]") {
     CHECK(doc["status"] == "design_error");
     CHECK(doc["error"]["message"] ==
           "design 'passthrough_kernel': parameter size=1000 must be a positive multiple of tile=1024");
+}
+
+TEST_CASE("run: a named parameter takes a name (--param dtype_in=i8)", "[cli]") {
+    auto r = cli({"run", "matmul_single_core", "--param", "M=64", "--param", "K=64", "--param", "N=64", "--param",
+                  "dtype_in=i8", "--param=dtype_out=i32"});
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("match"));
+    r = cli({"run", "matmul_single_core", "--param", "dtype_in=i4"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::StartsWith("npusim: design error: design 'matmul_single_core': parameter dtype_in=i4 is "
+                                        "not one of bf16, i8, i16"));
+    r = cli({"run", "matmul_whole_array", "--device", "npu1", "--param", "dtype_in=i16", "--param", "dtype_out=i8"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("design 'matmul_whole_array': dtype_in=i16 dtype_out=i8 is not a combination "
+                                      "the mm kernel builds (i8->i8, i8->i16, i8->i32, i16->i16, i16->i32, "
+                                      "bf16->bf16, bf16->f32)"));
+    // a parameter without names still takes integers only (a usage error, as before)
+    r = cli({"run", "matmul_single_core", "--param", "M=big"});
+    CHECK(r.code == 2);
+    CHECK_THAT(r.err, Catch::Contains("--param M expects an integer, got 'big'"));
 }
 
 TEST_CASE("exit code 3: deadlock, with the report", "[cli]") {
@@ -560,7 +584,8 @@ TEST_CASE("a kernel that overflows the core stack is reported with its worker, k
     CHECK(r.code == 2);
     CHECK_THAT(r.err, Catch::Contains("npusim: kernel error: worker 'deep' was running kernel 'big_local' (entered at "
                                       "cycle "));
-    CHECK_THAT(r.err, Catch::Contains("crashed with SIGSEGV (invalid memory access). Most likely its stack overflowed"));
+    CHECK_THAT(r.err,
+               Catch::Contains("crashed with SIGSEGV (invalid memory access). Most likely its stack overflowed"));
     CHECK_THAT(r.err, Catch::Contains("raise it with --core-stack BYTES"));
 #endif
     const auto ok = cli_in_child({"run", "test_big_stack", "--core-stack", "67108864"});

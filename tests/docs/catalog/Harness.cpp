@@ -58,6 +58,13 @@ void add_harness(Catalog& c) {
     c.cli("design.unknown_parameter", kDesign,
           "design 'passthrough_kernel' has no parameter 'width' (parameters: size, tile, bits)",
           {"run", "passthrough_kernel", "--param", "width=4"});
+    c.cli("design.parameter_name", kDesign,
+          "design 'matmul_single_core': parameter dtype_in=i4 is not one of bf16, i8, i16",
+          {"run", "matmul_single_core", "--param", "dtype_in=i4"});
+    NPUSIM_ERROR(
+        c, "design.parameter_not_integer", kDesign,
+        "design 'passthrough_kernel': parameter size takes an integer, got 'big'",
+        harness::design_by_name("passthrough_kernel").resolve_params({{"size", harness::param_name_code("big")}}));
     c.site("harness/src/DesignParams.cpp");
     c.cli("design.parameter_multiple", kDesign,
           "design 'passthrough_kernel': parameter size=1000 must be a positive multiple of tile=1024",
@@ -282,6 +289,17 @@ void add_harness(Catalog& c) {
     c.site("examples/src/InvocationCounter.cpp");
     c.cli("example.invocation_counter", kDesign, "design 'invocation_counter': n=300 must divide N=1024",
           {"run", "invocation_counter", "--param", "n=300"});
+    c.site("examples/src/MatmulCommon.cpp");
+    c.cli("example.matmul_dtypes", kDesign,
+          "design 'matmul_whole_array': dtype_in=i16 dtype_out=i8 is not a combination the mm kernel builds (i8->i8, "
+          "i8->i16, i8->i32, i16->i16, i16->i32, bf16->bf16, bf16->f32)",
+          {"run", "matmul_whole_array", "--device", "npu1", "--param", "dtype_in=i16", "--param", "dtype_out=i8"});
+    c.cli("example.matmul_aie_dtype", kDesign,
+          "design 'matmul_single_core': the AIE-API kernel build has the i16 matmul only (dtype_in=i8: use the "
+          "reference kernels)",
+          {"run", "matmul_single_core", "--kernels", "aie", "--param", "dtype_in=i8", "--param", "dtype_out=i32"});
+    c.internal("example.matmul_no_kernel", "matmul: no kernel for i16 -> i8",
+               "matmul::dtypes admits only the seven combinations the kernel bindings have.");
     c.site("examples/src/MatmulSingleCore.cpp");
     c.cli("example.matmul_single_core_tile", kDesign,
           "design 'matmul_single_core': m=4 k=32 n=32 must be multiples of 2r=8, s=4, 2t=8 on npu1_1col",
