@@ -78,6 +78,42 @@ void ref_zero(std::int32_t* c, int m, int n) { kernels::zero_i32(c, m, n); }
 void ref_zero(bfloat16* c, int m, int n) { kernels::zero_bf16(c, m, n); }
 void ref_zero(float* c, int m, int n) { kernels::zero_f32(c, m, n); }
 
+// The AIE-API builds (kernels_ref/aie/mm.cc), the same overloads.
+aie_kernels::MacDims model_dims_aie(model::Arch arch) {
+    return arch == model::Arch::AIE2 ? aie_kernels::MacDims::aie2 : aie_kernels::MacDims::aie2p;
+}
+void aie_matmul(const std::int8_t* A, const std::int8_t* B, std::int8_t* C, int m, int k, int n,
+                aie_kernels::MacDims d) {
+    aie_kernels::matmul_i8_i8(A, B, C, m, k, n, d);
+}
+void aie_matmul(const std::int8_t* A, const std::int8_t* B, std::int16_t* C, int m, int k, int n,
+                aie_kernels::MacDims d) {
+    aie_kernels::matmul_i8_i16(A, B, C, m, k, n, d);
+}
+void aie_matmul(const std::int8_t* A, const std::int8_t* B, std::int32_t* C, int m, int k, int n,
+                aie_kernels::MacDims d) {
+    aie_kernels::matmul_i8_i32(A, B, C, m, k, n, d);
+}
+void aie_matmul(const std::int16_t* A, const std::int16_t* B, std::int16_t* C, int m, int k, int n,
+                aie_kernels::MacDims d) {
+    aie_kernels::matmul_i16_i16(A, B, C, m, k, n, d);
+}
+void aie_matmul(const std::int16_t* A, const std::int16_t* B, std::int32_t* C, int m, int k, int n,
+                aie_kernels::MacDims d) {
+    aie_kernels::matmul_i16_i32(A, B, C, m, k, n, d);
+}
+void aie_matmul(const bfloat16* A, const bfloat16* B, bfloat16* C, int m, int k, int n, aie_kernels::MacDims d) {
+    aie_kernels::matmul_bf16_bf16(A, B, C, m, k, n, d);
+}
+void aie_matmul(const bfloat16* A, const bfloat16* B, float* C, int m, int k, int n, aie_kernels::MacDims d) {
+    aie_kernels::matmul_bf16_f32(A, B, C, m, k, n, d);
+}
+void aie_zero(std::int8_t* c, int count) { aie_kernels::zero_i8(c, count); }
+void aie_zero(std::int16_t* c, int count) { aie_kernels::zero_i16(c, count); }
+void aie_zero(std::int32_t* c, int count) { aie_kernels::zero_i32(c, count); }
+void aie_zero(bfloat16* c, int count) { aie_kernels::zero_bf16(c, count); }
+void aie_zero(float* c, int count) { aie_kernels::zero_f32(c, count); }
+
 } // namespace
 
 ParamSpec dtype_in_param(DType in) {
@@ -110,13 +146,6 @@ MacDims mac_dims(model::Arch arch, DType in) {
     }
 }
 
-void require_kernels(const std::string& design, Types ty, KernelSet ks) {
-    if (ks == KernelSet::aie && ty.in != DType::i16)
-        throw DesignError(fmt::format("design '{}': the AIE-API kernel build has the i16 matmul only (dtype_in={}: "
-                                      "use the reference kernels)",
-                                      design, dtype_name(ty.in)));
-}
-
 Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch arch, Types ty, KernelSet ks) {
     const MacDims d = mac_dims(arch, ty.in);
     const int M = static_cast<int>(m), K = static_cast<int>(k), N = static_cast<int>(n);
@@ -130,19 +159,18 @@ Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch
                        reinterpret_cast<TC*>(x[2].data), M, K, N, d);
         };
     });
-    const bool i32_out = ty.out == DType::i32;
-    if (ks == KernelSet::aie && ty.in == DType::i16) {
-        const auto dims = d.t == 8 ? aie_kernels::MacDims::aie2p : aie_kernels::MacDims::aie2;
-        run = with_aie_core_modes(
-            [=](std::span<const KernelArg> a) {
-                const auto* A = reinterpret_cast<const std::int16_t*>(a[0].data);
-                const auto* B = reinterpret_cast<const std::int16_t*>(a[1].data);
-                if (i32_out)
-                    aie_kernels::matmul_i16_i32(A, B, reinterpret_cast<std::int32_t*>(a[2].data), M, K, N, dims);
-                else
-                    aie_kernels::matmul_i16_i16(A, B, reinterpret_cast<std::int16_t*>(a[2].data), M, K, N, dims);
-            },
-            make_aie_core_modes());
+    if (ks == KernelSet::aie) {
+        const auto dims = model_dims_aie(arch);
+        with_types(ty, [&](auto a, auto c) {
+            using TA = decltype(a);
+            using TC = decltype(c);
+            run = with_aie_core_modes(
+                [=](std::span<const KernelArg> x) {
+                    aie_matmul(reinterpret_cast<const TA*>(x[0].data), reinterpret_cast<const TA*>(x[1].data),
+                               reinterpret_cast<TC*>(x[2].data), M, K, N, dims);
+                },
+                make_aie_core_modes());
+        });
     }
     // Never faster than the generation's matrix unit for the input type (model::matmul_mac_peak:
     // AIE2 i8/i16/bf16 256/64/128 MAC/cycle, AIE2P 512/128/256).
@@ -159,13 +187,11 @@ Kernel zero_kernel(std::int64_t m, std::int64_t n, DType out, KernelSet ks) {
         using TC = decltype(c);
         run = [=](std::span<const KernelArg> a) { ref_zero(reinterpret_cast<TC*>(a[0].data), M, N); };
     });
-    if (ks == KernelSet::aie && (out == DType::i16 || out == DType::i32))
-        run = [=](std::span<const KernelArg> a) {
-            if (out == DType::i32)
-                aie_kernels::zero_i32(reinterpret_cast<std::int32_t*>(a[0].data), M * N);
-            else
-                aie_kernels::zero_i16(reinterpret_cast<std::int16_t*>(a[0].data), M * N);
-        };
+    if (ks == KernelSet::aie)
+        with_types({out == DType::bf16 || out == DType::f32 ? DType::bf16 : DType::i8, out}, [&](auto, auto c) {
+            using TC = decltype(c);
+            run = [=](std::span<const KernelArg> a) { aie_zero(reinterpret_cast<TC*>(a[0].data), M * N); };
+        });
     const int bytes = static_cast<int>(dtype_bytes(out));
     auto cost = [=](std::span<const KernelArg>) { return kernels::zero_cycles(M, N, bytes); };
     return Kernel(fmt::format("zero_{}", dtype_name(out)), std::move(run), {matrix(out, m, n)}, cost);
@@ -236,10 +262,10 @@ ArgSpec output_spec(const TensorType& C_ty, Types ty, std::int64_t K, std::int64
     // Inputs in [0, 4): every product and partial sum is non-negative, so a rounding of a partial
     // sum errs by at most its relative unit roundoff u times the final value.
     //  - f32: the K fp32 additions (u = 2^-24) and the golden's one rounding, doubled for margin.
-    //  - bf16: each of the K/k calls rounds its sum to bf16 (u = 2^-9), the golden rounds once,
-    //    plus the fp32 accumulation; bounded by (K/k + 2) * 2^-9.
+    //  - bf16 (8 significant bits, u = 2^-8): each of the K/k calls rounds its sum to bf16, the
+    //    golden rounds once, plus the fp32 accumulation; bounded by (K/k + 2) * 2^-8.
     if (ty.out == DType::f32) return ArgSpec::output("C", C_ty, 2.0 * static_cast<double>(K + 1) * 0x1.0p-24, 0);
-    if (ty.out == DType::bf16) return ArgSpec::output("C", C_ty, static_cast<double>(K / k + 2) * 0x1.0p-9, 0);
+    if (ty.out == DType::bf16) return ArgSpec::output("C", C_ty, static_cast<double>(K / k + 2) * 0x1.0p-8, 0);
     return ArgSpec::output("C", C_ty);
 }
 

@@ -37,13 +37,11 @@ MacDims mac_dims(model::Arch arch, DType in);
 inline MacDims mac_dims_i16(model::Arch arch) { return mac_dims(arch, DType::i16); }
 
 /// C += A.B on an m x k block of A and a k x n block of B in the blocked r x s / s x t layout.
-/// `ks` picks the reference kernels or the AIE-API mm/zero builds (i16 only; each call then runs
-/// with this kernel object's own rounding/saturation state: make one per worker).
+/// `ks` picks the reference kernels or the AIE-API mm/zero builds (kernels_ref/aie/mm.cc; each call
+/// then runs with this kernel object's own rounding/saturation state: make one per worker).
 iron::Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch arch, Types ty,
                            KernelSet ks = KernelSet::reference);
 iron::Kernel zero_kernel(std::int64_t m, std::int64_t n, DType out, KernelSet ks = KernelSet::reference);
-/// A DesignError unless the kernel set has kernels for these types (the AIE-API build: i16 only).
-void require_kernels(const std::string& design, Types ty, KernelSet ks);
 
 /// The worker body both matmul designs run: `tiles` output tiles, each zeroed and then
 /// accumulated over `ksteps` A/B tile pairs.

@@ -33,7 +33,6 @@ DesignSpec make_matmul_single_core() {
         require_multiple(name, p, "N", "n");
         const std::int64_t M = p.at("M"), K = p.at("K"), N = p.at("N"), m = p.at("m"), k = p.at("k"), n = p.at("n");
         const auto ty = matmul::dtypes(name, p);
-        matmul::require_kernels(name, ty, o.kernels);
         const auto d = matmul::mac_dims(dev.arch, ty.in);
         if (m % (2 * d.r) || k % d.s || n % (2 * d.t))
             throw DesignError(fmt::format("design '{}': m={} k={} n={} must be multiples of 2r={}, s={}, 2t={} on {}",

@@ -42,7 +42,6 @@ DesignSpec make_matmul_whole_array() {
                 fmt::format("design '{}': M={} must be a multiple of 4m={}, K={} of k={}, N={} of n*cols={}", name, M,
                             m * rows, K, k, N, n * cols));
         const auto ty = matmul::dtypes(name, p);
-        matmul::require_kernels(name, ty, o.kernels);
         const auto d = matmul::mac_dims(dev.arch, ty.in);
         if (m % (2 * d.r) || k % d.s || n % (2 * d.t))
             throw DesignError(fmt::format("design '{}': m={} k={} n={} must be multiples of 2r={}, s={}, 2t={} on {}",

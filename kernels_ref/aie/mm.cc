@@ -38,6 +38,11 @@ void matmul_blocked(const TIn* __restrict a, const TIn* __restrict b, TOut* __re
     using MM = aie::mmul<r, s, t, TIn, TIn>;
     event0();
     aie::set_saturation(aie::saturation_mode::none);
+    // bf16 results: round to nearest even, as the reference kernel (kernels_ref matmul.hpp). mm.cc
+    // leaves the core's mode as it is (the emulated-bfp16 path selects conv_even); npusim chooses
+    // conv_even so both builds round alike. Integer results: shift 0, no rounding happens.
+    const aie::rounding_mode saved = aie::get_rounding();
+    if constexpr (std::is_same_v<TOut, bfloat16>) aie::set_rounding(aie::rounding_mode::conv_even);
     const unsigned mb = m / r, kb = k / s, nb = n / t;
     for (unsigned bi = 0; bi < mb; bi += 2) {
         const bool pair_rows = bi + 1 < mb;
@@ -53,6 +58,7 @@ void matmul_blocked(const TIn* __restrict a, const TIn* __restrict b, TOut* __re
                 block_group<MM, 1, 1>(a, b, c, bi, bj, kb, nb);
         }
     }
+    aie::set_rounding(saved);
     event1();
 }
 
@@ -103,7 +109,40 @@ void matmul_scalar_i16_i32(const std::int16_t* a, const std::int16_t* b, std::in
 void matmul_scalar_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, int m, int k, int n) {
     matmul_rowmajor_scalar(a, b, c, m, k, n);
 }
+void matmul_i8_i8(const std::int8_t* a, const std::int8_t* b, std::int8_t* c, int m, int k, int n, MacDims dims) {
+    if (dims == MacDims::aie2p)
+        matmul_blocked<int8, int8, 8, 8, 8>(a, b, c, m, k, n);
+    else
+        matmul_blocked<int8, int8, 4, 8, 8>(a, b, c, m, k, n);
+}
+void matmul_i8_i16(const std::int8_t* a, const std::int8_t* b, std::int16_t* c, int m, int k, int n, MacDims dims) {
+    if (dims == MacDims::aie2p)
+        matmul_blocked<int8, int16, 8, 8, 8>(a, b, c, m, k, n);
+    else
+        matmul_blocked<int8, int16, 4, 8, 8>(a, b, c, m, k, n);
+}
+void matmul_i8_i32(const std::int8_t* a, const std::int8_t* b, std::int32_t* c, int m, int k, int n, MacDims dims) {
+    if (dims == MacDims::aie2p)
+        matmul_blocked<int8, int32, 8, 8, 8>(a, b, c, m, k, n);
+    else
+        matmul_blocked<int8, int32, 4, 8, 8>(a, b, c, m, k, n);
+}
+void matmul_bf16_bf16(const bfloat16* a, const bfloat16* b, bfloat16* c, int m, int k, int n, MacDims dims) {
+    if (dims == MacDims::aie2p)
+        matmul_blocked<bfloat16, bfloat16, 4, 8, 8>(a, b, c, m, k, n);
+    else
+        matmul_blocked<bfloat16, bfloat16, 4, 8, 4>(a, b, c, m, k, n);
+}
+void matmul_bf16_f32(const bfloat16* a, const bfloat16* b, float* c, int m, int k, int n, MacDims dims) {
+    if (dims == MacDims::aie2p)
+        matmul_blocked<bfloat16, float, 4, 8, 8>(a, b, c, m, k, n);
+    else
+        matmul_blocked<bfloat16, float, 4, 8, 4>(a, b, c, m, k, n);
+}
 void zero_i32(std::int32_t* c, int count) { zero_vectorized(c, count); }
 void zero_i16(std::int16_t* c, int count) { zero_vectorized(c, count); }
+void zero_i8(std::int8_t* c, int count) { zero_vectorized(c, count); }
+void zero_bf16(bfloat16* c, int count) { zero_vectorized(c, count); }
+void zero_f32(float* c, int count) { zero_vectorized(c, count); }
 
 } // namespace npusim::aie_kernels

@@ -294,10 +294,6 @@ void add_harness(Catalog& c) {
           "design 'matmul_whole_array': dtype_in=i16 dtype_out=i8 is not a combination the mm kernel builds (i8->i8, "
           "i8->i16, i8->i32, i16->i16, i16->i32, bf16->bf16, bf16->f32)",
           {"run", "matmul_whole_array", "--device", "npu1", "--param", "dtype_in=i16", "--param", "dtype_out=i8"});
-    c.cli("example.matmul_aie_dtype", kDesign,
-          "design 'matmul_single_core': the AIE-API kernel build has the i16 matmul only (dtype_in=i8: use the "
-          "reference kernels)",
-          {"run", "matmul_single_core", "--kernels", "aie", "--param", "dtype_in=i8", "--param", "dtype_out=i32"});
     c.internal("example.matmul_no_kernel", "matmul: no kernel for i16 -> i8",
                "matmul::dtypes admits only the seven combinations the kernel bindings have.");
     c.site("examples/src/MatmulSingleCore.cpp");

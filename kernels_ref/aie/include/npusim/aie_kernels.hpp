@@ -47,18 +47,32 @@ void compute_max(const std::int32_t* a, const std::int32_t* b, std::int32_t* out
 // C += A * B on an m x k by k x n tile in the blocked layout of aie::mmul<r, s, t>: A is (m/r) x (k/s)
 // row-major blocks of r x s (each block row-major), B (k/s) x (n/t) blocks of s x t, C (m/r) x (n/t)
 // blocks of r x t. Integer results wrap (saturation none, set by the kernel): C = (C + A@B) mod 2^bits.
-// (r, s, t) = mac_dims: AIE2 i16 (4,4,4), AIE2P i16 (4,4,8). m % r == k % s == n % t == 0.
+// (r, s, t) = mac_dims: AIE2 i16 (4,4,4), i8 (4,8,8), bf16 (4,8,4); AIE2P i16 (4,4,8), i8 (8,8,8),
+// bf16 (4,8,8). m % r == k % s == n % t == 0. bf16 results are rounded to nearest even (the kernel
+// selects conv_even for its duration), f32 results are the fp32 accumulator.
 enum class MacDims { aie2, aie2p };
 void matmul_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, int m, int k, int n,
                     MacDims dims = MacDims::aie2);
 void matmul_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, int m, int k, int n,
                     MacDims dims = MacDims::aie2);
+void matmul_i8_i8(const std::int8_t* a, const std::int8_t* b, std::int8_t* c, int m, int k, int n,
+                  MacDims dims = MacDims::aie2);
+void matmul_i8_i16(const std::int8_t* a, const std::int8_t* b, std::int16_t* c, int m, int k, int n,
+                   MacDims dims = MacDims::aie2);
+void matmul_i8_i32(const std::int8_t* a, const std::int8_t* b, std::int32_t* c, int m, int k, int n,
+                   MacDims dims = MacDims::aie2);
+void matmul_bf16_bf16(const bfloat16* a, const bfloat16* b, bfloat16* c, int m, int k, int n,
+                      MacDims dims = MacDims::aie2);
+void matmul_bf16_f32(const bfloat16* a, const bfloat16* b, float* c, int m, int k, int n, MacDims dims = MacDims::aie2);
 // Row-major scalar twins: C += A * B with A m x k, B k x n, C m x n all row-major.
 void matmul_scalar_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, int m, int k, int n);
 void matmul_scalar_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, int m, int k, int n);
 // C = 0 (m*n elements, a multiple of 16).
 void zero_i32(std::int32_t* c, int count);
 void zero_i16(std::int16_t* c, int count);
+void zero_i8(std::int8_t* c, int count);
+void zero_bf16(bfloat16* c, int count);
+void zero_f32(float* c, int count);
 
 // ---- row_wise_bias_add (basic/row_wise_bias_add) -----------------------------------------------------
 // out[i][j] = in[i][j] + bias[j] for an m x n row-major tile (float). n % 32 == 0.
