@@ -166,6 +166,92 @@ TEST_CASE("aie reduce_max over i32 and bf16", "[aie_kernels][reduce_max]") {
     CHECK(c == 7);
 }
 
+TEST_CASE("aie mm: blocked i8 matmul (4x8x8 / 8x8x8), C += A*B, wrapping to i8 / i16 / i32", "[aie_kernels][mm]") {
+    std::mt19937 rng(8);
+    constexpr int m = 16, kk = 64, n = 16;
+    for (k::MacDims dims : {k::MacDims::aie2, k::MacDims::aie2p}) {
+        const int r = dims == k::MacDims::aie2 ? 4 : 8, s = 8, t = 8;
+        INFO("dims " << static_cast<int>(dims));
+        const auto A = random_ints<std::int8_t>(m * kk, rng), B = random_ints<std::int8_t>(kk * n, rng);
+        const auto C8 = random_ints<std::int8_t>(m * n, rng);
+        const auto C16 = random_ints<std::int16_t>(m * n, rng);
+        const auto C32 = random_ints<std::int32_t>(m * n, rng);
+        std::vector<std::int8_t> ref8(m * n);
+        std::vector<std::int16_t> ref16(m * n);
+        std::vector<std::int32_t> ref32(m * n);
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) {
+                std::int64_t sum = 0;
+                for (int q = 0; q < kk; ++q) sum += std::int64_t{A[i * kk + q]} * B[q * n + j];
+                ref8[i * n + j] = wrap<std::int8_t>(sum + C8[i * n + j]);
+                ref16[i * n + j] = wrap<std::int16_t>(sum + C16[i * n + j]);
+                ref32[i * n + j] = wrap<std::int32_t>(sum + C32[i * n + j]);
+            }
+        const auto Ab = to_blocked(A, m, kk, r, s), Bb = to_blocked(B, kk, n, s, t);
+        auto Cb8 = to_blocked(C8, m, n, r, t);
+        auto Cb16 = to_blocked(C16, m, n, r, t);
+        auto Cb32 = to_blocked(C32, m, n, r, t);
+        scramble_modes();
+        k::matmul_i8_i8(Ab.data(), Bb.data(), Cb8.data(), m, kk, n, dims);
+        scramble_modes();
+        k::matmul_i8_i16(Ab.data(), Bb.data(), Cb16.data(), m, kk, n, dims);
+        scramble_modes();
+        k::matmul_i8_i32(Ab.data(), Bb.data(), Cb32.data(), m, kk, n, dims);
+        CHECK(Cb8 == to_blocked(ref8, m, n, r, t));
+        CHECK(Cb16 == to_blocked(ref16, m, n, r, t));
+        CHECK(Cb32 == to_blocked(ref32, m, n, r, t));
+    }
+    std::vector<std::int8_t> z(64, 5);
+    k::zero_i8(z.data(), 64);
+    CHECK(std::all_of(z.begin(), z.end(), [](std::int8_t v) { return v == 0; }));
+}
+
+TEST_CASE("aie mm: blocked bf16 matmul (4x8x4 / 4x8x8) to f32 (fp32 sums) and bf16 (nearest even)",
+          "[aie_kernels][mm]") {
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<float> d(-4.0f, 4.0f);
+    constexpr int m = 16, kk = 32, n = 16;
+    for (k::MacDims dims : {k::MacDims::aie2, k::MacDims::aie2p}) {
+        const int r = 4, s = 8, t = dims == k::MacDims::aie2 ? 4 : 8;
+        INFO("dims " << static_cast<int>(dims));
+        std::vector<bfloat16> A(m * kk), B(kk * n), Cb(m * n);
+        std::vector<float> Cf(m * n);
+        for (auto& x : A) x = bfloat16(d(rng));
+        for (auto& x : B) x = bfloat16(d(rng));
+        for (int i = 0; i < m * n; ++i) Cb[i] = bfloat16(d(rng)), Cf[i] = float(Cb[i]);
+        std::vector<double> exact(m * n);
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) {
+                double sum = float(Cb[i * n + j]);
+                for (int q = 0; q < kk; ++q) sum += double(float(A[i * kk + q])) * double(float(B[q * n + j]));
+                exact[i * n + j] = sum;
+            }
+        const auto Ab = to_blocked(A, m, kk, r, s), Bb = to_blocked(B, kk, n, s, t);
+        auto Gf = to_blocked(Cf, m, n, r, t);
+        auto Gb = to_blocked(Cb, m, n, r, t);
+        scramble_modes();
+        k::matmul_bf16_f32(Ab.data(), Bb.data(), Gf.data(), m, kk, n, dims);
+        scramble_modes();
+        const auto mode_before = aie::get_rounding();
+        k::matmul_bf16_bf16(Ab.data(), Bb.data(), Gb.data(), m, kk, n, dims);
+        CHECK(aie::get_rounding() == mode_before); // the kernel restores the caller's mode
+        const auto ef = to_blocked(exact, m, n, r, t);
+        for (int i = 0; i < m * n; ++i) {
+            INFO(i << ": exact " << ef[i] << " f32 " << Gf[i] << " bf16 " << float(Gb[i]));
+            // fp32 sums of 33 terms of magnitude <= 16: within 33 * 2^-24 * 16 * 33
+            CHECK(std::abs(double(Gf[i]) - ef[i]) <= 33 * 16 * 33 * 0x1.0p-24);
+            // the same fp32 sums, rounded to bf16 to nearest even whatever the caller's mode
+            CHECK(Gb[i].bits == bfloat16(Gf[i]).bits);
+        }
+    }
+    std::vector<bfloat16> zb(32, bfloat16(1.0f));
+    k::zero_bf16(zb.data(), 32);
+    CHECK(std::all_of(zb.begin(), zb.end(), [](bfloat16 v) { return v.bits == 0; }));
+    std::vector<float> zf(32, 1.0f);
+    k::zero_f32(zf.data(), 32);
+    CHECK(std::all_of(zf.begin(), zf.end(), [](float v) { return v == 0.0f; }));
+}
+
 TEST_CASE("aie mm: blocked i16 matmul, C += A*B, wrapping to i32 / i16", "[aie_kernels][mm]") {
     std::mt19937 rng(4);
     struct Shape {
