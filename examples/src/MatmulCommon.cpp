@@ -123,6 +123,11 @@ ParamSpec dtype_out_param(DType out) {
     return {"dtype_out", index_of(kDtypeOutNames, out), "element type of C", kDtypeOutNames};
 }
 
+std::string dtype_note(DType in, DType out) {
+    return fmt::format("{} {}; combinations i8->i8/i16/i32, i16->i16/i32, bf16->bf16/f32",
+                       dtype_in_param(in).describe(), dtype_out_param(out).describe());
+}
+
 Types dtypes(const std::string& design, const Params& p) {
     const Types ty{dtype_named(kDtypeInNames.at(static_cast<std::size_t>(p.at("dtype_in")))),
                    dtype_named(kDtypeOutNames.at(static_cast<std::size_t>(p.at("dtype_out"))))};

@@ -21,6 +21,10 @@ inline const std::vector<std::string> kDtypeOutNames{"bf16", "i8", "i16", "f32",
 ParamSpec dtype_in_param(DType in);
 ParamSpec dtype_out_param(DType out);
 
+/// What `npusim list` shows of the dtypes (its parameter list gives named values as indices):
+/// "dtype_in=i16{bf16,i8,i16} dtype_out=i32{bf16,i8,i16,f32,i32}; combinations i8->i8/i16/i32, ...".
+std::string dtype_note(DType in, DType out);
+
 struct Types {
     DType in, out;
 };

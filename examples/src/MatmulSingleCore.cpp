@@ -14,8 +14,8 @@ using namespace npusim::iron;
 DesignSpec make_matmul_single_core() {
     DesignSpec s;
     s.name = "matmul_single_core";
-    s.description = "E6: matmul on one core (dtype_in -> dtype_out: i8->i8/i16/i32, i16->i16/i32, bf16->bf16/f32), "
-                    "mem-tile re-tiling, ping-pong task groups";
+    s.description = "E6: matmul on one core, mem-tile re-tiling, ping-pong task groups; " +
+                    matmul::dtype_note(DType::i16, DType::i32);
     s.params = {{"M", 512, "rows of A and C"},
                 {"K", 512, "columns of A, rows of B"},
                 {"N", 512, "columns of B and C"},

@@ -15,8 +15,8 @@ using namespace npusim::iron;
 DesignSpec make_matmul_whole_array() {
     DesignSpec s;
     s.name = "matmul_whole_array";
-    s.description = "E7: matmul (dtype_in -> dtype_out) on a 4 x cols core grid, broadcast A rows and B columns, "
-                    "joined C per column";
+    s.description = "E7: matmul on a 4 x cols core grid, broadcast A rows and B columns, joined C per column; " +
+                    matmul::dtype_note(DType::i16, DType::i16);
     s.params = {{"M", 512, "rows of A and C"},
                 {"K", 512, "columns of A, rows of B"},
                 {"N", 512, "columns of B and C"},
