@@ -265,6 +265,13 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
     return r;
 }
 
+// A parameter's value as the user writes it: the name of a named parameter (dtype_in=i8), else the number.
+std::string param_value_str(const std::string& design, const std::string& name, std::int64_t v) {
+    for (const auto& p : harness::design_by_name(design).params)
+        if (p.name == name) return p.value_str(v);
+    return std::to_string(v);
+}
+
 void print_summary(std::ostream& out, const harness::RunReport& rep, const model::TimingParams& timing) {
     const double clock_mhz = timing.clock_mhz;
     const auto& dev = model::device_by_name(rep.device);
@@ -272,7 +279,8 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, const model
     out << fmt::format("npusim: {} on {} ({}, {} column{})\n", rep.design, dev.name, model::arch_name(dev.arch),
                        dev.cols, dev.cols == 1 ? "" : "s");
     std::string params;
-    for (const auto& [k, v] : rep.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", k, v);
+    for (const auto& [k, v] : rep.params)
+        params += fmt::format("{}{}={}", params.empty() ? "" : " ", k, param_value_str(rep.design, k, v));
     std::string tiles;
     for (auto t : rep.tiles_used)
         tiles += fmt::format("{}{} {}", tiles.empty() ? "" : ", ", model::to_string(t),
@@ -293,11 +301,11 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, const model
                                   rep.arg_sources[i]);
     if (!inputs.empty()) row("inputs", inputs);
     row("tiles used", fmt::format("{}: {}", rep.tiles_used.size(), tiles));
-    row("cycles", fmt::format("{} array cycles ({:.2f} us at {:.0f} MHz); a host timing the run would see ~{:.0f} us "
-                              "(+{:.0f} us invocation latency)",
-                              grouped(res.cycles), res.cycles / clock_mhz, clock_mhz,
-                              res.cycles / clock_mhz + timing.host_invocation_latency_us,
-                              timing.host_invocation_latency_us));
+    row("cycles",
+        fmt::format("{} array cycles ({:.2f} us at {:.0f} MHz); a host timing the run would see ~{:.0f} us "
+                    "(+{:.0f} us invocation latency)",
+                    grouped(res.cycles), res.cycles / clock_mhz, clock_mhz,
+                    res.cycles / clock_mhz + timing.host_invocation_latency_us, timing.host_invocation_latency_us));
     if (rep.invocations.size() > 1) {
         // First and steady state (the mean of the measured runs after the first), as XRT's test
         // wrapper times only the non-warm-up iterations.
@@ -363,7 +371,14 @@ nlohmann::json report_json(const harness::RunReport& rep, const model::TimingPar
     j["status"] = rep.all_match ? "pass" : "mismatch";
     j["design"] = rep.design;
     j["device"] = rep.device;
-    j["params"] = rep.params;
+    j["params"] = nlohmann::json::object();
+    for (const auto& [k, v] : rep.params) { // a named parameter (dtype_in=i8) by its name, others as numbers
+        const auto text = param_value_str(rep.design, k, v);
+        if (text == std::to_string(v))
+            j["params"][k] = v;
+        else
+            j["params"][k] = text;
+    }
     j["cycles"] = rep.result.cycles;
     j["clock_mhz"] = timing.clock_mhz;
     j["array_time_us"] = array_us(rep.result.cycles);
@@ -446,7 +461,7 @@ int cmd_list(std::ostream& out) {
     for (const auto& d : harness::all_designs()) {
         std::string params;
         for (const auto& p : d.params)
-            params += fmt::format("{}{}={}", params.empty() ? "" : " ", p.name, p.default_value);
+            params += fmt::format("{}{}", params.empty() ? "" : " ", p.describe()); // named: default{allowed}
         std::string kernels;
         for (auto k : d.kernel_sets)
             kernels += fmt::format("{}{}", kernels.empty() ? "" : ",", harness::kernel_set_name(k));
@@ -601,9 +616,14 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
             if (const auto* d = sim::diagnosis_of(e)) {
                 std::ofstream f(r.dot_file, std::ios::trunc);
                 f << d->to_dot();
-                if (!f) throw std::runtime_error(fmt::format("cannot write --dot '{}'", r.dot_file));
-                err << "  wait-for graph written to " << r.dot_file << " (render: dot -Tsvg " << r.dot_file
-                    << " -o graph.svg)\n";
+                f.flush();
+                // A graph that cannot be written is noted; the deadlock report and exit code stay.
+                if (!f)
+                    err << "  --dot: cannot write '" << r.dot_file << "': " << std::strerror(errno)
+                        << "; the report follows\n";
+                else
+                    err << "  wait-for graph written to " << r.dot_file << " (render: dot -Tsvg " << r.dot_file
+                        << " -o graph.svg)\n";
             } else if (!dot_existed) {
                 std::filesystem::remove(r.dot_file);
             }

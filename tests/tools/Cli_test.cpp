@@ -493,6 +493,14 @@ TEST_CASE("a run that finishes writes no --dot graph and says so; a bad --dot pa
     CHECK_THAT(bad.err, Catch::Contains("cannot write --dot '/nonexistent/dir/g.dot'"));
 }
 
+TEST_CASE("a deadlock whose --dot graph cannot be written still reports the deadlock, exit 3", "[cli][deadlock]") {
+    // /dev/full opens but refuses every write: the note names the reason, the report and code stay.
+    const auto r = cli({"run", "deadlock_fill_less", "--dot", "/dev/full"});
+    CHECK(r.code == 3);
+    CHECK_THAT(r.err, Catch::Contains("--dot: cannot write '/dev/full': No space left on device; the report follows"));
+    CHECK_THAT(r.err, Catch::Contains("[fill_less_than_consumed]"));
+}
+
 TEST_CASE("a cycle limit with --json carries the limit object with every process's progress", "[cli][limit]") {
     const auto r = cli({"run", "passthrough_kernel", "--max-cycles", "300", "--json"});
     REQUIRE(r.code == 4);

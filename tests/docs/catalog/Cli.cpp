@@ -150,8 +150,6 @@ void add_cli(Catalog& c) {
     c.site("tools/Cli.cpp");
     c.cli("process.output_file", kOther, "cannot write --trace '/nonexistent/t.json': No such file or directory",
           {"run", "passthrough_kernel", "--trace", "/nonexistent/t.json"});
-    c.cli("process.dot_file", kOther, "cannot write --dot '/dev/full'",
-          {"run", "deadlock_fill_less", "--dot", "/dev/full"});
     c.site("traces/src/OutputFile.cpp");
     c.cli("process.trace_write", kOther, "cannot write Perfetto trace to '/dev/full': No space left on device",
           {"run", "passthrough_kernel", "--trace", "/dev/full"});
