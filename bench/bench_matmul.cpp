@@ -2,14 +2,17 @@
 // of the same kernel calls run natively without simulation (same kernels, shapes and count, each
 // core on its own ping-pong buffers as in the simulated tile memories), both measured in the same
 // benchmark iteration; plus simulated cycles per wall second, and the cost of the memory check
-// (SimOptions::check_memory, on by default) as the ratio of a run with it to one without, also in
-// the same iteration.
+// (SimOptions::check_memory, on by default) as the ratio of a run with it to one without, and the
+// cost of tracing (the rich Perfetto trace, --trace, written to a file) as the ratio of a traced
+// run to the same run untraced, all in the same iteration.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/kernels/matmul.hpp"
 #include "npusim/kernels/zero.hpp"
+#include "npusim/traces/PerfettoTraceSink.hpp"
 
 #include <benchmark/benchmark.h>
 #include <chrono>
+#include <filesystem>
 #include <random>
 
 using namespace npusim;
@@ -49,7 +52,8 @@ void BM_MatmulWholeArray(benchmark::State& state) {
 
     sim::SimOptions unchecked = o;
     unchecked.check_memory = false;
-    double sim_s = 0, native_s = 0, cycles = 0, unchecked_s = 0;
+    double sim_s = 0, native_s = 0, cycles = 0, unchecked_s = 0, traced_s = 0;
+    const auto trace_file = (std::filesystem::temp_directory_path() / "npusim_bench_matmul_trace.json").string();
     bool ok = true;
     for (auto _ : state) {
         auto host = inst.host();
@@ -72,6 +76,15 @@ void BM_MatmulWholeArray(benchmark::State& state) {
         auto res2 = sim::simulate(net, std::move(host2), unchecked);
         const auto t4 = std::chrono::steady_clock::now();
         benchmark::DoNotOptimize(res2.cycles);
+        auto host3 = inst.host();
+        const auto t5 = std::chrono::steady_clock::now();
+        {
+            traces::PerfettoTraceSink sink(trace_file);
+            sim::SimOptions traced = o;
+            traced.trace = &sink;
+            benchmark::DoNotOptimize(sim::simulate(net, std::move(host3), traced).cycles);
+        }
+        traced_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t5).count();
         unchecked_s += std::chrono::duration<double>(t4 - t3).count();
         sim_s += std::chrono::duration<double>(t1 - t0).count();
         native_s += std::chrono::duration<double>(t2 - t1).count();
@@ -88,6 +101,9 @@ void BM_MatmulWholeArray(benchmark::State& state) {
     state.counters["sim_cycles_per_s"] = cycles / sim_s;
     state.counters["sim_unchecked_ms"] = unchecked_s / it * 1e3;
     state.counters["memory_check_cost"] = sim_s / unchecked_s;
+    state.counters["sim_traced_ms"] = traced_s / it * 1e3;
+    state.counters["trace_cost"] = traced_s / sim_s;
+    std::filesystem::remove(trace_file);
 }
 
 } // namespace
