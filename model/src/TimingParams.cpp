@@ -3,8 +3,8 @@
 #include "npusim/model/Error.hpp"
 
 #include <cmath>
-#include <fmt/format.h>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -42,6 +42,12 @@ const TimingParamRow kTable[] = {
      "[est] carried over from AIE2P: no NPU1 host-memory figure published; LPDDR5 class as on XDNA2", 50.0,
      "[HW] (secondary quote) Taka et al. (arXiv:2512.13282): ~50 GB/s effective NPU-DRAM, dual-channel "
      "DDR5-5600; at the 1 GHz convention of clock_mhz"},
+    {"memtile_memory_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::memtile_memory_bytes_per_cycle, 256.0,
+     "[doc] UG1603 AIE-ML memory tile: 16 banks x 128 bit, 1 read or 1 write per bank per cycle (16 x 16 B); [HW] "
+     "xdna-emu: memtile DMA is stream-bound, memory never the bottleneck",
+     256.0,
+     "[doc] AM027 AIE-ML v2 memory tile: 8 banks x 256 bit (8 x 32 B), the same figure as AIE2, from its own "
+     "document; [est] AIE-ML v2 is not exactly XDNA2's AIE2P"},
     {"lock_acquire_cycles", TimingUnit::Cycles, &P::lock_acquire_cycles, 1,
      "[HW] xdna-emu: +1 cycle arbitration stall per lock request", 1,
      "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},

@@ -24,7 +24,7 @@ namespace npusim::sim {
 
 SimEngine::SimEngine(const model::Netlist& net, std::vector<std::vector<std::uint8_t>> host, const SimOptions& opts)
     : net_(net), host_(std::move(host)), opts_(opts), tracks_(opts_.trace), services_{run_, tracks_, opts_.timing},
-      memory_(net.buffers), ddr_(opts.timing.ddr_bytes_per_cycle), board_(net.tasks.size()) {
+      memory_(net.buffers), ddr_("host memory (DDR)", opts.timing.ddr_bytes_per_cycle), board_(net.tasks.size()) {
     if (!net.device) throw SimulationError(SimulationError::Kind::Protocol, "netlist has no device");
     if (host_.size() != net.host_tensors.size())
         throw SimulationError(SimulationError::Kind::Mismatch,
@@ -127,7 +127,21 @@ void SimEngine::build() {
         const bool to_shim = std::any_of(e.consumers.begin(), e.consumers.end(), [&](const model::StreamEndpoint& d) {
             return dev.kind_at(d.tile) == model::TileKind::Shim;
         });
-        if (src_shim || to_shim) links_.back()->set_ddr(&ddr_);
+        if (src_shim || to_shim) links_.back()->add_shared(&ddr_);
+        // A mem tile's channels share its banks: the source's read and each destination's write.
+        auto memtile_path = [&](model::TileCoord t) -> SharedBandwidth* {
+            if (dev.kind_at(t) != model::TileKind::Mem) return nullptr;
+            auto it = memtile_paths_.find(t);
+            if (it == memtile_paths_.end())
+                it = memtile_paths_
+                         .try_emplace(t, fmt::format("mem tile {} banks", model::to_string(t)),
+                                      opts_.timing.memtile_memory_bytes_per_cycle)
+                         .first;
+            return &it->second;
+        };
+        if (auto* p = memtile_path(e.producer.tile)) links_.back()->add_shared(p);
+        for (const auto& d : e.consumers)
+            if (auto* p = memtile_path(d.tile)) links_.back()->add_shared(p);
         if (src_shim) {
             shim(e.producer)->set_link(links_.back().get());
             link_senders_.push_back(shim(e.producer));

@@ -4,7 +4,7 @@
 // from a netlist; it hands each component only the services it needs (RunServices and the
 // *Services struct next to each component), runs the event loop, and turns the outcome into a
 // SimResult or a SimulationError (deadlock report, protocol violation, limit).
-#include "DdrBandwidth.hpp"
+#include "SharedBandwidth.hpp"
 #include "DeadlockAnalyzer.hpp"
 #include "RunControl.hpp"
 #include "RunServices.hpp"
@@ -14,6 +14,7 @@
 #include "TileMemory.hpp"
 #include "npusim/sim/Simulator.hpp"
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -51,7 +52,8 @@ private:
     RunServices services_;
     TileMemory memory_;
     LockTable locks_;
-    DdrBandwidth ddr_; ///< host memory shared by every shim channel
+    SharedBandwidth ddr_; ///< host memory shared by every shim channel
+    std::map<model::TileCoord, SharedBandwidth> memtile_paths_; ///< per mem tile: its banks, shared by its channels
     RunStats stats_;
     TaskBoard board_;
     std::vector<std::unique_ptr<StreamLink>> links_; ///< one per netlist flow, in order

@@ -50,8 +50,16 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
         }
         auto cycles = stream_transfer_cycles(chunk, rate_, first ? latency_ : 0);
         first = false;
-        // A shim end shares the host-memory bandwidth with every other shim channel.
-        if (ddr_) cycles = std::max(cycles, ddr_->reserve(chunk, start) - start);
+        // A shim end shares the host-memory bandwidth with every other shim channel, a mem-tile
+        // end its tile's banks with the tile's other channels.
+        // The path that ends last bounds the chunk and is charged the delay.
+        const auto own = cycles;
+        SharedBandwidth* bound = nullptr;
+        for (auto* path : shared_) {
+            const auto held = path->reserve(chunk, start) - start;
+            if (held > cycles) cycles = held, bound = path;
+        }
+        if (bound) bound->count_delay(cycles - own);
         clk.sync_to(start + cycles); // one wait: until the chunk has arrived
         if (active) *active += cycles;
         for (auto* r : rx_) {

@@ -7,10 +7,10 @@
 // wait in SystemC before offering or posting),
 // rate = the slowest of the stream and the two DMA channels. A receiver that has not posted
 // back-pressures the sender (a broadcast waits for all its destinations).
-#include "DdrBandwidth.hpp"
 #include "ProcessClock.hpp"
 #include "ProcessState.hpp"
 #include "RunServices.hpp"
+#include "SharedBandwidth.hpp"
 
 #include <cstdint>
 #include <string>
@@ -64,8 +64,11 @@ public:
     /// The sender's current transfer: bytes delivered so far and its size (0/0 between transfers).
     std::uint64_t sent() const { return sent_; }
     std::uint64_t sending() const { return sending_; }
-    /// The shared host-memory path this link reads from or writes to (a shim end), or none.
-    void set_ddr(DdrBandwidth* ddr) { ddr_ = ddr; }
+    /// A shared memory path this link reads from or writes to: the host memory for a shim end, a
+    /// mem tile's banks for a mem-tile end. Every chunk reserves its bytes on each (a broadcast
+    /// reads its source once and writes each destination).
+    void add_shared(SharedBandwidth* path) { shared_.push_back(path); }
+    const std::vector<SharedBandwidth*>& shared() const { return shared_; }
     /// Bytes delivered to every receiver since the run began.
     std::uint64_t delivered() const { return delivered_; }
 
@@ -78,7 +81,7 @@ private:
     bool sender_waiting_ = false;
     std::uint64_t sent_ = 0, sending_ = 0;
     std::uint64_t delivered_ = 0;
-    DdrBandwidth* ddr_ = nullptr;
+    std::vector<SharedBandwidth*> shared_;
     sc_core::sc_event posted_;
 };
 

@@ -36,6 +36,7 @@ struct TimingParams {
     double shim_dma_bytes_per_cycle{}; ///< per shim DMA channel
     double tile_dma_bytes_per_cycle{}; ///< per compute / mem tile DMA channel
     double ddr_bytes_per_cycle{}; ///< host memory (DDR / NoC), shared by all shim channels
+    double memtile_memory_bytes_per_cycle{}; ///< a mem tile's banks, shared by the tile's DMA channels
     std::uint32_t lock_acquire_cycles{}; ///< uncontended acquire
     std::uint32_t lock_release_cycles{};
     std::uint32_t bd_setup_cycles{}; ///< BD fetch + lock handshake per BD on a tile DMA
