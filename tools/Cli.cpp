@@ -1,4 +1,5 @@
 #include "Cli.hpp"
+#include "Breakdown.hpp"
 #include "CliSupport.hpp"
 #include "CrashReporter.hpp"
 #include "DepthCommand.hpp"
@@ -339,6 +340,7 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, const model
                                grouped(c.busy_cycles), grouped(c.stall_cycles), grouped(c.kernel_calls),
                                grouped(c.iterations));
     }
+    print_breakdown(out, harness::run_breakdown(res, dev));
     for (const auto& w : res.warnings) out << "  warning: " << w << "\n";
     for (const auto& n : rep.notes) out << "  note: " << n << "\n";
     for (const auto& c : rep.checks) {
@@ -450,7 +452,24 @@ nlohmann::json report_json(const harness::RunReport& rep, const model::TimingPar
                                {"stall_cycles", c.stall_cycles},
                                {"kernel_calls", c.kernel_calls},
                                {"iterations", c.iterations}});
+    st["channels"] = nlohmann::json::array();
+    for (const auto& c : rep.result.channels)
+        st["channels"].push_back({{"channel", model::to_string(c.channel)},
+                                  {"label", c.label},
+                                  {"bytes", c.bytes},
+                                  {"bds", c.bds},
+                                  {"active_cycles", c.active_cycles},
+                                  {"stream_stall_cycles", c.stream_stall_cycles},
+                                  {"lock_stall_cycles", c.lock_stall_cycles},
+                                  {"peak_bytes_per_cycle", c.peak_bytes_per_cycle}});
+    st["shared_paths"] = nlohmann::json::array();
+    for (const auto& p : rep.result.shared_paths)
+        st["shared_paths"].push_back({{"label", p.label},
+                                      {"bytes", p.bytes},
+                                      {"bytes_per_cycle", p.bytes_per_cycle},
+                                      {"delay_cycles", p.delay_cycles}});
     j["stats"] = st;
+    j["breakdown"] = breakdown_json(harness::run_breakdown(rep.result, model::device_by_name(rep.device)));
     j["warnings"] = rep.result.warnings;
     return j;
 }

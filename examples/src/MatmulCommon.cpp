@@ -181,8 +181,11 @@ Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch
     // AIE2 i8/i16/bf16 256/64/128 MAC/cycle, AIE2P 512/128/256).
     const double peak = model::matmul_mac_peak(arch, ty.in).macs_per_cycle;
     auto cost = [=](std::span<const KernelArg>) { return kernels::matmul_cycles(M, K, N, peak); };
-    return Kernel(fmt::format("matmul_{}_{}", dtype_name(ty.in), dtype_name(ty.out)), std::move(run), std::move(types),
+    Kernel kernel(fmt::format("matmul_{}_{}", dtype_name(ty.in), dtype_name(ty.out)), std::move(run), std::move(types),
                   cost);
+    const auto macs = static_cast<std::uint64_t>(M) * static_cast<std::uint64_t>(K) * static_cast<std::uint64_t>(N);
+    kernel.with_work([=](std::span<const KernelArg>) { return model::KernelWork{macs, peak}; });
+    return kernel;
 }
 
 Kernel zero_kernel(std::int64_t m, std::int64_t n, DType out, KernelSet ks) {

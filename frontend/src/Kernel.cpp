@@ -70,6 +70,11 @@ KernelArg Kernel::to_arg(const Element& e) {
 
 std::uint64_t Kernel::cost(std::span<const KernelArg> args) const { return state_->cost(args); }
 
+Kernel& Kernel::with_work(WorkModel work) {
+    state_->work = std::move(work);
+    return *this;
+}
+
 void Kernel::check(std::span<const KernelArg> args) const {
     const auto& types = state_->arg_types;
     if (args.size() != types.size())
@@ -102,7 +107,9 @@ void Kernel::call(std::span<const KernelArg> args) const {
         if (a.is_view)
             views.push_back({a.data, static_cast<std::size_t>(a.elements) * model::dtype_bytes(a.dtype),
                              a.source ? std::string_view(*a.source) : std::string_view("view")});
-    svc->kernel_call(state_->name, cycles, views, [&] { state_->invoker(args); });
+    const model::KernelWork work = state_->work ? state_->work(args) : model::KernelWork{};
+    svc->kernel_call(
+        state_->name, cycles, views, [&] { state_->invoker(args); }, work);
 }
 
 } // namespace npusim::iron

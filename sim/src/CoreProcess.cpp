@@ -255,7 +255,7 @@ void CoreProcess::trace_lock_stall(std::string_view what, const SemaphoreLock& l
 }
 
 void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const model::MemoryView> views,
-                              const std::function<void()>& run) {
+                              const std::function<void()>& run, const model::KernelWork& work) {
     body_check();
     const std::uint64_t begin = clk_.local_cycles();
     const auto waits = clk_.waits();
@@ -292,15 +292,20 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
     const std::uint64_t total = cycles + svc_.timing.kernel_call_overhead_cycles;
     clk_.advance(total);
     busy_ += total;
+    kernel_cycles_ += total;
+    macs_ += work.macs;
+    peak_macs_per_cycle_ = std::max(peak_macs_per_cycle_, work.peak_macs_per_cycle);
     clk_.maybe_sync();
     ++kernel_calls_;
     last_kernel_.assign(kernel);
     ps_.acted("ran kernel", &last_kernel_, -1, begin);
     if (track_ >= 0) {
-        const TraceArg args[] = {TraceArg::str("kernel", kernel), TraceArg::str("worker", prog_.worker),
+        const TraceArg args[] = {TraceArg::str("kernel", kernel),
+                                 TraceArg::str("worker", prog_.worker),
                                  TraceArg::num("call", static_cast<std::int64_t>(kernel_calls_)),
                                  TraceArg::num("kernel_cycles", static_cast<std::int64_t>(cycles)),
-                                 TraceArg::num("call_overhead_cycles", static_cast<std::int64_t>(total - cycles))};
+                                 TraceArg::num("call_overhead_cycles", static_cast<std::int64_t>(total - cycles)),
+                                 TraceArg::num("macs", static_cast<std::int64_t>(work.macs))};
         svc_.tracks.sink()->detailed_span(track_, TraceKind::KernelCall, kernel, begin, begin + total, args);
     }
     resync(waits);
@@ -332,8 +337,12 @@ CoreStats CoreProcess::stats() const {
     s.worker = prog_.worker;
     s.tile = prog_.tile;
     s.busy_cycles = busy_;
+    s.kernel_cycles = kernel_cycles_;
+    s.body_cycles = busy_ - kernel_cycles_;
     s.stall_cycles = stall_;
     s.kernel_calls = kernel_calls_;
+    s.macs = macs_;
+    s.peak_macs_per_cycle = peak_macs_per_cycle_;
     s.iterations = iterations_;
     return s;
 }

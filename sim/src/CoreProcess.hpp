@@ -34,7 +34,7 @@ public:
     void lock_acquire_equal(int key, int value) override;
     void lock_release(int key, int value) override;
     void kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const model::MemoryView> views,
-                     const std::function<void()>& run) override;
+                     const std::function<void()>& run, const model::KernelWork& work) override;
     void add_cycles(std::uint64_t cycles) override;
     std::string_view worker() const override { return prog_.worker; }
     bool tracing() const override { return false; }
@@ -89,6 +89,9 @@ private:
     std::uint64_t busy_ = 0;
     std::uint64_t stall_ = 0;
     std::uint64_t kernel_calls_ = 0;
+    std::uint64_t kernel_cycles_ = 0;
+    std::uint64_t macs_ = 0;
+    double peak_macs_per_cycle_ = 0;
     std::uint64_t iterations_ = 0;
     std::uint64_t sync_ops_ = 0;
     std::string last_kernel_; ///< for ProcessState::last_object

@@ -40,7 +40,8 @@ ProcessView ShimDmaChannel::view() const {
     v.progress.steps_unit = "tasks";
     v.progress.bytes = bytes_ + done;
     if (current_ >= 0)
-        v.progress.current = fmt::format("{}: {} of {} B", task_labels_[static_cast<std::size_t>(current_)], done, total);
+        v.progress.current =
+            fmt::format("{}: {} of {} B", task_labels_[static_cast<std::size_t>(current_)], done, total);
     return v;
 }
 
@@ -88,10 +89,16 @@ void ShimDmaChannel::body() {
                 });
                 data = staging_.data();
             }
-            link_->send(data, pat.total_bytes(), clk_, ps_, &active_);
+            link_->send(data, pat.total_bytes(), clk_, ps_, time_);
         } else {
             cursor_.emplace(pat);
             link_->receive(*this, pat.total_bytes(), clk_, ps_);
+            // As a tile S2MM: the task's bytes moved at the link's rate up to its end; before, it waited.
+            const auto span = clk_.local_cycles() - begin;
+            const auto streaming =
+                std::min(span, stream_transfer_cycles(pat.total_bytes(), link_->bytes_per_cycle(), 0));
+            time_.active += streaming;
+            time_.stream_stall += span - streaming;
         }
         clk_.sync();
         bytes_ += pat.total_bytes();

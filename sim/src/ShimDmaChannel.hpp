@@ -48,7 +48,7 @@ public:
     const model::StreamEndpoint& endpoint() const { return ep_; }
     std::uint64_t bytes() const { return bytes_; }
     std::uint64_t tasks_done() const { return tasks_done_; }
-    std::uint64_t active_cycles() const { return active_; }
+    const ChannelTime& time() const { return time_; }
     int current_task() const { return current_; }
     bool has_link() const { return link_ != nullptr; }
     ProcessView view() const override;
@@ -81,7 +81,7 @@ private:
     std::uint64_t tasks_done_ = 0;
     std::uint64_t tokens_received_ = 0; ///< completed tasks that issue a token
     std::uint64_t tokens_consumed_ = 0; ///< taken by the controller's syncs
-    std::uint64_t active_ = 0;
+    ChannelTime time_;
 };
 
 } // namespace npusim::sim

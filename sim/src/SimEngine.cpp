@@ -312,7 +312,10 @@ SimResult SimEngine::run() {
         s.label = c->program().prov.describe();
         s.bytes = c->bytes();
         s.bds = c->bds_done();
-        s.active_cycles = c->active_cycles();
+        s.active_cycles = c->time().active;
+        s.stream_stall_cycles = c->time().stream_stall;
+        s.lock_stall_cycles = c->time().lock_stall;
+        s.peak_bytes_per_cycle = std::min(c->bytes_per_cycle, opts_.timing.stream_bytes_per_cycle);
         r.channels.push_back(std::move(s));
     }
     for (auto& c : shim_channels_) {
@@ -321,10 +324,18 @@ SimResult SimEngine::run() {
         s.label = "shim";
         s.bytes = c->bytes();
         s.bds = c->tasks_done();
-        s.active_cycles = c->active_cycles();
+        s.active_cycles = c->time().active;
+        s.stream_stall_cycles = c->time().stream_stall;
+        s.lock_stall_cycles = c->time().lock_stall;
+        s.peak_bytes_per_cycle = std::min(c->bytes_per_cycle, opts_.timing.stream_bytes_per_cycle);
         r.shim_tasks += c->tasks_done();
         r.channels.push_back(std::move(s));
     }
+    auto path_stats = [](const SharedBandwidth& p) {
+        return SharedPathStats{p.label(), p.bytes(), p.bytes_per_cycle(), p.delay_cycles()};
+    };
+    if (ddr_.bytes()) r.shared_paths.push_back(path_stats(ddr_));
+    for (const auto& [tile, p] : memtile_paths_) r.shared_paths.push_back(path_stats(p));
     r.queue_waits = controller_->queue_waits();
     r.invocations = std::move(invocations_);
     r.bytes_moved = stats_.bytes_moved;

@@ -23,7 +23,7 @@ StreamLink::StreamLink(const model::TimingParams& timing, RunStats& stats, std::
       rate_(stream_link_rate(sender_bytes_per_cycle, timing.stream_bytes_per_cycle, rx_)), latency_(latency_cycles) {}
 
 void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps,
-                      std::uint64_t* active) {
+                      ChannelTime& time) {
     std::uint64_t off = 0;
     bool first = true;
     sending_ = n;
@@ -38,7 +38,9 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
             ps.status = ProcessState::Status::WaitStream;
             ps.since = clk.local_cycles();
             sender_waiting_ = true;
+            const auto waited_from = clk.local_cycles();
             while (!all_posted()) clk.wait_keep_local(posted_);
+            time.stream_stall += clk.local_cycles() - waited_from; // the local time may stay ...
             sender_waiting_ = false;
             ps.status = ProcessState::Status::Running;
         }
@@ -48,6 +50,7 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
             chunk = std::min(chunk, r->remaining);
             start = std::max(start, r->ready_at);
         }
+        time.stream_stall += start - clk.local_cycles(); // ... and a receiver posted after it
         auto cycles = stream_transfer_cycles(chunk, rate_, first ? latency_ : 0);
         first = false;
         // A shim end shares the host-memory bandwidth with every other shim channel, a mem-tile
@@ -61,7 +64,7 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
         }
         if (bound) bound->count_delay(cycles - own);
         clk.sync_to(start + cycles); // one wait: until the chunk has arrived
-        if (active) *active += cycles;
+        time.active += cycles;
         for (auto* r : rx_) {
             r->accept(data + off, chunk);
             r->remaining -= chunk;

@@ -18,6 +18,15 @@
 
 namespace npusim::sim {
 
+/// Where a DMA channel's time went, for the run summary (ChannelStats): moving data on its stream,
+/// waiting on the stream (a sender for a receiver to post, a receiver for data), waiting for a
+/// BD's lock. The rest of the run is overhead (BD setup, task dispatch) and idle.
+struct ChannelTime {
+    std::uint64_t active = 0;
+    std::uint64_t stream_stall = 0;
+    std::uint64_t lock_stall = 0;
+};
+
 /// The receiving side of a stream: an S2MM channel writing into tile or host memory.
 class StreamReceiver {
 public:
@@ -51,8 +60,9 @@ public:
     StreamLink(const model::TimingParams& timing, RunStats& stats, std::string label,
                std::vector<StreamReceiver*> receivers, double sender_bytes_per_cycle, std::uint32_t latency_cycles);
 
-    /// Move n bytes from `data` to every receiver; returns when all were delivered.
-    void send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps, std::uint64_t* active);
+    /// Move n bytes from `data` to every receiver; returns when all were delivered. Adds the
+    /// cycles data moved and the cycles the sender waited for receivers to `time`.
+    void send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps, ChannelTime& time);
     /// Post a receiver's BD of n bytes and wait until it is filled.
     void receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps);
 

@@ -117,6 +117,7 @@ void TileDmaChannel::acquire_bd_lock(const model::BufferDescriptor& bd) {
         l.acquire_eq(bd.acquire_value, clk_, ps_, &stall);
     else
         l.acquire_ge(bd.acquire_value, clk_, ps_, &stall);
+    time_.lock_stall += stall;
     if (track_ >= 0 && stall > 0) {
         const TraceArg args[] = {TraceArg::str("lock", l.name()), TraceArg::num("amount", bd.acquire_value),
                                  TraceArg::num("BD", bd.bd_id)};
@@ -164,13 +165,13 @@ void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
         });
         data = staging_.data();
     }
-    const auto active_before = active_;
-    link_->send(data, total, clk_, ps_, &active_);
+    const auto active_before = time_.active;
+    link_->send(data, total, clk_, ps_, time_);
     bytes_ += total;
     ++bds_done_;
     ps_.acted("sent", &bd_labels_[static_cast<std::size_t>(bd_)], -1, clk_.local_cycles());
     ++stats_.bd_transfers;
-    trace_bd(bd, begin, clk_.local_cycles(), total, active_ - active_before);
+    trace_bd(bd, begin, clk_.local_cycles(), total, time_.active - active_before);
     if (bd.release_lock >= 0) locks_.at(bd.release_lock).release(bd.release_value, clk_, ps_.name);
 }
 
@@ -214,11 +215,15 @@ void TileDmaChannel::on_filled() {
     ++bds_done_;
     ps_.acted("received", &bd_labels_[static_cast<std::size_t>(bd_)], -1, now);
     ++stats_.bd_transfers;
-    if (track_ >= 0) {
+    {
         // The receiving side does not see the sender's chunk times: its data moved for the BD's
-        // bytes at the link's rate, up to the arrival of the last byte.
+        // bytes at the link's rate, up to the arrival of the last byte; before that it waited.
         const auto bytes = patterns_[static_cast<std::size_t>(bd_)].total_bytes();
-        trace_bd(bd, bd_begin_, now, bytes, stream_transfer_cycles(bytes, link_->bytes_per_cycle(), 0));
+        const auto span = now - std::min(now, bd_begin_);
+        const auto streaming = std::min(span, stream_transfer_cycles(bytes, link_->bytes_per_cycle(), 0));
+        time_.active += streaming;
+        time_.stream_stall += span - streaming;
+        if (track_ >= 0) trace_bd(bd, bd_begin_, now, bytes, streaming);
     }
     std::uint64_t at = now;
     if (bd.release_lock >= 0) {

@@ -39,7 +39,7 @@ public:
     const model::DmaChannelProgram& program() const { return prog_; }
     std::uint64_t bytes() const { return bytes_; }
     std::uint64_t bds_done() const { return bds_done_; }
-    std::uint64_t active_cycles() const { return active_; }
+    const ChannelTime& time() const { return time_; }
     int current_bd() const { return bd_; }
     ProcessView view() const override;
     void wake_all() {
@@ -80,7 +80,7 @@ private:
     sc_core::sc_event wake_;
     std::uint64_t bytes_ = 0;
     std::uint64_t bds_done_ = 0;
-    std::uint64_t active_ = 0;
+    ChannelTime time_;
 };
 
 } // namespace npusim::sim

@@ -277,6 +277,30 @@ TEST_CASE("run prints an aligned summary; --json one object", "[cli]") {
     CHECK(doc["stats"]["bd_transfers"].get<int>() > 0);
 }
 
+TEST_CASE("run: the summary breaks time down by tile and cause, MACs against peak, and the bound", "[cli]") {
+    const auto r = cli({"run", "matmul_single_core", "--param", "M=64", "--param", "K=64", "--param", "N=64"});
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("  time by tile, % of the run's "));
+    CHECK_THAT(r.out, Catch::Contains("  tile    kind     worker            kernel    body lock wait  ch streaming "
+                                      "stream wait lock wait\n"));
+    CHECK_THAT(r.out, Catch::Contains("  (0,2)   compute  "));
+    // 64^3 = 262,144 MACs on one core whose i16 unit peaks at 64 MAC/cycle (AIE2).
+    CHECK_THAT(r.out, Catch::Contains("  compute      262,144 MACs on 1 core: "));
+    CHECK_THAT(r.out, Catch::Contains("of their 64 MAC/cycle peak)"));
+    CHECK((r.out.find("  bound by     ") != std::string::npos || r.out.find("  busiest      ") != std::string::npos));
+    const auto j = cli({"run", "memcpy", "--device", "npu2", "--param", "size=4194304", "--param", "columns=8",
+                        "--param", "channels=2", "--json"});
+    REQUIRE(j.code == 0);
+    const auto doc = nlohmann::json::parse(j.out);
+    CHECK(doc["breakdown"]["bound"]["kind"] == "shared_path");
+    CHECK(doc["breakdown"]["bound"]["name"] == "host memory (DDR)");
+    CHECK(doc["breakdown"]["bound"]["bounds_throughput"] == true);
+    CHECK(doc["breakdown"]["tiles"].size() == 16);
+    CHECK(doc["stats"]["shared_paths"][0]["label"] == "host memory (DDR)");
+    CHECK(doc["stats"]["shared_paths"][0]["delay_cycles"].get<std::uint64_t>() > 0);
+    CHECK(doc["stats"]["channels"][0]["active_cycles"].get<std::uint64_t>() > 0);
+}
+
 TEST_CASE("exit code 2: design and usage errors", "[cli]") {
     auto r = cli({"run", "no_such_design"});
     CHECK(r.code == 2);

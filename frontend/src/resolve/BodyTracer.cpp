@@ -107,7 +107,7 @@ void BodyTracer::lock_acquire_equal(int key, int) {
 void BodyTracer::lock_release(int key, int value) { lock_acquire_equal(key, value); }
 
 void BodyTracer::kernel_call(std::string_view, std::uint64_t, std::span<const model::MemoryView>,
-                             const std::function<void()>&) {
+                             const std::function<void()>&, const model::KernelWork&) {
     count_op();
 }
 void BodyTracer::add_cycles(std::uint64_t) { count_op(); }

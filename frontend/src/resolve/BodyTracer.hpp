@@ -40,7 +40,7 @@ public:
     void lock_acquire_equal(int key, int value) override;
     void lock_release(int key, int value) override;
     void kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const model::MemoryView> views,
-                     const std::function<void()>& run) override;
+                     const std::function<void()>& run, const model::KernelWork& work) override;
     void add_cycles(std::uint64_t cycles) override;
     std::string_view worker() const override { return worker_; }
     bool tracing() const override { return true; }

@@ -109,8 +109,9 @@ TEST_CASE("a receiver that wrote fewer bytes than its flow delivered breaks an i
     links.push_back(std::make_unique<sim::StreamLink>(rig.timing, stats, "fifo 'in'",
                                                       std::vector<sim::StreamReceiver*>{&rx}, 4.0, 0));
     std::vector<std::uint8_t> data(64, 7);
+    sim::ChannelTime unused;
     TestProcess sender(rig.services, "tx",
-                       [&](TestProcess& p) { links[0]->send(data.data(), 64, p.clock(), p.state(), nullptr); });
+                       [&](TestProcess& p) { links[0]->send(data.data(), 64, p.clock(), p.state(), unused); });
     TestProcess receiver(rig.services, "rx", [&](TestProcess& p) { links[0]->receive(rx, 64, p.clock(), p.state()); });
     sender.start();
     receiver.start();

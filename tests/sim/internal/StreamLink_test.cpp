@@ -30,11 +30,12 @@ TEST_CASE("a sender waits for a receiver that has not posted (back-pressure)", "
     sim::StreamLink link(rig.timing, stats, "flow", {&rx}, 4.0, 8);
     std::vector<std::uint8_t> data(64);
     std::iota(data.begin(), data.end(), 0);
-    std::uint64_t sent_at = 0, received_at = 0, active = 0;
+    std::uint64_t sent_at = 0, received_at = 0;
+    sim::ChannelTime time;
     bool waiting_seen = false;
     sim::ProcessState::Status sender_status_seen = sim::ProcessState::Status::Running;
     TestProcess sender(rig.services, "tx", [&](TestProcess& p) {
-        link.send(data.data(), data.size(), p.clock(), p.state(), &active);
+        link.send(data.data(), data.size(), p.clock(), p.state(), time);
         sent_at = p.clock().local_cycles();
     });
     TestProcess receiver(rig.services, "rx", [&](TestProcess& p) {
@@ -53,7 +54,9 @@ TEST_CASE("a sender waits for a receiver that has not posted (back-pressure)", "
     CHECK(rx.got == data);
     CHECK(sent_at == 100 + 64 / 4 + 8);
     CHECK(received_at == sent_at);
-    CHECK(active == 64 / 4 + 8);
+    CHECK(time.active == 64 / 4 + 8);
+    CHECK(time.stream_stall == 100); // the receiver posted at cycle 100
+    CHECK(time.lock_stall == 0);
     CHECK(stats.bytes_moved == 64);
 }
 
@@ -67,8 +70,9 @@ TEST_CASE("a BD larger than the receiver's is handed over in chunks; latency onl
     std::iota(data.begin(), data.end(), 1);
     std::uint64_t sent_at = 0;
     std::vector<std::uint64_t> filled_at;
+    sim::ChannelTime unused;
     TestProcess sender(rig.services, "tx", [&](TestProcess& p) {
-        link.send(data.data(), data.size(), p.clock(), p.state(), nullptr);
+        link.send(data.data(), data.size(), p.clock(), p.state(), unused);
         sent_at = p.clock().local_cycles();
     });
     TestProcess receiver(rig.services, "rx", [&](TestProcess& p) {

@@ -85,7 +85,9 @@ TEST_CASE("an MM2S BD moves the bytes of its pattern in acquire + setup + bytes/
     CHECK(filled_at == rig.timing.lock_acquire_cycles + rig.timing.bd_setup_cycles + ceil_div(32, rate) + latency);
     CHECK(ch.bytes() == 32);
     CHECK(ch.bds_done() == 1);
-    CHECK(ch.active_cycles() == ceil_div(32, rate) + latency);
+    CHECK(ch.time().active == ceil_div(32, rate) + latency);
+    CHECK(ch.time().lock_stall == 0); // the lock was free
+    CHECK(ch.time().stream_stall == 0); // the receiver had posted
     CHECK(rig.stats.bd_transfers == 1);
     CHECK(rig.stats.bytes_moved == 32);
     CHECK(rig.locks.at(0).final_value() == 0);
@@ -108,8 +110,9 @@ TEST_CASE("an S2MM chain fills its BDs in turn, the next posted from the sender'
     std::vector<std::uint8_t> data(64);
     std::iota(data.begin(), data.end(), 100);
     std::uint64_t sent_at = 0;
+    sim::ChannelTime unused;
     TestProcess sender(rig.services, "tx", [&](TestProcess& p) {
-        link.send(data.data(), data.size(), p.clock(), p.state(), nullptr);
+        link.send(data.data(), data.size(), p.clock(), p.state(), unused);
         sent_at = p.clock().local_cycles();
     });
     ch.spawn(64 * 1024, "dma");

@@ -4,6 +4,7 @@
 // type, runs the native function on tile memory, and charges the cost model's cycles to the core.
 #include "npusim/frontend/Element.hpp"
 #include "npusim/frontend/TensorType.hpp"
+#include "npusim/model/CoreServices.hpp"
 
 #include <array>
 #include <cstdint>
@@ -42,6 +43,9 @@ struct KernelArg {
 
 /// Cycles a call costs, from its arguments.
 using CostModel = std::function<std::uint64_t(std::span<const KernelArg>)>;
+/// What a call computes, from its arguments (model::KernelWork: MACs and the matrix unit's peak),
+/// for the run summary's achieved MACs per cycle against peak.
+using WorkModel = std::function<model::KernelWork(std::span<const KernelArg>)>;
 
 namespace cost {
 /// overhead + ceil(bytes of all view arguments / bytes_per_cycle)
@@ -105,6 +109,9 @@ public:
     const std::vector<ArgType>& arg_types() const { return state_->arg_types; }
     /// Cycles the cost model gives for these arguments (plus nothing else).
     std::uint64_t cost(std::span<const KernelArg> args) const;
+    /// Declare what each call computes (a matmul's MACs and its unit's peak). Copies of this
+    /// Kernel share the declaration. Without it a call declares no MACs.
+    Kernel& with_work(WorkModel work);
 
 private:
     struct State {
@@ -112,6 +119,7 @@ private:
         Invoker invoker;
         std::vector<ArgType> arg_types;
         CostModel cost;
+        WorkModel work;
         std::vector<std::size_t> pointee_bytes;
     };
     template <class R, class... P>

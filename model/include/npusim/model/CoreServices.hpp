@@ -19,6 +19,14 @@ struct MemoryView {
     std::string_view name; ///< the fifo or buffer it views, for reports
 };
 
+/// What one kernel call computes, for the run summary's achieved-against-peak figures: its
+/// multiply-accumulates and the peak of the matrix unit it runs on (model::matmul_mac_peak).
+/// Zero for kernels that declare no MACs (element-wise, copies).
+struct KernelWork {
+    std::uint64_t macs = 0;
+    double peak_macs_per_cycle = 0;
+};
+
 class CoreServices {
 public:
     virtual ~CoreServices() = default;
@@ -34,9 +42,9 @@ public:
     virtual void lock_acquire_equal(int key, int value) = 0;
     virtual void lock_release(int key, int value) = 0;
     /// Run a native kernel: `run` computes on tile memory, within `views`; the core is then busy
-    /// for `cycles`.
+    /// for `cycles`, having done `work`.
     virtual void kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const MemoryView> views,
-                             const std::function<void()>& run) = 0;
+                             const std::function<void()>& run, const KernelWork& work) = 0;
     /// Charge `cycles` of core time for work the body does itself.
     virtual void add_cycles(std::uint64_t cycles) = 0;
     /// Name of the worker whose body is running.

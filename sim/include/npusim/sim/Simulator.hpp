@@ -58,21 +58,43 @@ struct InvocationResult {
     std::vector<std::vector<std::uint8_t>> host;
 };
 
+/// Where a core's time went. busy = kernel + body; stall = waiting on locks (an acquire of a fifo
+/// or a barrier); the rest of the run the core was idle (done, or before its first action).
 struct CoreStats {
     std::string worker;
     model::TileCoord tile;
     std::uint64_t busy_cycles = 0; ///< kernels and explicit cycles
+    std::uint64_t kernel_cycles = 0; ///< kernel calls, their call overhead included
+    std::uint64_t body_cycles = 0; ///< cycles the body charged itself (add_cycles)
     std::uint64_t stall_cycles = 0; ///< waiting on locks
     std::uint64_t kernel_calls = 0;
     std::uint64_t iterations = 0; ///< completed body iterations
+    /// Multiply-accumulates the kernels declared (model::KernelWork; 0 when no kernel declares
+    /// any) and the peak of the matrix unit they ran on (MACs per cycle, the largest over them).
+    std::uint64_t macs = 0;
+    double peak_macs_per_cycle = 0;
 };
 
+/// Where a DMA channel's time went: moving data, waiting on the stream (a sender for its receivers
+/// to post: back-pressure; a receiver for data), waiting for a BD's lock; the rest is BD setup,
+/// task overhead and idle.
 struct ChannelStats {
     model::StreamEndpoint channel;
     std::string label; ///< provenance
     std::uint64_t bytes = 0;
     std::uint64_t bds = 0; ///< BD executions (tasks on shim channels)
     std::uint64_t active_cycles = 0; ///< cycles spent moving data
+    std::uint64_t stream_stall_cycles = 0;
+    std::uint64_t lock_stall_cycles = 0;
+    double peak_bytes_per_cycle = 0; ///< the channel's own rate (shim or tile DMA)
+};
+
+/// A memory path several channels share (the host memory, each mem tile's banks).
+struct SharedPathStats {
+    std::string label; ///< "host memory (DDR)", "mem tile (0,1) banks"
+    std::uint64_t bytes = 0; ///< moved through it
+    double bytes_per_cycle = 0; ///< its rate
+    std::uint64_t delay_cycles = 0; ///< cycles it held transfers beyond their own stream time
 };
 
 struct SimResult {
@@ -80,6 +102,7 @@ struct SimResult {
     std::vector<std::vector<std::uint8_t>> host; ///< host tensors after the run
     std::vector<CoreStats> cores;
     std::vector<ChannelStats> channels;
+    std::vector<SharedPathStats> shared_paths;
     std::uint64_t bytes_moved = 0; ///< bytes delivered over all stream flows
     std::uint64_t bd_transfers = 0; ///< BD executions over all channels
     std::uint64_t shim_tasks = 0;

@@ -1,0 +1,60 @@
+// The run summary's breakdown (issue 11): per-tile time by cause, achieved MACs against peak, and
+// the unit that bounds throughput, checked on runs whose answer is known independently.
+#include "npusim/harness/DesignRunner.hpp"
+#include "npusim/harness/RunBreakdown.hpp"
+#include "npusim/model/ComputePeak.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace npusim;
+using namespace npusim::harness;
+
+TEST_CASE("a memcpy over every column of npu2 is bound by the shared host memory", "[harness][breakdown]") {
+    // 16 paths of 4 B/cycle would move 128 B/cycle; the host memory serves 50 (SharedBandwidth_test).
+    const auto rep = run_design(design_by_name("memcpy"), "npu2",
+                                {{"size", 4 << 20}, {"columns", 8}, {"channels", 2}, {"bypass", 1}}, 1, {});
+    REQUIRE(rep.all_match);
+    const auto b = run_breakdown(rep.result, model::device_by_name("npu2"));
+    CHECK(b.bound.kind == Bottleneck::Kind::SharedPath);
+    CHECK(b.bound.name == "host memory (DDR)");
+    CHECK(b.bound.busy_fraction >= kBoundBusyFraction);
+    CHECK(b.bound.busy_fraction <= 1.0);
+    CHECK(b.macs == 0); // a copy declares no MACs
+    // Shim and mem tiles of the 8 columns, no cores.
+    CHECK(b.tiles.size() == 16);
+    for (const auto& t : b.tiles) {
+        INFO(model::to_string(t.tile));
+        CHECK(t.worker.empty());
+        CHECK(t.channels == 4);
+        CHECK(t.dma_active_cycles > 0);
+        CHECK(t.dma_active_cycles <= 4 * b.cycles); // never more than the run per channel
+        CHECK(t.dma_active_cycles + t.dma_stream_stall_cycles + t.dma_lock_stall_cycles <= 4 * b.cycles);
+    }
+    // A lone channel is bound by its own stream rate: the channel, not the host memory.
+    const auto one = run_design(design_by_name("memcpy"), "npu2",
+                                {{"size", 1 << 18}, {"columns", 1}, {"channels", 1}, {"bypass", 1}}, 1, {});
+    const auto b1 = run_breakdown(one.result, model::device_by_name("npu2"));
+    CHECK(b1.bound.kind == Bottleneck::Kind::Channel);
+    CHECK(b1.bound.busy_fraction >= kBoundBusyFraction);
+}
+
+TEST_CASE("matmul: the MACs the kernels declare, per core never above the matrix unit's peak", "[harness][breakdown]") {
+    const std::int64_t M = 128, K = 128, N = 128;
+    const auto rep = run_design(design_by_name("matmul_single_core"), "npu1_1col",
+                                {{"M", M}, {"K", K}, {"N", N}, {"m", 32}, {"k", 32}, {"n", 32}}, 1, {});
+    REQUIRE(rep.all_match);
+    const auto b = run_breakdown(rep.result, model::device_by_name("npu1_1col"));
+    CHECK(b.macs == static_cast<std::uint64_t>(M * K * N)); // the product's MACs, counted once
+    CHECK(b.mac_cores == 1);
+    const double peak = model::matmul_mac_peak(model::Arch::AIE2, DType::i16).macs_per_cycle;
+    CHECK(b.peak_macs_per_cycle == peak);
+    CHECK(b.macs_per_kernel_cycle() <= peak);
+    CHECK(b.macs_per_kernel_cycle() > 0.6 * peak); // 0.81 efficiency, less call overheads and zeroing
+    CHECK(b.macs_per_cycle() < b.macs_per_kernel_cycle()); // the run also moves data and waits
+    REQUIRE(b.tiles.size() >= 3);
+    const auto core = std::find_if(b.tiles.begin(), b.tiles.end(), [](const TileTime& t) { return !t.worker.empty(); });
+    REQUIRE(core != b.tiles.end());
+    CHECK(core->kernel_cycles == rep.result.cores[0].kernel_cycles);
+    CHECK(core->kernel_cycles + core->body_cycles == rep.result.cores[0].busy_cycles);
+    CHECK(core->kernel_cycles + core->body_cycles + core->core_lock_stall_cycles <= b.cycles);
+}
