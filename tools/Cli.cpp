@@ -3,6 +3,7 @@
 #include "CliSupport.hpp"
 #include "CrashReporter.hpp"
 #include "DepthCommand.hpp"
+#include "ProgressLine.hpp"
 #include "Watchdog.hpp"
 
 #include "npusim/harness/DesignRunner.hpp"
@@ -25,12 +26,14 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <unistd.h>
 #include <utility>
 
 namespace npusim::tools {
@@ -100,7 +103,8 @@ run options (also written --option=value):
                        AIEAssignBuffers.cpp): bank-aware or basic-sequential, each without
                        fallback; unset: the design's own, by default bank-aware falling back to
                        basic-sequential with a warning
-  --progress           report progress on stderr during long runs
+  --progress           progress on stderr: sequence ops done/total, simulated cycles, rate, elapsed
+                       time (one updating line on a terminal, whole lines every 2 s otherwise)
   --iters N            run the runtime sequence N times on the same loaded array (as XRT runs a
                        kernel again: cores, locks, buffers persist; init_values are not
                        re-applied) and check every run's outputs against the reference at its index
@@ -567,11 +571,12 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     so.max_cycles = r.max_cycles;
     so.queue_wait = r.queue_wait;
     so.check_memory = r.check_memory;
+    std::optional<ProgressLine> progress;
     if (r.progress) {
-        so.progress_interval_cycles = 10'000'000;
-        so.progress = [&err](std::uint64_t c) {
-            err << fmt::format("\r  simulated {} cycles", grouped(c)) << std::flush;
-        };
+        // Reports every million simulated cycles, printed as ProgressLine throttles them.
+        progress.emplace(err, &err == &std::cerr && ::isatty(STDERR_FILENO));
+        so.progress_interval_cycles = 1'000'000;
+        so.progress = [&progress](const sim::SimProgress& p) { (*progress)(p); };
     }
     // Output files are opened before the run: a bad path fails at once, not after the simulation.
     bool dot_existed = false;
@@ -628,7 +633,6 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         run = harness::run_design(spec, dev.name, r.params, ro);
     } catch (const SimulationError& e) {
         // The simulator wrote the trace and waveform up to the failure (blocked spans open there).
-        if (r.progress) err << "\n";
         if (!r.trace_file.empty()) err << "  trace written to " << r.trace_file << " (up to the failure)\n";
         if (!r.vcd_file.empty()) err << "  waveform written to " << r.vcd_file << " (up to the failure)\n";
         if (!r.dot_file.empty()) {
@@ -654,7 +658,6 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         err << "  --dot: the run finished, so there is no wait-for graph to draw (" << r.dot_file << " not written)\n";
     }
     const auto& rep = *run;
-    if (r.progress) err << "\n";
     if (r.json)
         out << report_json(rep, so.timing).dump(2) << "\n";
     else

@@ -34,6 +34,7 @@ public:
     int waiting_task() const { return waiting_; }
     /// Pushes that waited for a free queue slot (--queue-wait).
     std::uint64_t queue_waits() const { return queue_waits_; }
+    std::uint64_t ops_done() const { return ops_done_; }
     ProcessView view() const override;
 
 private:

@@ -260,6 +260,17 @@ SimResult SimEngine::run() {
     const std::uint64_t max = opts_.max_cycles;
     const auto started = std::chrono::steady_clock::now();
     bool wall_reached = false;
+    auto report = [&](bool final) {
+        if (!opts_.progress) return;
+        SimProgress p;
+        p.cycles = now_cycles();
+        p.ops_done = controller_->ops_done();
+        p.ops_total = static_cast<std::uint64_t>(net_.sequence.size()) * std::max<std::uint32_t>(opts_.invocations, 1);
+        p.bytes_moved = stats_.bytes_moved;
+        p.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        p.final = final;
+        opts_.progress(p);
+    };
     if (!slice && !max) {
         sc_core::sc_start();
     } else {
@@ -274,7 +285,7 @@ SimResult SimEngine::run() {
             if (!run_.finished() && !run_.error() && sc_core::sc_pending_activity() && now_cycles() < target)
                 sc_core::sc_start(cycles_to_time(target - now_cycles()), sc_core::SC_RUN_TO_TIME);
             if (run_.finished() || run_.error() || !sc_core::sc_pending_activity()) break;
-            if (opts_.progress) opts_.progress(now_cycles());
+            report(false);
             if (max && now_cycles() >= max) break;
             if (wall > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >= wall) {
                 wall_reached = true;
@@ -283,6 +294,7 @@ SimResult SimEngine::run() {
         }
     }
     model::NativeActivity::leave();
+    report(true);
     if (wall_reached && !run_.error() && !run_.finished()) {
         close_trace_on_failure();
         throw DiagnosedError(SimulationError::Kind::Limit,

@@ -1,5 +1,6 @@
 // The CLI contract (README.md "Using it", docs/errors.md): commands, output, --json, and exit codes 0-4 with their messages.
 #include "Cli.hpp"
+#include "ProgressLine.hpp"
 #include "harness/TestSupport.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/iron.hpp"
@@ -299,6 +300,34 @@ TEST_CASE("run: the summary breaks time down by tile and cause, MACs against pea
     CHECK(doc["stats"]["shared_paths"][0]["label"] == "host memory (DDR)");
     CHECK(doc["stats"]["shared_paths"][0]["delay_cycles"].get<std::uint64_t>() > 0);
     CHECK(doc["stats"]["channels"][0]["active_cycles"].get<std::uint64_t>() > 0);
+}
+
+TEST_CASE("run --progress: whole lines with done/total, rate and elapsed time when stderr is not a terminal", "[cli]") {
+    const auto r = cli({"run", "vector_scalar_mul", "--progress"});
+    REQUIRE(r.code == 0);
+    CHECK(r.err.find('\r') == std::string::npos); // a log gets lines, not carriage returns
+    // The last report: every instruction of E3's sequence done (2 fills/drains + awaits).
+    CHECK_THAT(r.err, Catch::Matches("(?:.|\n)*  progress: (\\d+)/\\1 sequence ops \\(100%\\), [0-9,]+ cycles simulated, "
+                                     "[0-9.]+ M cycles/s, [0-9.]+ MiB moved, [0-9.]+ s elapsed \\(end\\)\n"));
+    // In place on a terminal: a carriage return before each report, the last one ends the line.
+    std::ostringstream tty;
+    tools::ProgressLine line(tty, true);
+    sim::SimProgress p;
+    p.cycles = 1000;
+    p.ops_total = 4;
+    p.wall_seconds = 0.5;
+    line(p);
+    p.wall_seconds = 0.55; // within 0.1 s of the last: not printed
+    line(p);
+    p.ops_done = 4;
+    p.final = true;
+    p.wall_seconds = 0.56;
+    line(p);
+    const auto text = tty.str();
+    CHECK(std::count(text.begin(), text.end(), '\r') == 2);
+    CHECK(text.back() == '\n');
+    CHECK_THAT(text, Catch::Contains("4/4 sequence ops (100%)"));
+    CHECK(tools::ProgressLine::format(p).find("0.00 M cycles/s") != std::string::npos); // 1000 / 0.56 s
 }
 
 TEST_CASE("exit code 2: design and usage errors", "[cli]") {

@@ -14,13 +14,26 @@
 
 namespace npusim::sim {
 
+/// How far a run has come (SimOptions::progress).
+struct SimProgress {
+    std::uint64_t cycles = 0; ///< simulated so far
+    std::uint64_t ops_done = 0; ///< runtime-sequence instructions completed, over all invocations
+    std::uint64_t ops_total = 0; ///< instructions of the sequence x invocations
+    std::uint64_t bytes_moved = 0; ///< over all stream flows so far
+    double wall_seconds = 0; ///< since the simulation started
+    bool final = false; ///< the last report: the run ended (finished, failed or stopped)
+    /// Simulated cycles per wall-clock second so far.
+    double cycles_per_second() const { return wall_seconds > 0 ? static_cast<double>(cycles) / wall_seconds : 0; }
+};
+
 struct SimOptions {
     model::TimingParams timing; ///< use TimingParams::for_arch(device.arch) by default
     std::uint64_t max_cycles = 0; ///< 0: no limit
     TraceSink* trace = nullptr; ///< optional
     std::size_t core_stack_bytes = 4u << 20; ///< host stack of each core process (>= 1 MiB)
-    /// Called about every `progress_interval_cycles` simulated cycles (0: never).
-    std::function<void(std::uint64_t cycles)> progress;
+    /// Called about every `progress_interval_cycles` simulated cycles (0: never), and once more
+    /// with `final` set when the run ends however it ends.
+    std::function<void(const SimProgress&)> progress;
     std::uint64_t progress_interval_cycles = 0;
     /// Model a toolchain that waits for a free task-queue slot before each push (mlir-aie PR 3734,
     /// on by default there; `--no-enforce-dma-queue-depth` turns it off): the runtime sequence
