@@ -54,7 +54,11 @@ const char* kUsage = R"(usage:
                                  runs deadlock-free and matches, its memory, and cycles at depths 1..k
 
 run options (also written --option=value):
-  --device NAME        npu1, npu1_1col..npu1_3col, npu2, npu2_1col..npu2_7col (default npu1_1col)
+  --device NAME        npu1, npu1_1col..npu1_3col, npu2, npu2_1col..npu2_7col (default npu1_1col);
+                       a list (--device npu1_4col,npu2) runs the same design, parameters and seed
+                       on each and prints cycles and output digests side by side
+  --what-if LIST       after the run, rerun with each ablation alone and show it beside the
+                       baseline: free-kernels, unlimited-ddr, ideal-locks, zero-host-latency, all
   --param K=V          override a design parameter (repeatable); see `npusim list`
   --seed N             seed of the generated inputs (default 1)
   --kernels ref|aie    which kernel build the workers call (default ref): the reference C++
@@ -177,7 +181,69 @@ struct RunArgs {
     std::optional<iron::AllocScheme> alloc_scheme;
     std::uint32_t iters = 1, warmup = 0;
     harness::ToleranceMode tolerance = harness::ToleranceMode::allclose;
+    std::vector<std::string> what_if; ///< --what-if: ablation names, in the order given
 };
+
+/// A --what-if ablation: the same run with one part of the cost model switched off.
+struct Ablation {
+    const char* name;
+    const char* what;
+    void (*apply)(sim::SimOptions&);
+};
+const Ablation kAblations[] = {
+    {"free-kernels", "kernels cost no cycles (their call overhead included); they still compute",
+     [](sim::SimOptions& o) { o.free_kernels = true; }},
+    {"unlimited-ddr", "host memory bandwidth unlimited (ddr_bytes_per_cycle 1e12); shim channels keep their rate",
+     [](sim::SimOptions& o) { o.timing.ddr_bytes_per_cycle = 1e12; }},
+    {"ideal-locks", "lock acquire and release take no cycles (lock_acquire_cycles = lock_release_cycles = 0)",
+     [](sim::SimOptions& o) { o.timing.lock_acquire_cycles = o.timing.lock_release_cycles = 0; }},
+    {"zero-host-latency", "no host invocation latency (host_invocation_latency_us = 0): npu time only",
+     [](sim::SimOptions& o) { o.timing.host_invocation_latency_us = 0; }},
+};
+
+std::string ablation_names() {
+    std::string s;
+    for (const auto& a : kAblations) s += (s.empty() ? "" : ", ") + std::string(a.name);
+    return s;
+}
+
+// --what-if LIST: names separated by commas, or `all`; repeatable, each name once.
+void parse_what_if(const std::string& v, std::vector<std::string>& into) {
+    std::size_t pos = 0;
+    for (;;) {
+        const auto comma = v.find(',', pos);
+        const std::string name = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        if (name == "all") {
+            for (const auto& a : kAblations)
+                if (std::find(into.begin(), into.end(), a.name) == into.end()) into.push_back(a.name);
+        } else {
+            const bool known = std::any_of(std::begin(kAblations), std::end(kAblations),
+                                           [&](const Ablation& a) { return name == a.name; });
+            if (!known)
+                throw UsageError(
+                    fmt::format("--what-if: unknown ablation '{}' (one of: {}, all)", name, ablation_names()));
+            if (std::find(into.begin(), into.end(), name) == into.end()) into.push_back(name);
+        }
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+}
+
+// --device a,b,c: the devices in the order given, each once.
+std::vector<std::string> device_list(const std::string& v) {
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    for (;;) {
+        const auto comma = v.find(',', pos);
+        const std::string name = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        if (name.empty()) throw UsageError(fmt::format("--device '{}': an empty device name in the list", v));
+        const std::string canonical = model::device_by_name(name).name;
+        if (std::find(out.begin(), out.end(), canonical) == out.end()) out.push_back(canonical);
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    return out;
+}
 
 RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
     RunArgs r;
@@ -237,6 +303,8 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
             r.netlist = true;
         else if (s == "--progress")
             r.progress = true;
+        else if (s == "--what-if")
+            parse_what_if(value(s), r.what_if);
         else if (s == "--tolerance") {
             const std::string v = value(s);
             const auto m = harness::parse_tolerance_mode(v);
@@ -549,9 +617,8 @@ int cmd_timing(const std::vector<std::string>& a, std::ostream& out) {
     return 0;
 }
 
-int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
-    const auto& spec = harness::design_by_name(r.design);
-    const auto& dev = model::device_by_name(r.device);
+// The harness options of a run on `dev` (the --device list runs this once per device).
+harness::RunOptions run_options(const RunArgs& r, const model::DeviceSpec& dev) {
     harness::RunOptions ro;
     ro.seed = r.seed;
     ro.kernels = r.kernels;
@@ -571,6 +638,19 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     so.max_cycles = r.max_cycles;
     so.queue_wait = r.queue_wait;
     so.check_memory = r.check_memory;
+    return ro;
+}
+
+int cmd_run_devices(const RunArgs& r, const std::vector<std::string>& devices, std::ostream& out);
+void run_what_ifs(const RunArgs& r, const harness::DesignSpec& spec, const harness::RunOptions& base,
+                  const harness::RunReport& baseline, std::ostream& out, nlohmann::json* json);
+
+int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
+    const auto& spec = harness::design_by_name(r.design);
+    if (r.device.find(',') != std::string::npos) return cmd_run_devices(r, device_list(r.device), out);
+    const auto& dev = model::device_by_name(r.device);
+    harness::RunOptions ro = run_options(r, dev);
+    sim::SimOptions& so = ro.sim;
     std::optional<ProgressLine> progress;
     if (r.progress) {
         // Reports every million simulated cycles, printed as ProgressLine throttles them.
@@ -658,10 +738,14 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         err << "  --dot: the run finished, so there is no wait-for graph to draw (" << r.dot_file << " not written)\n";
     }
     const auto& rep = *run;
-    if (r.json)
-        out << report_json(rep, so.timing).dump(2) << "\n";
-    else
+    if (r.json) {
+        auto j = report_json(rep, so.timing);
+        if (!r.what_if.empty()) run_what_ifs(r, spec, run_options(r, dev), rep, out, &j);
+        out << j.dump(2) << "\n";
+    } else {
         print_summary(out, rep, so.timing);
+        if (!r.what_if.empty()) run_what_ifs(r, spec, run_options(r, dev), rep, out, nullptr);
+    }
     if (!r.trace_file.empty() && !r.json)
         out << "  trace written to " << r.trace_file
             << (r.mlir_aie_trace ? " (mlir-aie format: open in ui.perfetto.dev, summarise with get_trace_summary.py)\n"
@@ -717,6 +801,192 @@ nlohmann::json diagnosis_json(const sim::Diagnosis& d) {
     }
     j["warnings"] = d.warnings;
     return j;
+}
+
+// --what-if: each ablation alone, the same design, inputs and checks as the baseline, side by side.
+void run_what_ifs(const RunArgs& r, const harness::DesignSpec& spec, const harness::RunOptions& base,
+                  const harness::RunReport& baseline, std::ostream& out, nlohmann::json* json) {
+    const auto& timing = base.sim.timing;
+    const auto npu_us = [](const harness::RunReport& rep, const model::TimingParams& t) {
+        return static_cast<double>(rep.result.cycles) / t.clock_mhz + t.host_invocation_latency_us;
+    };
+    struct Row {
+        std::string name, what;
+        std::optional<harness::RunReport> rep;
+        model::TimingParams timing;
+        std::string error;
+    };
+    std::vector<Row> rows;
+    for (const auto& name : r.what_if) {
+        const auto& a = *std::find_if(std::begin(kAblations), std::end(kAblations),
+                                      [&](const Ablation& x) { return name == x.name; });
+        auto ro = base;
+        ro.save_dir.clear(); // the baseline's files stay the baseline's
+        a.apply(ro.sim);
+        Row row{a.name, a.what, std::nullopt, ro.sim.timing, {}};
+        try {
+            row.rep = harness::run_design(spec, baseline.device, r.params, ro);
+        } catch (const std::exception& e) {
+            const auto c = classify_error(e);
+            row.error = fmt::format("{}: {}", c.kind, e.what());
+        }
+        rows.push_back(std::move(row));
+    }
+    const auto base_cycles = static_cast<double>(baseline.result.cycles);
+    auto change = [&](std::uint64_t c) {
+        return base_cycles > 0 ? 100.0 * (static_cast<double>(c) - base_cycles) / base_cycles : 0.0;
+    };
+    if (json) {
+        auto& arr = (*json)["what_if"] = nlohmann::json::array();
+        for (const auto& row : rows) {
+            nlohmann::json j{{"name", row.name}, {"what", row.what}};
+            if (row.rep) {
+                j["cycles"] = row.rep->result.cycles;
+                j["change_percent"] = change(row.rep->result.cycles);
+                j["npu_time_us"] = npu_us(*row.rep, row.timing);
+                j["match"] = row.rep->all_match;
+            } else {
+                j["error"] = row.error;
+            }
+            arr.push_back(std::move(j));
+        }
+        return;
+    }
+    out << "  what-if: each ablation alone against the baseline (same inputs; outputs checked on every run)\n";
+    out << fmt::format("  {:<19} {:>14} {:>9} {:>12}  {}\n", "scenario", "cycles", "change", "npu time", "outputs");
+    out << fmt::format("  {:<19} {:>14} {:>9} {:>9.1f} us  {}\n", "baseline", grouped(baseline.result.cycles), "-",
+                       npu_us(baseline, timing), baseline.all_match ? "match" : "MISMATCH");
+    for (const auto& row : rows) {
+        if (!row.rep) {
+            out << fmt::format("  {:<19} {}\n", row.name, row.error);
+            continue;
+        }
+        out << fmt::format("  {:<19} {:>14} {:>8.1f}% {:>9.1f} us  {}\n", row.name, grouped(row.rep->result.cycles),
+                           change(row.rep->result.cycles), npu_us(*row.rep, row.timing),
+                           row.rep->all_match ? "match" : "MISMATCH");
+    }
+    for (const auto& row : rows) out << fmt::format("  {:<19} {}\n", row.name + ":", row.what);
+}
+
+// FNV-1a over an output's bytes: equal outputs on two devices have equal digests.
+std::uint64_t digest(const std::vector<std::uint8_t>& bytes) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (auto b : bytes) h = (h ^ b) * 1099511628211ull;
+    return h;
+}
+
+// --device a,b: the same design, parameters and seed on each device, outputs and cycles side by side.
+int cmd_run_devices(const RunArgs& r, const std::vector<std::string>& devices, std::ostream& out) {
+    for (const auto* f : {&r.trace_file, &r.vcd_file, &r.dot_file})
+        if (!f->empty())
+            throw UsageError("--trace, --vcd and --dot write one run's files: give one device, not a --device list");
+    if (!r.save_dir.empty()) throw UsageError("--save-outputs writes one run's files: give one device, not a list");
+    if (!r.what_if.empty()) throw UsageError("--what-if compares ablations on one device: give one device, not a list");
+    if (r.netlist) throw UsageError("--netlist prints one device's netlist: give one device, not a list");
+    const auto& spec = harness::design_by_name(r.design);
+    struct Row {
+        std::string device;
+        std::optional<harness::RunReport> rep;
+        model::TimingParams timing;
+        ErrorClass error;
+        std::string message;
+    };
+    std::vector<Row> rows;
+    for (const auto& d : devices) {
+        const auto& dev = model::device_by_name(d);
+        const auto ro = run_options(r, dev);
+        Row row{d, std::nullopt, ro.sim.timing, {}, {}};
+        try {
+            row.rep = harness::run_design(spec, d, r.params, ro);
+        } catch (const std::exception& e) {
+            row.error = classify_error(e);
+            row.message = e.what();
+        }
+        rows.push_back(std::move(row));
+    }
+    // Outputs by name, in the first successful run's order; a digest per device.
+    std::vector<std::string> outputs;
+    for (const auto& row : rows)
+        if (row.rep && outputs.empty())
+            for (const auto& c : row.rep->checks) outputs.push_back(c.arg);
+    auto output_digest = [](const harness::RunReport& rep, const std::string& arg) -> std::optional<std::uint64_t> {
+        for (const auto& c : rep.checks)
+            if (c.arg == arg && c.arg_index >= 0 && static_cast<std::size_t>(c.arg_index) < rep.result.host.size())
+                return digest(rep.result.host[static_cast<std::size_t>(c.arg_index)]);
+        return std::nullopt;
+    };
+    int code = 0;
+    bool identical = true;
+    std::map<std::string, std::uint64_t> first_digest;
+    for (const auto& row : rows) {
+        if (!row.rep) {
+            code = std::max(code, row.error.code);
+            continue;
+        }
+        if (!row.rep->all_match) code = std::max(code, 1);
+        for (const auto& o : outputs) {
+            const auto d = output_digest(*row.rep, o);
+            if (!d) continue;
+            const auto [it, fresh] = first_digest.try_emplace(o, *d);
+            if (!fresh && it->second != *d) identical = false;
+        }
+    }
+    if (r.json) {
+        nlohmann::json j{{"design", r.design}, {"devices", nlohmann::json::array()}};
+        for (const auto& row : rows) {
+            nlohmann::json d;
+            if (row.rep) {
+                d = report_json(*row.rep, row.timing);
+                for (const auto& o : outputs)
+                    if (const auto dg = output_digest(*row.rep, o))
+                        d["output_digests"][o] = fmt::format("{:016x}", *dg);
+            } else {
+                d = {{"device", row.device},
+                     {"status", row.error.status},
+                     {"error", {{"kind", row.error.kind}, {"message", row.message}}}};
+            }
+            j["devices"].push_back(std::move(d));
+        }
+        j["outputs_identical"] = identical;
+        j["status"] = code == 0 ? "pass" : "fail";
+        out << j.dump(2) << "\n";
+        return code;
+    }
+    out << fmt::format("npusim: {} on {} devices (same parameters, seed {})\n", r.design, rows.size(), r.seed);
+    std::string head = fmt::format("  {:<10} {:<6} {:>4} {:>14} {:>11} {:>11}", "device", "arch", "cols", "cycles",
+                                   "array time", "npu time");
+    auto rtrim = [](std::string s) {
+        while (!s.empty() && s.back() == ' ') s.pop_back();
+        return s;
+    };
+    for (const auto& o : outputs) head += fmt::format("  {:<24}", o + " (digest, check)");
+    out << rtrim(head) << "\n";
+    for (const auto& row : rows) {
+        const auto& dev = model::device_by_name(row.device);
+        std::string line = fmt::format("  {:<10} {:<6} {:>4}", row.device, model::arch_name(dev.arch), dev.cols);
+        if (!row.rep) {
+            out << line << "  " << row.error.kind << ": " << row.message << "\n";
+            continue;
+        }
+        const auto cycles = row.rep->result.cycles;
+        const double array_us = static_cast<double>(cycles) / row.timing.clock_mhz;
+        line += fmt::format(" {:>14} {:>8.1f} us {:>8.1f} us", grouped(cycles), array_us,
+                            array_us + row.timing.host_invocation_latency_us);
+        for (const auto& o : outputs) {
+            const auto d = output_digest(*row.rep, o);
+            bool match = false;
+            for (const auto& c : row.rep->checks)
+                if (c.arg == o) match = c.match;
+            line += fmt::format("  {:<24}", d ? fmt::format("{:016x} {}", *d, match ? "ok" : "MISMATCH") : "-");
+        }
+        out << rtrim(line) << "\n";
+    }
+    const bool all_ran = std::all_of(rows.begin(), rows.end(), [](const Row& x) { return x.rep.has_value(); });
+    if (all_ran && rows.size() > 1)
+        out << (identical ? "  outputs: identical on every device\n"
+                          : "  outputs: DIFFER between devices (the digests above): a portability bug\n");
+    out << (code == 0 ? "result: PASS on every device\n" : "result: FAIL\n");
+    return code;
 }
 
 int error_exit(bool json, std::ostream& out, std::ostream& err, const std::string& status, const std::string& kind,

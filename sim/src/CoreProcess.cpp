@@ -20,6 +20,7 @@ CoreProcess::CoreProcess(const CoreProcessServices& services, const model::CoreP
         x.label = fmt::format("fifo '{}' {}", r.prov.object, r.prov.role);
         rings_.push_back(std::move(x));
     }
+    free_kernels_ = services.free_kernels;
     if (services.check_memory) {
         std::vector<model::TileCoord> tiles{prog.tile};
         for (const auto& r : prog.rings)
@@ -289,7 +290,9 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
                 fmt::format("{}: kernel '{}' wrote outside the views it was given (call at cycle {}): {}",
                             error_subject(), kernel, begin, bad)));
     }
-    const std::uint64_t total = cycles + svc_.timing.kernel_call_overhead_cycles;
+    // --what-if free-kernels: the call still runs (the data stays exact) but costs no core time.
+    const std::uint64_t total = free_kernels_ ? 0 : cycles + svc_.timing.kernel_call_overhead_cycles;
+    if (free_kernels_) cycles = 0;
     clk_.advance(total);
     busy_ += total;
     kernel_cycles_ += total;

@@ -22,6 +22,7 @@ struct CoreProcessServices {
     TileMemory& memory;
     LockTable& locks;
     bool check_memory = true; ///< SimOptions::check_memory
+    bool free_kernels = false; ///< SimOptions::free_kernels
 };
 
 class CoreProcess final : public SimProcess, public model::CoreServices {
@@ -89,6 +90,7 @@ private:
     std::uint64_t busy_ = 0;
     std::uint64_t stall_ = 0;
     std::uint64_t kernel_calls_ = 0;
+    bool free_kernels_ = false;
     std::uint64_t kernel_cycles_ = 0;
     std::uint64_t macs_ = 0;
     double peak_macs_per_cycle_ = 0;

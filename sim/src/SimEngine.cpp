@@ -160,7 +160,8 @@ void SimEngine::build() {
                 tile_channel(e.consumer_channels[i])->set_link(links_.back().get());
         }
     }
-    const CoreProcessServices core_services{services_, net_.buffers, memory_, locks_, opts_.check_memory};
+    const CoreProcessServices core_services{services_, net_.buffers,       memory_,
+                                            locks_,    opts_.check_memory, opts_.free_kernels};
     for (const auto& c : net_.cores) {
         cores_.push_back(std::make_unique<CoreProcess>(core_services, c));
         processes_.push_back(cores_.back().get());

@@ -108,6 +108,22 @@ void add_cli(Catalog& c) {
           {"run", "passthrough_kernel", "--core-stack", "1000"});
     c.cli("usage.html", kUsage, "--html is not available in this version",
           {"run", "passthrough_kernel", "--html", "r.html"});
+    c.cli("usage.what_if", kUsage,
+          "--what-if: unknown ablation 'free-dma' (one of: free-kernels, unlimited-ddr, ideal-locks, "
+          "zero-host-latency, all)",
+          {"run", "passthrough_kernel", "--what-if", "free-dma"});
+    c.cli("usage.device_list_empty", kUsage, "--device 'npu1,,npu2': an empty device name in the list",
+          {"run", "passthrough_kernel", "--device", "npu1,,npu2"});
+    c.cli("usage.device_list_files", kUsage,
+          "--trace, --vcd and --dot write one run's files: give one device, not a --device list",
+          {"run", "passthrough_kernel", "--device", "npu1,npu2", "--vcd", "w.vcd"});
+    c.cli("usage.device_list_save", kUsage, "--save-outputs writes one run's files: give one device, not a list",
+          {"run", "passthrough_kernel", "--device", "npu1,npu2", "--save-outputs", "out"});
+    c.cli("usage.device_list_what_if", kUsage,
+          "--what-if compares ablations on one device: give one device, not a list",
+          {"run", "passthrough_kernel", "--device", "npu1,npu2", "--what-if", "all"});
+    c.cli("usage.device_list_netlist", kUsage, "--netlist prints one device's netlist: give one device, not a list",
+          {"run", "passthrough_kernel", "--device", "npu1,npu2", "--netlist"});
     c.cli("usage.kernels", kUsage, "--kernels expects ref or aie, got 'hls'",
           {"run", "passthrough_kernel", "--kernels", "hls"});
     c.cli("usage.tolerance", kUsage, "--tolerance expects allclose or nearly-equal, got 'exact'",

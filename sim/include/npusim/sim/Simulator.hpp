@@ -53,6 +53,9 @@ struct SimOptions {
     /// tile memories a core reaches are compared around each kernel call and between its
     /// synchronisations). Such a write is a SimulationError (Kernel) naming the buffer written.
     bool check_memory = true;
+    /// What-if ablation (`npusim run --what-if free-kernels`): kernels run (outputs stay exact) but
+    /// cost no cycles, call overhead included; what the run takes then is data movement and sync.
+    bool free_kernels = false;
     /// Wall-clock limit of the run in seconds (0: none). The run stops with a Limit error and the
     /// progress report when it is reached between two slices of simulated time (checked every
     /// 100,000 simulated cycles). Native code that never returns is not stopped here: see
