@@ -89,7 +89,9 @@ void ShimDmaChannel::body() {
                 });
                 data = staging_.data();
             }
+            const auto stalled_before = time_.stream_stall;
             link_->send(data, pat.total_bytes(), clk_, ps_, time_);
+            trace_stream_stall(task, begin, time_.stream_stall - stalled_before, "back-pressure");
         } else {
             cursor_.emplace(pat);
             link_->receive(*this, pat.total_bytes(), clk_, ps_);
@@ -99,6 +101,7 @@ void ShimDmaChannel::body() {
                 std::min(span, stream_transfer_cycles(pat.total_bytes(), link_->bytes_per_cycle(), 0));
             time_.active += streaming;
             time_.stream_stall += span - streaming;
+            trace_stream_stall(task, begin, span - streaming, "starved");
         }
         clk_.sync();
         bytes_ += pat.total_bytes();
@@ -110,6 +113,15 @@ void ShimDmaChannel::body() {
         current_ = -1; // retired: its slot is free
         board_.mark_done(q.task);
     }
+}
+
+void ShimDmaChannel::trace_stream_stall(const model::ShimTask& task, std::uint64_t from, std::uint64_t cycles,
+                                        std::string_view why) {
+    if (track_ < 0 || cycles == 0) return;
+    const TraceArg args[] = {TraceArg::str("fifo", task.prov.object), TraceArg::num("task", task.id),
+                             TraceArg::str("cause", why)};
+    svc_.tracks.sink()->detailed_span(track_, TraceKind::StreamStall, fmt::format("stream stall: {}", why), from,
+                                      from + cycles, args);
 }
 
 void ShimDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) {

@@ -59,6 +59,9 @@ public:
 
 private:
     void body() override;
+    /// Trace `cycles` of waiting on the stream from `from` ("back-pressure" or "starved").
+    void trace_stream_stall(const model::ShimTask& task, std::uint64_t from, std::uint64_t cycles,
+                            std::string_view why);
     const std::vector<model::ShimTask>& tasks_;
     std::vector<std::vector<std::uint8_t>>& host_tensors_;
     TaskBoard& board_;

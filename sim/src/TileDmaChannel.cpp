@@ -141,6 +141,15 @@ void TileDmaChannel::trace_bd(const model::BufferDescriptor& bd, std::uint64_t b
     if (streaming > 0) sink->detailed_span(track_, TraceKind::Streaming, "streaming", end - streaming, end, args);
 }
 
+void TileDmaChannel::trace_stream_stall(const model::BufferDescriptor& bd, std::uint64_t from, std::uint64_t cycles,
+                                        std::string_view why) {
+    if (track_ < 0 || cycles == 0) return;
+    const TraceArg args[] = {TraceArg::str("fifo", bd.prov.object), TraceArg::num("BD", bd.bd_id),
+                             TraceArg::str("cause", why)};
+    svc_.tracks.sink()->detailed_span(track_, TraceKind::StreamStall, fmt::format("stream stall: {}", why), from,
+                                      from + cycles, args);
+}
+
 void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
     ps_.prov = &bd.prov;
     acquire_bd_lock(bd);
@@ -166,7 +175,10 @@ void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
         data = staging_.data();
     }
     const auto active_before = time_.active;
+    const auto stalled_before = time_.stream_stall;
     link_->send(data, total, clk_, ps_, time_);
+    // The wait for the receivers comes before the data (a BD is usually one chunk): traced first.
+    trace_stream_stall(bd, begin, time_.stream_stall - stalled_before, "back-pressure");
     bytes_ += total;
     ++bds_done_;
     ps_.acted("sent", &bd_labels_[static_cast<std::size_t>(bd_)], -1, clk_.local_cycles());
@@ -224,6 +236,7 @@ void TileDmaChannel::on_filled() {
         time_.active += streaming;
         time_.stream_stall += span - streaming;
         if (track_ >= 0) trace_bd(bd, bd_begin_, now, bytes, streaming);
+        trace_stream_stall(bd, bd_begin_, span - streaming, "starved");
     }
     std::uint64_t at = now;
     if (bd.release_lock >= 0) {

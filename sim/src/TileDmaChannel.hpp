@@ -58,6 +58,9 @@ private:
     /// last `streaming` cycles of it as the time its data moved.
     void trace_bd(const model::BufferDescriptor& bd, std::uint64_t begin, std::uint64_t end, std::uint64_t bytes,
                   std::uint64_t streaming);
+    /// Trace `cycles` of waiting on the stream from `from` ("back-pressure" or "starved").
+    void trace_stream_stall(const model::BufferDescriptor& bd, std::uint64_t from, std::uint64_t cycles,
+                            std::string_view why);
     void gather_padded(const model::BufferDescriptor& bd, std::int64_t base);
     void post(std::uint64_t at); ///< S2MM: offer the current BD's capacity from cycle `at`
     bool advance(); ///< move to the next BD; false when the chain ended

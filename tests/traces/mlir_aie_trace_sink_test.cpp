@@ -230,3 +230,34 @@ TEST_CASE("MlirAieTraceSink rejects unknown and duplicate tracks and names the p
     CHECK(MlirAieTraceSink::process_name(TraceUnitType::MemTile, {3, 1}) == "memtile_trace for tile1,3");
     CHECK(MlirAieTraceSink::process_name(TraceUnitType::ShimTile, {2, 0}) == "shim_trace for tile0,2");
 }
+
+TEST_CASE("MlirAieTraceSink: a DMA channel waiting on its stream fires STREAM_STARVATION (S2MM) and "
+          "STREAM_BACKPRESSURE (MM2S)",
+          "[traces][mlir-aie]") {
+    TempDir dir;
+    const fs::path file = dir.path / "t.json";
+    npusim::model::TraceConfig cfg;
+    cfg.enabled = true;
+    cfg.buffer_bytes = 1 << 20;
+    std::vector<TraceEvent> ev = {"DMA_S2MM_0_STREAM_STARVATION", "DMA_MM2S_0_STREAM_BACKPRESSURE",
+                                  "DMA_S2MM_0_STREAM_BACKPRESSURE"}; // the last: not a direction that waits so
+    ev.resize(8, TraceEvent("NONE"));
+    cfg.units = {npusim::model::TraceUnit{TraceUnitType::Mem, {0, 2}, "", ev}};
+    MlirAieTraceSink sink(file.string());
+    sink.begin_run({"d", "npu1_1col", npusim::model::Arch::AIE2, 1000, &cfg});
+    tracks(sink);
+    sink.detailed_span(2, TraceKind::StreamStall, "stream stall: starved", 2, 20, {});
+    sink.detailed_span(2, TraceKind::Streaming, "streaming", 20, 30, {});
+    sink.detailed_span(3, TraceKind::StreamStall, "stream stall: back-pressure", 40, 45, {});
+    sink.finish(80);
+    const json doc = json::parse(slurp(file));
+    std::vector<std::string> got;
+    for (const auto& e : doc)
+        if (e["ph"] == "B" || e["ph"] == "E")
+            got.push_back(
+                fmt::format("{} {} {}", e["ts"].get<int>(), e["ph"].get<std::string>(), e["name"].get<std::string>()));
+    const std::vector<std::string> want = {"2 B DMA_S2MM_0_STREAM_STARVATION", "20 E DMA_S2MM_0_STREAM_STARVATION",
+                                           "40 B DMA_MM2S_0_STREAM_BACKPRESSURE",
+                                           "45 E DMA_MM2S_0_STREAM_BACKPRESSURE"};
+    CHECK(got == want);
+}

@@ -269,6 +269,10 @@ void MlirAieTraceSink::finish(std::uint64_t end_cycle) {
                 if (dma->what == "FINISHED_BD" || (shim && dma->what == "FINISHED_TASK"))
                     pulses(recs, TraceKind::Transfer, true);
                 if (dma->what == "STALLED_LOCK") spans(recs, TraceKind::LockStall);
+                // The channel waits on its stream: an S2MM for data, an MM2S for its receivers.
+                if ((dma->what == "STREAM_STARVATION" && dma->dir == model::Direction::S2MM) ||
+                    (dma->what == "STREAM_BACKPRESSURE" && dma->dir == model::Direction::MM2S))
+                    spans(recs, TraceKind::StreamStall);
                 break;
             }
             case TraceUnitType::MemTile: break;

@@ -10,8 +10,8 @@
 // begin_run, detailed_span, instant and warnings carry more (what a span stands for, key/value
 // arguments, lock hand-offs) and have defaults, so a sink written against the first level keeps
 // working: detailed_span forwards to span() the kinds that were spans before it existed (kernel
-// calls, transfers, blocked waits, other) and drops lock stalls and streaming (sub-spans of a
-// transfer); instants are dropped.
+// calls, transfers, blocked waits, other) and drops lock and stream stalls and streaming (sub-spans
+// of a transfer); instants are dropped.
 #include "npusim/model/DeviceSpec.hpp"
 #include "npusim/model/TraceConfig.hpp"
 
@@ -45,6 +45,7 @@ enum class TraceKind : std::uint8_t {
     Transfer, ///< DMA track: one BD (tile DMA) or one task (shim DMA), from ready to done
     Streaming, ///< DMA track (tile DMA): within a Transfer, the cycles its data moves on the stream
     LockStall, ///< core or DMA track: waiting for a lock to reach a value
+    StreamStall, ///< DMA track: an MM2S waiting for its receivers (back-pressure), an S2MM for data (starved)
     Blocked, ///< any track: a wait still open when the run failed (up to the failure cycle)
     LockAcquire, ///< instant. Lock track: the acquire is granted; core track: the core requests it
     LockRelease, ///< instant. Lock track: the release takes effect; core track: the core issues it
@@ -82,11 +83,12 @@ public:
     virtual void add_track(int track, const TrackInfo& info) = 0;
     /// A span [begin, end) in cycles on a track.
     virtual void span(int track, std::string_view name, std::uint64_t begin, std::uint64_t end) = 0;
-    /// A span that says what it is and carries arguments. Default: span(), except for LockStall
-    /// and Streaming.
+    /// A span that says what it is and carries arguments. Default: span(), except for LockStall,
+    /// StreamStall and Streaming.
     virtual void detailed_span(int track, TraceKind kind, std::string_view name, std::uint64_t begin, std::uint64_t end,
                                TraceArgs /*args*/) {
-        if (kind != TraceKind::LockStall && kind != TraceKind::Streaming) span(track, name, begin, end);
+        if (kind != TraceKind::LockStall && kind != TraceKind::StreamStall && kind != TraceKind::Streaming)
+            span(track, name, begin, end);
     }
     /// Something that happens at one cycle (a lock acquire or release). Default: ignored.
     virtual void instant(int /*track*/, TraceKind /*kind*/, std::string_view /*name*/, std::uint64_t /*cycle*/,
