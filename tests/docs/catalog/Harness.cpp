@@ -330,6 +330,14 @@ void add_harness(Catalog& c) {
           "design 'memcpy': parameter size=1000 must be a positive multiple of 1024 (1024-element lines x columns=1 x "
           "channels=1)",
           {"run", "memcpy", "--param", "size=1000"});
+    c.site("examples/src/Relu.cpp");
+    c.cli("example.relu_columns", kDesign,
+          "design 'relu': parameter columns=5 does not fit device npu1, which has 4 columns",
+          {"run", "relu", "--device", "npu1", "--param", "columns=5"});
+    c.cli("example.relu_size", kDesign,
+          "design 'relu': parameter size=1024 must be a positive multiple of 8192 (tile_size 1024 x columns=4 x "
+          "channels=2)",
+          {"run", "relu", "--device", "npu1", "--param", "size=1024"});
     c.site("examples/src/PerTile.cpp");
     c.cli("example.per_tile", kDesign, "design 'per_tile': tiles 3x2 must divide the tensor 8x8",
           {"run", "per_tile", "--param", "th=3"});
