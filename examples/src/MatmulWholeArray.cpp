@@ -14,7 +14,7 @@
 // 4m rows), one C drain per column and per row block one A fill (columns < n_shim_mem_A) and one B
 // fill per column, all in one TaskGroup; the first group holds two halves, then each half is
 // finished as soon as it is issued. That keeps at most 4 tasks on a shim channel's queue and 10 of
-// its 16 BD ids in use; where a fill's repeat is split into several tasks (N / (n cols) > 64,
+// its 16 BD ids in use; where a fill's repeat is split into several tasks (N / (n cols) > 65,
 // matmul::shim_tasks), the groups shrink to one row block (IRON's own tb_max_n_rows = 2) and then
 // to one group in flight (matmul::plan_groups), so that no size runs out of BD ids or queue slots.
 // M / (4m) must be even (IRON's _validate_shape_args, L489-495).
@@ -37,7 +37,7 @@ DesignSpec make_matmul_whole_array() {
                 {"m", 64, "tile rows per core"},
                 {"k", 64, "tile depth"},
                 {"n", 32, "tile columns per core"},
-                {"cols", 0, "core columns (0: every column of the device)"},
+                {"cols", 0, "core columns: 1, 2 or 4..8 as IRON's --n-aie-cols (0: every column of the device)"},
                 matmul::dtype_in_param(DType::i16),
                 matmul::dtype_out_param(DType::i16)};
     // IRON's whole_array picks NPU1ColN for --n-aie-cols N on npu1 (_device_for, L47-51) and the
