@@ -140,53 +140,63 @@ TEST_CASE("matmul_whole_array distributes A over min(4, cols) mem tiles as IRON 
     }
 }
 
-TEST_CASE("matmul at 4096^3: the runtime sequences stay within the shim's BD ids and task queues",
+namespace {
+
+const Params kBig{{"M", 4096}, {"K", 4096}, {"N", 4096}};
+
+Params with_big(const Params& extra) {
+    Params p = kBig;
+    for (const auto& [k, v] : extra) p[k] = v;
+    return p;
+}
+
+struct BigCase {
+    std::string design, device;
+    Params p;
+    std::size_t tasks;
+    int queued, bds; ///< the most tasks on one channel's queue, BD ids on one shim tile
+};
+
+void check_big(const BigCase& c) {
+    std::string ps;
+    for (const auto& [k, v] : c.p) ps += fmt::format(" {}={}", k, v);
+    INFO(c.design << " on " << c.device << ps);
+    const auto n = resolve(c.design, c.device, c.p);
+    const auto u = sequence_use(n);
+    CHECK(u.tasks == c.tasks);
+    CHECK(u.max_queued == c.queued);
+    CHECK(u.max_bds == c.bds);
+    CHECK(u.max_queued <= model::device_by_name(c.device).task_queue_depth);
+    CHECK(u.max_bds <= model::device_by_name(c.device).shim.bds);
+}
+
+} // namespace
+
+TEST_CASE("matmul_whole_array at 4096^3: the runtime sequence stays within the shim's BD ids and task queues",
           "[examples][matmul][sizes]") {
-    const Params big{{"M", 4096}, {"K", 4096}, {"N", 4096}};
-    struct Case {
-        std::string design, device;
-        Params p;
-        std::size_t tasks;
-        int queued, bds; ///< the most tasks on one channel's queue, BD ids on one shim tile
-    };
-    auto with = [&](Params extra) {
-        Params p = big;
-        for (const auto& [k, v] : extra) p[k] = v;
-        return p;
-    };
-    // Whole array, each fill one task (N / (n cols) <= 65 column tiles): IRON's groups. Per column
-    // and row block one A fill (columns < 4) and one B fill, per two row blocks one drain: 16 row
-    // blocks of 4 x 64 rows -> 8 cols x (16 + 8) + 4 x 16 = 256 tasks on npu2. The first group
-    // holds 2 halves of 2 row blocks: 4 A fills on shim (0,0) MM2S (the queue's depth), and
-    // 2 drains + 4 A + 4 B = 10 BD ids of shim (0,0).
+    // Each fill one task (N / (n cols) <= 65 column tiles): IRON's groups. Per column and row
+    // block one A fill (columns < 4) and one B fill, per two row blocks one drain: 16 row blocks of
+    // 4 x 64 rows -> 8 cols x (16 + 8) + 4 x 16 = 256 tasks on npu2. The first group holds 2 halves
+    // of 2 row blocks: 4 A fills on shim (0,0) MM2S (the queue's depth), and 2 drains + 4 A + 4 B
+    // = 10 BD ids of shim (0,0).
     // With 128 column tiles on one column (n = 32) or two (n = 16) a repeat over 64 makes each A
     // and B fill two tasks: groups of one row block (IRON's tb_max_n_rows = 2), two in flight,
-    // still 4 queued and 2 x (2 + 2 + 1) = 10 BD ids. Single core: the same with its own groups.
-    const std::vector<Case> cases = {
-        {"matmul_whole_array", "npu2", big, 8 * (16 + 8) + 4 * 16, 4, 10},
-        {"matmul_whole_array", "npu1", big, 4 * (16 + 8) + 4 * 16, 4, 10},
-        {"matmul_whole_array", "npu2", with({{"m", 32}, {"k", 32}, {"n", 32}}), 8 * (32 + 16) + 4 * 32, 4, 10},
-        {"matmul_whole_array", "npu1_1col", with({{"n", 32}}), 16 * 2 * 2 + 16, 4, 10},
-        {"matmul_whole_array", "npu2_2col", with({{"n", 16}}), 2 * 16 * 2 * 2 + 2 * 16, 4, 10},
-        // single core, 32^3 tiles: 128 row blocks, each A and B fill 2 tasks, one drain per group
-        {"matmul_single_core", "npu1_1col", big, 128 * (2 + 2 + 1), 4, 10},
-        // 64 x 32 x 64 tiles: 64 column tiles, one task per fill, IRON's groups of 2 row blocks
-        {"matmul_single_core", "npu2_1col", with({{"m", 64}, {"k", 32}, {"n", 64}}), 64 * 2 + 32, 4, 10},
-    };
-    for (const auto& c : cases) {
-        std::string ps;
-        for (const auto& [k, v] : c.p) ps += fmt::format(" {}={}", k, v);
-        INFO(c.design << " on " << c.device << ps);
-        const auto n = resolve(c.design, c.device, c.p);
-        const auto u = sequence_use(n);
-        CHECK(u.tasks == c.tasks);
-        CHECK(u.max_queued == c.queued);
-        CHECK(u.max_bds == c.bds);
-        CHECK(u.max_queued <= model::device_by_name(c.device).task_queue_depth);
-        CHECK(u.max_bds <= model::device_by_name(c.device).shim.bds);
-    }
+    // still 4 queued and 2 x (2 + 2 + 1) = 10 BD ids.
+    for (const auto& c : std::vector<BigCase>{
+             {"matmul_whole_array", "npu2", kBig, 8 * (16 + 8) + 4 * 16, 4, 10},
+             {"matmul_whole_array", "npu1", kBig, 4 * (16 + 8) + 4 * 16, 4, 10},
+             {"matmul_whole_array", "npu1_1col", with_big({{"n", 32}}), 16 * 2 * 2 + 16, 4, 10},
+             {"matmul_whole_array", "npu2_2col", with_big({{"n", 16}}), 2 * 16 * 2 * 2 + 2 * 16, 4, 10}})
+        check_big(c);
+}
+
+TEST_CASE("matmul_single_core at 4096^3: the runtime sequence stays within the shim's BD ids and task queues",
+          "[examples][matmul][sizes]") {
+    // 32^3 tiles (the defaults): 128 row blocks, 128 column tiles make each A and B fill 2 tasks;
+    // groups of one row block with one drain each, two in flight: 4 queued, 10 BD ids.
+    check_big({"matmul_single_core", "npu1_1col", kBig, 128 * (2 + 2 + 1), 4, 10});
     // A fill that alone needs more tasks than the queue holds is refused, naming the limit.
-    CHECK_THROWS_WITH(resolve("matmul_single_core", "npu1_1col", with({{"n", 8}})),
+    CHECK_THROWS_WITH(resolve("matmul_single_core", "npu1_1col", with_big({{"n", 8}})),
                       "design 'matmul_single_core': one row block's fills need 8 (A) and 8 (B) shim tasks on one "
                       "channel, more than its 4-deep task queue (a repeat over 2^6 is split into several tasks); "
                       "use a larger n or more columns");
