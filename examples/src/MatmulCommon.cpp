@@ -277,4 +277,24 @@ ArgSpec output_spec(const TensorType& C_ty, Types ty, std::int64_t K, std::int64
     return ArgSpec::output("C", C_ty);
 }
 
+std::int64_t shim_tasks(const model::DeviceSpec& dev, const TensorAccessPattern& tap) {
+    const auto& s = tap.sizes();
+    const auto& st = tap.strides();
+    const std::int64_t chunk = std::int64_t{1} << dev.shim.iteration_bits;
+    const bool contiguous = st[3] == 1 && (s[2] == 1 || st[2] == s[3]) && (s[1] == 1 || st[1] == s[2] * s[3]);
+    if (s[0] - 1 <= chunk || contiguous) return 1;
+    return (s[0] + chunk - 1) / chunk;
+}
+
+GroupPlan plan_groups(const model::DeviceSpec& dev, const std::string& design, std::int64_t a, std::int64_t b,
+                      std::int64_t c) {
+    const std::int64_t queue = dev.task_queue_depth, bds = dev.shim.bds;
+    for (const GroupPlan g : {GroupPlan{2, 2}, GroupPlan{1, 2}, GroupPlan{1, 1}})
+        if (g.in_flight * g.rows * std::max(a, b) <= queue && g.in_flight * (g.rows * (a + b) + c) <= bds) return g;
+    throw DesignError(fmt::format("design '{}': one row block's fills need {} (A) and {} (B) shim tasks on one "
+                                  "channel, more than its {}-deep task queue (a repeat over 2^{} is split into "
+                                  "several tasks); use a larger n or more columns",
+                                  design, a, b, queue, dev.shim.iteration_bits));
+}
+
 } // namespace npusim::examples::matmul

@@ -3,7 +3,8 @@
 // i8/i16/i32, i16 -> i16/i32, bf16 -> bf16/f32), m x k x n tiles. A and B are re-tiled into r x s / s x t blocks on mem tiles (memA,
 // memB), the core accumulates C += A.B in the blocked layout, and outC un-tiles C on its way out.
 // The sequence runs M/m/2 task groups of two row blocks each, finishing a group only after the
-// next one has been issued (ping-pong). Golden: (A @ B in int64).astype(dtype_out), or for bf16
+// next one has been issued (ping-pong; smaller groups where a large N splits the fills into
+// several shim tasks, matmul::plan_groups). Golden: (A @ B in int64).astype(dtype_out), or for bf16
 // (A @ B in double) rounded to dtype_out, within a stated rtol (matmul::output_spec).
 #include "MatmulCommon.hpp"
 
@@ -52,27 +53,36 @@ DesignSpec make_matmul_single_core() {
                  {.stack_size = 0xD00, .name = "matmul"});
         const auto A_ty = matmul::flat(ty.in, M * K), B_ty = matmul::flat(ty.in, K * N),
                    C_ty = matmul::flat(ty.out, M * N);
+        // single_core.py sequence() (L163-184): groups of rows_per_block // 2 = 2 row blocks, each
+        // group finished only after the next one has been issued (ping-pong). Where a fill's repeat
+        // is split into several shim tasks (N / n > 64), groups shrink to one row block and then to
+        // one group in flight, so that the shim's BD ids and task queues suffice
+        // (matmul::plan_groups).
+        auto a_tap = [=](std::int64_t row) { // row block of A, each k-tile, repeated for the N/n column blocks
+            return TensorAccessPattern({M * K}, row * m * K, {N / n, K / k, m, k}, {0, k, K, 1});
+        };
+        const auto b_tap = // all of B, column-block major
+            TensorAccessPattern({K * N}, 0, {N / n, K / k, k, n}, {n, k * N, N, 1});
+        auto c_tap = [=](std::int64_t row, std::int64_t n_rows) {
+            return TensorAccessPattern({M * N}, row * m * N, {n_rows, N / n, m, n}, {m * N, n, N, 1});
+        };
+        const auto plan = matmul::plan_groups(dev, name, matmul::shim_tasks(dev, a_tap(0)),
+                                              matmul::shim_tasks(dev, b_tap), matmul::shim_tasks(dev, c_tap(0, 2)));
         Runtime rt(
             [=](RuntimeData A, RuntimeData B, RuntimeData C, ObjectFifoHandle ha, ObjectFifoHandle hb,
                 ObjectFifoHandle hc) {
-                const std::int64_t rows_per_block = 2;
                 std::optional<TaskGroup> prev;
-                for (std::int64_t blk = 0; blk < M / m / rows_per_block; ++blk) {
+                for (std::int64_t row = 0; row < M / m; row += plan.rows) {
                     TaskGroup g;
-                    for (std::int64_t r = 0; r < rows_per_block; ++r) {
-                        const std::int64_t row = blk * rows_per_block + r;
-                        // row block of A, each k-tile, repeated for the N/n column blocks (stride 0)
-                        ha.fill(A,
-                                {.tap = TensorAccessPattern({M * K}, row * m * K, {N / n, K / k, m, k}, {0, k, K, 1}),
-                                 .group = &g});
-                        // all of B, column-block major
-                        hb.fill(B, {.tap = TensorAccessPattern({K * N}, 0, {N / n, K / k, k, n}, {n, k * N, N, 1}),
-                                    .group = &g});
+                    for (std::int64_t r = 0; r < plan.rows; ++r) {
+                        ha.fill(A, {.tap = a_tap(row + r), .group = &g});
+                        hb.fill(B, {.tap = b_tap, .group = &g});
                     }
-                    hc.drain(C, {.tap = TensorAccessPattern({M * N}, blk * rows_per_block * m * N,
-                                                            {rows_per_block, N / n, m, n}, {m * N, n, N, 1}),
-                                 .wait = true,
-                                 .group = &g});
+                    hc.drain(C, {.tap = c_tap(row, plan.rows), .wait = true, .group = &g});
+                    if (plan.in_flight == 1) {
+                        g.finish();
+                        continue;
+                    }
                     if (prev) prev->finish(); // ping-pong: finish the previous group once this one is issued
                     prev = g;
                 }

@@ -374,7 +374,7 @@ TEST_CASE("run --device a,b: the same design on several devices, cycles and outp
     CHECK_THAT(r.out, Catch::Contains("  outputs: identical on every device\n"));
     CHECK_THAT(r.out, Catch::EndsWith("result: PASS on every device\n"));
     // A device the design does not support: its row says why, the others still run, exit code 2.
-    const auto m = cli({"run", "matmul_whole_array", "--device", "npu1_1col,npu2", "--json"});
+    const auto m = cli({"run", "matmul_whole_array", "--device", "npu1_3col,npu2", "--json"}); // 3 columns: no
     CHECK(m.code == 2);
     const auto doc = nlohmann::json::parse(m.out);
     REQUIRE(doc["devices"].size() == 2);

@@ -4,14 +4,20 @@
 // writes it into docs/calibration.md; the ctest tools:calibration-current keeps that file current.
 // Every prediction comes from simulating the design with the generation's default timing table;
 // nothing here is tuned: the parameters cite these figures in model/src/TimingParams.cpp.
+// `--gemm` prints the whole-array GEMM rows instead (rows 10-17: matmul_whole_array at the sizes
+// of the figures, 4096-sized simulations of a few minutes each), as their own section;
+// tools/calibrate.sh writes both, the ctest checks the fast part only.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/kernels/kernel_common.hpp"
 #include "npusim/kernels/matmul.hpp"
 #include "npusim/model/ComputePeak.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fmt/format.h>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -62,9 +68,126 @@ std::string num(double v) {
     return fmt::format("{:.1f}", v);
 }
 
+std::string num2(double v) { return fmt::format("{:.2f}", v); }
+
+DType dtype_named(const std::string& name) {
+    for (DType t : {DType::i8, DType::i16, DType::bf16})
+        if (dtype_name(t) == name) return t;
+    throw std::runtime_error("no input dtype " + name);
+}
+
+void print_table(const std::vector<Row>& rows) {
+    std::printf("| row | figure | hardware | npusim | error | reproduced by |\n|---|---|---|---|---|---|\n");
+    for (const auto& r : rows) {
+        const double mid = r.predicted < r.hw_low ? r.hw_low : r.predicted > r.hw_high ? r.hw_high : r.predicted;
+        const double err = 100.0 * (r.predicted - mid) / mid;
+        const bool frac = r.unit == "TOPS" || r.unit == "TFLOPS";
+        auto show = [&](double v) { return frac ? num2(v) : num(v); };
+        const std::string hw = r.hw_low == r.hw_high ? show(r.hw_low) : show(r.hw_low) + "-" + show(r.hw_high);
+        std::printf("| %s | %s | %s %s | %s %s | %+.1f%% | %s |\n", r.figure.c_str(), r.what.c_str(), hw.c_str(),
+                    r.unit.c_str(), show(r.predicted).c_str(), r.unit.c_str(), err, r.how.c_str());
+    }
+}
+
+// A whole-array GEMM run: matmul_whole_array on every column of `device` (IRON's n_aie_cols = 8 on
+// npu2, 4 on npu1) with m = k = n = 64 tiles, the golden checked as in every run.
+struct Gemm {
+    std::string device, in, out;
+    std::int64_t M, K, N;
+    std::uint64_t cycles = 0;
+    double macs_per_cycle() const {
+        return static_cast<double>(M) * static_cast<double>(K) * static_cast<double>(N) / static_cast<double>(cycles);
+    }
+    /// TOPS (or TFLOPS) at a clock of `ghz`, 2 ops per MAC.
+    double tops(double ghz) const { return 2.0 * macs_per_cycle() * ghz / 1000.0; }
+    std::string command() const {
+        return fmt::format("`npusim run matmul_whole_array --device {} --param M={} --param K={} --param N={} --param "
+                           "m=64 --param k=64 --param n=64 --param dtype_in={} --param dtype_out={}`",
+                           device, M, K, N, in, out);
+    }
+};
+
+Gemm run_gemm(Gemm g) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto rep = run("matmul_whole_array", g.device,
+                         {{"M", g.M},
+                          {"K", g.K},
+                          {"N", g.N},
+                          {"m", 64},
+                          {"k", 64},
+                          {"n", 64},
+                          {"dtype_in", param_name_code(g.in)},
+                          {"dtype_out", param_name_code(g.out)}});
+    g.cycles = rep.result.cycles;
+    std::fprintf(stderr, "npusim-calibrate: %s %s->%s %lldx%lldx%lld: %llu cycles, %.0f s\n", g.device.c_str(),
+                 g.in.c_str(), g.out.c_str(), static_cast<long long>(g.M), static_cast<long long>(g.K),
+                 static_cast<long long>(g.N), static_cast<unsigned long long>(g.cycles),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return g;
+}
+
+// The GEMM rows: npusim's MAC/cycle converted to TOPS at the clock the source reports (XDNA2 turbo
+// 1.8 GHz: hardware-figures.md "Clock caveat", Hello-XDNA; Taka et al.'s XDNA ~1 GHz, 2nd); never
+// above the generation's peak (model::matmul_mac_peak x cores), which is checked.
+int gemm_rows() {
+    std::vector<Row> rows;
+    auto add = [&](const char* fig, std::string what, const Gemm& g, double ghz, double lo, double hi,
+                   const std::string& unit, const std::string& note) {
+        const auto& dev = model::device_by_name(g.device);
+        const double peak = model::matmul_mac_peak(dev.arch, dtype_named(g.in)).macs_per_cycle *
+                            static_cast<double>(dev.cols * (dev.rows - 2));
+        if (g.macs_per_cycle() > peak)
+            throw std::runtime_error(
+                fmt::format("row {}: {:.1f} MAC/cycle above the peak {:.0f}", fig, g.macs_per_cycle(), peak));
+        rows.push_back(
+            {fig, std::move(what),
+             fmt::format("{}: {:L} cycles, {:.0f} MAC/cycle ({:.0f}% of the array's {:.0f}), x 2 ops x {} "
+                         "GHz; {}",
+                         g.command(), g.cycles, g.macs_per_cycle(), 100.0 * g.macs_per_cycle() / peak, peak, ghz, note),
+             lo, hi, g.tops(ghz), unit});
+    };
+    const std::string atb_note =
+        "ATB runs bfp16 (8x8x8 mmul, 512 MAC/cycle) with 128x64x128 L1 tiles and asymmetric buffering; npusim has no "
+        "bfp16, its closest design is IRON's whole_array in bf16 (4x8x8, 256 MAC/cycle)";
+    const auto atb = run_gemm({"npu2", "bf16", "bf16", 4096, 4096, 2048});
+    add("10", "GEMM ATB config1 (bf16 A, bfp16 B), 4096 x 4096 x 2048, Strix / Krackan, turbo", atb, 1.8, 24.3, 27.33,
+        "TFLOPS", atb_note);
+    add("12", "GEMM ATB config3 (bfp16 in, bf16 acc), 4096 x 4096 x 2048, Strix / Krackan", atb, 1.8, 28.5, 28.6,
+        "TFLOPS", atb_note);
+    add("13", "ATB paper headline, mixed BFP16-BF16 GEMM on XDNA2 (size not given: config1's)", atb, 1.8, 24.6, 24.6,
+        "TFLOPS", atb_note);
+    add("11", "GEMM ATB config2 (all bfp16), 3072 x 4096 x 1536, Strix / Krackan",
+        run_gemm({"npu2", "bf16", "bf16", 3072, 4096, 1536}), 1.8, 31.3, 31.58, "TFLOPS", atb_note);
+    const std::string taka = "Taka et al. run their own kernels and L2 blocking at sizes not given (~4K: 4096^3 "
+                             "here); npusim runs IRON's whole_array";
+    add("14", "Taka et al. GEMM int8 -> int8, XDNA (Phoenix / Hawk Point)",
+        run_gemm({"npu1", "i8", "i8", 4096, 4096, 4096}), 1.0, 6.76, 6.76, "TOPS", taka);
+    add("15", "Taka et al. GEMM int8 -> int8, XDNA2", run_gemm({"npu2", "i8", "i8", 4096, 4096, 4096}), 1.8, 38.05,
+        38.05, "TOPS", taka);
+    add("16", "Taka et al. GEMM bf16, XDNA", run_gemm({"npu1", "bf16", "bf16", 4096, 4096, 4096}), 1.0, 3.14, 3.14,
+        "TOPS", taka);
+    add("16", "Taka et al. GEMM bf16, XDNA2", run_gemm({"npu2", "bf16", "bf16", 4096, 4096, 4096}), 1.8, 14.71, 14.71,
+        "TOPS", taka);
+    add("17", "Taka et al. GEMM int8 -> int16, XDNA2 (2nd)", run_gemm({"npu2", "i8", "i16", 4096, 4096, 4096}), 1.8,
+        31.52, 31.52, "TOPS", taka);
+    add("17", "Taka et al. GEMM int8 -> int32, XDNA2 (2nd)", run_gemm({"npu2", "i8", "i32", 4096, 4096, 4096}), 1.8,
+        25.31, 25.31, "TOPS", taka);
+    std::printf("\n## GEMM rows (`npusim-calibrate --gemm`)\n\n"
+                "Simulated by `build/tools/calibrate/npusim-calibrate --gemm`, which `bash tools/calibrate.sh` appends "
+                "here (8 simulations at 4096 sizes with the reference kernels and the golden check, about 20 minutes "
+                "on 2 cores); `tools:calibration-current` checks only the table above.\n\n");
+    print_table(rows);
+    return 0;
+}
+
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    if (argc == 2 && std::strcmp(argv[1], "--gemm") == 0) return gemm_rows();
+    if (argc != 1) {
+        std::fprintf(stderr, "usage: npusim-calibrate [--gemm]\n");
+        return 2;
+    }
     std::vector<Row> rows;
     const auto t1 = model::TimingParams::for_arch(model::Arch::AIE2);
 
@@ -94,6 +217,31 @@ int main() {
              kernels::matmul_cycles(64, 64, 64, model::matmul_mac_peak(model::Arch::AIE2, DType::bf16).macs_per_cycle) +
              t1.kernel_call_overhead_cycles),
          "cycles"});
+    // Per-core matmul kernel efficiency (Taka et al. Table 1, 2nd): the kernel cost model's MAC/cycle
+    // of one i8 64^3 call on AIE2P, call overhead included (their kernel sizes are not given).
+    {
+        const auto t2 = model::TimingParams::for_arch(model::Arch::AIE2P);
+        const double peak = model::matmul_mac_peak(model::Arch::AIE2P, DType::i8).macs_per_cycle;
+        const double cyc =
+            static_cast<double>(kernels::matmul_cycles(64, 64, 64, peak) + t2.kernel_call_overhead_cycles);
+        rows.push_back({"19", "single-core int8 matmul kernel on XDNA2, MAC/cycle of 512 (kernel cost model only)",
+                        "kernels::matmul_cycles(64, 64, 64, AIE2P i8 peak 512) + kernel_call_overhead_cycles: 64^3 "
+                        "MACs / cycles (Taka et al.'s own kernel; size not given)",
+                        384, 450.6, 64.0 * 64 * 64 / cyc, "MAC/cycle"});
+    }
+    // Hello-XDNA's single-tile bf16 -> fp32 32^3 kernel on XDNA1 (398 GFLOPS; its peak of 410 is
+    // 128 MAC x 2 x 1.6 GHz): the kernel cost model's call at 1.6 GHz.
+    {
+        const double peak = model::matmul_mac_peak(model::Arch::AIE2, DType::bf16).macs_per_cycle;
+        const double cyc =
+            static_cast<double>(kernels::matmul_cycles(32, 32, 32, peak) + t1.kernel_call_overhead_cycles);
+        rows.push_back({"22", "single-tile bf16 -> fp32 32 x 32 x 32 kernel, XDNA1, GFLOPS (kernel cost model only)",
+                        fmt::format("kernels::matmul_cycles(32, 32, 32, AIE2 bf16 peak 128) + "
+                                    "kernel_call_overhead_cycles = {:.0f} cycles; 2 x 32^3 / cycles x 1.6 GHz (the "
+                                    "source's peak, 410 = 128 x 2 x 1.6; its own 4x8x4 kernel, not mm.cc's)",
+                                    cyc),
+                        398, 398, 2.0 * 32 * 32 * 32 / cyc * 1.6, "GFLOPS"});
+    }
     // Whole-design host time: section-4a vector_scalar_mul (int32, 4 x 1024), after 4 warm-ups.
     {
         const auto rep = run("vector_scalar_mul", "npu1_1col", {{"bits", 32}, {"size", 4096}, {"tile", 1024}}, 4, 10);
@@ -120,13 +268,6 @@ int main() {
                         static_cast<double>(t1.shim_s2mm_task_overhead_cycles + out.active_cycles), "cycles"});
     }
 
-    std::printf("| row | figure | hardware | npusim | error | reproduced by |\n|---|---|---|---|---|---|\n");
-    for (const auto& r : rows) {
-        const double mid = r.predicted < r.hw_low ? r.hw_low : r.predicted > r.hw_high ? r.hw_high : r.predicted;
-        const double err = 100.0 * (r.predicted - mid) / mid;
-        const std::string hw = r.hw_low == r.hw_high ? num(r.hw_low) : num(r.hw_low) + "-" + num(r.hw_high);
-        std::printf("| %s | %s | %s %s | %s %s | %+.1f%% | %s |\n", r.figure.c_str(), r.what.c_str(), hw.c_str(),
-                    r.unit.c_str(), num(r.predicted).c_str(), r.unit.c_str(), err, r.how.c_str());
-    }
+    print_table(rows);
     return 0;
 }

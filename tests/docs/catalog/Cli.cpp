@@ -223,6 +223,13 @@ void add_cli(Catalog& c) {
     c.internal("process.calibrate_channel", "no such channel",
                "tools/calibrate: a calibration step looks for a DMA channel of a registered design that it does not "
                "have (a bug in the calibration program).");
+    c.internal("process.calibrate_dtype", "no input dtype f32",
+               "tools/calibrate --gemm: a GEMM row names an input type the matrix unit does not take (a bug in the "
+               "calibration program; its rows use i8, i16 and bf16).");
+    c.internal("process.calibrate_peak", "row 15: 600.0 MAC/cycle above the peak 512",
+               "tools/calibrate --gemm: a simulated whole-array GEMM beat the array's peak "
+               "(model::matmul_mac_peak x cores), which the kernel cost models never allow: a bug in the simulator "
+               "or a cost model, refused rather than printed as a prediction.");
 }
 
 } // namespace npusim::errcat

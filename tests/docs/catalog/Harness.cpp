@@ -238,9 +238,9 @@ void add_harness(Catalog& c) {
               harness::NpyFile::write(ctx.tmp + "/x.npy", Tensor(DType::u8, {64, 64}));
           });
     c.cli("run.device", kDesign,
-          "design 'matmul_whole_array' does not run on npu1_1col (devices: npu1, npu2, npu2_4col, npu2_5col, "
-          "npu2_6col, npu2_7col)",
-          {"run", "matmul_whole_array", "--device", "npu1_1col"});
+          "design 'matmul_whole_array' does not run on npu1_3col (devices: npu1_1col, npu1_2col, npu1, npu2_1col, "
+          "npu2_2col, npu2_4col, npu2_5col, npu2_6col, npu2_7col, npu2)",
+          {"run", "matmul_whole_array", "--device", "npu1_3col"});
     c.cli("run.kernel_set", kDesign,
           "design 'passthrough_dmas' has no AIE-API kernel build (no kernel: data moves by DMA only); designs with "
           "one: <...>",
@@ -266,8 +266,8 @@ void add_harness(Catalog& c) {
           {"run", "passthrough_kernel", "--save-outputs", "$TMP/f/out"}, "touch $TMP/f",
           [](const Context& ctx) { write_file(ctx, "f", ""); });
     c.site("harness/src/DepthAnalysis.cpp");
-    c.cli("run.depth_device", kDesign, "design 'matmul_whole_array' does not run on npu1_1col",
-          {"depth", "matmul_whole_array", "--device", "npu1_1col"});
+    c.cli("run.depth_device", kDesign, "design 'matmul_whole_array' does not run on npu1_3col",
+          {"depth", "matmul_whole_array", "--device", "npu1_3col"});
     NPUSIM_ERROR(c, "run.depth_max_depth", kDesign, "depth analysis: max depth 64 must be within 1..63",
                  harness::DepthAnalysis(harness::design_by_name("passthrough_kernel"), "npu1_1col", {.max_depth = 64}));
     c.internal("run.depth_fork", "depth analysis: fork: Resource temporarily unavailable",
@@ -296,6 +296,10 @@ void add_harness(Catalog& c) {
           {"run", "matmul_whole_array", "--device", "npu1", "--param", "dtype_in=i16", "--param", "dtype_out=i8"});
     c.internal("example.matmul_no_kernel", "matmul: no kernel for i16 -> i8",
                "matmul::dtypes admits only the seven combinations the kernel bindings have.");
+    c.cli("example.matmul_shim_tasks", kDesign,
+          "design 'matmul_single_core': one row block's fills need 8 (A) and 8 (B) shim tasks on one channel, more "
+          "than its 4-deep task queue (a repeat over 2^6 is split into several tasks); use a larger n or more columns",
+          {"run", "matmul_single_core", "--param", "M=64", "--param", "K=64", "--param", "N=4096", "--param", "n=8"});
     c.site("examples/src/MatmulSingleCore.cpp");
     c.cli("example.matmul_single_core_tile", kDesign,
           "design 'matmul_single_core': m=4 k=32 n=32 must be multiples of 2r=8, s=4, 2t=8 on npu1_1col",
@@ -305,8 +309,13 @@ void add_harness(Catalog& c) {
           {"run", "matmul_single_core", "--param", "M=96", "--param", "m=32"});
     c.site("examples/src/MatmulWholeArray.cpp");
     c.cli("example.matmul_whole_array_cols", kDesign,
-          "design 'matmul_whole_array': cols=5 must be within 4..4 on npu1 (row fifos use mem tiles 0-3)",
-          {"run", "matmul_whole_array", "--device", "npu1", "--param", "cols=5"});
+          "design 'matmul_whole_array': cols=3 must be 1, 2 or 4..4 on npu1 (whole_array.py n_A_tiles_per_shim = 4 "
+          "// cols must divide the 4 rows)",
+          {"run", "matmul_whole_array", "--device", "npu1", "--param", "cols=3"});
+    c.cli("example.matmul_whole_array_row_blocks", kDesign,
+          "design 'matmul_whole_array': M/m/4=3 must be even (each drain covers 2 row blocks of 4m rows: "
+          "whole_array.py tb_n_rows = 2)",
+          {"run", "matmul_whole_array", "--device", "npu1", "--param", "M=768"});
     c.cli("example.matmul_whole_array_sizes", kDesign,
           "design 'matmul_whole_array': M=500 must be a multiple of 4m=256, K=512 of k=64, N=512 of n*cols=128",
           {"run", "matmul_whole_array", "--device", "npu1", "--param", "M=500"});
@@ -321,6 +330,14 @@ void add_harness(Catalog& c) {
           "design 'memcpy': parameter size=1000 must be a positive multiple of 1024 (1024-element lines x columns=1 x "
           "channels=1)",
           {"run", "memcpy", "--param", "size=1000"});
+    c.site("examples/src/Relu.cpp");
+    c.cli("example.relu_columns", kDesign,
+          "design 'relu': parameter columns=5 does not fit device npu1, which has 4 columns",
+          {"run", "relu", "--device", "npu1", "--param", "columns=5"});
+    c.cli("example.relu_size", kDesign,
+          "design 'relu': parameter size=1024 must be a positive multiple of 8192 (tile_size 1024 x columns=4 x "
+          "channels=2)",
+          {"run", "relu", "--device", "npu1", "--param", "size=1024"});
     c.site("examples/src/PerTile.cpp");
     c.cli("example.per_tile", kDesign, "design 'per_tile': tiles 3x2 must divide the tensor 8x8",
           {"run", "per_tile", "--param", "th=3"});
