@@ -1,4 +1,4 @@
-// E12 ml/eltwise_unary with op=relu (mlir-aie eltwise_unary.py @ 3ca0193c, L49-64): b = max(a, 0)
+// E13 ml/eltwise_unary with op=relu (mlir-aie eltwise_unary.py @ 3ca0193c, L49-64): b = max(a, 0)
 // over `size` bf16 elements, through IRON's transform_parallel (python/iron/algorithms/
 // _transform.py _transform_parallel_gen, L220-512): one worker per column and channel (L419-432),
 // each with its own input fifo `in0_{col}` / `in0_{col}_{chan}` and output fifo `out_{col}` /
@@ -30,7 +30,7 @@ using namespace npusim::iron;
 DesignSpec make_relu() {
     DesignSpec s;
     s.name = "relu";
-    s.description = "E12: ml/eltwise_unary relu, b = max(a, 0) in bf16, one worker per column and shim channel "
+    s.description = "E13: ml/eltwise_unary relu, b = max(a, 0) in bf16, one worker per column and shim channel "
                     "(IRON transform_parallel); for bandwidth scaling over columns";
     s.params = {{"size", 65536, "bf16 elements (IRON --length; a multiple of 1024 x columns x channels)"},
                 {"columns", 0, "columns used (0: every column of the device, as IRON)"},

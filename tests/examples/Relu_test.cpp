@@ -1,4 +1,4 @@
-// E12 relu (mlir-aie ml/eltwise_unary/eltwise_unary.py, through IRON's transform_parallel): the
+// E13 relu (mlir-aie ml/eltwise_unary/eltwise_unary.py, through IRON's transform_parallel): the
 // golden on every device and column count, the AIE-API build, the parameter rules, and bandwidth
 // scaling over columns: each (column, channel) path moves 4 B/cycle in and 4 B/cycle out, so
 // doubling the columns doubles the throughput until all paths together reach the host memory's
