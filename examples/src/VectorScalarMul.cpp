@@ -3,6 +3,9 @@
 // Golden: (a * factor) wrapped to the element type, computed in 64-bit then truncated.
 // Kernels: the reference vector_scalar_mul (kernels_ref/) or, with KernelSet::aie, the AIE-API
 // scale source (kernels_ref/aie/scale.cc), which works on whole 512-bit vectors.
+// trace_size > 0 traces the worker as IRON's transform does (python/iron/algorithms/_transform.py
+// @ 3ca0193c L168, L215-216: Worker(trace=1) and Program.enable_trace(trace_size)): `npusim run
+// vector_scalar_mul --param trace_size=8192 --trace t.json --trace-format mlir-aie`.
 #include "Design.hpp"
 #include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/vector_scalar_mul.hpp"
@@ -28,7 +31,7 @@ ScaleFn<T> scale_fn(KernelSet ks) {
 
 template <class T>
 DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64_t tile, std::int32_t factor,
-                     const BuildOptions& o) {
+                     std::int64_t trace_size, const BuildOptions& o) {
     const auto vec_ty = tensor<T>({size});
     const auto tile_ty = tensor<T>({tile});
     const auto scalar_ty = tensor<std::int32_t>({1});
@@ -57,7 +60,7 @@ DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64
             }
             f.release(1);
         },
-        fn_args(of_in.cons(), of_out.prod(), of_factor.cons(), scale), {.name = "scale"});
+        fn_args(of_in.cons(), of_out.prod(), of_factor.cons(), scale), {.name = "scale", .trace = trace_size > 0});
     Runtime rt(
         [](RuntimeData a, RuntimeData c, RuntimeData f, ObjectFifoHandle in, ObjectFifoHandle fac,
            ObjectFifoHandle out) {
@@ -78,8 +81,10 @@ DesignInstance build(const model::DeviceSpec& dev, std::int64_t size, std::int64
             c[i] = static_cast<T>(static_cast<std::int64_t>(x[i]) * f); // numpy: (a.astype(int64) * f).astype(T)
         return tensors("c", Tensor::from(shape, c));
     };
+    Program program(dev, rt, {w}, "vector_scalar_mul");
+    if (trace_size > 0) program.enable_trace(static_cast<std::uint64_t>(trace_size));
     return DesignInstance(
-        Program(dev, rt, {w}, "vector_scalar_mul"),
+        std::move(program),
         {ArgSpec::input("a", vec_ty), ArgSpec::output("c", vec_ty), ArgSpec::input("factor", scalar_ty)},
         tensors("a", Tensor::from(vec_ty.shape, a), "factor", Tensor::from<std::int32_t>({1}, {factor})), reference,
         "vector_scalar_mul");
@@ -94,7 +99,8 @@ DesignSpec make_vector_scalar_mul() {
     s.params = {{"size", 4096, "elements in the tensor"},
                 {"tile", 1024, "elements per fifo object"},
                 {"factor", 3, "the scalar factor (the generated input 'factor')"},
-                {"bits", 16, "element width: 16 or 32"}};
+                {"bits", 16, "element width: 16 or 32"},
+                {"trace_size", 0, "bytes of the trace buffer (IRON's trace_size; 0: no enable_trace)"}};
     s.devices = every_device();
     s.kernel_sets = {KernelSet::reference, KernelSet::aie};
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
@@ -103,8 +109,9 @@ DesignSpec make_vector_scalar_mul() {
         if (o.kernels == KernelSet::aie)
             require_vector_multiple("vector_scalar_mul", p, "tile", 512 / p.at("bits"), "scale");
         const auto f = static_cast<std::int32_t>(p.at("factor"));
-        return p.at("bits") == 32 ? build<std::int32_t>(dev, p.at("size"), p.at("tile"), f, o)
-                                  : build<std::int16_t>(dev, p.at("size"), p.at("tile"), f, o);
+        const auto trace = p.at("trace_size"); // as IRON's `if trace_size > 0`: 0 or less is no trace
+        return p.at("bits") == 32 ? build<std::int32_t>(dev, p.at("size"), p.at("tile"), f, trace, o)
+                                  : build<std::int16_t>(dev, p.at("size"), p.at("tile"), f, trace, o);
     };
     return s;
 }
