@@ -1,7 +1,14 @@
 #include "CliSupport.hpp"
 
+#include "Cli.hpp"
+
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <fmt/format.h>
+#include <iostream>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <utility>
 
 namespace npusim::tools {
@@ -58,6 +65,45 @@ std::string grouped(std::uint64_t v) {
     std::string s = std::to_string(v);
     for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
     return s;
+}
+
+ChildRun run_cli_in_child(const std::vector<std::string>& args) {
+    int fds[2];
+    if (::pipe(fds) != 0)
+        throw std::runtime_error(fmt::format("run_cli_in_child: pipe failed: {}", std::strerror(errno)));
+    std::cout.flush();
+    std::cerr.flush();
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        throw std::runtime_error(fmt::format("run_cli_in_child: fork failed: {}", std::strerror(errno)));
+    }
+    if (pid == 0) {
+        // The child's stdout and stderr go to the pipe: what the watchdog or the crash reporter
+        // writes before it ends the process arrives too.
+        ::close(fds[0]);
+        ::dup2(fds[1], 1);
+        ::dup2(fds[1], 2);
+        const int code = run_cli(args, std::cout, std::cerr);
+        std::cout.flush();
+        std::cerr.flush();
+        ::_exit(code);
+    }
+    ::close(fds[1]);
+    ChildRun r;
+    char buf[4096];
+    for (;;) {
+        const auto n = ::read(fds[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        r.output.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fds[0]);
+    int st = 0;
+    while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return r;
 }
 
 } // namespace npusim::tools

@@ -44,4 +44,15 @@ private:
 /// 1234567 -> "1,234,567".
 std::string grouped(std::uint64_t v);
 
+/// What a command run in a child process gave: its exit code (128 + the signal when a signal ended
+/// it) and its stdout and stderr, interleaved as written (one pipe).
+struct ChildRun {
+    int code = 0;
+    std::string output;
+};
+/// Run `npusim ARGS` (run_cli) in a forked child, for callers that must survive a command that ends
+/// its process (the --timeout watchdog, a crash report). Throws std::runtime_error if the pipe or
+/// the fork fails.
+ChildRun run_cli_in_child(const std::vector<std::string>& args);
+
 } // namespace npusim::tools

@@ -1,6 +1,7 @@
 #include "ErrorCatalog.hpp"
 
 #include "Cli.hpp"
+#include "CliSupport.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -8,7 +9,6 @@
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
-#include <sys/wait.h>
 #include <unistd.h>
 
 namespace npusim::errcat {
@@ -85,37 +85,6 @@ std::string command_text(const std::vector<std::string>& args) {
     return s;
 }
 
-// Run the CLI in a child process with stdout and stderr on one pipe.
-std::pair<int, std::string> run_cli_in_child(const std::vector<std::string>& args) {
-    int fds[2];
-    if (::pipe(fds) != 0) throw std::runtime_error("error catalog: pipe failed");
-    std::cout.flush();
-    std::cerr.flush();
-    const pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error("error catalog: fork failed");
-    if (pid == 0) {
-        ::close(fds[0]);
-        ::dup2(fds[1], 1);
-        ::dup2(fds[1], 2);
-        const int code = tools::run_cli(args, std::cout, std::cerr);
-        std::cout.flush();
-        std::cerr.flush();
-        ::_exit(code);
-    }
-    ::close(fds[1]);
-    std::string got;
-    char buf[4096];
-    for (;;) {
-        const auto n = ::read(fds[0], buf, sizeof buf);
-        if (n <= 0) break;
-        got.append(buf, static_cast<std::size_t>(n));
-    }
-    ::close(fds[0]);
-    int st = 0;
-    ::waitpid(pid, &st, 0);
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), got};
-}
-
 } // namespace
 
 Entry& Catalog::api(std::string id, std::string kind, std::string message, std::string code,
@@ -162,7 +131,7 @@ Entry& Catalog::cli_forked(std::string id, std::string kind, std::string message
     e.message = std::move(message);
     e.trigger = command_text(args);
     e.run = [args = std::move(args)](const Context& ctx) {
-        const auto [code, text] = run_cli_in_child(with_tmp(args, ctx));
+        const auto [code, text] = tools::run_cli_in_child(with_tmp(args, ctx));
         return parse_cli(code, text, ctx);
     };
     return add(std::move(e));

@@ -1,5 +1,6 @@
 // The CLI contract (README.md "Using it", docs/errors.md): commands, output, --json, and exit codes 0-4 with their messages.
 #include "Cli.hpp"
+#include "CliSupport.hpp"
 #include "ProgressLine.hpp"
 #include "harness/TestSupport.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
@@ -16,8 +17,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace npusim;
 
@@ -637,37 +636,10 @@ TEST_CASE("a kernel writing past its output view is a kernel error (exit 2) nami
 }
 
 namespace {
-// Run the CLI in a child process (the watchdog ends the process it runs in): exit code and stderr.
+// Run the CLI in a child process (the watchdog ends the process it runs in): exit code and output.
 Out cli_in_child(std::vector<std::string> args) {
-    int fds[2];
-    REQUIRE(::pipe(fds) == 0);
-    std::cout.flush();
-    std::cerr.flush();
-    const pid_t pid = ::fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        // The child's stdout and stderr go to the pipe: the watchdog writes there before it ends
-        // the process.
-        ::close(fds[0]);
-        ::dup2(fds[1], 1);
-        ::dup2(fds[1], 2);
-        const int code = tools::run_cli(args, std::cout, std::cerr);
-        std::cout.flush();
-        std::cerr.flush();
-        ::_exit(code);
-    }
-    ::close(fds[1]);
-    std::string got;
-    char buf[4096];
-    for (;;) {
-        const auto n = ::read(fds[0], buf, sizeof buf);
-        if (n <= 0) break;
-        got.append(buf, static_cast<std::size_t>(n));
-    }
-    ::close(fds[0]);
-    int st = 0;
-    ::waitpid(pid, &st, 0);
-    return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, "", got};
+    auto r = tools::run_cli_in_child(args);
+    return {r.code, "", std::move(r.output)};
 }
 } // namespace
 

@@ -211,6 +211,12 @@ void add_cli(Catalog& c) {
                "The simulation stops itself at the limit between slices of 100,000 cycles (sim.wall_clock_limit), a "
                "second before the watchdog; only native design code, which the watchdog names, keeps it from "
                "returning.");
+    c.site("tools/CliSupport.cpp");
+    c.internal("process.child_pipe", "run_cli_in_child: pipe failed: Too many open files",
+               "Only tests and the error catalog run a command in a child process (to survive the watchdog); the "
+               "pipe fails only when the process has no file descriptors left.");
+    c.internal("process.child_fork", "run_cli_in_child: fork failed: Resource temporarily unavailable",
+               "fork fails only when the system cannot create another process; the test reports it as the error.");
     c.site("traces/src/PerfettoTraceSink.cpp");
     c.internal("process.trace_track", "PerfettoTraceSink: track 3 added twice ('DMA (0,2) S2MM 0')",
                "The simulator opens one track per process and writes only to tracks it opened; also the "
