@@ -35,6 +35,36 @@ void Buffer::throw_bad_write(std::int64_t index, std::string_view type) const {
                                   state_->type.str(), type, index));
 }
 
+void Buffer::throw_splat_type(const std::string& name, const TensorType& type, std::string_view given) {
+    throw DesignError(fmt::format("buffer '{}': a {} initial value cannot fill the type {}", name, given, type.str()));
+}
+
+void Buffer::write_converted(std::int64_t index, double fvalue, std::int64_t ivalue, bool is_float) const {
+    const auto& t = state_->type;
+    if (index < 0 || index >= t.elements())
+        throw DesignError(fmt::format("buffer '{}' ({}): rtp[{}] is outside its {} elements", state_->name, t.str(),
+                                      index, t.elements()));
+    auto integral = [&](std::int64_t lo, std::int64_t hi) {
+        const double v = is_float ? fvalue : static_cast<double>(ivalue);
+        if (v != static_cast<double>(static_cast<std::int64_t>(v)) || v < static_cast<double>(lo) ||
+            v > static_cast<double>(hi))
+            throw DesignError(fmt::format(
+                "buffer '{}' ({}): rtp[{}] = {} does not fit a {} element", state_->name, t.str(), index,
+                is_float ? fmt::format("{:g}", fvalue) : std::to_string(ivalue), model::dtype_name(t.dtype)));
+        return static_cast<std::int64_t>(v);
+    };
+    const double f = is_float ? fvalue : static_cast<double>(ivalue);
+    switch (t.dtype) {
+    case DType::i8: write<std::int8_t>(index, static_cast<std::int8_t>(integral(-128, 127))); break;
+    case DType::u8: write<std::uint8_t>(index, static_cast<std::uint8_t>(integral(0, 255))); break;
+    case DType::i16: write<std::int16_t>(index, static_cast<std::int16_t>(integral(-32768, 32767))); break;
+    case DType::i32: write<std::int32_t>(index, static_cast<std::int32_t>(integral(INT32_MIN, INT32_MAX))); break;
+    case DType::u32: write<std::uint32_t>(index, static_cast<std::uint32_t>(integral(0, UINT32_MAX))); break;
+    case DType::f32: write<float>(index, static_cast<float>(f)); break;
+    case DType::bf16: write<bfloat16>(index, bfloat16(static_cast<float>(f))); break;
+    }
+}
+
 namespace detail {
 void record_buffer_write(BufferState* b, std::uint64_t offset, std::vector<std::uint8_t> bytes) {
     auto* rec = SequenceRecorder::current();

@@ -57,6 +57,12 @@ void Worker::add_buffer(const std::shared_ptr<detail::BufferState>& b) {
     state_->buffers.push_back(b);
 }
 
+void Worker::add_barrier(const std::shared_ptr<detail::BarrierState>& b) {
+    for (const auto& x : state_->barriers)
+        if (x == b) return;
+    state_->barriers.push_back(b);
+}
+
 void Worker::reject_fifo(const std::string& fifo) const {
     throw DesignError(fmt::format("Worker: fifo '{}' was passed itself; pass a handle (prod() or cons())", fifo));
 }

@@ -15,5 +15,6 @@
 #include "npusim/frontend/TensorType.hpp"
 #include "npusim/frontend/Tile.hpp"
 #include "npusim/frontend/Worker.hpp"
+#include "npusim/frontend/WorkerRuntimeBarrier.hpp"
 #include "npusim/model/DeviceSpec.hpp"
 #include "npusim/model/Error.hpp"

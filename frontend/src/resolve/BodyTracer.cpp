@@ -33,7 +33,7 @@ void BodyTracer::add_port(int key, TracedPort port) {
 void BodyTracer::add_buffer(int key, std::uint64_t bytes) {
     buffers_[key].assign(std::max<std::uint64_t>(bytes, 1), std::byte{0});
 }
-void BodyTracer::add_lock(int key) { locks_[key] = 0; }
+void BodyTracer::add_lock(int key, int max_value, std::string name) { locks_[key] = {max_value, std::move(name)}; }
 
 bool BodyTracer::run(const std::function<void()>& body) {
     CurrentGuard guard(this);
@@ -99,12 +99,27 @@ std::byte* BodyTracer::buffer(int key) {
     return it->second.data();
 }
 
-void BodyTracer::lock_acquire_equal(int key, int) {
+void BodyTracer::lock_acquire_equal(int key, int value) {
     count_op();
-    if (!locks_.count(key))
+    const auto it = locks_.find(key);
+    if (it == locks_.end())
         throw DesignError(fmt::format("worker '{}': uses a barrier that is not among the worker's fn_args", worker_));
+    // A lock holds 0..max (AIE2/AIE2P: 6 bits, 0..63): a value beyond it cannot be waited for.
+    if (value < 0 || value > it->second.max_value)
+        throw DesignError(fmt::format("worker '{}': {}.wait_for_value({}): a barrier's value must be within 0..{} "
+                                      "(the lock's state)",
+                                      worker_, it->second.name, value, it->second.max_value));
 }
-void BodyTracer::lock_release(int key, int value) { lock_acquire_equal(key, value); }
+void BodyTracer::lock_release(int key, int value) {
+    count_op();
+    const auto it = locks_.find(key);
+    if (it == locks_.end())
+        throw DesignError(fmt::format("worker '{}': uses a barrier that is not among the worker's fn_args", worker_));
+    if (value < 0 || value > it->second.max_value)
+        throw DesignError(fmt::format("worker '{}': {}.release_with_value({}): a barrier's value must be within "
+                                      "0..{} (the lock's state)",
+                                      worker_, it->second.name, value, it->second.max_value));
+}
 
 void BodyTracer::kernel_call(std::string_view, std::uint64_t, std::span<const model::MemoryView>,
                              const std::function<void()>&, const model::KernelWork&) {

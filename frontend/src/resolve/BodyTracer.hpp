@@ -29,7 +29,8 @@ public:
     BodyTracer(std::string worker, std::uint64_t op_budget);
     void add_port(int key, TracedPort port);
     void add_buffer(int key, std::uint64_t bytes);
-    void add_lock(int key);
+    /// A barrier lock whose values must lie within 0..max_value (the lock's state).
+    void add_lock(int key, int max_value, std::string name);
     /// Run one iteration of the body. Returns false if the op budget ran out (not an error).
     bool run(const std::function<void()>& body);
     const std::map<int, TracedPort>& ports() const { return ports_; }
@@ -53,7 +54,11 @@ private:
     std::uint64_t ops_ = 0;
     std::map<int, TracedPort> ports_;
     std::map<int, std::vector<std::byte>> buffers_;
-    std::map<int, int> locks_;
+    struct TracedLock {
+        int max_value = 0;
+        std::string name;
+    };
+    std::map<int, TracedLock> locks_;
 };
 
 } // namespace npusim::iron::detail

@@ -105,6 +105,8 @@ void trace_bodies(ResolveContext& ctx) {
             tracer.add_port(ep->uid, std::move(p));
         }
         for (const auto& b : w->buffers) tracer.add_buffer(b->uid, b->type.bytes());
+        for (const auto& b : w->barriers)
+            tracer.add_lock(b->uid, ctx.dev.resources(model::TileKind::Compute).lock_max_value, b->name);
         if (!w->body) throw DesignError(fmt::format("worker '{}' has no body", w->name));
         const bool complete = tracer.run(w->body);
         for (const auto& [key, port] : tracer.ports()) {

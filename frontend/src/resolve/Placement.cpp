@@ -290,6 +290,25 @@ void place_buffers(ResolveContext& ctx) {
     }
 }
 
+// WorkerRuntimeBarrier: one lock on each worker's tile with the barrier's initial value, as IRON's
+// Worker.resolve creates it (python/iron/worker.py @ 3ca0193c L249-253: lock(my_tile), then
+// barrier._add_worker_lock); the core body's wait/release use it, set() sets them all.
+void place_barriers(ResolveContext& ctx) {
+    for (auto* w : ctx.workers) {
+        const TileCoord wt = ctx.worker_tile[w];
+        for (const auto& b : w->barriers) {
+            if (b->initial_value < 0 || b->initial_value > ctx.dev.resources(model::TileKind::Compute).lock_max_value)
+                throw DesignError(fmt::format("{}: initial value {} must be within 0..{} (the lock's state)", b->name,
+                                              b->initial_value,
+                                              ctx.dev.resources(model::TileKind::Compute).lock_max_value));
+            const int lock = ctx.ledger.add_lock(wt, fmt::format("{}_{}", b->name, w->name), b->initial_value,
+                                                 {b->name, fmt::format("barrier lock of worker '{}'", w->name)});
+            ctx.core_of(w).locks.push_back({b->uid, lock});
+            ctx.barrier_locks[b->uid].push_back(lock);
+        }
+    }
+}
+
 void place_links(ResolveContext& ctx) {
     Reserved reserved;
     // SequentialPlacer::place: fully pinned tiles first, in program order ...

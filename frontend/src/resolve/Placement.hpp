@@ -13,6 +13,7 @@ namespace npusim::iron::detail {
 void place_workers(ResolveContext& ctx);
 /// Each worker's Buffers on their tile (or the worker's), which the core must reach.
 void place_buffers(ResolveContext& ctx);
+void place_barriers(ResolveContext& ctx);
 /// Links as SequentialPlacer places non-core logical tiles: pinned links on their tile (which
 /// must have the DMA channels), then the others by descending channel demand, each on the tile
 /// of its kind (mem by default) minimising (|col - centroid column|, channels in use, col, row)

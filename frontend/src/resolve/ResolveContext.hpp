@@ -41,6 +41,7 @@ struct ResolveContext {
     std::map<WorkerState*, int> worker_core; ///< index into net.cores
     std::set<model::TileCoord> worker_tiles; ///< compute tiles taken (workers, links)
     std::map<int, int> buffer_of; ///< Buffer uid -> NetBuffer index
+    std::map<int, std::vector<int>> barrier_locks; ///< WorkerRuntimeBarrier uid -> its lock per worker
     std::map<int, model::StreamEndpoint> shim_alloc; ///< runtime endpoint uid -> shim channel
 
     /// Endpoint uid -> its depth from ResolveOptions::depth_overrides (apply_depth_overrides).

@@ -72,6 +72,7 @@ model::Netlist Resolver::run() {
     apply_depth_overrides(ctx);
     place_workers(ctx);
     place_buffers(ctx);
+    place_barriers(ctx);
     place_links(ctx);
     for (auto* f : ctx.fifos) lower_fifo(ctx, f);
     for (auto& l : ctx.links) lower_link(ctx, l);

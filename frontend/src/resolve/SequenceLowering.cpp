@@ -3,6 +3,8 @@
 #include "resolve/BdEncoding.hpp"
 #include "resolve/StaticChecks.hpp"
 
+#include "npusim/frontend/WorkerRuntimeBarrier.hpp"
+
 #include "npusim/model/Error.hpp"
 
 #include <fmt/format.h>
@@ -39,13 +41,13 @@ void record_sequence_function(const RuntimeState& rt, SequenceRecorder& rec, con
         throw;
     } catch (const std::exception& e) {
         SequenceRecorder::set_current(nullptr);
-        throw DesignError(fmt::format("design '{}': the runtime sequence threw while it was recorded ({}): {}",
-                                      design, where(), e.what()));
+        throw DesignError(fmt::format("design '{}': the runtime sequence threw while it was recorded ({}): {}", design,
+                                      where(), e.what()));
     } catch (...) {
         SequenceRecorder::set_current(nullptr);
-        throw DesignError(fmt::format(
-            "design '{}': the runtime sequence threw an unknown exception while it was recorded ({})", design,
-            where()));
+        throw DesignError(
+            fmt::format("design '{}': the runtime sequence threw an unknown exception while it was recorded ({})",
+                        design, where()));
     }
 }
 
@@ -65,6 +67,16 @@ void lower_buffer_write(ResolveContext& ctx, const RecordedBufferWrite& bw) {
     if (it == ctx.buffer_of.end())
         throw DesignError(
             fmt::format("buffer '{}' is written by the runtime sequence but no worker uses it", bw.buffer->name));
+    // Without use_write_rtp IRON emits memref.store, which AIETargetNPU's translation of the
+    // sequence skips (no case for it, AIETargetNPU.cpp L404-479): the write never reaches the array.
+    if (!bw.buffer->use_write_rtp) {
+        ctx.net.warnings.push_back(fmt::format(
+            "buffer '{}': the runtime sequence writes {} B at offset {} but the Buffer is not use_write_rtp: IRON "
+            "emits a memref.store there, which the NPU instruction translation skips, so the write never reaches "
+            "the array (dropped here too); declare it with use_write_rtp()",
+            bw.buffer->name, bw.bytes.size(), bw.offset));
+        return;
+    }
     model::RuntimeOp w;
     w.kind = model::RuntimeOp::Kind::WriteBuffer;
     w.buffer = it->second;
@@ -72,6 +84,31 @@ void lower_buffer_write(ResolveContext& ctx, const RecordedBufferWrite& bw) {
     w.data = bw.bytes;
     w.prov = {bw.buffer->name, "runtime parameter write"};
     ctx.net.sequence.push_back(std::move(w));
+}
+
+// WorkerRuntimeBarrier.set(v): set_lock_value on each worker's lock of the barrier (worker.py
+// L311-314), in the order the workers were resolved. A barrier no worker takes sets nothing, as
+// IRON's loop over an empty lock list; that is almost certainly a mistake, so it is a warning.
+void lower_barrier_set(ResolveContext& ctx, const RecordedBarrierSet& bs) {
+    if (bs.value < 0 || bs.value > ctx.dev.resources(model::TileKind::Compute).lock_max_value)
+        throw DesignError(fmt::format("{}.set({}): a barrier's value must be within 0..{} (the lock's state)",
+                                      bs.barrier->name, bs.value,
+                                      ctx.dev.resources(model::TileKind::Compute).lock_max_value));
+    const auto it = ctx.barrier_locks.find(bs.barrier->uid);
+    if (it == ctx.barrier_locks.end()) {
+        ctx.net.warnings.push_back(fmt::format("{}.set({}) in the runtime sequence sets nothing: no worker takes the "
+                                               "barrier in its fn_args (IRON sets no lock either)",
+                                               bs.barrier->name, bs.value));
+        return;
+    }
+    for (int lock : it->second) {
+        model::RuntimeOp op;
+        op.kind = model::RuntimeOp::Kind::SetLock;
+        op.lock = lock;
+        op.value = bs.value;
+        op.prov = {bs.barrier->name, "barrier set"};
+        ctx.net.sequence.push_back(std::move(op));
+    }
 }
 
 // A fill or drain: a shim task on its endpoint's channel with one BD (id from the shim tile), or
@@ -136,6 +173,10 @@ void lower_sequence(ResolveContext& ctx) {
     for (const auto& op : rec.ops) {
         if (op.kind == RecordedOp::Kind::WriteBuffer) {
             lower_buffer_write(ctx, rec.buffer_writes[static_cast<std::size_t>(op.transfer)]);
+            continue;
+        }
+        if (op.kind == RecordedOp::Kind::SetBarrier) {
+            lower_barrier_set(ctx, rec.barrier_sets[static_cast<std::size_t>(op.transfer)]);
             continue;
         }
         if (op.kind == RecordedOp::Kind::Start) {

@@ -191,6 +191,23 @@ void add_design_api(Catalog& c) {
     NPUSIM_ERROR(c, "buffer.write_outside_sequence", kDesign, "buffer 'b': write() called outside the runtime sequence",
                  Buffer(i32(16), "b").write(0, std::int32_t{1}));
 
+    NPUSIM_ERROR(c, "buffer.splat_type", kDesign, "buffer 's': a f32 initial value cannot fill the type i32[4]",
+                 Buffer::splat<float>(tensor<std::int32_t>({4}), "s", 1.0f));
+    NPUSIM_ERROR(c, "buffer.rtp_index", kDesign, "buffer 'b' (i32[16]): rtp[16] is outside its 16 elements",
+                 Buffer(i32(16), "b").use_write_rtp()[16] = 1);
+    NPUSIM_ERROR(c, "buffer.rtp_value", kDesign, "buffer 'b' (i16[4]): rtp[0] = 40000 does not fit a i16 element",
+                 Buffer(tensor<std::int16_t>({4}), "b").use_write_rtp()[0] = 40000);
+
+    c.component("WorkerRuntimeBarrier",
+                "A barrier between worker bodies and the runtime sequence (`frontend/src/WorkerRuntimeBarrier.cpp`).");
+    c.site("frontend/src/WorkerRuntimeBarrier.cpp");
+    NPUSIM_ERROR(c, "barrier.wait_outside_body", kDesign, "b: wait_for_value() called outside a worker body",
+                 WorkerRuntimeBarrier(0, "b").wait_for_value(1));
+    NPUSIM_ERROR(c, "barrier.release_outside_body", kDesign, "b: release_with_value() called outside a worker body",
+                 WorkerRuntimeBarrier(0, "b").release_with_value(1));
+    NPUSIM_ERROR(c, "barrier.set_outside_sequence", kDesign, "b: set() called outside the runtime sequence",
+                 WorkerRuntimeBarrier(0, "b").set(1));
+
     c.component("Element views", "The objects acquire() returns (`frontend/src/Element.cpp`).");
     c.site("frontend/src/Element.cpp");
     NPUSIM_ERROR(c, "element.empty", kDesign, "use of an empty element view", Element().elements());

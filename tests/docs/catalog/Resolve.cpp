@@ -9,6 +9,33 @@
 
 namespace npusim::errcat {
 
+namespace {
+// A worker that waits for `wait` on a barrier (initial `init`) and releases it by `release`; the
+// sequence sets it to `set` and passes one tile through.
+model::Netlist barrier_design(int init, int wait, int release, int set) {
+    ObjectFifo in(i32(16), "in"), out(i32(16), "out");
+    WorkerRuntimeBarrier b(init, "phase");
+    Worker w(
+        [wait, release](F i, F o, WorkerRuntimeBarrier x) {
+            x.wait_for_value(wait);
+            i.acquire(1);
+            o.acquire(1);
+            i.release(1);
+            o.release(1);
+            x.release_with_value(release);
+        },
+        fn_args(in.cons(), out.prod(), b), {.name = "w"});
+    Runtime rt(
+        [b, set](RuntimeData x, RuntimeData y, F i, F o) {
+            b.set(set);
+            i.fill(x);
+            o.drain(y, {.wait = true});
+        },
+        fn_args(i32(16), i32(16), in.prod(), out.cons()));
+    return resolve(Program("npu1_1col", rt, {w}, "t"));
+}
+} // namespace
+
 void add_resolve(Catalog& c) {
     c.component("Resolve: the Program and its fifo ends",
                 "What `Program::resolve()` checks first: the workers and fifos of the Program "
@@ -69,6 +96,13 @@ void add_resolve(Catalog& c) {
     NPUSIM_ERROR(c, "trace.buffer_not_argument", kDesign,
                  "worker 'w': uses a Buffer that is not among the worker's fn_args", Buffer b(i32(16), "b");
                  resolve(passthrough({.body = [b](F, F) { b.view(); }})));
+    NPUSIM_ERROR(c, "trace.barrier_wait_range", kDesign,
+                 "worker 'w': phase.wait_for_value(64): a barrier's value must be within 0..63 (the lock's state)",
+                 barrier_design(0, 64, 1, 1));
+    NPUSIM_ERROR(c, "trace.barrier_release_range", kDesign,
+                 "worker 'w': phase.release_with_value(-1): a barrier's value must be within 0..63 (the lock's "
+                 "state)",
+                 barrier_design(0, 1, -1, 1));
     NPUSIM_ERROR(
         c, "trace.barrier_not_argument", kDesign, "worker 'w': uses a barrier that is not among the worker's fn_args",
         resolve(passthrough({.body = [](F, F) { model::CoreServices::current()->lock_acquire_equal(1, 0); }})));
@@ -116,6 +150,8 @@ void add_resolve(Catalog& c) {
         "Resolve: placement",
         "Placing workers, links, buffers and runtime endpoints on tiles (`frontend/src/resolve/Placement.cpp`).");
     c.site("frontend/src/resolve/Placement.cpp");
+    NPUSIM_ERROR(c, "place.barrier_initial_range", kDesign,
+                 "phase: initial value 64 must be within 0..63 (the lock's state)", barrier_design(64, 1, 1, 1));
     NPUSIM_ERROR(c, "place.worker_tile", kDesign,
                  "worker 'w': tile (3,2) is not a compute tile of npu1_1col (1 columns, compute rows 2-5)",
                  resolve(passthrough({.worker = {.tile = Tile(3, 2), .name = "w"}})));
@@ -446,6 +482,9 @@ void add_resolve(Catalog& c) {
     c.component("Resolve: runtime sequence lowering", "Recording the runtime sequence and lowering it to shim tasks "
                                                       "(`frontend/src/resolve/SequenceLowering.cpp`).");
     c.site("frontend/src/resolve/SequenceLowering.cpp");
+    NPUSIM_ERROR(c, "seq.barrier_set_range", kDesign,
+                 "phase.set(70): a barrier's value must be within 0..63 (the lock's state)",
+                 barrier_design(0, 1, 1, 70));
     NPUSIM_ERROR(c, "seq.host_buffer_size", kDesign,
                  "runtime argument 0 (u8[6]) is 6 B; host buffers must be a multiple of 4 bytes",
                  resolve(passthrough({.type = tensor<std::uint8_t>({4}), .host_elements = 6})));

@@ -34,19 +34,27 @@ struct RecordedTransfer {
     int group = -1; ///< TaskGroup id; -1 unmanaged
 };
 struct RecordedOp {
-    enum class Kind { Start, Await, Free, WriteBuffer } kind;
-    int transfer; ///< transfer index (Start/Await/Free) or buffer-write index (WriteBuffer)
+    enum class Kind { Start, Await, Free, WriteBuffer, SetBarrier } kind;
+    /// transfer index (Start/Await/Free), buffer-write index (WriteBuffer) or barrier-set index
+    /// (SetBarrier)
+    int transfer;
 };
 struct RecordedBufferWrite {
     BufferState* buffer;
     std::uint64_t offset;
     std::vector<std::uint8_t> bytes;
 };
+struct BarrierState;
+struct RecordedBarrierSet {
+    BarrierState* barrier;
+    int value;
+};
 struct SequenceRecorder {
     std::vector<TensorType> tensors;
     std::vector<RecordedTransfer> transfers;
     std::vector<RecordedOp> ops;
     std::vector<RecordedBufferWrite> buffer_writes;
+    std::vector<RecordedBarrierSet> barrier_sets;
     int next_group = 1;
     bool used_default = false;
     bool used_explicit = false;

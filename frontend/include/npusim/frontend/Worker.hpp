@@ -5,6 +5,7 @@
 #include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/Tile.hpp"
+#include "npusim/frontend/WorkerRuntimeBarrier.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -39,6 +40,7 @@ struct WorkerState {
     std::function<void()> body;
     std::vector<EndpointState*> endpoints;
     std::vector<std::shared_ptr<BufferState>> buffers;
+    std::vector<std::shared_ptr<BarrierState>> barriers;
 };
 void claim_endpoint(EndpointState* ep, OwnerKind kind, WorkerState* worker, const std::string& who);
 void validate_worker_tile(const WorkerOptions& o);
@@ -49,6 +51,8 @@ void register_arg(Owner& owner, const T& arg) {
         owner.add_endpoint(arg.endpoint());
     } else if constexpr (std::is_same_v<T, Buffer>) {
         owner.add_buffer(arg.state());
+    } else if constexpr (std::is_same_v<T, WorkerRuntimeBarrier>) {
+        owner.add_barrier(arg.state());
     } else if constexpr (std::is_same_v<T, ObjectFifo>) {
         owner.reject_fifo(arg.name());
     } else if constexpr (requires {
@@ -82,6 +86,7 @@ public:
     // used by detail::register_arg
     void add_endpoint(detail::EndpointState* ep);
     void add_buffer(const std::shared_ptr<detail::BufferState>& b);
+    void add_barrier(const std::shared_ptr<detail::BarrierState>& b);
     void reject_fifo(const std::string& fifo) const;
 
 private:

@@ -7,6 +7,7 @@
 #include <npusim/kernels/passthrough.hpp>
 #include <npusim/kernels/reduce_max.hpp>
 #include <npusim/kernels/relu.hpp>
+#include <npusim/kernels/scale_shift.hpp>
 #include <npusim/kernels/row_wise_bias_add.hpp>
 #include <npusim/kernels/vector_scalar_mul.hpp>
 #include <npusim/kernels/zero.hpp>
