@@ -654,7 +654,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
             try {
                 html->write(html_outcome(e));
                 err << "  report written to " << r.html_file << " (open in a browser)\n";
-            } catch (const std::exception&) {
+            } catch (const std::exception&) { // the error being reported matters more
             }
         }
         throw;

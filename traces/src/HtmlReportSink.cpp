@@ -60,6 +60,8 @@ pre { background: var(--panel); border: 1px solid var(--line); padding: 8px 10px
 #render-error { background: #fff5f5; border: 1px solid #feb2b2; padding: 8px 12px; margin: 8px 24px; }
 svg.graph text { font-size: 11px; }
 svg.graph .tile-label { font-weight: 600; }
+svg.graph .labels text { paint-order: stroke; stroke: rgba(255,255,255,0.85); stroke-width: 3px; stroke-linejoin: round; }
+svg.graph .flow:hover path { stroke-width: 4; }
 )CSS";
 
 constexpr const char* kScript = R"JS(
@@ -588,7 +590,7 @@ std::string HtmlReportSink::render_header(const Outcome& o) const {
         h += fmt::format("<tr><td>{}</td><td>{}</td></tr>\n", escape_html(k), escape_html(v));
     };
     row("device", fmt::format("{} ({}{})", run_.device, model::arch_name(run_.arch),
-                              cols_ ? fmt::format(", {} columns x {} rows", cols_, rows_) : std::string()));
+                              cols_ ? fmt::format(", {} column{} x {} rows", cols_, cols_ == 1 ? "" : "s", rows_) : std::string()));
     if (run_.clock_mhz > 0) {
         row("clock", fmt::format("{:g} MHz (1 cycle = {:g} ns)", run_.clock_mhz, 1000.0 / run_.clock_mhz));
         row("cycles",
@@ -810,12 +812,14 @@ std::string HtmlReportSink::render_utilisation(const Outcome& o) const {
          "<th>peak B/cycle</th><th>of peak</th><th></th></tr>\n";
     for (const auto* t : dmas) {
         std::uint64_t bytes = t->bytes, active = t->streaming_cycles, transfers = t->transfers;
-        if (o.result) {
+        // Shim channels: a finished run's figures (the trace has one span per task, without its
+        // streaming part). Tile DMA channels: the trace's transfers and streaming spans.
+        if (o.result && t->info.row == 0) {
             const model::StreamEndpoint ep{{t->info.col, t->info.row}, t->info.dir, t->info.channel};
             for (const auto& c : o.result->channels)
                 if (c.channel == ep) {
                     bytes = c.bytes;
-                    active = c.active_cycles;
+                    if (c.active_cycles) active = c.active_cycles; // else the tasks' spans
                     transfers = c.bds;
                 }
         }
@@ -859,6 +863,9 @@ std::string HtmlReportSink::render_design() const {
                          "markerHeight=\"6\" orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" fill=\"{}\"/></marker>",
                          k, kFlowPalette[k]);
     s += "</defs>\n";
+    // Three layers: the tile boxes, the flows over them, the tiles' text over both (with a halo,
+    // transparent to the mouse, so a box or an arrow under it keeps its tooltip).
+    std::string labels = "<g class=\"labels\" pointer-events=\"none\">\n";
     for (int r = 0; r < rows_; ++r) {
         const auto kind = model::tile_kind_of_row(r);
         s += fmt::format("<text x=\"4\" y=\"{:.1f}\" fill=\"#5f6b7a\">row {}</text>\n", top(r) + kH / 2, r);
@@ -878,10 +885,10 @@ std::string HtmlReportSink::render_design() const {
                 if (!t->locks.empty()) title += fmt::format("\n{} locks", t->locks.size());
             }
             s += fmt::format("<g class=\"tile{}\"><title>{}</title><rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{}\" "
-                             "height=\"{}\" rx=\"6\" fill=\"{}\" stroke=\"{}\"/>",
+                             "height=\"{}\" rx=\"6\" fill=\"{}\" stroke=\"{}\"/></g>\n",
                              t ? " used" : "", escape_html(title), left(c), top(r), kW, kH, fill,
                              t ? "#5a6b80" : "#d5d9e0");
-            s += fmt::format("<text class=\"tile-label\" x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{} ({},{})</text>",
+            labels += fmt::format("<text class=\"tile-label\" x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{} ({},{})</text>",
                              left(c) + 6, top(r) + 14, t ? "#1d2330" : "#a0a8b4", model::tile_kind_name(kind), c, r);
             if (t) {
                 std::vector<std::string> lines;
@@ -894,12 +901,12 @@ std::string HtmlReportSink::render_design() const {
                     const bool more = k + 1 == max_lines && lines.size() > max_lines;
                     const std::string text =
                         more ? fmt::format("+{} more (hover)", lines.size() - max_lines + 1) : clip(lines[k], 31);
-                    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\"{}>{}</text>", left(c) + 6,
+                    labels += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\"{}>{}</text>", left(c) + 6,
                                      top(r) + 30 + 15 * static_cast<double>(k),
                                      k < t->workers.size() ? " font-weight=\"600\"" : "", escape_html(text));
                 }
             }
-            s += "</g>\n";
+            labels += "\n";
         }
     }
     // Flows: a polyline through the centres of the tiles each path traverses, offset per flow so
@@ -929,11 +936,11 @@ std::string HtmlReportSink::render_design() const {
                              kFlowPalette[color]);
         }
     }
-    s += "</svg>\n";
-    h += fmt::format("<p class=\"note\">{} columns x {} rows; {} tiles in use, {} stream flows (arrows from the MM2S "
+    s += labels + "</g>\n</svg>\n";
+    h += fmt::format("<p class=\"note\">{} column{} x {} rows; {} tiles in use, {} stream flows (arrows from the MM2S "
                      "channel to each S2MM destination along its switchbox path; hover a tile or an arrow for "
                      "details).</p>\n",
-                     cols_, rows_, tiles_.size(), flows_.size());
+                     cols_, cols_ == 1 ? "" : "s", rows_, tiles_.size(), flows_.size());
     h += "<div style=\"overflow:auto\">" + s + "</div>\n";
     if (!flows_.empty()) {
         h += "<h3>Flows</h3>\n<table class=\"grid\" id=\"flows\"><tr><th></th><th>flow</th><th>source</th>"
