@@ -590,7 +590,8 @@ std::string HtmlReportSink::render_header(const Outcome& o) const {
         h += fmt::format("<tr><td>{}</td><td>{}</td></tr>\n", escape_html(k), escape_html(v));
     };
     row("device", fmt::format("{} ({}{})", run_.device, model::arch_name(run_.arch),
-                              cols_ ? fmt::format(", {} column{} x {} rows", cols_, cols_ == 1 ? "" : "s", rows_) : std::string()));
+                              cols_ ? fmt::format(", {} column{} x {} rows", cols_, cols_ == 1 ? "" : "s", rows_)
+                                    : std::string()));
     if (run_.clock_mhz > 0) {
         row("clock", fmt::format("{:g} MHz (1 cycle = {:g} ns)", run_.clock_mhz, 1000.0 / run_.clock_mhz));
         row("cycles",
@@ -888,8 +889,9 @@ std::string HtmlReportSink::render_design() const {
                              "height=\"{}\" rx=\"6\" fill=\"{}\" stroke=\"{}\"/></g>\n",
                              t ? " used" : "", escape_html(title), left(c), top(r), kW, kH, fill,
                              t ? "#5a6b80" : "#d5d9e0");
-            labels += fmt::format("<text class=\"tile-label\" x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{} ({},{})</text>",
-                             left(c) + 6, top(r) + 14, t ? "#1d2330" : "#a0a8b4", model::tile_kind_name(kind), c, r);
+            labels +=
+                fmt::format("<text class=\"tile-label\" x=\"{:.1f}\" y=\"{:.1f}\" fill=\"{}\">{} ({},{})</text>",
+                            left(c) + 6, top(r) + 14, t ? "#1d2330" : "#a0a8b4", model::tile_kind_name(kind), c, r);
             if (t) {
                 std::vector<std::string> lines;
                 for (const auto& w : t->workers) lines.push_back("\u2699 " + w);
@@ -902,8 +904,8 @@ std::string HtmlReportSink::render_design() const {
                     const std::string text =
                         more ? fmt::format("+{} more (hover)", lines.size() - max_lines + 1) : clip(lines[k], 31);
                     labels += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\"{}>{}</text>", left(c) + 6,
-                                     top(r) + 30 + 15 * static_cast<double>(k),
-                                     k < t->workers.size() ? " font-weight=\"600\"" : "", escape_html(text));
+                                          top(r) + 30 + 15 * static_cast<double>(k),
+                                          k < t->workers.size() ? " font-weight=\"600\"" : "", escape_html(text));
                 }
             }
             labels += "\n";
