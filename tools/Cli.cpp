@@ -649,10 +649,14 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         }
         throw;
     } catch (const std::exception& e) {
-        // After the simulation (e.g. --save-outputs cannot write): the report shows the run and the error.
-        if (html && html->finished()) {
+        // Before the simulation (a design error) or after it (--save-outputs cannot write): the
+        // report shows the error, and the run when there was one.
+        if (html) {
             try {
-                html->write(html_outcome(e));
+                auto o = html_outcome(e);
+                o.design = r.design;
+                o.device = dev.name;
+                html->write(o);
                 err << "  report written to " << r.html_file << " (open in a browser)\n";
             } catch (const std::exception&) { // the error being reported matters more
             }

@@ -36,7 +36,7 @@ class Dom(html.parser.HTMLParser):
         self.ids = {}  # id -> attributes
         self.text = {}  # id -> text inside (for #render-error, #status)
         self.stack = []  # ids of the open elements with an id we collect text for
-        self.svg_rects = {}  # svg id -> rects with class span
+        self.svg_rects = {}  # svg id -> span rectangles (subpaths of its paths of class spans)
         self.svg = None
         self.count = {"g.node": 0, "g.node.in-cycle": 0, "g.edge.in-cycle": 0, "g.flow": 0, "path": 0}
 
@@ -52,8 +52,8 @@ class Dom(html.parser.HTMLParser):
         if tag == "svg":
             self.svg = a.get("id")
             self.svg_rects.setdefault(self.svg, 0)
-        if tag == "rect" and a.get("class") == "span" and self.svg:
-            self.svg_rects[self.svg] += 1
+        if tag == "path" and a.get("class") == "spans" and self.svg:
+            self.svg_rects[self.svg] += a.get("d", "").count("z")
         cls = a.get("class", "")
         if tag == "g" and cls.startswith("node"):
             self.count["g.node"] += 1
@@ -135,6 +135,49 @@ def render(name, args, want_code, want_status):
 
 
 render("pass", ["passthrough_kernel"], 0, "PASS")
+
+# Interaction: a copy of the passing report with a probe that moves the mouse over a span and a
+# fifo chart and presses the zoom button, then writes what the tooltip said and the new range.
+PROBE = """<script>
+setTimeout(function () {
+  var out = {}, tip = document.getElementById('tooltip');
+  var svg = document.getElementById('timeline-svg'), r = svg.getBoundingClientRect();
+  var path = svg.querySelector('path.spans'), b = path.getBoundingClientRect();
+  svg.dispatchEvent(new MouseEvent('mousemove', {clientX: b.left + 1, clientY: b.top + 3, bubbles: true}));
+  out.span = tip.style.display + '|' + tip.textContent;
+  var chart = document.querySelectorAll('#fifos-svg rect')[1], c = chart.getBoundingClientRect();
+  chart.dispatchEvent(new MouseEvent('mousemove', {clientX: c.left + c.width / 2, clientY: c.top + 5, bubbles: true}));
+  out.fifo = tip.textContent;
+  document.getElementById('zoom-in').click();
+  setTimeout(function () {
+    out.range = document.getElementById('view-range').textContent;
+    var pre = document.createElement('pre'); pre.id = 'probe'; pre.textContent = JSON.stringify(out);
+    document.body.appendChild(pre);
+  }, 200);
+}, 50);
+</script>"""
+page = os.path.join(workdir, "pass.html")
+if os.path.exists(page):
+    with open(page, encoding="utf-8") as f:
+        text = f.read()
+    probe_page = os.path.join(workdir, "pass.probe.html")
+    with open(probe_page, "w", encoding="utf-8") as f:
+        f.write(text.replace("</body>", PROBE + "</body>"))
+    chrome = subprocess.run(
+        ["timeout", "60", chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--user-data-dir=" + os.path.join(workdir, "profile-probe"), "--virtual-time-budget=5000", "--dump-dom",
+         "file://" + os.path.abspath(probe_page)], capture_output=True, text=True, timeout=90)
+    m = re.search(r'<pre id="probe">(.*?)</pre>', chrome.stdout, re.S)
+    check(m is not None, "probe: the interaction probe ran")
+    if m:
+        import html as htmllib
+        import json
+        got = json.loads(htmllib.unescape(m.group(1)))
+        print("probe:", got)
+        check(got["span"].startswith("block|") and " cycles)" in got["span"], "probe: a span's tooltip shows its cycles")
+        check("objects full" in got["fifo"], "probe: a fifo chart's tooltip shows its occupancy")
+        check(got["range"].startswith("cycles ") and not got["range"].startswith("cycles 0 "),
+              f"probe: the zoom button narrows the view ({got['range']})")
 dom = render("matmul", ["matmul_single_core", "--device", "npu2"], 0, "PASS")
 dom = render("fill_less", ["deadlock_fill_less"], 3, "deadlock")
 if dom:

@@ -71,6 +71,7 @@ var errBox = document.getElementById('render-error');
 function fail(msg) { errBox.textContent = 'report script error: ' + msg; document.body.dataset.rendered = 'error'; }
 window.onerror = function (msg, src, line, col) { fail(msg + ' (line ' + line + ':' + col + ')'); return false; };
 try {
+var started = Date.now();
 var D = JSON.parse(document.getElementById('npusim-data').textContent);
 var NS = document.getElementById('ns-probe').namespaceURI;
 var COLORS = D.colors;
@@ -120,13 +121,14 @@ function spanText(track, s, i, count) {
   lines.push(track.name + ' \u2014 ' + D.kinds[s.k]);
   lines.push('cycles ' + fmtInt(b) + ' \u2013 ' + fmtInt(b + d) + ' (' + fmtInt(d) + ' cycles)');
   if (s.m && s.m[i] > 1) lines.push(fmtInt(s.m[i]) + ' spans merged in the report (busy ' + fmtInt(s.u[i]) + ' cycles)');
-  var a = D.args[s.a[i]];
+  var a = s.a ? D.args[s.a[i]] : null;
   if (a) for (var k in a) lines.push(k + ': ' + (typeof a[k] === 'number' ? fmtInt(a[k]) : a[k]));
-  if (count > 1) lines.push('(' + count + ' spans drawn as one at this zoom; zoom in to separate them)');
+  if (count > 1) lines.push('(' + count + ' spans within 2 pixels here; zoom in to separate them)');
   return lines.join('\n');
 }
 
-var rendering = false;
+// Each series (one kind on one row) is one <path> of rectangles: spans closer than a pixel are
+// drawn as one. The tooltip finds the span under the mouse from its position.
 function renderTimeline() {
   var box = document.getElementById('timeline');
   var w = plotWidth();
@@ -134,7 +136,7 @@ function renderTimeline() {
   var h = AXIS_H + D.groups.length * GROUP_H + rows * ROW_H + 4;
   var svg = el('svg', { width: LABEL_W + w + 2, height: h, id: 'timeline-svg' });
   drawAxis(svg, w, AXIS_H - 2);
-  var y = AXIS_H, info = [], drawn = 0;
+  var y = AXIS_H, rowsAt = [], drawn = 0;
   el('rect', { x: LABEL_W, y: AXIS_H, width: w, height: h - AXIS_H, fill: '#fbfcfe' }, svg);
   D.groups.forEach(function (g) {
     var gt = el('text', { x: 4, y: y + 13, 'font-weight': '600' }, svg); gt.textContent = g.label;
@@ -147,27 +149,47 @@ function renderTimeline() {
         var thin = D.kinds[s.k] === 'streaming';
         var ry = thin ? y + ROW_H - 6 : y + 2, rh = thin ? 4 : ROW_H - 5;
         var first = lowerBound(s.b, view.t0 - s.maxDur);
-        var px0 = -1, px1 = -1, pi = -1, count = 0;
+        var parts = [], px0 = -1, px1 = -1;
         function flush() {
-          if (pi < 0) return;
-          var r = el('rect', { x: px0, y: ry, width: Math.max(1, px1 - px0), height: rh, fill: COLORS[s.k], 'class': 'span' }, svg);
-          r.dataset.i = info.length; info.push([t, s, pi, count]); ++drawn; pi = -1;
+          if (px0 < 0) return;
+          var pw = Math.max(1, px1 - px0);
+          parts.push('M' + px0.toFixed(1) + ' ' + ry + 'h' + pw.toFixed(1) + 'v' + rh + 'h' + (-pw).toFixed(1) + 'z');
+          ++drawn; px0 = -1;
         }
         for (var i = first; i < s.b.length && s.b[i] <= view.t1; ++i) {
           var e = s.b[i] + s.d[i];
           if (e < view.t0) continue;
           var x0 = Math.max(LABEL_W, xOf(s.b[i], w)), x1 = Math.min(LABEL_W + w, xOf(e, w));
-          if (pi >= 0 && x0 <= px1 + 0.5) { px1 = Math.max(px1, x1); ++count; continue; }
-          flush(); px0 = x0; px1 = x1; pi = i; count = 1;
+          if (px0 >= 0 && x0 <= px1 + 1) { px1 = Math.max(px1, x1); continue; }
+          flush(); px0 = x0; px1 = x1;
         }
         flush();
+        if (parts.length) el('path', { d: parts.join(''), fill: COLORS[s.k], 'class': 'spans' }, svg);
       });
+      rowsAt.push([y, t]);
       y += ROW_H;
     });
   });
   svg.addEventListener('mousemove', function (ev) {
-    var r = ev.target; if (r.getAttribute('class') !== 'span') { hideTip(); return; }
-    var q = info[+r.dataset.i]; showTip(ev, spanText(q[0], q[1], q[2], q[3]));
+    var rect = svg.getBoundingClientRect(), x = ev.clientX - rect.left, yy = ev.clientY - rect.top;
+    var r = null;
+    if (x >= LABEL_W) { var lo = 0, hi = rowsAt.length - 1;
+      while (lo <= hi) { var m = (lo + hi) >> 1; if (rowsAt[m][0] > yy) hi = m - 1; else { r = rowsAt[m]; lo = m + 1; } } }
+    if (!r || yy >= r[0] + ROW_H) { hideTip(); return; }
+    var t = tOf(x, w), tol = (view.t1 - view.t0) / w * 2, inThin = yy >= r[0] + ROW_H - 7;
+    var series = r[1].series;
+    for (var k = series.length - 1; k >= 0; --k) {
+      var s = series[k];
+      if (D.kinds[s.k] === 'streaming' && !inThin) continue;
+      var hit = -1, n = 0;
+      for (var i = lowerBound(s.b, t - tol - s.maxDur); i < s.b.length && s.b[i] <= t + tol; ++i) {
+        if (s.b[i] + s.d[i] < t - tol) continue;
+        ++n;
+        if (hit < 0 || (s.b[i] <= t && s.b[i] + s.d[i] >= t)) hit = i;
+      }
+      if (hit >= 0) { showTip(ev, spanText(r[1], s, hit, n)); return; }
+    }
+    hideTip();
   });
   svg.addEventListener('mouseleave', hideTip);
   box.replaceChildren(svg);
@@ -232,8 +254,8 @@ function renderCounters() {
 function render() { renderTimeline(); renderCounters(); }
 var pending = false;
 function rerender() { if (pending) return; pending = true;
-  window.requestAnimationFrame(function () { pending = false;
-    try { render(); } catch (e) { fail(e && e.stack ? e.stack : String(e)); } }); }
+  window.setTimeout(function () { pending = false;
+    try { render(); } catch (e) { fail(e && e.stack ? e.stack : String(e)); } }, 15); }
 function zoom(factor, center) {
   var span = view.t1 - view.t0, c = center === undefined ? (view.t0 + view.t1) / 2 : center;
   var ns = Math.min(maxEnd, Math.max(10, span * factor));
@@ -267,7 +289,10 @@ document.getElementById('pan-right').onclick = function () { pan(0.25); };
 });
 window.addEventListener('resize', rerender);
 // Static SVG (design and deadlock graphs): <title> children give their tooltips natively.
+var parsed = Date.now();
 render();
+document.body.dataset.parseMs = parsed - started;
+document.body.dataset.renderMs = Date.now() - parsed;
 if (document.body.dataset.rendered !== 'error') document.body.dataset.rendered = 'ok';
 } catch (e) { fail(e && e.stack ? e.stack : String(e)); }
 })();
@@ -541,15 +566,18 @@ void HtmlReportSink::add_span(int track, TraceKind kind, std::string_view name, 
     s.end = end;
     s.kind = kind;
     s.name = intern(name);
-    if (!args.empty()) {
+    // A streaming span's arguments are its transfer's, shown with the transfer. Equal argument
+    // sets (a BD's fifo, element, bytes) are stored once.
+    if (!args.empty() && kind != TraceKind::Streaming) {
         std::string a = "{";
         for (const auto& arg : args) {
             if (a.size() > 1) a += ",";
             a += json_string(arg.key) + ":" + (arg.is_number ? std::to_string(arg.number) : json_string(arg.text));
         }
         a += "}";
-        s.args = static_cast<std::uint32_t>(args_.size());
-        args_.push_back(std::move(a));
+        const auto [it, added] = arg_ids_.try_emplace(std::move(a), static_cast<std::uint32_t>(args_.size()));
+        if (added) args_.push_back(it->first);
+        s.args = it->second;
     }
     t.spans.push_back(s);
     ++span_count_;
@@ -581,17 +609,21 @@ void HtmlReportSink::write(const Outcome& outcome) {
 
 std::string HtmlReportSink::render_header(const Outcome& o) const {
     const std::string status = o.status.empty() ? std::string("finished") : o.status;
+    const std::string& design = run_.design.empty() ? o.design : run_.design;
     std::string h = "<header>\n";
     h += fmt::format("<h1>npusim report: {}<span class=\"status status-{}\" id=\"status\">{}</span></h1>\n",
-                     escape_html(run_.design.empty() ? std::string("(unnamed design)") : run_.design),
-                     status_class(status), escape_html(status));
+                     escape_html(design.empty() ? std::string("(unnamed design)") : design), status_class(status),
+                     escape_html(status));
     h += "<table class=\"facts\">\n";
     auto row = [&](const std::string& k, const std::string& v) {
         h += fmt::format("<tr><td>{}</td><td>{}</td></tr>\n", escape_html(k), escape_html(v));
     };
-    row("device", fmt::format("{} ({}{})", run_.device, model::arch_name(run_.arch),
-                              cols_ ? fmt::format(", {} column{} x {} rows", cols_, cols_ == 1 ? "" : "s", rows_)
-                                    : std::string()));
+    if (run_.device.empty() && !o.device.empty())
+        row("device", o.device + " (the run did not start)");
+    else
+        row("device", fmt::format("{} ({}{})", run_.device, model::arch_name(run_.arch),
+                                  cols_ ? fmt::format(", {} column{} x {} rows", cols_, cols_ == 1 ? "" : "s", rows_)
+                                        : std::string()));
     if (run_.clock_mhz > 0) {
         row("clock", fmt::format("{:g} MHz (1 cycle = {:g} ns)", run_.clock_mhz, 1000.0 / run_.clock_mhz));
         row("cycles",
@@ -1071,7 +1103,7 @@ std::string HtmlReportSink::render_data(std::uint64_t& merged_quantum, std::size
         bool first_series = true;
         for (const auto& s : series[i]) {
             std::string b, d, n, a, m, u;
-            bool any_merged = false;
+            bool any_merged = false, any_args = false;
             std::uint64_t prev = 0;
             std::size_t k = 0;
             while (k < s.spans.size()) {
@@ -1090,6 +1122,7 @@ std::string HtmlReportSink::render_data(std::uint64_t& merged_quantum, std::size
                 d += fmt::format("{}{}", sep, end - first->begin);
                 n += fmt::format("{}{}", sep, first->name);
                 a += fmt::format("{}{}", sep, arg_id(first->args));
+                any_args |= first->args != 0;
                 m += fmt::format("{}{}", sep, count);
                 u += fmt::format("{}{}", sep, busy);
                 any_merged |= count > 1;
@@ -1097,8 +1130,9 @@ std::string HtmlReportSink::render_data(std::uint64_t& merged_quantum, std::size
                 ++embedded;
                 k = next;
             }
-            groups += fmt::format("{}{{\"k\":{},\"b\":[{}],\"d\":[{}],\"n\":[{}],\"a\":[{}]", first_series ? "" : ",",
-                                  s.kind, b, d, n, a);
+            groups +=
+                fmt::format("{}{{\"k\":{},\"b\":[{}],\"d\":[{}],\"n\":[{}]", first_series ? "" : ",", s.kind, b, d, n);
+            if (any_args) groups += ",\"a\":[" + a + "]";
             if (any_merged) groups += ",\"m\":[" + m + "],\"u\":[" + u + "]";
             groups += "}";
             first_series = false;

@@ -52,6 +52,8 @@ public:
         const sim::Diagnosis* diagnosis = nullptr; ///< deadlock or limit
         const sim::SimResult* result = nullptr; ///< a finished run: channel bytes and active cycles
         std::vector<std::pair<std::string, std::string>> figures; ///< more header lines: label, value
+        /// The design and device, for a run that failed before simulating (no begin_run).
+        std::string design, device;
     };
     struct Limits {
         std::size_t max_spans = 200'000; ///< spans embedded, over all tracks
@@ -156,6 +158,7 @@ private:
     std::vector<std::string> names_;
     std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> name_ids_;
     std::vector<std::string> args_{""}; ///< rendered JSON objects
+    std::unordered_map<std::string, std::uint32_t> arg_ids_; ///< rendered JSON object -> index
 };
 
 } // namespace npusim::traces
