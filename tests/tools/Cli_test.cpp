@@ -380,7 +380,7 @@ TEST_CASE("traces are always built in: --trace, --vcd and --html write their fil
     CHECK_THAT(page, !Catch::Contains("id=\"deadlock-graph\""));
 }
 
-TEST_CASE("--html is written when the run fails: the deadlock graph and the report, exit code kept", "[cli]") {
+TEST_CASE("a run that fails still writes its --html report: the deadlock graph, exit code kept", "[cli]") {
     harness::test::TempDir d("npusim_cli_html");
     const auto r = cli({"run", "deadlock_fill_less", "--html", d.file("d.html"), "--json"});
     INFO(r.out << r.err);
