@@ -3,6 +3,7 @@
 #include "CliSupport.hpp"
 #include "CrashReporter.hpp"
 #include "DepthCommand.hpp"
+#include "HtmlReportOutcome.hpp"
 #include "ProgressLine.hpp"
 #include "Watchdog.hpp"
 
@@ -12,6 +13,7 @@
 #include "npusim/model/NativeActivity.hpp"
 #include "npusim/model/TimingParams.hpp"
 #include "npusim/sim/Diagnosis.hpp"
+#include "npusim/traces/HtmlReportSink.hpp"
 #include "npusim/traces/MlirAieTraceSink.hpp"
 #include "npusim/traces/PerfettoTraceSink.hpp"
 #include "npusim/traces/TeeTraceSink.hpp"
@@ -100,6 +102,9 @@ run options (also written --option=value):
   --dot FILE.dot       on a deadlock or cycle limit: the wait-for graph in Graphviz DOT (blocked
                        processes red, the cycle bold red, the causal chain bold); render it with
                        `dot -Tsvg FILE.dot -o FILE.svg`
+  --html FILE.html     one self-contained HTML report for a browser (no network): per-tile
+                       timeline with zoom and tooltips, fifo occupancy, utilisation against peak,
+                       the design graph, and the deadlock graph; written when the run fails too
   --json               print one machine-readable result object
   --netlist            print the resolved netlist before simulating
   --alloc-scheme bank-aware|basic-sequential
@@ -171,7 +176,7 @@ struct RunArgs {
     std::uint64_t max_cycles = kDefaultMaxCycles;
     double timeout_seconds = kDefaultTimeoutSeconds;
     std::uint64_t core_stack_bytes = 0; ///< 0: SimOptions' default
-    std::string timing_file, trace_file, vcd_file, dot_file;
+    std::string timing_file, trace_file, vcd_file, dot_file, html_file;
     bool mlir_aie_trace = false; ///< --trace-format mlir-aie
     bool json = false, netlist = false, progress = false, queue_wait = false, werror = false, check_memory = true;
     harness::KernelSet kernels = harness::KernelSet::reference;
@@ -281,7 +286,7 @@ RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
         else if (s == "--dot")
             r.dot_file = value(s);
         else if (s == "--html")
-            throw UsageError("--html is not available in this version");
+            r.html_file = value(s);
         else if (s == "--kernels") {
             const std::string k = value(s);
             const auto ks = harness::parse_kernel_set(k);
@@ -660,7 +665,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     }
     // Output files are opened before the run: a bad path fails at once, not after the simulation.
     bool dot_existed = false;
-    for (const auto* path : {&r.trace_file, &r.vcd_file, &r.dot_file}) {
+    for (const auto* path : {&r.trace_file, &r.vcd_file, &r.dot_file, &r.html_file}) {
         if (path->empty()) continue;
         if (path == &r.dot_file) dot_existed = std::filesystem::exists(*path);
         std::ofstream probe(*path, std::ios::app);
@@ -668,7 +673,8 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
             throw std::runtime_error(fmt::format("cannot write {} '{}': {}",
                                                  path == &r.trace_file ? "--trace"
                                                  : path == &r.vcd_file ? "--vcd"
-                                                                       : "--dot",
+                                                 : path == &r.dot_file ? "--dot"
+                                                                       : "--html",
                                                  *path, std::strerror(errno)));
     }
     std::unique_ptr<traces::PerfettoTraceSink> perfetto;
@@ -680,6 +686,10 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     else if (!r.trace_file.empty())
         sinks.push_back((perfetto = std::make_unique<traces::PerfettoTraceSink>(r.trace_file)).get());
     if (!r.vcd_file.empty()) sinks.push_back((vcd = std::make_unique<traces::VcdTraceSink>(r.vcd_file)).get());
+    // The report is written once the run's end is known (pass, mismatch or failure), not by finish().
+    std::unique_ptr<traces::HtmlReportSink> html;
+    if (!r.html_file.empty())
+        sinks.push_back((html = std::make_unique<traces::HtmlReportSink>(r.html_file, false)).get());
     traces::TeeTraceSink tee(sinks);
     if (!sinks.empty()) so.trace = &tee;
     if (r.netlist) {
@@ -713,6 +723,15 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         run = harness::run_design(spec, dev.name, r.params, ro);
     } catch (const SimulationError& e) {
         // The simulator wrote the trace and waveform up to the failure (blocked spans open there).
+        if (html) {
+            // A report that cannot be written is noted; the failure's report and exit code stay.
+            try {
+                html->write(html_outcome(e));
+                err << "  report written to " << r.html_file << " (up to the failure; open in a browser)\n";
+            } catch (const std::exception& w) {
+                err << "  --html: " << w.what() << "; the report follows\n";
+            }
+        }
         if (!r.trace_file.empty()) err << "  trace written to " << r.trace_file << " (up to the failure)\n";
         if (!r.vcd_file.empty()) err << "  waveform written to " << r.vcd_file << " (up to the failure)\n";
         if (!r.dot_file.empty()) {
@@ -732,12 +751,27 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
             }
         }
         throw;
+    } catch (const std::exception& e) {
+        // Before the simulation (a design error) or after it (--save-outputs cannot write): the
+        // report shows the error, and the run when there was one.
+        if (html) {
+            try {
+                auto o = html_outcome(e);
+                o.design = r.design;
+                o.device = dev.name;
+                html->write(o);
+                err << "  report written to " << r.html_file << " (open in a browser)\n";
+            } catch (const std::exception&) { // the error being reported matters more
+            }
+        }
+        throw;
     }
     if (!r.dot_file.empty()) {
         if (!dot_existed) std::filesystem::remove(r.dot_file);
         err << "  --dot: the run finished, so there is no wait-for graph to draw (" << r.dot_file << " not written)\n";
     }
     const auto& rep = *run;
+    if (html) html->write(html_outcome(rep));
     if (r.json) {
         auto j = report_json(rep, so.timing);
         if (!r.what_if.empty()) run_what_ifs(r, spec, run_options(r, dev), rep, out, &j);
@@ -751,6 +785,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
             << (r.mlir_aie_trace ? " (mlir-aie format: open in ui.perfetto.dev, summarise with get_trace_summary.py)\n"
                                  : " (open in ui.perfetto.dev)\n");
     if (!r.vcd_file.empty() && !r.json) out << "  waveform written to " << r.vcd_file << " (open with GTKWave)\n";
+    if (!r.html_file.empty() && !r.json) out << "  report written to " << r.html_file << " (open in a browser)\n";
     return rep.all_match ? 0 : 1;
 }
 
@@ -877,9 +912,10 @@ std::uint64_t digest(const std::vector<std::uint8_t>& bytes) {
 
 // --device a,b: the same design, parameters and seed on each device, outputs and cycles side by side.
 int cmd_run_devices(const RunArgs& r, const std::vector<std::string>& devices, std::ostream& out) {
-    for (const auto* f : {&r.trace_file, &r.vcd_file, &r.dot_file})
+    for (const auto* f : {&r.trace_file, &r.vcd_file, &r.dot_file, &r.html_file})
         if (!f->empty())
-            throw UsageError("--trace, --vcd and --dot write one run's files: give one device, not a --device list");
+            throw UsageError(
+                "--trace, --vcd, --dot and --html write one run's files: give one device, not a --device list");
     if (!r.save_dir.empty()) throw UsageError("--save-outputs writes one run's files: give one device, not a list");
     if (!r.what_if.empty()) throw UsageError("--what-if compares ablations on one device: give one device, not a list");
     if (r.netlist) throw UsageError("--netlist prints one device's netlist: give one device, not a list");

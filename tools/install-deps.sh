@@ -4,7 +4,8 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config libsystemc-dev libboost-graph-dev libeigen3-dev libfmt-dev
           catch2 libbenchmark-dev nlohmann-json3-dev
           graphviz   # graphviz: the tests render --dot graphs with `dot`
-          gtkwave)   # gtkwave: the tests convert --vcd waveforms with `vcd2fst` (trace:vcd-gtkwave)
+          gtkwave    # gtkwave: the tests convert --vcd waveforms with `vcd2fst` (trace:vcd-gtkwave)
+          chromium)  # chromium: the tests render --html reports in headless Chromium (trace:html-chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

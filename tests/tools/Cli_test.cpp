@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -382,7 +383,7 @@ TEST_CASE("run --device a,b: the same design on several devices, cycles and outp
     CHECK(doc["devices"][1]["output_digests"]["C"].get<std::string>().size() == 16);
     const auto t = cli({"run", "vector_scalar_mul", "--device", "npu1,npu2", "--trace", "/tmp/x.json"});
     CHECK(t.code == 2);
-    CHECK_THAT(t.err, Catch::Contains("--trace, --vcd and --dot write one run's files: give one device"));
+    CHECK_THAT(t.err, Catch::Contains("--trace, --vcd, --dot and --html write one run's files: give one device"));
     const auto e = cli({"run", "vector_scalar_mul", "--device", "npu1,,npu2"});
     CHECK(e.code == 2);
     CHECK_THAT(e.err, Catch::Contains("--device 'npu1,,npu2': an empty device name in the list"));
@@ -462,7 +463,7 @@ TEST_CASE("timing overrides from a file change the cycle count", "[cli]") {
     CHECK_THAT(bad.err, Catch::Contains("cannot open timing file '/nonexistent.json'"));
 }
 
-TEST_CASE("traces are always built in: --trace and --vcd write their files, --html is a usage error", "[cli]") {
+TEST_CASE("traces are always built in: --trace, --vcd and --html write their files", "[cli]") {
     harness::test::TempDir d("npusim_cli_traces");
     const auto r = cli({"run", "passthrough_kernel", "--trace", d.file("t.json"), "--vcd=" + d.file("t.vcd")});
     INFO(r.out << r.err);
@@ -478,9 +479,42 @@ TEST_CASE("traces are always built in: --trace and --vcd write their files, --ht
     std::getline(vcd, first);
     CHECK_FALSE(first.empty());
     const auto h = cli({"run", "passthrough_kernel", "--html", d.file("r.html")});
-    CHECK(h.code == 2);
-    CHECK_THAT(h.err, Catch::Contains("npusim: usage error: --html is not available in this version"));
-    CHECK_FALSE(std::filesystem::exists(d.file("r.html")));
+    INFO(h.out << h.err);
+    REQUIRE(h.code == 0);
+    CHECK_THAT(h.out, Catch::Contains("  report written to " + d.file("r.html") + " (open in a browser)\n"));
+    std::ifstream in(d.file("r.html"));
+    const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK_THAT(page, Catch::StartsWith("<!DOCTYPE html>"));
+    CHECK_THAT(page, Catch::Contains("status-pass"));
+    CHECK_THAT(page, Catch::Contains("id=\"design-graph\""));
+    CHECK_THAT(page, Catch::Contains("\"worker 'passthrough' on (0,2)\""));
+    CHECK_THAT(page, !Catch::Contains("id=\"deadlock-graph\""));
+}
+
+TEST_CASE("a run that fails still writes its --html report: the deadlock graph, exit code kept", "[cli]") {
+    harness::test::TempDir d("npusim_cli_html");
+    const auto r = cli({"run", "deadlock_fill_less", "--html", d.file("d.html"), "--json"});
+    INFO(r.out << r.err);
+    CHECK(r.code == 3);
+    CHECK_THAT(r.err,
+               Catch::Contains("  report written to " + d.file("d.html") + " (up to the failure; open in a browser)"));
+    std::ifstream in(d.file("d.html"));
+    const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK_THAT(page, Catch::Contains("status-deadlock"));
+    CHECK_THAT(page, Catch::Contains("id=\"deadlock-graph\""));
+    CHECK_THAT(page, Catch::Contains("fill_less_than_consumed"));
+    CHECK_THAT(page, Catch::Contains("blocked: ")); // the blocked spans on the timeline
+    // A report that cannot be written is noted; the deadlock keeps its exit code.
+    const auto full = cli({"run", "deadlock_fill_less", "--html", "/dev/full"});
+    CHECK(full.code == 3);
+    CHECK_THAT(full.err, Catch::Contains("  --html: cannot write HTML report to '/dev/full': No space left on device"));
+    CHECK_THAT(full.err, Catch::Contains("npusim: deadlock: "));
+    // A cycle limit is reported the same way.
+    const auto bad = cli({"run", "passthrough_kernel", "--html", d.file("bad.html"), "--max-cycles", "100"});
+    CHECK(bad.code == 4);
+    std::ifstream bin(d.file("bad.html"));
+    const std::string limit((std::istreambuf_iterator<char>(bin)), std::istreambuf_iterator<char>());
+    CHECK_THAT(limit, Catch::Contains("status-limit"));
 }
 
 TEST_CASE("queue-wait: a queue overflow is exit code 4 at that push; --queue-wait waits for a slot and passes",

@@ -106,8 +106,6 @@ void add_cli(Catalog& c) {
           {"run", "passthrough_kernel", "--input", "in=a.npy", "--input", "in=b.npy"});
     c.cli("usage.core_stack", kUsage, "--core-stack expects 1048576 up to 2147483648 bytes, got 1000",
           {"run", "passthrough_kernel", "--core-stack", "1000"});
-    c.cli("usage.html", kUsage, "--html is not available in this version",
-          {"run", "passthrough_kernel", "--html", "r.html"});
     c.cli("usage.what_if", kUsage,
           "--what-if: unknown ablation 'free-dma' (one of: free-kernels, unlimited-ddr, ideal-locks, "
           "zero-host-latency, all)",
@@ -115,7 +113,7 @@ void add_cli(Catalog& c) {
     c.cli("usage.device_list_empty", kUsage, "--device 'npu1,,npu2': an empty device name in the list",
           {"run", "passthrough_kernel", "--device", "npu1,,npu2"});
     c.cli("usage.device_list_files", kUsage,
-          "--trace, --vcd and --dot write one run's files: give one device, not a --device list",
+          "--trace, --vcd, --dot and --html write one run's files: give one device, not a --device list",
           {"run", "passthrough_kernel", "--device", "npu1,npu2", "--vcd", "w.vcd"});
     c.cli("usage.device_list_save", kUsage, "--save-outputs writes one run's files: give one device, not a list",
           {"run", "passthrough_kernel", "--device", "npu1,npu2", "--save-outputs", "out"});
@@ -169,6 +167,12 @@ void add_cli(Catalog& c) {
     c.site("traces/src/OutputFile.cpp");
     c.cli("process.trace_write", kOther, "cannot write Perfetto trace to '/dev/full': No space left on device",
           {"run", "passthrough_kernel", "--trace", "/dev/full"});
+    c.site("tools/Cli.cpp");
+    c.cli("process.html_file", kOther, "cannot write --html '/nonexistent/r.html': No such file or directory",
+          {"run", "passthrough_kernel", "--html", "/nonexistent/r.html"});
+    c.site("traces/src/OutputFile.cpp");
+    c.cli("process.html_write", kOther, "cannot write HTML report to '/dev/full': No space left on device",
+          {"run", "passthrough_kernel", "--html", "/dev/full"});
     c.site("tools/DepthCommand.cpp");
     c.cli("process.csv_file", kOther, "cannot write --csv '/nonexistent/d.csv': No such file or directory",
           {"depth", "passthrough_dmas", "--csv", "/nonexistent/d.csv"});

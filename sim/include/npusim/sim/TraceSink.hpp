@@ -13,6 +13,8 @@
 // calls, transfers, blocked waits, other) and drops lock and stream stalls and streaming (sub-spans
 // of a transfer); instants are dropped.
 #include "npusim/model/DeviceSpec.hpp"
+#include "npusim/model/Netlist.hpp"
+#include "npusim/model/TimingParams.hpp"
 #include "npusim/model/TraceConfig.hpp"
 
 #include <cstdint>
@@ -72,6 +74,11 @@ struct RunInfo {
     /// The design's trace configuration (Program::enable_trace), or null if it has none. Valid
     /// until finish() returns.
     const model::TraceConfig* trace_config = nullptr;
+    /// The netlist being simulated (the design graph: tiles, buffers, locks, flows) and the run's
+    /// timing parameters (channel peaks). Valid until finish() returns: a sink that needs them
+    /// later copies what it uses.
+    const model::Netlist* netlist = nullptr;
+    const model::TimingParams* timing = nullptr;
 };
 
 class TraceSink {

@@ -1,0 +1,305 @@
+// HtmlReportSink: what the page embeds (spans, arguments, counters), that it loads nothing from the
+// network, that design names cannot break it, the reduction of large runs, the diagnosis section,
+// and when the file is written. (ctest trace:html-chromium renders real reports in Chromium.)
+#include "npusim/traces/HtmlReportSink.hpp"
+
+#include "npusim/model/DeviceSpec.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using npusim::sim::TraceArg;
+using npusim::sim::TraceKind;
+using npusim::sim::TrackInfo;
+using npusim::traces::HtmlReportSink;
+using Kind = TrackInfo::Kind;
+
+namespace {
+
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        path = fs::temp_directory_path() / ("npusim_html_test_" + std::to_string(std::random_device{}()));
+        fs::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    std::string file(const std::string& n) const { return (path / n).string(); }
+};
+
+std::string slurp(const std::string& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The embedded data object of a page.
+nlohmann::json data_of(const std::string& page) {
+    const std::string open = "<script type=\"application/json\" id=\"npusim-data\">";
+    const auto b = page.find(open);
+    REQUIRE(b != std::string::npos);
+    const auto e = page.find("</script>", b);
+    REQUIRE(e != std::string::npos);
+    return nlohmann::json::parse(page.substr(b + open.size(), e - b - open.size()));
+}
+
+std::size_t count(const std::string& s, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+    return n;
+}
+
+const std::string kEvil = "<script>alert(\"x\")</script> & 'q'";
+
+// A small netlist on npu1_1col: a fifo with an HTML-special name, its lock pair on (0,2), a flow.
+npusim::model::Netlist evil_netlist() {
+    npusim::model::Netlist net;
+    net.device = &npusim::model::device_by_name("npu1_1col");
+    net.design = "html <test> & \"quotes\"";
+    net.locks.push_back({kEvil + "_cons_prod_lock_0", {0, 2}, 0, 2, {kEvil, "consumer copy prod_lock (free slots)"}});
+    net.locks.push_back({kEvil + "_cons_cons_lock_0", {0, 2}, 1, 0, {kEvil, "consumer copy cons_lock (full slots)"}});
+    net.locks.push_back({"barrier", {0, 2}, 2, 0, {"b", "barrier"}});
+    npusim::model::NetBuffer buf;
+    buf.name = kEvil + "_buff_0";
+    buf.tile = {0, 2};
+    buf.bytes = 1024;
+    buf.prov = {kEvil, "consumer copy", 0};
+    net.buffers.push_back(buf);
+    npusim::model::Flow f;
+    f.source = {{0, 0}, npusim::model::Direction::MM2S, 0};
+    f.dests = {{{0, 2}, npusim::model::Direction::S2MM, 0}};
+    f.paths = {{{0, 0}, {0, 1}, {0, 2}}};
+    f.prov = {kEvil, "stream"};
+    net.flows.push_back(f);
+    return net;
+}
+
+// Tracks 0 core, 1 DMA S2MM, 2/3 the fifo's locks, 4 the barrier; a few spans and counters.
+void feed(HtmlReportSink& sink, const npusim::model::Netlist& net, const npusim::model::TimingParams& timing) {
+    npusim::sim::RunInfo info;
+    info.design = net.design;
+    info.device = "npu1_1col";
+    info.clock_mhz = 1000;
+    info.netlist = &net;
+    info.timing = &timing;
+    sink.begin_run(info);
+    sink.add_track(0, {Kind::Core, 0, 2, "worker " + kEvil});
+    sink.add_track(1, {Kind::Dma, 0, 2, "DMA (0,2) S2MM 0", 0, npusim::model::Direction::S2MM});
+    sink.add_track(2, {Kind::Lock, 0, 2, kEvil + "_cons_prod_lock_0"});
+    sink.add_track(3, {Kind::Lock, 0, 2, kEvil + "_cons_cons_lock_0"});
+    sink.add_track(4, {Kind::Lock, 0, 2, "barrier"});
+    const TraceArg kargs[] = {TraceArg::str("kernel", "k<1>"), TraceArg::num("kernel_cycles", 90)};
+    sink.detailed_span(0, TraceKind::KernelCall, "kernel " + kEvil, 100, 200, kargs);
+    sink.detailed_span(0, TraceKind::LockStall, "lock stall: x", 200, 250, {});
+    const TraceArg targs[] = {TraceArg::str("fifo", kEvil), TraceArg::num("bytes", 1024)};
+    sink.detailed_span(1, TraceKind::Transfer, "'in' consumer S2MM, element 0", 10, 400, targs);
+    sink.detailed_span(1, TraceKind::Streaming, "streaming", 144, 400, targs);
+    sink.counter(3, 0, 0);
+    sink.counter(3, 400, 1);
+    sink.counter(3, 450, 0);
+    sink.counter(2, 0, 2);
+    sink.counter(4, 0, 0);
+    sink.counter(4, 300, 1);
+}
+
+} // namespace
+
+TEST_CASE("HtmlReportSink embeds every span with its arguments and the fifo occupancy", "[traces][html]") {
+    TempDir d;
+    const auto net = evil_netlist();
+    const auto timing = npusim::model::TimingParams::for_arch(npusim::model::Arch::AIE2);
+    HtmlReportSink sink(d.file("r.html"));
+    feed(sink, net, timing);
+    sink.finish(1000);
+    CHECK(sink.span_count() == 4);
+    const std::string page = slurp(d.file("r.html"));
+    REQUIRE_FALSE(page.empty());
+    const auto data = data_of(page);
+    CHECK(data["end"] == 1000);
+
+    // Spans: per track and kind; begins delta-coded.
+    std::map<std::string, nlohmann::json> tracks;
+    for (const auto& g : data["groups"])
+        for (const auto& t : g["tracks"]) tracks[t["name"].get<std::string>()] = t;
+    REQUIRE(tracks.count("worker " + kEvil));
+    REQUIRE(tracks.count("DMA (0,2) S2MM 0"));
+    CHECK(tracks.size() == 2); // lock tracks are charts, not timeline rows
+    const auto kinds = data["kinds"];
+    bool kernel_seen = false, streaming_seen = false;
+    for (const auto& s : tracks["worker " + kEvil]["series"]) {
+        if (kinds[s["k"].get<int>()] != "kernel call") continue;
+        kernel_seen = true;
+        CHECK(s["b"] == nlohmann::json::array({100}));
+        CHECK(s["d"] == nlohmann::json::array({100}));
+        CHECK(data["names"][s["n"][0].get<int>()] == "kernel " + kEvil);
+        const auto args = data["args"][s["a"][0].get<int>()];
+        CHECK(args["kernel"] == "k<1>");
+        CHECK(args["kernel_cycles"] == 90);
+    }
+    for (const auto& s : tracks["DMA (0,2) S2MM 0"]["series"])
+        if (kinds[s["k"].get<int>()] == "streaming") {
+            streaming_seen = true;
+            CHECK(s["b"] == nlohmann::json::array({144}));
+            CHECK(s["d"] == nlohmann::json::array({256}));
+        }
+    CHECK(kernel_seen);
+    CHECK(streaming_seen);
+
+    // Counters: the fifo's full-slot lock against depth 2 (2 free + 0 full), the barrier; not the
+    // free-slot lock.
+    REQUIRE(data["counters"].size() == 2);
+    const auto& fifo = data["counters"][0];
+    CHECK(fifo["kind"] == "fifo");
+    CHECK(fifo["label"] == "'" + kEvil + "' consumer copy");
+    CHECK(fifo["cap"] == 2);
+    CHECK(fifo["t"] == nlohmann::json::array({0, 400, 450}));
+    CHECK(fifo["v"] == nlohmann::json::array({0, 1, 0}));
+    CHECK(data["counters"][1]["kind"] == "lock");
+
+    // Utilisation: 100 kernel cycles of 1000; 1024 B in 256 streaming cycles.
+    CHECK_THAT(page, Catch::Contains("<td class=\"num\">10.0%</td>"));
+    CHECK_THAT(page, Catch::Contains("<td class=\"num\">1,024</td><td class=\"num\">256</td>"));
+    // The design graph: the tiles of the device and the flow.
+    CHECK_THAT(page, Catch::Contains("id=\"design-graph\""));
+    CHECK(count(page, "<g class=\"tile") == 6);
+    CHECK(count(page, "<g class=\"flow\"") == 1);
+    CHECK_THAT(page, Catch::Contains("(0,0) MM2S 0 \u2192 (0,2) S2MM 0 (3 switch hops)"));
+}
+
+TEST_CASE("HtmlReportSink loads nothing from the network", "[traces][html]") {
+    TempDir d;
+    const auto net = evil_netlist();
+    const auto timing = npusim::model::TimingParams::for_arch(npusim::model::Arch::AIE2);
+    HtmlReportSink sink(d.file("r.html"));
+    feed(sink, net, timing);
+    sink.finish(1000);
+    const std::string page = slurp(d.file("r.html"));
+    CHECK_THAT(page, !Catch::Contains("http://"));
+    CHECK_THAT(page, !Catch::Contains("https://"));
+    CHECK_THAT(page, !Catch::Contains("<link"));
+    CHECK_THAT(page, !Catch::Contains("@import"));
+    CHECK_FALSE(std::regex_search(page, std::regex(R"(\bsrc\s*=)")));
+    // Every href and url() is a fragment of the page itself.
+    const std::regex ref(R"((href\s*=\s*["']?|url\()([^"')\s>]*))");
+    for (auto it = std::sregex_iterator(page.begin(), page.end(), ref); it != std::sregex_iterator(); ++it) {
+        INFO((*it)[0].str());
+        CHECK((*it)[2].str().rfind('#', 0) == 0);
+    }
+}
+
+TEST_CASE("HtmlReportSink escapes names: a <script> in a fifo name cannot break the page", "[traces][html]") {
+    TempDir d;
+    const auto net = evil_netlist();
+    const auto timing = npusim::model::TimingParams::for_arch(npusim::model::Arch::AIE2);
+    HtmlReportSink sink(d.file("r.html"));
+    feed(sink, net, timing);
+    sink.finish(1000);
+    const std::string page = slurp(d.file("r.html"));
+    CHECK_THAT(page, !Catch::Contains("<script>alert"));
+    CHECK(count(page, "<script") == 2); // the data and the page's script
+    CHECK(count(page, "</script>") == 2);
+    CHECK_THAT(page, Catch::Contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;"));
+    CHECK_THAT(page, Catch::Contains("\\u003cscript\\u003ealert(\\\"x\\\")\\u003c/script\\u003e \\u0026 'q'"));
+    CHECK_THAT(page, Catch::Contains("npusim report: html &lt;test&gt; &amp; &quot;quotes&quot;"));
+
+    CHECK(HtmlReportSink::escape_html("a<b>&\"'") == "a&lt;b&gt;&amp;&quot;&#39;");
+    CHECK(HtmlReportSink::json_string("</script><!--") == "\"\\u003c/script\\u003e\\u003c!--\"");
+    CHECK(HtmlReportSink::json_string("tab\t\x01\xff\xc3\xa9") == "\"tab\\t\\u0001\\ufffd\xc3\xa9\"");
+    CHECK(nlohmann::json::parse(HtmlReportSink::json_string(kEvil)) == kEvil);
+}
+
+TEST_CASE("HtmlReportSink reduces large runs and says so", "[traces][html]") {
+    TempDir d;
+    HtmlReportSink::Limits limits;
+    limits.max_spans = 100;
+    limits.max_counter_points = 20;
+    HtmlReportSink sink(d.file("r.html"), true, limits);
+    sink.begin_run({});
+    sink.add_track(0, {Kind::Core, 0, 2, "core"});
+    sink.add_track(1, {Kind::Lock, 0, 2, "l"});
+    for (std::uint64_t i = 0; i < 1000; ++i) {
+        sink.detailed_span(0, TraceKind::KernelCall, "k", i * 10, i * 10 + 5, {});
+        sink.counter(1, i * 10, static_cast<std::int64_t>(i % 3));
+    }
+    sink.finish(10'000);
+    const std::string page = slurp(d.file("r.html"));
+    CHECK_THAT(page, Catch::Contains("id=\"reduced\""));
+    CHECK_THAT(page, Catch::Contains("This run recorded 1,000 spans"));
+    const auto data = data_of(page);
+    const auto& s = data["groups"][0]["tracks"][0]["series"][0];
+    CHECK(s["b"].size() <= 100);
+    std::uint64_t merged = 0, busy = 0;
+    for (const auto& m : s["m"]) merged += m.get<std::uint64_t>();
+    for (const auto& u : s["u"]) busy += u.get<std::uint64_t>();
+    CHECK(merged == 1000);
+    CHECK(busy == 5000);
+    // The utilisation uses every span.
+    CHECK_THAT(page,
+               Catch::Contains("<td class=\"num\">1,000</td><td class=\"num\">5,000</td><td class=\"num\">50.0%</td>"));
+    // The counter: per interval its minimum and maximum.
+    const auto& c = data["counters"][0];
+    CHECK(c["env"] == 1);
+    CHECK(c["t"].size() <= 20);
+    for (std::size_t i = 0; i < c["lo"].size(); ++i) {
+        CHECK(c["lo"][i] == 0);
+        CHECK(c["hi"][i] == 2);
+    }
+}
+
+TEST_CASE("HtmlReportSink draws the deadlock graph with its cycle and the diagnosis text", "[traces][html]") {
+    TempDir d;
+    HtmlReportSink sink(d.file("r.html"), false);
+    sink.begin_run({});
+    sink.add_track(0, {Kind::Core, 0, 2, "worker 'a'"});
+    sink.detailed_span(0, TraceKind::Blocked, "blocked: acquire", 10, 50, {});
+    sink.finish(50);
+    CHECK_FALSE(fs::exists(d.file("r.html"))); // written by write(), once the end is known
+    npusim::sim::Diagnosis diag;
+    diag.cycle = 50;
+    diag.case_id = "lock_cycle";
+    diag.case_title = "lock cycle";
+    diag.text = "deadlock at cycle 50 <in> 'x'";
+    using N = npusim::sim::WaitNode;
+    diag.nodes = {{N::Kind::Worker, "worker:a", "worker 'a'", "blocked", "", true, true},
+                  {N::Kind::Lock, "lock:l", "lock l <1>", "", "value 0", true, true},
+                  {N::Kind::Worker, "worker:b", "worker 'b'", "finished", "", false, false}};
+    diag.edges = {{0, 1, "waits >= 1", true, true}, {1, 0, "released by", true, true}, {1, 2, "released by"}};
+    diag.cycles = {{0, 1}};
+    diag.chain = {"worker 'a' waits"};
+    diag.chain_nodes = {0};
+    HtmlReportSink::Outcome o;
+    o.status = "deadlock";
+    o.message = diag.text;
+    o.diagnosis = &diag;
+    sink.write(o);
+    const std::string page = slurp(d.file("r.html"));
+    CHECK_THAT(page, Catch::Contains("status-deadlock"));
+    CHECK_THAT(page, Catch::Contains("id=\"deadlock-graph\""));
+    CHECK(count(page, "<g class=\"node") == 3);
+    CHECK(count(page, "<g class=\"node in-cycle\"") == 2);
+    CHECK(count(page, "<g class=\"edge in-cycle\"") == 2);
+    CHECK_THAT(page, Catch::Contains("lock l &lt;1&gt;"));
+    CHECK_THAT(page, Catch::Contains("deadlock at cycle 50 &lt;in&gt; &#39;x&#39;"));
+    CHECK_THAT(page, Catch::Contains("<li>worker &#39;a&#39; waits</li>"));
+}
+
+TEST_CASE("HtmlReportSink names the file it cannot write; rejects unknown tracks", "[traces][html]") {
+    HtmlReportSink sink("/nonexistent/dir/r.html");
+    sink.begin_run({});
+    CHECK_THROWS_WITH(sink.span(3, "x", 0, 1), Catch::Contains("track 3, which was never added"));
+    sink.add_track(0, {Kind::Core, 0, 2, "core"});
+    CHECK_THROWS_AS(sink.add_track(0, {Kind::Core, 0, 2, "core"}), std::invalid_argument);
+    CHECK_THROWS_WITH(sink.finish(10),
+                      "cannot write HTML report to '/nonexistent/dir/r.html': No such file or directory");
+}
