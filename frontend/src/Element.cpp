@@ -18,6 +18,26 @@ void Element::check_index(std::int64_t i) const {
         throw DesignError(fmt::format("'{}': index {} out of range for element of type {}", *owner_, i, type_->str()));
 }
 
+std::int64_t Element::flat_index(std::span<const std::int64_t> idx) const {
+    const auto& shape = type_->shape;
+    auto text = [](auto&& xs) {
+        std::string s;
+        for (auto x : xs) s += (s.empty() ? "" : ",") + std::to_string(x);
+        return "(" + s + ")";
+    };
+    if (idx.size() != shape.size())
+        throw DesignError(fmt::format("'{}': {} indices {} for an element of type {} with {} dimension(s)", *owner_,
+                                      idx.size(), text(idx), type_->str(), shape.size()));
+    std::int64_t flat = 0;
+    for (std::size_t d = 0; d < idx.size(); ++d) {
+        if (idx[d] < 0 || idx[d] >= shape[d])
+            throw DesignError(fmt::format("'{}': index {} is outside the shape {} of element type {}", *owner_,
+                                          text(idx), text(shape), type_->str()));
+        flat = flat * shape[d] + idx[d];
+    }
+    return flat;
+}
+
 const Element& ElementGroup::operator[](std::size_t i) const {
     if (n_ == 0) throw DesignError(fmt::format("use of an empty ElementGroup (nothing acquired): index {}", i));
     if (i >= n_)

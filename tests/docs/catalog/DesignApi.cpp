@@ -219,6 +219,15 @@ void add_design_api(Catalog& c) {
                  resolve(passthrough({.body = [](F in, F) { in.acquire(1).as<float>(); }})));
     NPUSIM_ERROR(c, "element.index", kDesign, "worker 'w': 'in': index 256 out of range for element of type i32[256]",
                  resolve(passthrough({.body = [](F in, F) { in.acquire(1).at<std::int32_t>(256); }})));
+    NPUSIM_ERROR(c, "element.nd_index", kDesign, "'x': index (1,9) is outside the shape (4,8) of element type i32[4,8]",
+                 std::vector<std::int32_t> mem(32);
+                 const auto t = tensor<std::int32_t>({4, 8}); const std::string o = "x";
+                 Element(reinterpret_cast<std::byte*>(mem.data()), &t, &o).at<std::int32_t>(1, 9));
+    NPUSIM_ERROR(c, "element.nd_rank", kDesign,
+                 "'x': 3 indices (1,2,3) for an element of type i32[4,8] with 2 dimension(s)",
+                 std::vector<std::int32_t> mem(32);
+                 const auto t = tensor<std::int32_t>({4, 8}); const std::string o = "x";
+                 Element(reinterpret_cast<std::byte*>(mem.data()), &t, &o).at<std::int32_t>(1, 2, 3));
     NPUSIM_ERROR(c, "element.group_index", kDesign, "worker 'w': 'in': index 2 out of range: 2 elements acquired",
                  resolve(passthrough({.body = [](F in, F) { in.acquire(2)[2]; }})));
     NPUSIM_ERROR(c, "element.group_single", kDesign, "worker 'w': 'in': 2 elements were acquired; index them with [i]",

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace npusim::iron {
@@ -44,8 +45,17 @@ public:
         check_index(i);
         return reinterpret_cast<T*>(data_)[i];
     }
+    /// Value (i, j, ...) of a multi-dimensional element as T, row-major over its shape, as IRON's
+    /// `elem[i, j]` (one index per dimension, each bounds checked).
+    template <class T, class... I>
+    T& at(std::int64_t i, std::int64_t j, I... rest) const requires(std::is_integral_v<I>&&...) {
+        check_dtype(dtype_of<T>());
+        const std::array<std::int64_t, 2 + sizeof...(I)> idx{i, j, static_cast<std::int64_t>(rest)...};
+        return reinterpret_cast<T*>(data_)[flat_index(idx)];
+    }
 
 private:
+    std::int64_t flat_index(std::span<const std::int64_t> idx) const;
     [[noreturn]] static void throw_empty(); ///< DesignError: a default-constructed view
     void check_dtype(DType want) const;
     void check_index(std::int64_t i) const;
@@ -81,6 +91,10 @@ public:
     template <class T>
     T& at(std::int64_t i) const {
         return single().at<T>(i);
+    }
+    template <class T, class... I>
+    T& at(std::int64_t i, std::int64_t j, I... rest) const requires(std::is_integral_v<I>&&...) {
+        return single().at<T>(i, j, rest...);
     }
     std::byte* data() const { return single().data(); }
     std::int64_t elements() const { return single().elements(); }

@@ -7,6 +7,7 @@
 #include "npusim/frontend/Tile.hpp"
 #include "npusim/frontend/WorkerRuntimeBarrier.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -79,6 +80,16 @@ public:
     }
     template <class Body>
     explicit Worker(Body body, WorkerOptions opts = {}) : Worker(std::move(body), std::tuple<>{}, std::move(opts)) {}
+
+    /// IRON Worker.grid(rows, cols, factory): a rows x cols grid of workers, factory(r, c) making
+    /// each (python/iron/worker.py @ 3ca0193c L180-205), so ws[r][c] replaces index arithmetic.
+    template <class Factory>
+    static std::vector<std::vector<Worker>> grid(int rows, int cols, Factory factory) {
+        std::vector<std::vector<Worker>> g(static_cast<std::size_t>(std::max(rows, 0)));
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c) g[static_cast<std::size_t>(r)].push_back(factory(r, c));
+        return g;
+    }
 
     const std::shared_ptr<detail::WorkerState>& state() const { return state_; }
     const std::string& name() const { return state_->name; }
