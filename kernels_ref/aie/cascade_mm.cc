@@ -12,11 +12,19 @@ namespace npusim::aie_kernels {
 
 namespace {
 
+// Sums wrap in the output type as the core's registers do: 64-bit host arithmetic, then truncated
+// (a modular conversion in C++20).
 template <typename TIn, typename TOut>
 TOut partial_sum(const TIn* a, const TIn* b, int k, int n, int row, int col) {
-    TOut s = 0;
-    for (int i = 0; i < k; ++i) s += static_cast<TOut>(a[row * k + i]) * static_cast<TOut>(b[i * n + col]);
-    return s;
+    std::int64_t s = 0;
+    for (int i = 0; i < k; ++i)
+        s += static_cast<std::int64_t>(a[row * k + i]) * static_cast<std::int64_t>(b[i * n + col]);
+    return static_cast<TOut>(s);
+}
+
+template <typename TOut>
+TOut wrap_add(TOut x, std::int64_t y) {
+    return static_cast<TOut>(static_cast<std::int64_t>(x) + y);
 }
 
 template <typename TIn, typename TOut>
@@ -36,9 +44,8 @@ void put_get(const TIn* a, const TIn* b, int m, int k, int n) {
     event0();
     for (int row = 0; row < m; ++row)
         for (int col = 0; col < n; ++col) {
-            TOut s = partial_sum<TIn, TOut>(a, b, k, n, row, col);
             v16int32 w = get_scd_v16int32();
-            s += static_cast<TOut>(ext_elem(w, 0));
+            const TOut s = wrap_add(partial_sum<TIn, TOut>(a, b, k, n, row, col), ext_elem(w, 0));
             w = upd_elem(w, 0, static_cast<int32>(s));
             put_mcd(w);
         }
@@ -50,10 +57,9 @@ void get_only(const TIn* a, const TIn* b, TOut* c, int m, int k, int n) {
     event0();
     for (int row = 0; row < m; ++row)
         for (int col = 0; col < n; ++col) {
-            TOut s = partial_sum<TIn, TOut>(a, b, k, n, row, col);
             const v16int32 w = get_scd_v16int32();
-            s += static_cast<TOut>(ext_elem(w, 0));
-            c[row * n + col] += s;
+            const TOut s = wrap_add(partial_sum<TIn, TOut>(a, b, k, n, row, col), ext_elem(w, 0));
+            c[row * n + col] = wrap_add(c[row * n + col], s);
         }
     event1();
 }

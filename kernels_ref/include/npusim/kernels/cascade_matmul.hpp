@@ -22,11 +22,18 @@ using CascadePut = void (*)(const void* word64);
 using CascadeGet = void (*)(void* word64);
 
 namespace detail {
+// Sums wrap in the output type as the core's registers do: computed in 64 bits, then truncated
+// (a modular conversion in C++20), so no signed overflow on the host.
 template <typename TIn, typename TOut>
 TOut cascade_partial(const TIn* a, const TIn* b, int k, int n, int row, int col) {
-    TOut s = 0;
-    for (int i = 0; i < k; ++i) s += static_cast<TOut>(a[row * k + i]) * static_cast<TOut>(b[i * n + col]);
-    return s;
+    std::int64_t s = 0;
+    for (int i = 0; i < k; ++i)
+        s += static_cast<std::int64_t>(a[row * k + i]) * static_cast<std::int64_t>(b[i * n + col]);
+    return static_cast<TOut>(s);
+}
+template <typename TOut>
+TOut wrap_add(TOut x, std::int64_t y) {
+    return static_cast<TOut>(static_cast<std::int64_t>(x) + y);
 }
 inline void put_lane0(std::int32_t v, CascadePut put) {
     std::int32_t w[16] = {};
@@ -51,8 +58,8 @@ template <typename TIn, typename TOut>
 void cascade_matmul_put_get(const TIn* a, const TIn* b, int m, int k, int n, CascadeGet get, CascadePut put) {
     for (int row = 0; row < m; ++row)
         for (int col = 0; col < n; ++col) {
-            TOut s = detail::cascade_partial<TIn, TOut>(a, b, k, n, row, col);
-            s += static_cast<TOut>(detail::get_lane0(get));
+            const TOut s =
+                detail::wrap_add(detail::cascade_partial<TIn, TOut>(a, b, k, n, row, col), detail::get_lane0(get));
             detail::put_lane0(static_cast<std::int32_t>(s), put);
         }
 }
@@ -61,9 +68,9 @@ template <typename TIn, typename TOut>
 void cascade_matmul_get_only(const TIn* a, const TIn* b, TOut* c, int m, int k, int n, CascadeGet get) {
     for (int row = 0; row < m; ++row)
         for (int col = 0; col < n; ++col) {
-            TOut s = detail::cascade_partial<TIn, TOut>(a, b, k, n, row, col);
-            s += static_cast<TOut>(detail::get_lane0(get));
-            c[row * n + col] += s;
+            const TOut s =
+                detail::wrap_add(detail::cascade_partial<TIn, TOut>(a, b, k, n, row, col), detail::get_lane0(get));
+            c[row * n + col] = detail::wrap_add(c[row * n + col], s);
         }
 }
 
