@@ -73,4 +73,16 @@ void add_cycles(std::uint64_t cycles) {
     svc->add_cycles(cycles);
 }
 
+void cascade_put(const void* word) {
+    auto* svc = model::CoreServices::current();
+    if (!svc) throw DesignError("cascade_put() called outside a worker body");
+    svc->cascade_put(word);
+}
+
+void cascade_get(void* word) {
+    auto* svc = model::CoreServices::current();
+    if (!svc) throw DesignError("cascade_get() called outside a worker body");
+    svc->cascade_get(word);
+}
+
 } // namespace npusim::iron

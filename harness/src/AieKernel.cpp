@@ -4,6 +4,7 @@
 
 #include <aie_api/aie.hpp>
 #include <map>
+#include <stdexcept>
 #include <string_view>
 
 namespace npusim::harness {
@@ -20,10 +21,25 @@ private:
     std::map<std::string, npusim::aie_api::CoreModes, std::less<>> modes_;
 };
 
+namespace {
+// The AIE-API layer's cascade intrinsics (put_mcd / get_scd_*) reach the core running the kernel.
+void cascade_put_hook(const void* word) {
+    auto* svc = model::CoreServices::current();
+    if (!svc) throw std::logic_error("put_mcd called outside a worker's kernel call");
+    svc->cascade_put(word);
+}
+void cascade_get_hook(void* word) {
+    auto* svc = model::CoreServices::current();
+    if (!svc) throw std::logic_error("get_scd called outside a worker's kernel call");
+    svc->cascade_get(word);
+}
+} // namespace
+
 std::shared_ptr<AieCoreModes> make_aie_core_modes() { return std::make_shared<AieCoreModes>(); }
 
 iron::Kernel::Invoker with_aie_core_modes(iron::Kernel::Invoker inner, std::shared_ptr<AieCoreModes> modes) {
     if (!modes) modes = make_aie_core_modes();
+    npusim::aie_api::set_cascade_hooks(&cascade_put_hook, &cascade_get_hook);
     return [inner = std::move(inner), modes = std::move(modes)](std::span<const iron::KernelArg> args) {
         const auto* svc = model::CoreServices::current();
         auto& mine = modes->of(svc ? svc->worker() : std::string_view{});

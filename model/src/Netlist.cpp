@@ -42,6 +42,11 @@ bool FifoEndpointInfo::owns_buffers() const {
 
 std::string FifoEndpointInfo::describe() const { return fmt::format("fifo '{}' {}", fifo, end); }
 
+std::string CascadeConnection::describe() const {
+    return fmt::format("cascade from worker '{}' on {} to worker '{}' on {}", src_worker, to_string(src), dst_worker,
+                       to_string(dst));
+}
+
 std::vector<TileCoord> Netlist::tiles_used() const {
     std::set<TileCoord> s;
     for (const auto& b : buffers) s.insert(b.tile);
@@ -108,6 +113,10 @@ std::string Netlist::dump() const {
             out += fmt::format(" {} ({} hops)", to_string(f.dests[i]), f.switch_hops(i));
         out += fmt::format("  {}\n", f.prov.describe());
     }
+    out += "cascades:\n";
+    for (const auto& c : cascades)
+        out += fmt::format("  {} -> {}  512-bit words, worker '{}' -> worker '{}'\n", to_string(c.src),
+                           to_string(c.dst), c.src_worker, c.dst_worker);
     out += "cores:\n";
     for (const auto& c : cores)
         out += fmt::format("  {:<20} {}  stack {} B, {} rings\n", c.worker, to_string(c.tile), c.stack_bytes,

@@ -71,6 +71,9 @@ const TimingParamRow kTable[] = {
      "[HW] row 4 - [TH] row 7: the int16 vector_scalar_mul call measures 72 cycles event0 -> event1, of which the "
      "store-bound loop is 64; the one place a call's overhead is counted (kernel cost models give the body)",
      8, "[est] carried over from AIE2: no AIE2P kernel trace published"},
+    {"cascade_word_latency_cycles", TimingUnit::Cycles, &P::cascade_word_latency_cycles, 1,
+     "[est] AM020 describes the cascade as a direct core-to-core accumulator stream; no latency figure published", 1,
+     "[est] carried over from AIE2: no AIE2P cascade figure published"},
     {"runtime_op_cycles", TimingUnit::Cycles, &P::runtime_op_cycles, 10, "[est] controller per instruction", 10,
      "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
     {"host_invocation_latency_us", TimingUnit::Microseconds, &P::host_invocation_latency_us, 250.0,

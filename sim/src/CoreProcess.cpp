@@ -255,12 +255,36 @@ void CoreProcess::trace_lock_stall(std::string_view what, const SemaphoreLock& l
                                       from + cycles, args);
 }
 
+void CoreProcess::check_kernel_writes(std::string_view kernel, std::span<const model::MemoryView> views,
+                                      std::uint64_t begin) {
+    if (!guard_) return;
+    std::vector<std::string> names;
+    names.reserve(views.size());
+    for (const auto& v : views) names.push_back(fmt::format("view '{}'", v.name));
+    std::vector<MemoryGuard::Range> ranges;
+    for (std::size_t i = 0; i < views.size(); ++i) {
+        const auto* p = reinterpret_cast<const std::uint8_t*>(views[i].data);
+        ranges.push_back({p, p + views[i].bytes, names[i]});
+    }
+    const auto bad = guard_->check(ranges, all_ranges_);
+    if (!bad.empty())
+        fail(SimulationError(SimulationError::Kind::Kernel,
+                             fmt::format("{}: kernel '{}' wrote outside the views it was given (call at cycle {}): {}",
+                                         error_subject(), kernel, begin, bad)));
+}
+
 void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const model::MemoryView> views,
                               const std::function<void()>& run, const model::KernelWork& work) {
     body_check();
     const std::uint64_t begin = clk_.local_cycles();
     const auto waits = clk_.waits();
     if (guard_) guard_->refresh(body_ranges()); // the copy now equals memory everywhere
+    kernel_ = KernelInProgress{kernel, views, begin, begin, 0, 0};
+    struct EndKernel {
+        std::optional<KernelInProgress>& k;
+        ~EndKernel() { k.reset(); }
+    };
+    const EndKernel end_kernel{kernel_};
     try {
         const model::NativeActivityScope in_kernel(model::NativeActivity::Phase::Simulation, prog_.worker, kernel,
                                                    begin);
@@ -274,26 +298,21 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
         fail(SimulationError(SimulationError::Kind::Kernel,
                              fmt::format("{}: kernel '{}' threw an unknown exception", error_subject(), kernel)));
     }
-    if (guard_) {
-        std::vector<std::string> names;
-        names.reserve(views.size());
-        for (const auto& v : views) names.push_back(fmt::format("view '{}'", v.name));
-        std::vector<MemoryGuard::Range> ranges;
-        for (std::size_t i = 0; i < views.size(); ++i) {
-            const auto* p = reinterpret_cast<const std::uint8_t*>(views[i].data);
-            ranges.push_back({p, p + views[i].bytes, names[i]});
-        }
-        const auto bad = guard_->check(ranges, all_ranges_);
-        if (!bad.empty())
-            fail(SimulationError(
-                SimulationError::Kind::Kernel,
-                fmt::format("{}: kernel '{}' wrote outside the views it was given (call at cycle {}): {}",
-                            error_subject(), kernel, begin, bad)));
-    }
+    check_kernel_writes(kernel, views, begin);
     // --what-if free-kernels: the call still runs (the data stays exact) but costs no core time.
     const std::uint64_t total = free_kernels_ ? 0 : cycles + svc_.timing.kernel_call_overhead_cycles;
     if (free_kernels_) cycles = 0;
-    clk_.advance(total);
+    if (kernel_->words == 0) {
+        clk_.advance(total);
+    } else {
+        // The call overlaps its cascade words: it ends when both its work (delayed by the words
+        // that came late or found no room) and its last word are done.
+        const std::uint64_t end = std::max(begin + total + kernel_->stall, kernel_->cursor);
+        const std::uint64_t extra = end - begin - total;
+        stall_ += extra;
+        cascade_stall_ += extra;
+        clk_.set_local_cycles(std::max(end, clk_.local_cycles()));
+    }
     busy_ += total;
     kernel_cycles_ += total;
     macs_ += work.macs;
@@ -314,6 +333,56 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
     resync(waits);
 }
 
+template <class Op>
+void CoreProcess::cascade_op(bool will_block, Op op) {
+    ++sync_ops_;
+    const auto waits = clk_.waits();
+    if (will_block) {
+        // Others run while this core waits: check what it wrote so far, and take the guard's copy
+        // again after the wait (as around a blocking acquire).
+        if (kernel_)
+            check_kernel_writes(kernel_->name, kernel_->views, kernel_->begin);
+        else
+            body_check();
+    }
+    if (kernel_) {
+        const std::uint64_t at = kernel_->cursor;
+        const std::uint64_t t = op(at);
+        kernel_->stall += t - at;
+        kernel_->cursor = t + 1; // one word per cycle
+        ++kernel_->words;
+        if (guard_ && clk_.waits() != waits) guard_->snapshot();
+        return;
+    }
+    const std::uint64_t at = clk_.local_cycles();
+    const std::uint64_t t = op(at);
+    clk_.set_local_cycles(std::max(t + 1, clk_.local_cycles()));
+    const std::uint64_t spent = clk_.local_cycles() - at;
+    busy_ += 1;
+    stall_ += spent - std::min<std::uint64_t>(spent, 1);
+    cascade_stall_ += spent - std::min<std::uint64_t>(spent, 1);
+    clk_.maybe_sync();
+    resync(waits);
+}
+
+void CoreProcess::cascade_put(const void* word) {
+    if (!cascade_out_) protocol("cascade_put: no CascadeFlow starts at this worker, so its core has no cascade output");
+    cascade_op(cascade_out_->words_held() >= cascade_out_->depth(), [&](std::uint64_t at) {
+        const auto t = cascade_out_->put(static_cast<const std::byte*>(word), at, clk_, ps_);
+        ps_.acted("put a cascade word to", &cascade_out_->connection().dst_worker, -1, t);
+        return t;
+    });
+}
+
+void CoreProcess::cascade_get(void* word) {
+    if (!cascade_in_) protocol("cascade_get: no CascadeFlow ends at this worker, so its core has no cascade input");
+    cascade_op(cascade_in_->words_held() == 0, [&](std::uint64_t at) {
+        const auto t = cascade_in_->get(static_cast<std::byte*>(word), at, clk_, ps_);
+        ps_.acted("got a cascade word from", &cascade_in_->connection().src_worker, -1, t);
+        return t;
+    });
+}
+
 void CoreProcess::add_cycles(std::uint64_t cycles) {
     body_check();
     const auto waits = clk_.waits();
@@ -330,6 +399,17 @@ ProcessView CoreProcess::view() const {
         v.rings.push_back({r.held, r.acquired, r.released});
         v.progress.fifo_ends.push_back({r.label, r.acquired, r.released, r.held});
     }
+    if (ps_.status == ProcessState::Status::WaitCascade) {
+        v.cascade_put = ps_.detail.starts_with("cascade_put");
+        const auto* l = v.cascade_put ? cascade_out_ : cascade_in_;
+        v.cascade = v.cascade_put ? prog_.cascade_out : prog_.cascade_in;
+        if (l) {
+            v.cascade_words = l->words_held();
+            v.cascade_depth = l->depth();
+            v.cascade_words_put = l->words_put();
+            v.cascade_words_got = l->words_got();
+        }
+    }
     v.progress.steps = iterations_;
     v.progress.steps_unit = "iterations";
     return v;
@@ -343,6 +423,7 @@ CoreStats CoreProcess::stats() const {
     s.kernel_cycles = kernel_cycles_;
     s.body_cycles = busy_ - kernel_cycles_;
     s.stall_cycles = stall_;
+    s.cascade_stall_cycles = cascade_stall_;
     s.kernel_calls = kernel_calls_;
     s.macs = macs_;
     s.peak_macs_per_cycle = peak_macs_per_cycle_;

@@ -2,6 +2,7 @@
 // A compute core running its worker body natively. It implements the per-core services the body
 // calls: acquire/release on its buffer rings (cumulative acquire, rotating index, lock pairs),
 // kernel calls (native run + cost), explicit cycles, buffers and barrier locks.
+#include "CascadeLink.hpp"
 #include "MemoryGuard.hpp"
 #include "SemaphoreLock.hpp"
 #include "SimProcess.hpp"
@@ -37,6 +38,11 @@ public:
     void kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const model::MemoryView> views,
                      const std::function<void()>& run, const model::KernelWork& work) override;
     void add_cycles(std::uint64_t cycles) override;
+    void cascade_put(const void* word) override;
+    void cascade_get(void* word) override;
+    /// The cascade links of this core (SimEngine wires them from Netlist::cascades).
+    void set_cascade_in(CascadeLink* l) { cascade_in_ = l; }
+    void set_cascade_out(CascadeLink* l) { cascade_out_ = l; }
     std::string_view worker() const override { return prog_.worker; }
     bool tracing() const override { return false; }
     void resumed() noexcept override;
@@ -74,6 +80,28 @@ private:
     void body_check();
     void resync(std::uint64_t waits_before);
     std::vector<MemoryGuard::Range> body_ranges() const;
+    /// After a kernel ran (or before it waits on a cascade): it wrote only inside its views.
+    void check_kernel_writes(std::string_view kernel, std::span<const model::MemoryView> views, std::uint64_t begin);
+    /// One cascade put or get: its time (inside a kernel on the call's cascade cursor, else on the
+    /// core's clock) and, if it may block, the memory guard's checks around the wait.
+    template <class Op>
+    void cascade_op(bool will_block, Op op);
+
+    // Cascade state. Inside a kernel call the words move on the call's own cursor (from its start,
+    // one word per cycle, later when a word or a slot comes late); the call then ends at the later
+    // of its cost (plus those waits) and the cursor. docs/timing-model.md "Cascade".
+    CascadeLink* cascade_in_ = nullptr;
+    CascadeLink* cascade_out_ = nullptr;
+    struct KernelInProgress {
+        std::string_view name;
+        std::span<const model::MemoryView> views;
+        std::uint64_t begin = 0;
+        std::uint64_t cursor = 0; ///< time of the next cascade word
+        std::uint64_t stall = 0; ///< cycles its cascade words came late or found no room
+        std::uint64_t words = 0; ///< cascade words it moved
+    };
+    std::optional<KernelInProgress> kernel_;
+    std::uint64_t cascade_stall_ = 0; ///< part of stall_ spent waiting on cascades
 
     std::optional<MemoryGuard> guard_;
     std::vector<std::vector<std::string>> element_names_; ///< per ring, per object: "fifo 'in' consumer 0 element 1"

@@ -210,6 +210,25 @@ void DeadlockAnalyzer::build_graph(Diagnosis& d) const {
             }
             break;
         }
+        case ProcessState::Status::WaitCascade: {
+            if (p.cascade < 0) break;
+            const auto& cc = net_.cascades.at(static_cast<std::size_t>(p.cascade));
+            const std::string words = fmt::format("{} of {} words", p.cascade_words, p.cascade_depth);
+            if (p.cascade_put) {
+                const auto r = res(fmt::format("cascade:{}:room", p.cascade), WaitNode::Kind::Stream,
+                                   cc.describe() + ": room", words, created);
+                edge(i, r, "waits for room");
+                if (const int q = process_of({model::Actor::Kind::Core, cc.dst_core}); q >= 0)
+                    edge(r, static_cast<std::size_t>(q), "taken by");
+            } else {
+                const auto r = res(fmt::format("cascade:{}:data", p.cascade), WaitNode::Kind::Stream,
+                                   cc.describe() + ": words", words, created);
+                edge(i, r, "waits for a word");
+                if (const int q = process_of({model::Actor::Kind::Core, cc.src_core}); q >= 0)
+                    edge(r, static_cast<std::size_t>(q), "put by");
+            }
+            break;
+        }
         case ProcessState::Status::WaitTask: {
             if (p.waits_for_queue) {
                 const int s = shim_process(p.queue_channel);
@@ -435,6 +454,10 @@ std::string DeadlockAnalyzer::step_text(const Diagnosis& d, std::size_t i, Chain
         if (ps.status == ProcessState::Status::WaitLock)
             return fmt::format("{} waits in {}: {}", name, ps.detail.empty() ? "a lock acquire" : ps.detail,
                                lock_text());
+        if (ps.status == ProcessState::Status::WaitCascade)
+            return fmt::format("{} {}; so far {} word(s) were put and {} got, the FIFO holds {} of {}", name, ps.detail,
+                               grouped(p.cascade_words_put), grouped(p.cascade_words_got), p.cascade_words,
+                               p.cascade_depth);
         return fmt::format("{}: {}", name, ps.describe());
     }
     case ProcessView::Kind::TileDma:
@@ -584,6 +607,26 @@ void DeadlockAnalyzer::name_case(Diagnosis& d, const Chain& c) const {
             return;
         }
         if (t.kind == ProcessView::Kind::Worker && t.progress.state == "finished") {
+            // A worker on the chain waits on a cascade of this finished worker.
+            for (auto i : c.path) {
+                const auto& p = procs_[i];
+                if (!is_blocked(p) || p.state->status != ProcessState::Status::WaitCascade || p.cascade < 0) continue;
+                const auto& cc = net_.cascades.at(static_cast<std::size_t>(p.cascade));
+                if ((p.cascade_put ? cc.dst_core : cc.src_core) != t.index) continue;
+                if (p.cascade_put)
+                    set("cascade_never_got", "cascade words nobody takes",
+                        fmt::format("{} waits for room on the {}, but worker '{}' has finished after getting {} "
+                                    "word(s) of it. Get every word the other end puts (the same number of "
+                                    "cascade_get / get_scd calls as cascade_put / put_mcd).",
+                                    p.progress.process, cc.describe(), cc.dst_worker, grouped(p.cascade_words_got)));
+                else
+                    set("cascade_never_put", "cascade word never put",
+                        fmt::format("{} waits for a cascade word from worker '{}' on the {}, but that worker has "
+                                    "finished after putting {} word(s). Put every word the other end gets (the same "
+                                    "number of cascade_put / put_mcd calls as cascade_get / get_scd).",
+                                    p.progress.process, cc.src_worker, cc.describe(), grouped(p.cascade_words_put)));
+                return;
+            }
             const auto& prog = net_.cores.at(static_cast<std::size_t>(t.index));
             bool input_waiting = false;
             for (const auto& ring : prog.rings)
@@ -719,7 +762,8 @@ std::string DeadlockAnalyzer::flat_report() const {
             out += fmt::format(": {}\n      waits for {}", ps.describe(), peer);
             break;
         }
-        case ProcessState::Status::WaitTask: out += fmt::format(": {}", ps.describe()); break;
+        case ProcessState::Status::WaitTask:
+        case ProcessState::Status::WaitCascade: out += fmt::format(": {}", ps.describe()); break;
         default: break;
         }
         out += "\n";

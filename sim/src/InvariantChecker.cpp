@@ -31,6 +31,14 @@ void InvariantChecker::check_netlist(const model::Netlist& net) {
             broken(net, fmt::format("lock '{}' on tile {} starts at {}, outside 0..{}", l.name,
                                     model::to_string(l.tile), l.init, max));
     }
+    for (std::size_t i = 0; i < net.cascades.size(); ++i) {
+        const auto& c = net.cascades[i];
+        const auto n = static_cast<int>(net.cores.size());
+        if (c.src_core < 0 || c.src_core >= n || c.dst_core < 0 || c.dst_core >= n ||
+            net.cores[static_cast<std::size_t>(c.src_core)].cascade_out != static_cast<int>(i) ||
+            net.cores[static_cast<std::size_t>(c.dst_core)].cascade_in != static_cast<int>(i))
+            broken(net, fmt::format("the {} does not match the cascade ports of its cores", c.describe()));
+    }
     for (const auto& t : net.tasks) {
         if (t.host_tensor < 0 || static_cast<std::size_t>(t.host_tensor) >= net.host_tensors.size())
             broken(net, fmt::format("shim task {} ({}) refers to host tensor {} of {}", t.id, t.prov.describe(),
@@ -60,6 +68,15 @@ void InvariantChecker::check_end(const model::Netlist& net, const std::vector<st
             broken(net, fmt::format("lock '{}' on {} ends at {} but its ledger gives {} + {} released - {} acquired",
                                     l.name(), l.where(), v, g.base, g.released, g.acquired));
     }
+}
+
+void InvariantChecker::check_cascades(const model::Netlist& net,
+                                      const std::vector<std::unique_ptr<CascadeLink>>& cascades) {
+    for (const auto& l : cascades)
+        if (l->words_put() != l->words_got() + l->words_held() || l->words_held() > l->depth())
+            broken(net, fmt::format("the {} took {} words and gave {}, but its FIFO holds {} (at most {})",
+                                    l->connection().describe(), l->words_put(), l->words_got(), l->words_held(),
+                                    l->depth()));
 }
 
 } // namespace npusim::sim

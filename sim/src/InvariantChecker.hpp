@@ -7,7 +7,9 @@
 // are checked against their buffer by TileDmaChannel). After the run, also after a deadlock or a
 // limit (check_end): every receiver of every stream flow wrote exactly the bytes the flow
 // delivered (no byte dropped or duplicated at a BD boundary); every lock's value lies within
-// 0..max and equals its ledger, initial value + releases - acquires.
+// 0..max and equals its ledger, initial value + releases - acquires; every cascade's words put
+// equal its words got plus the words left in its FIFO, which holds at most its depth.
+#include "CascadeLink.hpp"
 #include "SemaphoreLock.hpp"
 #include "StreamLink.hpp"
 #include "npusim/model/Netlist.hpp"
@@ -23,6 +25,7 @@ public:
     static void check_netlist(const model::Netlist& net);
     static void check_end(const model::Netlist& net, const std::vector<std::unique_ptr<StreamLink>>& links,
                           const LockTable& locks);
+    static void check_cascades(const model::Netlist& net, const std::vector<std::unique_ptr<CascadeLink>>& cascades);
 };
 
 } // namespace npusim::sim

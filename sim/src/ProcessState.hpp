@@ -8,7 +8,7 @@
 namespace npusim::sim {
 
 struct ProcessState {
-    enum class Status { Running, WaitLock, WaitStream, WaitTask, Idle, Done };
+    enum class Status { Running, WaitLock, WaitStream, WaitTask, WaitCascade, Idle, Done };
     std::string name; ///< "worker 'w0' on (0,2)", "DMA (0,2) S2MM 0"
     Status status = Status::Running;
     int lock = -1; ///< WaitLock: netlist lock index
@@ -20,7 +20,7 @@ struct ProcessState {
     int count = 0; ///< core: acquire(count)
     int pool = 0; ///< core: buffers of the ring acquired from
     int element = -1; ///< core: first element not yet held
-    std::string detail; ///< anything else (runtime awaits, barriers)
+    std::string detail; ///< anything else (runtime awaits, barriers, cascade waits)
     // The last thing the process did, for progress reports (pointers into the netlist or the
     // process; formatted only when a report is written).
     const char* last_verb = nullptr; ///< "acquired", "released", "moved", "ran kernel", ...

@@ -39,6 +39,13 @@ struct ProcessView {
         std::uint64_t acquired = 0, released = 0;
     };
     std::vector<RingCount> rings;
+    /// Worker blocked on a cascade (ProcessState::Status::WaitCascade): the Netlist::cascades
+    /// index, whether it puts (else gets), and the words the cascade FIFO holds now.
+    int cascade = -1;
+    bool cascade_put = false;
+    std::size_t cascade_words = 0;
+    std::size_t cascade_depth = 0;
+    std::uint64_t cascade_words_put = 0, cascade_words_got = 0; ///< that cascade's totals so far
     ProcessProgress progress; ///< counters and last action (filled by the process)
 };
 

@@ -1,5 +1,6 @@
 #include "SimEngine.hpp"
 
+#include "CascadeLink.hpp"
 #include "CoreProcess.hpp"
 #include "InvariantChecker.hpp"
 #include "RuntimeController.hpp"
@@ -55,6 +56,7 @@ void SimEngine::terminate_processes() {
     run_.set_terminating(true);
     locks_.wake_all();
     for (auto& l : links_) l->notify_posted();
+    for (auto& l : cascades_) l->wake_all();
     for (auto& c : tile_channels_) c->wake_all();
     for (auto& c : shim_channels_) c->wake_all();
     board_.wake_all();
@@ -167,6 +169,11 @@ void SimEngine::build() {
         cores_.push_back(std::make_unique<CoreProcess>(core_services, c));
         processes_.push_back(cores_.back().get());
     }
+    for (const auto& c : net_.cascades) {
+        cascades_.push_back(std::make_unique<CascadeLink>(c, opts_.timing.cascade_word_latency_cycles));
+        cores_.at(static_cast<std::size_t>(c.src_core))->set_cascade_out(cascades_.back().get());
+        cores_.at(static_cast<std::size_t>(c.dst_core))->set_cascade_in(cascades_.back().get());
+    }
     controller_ = std::make_unique<RuntimeController>(ControllerServices{
         services_, net_, memory_, locks_, board_, [this](const model::StreamEndpoint& e) { return shim_channel(e); },
         opts_.queue_wait, opts_.invocations,
@@ -239,7 +246,8 @@ void SimEngine::close_trace_on_failure() {
         for (const auto* p : processes_) {
             const auto& ps = p->state();
             using S = ProcessState::Status;
-            if (p->track() < 0 || (ps.status != S::WaitLock && ps.status != S::WaitStream && ps.status != S::WaitTask))
+            if (p->track() < 0 || (ps.status != S::WaitLock && ps.status != S::WaitStream && ps.status != S::WaitTask &&
+                                   ps.status != S::WaitCascade))
                 continue;
             opts_.trace->detailed_span(p->track(), TraceKind::Blocked, "blocked: " + ps.describe(),
                                        std::min(ps.since, end), end, {});
@@ -309,6 +317,7 @@ SimResult SimEngine::run() {
     // A run that ended without a protocol or kernel error (finished, deadlocked or at a limit) keeps
     // the simulator's invariants; after such an error the run stopped mid-step and they need not.
     InvariantChecker::check_end(net_, links_, locks_);
+    InvariantChecker::check_cascades(net_, cascades_);
     if (!run_.finished()) {
         const bool limit = sc_core::sc_pending_activity() && max && now_cycles() >= max;
         std::shared_ptr<const Diagnosis> diagnosis;

@@ -4,12 +4,12 @@
 // from a netlist; it hands each component only the services it needs (RunServices and the
 // *Services struct next to each component), runs the event loop, and turns the outcome into a
 // SimResult or a SimulationError (deadlock report, protocol violation, limit).
-#include "SharedBandwidth.hpp"
 #include "DeadlockAnalyzer.hpp"
 #include "RunControl.hpp"
 #include "RunServices.hpp"
 #include "ScContextGuard.hpp"
 #include "SemaphoreLock.hpp"
+#include "SharedBandwidth.hpp"
 #include "TaskBoard.hpp"
 #include "TileMemory.hpp"
 #include "npusim/sim/Simulator.hpp"
@@ -21,6 +21,7 @@
 namespace npusim::sim {
 
 class StreamLink;
+class CascadeLink;
 class SimProcess;
 class TileDmaChannel;
 class ShimDmaChannel;
@@ -61,6 +62,7 @@ private:
     std::vector<std::unique_ptr<TileDmaChannel>> tile_channels_;
     std::vector<std::unique_ptr<ShimDmaChannel>> shim_channels_;
     std::vector<std::unique_ptr<CoreProcess>> cores_;
+    std::vector<std::unique_ptr<CascadeLink>> cascades_; ///< one per netlist cascade, in order
     std::unique_ptr<RuntimeController> controller_;
     std::vector<const SimProcess*> processes_; ///< in creation order (the deadlock report's order)
     std::vector<InvocationResult> invocations_; ///< completed runs of the runtime sequence

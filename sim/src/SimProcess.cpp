@@ -52,7 +52,8 @@ ProcessView SimProcess::base_view(ProcessView::Kind kind) const {
     case S::Running: p.state = "running"; break;
     case S::WaitLock:
     case S::WaitStream:
-    case S::WaitTask: p.state = "blocked"; break;
+    case S::WaitTask:
+    case S::WaitCascade: p.state = "blocked"; break;
     case S::Idle: p.state = "idle"; break;
     case S::Done: p.state = "finished"; break;
     }

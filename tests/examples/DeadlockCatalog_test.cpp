@@ -120,6 +120,13 @@ const std::vector<Expected>& catalog() {
          {"worker 'oneshot' on (0,2) has finished", "2 object(s) of fifo 'in' still wait for it"},
          {},
          ""},
+        {"deadlock_cascade_never_put",
+         "cascade_never_put",
+         {"worker 'bottom' on (0,2): cascade_get: waits for a cascade word from worker 'top' on (0,3)",
+          "worker 'top' on (0,3): finished after 1 iteration"},
+         {"worker 'top' on (0,3) has finished"},
+         {},
+         ""},
     };
     return c;
 }
@@ -275,4 +282,8 @@ TEST_CASE("deadlock_partial_object: a fill ends in the middle of an object", "[e
 TEST_CASE("deadlock_finished_worker: a while_true=false worker returns while data still streams in",
           "[examples][deadlock]") {
     check_catalog_design("deadlock_finished_worker");
+}
+
+TEST_CASE("deadlock_cascade_never_put: a cascade's sender returns without putting", "[examples][deadlock][cascade]") {
+    check_catalog_design("deadlock_cascade_never_put");
 }

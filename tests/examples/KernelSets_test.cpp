@@ -54,7 +54,8 @@ TEST_CASE("kernels=aie is refused where a design has no kernel or the tile is no
     CHECK_THROWS_WITH(
         run_design(design_by_name("passthrough_dmas"), "npu1", {}, o),
         "design 'passthrough_dmas' has no AIE-API kernel build (no kernel: data moves by DMA only); designs with one: "
-        "passthrough_kernel, vector_scalar_mul, matmul_single_core, matmul_whole_array, vector_reduce_max, "
+        "passthrough_kernel, vector_scalar_mul, matmul_single_core, matmul_whole_array, matmul_cascade, "
+        "vector_reduce_max, "
         "vector_reduce_max_memtile, row_wise_bias_add, memcpy, relu");
     CHECK_THROWS_WITH(
         run_design(design_by_name("vector_vector_add"), "npu1", {}, o),

@@ -104,16 +104,17 @@ TEST_CASE("a design needs a name and a build function; a factory's error surface
 TEST_CASE("every example design is registered exactly once, in the npusim list order", "[harness][registry]") {
     std::vector<std::string> listed;
     for (const auto& d : all_designs()) listed.push_back(d.name);
-    CHECK(listed == std::vector<std::string>{
-                        "passthrough_kernel", "passthrough_dmas", "vector_scalar_mul", "vector_vector_add",
-                        "matmul_single_core", "matmul_whole_array", "vector_reduce_max", "vector_reduce_max_memtile",
-                        "row_wise_bias_add", "transpose_dma", "memcpy", "relu", "scale_shift", "per_tile",
-                        "invocation_counter", "init_values_repeat", "vec_vec_add_objfifo_init",
-                        // the catalog of hanging designs (docs/deadlocks.md)
-                        "deadlock_shared_pool_overacquire", "deadlock_held_exceeds_depth", "deadlock_opposite_order",
-                        "deadlock_opposite_order_dma", "deadlock_ring3", "deadlock_broadcast_skip",
-                        "deadlock_join_early", "deadlock_memtile_second_pass", "deadlock_drain_more",
-                        "deadlock_fill_less", "deadlock_partial_object", "deadlock_finished_worker"});
+    CHECK(listed ==
+          std::vector<std::string>{
+              "passthrough_kernel", "passthrough_dmas", "vector_scalar_mul", "vector_vector_add", "matmul_single_core",
+              "matmul_whole_array", "matmul_cascade", "vector_reduce_max", "vector_reduce_max_memtile",
+              "row_wise_bias_add", "transpose_dma", "memcpy", "relu", "scale_shift", "per_tile", "invocation_counter",
+              "init_values_repeat", "vec_vec_add_objfifo_init",
+              // the catalog of hanging designs (docs/deadlocks.md)
+              "deadlock_shared_pool_overacquire", "deadlock_held_exceeds_depth", "deadlock_opposite_order",
+              "deadlock_opposite_order_dma", "deadlock_ring3", "deadlock_broadcast_skip", "deadlock_join_early",
+              "deadlock_memtile_second_pass", "deadlock_drain_more", "deadlock_fill_less", "deadlock_partial_object",
+              "deadlock_finished_worker", "deadlock_cascade_never_put"});
     CHECK(std::set<std::string>(listed.begin(), listed.end()).size() == listed.size());
     for (const auto& d : all_designs()) {
         INFO(d.name);

@@ -6,6 +6,7 @@
 //   Runtime rt(seq, fn_args(vec_ty, vec_ty, of_in.prod(), of_out.cons()));
 //   Program(device, rt, {w}).resolve();
 #include "npusim/frontend/Buffer.hpp"
+#include "npusim/frontend/CascadeFlow.hpp"
 #include "npusim/frontend/Element.hpp"
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"

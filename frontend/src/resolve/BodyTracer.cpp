@@ -1,5 +1,9 @@
 #include "resolve/BodyTracer.hpp"
 
+#include "npusim/model/Netlist.hpp"
+
+#include <cstring>
+
 #include "resolve/DepthRule.hpp"
 
 #include "npusim/model/Error.hpp"
@@ -126,5 +130,13 @@ void BodyTracer::kernel_call(std::string_view, std::uint64_t, std::span<const mo
     count_op();
 }
 void BodyTracer::add_cycles(std::uint64_t) { count_op(); }
+
+// Traced like a body's other calls: a put goes nowhere, a get reads zeros (kernels do not run
+// during the trace, so only a body's own cascade calls arrive here).
+void BodyTracer::cascade_put(const void*) { count_op(); }
+void BodyTracer::cascade_get(void* word) {
+    count_op();
+    std::memset(word, 0, model::kCascadeWordBytes);
+}
 
 } // namespace npusim::iron::detail

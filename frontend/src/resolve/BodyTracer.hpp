@@ -43,6 +43,8 @@ public:
     void kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const model::MemoryView> views,
                      const std::function<void()>& run, const model::KernelWork& work) override;
     void add_cycles(std::uint64_t cycles) override;
+    void cascade_put(const void* word) override;
+    void cascade_get(void* word) override;
     std::string_view worker() const override { return worker_; }
     bool tracing() const override { return true; }
 

@@ -1,5 +1,7 @@
 #include "resolve/Placement.hpp"
 
+#include "resolve/CascadeLowering.hpp"
+
 #include "npusim/model/Error.hpp"
 
 #include <algorithm>
@@ -31,7 +33,14 @@ void place_pinned_worker(ResolveContext& ctx, WorkerState* w) {
 }
 
 void place_unpinned_worker(ResolveContext& ctx, WorkerState* w, const std::vector<TileCoord>& compute) {
-    auto it = std::find_if(compute.begin(), compute.end(), [&](TileCoord t) { return !ctx.worker_tiles.count(t); });
+    // A worker with cascade peers already placed takes the first free tile the cascade fits
+    // (SequentialPlacer: satisfiesAdjacency with the cascade adjacency, AIEPlacer.cpp l.533); if
+    // none fits, the first free tile, and lower_cascades names the broken rule.
+    auto it = std::find_if(compute.begin(), compute.end(), [&](TileCoord t) {
+        return !ctx.worker_tiles.count(t) && cascade_placement_fits(ctx, w, t);
+    });
+    if (it == compute.end())
+        it = std::find_if(compute.begin(), compute.end(), [&](TileCoord t) { return !ctx.worker_tiles.count(t); });
     if (it == compute.end())
         throw DesignError(fmt::format("worker '{}': no free compute tile left on {} ({} compute tiles, {} workers)",
                                       w->name, ctx.dev.name, compute.size(), ctx.workers.size()));

@@ -1,5 +1,6 @@
 #include "resolve/Resolver.hpp"
 
+#include "resolve/CascadeLowering.hpp"
 #include "resolve/Collect.hpp"
 #include "resolve/FifoLowering.hpp"
 #include "resolve/LinkLowering.hpp"
@@ -71,6 +72,7 @@ model::Netlist Resolver::run() {
     trace_bodies(ctx);
     apply_depth_overrides(ctx);
     place_workers(ctx);
+    lower_cascades(ctx);
     place_buffers(ctx);
     place_barriers(ctx);
     place_links(ctx);

@@ -307,6 +307,13 @@ void add_harness(Catalog& c) {
     c.cli("example.matmul_single_core_row_blocks", kDesign,
           "design 'matmul_single_core': M/m=3 must be even (two row blocks per task group)",
           {"run", "matmul_single_core", "--param", "M=96", "--param", "m=32"});
+    c.site("examples/src/MatmulCascade.cpp");
+    c.cli("example.matmul_cascade_cols", kDesign,
+          "design 'matmul_cascade': cols=2 is not supported: only 4 columns (cascade.py's default --n-aie-cols)",
+          {"run", "matmul_cascade", "--device", "npu1", "--param", "cols=2"});
+    c.cli("example.matmul_cascade_shape", kDesign,
+          "design 'matmul_cascade': M=512 must be a multiple of m=32, K=96 of 4k=128, N=512 of n*cols=128",
+          {"run", "matmul_cascade", "--device", "npu1", "--param", "K=96"});
     c.site("examples/src/MatmulWholeArray.cpp");
     c.cli("example.matmul_whole_array_cols", kDesign,
           "design 'matmul_whole_array': cols=3 must be 1, 2 or 4..4 on npu1 (whole_array.py n_A_tiles_per_shim = 4 "

@@ -5,6 +5,7 @@
 
 #include "npusim/model/CoreServices.hpp"
 
+#include <array>
 #include <stdexcept>
 
 namespace npusim::errcat {
@@ -589,6 +590,87 @@ void add_resolve(Catalog& c) {
                                                                            TraceEvent::port("PORT_IDLE_0", 1, true)},
                                  .tiles = {{0, 1}}});
                  resolve(p));
+
+    c.component(
+        "Cascades",
+        "CascadeFlow (IRON's), checked and lowered after placement (`frontend/src/resolve/CascadeLowering.cpp`), "
+        "and the cascade calls of bodies and kernels at run time (`sim/src/CoreProcess.cpp`).");
+    c.site("frontend/src/resolve/CascadeLowering.cpp");
+    NPUSIM_ERROR(c, "cascade.not_adjacent", kDesign,
+                 "CascadeFlow from worker 'a' on (0,4) to worker 'b' on (0,2): tiles must be adjacent",
+                 Worker a([] {}, {.tile = Tile(0, 4), .name = "a"});
+                 Worker b([] {}, {.tile = Tile(0, 2), .name = "b"}); CascadeFlow(a, b);
+                 resolve(Program("npu1", Runtime([](RuntimeData) {}, fn_args(i32(16))), {a, b})));
+    NPUSIM_ERROR(c, "cascade.direction", kDesign,
+                 "CascadeFlow from worker 'a' on (0,2) to worker 'b' on (0,3): source tile must be to the North or "
+                 "West of the destination tile (cascades run north to south or west to east: input from North or "
+                 "West, output to South or East on AIE2)",
+                 Worker a([] {}, {.tile = Tile(0, 2), .name = "a"});
+                 Worker b([] {}, {.tile = Tile(0, 3), .name = "b"}); CascadeFlow(a, b);
+                 resolve(Program("npu1", Runtime([](RuntimeData) {}, fn_args(i32(16))), {a, b})));
+    NPUSIM_ERROR(c, "cascade.two_inputs", kDesign,
+                 "CascadeFlow from worker 'west' on (0,2) to worker 'dst' on (1,2): worker 'dst' already has a "
+                 "cascade input, from worker 'north' on (1,3); a tile has one cascade input (North or West)",
+                 Worker n([] {}, {.tile = Tile(1, 3), .name = "north"});
+                 Worker w([] {}, {.tile = Tile(0, 2), .name = "west"});
+                 Worker d([] {}, {.tile = Tile(1, 2), .name = "dst"}); CascadeFlow(n, d); CascadeFlow(w, d);
+                 resolve(Program("npu1", Runtime([](RuntimeData) {}, fn_args(i32(16))), {n, w, d})));
+    NPUSIM_ERROR(c, "cascade.two_outputs", kDesign,
+                 "CascadeFlow from worker 'src' on (0,3) to worker 'east' on (1,3): worker 'src' already has a "
+                 "cascade output, to worker 'south' on (0,2); a tile has one cascade output (South or East)",
+                 Worker s([] {}, {.tile = Tile(0, 3), .name = "src"});
+                 Worker so([] {}, {.tile = Tile(0, 2), .name = "south"});
+                 Worker e([] {}, {.tile = Tile(1, 3), .name = "east"}); CascadeFlow(s, so); CascadeFlow(s, e);
+                 resolve(Program("npu1", Runtime([](RuntimeData) {}, fn_args(i32(16))), {s, so, e})));
+    NPUSIM_ERROR(c, "cascade.not_in_program", kDesign,
+                 "CascadeFlow from worker 'a' on (0,3): its destination worker 'b' is not among the Program's workers",
+                 Worker a([] {}, {.tile = Tile(0, 3), .name = "a"});
+                 Worker b([] {}, {.tile = Tile(0, 2), .name = "b"}); CascadeFlow(a, b);
+                 resolve(Program("npu1", Runtime([](RuntimeData) {}, fn_args(i32(16))), {a})));
+    c.internal("cascade.not_compute",
+               "CascadeFlow from worker 'a' on (0,2) to worker 'b' on (0,1): memTile row has "
+               "no cascade stream interface",
+               "A Worker cannot be pinned on a shim or mem tile (Worker: 'tile ... is not a compute tile') and "
+               "unpinned workers take compute tiles, so a CascadeFlow's ends are always compute tiles. The check "
+               "mirrors CascadeFlowOp::verify (also 'shimTile row has no cascade stream interface') and is tested "
+               "directly in tests/frontend/CascadeLowering_test.cpp.");
+    c.internal("cascade.shim_end",
+               "CascadeFlow from worker 'a' on (0,2) to worker 'b' on (0,0): shimTile row has "
+               "no cascade stream interface",
+               "As cascade.not_compute: a worker is never on a shim tile.");
+    c.site("frontend/src/Worker.cpp");
+    NPUSIM_ERROR(c, "cascade.put_outside_body", kDesign, "cascade_put() called outside a worker body",
+                 cascade_put(nullptr));
+    NPUSIM_ERROR(c, "cascade.get_outside_body", kDesign, "cascade_get() called outside a worker body",
+                 cascade_get(nullptr));
+    c.site("sim/src/CoreProcess.cpp");
+    NPUSIM_ERROR(c, "cascade.no_output", kProtocol,
+                 "worker 'w': cascade_put: no CascadeFlow starts at this worker, so its core has no cascade output",
+                 int runs = 0;
+                 simulate(passthrough({.body = [runs](F in, F out) mutable {
+                     if (runs++ == 1) {
+                         std::array<std::byte, 64> word{};
+                         cascade_put(word.data());
+                     }
+                     copy(in, out);
+                 }})));
+    NPUSIM_ERROR(c, "cascade.no_input", kProtocol,
+                 "worker 'w': cascade_get: no CascadeFlow ends at this worker, so its core has no cascade input",
+                 int runs = 0;
+                 simulate(passthrough({.body = [runs](F in, F out) mutable {
+                     if (runs++ == 1) {
+                         std::array<std::byte, 64> word{};
+                         cascade_get(word.data());
+                     }
+                     copy(in, out);
+                 }})));
+    c.site("harness/src/AieKernel.cpp");
+    c.internal("cascade.aie_kernel_outside_core", "put_mcd called outside a worker's kernel call",
+               "The AIE-API cascade hooks are installed by with_aie_core_modes, whose invoker only runs inside a "
+               "Kernel call, and Kernel calls outside a worker body are refused first ('kernel ... called outside a "
+               "worker body').");
+    c.internal("cascade.aie_kernel_get_outside_core", "get_scd called outside a worker's kernel call",
+               "As cascade.aie_kernel_outside_core, for the get side.");
 }
 
 } // namespace npusim::errcat

@@ -5,8 +5,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <deque>
 #include <random>
 #include <vector>
 
@@ -744,6 +747,46 @@ TEST_CASE("event0/event1 call the installed hook", "[aie_api][event]") {
     npusim::aie_api::set_event_hook(nullptr);
     event0();
     CHECK(g_events == std::vector<int>{0, 1, 1});
+}
+
+namespace {
+std::deque<std::array<std::byte, 64>> g_cascade;
+void cascade_put_test(const void* w) {
+    std::array<std::byte, 64> a;
+    std::memcpy(a.data(), w, 64);
+    g_cascade.push_back(a);
+}
+void cascade_get_test(void* w) {
+    std::memcpy(w, g_cascade.front().data(), 64);
+    g_cascade.pop_front();
+}
+} // namespace
+
+TEST_CASE("put_mcd / get_scd move one 512-bit word through the cascade hooks", "[aie_api][cascade]") {
+    CHECK_THROWS_WITH(put_mcd(v16int32{}),
+                      "put_mcd: no cascade is connected (the kernel runs outside a simulated core)");
+    CHECK_THROWS_WITH(get_scd_v16int32(),
+                      "get_scd: no cascade is connected (the kernel runs outside a simulated core)");
+    npusim::aie_api::set_cascade_hooks(&cascade_put_test, &cascade_get_test);
+    v16int32 v = broadcast_zero_to_v16int32();
+    v = upd_elem(v, 0, 123456789);
+    v = upd_elem(v, 15, -7);
+    put_mcd(v);
+    auto h = aie::broadcast<int16, 32>(int16(-3));
+    put_mcd(h);
+    aie::accum<acc32, 16> acc(aie::broadcast<int32, 16>(41));
+    put_mcd(acc);
+    REQUIRE(g_cascade.size() == 3);
+    const v16int32 got = get_scd_v16int32();
+    CHECK(ext_elem(got, 0) == 123456789);
+    CHECK(ext_elem(got, 15) == -7);
+    CHECK(ext_elem(got, 7) == 0);
+    const v32int16 g16 = get_scd_v32int16();
+    for (unsigned i = 0; i < 32; ++i) CHECK(g16[i] == -3);
+    const auto ga = get_scd_v16acc32();
+    CHECK(ga.to_vector<int32>(0)[5] == 41);
+    CHECK(g_cascade.empty());
+    npusim::aie_api::set_cascade_hooks(nullptr, nullptr);
 }
 
 TEST_CASE("core modes: defaults, save/restore", "[aie_api][modes]") {

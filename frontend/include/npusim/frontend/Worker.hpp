@@ -42,6 +42,9 @@ struct WorkerState {
     std::vector<EndpointState*> endpoints;
     std::vector<std::shared_ptr<BufferState>> buffers;
     std::vector<std::shared_ptr<BarrierState>> barriers;
+    /// CascadeFlows whose source is this worker, in construction order (IRON Worker
+    /// _outgoing_cascades, python/iron/worker.py l.121-124): each names its destination worker.
+    std::vector<std::weak_ptr<WorkerState>> outgoing_cascades;
 };
 void claim_endpoint(EndpointState* ep, OwnerKind kind, WorkerState* worker, const std::string& who);
 void validate_worker_tile(const WorkerOptions& o);
@@ -106,5 +109,12 @@ private:
 
 /// Charge `cycles` of core time for work a body does itself (outside kernels).
 void add_cycles(std::uint64_t cycles);
+
+/// Put one 512-bit cascade word (64 bytes at `word`) to the worker's cascade output (aie.put_cascade);
+/// blocks while the cascade FIFO is full. Only inside a worker body (or a kernel it calls).
+void cascade_put(const void* word);
+/// Get one 512-bit cascade word from the worker's cascade input into `word` (aie.get_cascade);
+/// blocks while the cascade FIFO is empty.
+void cascade_get(void* word);
 
 } // namespace npusim::iron

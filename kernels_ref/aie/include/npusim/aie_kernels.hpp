@@ -122,4 +122,23 @@ void filter2dLine(const std::uint8_t* line0, const std::uint8_t* line1, const st
 void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
 
+// ---- cascade_mm (basic/matrix_multiplication/cascade) ----------------------------------------------
+// Scalar m x k by k x n (row-major) partial products, one 512-bit cascade word per element of C
+// (lane 0: the partial sum as int32), through put_mcd / get_scd_v16int32: put_only puts its own
+// sums, put_get adds the word it gets and puts the total, get_only adds the word and its sum into C.
+// The cascade words go where the AIE-API layer's cascade hooks send them (npusim's harness: the
+// running core's cascade).
+void cascade_mm_put_only_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t m, std::int32_t k,
+                                 std::int32_t n);
+void cascade_mm_put_get_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t m, std::int32_t k,
+                                std::int32_t n);
+void cascade_mm_get_only_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, std::int32_t m,
+                                 std::int32_t k, std::int32_t n);
+void cascade_mm_put_only_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int32_t m, std::int32_t k,
+                                 std::int32_t n);
+void cascade_mm_put_get_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int32_t m, std::int32_t k,
+                                std::int32_t n);
+void cascade_mm_get_only_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, std::int32_t m,
+                                 std::int32_t k, std::int32_t n);
+
 } // namespace npusim::aie_kernels

@@ -2,6 +2,7 @@
 // Umbrella header: every reference kernel (plain C++ re-expressions of the AIE kernels the
 // canonical IRON designs call) and its NPU1 cycle estimate.
 #include <npusim/kernels/bfloat16.hpp>
+#include <npusim/kernels/cascade_matmul.hpp>
 #include <npusim/kernels/kernel_common.hpp>
 #include <npusim/kernels/matmul.hpp>
 #include <npusim/kernels/passthrough.hpp>

@@ -45,6 +45,11 @@ public:
     /// for `cycles`, having done `work`.
     virtual void kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const MemoryView> views,
                              const std::function<void()>& run, const KernelWork& work) = 0;
+    /// Cascade (aie.put_cascade / aie.get_cascade; the kernel intrinsics put_mcd / get_scd): put one
+    /// 512-bit word (64 bytes at `word`) to the core's cascade output, or get one from its cascade
+    /// input into `word`. Both block: a put while the cascade FIFO is full, a get while it is empty.
+    virtual void cascade_put(const void* word) = 0;
+    virtual void cascade_get(void* word) = 0;
     /// Charge `cycles` of core time for work the body does itself.
     virtual void add_cycles(std::uint64_t cycles) = 0;
     /// Name of the worker whose body is running.

@@ -138,6 +138,22 @@ struct CoreProgram {
     std::vector<CoreRing> rings;
     std::vector<CoreBufferRef> buffers;
     std::vector<CoreLockRef> locks;
+    int cascade_in = -1; ///< Netlist::cascades index of the cascade this core gets from (-1: none)
+    int cascade_out = -1; ///< Netlist::cascades index of the cascade this core puts to (-1: none)
+};
+
+/// Bytes of one cascade word: 512 bits on AIE2 and AIE2P (mlir-aie AIETargetModel
+/// getAccumulatorCascadeSize; PutCascadeOp/GetCascadeOp::verify, AIEDialect.cpp l.1285-1317).
+inline constexpr std::size_t kCascadeWordBytes = 64;
+
+/// A cascade connection (aie.cascade_flow, lowered to aie.configure_cascade on both tiles): the
+/// core of `src_core` puts 512-bit words that the core of `dst_core` gets, in order.
+struct CascadeConnection {
+    int src_core = -1, dst_core = -1; ///< Netlist::cores indices
+    TileCoord src, dst;
+    std::string src_worker, dst_worker;
+    /// "cascade from worker 'a' on (0,3) to worker 'b' on (0,2)"
+    std::string describe() const;
 };
 
 /// A tensor of the host, bound to a runtime-sequence argument (XRT buffer object).
@@ -218,6 +234,7 @@ struct Netlist {
     std::vector<DmaChannelProgram> channels;
     std::vector<Flow> flows;
     std::vector<CoreProgram> cores;
+    std::vector<CascadeConnection> cascades; ///< in Program order of their source workers
     std::vector<HostTensor> host_tensors;
     std::vector<ShimTask> tasks;
     std::vector<RuntimeOp> sequence;

@@ -82,7 +82,8 @@ struct CoreStats {
     std::uint64_t busy_cycles = 0; ///< kernels and explicit cycles
     std::uint64_t kernel_cycles = 0; ///< kernel calls, their call overhead included
     std::uint64_t body_cycles = 0; ///< cycles the body charged itself (add_cycles)
-    std::uint64_t stall_cycles = 0; ///< waiting on locks
+    std::uint64_t stall_cycles = 0; ///< waiting on locks and cascades
+    std::uint64_t cascade_stall_cycles = 0; ///< the part of stall_cycles spent waiting on cascade words or room
     std::uint64_t kernel_calls = 0;
     std::uint64_t iterations = 0; ///< completed body iterations
     /// Multiply-accumulates the kernels declared (model::KernelWork; 0 when no kernel declares

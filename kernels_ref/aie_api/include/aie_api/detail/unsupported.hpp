@@ -137,11 +137,8 @@ NPUSIM_AIE_UNSUPPORTED_OP(^)
     auto NAME(const Args&...) {                                                                                        \
         static_assert(aie::detail::always_false<Args...>,                                                              \
                       "npusim aie_api: the intrinsic " #NAME " is not supported by the host layer "                    \
-                      "(use the AIE API, e.g. aie::shuffle_up / aie::filter_even; cascade streams "                    \
-                      "are not available to host-compiled kernels)");                                                  \
+                      "(use the AIE API, e.g. aie::shuffle_up / aie::filter_even)");                                   \
     }
-NPUSIM_AIE_UNSUPPORTED_INTRINSIC(put_mcd)
-NPUSIM_AIE_UNSUPPORTED_INTRINSIC(get_scd_v16int32)
 NPUSIM_AIE_UNSUPPORTED_INTRINSIC(getExpBf16)
 NPUSIM_AIE_UNSUPPORTED_INTRINSIC(getTanhBf16)
 #undef NPUSIM_AIE_UNSUPPORTED_INTRINSIC

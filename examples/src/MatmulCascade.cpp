@@ -1,0 +1,291 @@
+// E8 basic/matrix_multiplication/cascade (mlir-aie programming_examples/.../cascade/cascade.py):
+// C (M x N, i32) = A (M x K, i16) . B (K x N, i16) on a 4-row x 4-column grid of cores where each
+// column splits K over its four rows and adds the partial sums up a cascade chain: the worker on
+// row 3 (tile (c,5)) puts its sums (put_only), rows 2 and 1 get, add and put (put_get), row 0
+// (tile (c,2)) gets, adds and accumulates into C (get_only, after zeroing each C tile).
+// CascadeFlows run north to south within each column (cascade.py L275-278); the kernels move one
+// 512-bit word per output element (aie_kernels/aie2/cascade_mm.cc, scalar, row-major A and B).
+// Data movement (cascade.py L104-172): A_L3L2_c (shim c -> mem tile c) is split into A_L2L1_c
+// (4 columns: one m x k tile per object) and broadcast to the four cores of row c; B_L3L2_c
+// (4k x n objects) is split on mem tile c into B_L2L1_c_r (k x n each) for the core of row r;
+// C_L1L2_c from the row-0 core is forwarded through mem tile c (C_L2L3_c) to shim c. The kernels'
+// mac dims are (1, 1, 1) (python/iron/kernels/linalg.py _CASCADE_MM_SCALAR_DIMS), so the mem-tile
+// layouts a_dims, b_dims and the C dims are the identity (row-major) and are left out here.
+// The runtime sequence (L324-349) walks the M/m row blocks in task groups of up to tb_max_n_rows
+// row blocks: per group and column one C drain (wait) and, per row block, one A and one B fill.
+// Departure: groups of 4 row blocks instead of IRON's 5, which overflow a shim channel's 4-deep
+// task queue (see the sequence below).
+// The worker on row r gets the k-tiles r, r + 4, ... of every A row block (A_taps with
+// tile_group_steps (1, 4)) and the matching B rows (the r-th k x n piece of each 4k x n object).
+// Parameters as cascade.py's defaults: M = K = N = 512, m = k = n = 32, i16 -> i32, 4 columns.
+// Departure: only --n-aie-cols 4 (IRON's default); IRON also accepts 1 and 2, which share an A
+// shim between rows.
+// Golden: (A @ B in int64).astype(int32) (cascade.py L439-440), exact.
+#include "MatmulCommon.hpp"
+
+#include "npusim/aie_kernels.hpp"
+#include "npusim/harness/AieKernel.hpp"
+#include "npusim/kernels/cascade_matmul.hpp"
+
+namespace npusim::examples {
+
+using namespace npusim::iron;
+
+namespace {
+
+constexpr std::int64_t kRows = 4; // n_aie_rows, L68
+
+struct CascadeKernels {
+    Kernel get_only, put_only, put_get, zero;
+};
+
+template <typename TOut>
+CascadeKernels cascade_kernels(std::int64_t m, std::int64_t k, std::int64_t n, DType out, model::Arch, KernelSet ks) {
+    const int M = static_cast<int>(m), K = static_cast<int>(k), N = static_cast<int>(n);
+    const std::vector<ArgType> types{matmul::flat(DType::i16, m * k), matmul::flat(DType::i16, k * n),
+                                     matmul::flat(out, m * n)};
+    auto cost = [=](std::span<const KernelArg>) { return kernels::cascade_matmul_cycles(M, K, N); };
+    // The scalar unit's rate (cascade_matmul.hpp [est]): the run summary measures against it.
+    const auto macs = static_cast<std::uint64_t>(M) * static_cast<std::uint64_t>(K) * static_cast<std::uint64_t>(N);
+    auto work = [=](std::span<const KernelArg>) { return model::KernelWork{macs, 1.0}; };
+    const std::string suffix = fmt::format("i16_{}", dtype_name(out));
+    Kernel::Invoker get_only, put_only, put_get;
+    if (ks == KernelSet::aie) {
+        // The AIE-API builds (kernels_ref/aie/cascade_mm.cc): put_mcd / get_scd reach the running
+        // core through the hooks with_aie_core_modes installs.
+        if constexpr (std::is_same_v<TOut, std::int32_t>) {
+            get_only = [=](std::span<const KernelArg> x) {
+                aie_kernels::cascade_mm_get_only_i16_i32(reinterpret_cast<const std::int16_t*>(x[0].data),
+                                                         reinterpret_cast<const std::int16_t*>(x[1].data),
+                                                         reinterpret_cast<std::int32_t*>(x[2].data), M, K, N);
+            };
+            put_only = [=](std::span<const KernelArg> x) {
+                aie_kernels::cascade_mm_put_only_i16_i32(reinterpret_cast<const std::int16_t*>(x[0].data),
+                                                         reinterpret_cast<const std::int16_t*>(x[1].data), M, K, N);
+            };
+            put_get = [=](std::span<const KernelArg> x) {
+                aie_kernels::cascade_mm_put_get_i16_i32(reinterpret_cast<const std::int16_t*>(x[0].data),
+                                                        reinterpret_cast<const std::int16_t*>(x[1].data), M, K, N);
+            };
+        } else {
+            get_only = [=](std::span<const KernelArg> x) {
+                aie_kernels::cascade_mm_get_only_i16_i16(reinterpret_cast<const std::int16_t*>(x[0].data),
+                                                         reinterpret_cast<const std::int16_t*>(x[1].data),
+                                                         reinterpret_cast<std::int16_t*>(x[2].data), M, K, N);
+            };
+            put_only = [=](std::span<const KernelArg> x) {
+                aie_kernels::cascade_mm_put_only_i16_i16(reinterpret_cast<const std::int16_t*>(x[0].data),
+                                                         reinterpret_cast<const std::int16_t*>(x[1].data), M, K, N);
+            };
+            put_get = [=](std::span<const KernelArg> x) {
+                aie_kernels::cascade_mm_put_get_i16_i16(reinterpret_cast<const std::int16_t*>(x[0].data),
+                                                        reinterpret_cast<const std::int16_t*>(x[1].data), M, K, N);
+            };
+        }
+        get_only = harness::with_aie_core_modes(std::move(get_only), harness::make_aie_core_modes());
+        put_only = harness::with_aie_core_modes(std::move(put_only), harness::make_aie_core_modes());
+        put_get = harness::with_aie_core_modes(std::move(put_get), harness::make_aie_core_modes());
+    } else {
+        get_only = [=](std::span<const KernelArg> x) {
+            kernels::cascade_matmul_get_only<std::int16_t, TOut>(
+                reinterpret_cast<const std::int16_t*>(x[0].data), reinterpret_cast<const std::int16_t*>(x[1].data),
+                reinterpret_cast<TOut*>(x[2].data), M, K, N, &iron::cascade_get);
+        };
+        put_only = [=](std::span<const KernelArg> x) {
+            kernels::cascade_matmul_put_only<std::int16_t, TOut>(reinterpret_cast<const std::int16_t*>(x[0].data),
+                                                                 reinterpret_cast<const std::int16_t*>(x[1].data), M, K,
+                                                                 N, &iron::cascade_put);
+        };
+        put_get = [=](std::span<const KernelArg> x) {
+            kernels::cascade_matmul_put_get<std::int16_t, TOut>(reinterpret_cast<const std::int16_t*>(x[0].data),
+                                                                reinterpret_cast<const std::int16_t*>(x[1].data), M, K,
+                                                                N, &iron::cascade_get, &iron::cascade_put);
+        };
+    }
+    CascadeKernels r{Kernel(fmt::format("matmul_scalar_cascade_get_only_{}", suffix), std::move(get_only), types, cost),
+                     Kernel(fmt::format("matmul_scalar_cascade_put_only_{}", suffix), std::move(put_only), types, cost),
+                     Kernel(fmt::format("matmul_scalar_cascade_put_get_{}", suffix), std::move(put_get), types, cost),
+                     matmul::zero_kernel(m, n, out, ks)};
+    r.get_only.with_work(work);
+    r.put_only.with_work(work);
+    r.put_get.with_work(work);
+    return r;
+}
+
+} // namespace
+
+DesignSpec make_matmul_cascade() {
+    DesignSpec s;
+    s.name = "matmul_cascade";
+    s.description = "E8: matmul on a 4 x 4 core grid, K split over each column's rows and summed up a cascade chain "
+                    "(CascadeFlow, put_mcd / get_scd); i16 -> i32 or i16";
+    s.params = {{"M", 512, "rows of A and C"},
+                {"K", 512, "columns of A, rows of B"},
+                {"N", 512, "columns of B and C"},
+                {"m", 32, "tile rows per core"},
+                {"k", 32, "tile depth"},
+                {"n", 32, "tile columns per core"},
+                {"cols", 4, "core columns (IRON's --n-aie-cols; only 4 here)"},
+                // cascade_mm.cc's combinations with i16 input (bf16 is not built here)
+                {"dtype_out", 1, "element type of C", {"i16", "i32"}}};
+    s.devices = {"npu1", "npu2"};
+    s.kernel_sets = {KernelSet::reference, KernelSet::aie};
+    s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
+        const std::string name = "matmul_cascade";
+        const std::int64_t cols = p.at("cols");
+        const std::int64_t M = p.at("M"), K = p.at("K"), N = p.at("N"), m = p.at("m"), k = p.at("k"), n = p.at("n");
+        if (cols != 4)
+            throw DesignError(fmt::format("design '{}': cols={} is not supported: only 4 columns (cascade.py's "
+                                          "default --n-aie-cols)",
+                                          name, cols));
+        if (M % m || K % (k * kRows) || N % (n * cols)) // cascade.py L84-86
+            throw DesignError(fmt::format("design '{}': M={} must be a multiple of m={}, K={} of 4k={}, N={} of "
+                                          "n*cols={}",
+                                          name, M, m, K, k * kRows, N, n * cols));
+        const DType out = p.at("dtype_out") == 0 ? DType::i16 : DType::i32;
+        const auto ck = out == DType::i32 ? cascade_kernels<std::int32_t>(m, k, n, out, dev.arch, o.kernels)
+                                          : cascade_kernels<std::int16_t>(m, k, n, out, dev.arch, o.kernels);
+        const auto a_l1 = matmul::matrix(DType::i16, m, k), b_l1 = matmul::matrix(DType::i16, k, n),
+                   c_l1 = matmul::matrix(out, m, n);
+        // A: A_L3L2_c -> mem tile c -> A_L2L1_c, broadcast to row c (n_A_tiles_per_shim = 1).
+        std::vector<ObjectFifo> A_L3L2, B_L3L2, C_L1L2;
+        std::vector<ObjectFifo> A_L2L1;
+        std::vector<std::vector<ObjectFifo>> B_L2L1(static_cast<std::size_t>(kRows));
+        std::vector<ObjectFifo> C_L2L3;
+        for (std::int64_t c = 0; c < cols; ++c) {
+            const Tile mem(static_cast<int>(c), 1);
+            A_L3L2.emplace_back(matmul::flat(DType::i16, m * k), fmt::format("A_L3L2_{}", c), 2);
+            for (auto& f : A_L3L2.back().cons().split(
+                     {0}, {.tile = mem, .obj_types = {a_l1}, .names = {fmt::format("A_L2L1_{}", c)}}))
+                A_L2L1.push_back(f);
+            B_L3L2.emplace_back(matmul::flat(DType::i16, k * n * kRows), fmt::format("B_L3L2_{}", c), 2);
+            std::vector<std::int64_t> offsets;
+            LinkOptions split{.tile = mem};
+            for (std::int64_t r = 0; r < kRows; ++r) {
+                offsets.push_back(k * n * r);
+                split.obj_types.push_back(b_l1);
+                split.names.push_back(fmt::format("B_L2L1_{}_{}", c, r));
+            }
+            auto bs = B_L3L2.back().cons().split(offsets, split);
+            for (std::int64_t r = 0; r < kRows; ++r)
+                B_L2L1[static_cast<std::size_t>(r)].push_back(bs[static_cast<std::size_t>(r)]);
+            C_L1L2.emplace_back(c_l1, fmt::format("C_L1L2_{}", c), 2);
+            C_L2L3.push_back(C_L1L2.back().cons().forward(
+                {.tile = mem, .obj_type = matmul::flat(out, m * n), .depth = 2, .name = fmt::format("C_L2L3_{}", c)}));
+        }
+        const std::int64_t tiles_per_core = (M / m) * (N / n) / (kRows * cols); // n_tiles_per_core, L89
+        const std::int64_t ksteps = K / k / kRows;
+        auto row0 = [tiles_per_core, ksteps](ObjectFifoHandle a, ObjectFifoHandle b, ObjectFifoHandle c, Kernel zero,
+                                             Kernel get_only) {
+            for (std::int64_t t = 0; t < tiles_per_core; ++t) {
+                auto ec = c.acquire(1);
+                zero(ec);
+                for (std::int64_t j = 0; j < ksteps; ++j) {
+                    auto ea = a.acquire(1), eb = b.acquire(1);
+                    get_only(ea, eb, ec);
+                    a.release(1);
+                    b.release(1);
+                }
+                c.release(1);
+            }
+        };
+        auto row_put = [tiles_per_core, ksteps](ObjectFifoHandle a, ObjectFifoHandle b, Buffer c_buf, Kernel put) {
+            for (std::int64_t t = 0; t < tiles_per_core; ++t)
+                for (std::int64_t j = 0; j < ksteps; ++j) {
+                    auto ea = a.acquire(1), eb = b.acquire(1);
+                    put(ea, eb, c_buf.view());
+                    a.release(1);
+                    b.release(1);
+                }
+        };
+        // workers[r][c] on tile (c, 2 + r), built column by column as cascade.py L220-269.
+        std::vector<std::vector<Worker>> grid(static_cast<std::size_t>(kRows));
+        std::vector<Worker> flat_workers;
+        for (std::int64_t c = 0; c < cols; ++c) {
+            const auto ci = static_cast<std::size_t>(c);
+            for (std::int64_t r = 0; r < kRows; ++r) {
+                const auto ri = static_cast<std::size_t>(r);
+                const Tile tile(static_cast<int>(c), static_cast<int>(2 + r));
+                const std::string wname = fmt::format("cascade_{}_{}", r, c);
+                if (r == 0) {
+                    grid[ri].emplace_back(
+                        row0,
+                        fn_args(A_L2L1[ri].cons(), B_L2L1[ri][ci].cons(), C_L1L2[ci].prod(), ck.zero, ck.get_only),
+                        WorkerOptions{.tile = tile, .name = wname});
+                } else {
+                    Buffer c_buf(matmul::flat(out, m * n), fmt::format("C_scratch_{}_{}", c, r));
+                    grid[ri].emplace_back(row_put,
+                                          fn_args(A_L2L1[ri].cons(), B_L2L1[ri][ci].cons(), c_buf,
+                                                  r == kRows - 1 ? ck.put_only : ck.put_get),
+                                          WorkerOptions{.tile = tile, .name = wname});
+                }
+            }
+        }
+        for (std::int64_t c = 0; c < cols; ++c) // row 3 -> row 2 -> row 1 -> row 0, L276-278
+            for (std::int64_t r = kRows - 1; r > 0; --r)
+                CascadeFlow(grid[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)],
+                            grid[static_cast<std::size_t>(r - 1)][static_cast<std::size_t>(c)]);
+        for (const auto& row : grid) flat_workers.insert(flat_workers.end(), row.begin(), row.end());
+
+        // TAPs (cascade.py L284-316), in elements of the flat tensors.
+        const std::int64_t col_tiles = N / n / cols, k_groups = K / k / kRows;
+        auto a_tap = [=](std::int64_t mb, std::int64_t g) { // rows of block mb, k-tiles g, g+4, ..., repeated
+            return TensorAccessPattern({M * K}, mb * m * K + g * k, {col_tiles, k_groups, m, k}, {0, kRows * k, K, 1});
+        };
+        auto b_tap = [=](std::int64_t c) { // n-tiles c, c+cols, ...; each: all of K in 4k x n pieces
+            return TensorAccessPattern({K * N}, c * n, {col_tiles, k_groups, kRows * k, n},
+                                       {n * cols, kRows * k * N, N, 1});
+        };
+        auto c_tap = [=](std::int64_t mb0, std::int64_t rows, std::int64_t c) {
+            return TensorAccessPattern({M * N}, mb0 * m * N + c * n, {rows, col_tiles, m, n}, {m * N, n * cols, N, 1});
+        };
+        std::vector<ObjectFifoHandle> a_in, b_in, c_out;
+        for (std::int64_t c = 0; c < cols; ++c) {
+            const Tile shim(static_cast<int>(c), 0);
+            a_in.push_back(A_L3L2[static_cast<std::size_t>(c)].prod(std::nullopt, shim));
+            b_in.push_back(B_L3L2[static_cast<std::size_t>(c)].prod(std::nullopt, shim));
+            c_out.push_back(C_L2L3[static_cast<std::size_t>(c)].cons(std::nullopt, shim));
+        }
+        const auto A_ty = matmul::flat(DType::i16, M * K), B_ty = matmul::flat(DType::i16, K * N),
+                   C_ty = matmul::flat(out, M * N);
+        // cascade.py L282 has tb_max_n_rows = 5: five A (and B) fills per shim channel in one task
+        // group, column after column. A fill cannot complete before the cores consume it, and they
+        // need the other columns' fills, which come later: the fifth push finds the 4-deep task queue
+        // full (the simulator refuses it, as aie-rt's Task_Queue_Overflow; with --queue-wait the
+        // sequence deadlocks there). 4 rows per group keep every channel's queue within its depth.
+        const std::int64_t tb_max_rows = dev.task_queue_depth;
+        Runtime rt(
+            [=](RuntimeData A, RuntimeData B, RuntimeData C, std::vector<ObjectFifoHandle> ha,
+                std::vector<ObjectFifoHandle> hb, std::vector<ObjectFifoHandle> hc) {
+                for (std::int64_t tb = 0; tb * tb_max_rows < M / m; ++tb) { // L326-349
+                    const std::int64_t tb_rows = std::min(tb_max_rows, M / m - tb * tb_max_rows);
+                    TaskGroup g;
+                    for (std::int64_t c = 0; c < cols; ++c) {
+                        const auto ci = static_cast<std::size_t>(c);
+                        hc[ci].drain(C, {.tap = c_tap(tb * tb_max_rows, tb_rows, c), .wait = true, .group = &g});
+                        for (std::int64_t tr = 0; tr < tb_rows; ++tr) {
+                            ha[ci].fill(A, {.tap = a_tap(tb * tb_max_rows + tr, c), .group = &g});
+                            hb[ci].fill(B, {.tap = b_tap(c), .group = &g});
+                        }
+                    }
+                    g.finish();
+                }
+            },
+            fn_args(A_ty, B_ty, C_ty, a_in, b_in, c_out));
+        const matmul::Types ty{DType::i16, out};
+        auto reference = [M, K, N, ty](const Tensors& in) {
+            return Tensors{{"C", matmul::reference(get(in, "A"), get(in, "B"), M, K, N, ty)}};
+        };
+        return DesignInstance(
+            Program(dev, rt, flat_workers, name),
+            {ArgSpec::input("A", A_ty), ArgSpec::input("B", B_ty), matmul::output_spec(C_ty, ty, K, k)},
+            {{"A", matmul::random_input(DType::i16, M * K, o.seed)},
+             {"B", matmul::random_input(DType::i16, K * N, o.seed + 1)}},
+            reference, name);
+    };
+    return s;
+}
+
+NPUSIM_REGISTER_DESIGN(make_matmul_cascade, 65);
+
+} // namespace npusim::examples
