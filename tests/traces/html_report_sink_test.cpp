@@ -1,6 +1,7 @@
 // HtmlReportSink: what the page embeds (spans, arguments, counters), that it loads nothing from the
 // network, that design names cannot break it, the reduction of large runs, the diagnosis section,
 // and when the file is written. (ctest trace:html-chromium renders real reports in Chromium.)
+#include "TraceTestFiles.hpp"
 #include "npusim/traces/HtmlReportSink.hpp"
 
 #include "npusim/model/DeviceSpec.hpp"
@@ -24,25 +25,10 @@ using Kind = TrackInfo::Kind;
 
 namespace {
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("npusim_html_test_" + std::to_string(std::random_device{}()));
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    std::string file(const std::string& n) const { return (path / n).string(); }
+struct TempDir : npusim::tracetest::TempDir {
+    TempDir() : npusim::tracetest::TempDir("npusim_html_test_") {}
 };
-
-std::string slurp(const std::string& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using npusim::tracetest::slurp;
 
 // The embedded data object of a page.
 nlohmann::json data_of(const std::string& page) {

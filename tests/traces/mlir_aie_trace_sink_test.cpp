@@ -1,5 +1,6 @@
 // MlirAieTraceSink on a synthetic run: the exact file parse.py would print (names, pids, threads,
 // B/E order), which event fires when, the trace configuration's units, and the trace buffer.
+#include "TraceTestFiles.hpp"
 #include "npusim/traces/MlirAieTraceSink.hpp"
 
 #include <catch2/catch.hpp>
@@ -26,24 +27,10 @@ using nlohmann::json;
 
 namespace {
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("npusim_mlir_aie_test_" + std::to_string(std::random_device{}()));
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
+struct TempDir : npusim::tracetest::TempDir {
+    TempDir() : npusim::tracetest::TempDir("npusim_mlir_aie_test_") {}
 };
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using npusim::tracetest::slurp;
 
 // Two cores, (0,2) and (1,2), and the DMA channels of (0,2) and of the shim (0,0).
 void tracks(MlirAieTraceSink& s) {

@@ -1,5 +1,6 @@
 // PerfettoTraceSink: feed a small synthetic run, parse the JSON back and check its structure, the
 // clock metadata, arguments and instants.
+#include "TraceTestFiles.hpp"
 #include "npusim/traces/PerfettoTraceSink.hpp"
 
 #include <catch2/catch.hpp>
@@ -21,24 +22,10 @@ using nlohmann::json;
 
 namespace {
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("npusim_perfetto_test_" + std::to_string(std::random_device{}()));
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
+struct TempDir : npusim::tracetest::TempDir {
+    TempDir() : npusim::tracetest::TempDir("npusim_perfetto_test_") {}
 };
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using npusim::tracetest::slurp;
 
 // Tracks deliberately added out of tile order; ids are the call order.
 void feed(npusim::sim::TraceSink& s) {

@@ -1,4 +1,5 @@
 // VcdTraceSink: header, scopes, declarations and the exact ordered value changes.
+#include "TraceTestFiles.hpp"
 #include "npusim/traces/VcdTraceSink.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,24 +18,10 @@ using Kind = TrackInfo::Kind;
 
 namespace {
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        path = fs::temp_directory_path() / ("npusim_vcd_test_" + std::to_string(std::random_device{}()));
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
+struct TempDir : npusim::tracetest::TempDir {
+    TempDir() : npusim::tracetest::TempDir("npusim_vcd_test_") {}
 };
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using npusim::tracetest::slurp;
 
 } // namespace
 
