@@ -18,8 +18,11 @@
 // The worker on row r gets the k-tiles r, r + 4, ... of every A row block (A_taps with
 // tile_group_steps (1, 4)) and the matching B rows (the r-th k x n piece of each 4k x n object).
 // Parameters as cascade.py's defaults: M = K = N = 512, m = k = n = 32, i16 -> i32, 4 columns.
-// Departure: only --n-aie-cols 4 (IRON's default); IRON also accepts 1 and 2, which share an A
-// shim between rows.
+// --n-aie-cols 1 and 2 are built as cascade.py builds them: one A shim feeds n_A = 4 / cols rows
+// (L92 n_A_tiles_per_shim), A_L3L2_c carries n_A m x k tiles per object and mem tile c splits it into
+// A_L2L1_r for rows c n_A ... (L112-131); A_taps (L318-325) take (n_A m) x k tiles. Resolve then
+// refuses them as the toolchain's placer does (SequentialPlacer::validateAndUpdateChannelUsage): mem
+// tile c needs n_A (A split) + 4 (B split) + 1 (C forward) MM2S channels, more than its 6.
 // Golden: (A @ B in int64).astype(int32) (cascade.py L439-440), exact.
 #include "MatmulCommon.hpp"
 
@@ -125,7 +128,7 @@ DesignSpec make_matmul_cascade() {
                 {"m", 32, "tile rows per core"},
                 {"k", 32, "tile depth"},
                 {"n", 32, "tile columns per core"},
-                {"cols", 4, "core columns (IRON's --n-aie-cols; only 4 here)"},
+                {"cols", 4, "core columns (IRON's --n-aie-cols: 1, 2 or 4; only 4 fits a mem tile's channels)"},
                 // cascade_mm.cc's combinations with i16 input (bf16 is not built here)
                 {"dtype_out", 1, "element type of C", {"i16", "i32"}}};
     s.devices = {"npu1", "npu2"};
@@ -134,9 +137,9 @@ DesignSpec make_matmul_cascade() {
         const std::string name = "matmul_cascade";
         const std::int64_t cols = p.at("cols");
         const std::int64_t M = p.at("M"), K = p.at("K"), N = p.at("N"), m = p.at("m"), k = p.at("k"), n = p.at("n");
-        if (cols != 4)
-            throw DesignError(fmt::format("design '{}': cols={} is not supported: only 4 columns (cascade.py's "
-                                          "default --n-aie-cols)",
+        if (cols != 1 && cols != 2 && cols != 4) // n_A_tiles_per_shim = 4 // cols must split the 4 rows
+            throw DesignError(fmt::format("design '{}': cols={} is not supported: 1, 2 or 4 columns (each A shim "
+                                          "feeds 4 / cols rows)",
                                           name, cols));
         if (M % m || K % (k * kRows) || N % (n * cols)) // cascade.py L84-86
             throw DesignError(fmt::format("design '{}': M={} must be a multiple of m={}, K={} of 4k={}, N={} of "
@@ -152,12 +155,19 @@ DesignSpec make_matmul_cascade() {
         std::vector<ObjectFifo> A_L2L1;
         std::vector<std::vector<ObjectFifo>> B_L2L1(static_cast<std::size_t>(kRows));
         std::vector<ObjectFifo> C_L2L3;
+        const std::int64_t n_a = kRows / cols; // n_A_tiles_per_shim, L92
         for (std::int64_t c = 0; c < cols; ++c) {
             const Tile mem(static_cast<int>(c), 1);
-            A_L3L2.emplace_back(matmul::flat(DType::i16, m * k), fmt::format("A_L3L2_{}", c), 2);
-            for (auto& f : A_L3L2.back().cons().split(
-                     {0}, {.tile = mem, .obj_types = {a_l1}, .names = {fmt::format("A_L2L1_{}", c)}}))
-                A_L2L1.push_back(f);
+            A_L3L2.emplace_back(matmul::flat(DType::i16, m * k * n_a), fmt::format("A_L3L2_{}", c), 2);
+            // Rows c * n_a ...: the j-th m x k tile of the regrouped object (see the header).
+            std::vector<std::int64_t> a_offsets;
+            LinkOptions a_split{.tile = mem};
+            for (std::int64_t j = 0; j < n_a; ++j) { // rows c n_a ... (c + 1) n_a - 1
+                a_offsets.push_back(j * m * k);
+                a_split.obj_types.push_back(a_l1);
+                a_split.names.push_back(fmt::format("A_L2L1_{}", c * n_a + j));
+            }
+            for (auto& f : A_L3L2.back().cons().split(a_offsets, a_split)) A_L2L1.push_back(f);
             B_L3L2.emplace_back(matmul::flat(DType::i16, k * n * kRows), fmt::format("B_L3L2_{}", c), 2);
             std::vector<std::int64_t> offsets;
             LinkOptions split{.tile = mem};
@@ -229,8 +239,12 @@ DesignSpec make_matmul_cascade() {
 
         // TAPs (cascade.py L284-316), in elements of the flat tensors.
         const std::int64_t col_tiles = N / n / cols, k_groups = K / k / kRows;
-        auto a_tap = [=](std::int64_t mb, std::int64_t g) { // rows of block mb, k-tiles g, g+4, ..., repeated
-            return TensorAccessPattern({M * K}, mb * m * K + g * k, {col_tiles, k_groups, m, k}, {0, kRows * k, K, 1});
+        // cascade.py's A_taps: tile group mb * cols + c of (n_A m) x k tiles, k-tiles g, g + 4, ...,
+        // repeated per n-tile. With 4 columns: rows of block mb, k-tiles c, c + 4, ...
+        auto a_tap = [=](std::int64_t mb, std::int64_t c) {
+            const std::int64_t idx = mb * cols + c;
+            return TensorAccessPattern({M * K}, idx / kRows * n_a * m * K + idx % kRows * k,
+                                       {col_tiles, k_groups, n_a * m, k}, {0, kRows * k, K, 1});
         };
         auto b_tap = [=](std::int64_t c) { // n-tiles c, c+cols, ...; each: all of K in 4k x n pieces
             return TensorAccessPattern({K * N}, c * n, {col_tiles, k_groups, kRows * k, n},

@@ -101,9 +101,27 @@ TEST_CASE("matmul_cascade: the cascade's time is counted", "[examples][cascade][
 
 TEST_CASE("matmul_cascade: parameter errors", "[examples][cascade][errors]") {
     const auto& spec = design_by_name("matmul_cascade");
-    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"cols", 2}}, run_opts("npu1")),
-                      "design 'matmul_cascade': cols=2 is not supported: only 4 columns (cascade.py's default "
-                      "--n-aie-cols)");
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"cols", 3}}, run_opts("npu1")),
+                      "design 'matmul_cascade': cols=3 is not supported: 1, 2 or 4 columns (each A shim feeds 4 / "
+                      "cols rows)");
     CHECK_THROWS_WITH(run_design(spec, "npu1", {{"K", 96}}, run_opts("npu1")),
                       "design 'matmul_cascade': M=512 must be a multiple of m=32, K=96 of 4k=128, N=512 of n*cols=128");
+}
+
+// cascade.py accepts --n-aie-cols 1 and 2 (n_A_tiles_per_shim = 4 // n_aie_cols, L92), but the mem
+// tile of each column then needs n_A (A split) + 4 (B split) + 1 (C forward) MM2S channels, more than
+// the 6 a mem tile has: the toolchain's placer refuses the design
+// (SequentialPlacer::validateAndUpdateChannelUsage), and so does resolve here, naming the link.
+TEST_CASE("matmul_cascade: 1 and 2 columns run out of mem-tile channels as in the toolchain",
+          "[examples][cascade][errors]") {
+    const auto& spec = design_by_name("matmul_cascade");
+    for (const std::string device : {"npu1", "npu2"}) {
+        CAPTURE(device);
+        CHECK_THROWS_WITH(run_design(spec, device, {{"cols", 1}}, run_opts(device)),
+                          "link of fifo 'B_L3L2_0': tile (0, 1) requires 1 input/4 output DMA channels, but only 5 "
+                          "input/2 output available");
+        CHECK_THROWS_WITH(run_design(spec, device, {{"cols", 2}}, run_opts(device)),
+                          "link of fifo 'C_L1L2_0': tile (0, 1) requires 1 input/1 output DMA channels, but only 4 "
+                          "input/0 output available");
+    }
 }

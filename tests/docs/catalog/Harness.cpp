@@ -309,8 +309,8 @@ void add_harness(Catalog& c) {
           {"run", "matmul_single_core", "--param", "M=96", "--param", "m=32"});
     c.site("examples/src/MatmulCascade.cpp");
     c.cli("example.matmul_cascade_cols", kDesign,
-          "design 'matmul_cascade': cols=2 is not supported: only 4 columns (cascade.py's default --n-aie-cols)",
-          {"run", "matmul_cascade", "--device", "npu1", "--param", "cols=2"});
+          "design 'matmul_cascade': cols=3 is not supported: 1, 2 or 4 columns (each A shim feeds 4 / cols rows)",
+          {"run", "matmul_cascade", "--device", "npu1", "--param", "cols=3"});
     c.cli("example.matmul_cascade_shape", kDesign,
           "design 'matmul_cascade': M=512 must be a multiple of m=32, K=96 of 4k=128, N=512 of n*cols=128",
           {"run", "matmul_cascade", "--device", "npu1", "--param", "K=96"});
