@@ -49,6 +49,7 @@ NPUSIM_CATALOG_TEST("Links: forward, split and join", link)
 NPUSIM_CATALOG_TEST("Worker", worker)
 NPUSIM_CATALOG_TEST("Kernel", kernel)
 NPUSIM_CATALOG_TEST("Buffer", buffer)
+NPUSIM_CATALOG_TEST("WorkerRuntimeBarrier", barrier)
 NPUSIM_CATALOG_TEST("Element views", element)
 NPUSIM_CATALOG_TEST("Runtime sequence", runtime)
 NPUSIM_CATALOG_TEST("TensorAccessPattern", tap)
@@ -74,7 +75,7 @@ NPUSIM_CATALOG_TEST("Example designs", example)
 NPUSIM_CATALOG_TEST("CLI: usage", usage)
 NPUSIM_CATALOG_TEST("CLI: output files and the process", process)
 
-TEST_CASE("every component of the error catalog has its test case; ids and sites are well-formed", "[docs][errors]") {
+TEST_CASE("every component of the error catalog has its test case, ids and sites are well-formed", "[docs][errors]") {
     std::set<std::string> components;
     for (const auto& c : catalog().components()) {
         components.insert(c.name);

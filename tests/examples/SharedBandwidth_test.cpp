@@ -77,7 +77,7 @@ RunReport memtile_run(double memtile_bytes_per_cycle) {
 
 } // namespace
 
-TEST_CASE("a mem tile's channels share its banks' bandwidth; with the architecture's figure it never binds",
+TEST_CASE("a mem tile's channels share its banks' bandwidth, with the architecture's figure it never binds",
           "[timing][memtile]") {
     // 256 B/cycle (16 banks x 16 B) against 2 channels x 4 B/cycle: the default gives the same
     // cycles as unlimited banks (xdna-emu: memtile DMA is stream-bound).

@@ -126,7 +126,7 @@ TEST_CASE("encode_padding: mem tiles only, one entry per dim, innermost in words
 }
 
 TEST_CASE("shim_task_dims: an outermost size up to 65 passes AIEX verifyStridesWraps (hardware size 3 = size - 1 "
-          "<= 64); beyond, a contiguous transfer is refused with its message, a strided one is split into chunks of 64 "
+          "<= 64), beyond, a contiguous transfer is refused with its message, a strided one is split into chunks of 64 "
           "(aie-decompose-large-dma-bd)",
           "[resolve][bd][shim]") {
     const auto& shim = npu1().shim;

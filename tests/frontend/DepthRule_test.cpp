@@ -110,7 +110,7 @@ TEST_CASE("init_values fix the producer's depth: no findObjectFifoSize resize (A
     CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, {{2, 1}}) == 2); // consumers have no inits
 }
 
-TEST_CASE("resolved_depth of a shared pool: size(0), the producer's declared depth (createObjectFifoElements); each "
+TEST_CASE("resolved_depth of a shared pool: size(0), the producer's declared depth (createObjectFifoElements), each "
           "handle's acquire checked against its own depth (IRON ObjectFifoHandle.acquire)",
           "[resolve][depth]") {
     TwoWorkerFifo t(2);
@@ -124,7 +124,7 @@ TEST_CASE("resolved_depth of a shared pool: size(0), the producer's declared dep
                       "worker 'p' acquires 3 elements of fifo 'in' producer whose depth is 2");
 }
 
-TEST_CASE("repeat_count scales lock values; a link repeats by its outputs' largest count", "[resolve][depth]") {
+TEST_CASE("repeat_count scales lock values, a link repeats by its outputs' largest count", "[resolve][depth]") {
     CHECK(repeat_scaled(3, 1) == 3);
     CHECK(repeat_scaled(3, 4) == 12);
     const LockInits li = initial_lock_values(3, 1, 2); // 2 free slots, 1 full slot, each sent twice

@@ -110,7 +110,7 @@ TEST_CASE("repeat_count on a forward: the pool's free-slot lock counts depth x R
     CHECK_THAT(n.dump(), Catch::Contains("next 0  repeat 2"));
 }
 
-TEST_CASE("link errors: offsets out of order or outside the object; sub-object sizes that disagree with the "
+TEST_CASE("link errors: offsets out of order or outside the object, sub-object sizes that disagree with the "
           "offsets (getDistributeTransferLengths)",
           "[frontend][links][errors]") {
     // The mem tile moves offset-derived segments (AIEDialect.cpp getDistributeTransferLengths:

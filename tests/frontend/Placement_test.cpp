@@ -79,7 +79,7 @@ Program three_links(bool pin) {
 // then takes the tile nearest the centroid column that still has the channels. Program order would
 // put "a_small" on (0,1) first and push the 5-way split and the join to (1,1); by demand the split
 // (6 channels) and the join (6) fill (0,1) and the 1 -> 2 split (3) goes to the neighbour (1,1).
-TEST_CASE("SequentialPlacer: heaviest link first; a full mem tile sends the next link to its neighbour",
+TEST_CASE("SequentialPlacer: heaviest link first, a full mem tile sends the next link to its neighbour",
           "[frontend][placement]") {
     const auto n = three_links(false).resolve();
     CHECK(buffer_tile(n, "in_cons_buff_0") == model::TileCoord{0, 1}); // split 1 -> 5 pool
@@ -139,7 +139,7 @@ TEST_CASE("SequentialPlacer: a link sits at the centroid column of its cores", "
 // (docs/resolve.md). Three forwards of depth 12 (cores in column 0: centroid 0) all fit (0,1) by
 // channels (3 of 6 each way) although (1,1) is free; each takes 12 + 12 BDs of its channel
 // parity, so the third (channels 2, even, after channel 0) finds the 24 even BDs taken.
-TEST_CASE("SequentialPlacer: BDs are not a placement criterion; exhausting them quotes the BD allocator",
+TEST_CASE("SequentialPlacer: BDs are not a placement criterion, exhausting them quotes the BD allocator",
           "[frontend][placement]") {
     // Each forward's output goes to a worker in column 0, so every centroid is column 0.
     ObjectFifo a(tensor<std::int32_t>({16}), "fa", 12), b(tensor<std::int32_t>({16}), "fb", 12),

@@ -110,7 +110,7 @@ TEST_CASE("a fill whose pattern does not fit the tensor", "[frontend][errors]") 
         "sizes=[1,1,2,512], strides=[0,0,512,1]) reaches elements 512..1535, outside the tensor's 1024 elements");
 }
 
-TEST_CASE("tap and raw sizes are mutually exclusive; fill needs the producer handle", "[frontend][errors]") {
+TEST_CASE("tap and raw sizes are mutually exclusive, fill needs the producer handle", "[frontend][errors]") {
     auto make = [](std::function<void(RuntimeData, ObjectFifoHandle, ObjectFifoHandle)> seq) {
         ObjectFifo in(tensor<std::int32_t>({256}), "in"), out(tensor<std::int32_t>({256}), "out");
         Worker w(copy_body, fn_args(in.cons(), out.prod()), {.name = "w"});

@@ -57,7 +57,7 @@ TEST_CASE("add_lock: 16 locks on a compute tile, values 0..63", "[resolve][ledge
 
 // Out of BDs quotes AIEAssignBufferDescriptorIDs.cpp: "Allocator exhausted available BD IDs (maximum N
 // available for channel c)." (N = getNumBDsForChannel: 24 per mem-tile channel parity, 16 on compute tiles).
-TEST_CASE("add_channel: BD ids per id range; the mem tile splits even and odd channels", "[resolve][ledger]") {
+TEST_CASE("add_channel: BD ids per id range, the mem tile splits even and odd channels", "[resolve][ledger]") {
     model::Netlist net;
     ResourceLedger ledger(npu1(), net);
     ledger.add_channel(channel({0, 1}, Direction::S2MM, 0, 2), "even");

@@ -15,7 +15,7 @@ TEST_CASE("access order of a column-major read of a 2x3 tensor", "[frontend][tap
                            "1 3 5\n");
 }
 
-TEST_CASE("sizes are padded to four dimensions; repeat dimension with stride 0", "[frontend][tap]") {
+TEST_CASE("sizes are padded to four dimensions, repeat dimension with stride 0", "[frontend][tap]") {
     TensorAccessPattern t({8}, 4, {2, 4}, {0, 1});
     CHECK(t.sizes() == std::array<std::int64_t, 4>{1, 1, 2, 4});
     CHECK(t.access_order() == std::vector<std::int64_t>{4, 5, 6, 7, 4, 5, 6, 7});

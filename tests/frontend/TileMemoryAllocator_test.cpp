@@ -72,7 +72,7 @@ TEST_CASE("alloc-scheme bank-aware: no fallback, the toolchain's error", "[front
 }
 
 // --alloc-scheme=basic-sequential: basicAllocation only, "Basic sequential allocation failed.".
-TEST_CASE("alloc-scheme basic-sequential: packed largest first; the toolchain's error when full", "[frontend][alloc]") {
+TEST_CASE("alloc-scheme basic-sequential: packed largest first, the toolchain's error when full", "[frontend][alloc]") {
     const auto n = big_input().resolve({.alloc_scheme = AllocScheme::BasicSequential});
     CHECK(n.warnings.empty());
     CHECK(buffer_named(n, "in_cons_buff_1").address == 0x400 + 20480);

@@ -88,7 +88,7 @@ TEST_CASE("a second design with a taken name is an error naming it", "[harness][
     CHECK_THROWS_WITH(register_design(named("memcpy")), "register_design: a design named 'memcpy' already exists");
 }
 
-TEST_CASE("a design needs a name and a build function; a factory's error surfaces at the first look",
+TEST_CASE("a design needs a name and a build function, a factory's error surfaces at the first look",
           "[harness][registry]") {
     DesignRegistry r;
     CHECK_THROWS_WITH(r.add(named(""), 10), "register_design: a design needs a name and a build function");

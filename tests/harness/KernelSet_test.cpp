@@ -7,7 +7,7 @@
 using namespace npusim;
 using namespace npusim::harness;
 
-TEST_CASE("parse_kernel_set: ref or reference, aie; nothing else", "[harness][kernels]") {
+TEST_CASE("parse_kernel_set: ref or reference, aie, nothing else", "[harness][kernels]") {
     CHECK(parse_kernel_set("ref") == KernelSet::reference);
     CHECK(parse_kernel_set("reference") == KernelSet::reference);
     CHECK(parse_kernel_set("aie") == KernelSet::aie);

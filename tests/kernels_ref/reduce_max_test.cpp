@@ -103,7 +103,7 @@ TEST_CASE("reduce_max_vector_i32 equals in.max()", "[kernels][reduce_max]") {
     }
 }
 
-TEST_CASE("reduce_max_scalar_i32 equals in.max() for any n >= 1; n == 0 gives INT32_MIN", "[kernels][reduce_max]") {
+TEST_CASE("reduce_max_scalar_i32 equals in.max() for any n >= 1, n == 0 gives INT32_MIN", "[kernels][reduce_max]") {
     std::uint32_t seed = 70;
     for (std::int32_t n : {1, 2, 3, 4, 15, 17, 100, 2048}) {
         const auto v = random_i32(static_cast<std::size_t>(n), kMin32, kMax32, seed++);

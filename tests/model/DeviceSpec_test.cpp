@@ -370,7 +370,7 @@ TEST_CASE("docs/hardware-sources.md lists every preset number with a source", "[
 
 #include "npusim/model/LockRules.hpp"
 
-TEST_CASE("lock rules: repeat_scaled multiplies objects by the repeat count; an acquire fits up to the depth",
+TEST_CASE("lock rules: repeat_scaled multiplies objects by the repeat count, an acquire fits up to the depth",
           "[model][locks]") {
     STATIC_REQUIRE(npusim::model::repeat_scaled(3, 1) == 3);
     STATIC_REQUIRE(npusim::model::repeat_scaled(2, 4) == 8);

@@ -212,7 +212,7 @@ TEST_CASE("TimingParamRow get/set/default_for/source_for", "[model][timing]") {
     CHECK(std::string(row.source_for(Arch::AIE2P)) == row.aie2p_source);
 }
 
-TEST_CASE("for_arch builds a generation's parameters from the table; describe() reports its sources",
+TEST_CASE("for_arch builds a generation's parameters from the table, describe() reports its sources",
           "[model][timing]") {
     for (Arch a : {Arch::AIE2, Arch::AIE2P}) {
         INFO(arch_name(a));

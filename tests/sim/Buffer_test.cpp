@@ -9,7 +9,7 @@
 using namespace npusim;
 using namespace npusim::iron;
 
-TEST_CASE("a buffer keeps state across iterations; the sequence writes run-time parameters", "[sim][buffer]") {
+TEST_CASE("a buffer keeps state across iterations, the sequence writes run-time parameters", "[sim][buffer]") {
     ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
     Buffer acc = Buffer::with_values(tensor<std::int32_t>({16}), "acc", std::vector<std::int32_t>(16, 1000));
     Buffer rtp = Buffer(tensor<std::int32_t>({4}), "rtp").use_write_rtp();

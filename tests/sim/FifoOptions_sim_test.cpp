@@ -96,7 +96,7 @@ TEST_CASE("consumer_obj_type: one 16-element object feeds four 4-element acquire
         "fifo 'bad': consumer_obj_type i32[5] must have the element type of i32[16] and divide its element count");
 }
 
-TEST_CASE("set_iter_count ends a mem-tile chain; the rest of the stream is not forwarded", "[sim][fifo]") {
+TEST_CASE("set_iter_count ends a mem-tile chain, the rest of the stream is not forwarded", "[sim][fifo]") {
     ObjectFifo in(tensor<std::int32_t>({8}), "in");
     auto fwd = in.cons().forward();
     fwd.set_iter_count(1); // each chain runs once over its 2 buffers: 2 objects pass, then it stops
@@ -132,7 +132,7 @@ TEST_CASE("set_iter_count ends a mem-tile chain; the rest of the stream is not f
     CHECK_THROWS_WITH(fwd.set_iter_count(0), "fifo 'in_fwd': set_iter_count(0) must be within 1..256");
 }
 
-TEST_CASE("the seed's to_stream spelling; shim d0 size limit", "[sim][fifo]") {
+TEST_CASE("the seed's to_stream spelling, shim d0 size limit", "[sim][fifo]") {
     ObjectFifo a(tensor<std::int32_t>({8}), "a", 2, {.to_stream = {{2, 4}, {4, 1}}});
     CHECK(a.state()->dims_to_stream.size() == 2);
     CHECK_THROWS_WITH(

@@ -282,7 +282,7 @@ Program shared_pool_design(int prod_depth, int cons_depth, int take) {
 }
 } // namespace
 
-TEST_CASE("a shared-memory pool has size(0) buffers, the producer's depth; acquiring more deadlocks as on the NPU "
+TEST_CASE("a shared-memory pool has size(0) buffers, the producer's depth, acquiring more deadlocks as on the NPU "
           "(createObjectFifoElements)",
           "[sim][toolchain][shared]") {
     const auto n = shared_pool_design(1, 3, 3).resolve();
@@ -467,7 +467,7 @@ TEST_CASE("distribute_repeat: each sub-fifo of a one-buffer pool replays its BD 
 
 // ---- Static hang checks (issue 9): warnings before simulating, errors with werror ------------
 
-TEST_CASE("static checks: an acquire beyond a shared pool and a partial last object are reported before simulating; "
+TEST_CASE("static checks: an acquire beyond a shared pool and a partial last object are reported before simulating, "
           "werror makes them errors",
           "[sim][toolchain][static]") {
     ResolveOptions werror;

@@ -128,7 +128,7 @@ TEST_CASE("CLI without --alloc-scheme: bank-aware falls back to basic-sequential
 
 // A design built with alloc_scheme = bank-aware (DesignSpec::alloc_scheme, its build option)
 // behaves as the flag does; the command line overrides it.
-TEST_CASE("CLI: a design's alloc_scheme build option; --alloc-scheme overrides it", "[cli][alloc]") {
+TEST_CASE("CLI: a design's alloc_scheme build option, --alloc-scheme overrides it", "[cli][alloc]") {
     register_alloc_designs();
     const auto r = cli({"run", "test_alloc_big_bank_aware"});
     CHECK(r.code == 2);

@@ -264,11 +264,11 @@ TEST_CASE("list and devices", "[cli]") {
     CHECK_THAT(d.out, Catch::Contains("npu2_7col"));
 }
 
-TEST_CASE("run prints an aligned summary; --json one object", "[cli]") {
+TEST_CASE("run prints an aligned summary, --json one object", "[cli]") {
     const auto r = cli({"run", "vector_scalar_mul", "--device", "NPU2", "--param", "bits=32"});
     CHECK(r.code == 0);
     CHECK_THAT(r.out, Catch::Contains("npusim: vector_scalar_mul on npu2 (AIE2P, 8 columns)"));
-    CHECK_THAT(r.out, Catch::Contains("  parameters   bits=32 factor=3 size=4096 tile=1024\n"));
+    CHECK_THAT(r.out, Catch::Contains("  parameters   bits=32 factor=3 size=4096 tile=1024 trace_size=0\n"));
     const auto j = cli({"run", "passthrough_dmas", "--json"});
     REQUIRE(j.code == 0);
     const auto doc = nlohmann::json::parse(j.out);
@@ -517,7 +517,7 @@ TEST_CASE("a run that fails still writes its --html report: the deadlock graph, 
     CHECK_THAT(limit, Catch::Contains("status-limit"));
 }
 
-TEST_CASE("queue-wait: a queue overflow is exit code 4 at that push; --queue-wait waits for a slot and passes",
+TEST_CASE("queue-wait: a queue overflow is exit code 4 at that push, --queue-wait waits for a slot and passes",
           "[cli][queue]") {
     register_test_designs();
     const auto over = cli({"run", "test_queue_flood"});
@@ -554,7 +554,7 @@ TEST_CASE("iters and warmup: the summary shows first and steady-state cycles, --
     CHECK_THAT(bad.err, Catch::Contains("--iters expects 1 up to 1000000, got 0"));
 }
 
-TEST_CASE("a deadlocked run still writes its trace and waveform, with each blocked wait open up to the failure; a "
+TEST_CASE("a deadlocked run still writes its trace and waveform, with each blocked wait open up to the failure, a "
           "bad output path fails before simulating",
           "[cli][trace]") {
     register_test_designs();
@@ -582,7 +582,7 @@ TEST_CASE("a deadlocked run still writes its trace and waveform, with each block
     CHECK_THAT(bad.err, Catch::Contains("cannot write --trace '/nonexistent/dir/t.json'"));
 }
 
-TEST_CASE("a deadlock with --json carries the structured deadlock object; --dot writes the wait-for graph, which "
+TEST_CASE("a deadlock with --json carries the structured deadlock object, --dot writes the wait-for graph, which "
           "Graphviz renders",
           "[cli][deadlock]") {
     register_test_designs();
@@ -626,7 +626,7 @@ TEST_CASE("a deadlock with --json carries the structured deadlock object; --dot 
     CHECK_THAT(text, Catch::Contains("worker &#39;starving&#39; on (0,2)"));
 }
 
-TEST_CASE("a run that finishes writes no --dot graph and says so; a bad --dot path fails before simulating",
+TEST_CASE("a run that finishes writes no --dot graph and says so, a bad --dot path fails before simulating",
           "[cli][deadlock]") {
     harness::test::TempDir d("npusim_cli_dot_ok");
     const auto ok = cli({"run", "passthrough_kernel", "--dot", d.file("g.dot")});
@@ -655,7 +655,7 @@ TEST_CASE("a cycle limit with --json carries the limit object with every process
     CHECK(doc["limit"]["progress"].size() >= 3);
 }
 
-TEST_CASE("a kernel writing past its output view is a kernel error (exit 2) naming it; --no-memory-check lets it "
+TEST_CASE("a kernel writing past its output view is a kernel error (exit 2) naming it, --no-memory-check lets it "
           "pass as the NPU would",
           "[cli][memory]") {
     register_test_designs();
@@ -679,7 +679,7 @@ Out cli_in_child(std::vector<std::string> args) {
 
 TEST_CASE("the wall-clock limit (--timeout): a kernel that never returns is named and the run ends with exit code 4 "
           "within a second of "
-          "the limit; so is a body looping in its resolve-time trace",
+          "the limit, so is a body looping in its resolve-time trace",
           "[cli][timeout]") {
     register_test_designs();
     const auto t0 = std::chrono::steady_clock::now();
@@ -700,7 +700,7 @@ TEST_CASE("the wall-clock limit (--timeout): a kernel that never returns is name
 }
 
 TEST_CASE("a kernel that overflows the core stack is reported with its worker, kernel and how to raise the stack "
-          "(exit 2); --core-stack gives it room",
+          "(exit 2), --core-stack gives it room",
           "[cli][crash]") {
     register_test_designs();
     const auto r = cli_in_child({"run", "test_big_stack"});

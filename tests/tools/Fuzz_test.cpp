@@ -78,7 +78,7 @@ TEST_CASE("expected outputs: transposed fill, mem-tile transpose and transposed 
     CHECK(out[1] == std::vector<std::uint8_t>{4, 0, 2, 0});
 }
 
-TEST_CASE("a well-formed case runs and matches; a wrong expectation is a bug", "[fuzz]") {
+TEST_CASE("a well-formed case runs and matches, a wrong expectation is a bug", "[fuzz]") {
     const FuzzRunner runner;
     StagePlan f;
     f.kind = StagePlan::Kind::Forward;

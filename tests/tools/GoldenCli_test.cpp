@@ -308,7 +308,7 @@ TEST_CASE("cli: --kernels=aie runs E1 and E3 with the AIE-API kernels on npu1 an
     CHECK_THAT(r.out, Catch::Contains("  kernels      no external kernel: the add runs in the core body\n"));
 }
 
-TEST_CASE("cli: args lists a design's runtime arguments; help documents the golden options", "[cli][golden]") {
+TEST_CASE("cli: args lists a design's runtime arguments, help documents the golden options", "[cli][golden]") {
     const auto r = cli({"args", "vector_scalar_mul", "--param", "bits=32"});
     CHECK(r.code == 0);
     CHECK(r.out == "arg name    role    type       npy       comparison\n"

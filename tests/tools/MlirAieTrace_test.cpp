@@ -186,7 +186,7 @@ TEST_CASE("mlir-aie trace: the cycle-summary rule counts every kernel call of ev
     }
 }
 
-TEST_CASE("mlir-aie trace: enable_trace picks workers, tiles and events; a full trace buffer drops events with a "
+TEST_CASE("mlir-aie trace: enable_trace picks workers, tiles and events, a full trace buffer drops events with a "
           "warning",
           "[traces][mlir-aie]") {
     harness::test::TempDir d("npusim_mlir_aie_enable_trace");

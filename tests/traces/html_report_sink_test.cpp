@@ -280,7 +280,7 @@ TEST_CASE("HtmlReportSink draws the deadlock graph with its cycle and the diagno
     CHECK_THAT(page, Catch::Contains("<li>worker &#39;a&#39; waits</li>"));
 }
 
-TEST_CASE("HtmlReportSink names the file it cannot write; rejects unknown tracks", "[traces][html]") {
+TEST_CASE("HtmlReportSink names the file it cannot write, rejects unknown tracks", "[traces][html]") {
     HtmlReportSink sink("/nonexistent/dir/r.html");
     sink.begin_run({});
     CHECK_THROWS_WITH(sink.span(3, "x", 0, 1), Catch::Contains("track 3, which was never added"));

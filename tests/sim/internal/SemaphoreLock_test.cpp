@@ -94,7 +94,7 @@ TEST_CASE("a release above the lock's maximum is a protocol error", "[sim][lock]
     CHECK(lock.final_value() == 63);
 }
 
-TEST_CASE("set overwrites the value and wakes waiters; outside 0..max it is an error", "[sim][lock][barrier]") {
+TEST_CASE("set overwrites the value and wakes waiters, outside 0..max it is an error", "[sim][lock][barrier]") {
     Rig rig;
     sim::SemaphoreLock lock(rig.services, 0, "b", "(0,2)", 5, 63, -1);
     bool woke = false;

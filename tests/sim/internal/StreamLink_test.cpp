@@ -60,7 +60,7 @@ TEST_CASE("a sender waits for a receiver that has not posted (back-pressure)", "
     CHECK(stats.bytes_moved == 64);
 }
 
-TEST_CASE("a BD larger than the receiver's is handed over in chunks; latency only on the first", "[sim][stream]") {
+TEST_CASE("a BD larger than the receiver's is handed over in chunks, latency only on the first", "[sim][stream]") {
     Rig rig;
     sim::RunStats stats;
     Collect rx;
