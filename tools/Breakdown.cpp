@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace npusim::tools {
 
 namespace {
@@ -20,15 +22,21 @@ void print_breakdown(std::ostream& out, const harness::RunBreakdown& b) {
     // Cores: share of the run. DMA: mean share per channel of the tile.
     out << fmt::format("  time by tile, % of the run's {} cycles (DMA: mean over the tile's channels)\n",
                        grouped(b.cycles));
-    out << fmt::format("  {:<7} {:<8} {:<16} {:>7} {:>7} {:>9} {:>3} {:>9} {:>11} {:>9}\n", "tile", "kind", "worker",
-                       "kernel", "body", "lock wait", "ch", "streaming", "stream wait", "lock wait");
+    // The cascade-wait column appears when some core waited on a cascade.
+    const bool cascades = std::any_of(b.tiles.begin(), b.tiles.end(),
+                                      [](const harness::TileTime& t) { return t.core_cascade_stall_cycles > 0; });
+    auto cascade_col = [&](const std::string& v) { return cascades ? fmt::format(" {:>12}", v) : std::string(); };
+    out << fmt::format("  {:<7} {:<8} {:<16} {:>7} {:>7} {:>9}{} {:>3} {:>9} {:>11} {:>9}\n", "tile", "kind", "worker",
+                       "kernel", "body", "lock wait", cascade_col("cascade wait"), "ch", "streaming", "stream wait",
+                       "lock wait");
     for (const auto& t : b.tiles) {
         const bool core = !t.worker.empty();
         const std::uint64_t ch_cycles = b.cycles * static_cast<std::uint64_t>(std::max(t.channels, 1));
-        out << fmt::format("  {:<7} {:<8} {:<16} {:>7} {:>7} {:>9} {:>3} {:>9} {:>11} {:>9}\n",
+        out << fmt::format("  {:<7} {:<8} {:<16} {:>7} {:>7} {:>9}{} {:>3} {:>9} {:>11} {:>9}\n",
                            model::to_string(t.tile), model::tile_kind_name(t.kind), core ? t.worker : "-",
                            core ? pct(t.kernel_cycles, b.cycles) : "-", core ? pct(t.body_cycles, b.cycles) : "-",
-                           core ? pct(t.core_lock_stall_cycles, b.cycles) : "-", t.channels,
+                           core ? pct(t.core_lock_stall_cycles, b.cycles) : "-",
+                           cascade_col(core ? pct(t.core_cascade_stall_cycles, b.cycles) : "-"), t.channels,
                            t.channels ? pct(t.dma_active_cycles, ch_cycles) : "-",
                            t.channels ? pct(t.dma_stream_stall_cycles, ch_cycles) : "-",
                            t.channels ? pct(t.dma_lock_stall_cycles, ch_cycles) : "-");
@@ -68,6 +76,7 @@ nlohmann::json breakdown_json(const harness::RunBreakdown& b) {
             j["kernel_cycles"] = t.kernel_cycles;
             j["body_cycles"] = t.body_cycles;
             j["lock_stall_cycles"] = t.core_lock_stall_cycles;
+            j["cascade_stall_cycles"] = t.core_cascade_stall_cycles;
         }
         tiles.push_back(std::move(j));
     }

@@ -527,6 +527,7 @@ nlohmann::json report_json(const harness::RunReport& rep, const model::TimingPar
                                {"tile", {c.tile.col, c.tile.row}},
                                {"busy_cycles", c.busy_cycles},
                                {"stall_cycles", c.stall_cycles},
+                               {"cascade_stall_cycles", c.cascade_stall_cycles},
                                {"kernel_calls", c.kernel_calls},
                                {"iterations", c.iterations}});
     st["channels"] = nlohmann::json::array();

@@ -40,7 +40,8 @@ RunBreakdown run_breakdown(const sim::SimResult& res, const model::DeviceSpec& d
         t.worker = c.worker;
         t.kernel_cycles += c.kernel_cycles;
         t.body_cycles += c.body_cycles;
-        t.core_lock_stall_cycles += c.stall_cycles;
+        t.core_lock_stall_cycles += c.stall_cycles - c.cascade_stall_cycles;
+        t.core_cascade_stall_cycles += c.cascade_stall_cycles;
         if (c.macs) {
             b.macs += c.macs;
             b.peak_macs_per_cycle += c.peak_macs_per_cycle;
@@ -48,9 +49,15 @@ RunBreakdown run_breakdown(const sim::SimResult& res, const model::DeviceSpec& d
             ++b.mac_cores;
         }
         consider(Bottleneck::Kind::Core, fmt::format("core {} {}", model::to_string(c.tile), c.worker), c.busy_cycles,
-                 fmt::format("busy {:.0f}% of the run ({} kernel calls, {:.0f}% waiting on locks)",
-                             100 * share(c.busy_cycles, res.cycles), c.kernel_calls,
-                             100 * share(c.stall_cycles, res.cycles)));
+                 c.cascade_stall_cycles
+                     ? fmt::format("busy {:.0f}% of the run ({} kernel calls, {:.0f}% waiting on locks, {:.0f}% on "
+                                   "cascades)",
+                                   100 * share(c.busy_cycles, res.cycles), c.kernel_calls,
+                                   100 * share(c.stall_cycles - c.cascade_stall_cycles, res.cycles),
+                                   100 * share(c.cascade_stall_cycles, res.cycles))
+                     : fmt::format("busy {:.0f}% of the run ({} kernel calls, {:.0f}% waiting on locks)",
+                                   100 * share(c.busy_cycles, res.cycles), c.kernel_calls,
+                                   100 * share(c.stall_cycles, res.cycles)));
     }
     for (const auto& ch : res.channels) {
         auto& t = tile(ch.channel.tile);

@@ -302,6 +302,7 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
     // --what-if free-kernels: the call still runs (the data stays exact) but costs no core time.
     const std::uint64_t total = free_kernels_ ? 0 : cycles + svc_.timing.kernel_call_overhead_cycles;
     if (free_kernels_) cycles = 0;
+    std::uint64_t cascade_extra = 0; // cycles the call's cascade words lengthened it
     if (kernel_->words == 0) {
         clk_.advance(total);
     } else {
@@ -311,6 +312,7 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
         const std::uint64_t extra = end - begin - total;
         stall_ += extra;
         cascade_stall_ += extra;
+        cascade_extra = extra;
         clk_.set_local_cycles(std::max(end, clk_.local_cycles()));
     }
     busy_ += total;
@@ -330,11 +332,18 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
                                  TraceArg::num("macs", static_cast<std::int64_t>(work.macs))};
         svc_.tracks.sink()->detailed_span(track_, TraceKind::KernelCall, kernel, begin, begin + total, args);
     }
+    if (track_ >= 0 && cascade_extra) {
+        const TraceArg args[] = {TraceArg::str("kernel", kernel), TraceArg::str("worker", prog_.worker),
+                                 TraceArg::num("cascade_words", static_cast<std::int64_t>(kernel_->words))};
+        svc_.tracks.sink()->detailed_span(track_, TraceKind::CascadeStall,
+                                          fmt::format("cascade stall: kernel '{}'", kernel), begin + total,
+                                          begin + total + cascade_extra, args);
+    }
     resync(waits);
 }
 
 template <class Op>
-void CoreProcess::cascade_op(bool will_block, Op op) {
+void CoreProcess::cascade_op(bool put, bool will_block, Op op) {
     ++sync_ops_;
     const auto waits = clk_.waits();
     if (will_block) {
@@ -359,15 +368,24 @@ void CoreProcess::cascade_op(bool will_block, Op op) {
     clk_.set_local_cycles(std::max(t + 1, clk_.local_cycles()));
     const std::uint64_t spent = clk_.local_cycles() - at;
     busy_ += 1;
-    stall_ += spent - std::min<std::uint64_t>(spent, 1);
-    cascade_stall_ += spent - std::min<std::uint64_t>(spent, 1);
+    const std::uint64_t waited = spent - std::min<std::uint64_t>(spent, 1);
+    stall_ += waited;
+    cascade_stall_ += waited;
+    if (track_ >= 0 && waited) {
+        const auto& peer = put ? cascade_out_->connection().dst_worker : cascade_in_->connection().src_worker;
+        const TraceArg args[] = {TraceArg::str("worker", prog_.worker), TraceArg::str(put ? "to" : "from", peer)};
+        svc_.tracks.sink()->detailed_span(track_, TraceKind::CascadeStall,
+                                          put ? fmt::format("cascade stall: put to {}", peer)
+                                              : fmt::format("cascade stall: get from {}", peer),
+                                          at, at + waited, args);
+    }
     clk_.maybe_sync();
     resync(waits);
 }
 
 void CoreProcess::cascade_put(const void* word) {
     if (!cascade_out_) protocol("cascade_put: no CascadeFlow starts at this worker, so its core has no cascade output");
-    cascade_op(cascade_out_->words_held() >= cascade_out_->depth(), [&](std::uint64_t at) {
+    cascade_op(true, cascade_out_->words_held() >= cascade_out_->depth(), [&](std::uint64_t at) {
         const auto t = cascade_out_->put(static_cast<const std::byte*>(word), at, clk_, ps_);
         ps_.acted("put a cascade word to", &cascade_out_->connection().dst_worker, -1, t);
         return t;
@@ -376,7 +394,7 @@ void CoreProcess::cascade_put(const void* word) {
 
 void CoreProcess::cascade_get(void* word) {
     if (!cascade_in_) protocol("cascade_get: no CascadeFlow ends at this worker, so its core has no cascade input");
-    cascade_op(cascade_in_->words_held() == 0, [&](std::uint64_t at) {
+    cascade_op(false, cascade_in_->words_held() == 0, [&](std::uint64_t at) {
         const auto t = cascade_in_->get(static_cast<std::byte*>(word), at, clk_, ps_);
         ps_.acted("got a cascade word from", &cascade_in_->connection().src_worker, -1, t);
         return t;

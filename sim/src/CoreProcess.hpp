@@ -83,9 +83,10 @@ private:
     /// After a kernel ran (or before it waits on a cascade): it wrote only inside its views.
     void check_kernel_writes(std::string_view kernel, std::span<const model::MemoryView> views, std::uint64_t begin);
     /// One cascade put or get: its time (inside a kernel on the call's cascade cursor, else on the
-    /// core's clock) and, if it may block, the memory guard's checks around the wait.
+    /// core's clock) and, if it may block, the memory guard's checks around the wait. `put`: a
+    /// put (else a get), for the trace.
     template <class Op>
-    void cascade_op(bool will_block, Op op);
+    void cascade_op(bool put, bool will_block, Op op);
 
     // Cascade state. Inside a kernel call the words move on the call's own cursor (from its start,
     // one word per cycle, later when a word or a slot comes late); the call then ends at the later

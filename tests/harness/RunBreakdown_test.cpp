@@ -4,6 +4,7 @@
 #include "npusim/harness/RunBreakdown.hpp"
 #include "npusim/model/ComputePeak.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
@@ -98,4 +99,52 @@ TEST_CASE("the trace's stream-stall spans add up to each channel's stream-wait c
     }
     CHECK(total > 0); // E3's core consumes slower than the shim delivers: somebody waits
     CHECK(sums.causes.count("stream stall: starved") == 1);
+}
+
+// E8's cascade kernels wait on each other's words: the breakdown splits the cores' stall into lock
+// and cascade waits (CoreStats::cascade_stall_cycles), and the trace draws the cascade part as
+// cascade-stall spans right after each lengthened kernel call, adding up to the same cycles.
+TEST_CASE("cascade waits: their own breakdown column and trace spans that add up to them",
+          "[harness][breakdown][trace][cascade]") {
+    struct CoreSpans final : sim::TraceSink {
+        std::map<int, model::TileCoord> tile;
+        std::map<std::string, std::uint64_t> cascade; // to_string(tile) -> cycles
+        std::map<std::string, std::uint64_t> last_kernel_end;
+        bool after_kernel = true;
+        void add_track(int t, const sim::TrackInfo& i) override {
+            if (i.kind == sim::TrackInfo::Kind::Core) tile[t] = {i.col, i.row};
+        }
+        void span(int, std::string_view, std::uint64_t, std::uint64_t) override {}
+        void detailed_span(int t, sim::TraceKind k, std::string_view, std::uint64_t b, std::uint64_t e,
+                           sim::TraceArgs) override {
+            if (!tile.count(t)) return;
+            const auto key = model::to_string(tile[t]);
+            if (k == sim::TraceKind::KernelCall) last_kernel_end[key] = e;
+            if (k != sim::TraceKind::CascadeStall) return;
+            cascade[key] += e - b;
+            after_kernel = after_kernel && last_kernel_end[key] == b;
+        }
+        void counter(int, std::uint64_t, std::int64_t) override {}
+        void finish(std::uint64_t) override {}
+    } spans;
+    sim::SimOptions o;
+    o.timing = model::TimingParams::for_arch(model::Arch::AIE2P);
+    o.trace = &spans;
+    const auto rep = run_design(design_by_name("matmul_cascade"), "npu2", {{"M", 128}, {"N", 128}, {"K", 256}}, 1, o);
+    REQUIRE(rep.all_match);
+    const auto b = run_breakdown(rep.result, model::device_by_name("npu2"));
+    std::uint64_t cascade_total = 0;
+    for (const auto& c : rep.result.cores) {
+        const auto key = model::to_string(c.tile);
+        INFO(key);
+        const auto t =
+            std::find_if(b.tiles.begin(), b.tiles.end(), [&](const TileTime& x) { return x.tile == c.tile; });
+        REQUIRE(t != b.tiles.end());
+        CHECK(t->core_cascade_stall_cycles == c.cascade_stall_cycles);
+        CHECK(t->core_lock_stall_cycles + t->core_cascade_stall_cycles == c.stall_cycles);
+        CHECK(spans.cascade[key] == c.cascade_stall_cycles);
+        cascade_total += c.cascade_stall_cycles;
+    }
+    CHECK(cascade_total > 0); // the chain's getters wait for their putters' words
+    CHECK(spans.after_kernel);
 }

@@ -9,6 +9,8 @@
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <map>
+#include <set>
 
 using namespace npusim;
 using namespace npusim::iron;
@@ -131,7 +133,34 @@ TEST_CASE("a full cascade FIFO stops the putter until the getter takes a word", 
         },
         fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
     const auto net = Program("npu1_1col", rt, {top, bottom}, "full_cascade").resolve();
-    const auto r = sim::simulate(net, {std::vector<std::uint8_t>(64), std::vector<std::uint8_t>(64)}, {});
+    // The waits are also trace spans on the cores' tracks (category cascade_stall in the rich trace,
+    // CASCADE_STALL in mlir-aie's): they add up to the stall the core counts, and say which way.
+    struct CascadeSpans final : sim::TraceSink {
+        std::map<int, std::string> core; // track -> worker
+        std::map<std::string, std::uint64_t> cycles;
+        std::set<std::string> names;
+        void add_track(int t, const sim::TrackInfo& i) override {
+            if (i.kind == sim::TrackInfo::Kind::Core) core[t] = i.name;
+        }
+        void span(int, std::string_view, std::uint64_t, std::uint64_t) override {}
+        void detailed_span(int t, sim::TraceKind k, std::string_view name, std::uint64_t b, std::uint64_t e,
+                           sim::TraceArgs) override {
+            if (k != sim::TraceKind::CascadeStall) return;
+            REQUIRE(core.count(t));
+            CHECK(e > b);
+            cycles[core[t]] += e - b;
+            names.emplace(name);
+        }
+        void counter(int, std::uint64_t, std::int64_t) override {}
+        void finish(std::uint64_t) override {}
+    } spans;
+    sim::SimOptions opts;
+    opts.trace = &spans;
+    const auto r = sim::simulate(net, {std::vector<std::uint8_t>(64), std::vector<std::uint8_t>(64)}, opts);
+    std::uint64_t traced = 0;
+    for (const auto& [name, c] : spans.cycles) traced += c;
+    CHECK(traced == r.cores.at(0).cascade_stall_cycles + r.cores.at(1).cascade_stall_cycles);
+    CHECK(spans.names.count("cascade stall: put to bottom") == 1);
     std::vector<std::int32_t> got(16);
     std::memcpy(got.data(), r.host[1].data(), 64);
     for (int k = 0; k < 8; ++k) CHECK(got[static_cast<std::size_t>(k)] == k);

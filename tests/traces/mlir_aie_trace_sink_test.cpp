@@ -248,3 +248,31 @@ TEST_CASE("MlirAieTraceSink: a DMA channel waiting on its stream fires STREAM_ST
                                            "45 E DMA_MM2S_0_STREAM_BACKPRESSURE"};
     CHECK(got == want);
 }
+
+// aie-rt's core event CASCADE_STALL: the core waits on its cascade (docs/traces.md).
+TEST_CASE("MlirAieTraceSink: a core waiting on its cascade fires CASCADE_STALL", "[traces][mlir-aie][cascade]") {
+    TempDir dir;
+    const fs::path file = dir.path / "t.json";
+    npusim::model::TraceConfig cfg;
+    cfg.enabled = true;
+    cfg.buffer_bytes = 1 << 20;
+    std::vector<TraceEvent> ev = {"CASCADE_STALL", "LOCK_STALL"};
+    ev.resize(8, TraceEvent("NONE"));
+    cfg.units = {npusim::model::TraceUnit{TraceUnitType::Core, {0, 2}, "", ev}};
+    MlirAieTraceSink sink(file.string());
+    sink.begin_run({"d", "npu1_1col", npusim::model::Arch::AIE2, 1000, &cfg});
+    tracks(sink);
+    sink.detailed_span(1, TraceKind::KernelCall, "k", 0, 10, {});
+    sink.detailed_span(1, TraceKind::CascadeStall, "cascade stall: kernel 'k'", 10, 25, {});
+    sink.detailed_span(1, TraceKind::LockStall, "lock stall: l", 30, 33, {});
+    sink.finish(80);
+    const json doc = json::parse(slurp(file));
+    std::vector<std::string> got;
+    for (const auto& e : doc)
+        if (e["ph"] == "B" || e["ph"] == "E")
+            got.push_back(
+                fmt::format("{} {} {}", e["ts"].get<int>(), e["ph"].get<std::string>(), e["name"].get<std::string>()));
+    const std::vector<std::string> want = {"10 B CASCADE_STALL", "25 E CASCADE_STALL", "30 B LOCK_STALL",
+                                           "33 E LOCK_STALL"};
+    CHECK(got == want);
+}

@@ -299,9 +299,10 @@ if (document.body.dataset.rendered !== 'error') document.body.dataset.rendered =
 )JS";
 
 // Colours per kind, indexed like kKinds.
-constexpr const char* kKinds[] = {"other",      "kernel call", "transfer",    "streaming",
-                                  "lock stall", "blocked",     "stream stall"};
-constexpr const char* kColors[] = {"#9aa5b1", "#4e79a7", "#59a14f", "#1e6b2e", "#e15759", "#9b59b6", "#f28e2b"};
+constexpr const char* kKinds[] = {"other",      "kernel call", "transfer",     "streaming",
+                                  "lock stall", "blocked",     "stream stall", "cascade stall"};
+constexpr const char* kColors[] = {"#9aa5b1", "#4e79a7", "#59a14f", "#1e6b2e",
+                                   "#e15759", "#9b59b6", "#f28e2b", "#d4a017"};
 constexpr int kFlowColors = 10;
 constexpr const char* kFlowPalette[kFlowColors] = {"#2b6cb0", "#c05621", "#2f855a", "#b83280", "#6b46c1",
                                                    "#b7791f", "#2c7a7b", "#c53030", "#4a5568", "#38a169"};
@@ -314,14 +315,15 @@ int kind_index(TraceKind k) {
     case TraceKind::LockStall: return 4;
     case TraceKind::Blocked: return 5;
     case TraceKind::StreamStall: return 6;
+    case TraceKind::CascadeStall: return 7;
     default: return 0;
     }
 }
 
 // Drawing order of the kinds on a row: long spans first, so shorter ones show on top.
 int draw_order(int kind) {
-    // other, kernel, transfer, streaming, lock stall, blocked, stream stall
-    static constexpr int order[] = {1, 2, 0, 4, 5, 6, 5};
+    // other, kernel, transfer, streaming, lock stall, blocked, stream stall, cascade stall
+    static constexpr int order[] = {1, 2, 0, 4, 5, 6, 5, 5};
     return order[kind];
 }
 
@@ -560,7 +562,8 @@ void HtmlReportSink::add_span(int track, TraceKind kind, std::string_view name, 
         break;
     }
     case TraceKind::Streaming: t.streaming_cycles += dur; break;
-    case TraceKind::LockStall: t.stall_cycles += dur; break;
+    case TraceKind::LockStall:
+    case TraceKind::CascadeStall: t.stall_cycles += dur; break;
     case TraceKind::Blocked: t.blocked_cycles += dur; break;
     default: break;
     }

@@ -245,6 +245,7 @@ void MlirAieTraceSink::finish(std::uint64_t end_cycle) {
                 if (name == "INSTR_EVENT_1" || name == "INSTR_RETURN") pulses(recs, TraceKind::KernelCall, true);
                 if (name == "INSTR_VECTOR") spans(recs, TraceKind::KernelCall);
                 if (name == "LOCK_STALL") spans(recs, TraceKind::LockStall);
+                if (name == "CASCADE_STALL") spans(recs, TraceKind::CascadeStall);
                 if (name == "INSTR_LOCK_ACQUIRE_REQ") pulses(recs, TraceKind::LockAcquire, false);
                 if (name == "INSTR_LOCK_RELEASE_REQ") pulses(recs, TraceKind::LockRelease, false);
                 break;

@@ -45,6 +45,7 @@ const char* category(sim::TraceKind kind) {
     case sim::TraceKind::Streaming: return "streaming";
     case sim::TraceKind::LockStall: return "lock_stall";
     case sim::TraceKind::StreamStall: return "stream_stall";
+    case sim::TraceKind::CascadeStall: return "cascade_stall";
     case sim::TraceKind::Blocked: return "blocked";
     case sim::TraceKind::LockAcquire: return "lock_acquire";
     case sim::TraceKind::LockRelease: return "lock_release";

@@ -20,7 +20,8 @@ struct TileTime {
     // core
     std::uint64_t kernel_cycles = 0;
     std::uint64_t body_cycles = 0;
-    std::uint64_t core_lock_stall_cycles = 0;
+    std::uint64_t core_lock_stall_cycles = 0; ///< waits on locks (and barriers)
+    std::uint64_t core_cascade_stall_cycles = 0; ///< waits on cascade words or room
     // DMA channels of the tile, summed
     int channels = 0;
     std::uint64_t dma_active_cycles = 0;

@@ -48,6 +48,9 @@ enum class TraceKind : std::uint8_t {
     Streaming, ///< DMA track (tile DMA): within a Transfer, the cycles its data moves on the stream
     LockStall, ///< core or DMA track: waiting for a lock to reach a value
     StreamStall, ///< DMA track: an MM2S waiting for its receivers (back-pressure), an S2MM for data (starved)
+    /// core track: waiting on a cascade (a get for a word, a put for room); inside a kernel call, the
+    /// cycles the call was lengthened by its cascade words, drawn right after the call's own span
+    CascadeStall,
     Blocked, ///< any track: a wait still open when the run failed (up to the failure cycle)
     LockAcquire, ///< instant. Lock track: the acquire is granted; core track: the core requests it
     LockRelease, ///< instant. Lock track: the release takes effect; core track: the core issues it
@@ -91,10 +94,11 @@ public:
     /// A span [begin, end) in cycles on a track.
     virtual void span(int track, std::string_view name, std::uint64_t begin, std::uint64_t end) = 0;
     /// A span that says what it is and carries arguments. Default: span(), except for LockStall,
-    /// StreamStall and Streaming.
+    /// StreamStall, CascadeStall and Streaming.
     virtual void detailed_span(int track, TraceKind kind, std::string_view name, std::uint64_t begin, std::uint64_t end,
                                TraceArgs /*args*/) {
-        if (kind != TraceKind::LockStall && kind != TraceKind::StreamStall && kind != TraceKind::Streaming)
+        if (kind != TraceKind::LockStall && kind != TraceKind::StreamStall && kind != TraceKind::CascadeStall &&
+            kind != TraceKind::Streaming)
             span(track, name, begin, end);
     }
     /// Something that happens at one cycle (a lock acquire or release). Default: ignored.
