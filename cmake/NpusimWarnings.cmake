@@ -32,6 +32,7 @@ if(NPUSIM_FUZZER)
   target_compile_options(npusim_build_flags INTERFACE -fsanitize=fuzzer-no-link)
 endif()
 
+# BUILD_INTERFACE: the flags are this build's own; installed libraries do not pass them on.
 function(npusim_configure_target tgt)
-  target_link_libraries(${tgt} PRIVATE npusim_build_flags)
+  target_link_libraries(${tgt} PRIVATE $<BUILD_INTERFACE:npusim_build_flags>)
 endfunction()
