@@ -3,6 +3,7 @@
 #include "CliSupport.hpp"
 #include "CrashReporter.hpp"
 #include "DepthCommand.hpp"
+#include "SweepCommand.hpp"
 #include "HtmlReportOutcome.hpp"
 #include "ProgressLine.hpp"
 #include "Watchdog.hpp"
@@ -54,6 +55,9 @@ const char* kUsage = R"(usage:
   npusim timing [--device D]     the timing model's parameters and their sources
   npusim depth DESIGN [options]  ObjectFifo depth analysis: per fifo endpoint the smallest depth that
                                  runs deadlock-free and matches, its memory, and cycles at depths 1..k
+  npusim sweep DESIGN --param K=V1,V2,... [options]
+                                 the design at every point of a parameter grid, in worker processes
+                                 (one per core); under `mpirun -np N`, split over the ranks
 
 run options (also written --option=value):
   --device NAME        npu1, npu1_1col..npu1_3col, npu2, npu2_1col..npu2_7col (default npu1_1col);
@@ -136,6 +140,18 @@ depth options: --device, --param K=V, --seed N as for run, and
   --timeout S          kill a worker process after S seconds (default 600): "timeout"
   --json               one JSON object instead of the table; --csv FILE: also one CSV row per
                        endpoint and depth
+  --progress           the progress line on stderr even when stderr is not a terminal
+
+sweep options: --seed N, --kernels ref|aie as for run, and
+  --param K=V1,V2,...  the values of a swept parameter (repeatable: the grid is every combination,
+                       the last --param varying fastest); a single value fixes the parameter
+  --device D1,D2,...   every point on each of these devices (default npu1_1col)
+  --jobs N             worker processes at a time, one point each (default: the number of cores;
+                       under mpirun: the cores shared among the ranks on the machine)
+  --serial             run the points one after another in this process (no worker processes)
+  --max-cycles N       per simulation; a point that reaches it is "limit"
+  --timeout S          kill a worker process after S seconds (default 600): "timeout"
+  --json               one JSON object instead of the table; --csv FILE: also one CSV row per point
   --progress           the progress line on stderr even when stderr is not a terminal
 
 .npy files: NumPy format 1.0/2.0/3.0, little-endian, C order; int8 uint8 int16 int32 uint32
@@ -1063,6 +1079,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         if (cmd == "run" || cmd == "golden") return cmd_run(parse_run(args, 1), out, err);
         if (cmd == "args") return cmd_args(parse_run(args, 1), out);
         if (cmd == "depth") return cmd_depth(args, out, err);
+        if (cmd == "sweep") return cmd_sweep(args, out, err);
         throw UsageError(fmt::format("unknown command '{}'", cmd));
     } catch (const UsageError& e) {
         if (!json) err << kUsage << "\n";

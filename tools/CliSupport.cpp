@@ -29,6 +29,21 @@ std::int64_t parse_i64(const std::string& s, const std::string& what) {
     return v;
 }
 
+std::uint64_t parse_count(const std::string& s, const std::string& opt, std::uint64_t lo, std::uint64_t hi) {
+    std::uint64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi)
+        throw UsageError(fmt::format("{} expects an integer in {}..{}, got '{}'", opt, lo, hi, s));
+    return v;
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
 void parse_param(const std::string& kv, harness::Params& params) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--param expects K=V, got '{}'", kv));

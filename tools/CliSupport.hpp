@@ -20,6 +20,10 @@ struct UsageError : std::runtime_error {
 std::uint64_t parse_u64(const std::string& s, const std::string& opt);
 /// `s` as an integer, else UsageError naming `what`.
 std::int64_t parse_i64(const std::string& s, const std::string& what);
+/// `s` as an integer in lo..hi, else UsageError naming the option `opt`.
+std::uint64_t parse_count(const std::string& s, const std::string& opt, std::uint64_t lo, std::uint64_t hi);
+/// A CSV field: as is, or quoted (with its quotes doubled) when it holds a comma, quote or newline.
+std::string csv_field(const std::string& s);
 /// "K=V" of `--param` into `params` (UsageError unless V is an integer).
 void parse_param(const std::string& kv, harness::Params& params);
 

@@ -32,14 +32,6 @@ struct DepthArgs {
     std::string csv_file;
 };
 
-std::uint64_t parse_count(const std::string& s, const std::string& opt, std::uint64_t lo, std::uint64_t hi) {
-    std::uint64_t v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || p != s.data() + s.size() || v < lo || v > hi)
-        throw UsageError(fmt::format("{} expects an integer in {}..{}, got '{}'", opt, lo, hi, s));
-    return v;
-}
-
 DepthArgs parse_depth(const std::vector<std::string>& a) {
     DepthArgs r;
     OptionReader opts(a, 1);
@@ -234,13 +226,6 @@ nlohmann::json report_json(const harness::DepthReport& rep) {
     j["jobs"] = rep.jobs;
     j["seconds"] = rep.seconds;
     return j;
-}
-
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
 }
 
 void write_csv(const harness::DepthReport& rep, const std::string& path) {

@@ -5,7 +5,8 @@ packages=(build-essential cmake pkg-config libsystemc-dev libboost-graph-dev lib
           catch2 libbenchmark-dev nlohmann-json3-dev
           graphviz   # graphviz: the tests render --dot graphs with `dot`
           gtkwave    # gtkwave: the tests convert --vcd waveforms with `vcd2fst` (trace:vcd-gtkwave)
-          chromium)  # chromium: the tests render --html reports in headless Chromium (trace:html-chromium)
+          chromium   # chromium: the tests render --html reports in headless Chromium (trace:html-chromium)
+          libopenmpi-dev openmpi-bin) # Open MPI: `mpirun -np N npusim sweep` (tools:sweep-mpi)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,121 +1,13 @@
 #include "npusim/harness/DepthAnalysis.hpp"
 
+#include "npusim/harness/ForkPool.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <csignal>
-#include <cstring>
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
-#include <sstream>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <thread>
 #include <tuple>
-#include <unistd.h>
 
 namespace npusim::harness {
-
-const char* to_string(DepthOutcome::Status s) {
-    switch (s) {
-    case DepthOutcome::Status::Ok: return "ok";
-    case DepthOutcome::Status::Mismatch: return "mismatch";
-    case DepthOutcome::Status::Deadlock: return "deadlock";
-    case DepthOutcome::Status::Limit: return "limit";
-    case DepthOutcome::Status::Refused: return "refused";
-    case DepthOutcome::Status::Error: return "error";
-    case DepthOutcome::Status::Crashed: return "crashed";
-    case DepthOutcome::Status::Timeout: return "timeout";
-    }
-    return "?";
-}
-
-std::string DepthOutcome::describe() const {
-    switch (status) {
-    case Status::Ok: return std::to_string(cycles);
-    case Status::Deadlock:
-    case Status::Limit:
-    case Status::Mismatch: return to_string(status);
-    default:
-        return message.empty() ? std::string(to_string(status)) : fmt::format("{}: {}", to_string(status), message);
-    }
-}
-
-namespace {
-
-constexpr std::size_t kMaxMessage = 400;
-
-// The first line of an error message, shortened: a table cell's reason, not the full diagnosis.
-std::string first_line(const std::string& s) {
-    std::string l = s.substr(0, s.find('\n'));
-    if (l.size() > kMaxMessage) l = l.substr(0, kMaxMessage - 3) + "...";
-    return l;
-}
-
-// One worker process's result, as written to its pipe: "status cycles length\n" then the message.
-std::string encode(const DepthOutcome& o) {
-    return fmt::format("{} {} {}\n{}", static_cast<int>(o.status), o.cycles, o.message.size(), o.message);
-}
-
-std::optional<DepthOutcome> decode(const std::string& s) {
-    std::istringstream in(s);
-    int status = 0;
-    DepthOutcome o;
-    std::size_t len = 0;
-    if (!(in >> status >> o.cycles >> len) || in.get() != '\n') return std::nullopt;
-    if (status < 0 || status > static_cast<int>(DepthOutcome::Status::Timeout)) return std::nullopt;
-    o.status = static_cast<DepthOutcome::Status>(status);
-    const auto pos = static_cast<std::size_t>(in.tellg());
-    if (s.size() != pos + len) return std::nullopt;
-    o.message = s.substr(pos);
-    return o;
-}
-
-bool write_all(int fd, const std::string& s) {
-    std::size_t off = 0;
-    while (off < s.size()) {
-        const ssize_t n = ::write(fd, s.data() + off, s.size() - off);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        off += static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
-// In a forked worker: the parent's handlers (a test framework's, say) must not catch a crash,
-// so that it ends the process with its signal; stdout belongs to the parent.
-void prepare_child() {
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGPIPE}) std::signal(sig, SIG_DFL);
-    const int devnull = ::open("/dev/null", O_WRONLY);
-    if (devnull >= 0) {
-        ::dup2(devnull, STDOUT_FILENO);
-        ::close(devnull);
-    }
-}
-
-DepthOutcome from_wait_status(int status) {
-    DepthOutcome o;
-    o.status = DepthOutcome::Status::Crashed;
-    if (WIFSIGNALED(status))
-        o.message =
-            fmt::format("worker process killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else if (WIFEXITED(status))
-        o.message = fmt::format("worker process exited with code {} without a result", WEXITSTATUS(status));
-    else
-        o.message = "worker process ended without a result";
-    return o;
-}
-
-pid_t wait_child(pid_t pid, int& status) {
-    for (;;) {
-        const pid_t r = ::waitpid(pid, &status, 0);
-        if (r >= 0 || errno != EINTR) return r;
-    }
-}
-
-} // namespace
 
 DepthAnalysis::DepthAnalysis(const DesignSpec& spec, std::string device, DepthOptions opts)
     : spec_(spec), device_(std::move(device)), opts_(std::move(opts)) {
@@ -163,29 +55,7 @@ DepthOutcome DepthAnalysis::run_one(const Config& c) const {
     ro.sim.timing = *opts_.timing;
     ro.sim.max_cycles = opts_.max_cycles;
     ro.depth_overrides = c;
-    DepthOutcome o;
-    try {
-        const RunReport rep = run_design(spec_, device_, opts_.params, ro);
-        o.cycles = rep.result.cycles;
-        o.status = rep.all_match ? DepthOutcome::Status::Ok : DepthOutcome::Status::Mismatch;
-        for (const auto& chk : rep.checks)
-            if (!chk.match) {
-                o.message = fmt::format("output {}: {} of {} elements differ", chk.name, chk.mismatches, chk.elements);
-                break;
-            }
-    } catch (const DesignError& e) {
-        o.status = DepthOutcome::Status::Refused;
-        o.message = first_line(e.what());
-    } catch (const SimulationError& e) {
-        o.status = e.kind() == SimulationError::Kind::Deadlock ? DepthOutcome::Status::Deadlock
-                   : e.kind() == SimulationError::Kind::Limit  ? DepthOutcome::Status::Limit
-                                                               : DepthOutcome::Status::Error;
-        o.message = first_line(e.what());
-    } catch (const std::exception& e) {
-        o.status = DepthOutcome::Status::Error;
-        o.message = first_line(e.what());
-    }
-    return o;
+    return outcome_of(spec_, device_, opts_.params, ro);
 }
 
 void DepthAnalysis::report_progress() const {
@@ -197,112 +67,17 @@ void DepthAnalysis::report_progress() const {
     opts_.progress(p);
 }
 
-// One child per configuration, at most `jobs` at a time; each writes its encoded outcome to its
-// pipe and exits. The parent polls the pipes, reaps each child when its pipe closes, and kills a
-// child that runs past the time limit.
+// One worker process per configuration (ForkPool): crash- and hang-proof.
 void DepthAnalysis::run_forked(const std::vector<Config>& todo, std::vector<DepthOutcome>& out) {
-    struct Child {
-        pid_t pid = -1;
-        int fd = -1;
-        std::size_t index = 0;
-        std::string data;
-        std::chrono::steady_clock::time_point started;
-    };
-    const unsigned jobs = opts_.jobs ? opts_.jobs : std::max(1u, std::thread::hardware_concurrency());
-    std::vector<Child> running;
-    // If this function leaves by an exception (poll, pipe or fork failing, or the progress
-    // callback throwing), no worker process outlives it.
-    struct Reaper {
-        std::vector<Child>& running;
-        ~Reaper() {
-            for (auto& c : running) {
-                ::kill(c.pid, SIGKILL);
-                ::close(c.fd);
-                int status = 0;
-                wait_child(c.pid, status);
-            }
-        }
-    } reaper{running};
-    std::size_t next = 0;
-    const auto limit = std::chrono::duration<double>(opts_.timeout_seconds);
-    auto finish = [&](Child& c, const DepthOutcome& o) {
-        out[c.index] = o;
-        cache_[key(todo[c.index])] = o;
-        if (o.status != DepthOutcome::Status::Refused) ++simulations_;
-        report_progress();
-    };
-    while (next < todo.size() || !running.empty()) {
-        while (next < todo.size() && running.size() < jobs) {
-            int fds[2];
-            if (::pipe(fds) != 0)
-                throw std::runtime_error(fmt::format("depth analysis: pipe: {}", std::strerror(errno)));
-            const pid_t pid = ::fork();
-            if (pid < 0) {
-                ::close(fds[0]);
-                ::close(fds[1]);
-                if (running.empty())
-                    throw std::runtime_error(fmt::format("depth analysis: fork: {}", std::strerror(errno)));
-                break; // retry when a child has finished
-            }
-            if (pid == 0) {
-                ::close(fds[0]);
-                for (const auto& c : running) ::close(c.fd);
-                prepare_child();
-                const DepthOutcome o = run_one(todo[next]);
-                ::_exit(write_all(fds[1], encode(o)) ? 0 : 3);
-            }
-            ::close(fds[1]);
-            Child c;
-            c.pid = pid;
-            c.fd = fds[0];
-            c.index = next++;
-            c.started = std::chrono::steady_clock::now();
-            running.push_back(std::move(c));
-        }
-        std::vector<pollfd> pfds;
-        for (const auto& c : running) pfds.push_back({c.fd, POLLIN, 0});
-        const auto now = std::chrono::steady_clock::now();
-        double wait_s = 3600;
-        for (const auto& c : running)
-            wait_s = std::min(wait_s, std::chrono::duration<double>(limit - (now - c.started)).count());
-        const int wait_ms = static_cast<int>(std::clamp(wait_s * 1000.0 + 1.0, 0.0, 3'600'000.0));
-        const int n = ::poll(pfds.data(), pfds.size(), wait_ms);
-        if (n < 0 && errno != EINTR)
-            throw std::runtime_error(fmt::format("depth analysis: poll: {}", std::strerror(errno)));
-        std::vector<std::size_t> ended;
-        for (std::size_t i = 0; i < running.size(); ++i) {
-            Child& c = running[i];
-            if (n > 0 && (pfds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
-                char buf[4096];
-                const ssize_t r = ::read(c.fd, buf, sizeof buf);
-                if (r > 0) {
-                    c.data.append(buf, static_cast<std::size_t>(r));
-                    continue;
-                }
-                if (r < 0 && errno == EINTR) continue;
-                // EOF (or a broken pipe): the child is done.
-                ::close(c.fd);
-                int status = 0;
-                wait_child(c.pid, status);
-                const auto decoded = decode(c.data);
-                finish(c,
-                       WIFEXITED(status) && WEXITSTATUS(status) == 0 && decoded ? *decoded : from_wait_status(status));
-                ended.push_back(i);
-            } else if (std::chrono::steady_clock::now() - c.started >= limit) {
-                ::kill(c.pid, SIGKILL);
-                ::close(c.fd);
-                int status = 0;
-                wait_child(c.pid, status);
-                DepthOutcome o;
-                o.status = DepthOutcome::Status::Timeout;
-                o.message = fmt::format("worker process killed after {:g} s", opts_.timeout_seconds);
-                finish(c, o);
-                ended.push_back(i);
-            }
-        }
-        for (auto it = ended.rbegin(); it != ended.rend(); ++it)
-            running.erase(running.begin() + static_cast<std::ptrdiff_t>(*it));
-    }
+    ForkPool(opts_.jobs, opts_.timeout_seconds)
+        .run(
+            todo.size(), [&](std::size_t i) { return run_one(todo[i]); },
+            [&](std::size_t i, const DepthOutcome& o, double) {
+                out[i] = o;
+                cache_[key(todo[i])] = o;
+                if (o.status != DepthOutcome::Status::Refused) ++simulations_;
+                report_progress();
+            });
 }
 
 std::vector<DepthOutcome> DepthAnalysis::evaluate_all(const std::vector<Config>& configs) {
@@ -349,7 +124,7 @@ DepthReport DepthAnalysis::run() {
     rep.design = spec_.name;
     rep.device = device_;
     rep.params = opts_.params;
-    rep.jobs = opts_.fork_workers ? (opts_.jobs ? opts_.jobs : std::max(1u, std::thread::hardware_concurrency())) : 1;
+    rep.jobs = opts_.fork_workers ? ForkPool(opts_.jobs).jobs() : 1;
     const auto& dev = model::device_by_name(device_);
 
     // The endpoints and the plan: the baseline and every endpoint's depths 1..k.

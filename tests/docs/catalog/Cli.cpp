@@ -155,6 +155,19 @@ void add_cli(Catalog& c) {
     c.cli("usage.depth_unexpected_argument", kUsage, "depth: unexpected argument 'twice'",
           {"depth", "passthrough_kernel", "twice"});
     c.cli("usage.depth_without_design", kUsage, "depth: which design? (see `npusim list`)", {"depth"});
+    c.site("tools/SweepCommand.cpp");
+    c.cli("usage.sweep_param", kUsage, "--param expects K=V or K=V1,V2,..., got 'tile='",
+          {"sweep", "passthrough_kernel", "--param", "tile="});
+    c.cli("usage.sweep_device", kUsage, "--device expects D or D1,D2,...",
+          {"sweep", "passthrough_kernel", "--device", "npu2,"});
+    c.cli("usage.sweep_kernels", kUsage, "--kernels expects ref or aie, got 'fast'",
+          {"sweep", "passthrough_kernel", "--kernels", "fast"});
+    c.cli("usage.sweep_csv_name", kUsage, "--csv needs a file name", {"sweep", "passthrough_kernel", "--csv="});
+    c.cli("usage.sweep_unknown_option", kUsage, "sweep: unknown option '--fast'",
+          {"sweep", "passthrough_kernel", "--fast"});
+    c.cli("usage.sweep_unexpected_argument", kUsage, "sweep: unexpected argument 'twice'",
+          {"sweep", "passthrough_kernel", "twice"});
+    c.cli("usage.sweep_without_design", kUsage, "sweep: which design? (see `npusim list`)", {"sweep"});
 
     c.component("CLI: output files and the process",
                 "Output files that cannot be written, and what ends the process: a crash in native design code "
@@ -181,6 +194,21 @@ void add_cli(Catalog& c) {
     c.internal("process.csv_reopen", "cannot write --csv 'd.csv': No such file or directory",
                "The --csv path was opened for writing before the analysis (process.csv_file); only a file removed "
                "or made unwritable while it runs fails here.");
+    c.site("tools/SweepCommand.cpp");
+    c.cli("process.sweep_csv_file", kOther, "cannot write --csv '/nonexistent/s.csv': No such file or directory",
+          {"sweep", "passthrough_dmas", "--csv", "/nonexistent/s.csv"});
+    c.internal("process.sweep_malformed", "sweep: rank 1 sent a malformed result",
+               "Only if the bytes MPI gathers from a rank are not what that rank encoded (both sides are this code).");
+    c.internal("process.sweep_missing", "sweep: no result for point 3",
+               "Only if the ranks' shares do not cover every point (each rank takes every N-th point from its own "
+               "rank on, and every rank sends all of its share).");
+    c.site("tools/MpiSession.cpp");
+    c.internal("process.mpi_call", "MPI: MPI_Gatherv failed",
+               "Only when the MPI library reports an error (Open MPI's default handler aborts the job before this).");
+    c.internal("process.mpi_missing",
+               "npusim was built without MPI (CMake found no MPI: install libopenmpi-dev and rebuild), so it cannot "
+               "split work over the ranks of mpirun",
+               "Only in a build made without libopenmpi-dev, started by mpirun (the CI build has MPI).");
     c.site("tools/CrashReporter.cpp");
     c.cli_forked("process.crash_stack", kKernel,
                  "worker 'w' was running kernel 'big_local' (entered at cycle <N>) and it crashed with SIGSEGV "

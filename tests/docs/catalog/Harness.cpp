@@ -3,6 +3,7 @@
 #include "Designs.hpp"
 
 #include "npusim/harness/DepthAnalysis.hpp"
+#include "npusim/harness/Sweep.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/harness/KernelSet.hpp"
@@ -270,14 +271,28 @@ void add_harness(Catalog& c) {
           {"depth", "matmul_whole_array", "--device", "npu1_3col"});
     NPUSIM_ERROR(c, "run.depth_max_depth", kDesign, "depth analysis: max depth 64 must be within 1..63",
                  harness::DepthAnalysis(harness::design_by_name("passthrough_kernel"), "npu1_1col", {.max_depth = 64}));
-    c.internal("run.depth_fork", "depth analysis: fork: Resource temporarily unavailable",
-               "Only when the operating system refuses `npusim depth` a worker process (out of processes or "
-               "memory); a fork that fails with EAGAIN is retried when a worker process has finished.");
-    c.internal("run.depth_pipe", "depth analysis: pipe: Too many open files",
+    c.site("harness/src/ForkPool.cpp");
+    c.internal("run.workers_fork", "worker processes: fork: Resource temporarily unavailable",
+               "Only when the operating system refuses `npusim depth` or `npusim sweep` a worker process (out of "
+               "processes or memory); a fork that fails while others run is retried when one has finished.");
+    c.internal("run.workers_pipe", "worker processes: pipe: Too many open files",
                "Only when the operating system refuses a pipe to a worker process (out of file descriptors).");
-    c.internal("run.depth_poll", "depth analysis: poll: Invalid argument",
+    c.internal("run.workers_poll", "worker processes: poll: Invalid argument",
                "Only when poll on the worker processes' pipes fails for another reason than an interrupting "
                "signal (EINTR is retried).");
+    c.site("harness/src/Sweep.cpp");
+    c.cli("run.sweep_twice", kDesign, "sweep of 'passthrough_kernel': parameter 'tile' is swept twice",
+          {"sweep", "passthrough_kernel", "--param", "tile=64", "--param", "tile=128"});
+    NPUSIM_ERROR(c, "run.sweep_no_device", kDesign, "sweep of 'passthrough_kernel': no device given",
+                 harness::sweep_points(harness::design_by_name("passthrough_kernel"), {}, {}));
+    NPUSIM_ERROR(c, "run.sweep_no_values", kDesign, "sweep of 'passthrough_kernel': parameter 'tile' has no values",
+                 harness::sweep_points(harness::design_by_name("passthrough_kernel"), {"npu1_1col"}, {{"tile", {}}}));
+    NPUSIM_ERROR(c, "run.sweep_too_many", kDesign,
+                 "sweep of 'passthrough_kernel': more than 4 points; sweep fewer values",
+                 harness::sweep_points(harness::design_by_name("passthrough_kernel"), {"npu1_1col", "npu2"},
+                                       {{"tile", {64, 128, 256}}}, 4));
+    c.cli("run.sweep_device", kDesign, "design 'matmul_whole_array' does not run on npu1_3col",
+          {"sweep", "matmul_whole_array", "--device", "npu2,npu1_3col"});
 
     c.component("Example designs",
                 "The parameter rules of the registered designs (`examples/src/`), as `npusim run DESIGN --param K=V` "

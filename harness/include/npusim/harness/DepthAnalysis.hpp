@@ -12,6 +12,7 @@
 // process; both give the same report. A child that crashes or runs past its time limit is a
 // reported outcome, never a hang.
 #include "npusim/harness/DesignRunner.hpp"
+#include "npusim/harness/RunOutcome.hpp"
 
 #include <chrono>
 #include <functional>
@@ -23,28 +24,9 @@
 
 namespace npusim::harness {
 
-/// What one configuration did.
-struct DepthOutcome {
-    enum class Status {
-        Ok, ///< ran to the end and every output matched
-        Mismatch, ///< ran to the end, an output differs from the reference
-        Deadlock, ///< SimulationError::Kind::Deadlock
-        Limit, ///< --max-cycles reached (or another hardware limit at run time)
-        Refused, ///< resolve() threw a DesignError (an acquire beyond the depth, memory exceeded, ...)
-        Error, ///< another error (protocol violation, kernel error, ...)
-        Crashed, ///< the worker process died (signal) without a result
-        Timeout, ///< the worker process ran past DepthOptions::timeout_seconds and was killed
-    };
-    Status status = Status::Ok;
-    std::uint64_t cycles = 0; ///< simulated cycles (Ok and Mismatch)
-    std::string message; ///< why it did not run or did not match (first line of the error)
-    bool ok() const { return status == Status::Ok; }
-    /// "12345" for Ok; "deadlock", "limit", "mismatch", "refused: <message>", ... otherwise.
-    std::string describe() const;
-    friend bool operator==(const DepthOutcome&, const DepthOutcome&) = default;
-};
-/// "ok", "mismatch", "deadlock", "limit", "refused", "error", "crashed", "timeout".
-const char* to_string(DepthOutcome::Status s);
+/// What one configuration did (RunOutcome: ok, mismatch, deadlock, limit, refused, error, crashed,
+/// timeout; its cycles and message).
+using DepthOutcome = RunOutcome;
 
 /// The analysis of one endpoint.
 struct EndpointDepths {
