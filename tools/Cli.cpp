@@ -3,9 +3,10 @@
 #include "CliSupport.hpp"
 #include "CrashReporter.hpp"
 #include "DepthCommand.hpp"
-#include "SweepCommand.hpp"
 #include "HtmlReportOutcome.hpp"
+#include "JsonDocument.hpp"
 #include "ProgressLine.hpp"
+#include "SweepCommand.hpp"
 #include "Watchdog.hpp"
 
 #include "npusim/harness/DesignRunner.hpp"
@@ -23,6 +24,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -500,7 +502,16 @@ nlohmann::json report_json(const harness::RunReport& rep, const model::TimingPar
                          {"ignored", c.ignored}};
         o["first"] = nlohmann::json::array();
         for (const auto& v : c.first) {
-            nlohmann::json e{{"index", v.index}, {"got", v.got}, {"want", v.want}};
+            // Values as numbers (integers exactly; a NaN or infinity, which JSON cannot hold, as null),
+            // and as text in the summary's notation.
+            nlohmann::json e{{"index", v.index}, {"got_text", v.got}, {"want_text", v.want}};
+            if (c.is_float) {
+                e["got"] = std::isfinite(v.got_value) ? nlohmann::json(v.got_value) : nlohmann::json();
+                e["want"] = std::isfinite(v.want_value) ? nlohmann::json(v.want_value) : nlohmann::json();
+            } else {
+                e["got"] = static_cast<std::int64_t>(v.got_value);
+                e["want"] = static_cast<std::int64_t>(v.want_value);
+            }
             if (c.is_float) {
                 e["abs_err"] = v.abs_err;
                 e["rel_err"] = v.rel_err;
@@ -568,7 +579,33 @@ nlohmann::json report_json(const harness::RunReport& rep, const model::TimingPar
     return j;
 }
 
-int cmd_list(std::ostream& out) {
+int cmd_list(std::ostream& out, bool json) {
+    if (json) {
+        auto j = json_document("list", {{"designs", nlohmann::json::array()}});
+        for (const auto& d : harness::all_designs()) {
+            nlohmann::json params = nlohmann::json::array();
+            for (const auto& p : d.params) {
+                nlohmann::json pj{{"name", p.name}, {"help", p.help}};
+                if (p.named()) {
+                    pj["default"] = p.value_str(p.default_value);
+                    pj["values"] = p.names;
+                } else {
+                    pj["default"] = p.default_value;
+                }
+                params.push_back(pj);
+            }
+            nlohmann::json kernels = nlohmann::json::array();
+            for (auto k : d.kernel_sets) kernels.push_back(std::string(harness::kernel_set_name(k)));
+            j["designs"].push_back({{"name", d.name},
+                                    {"description", d.description},
+                                    {"params", params},
+                                    {"devices", d.devices},
+                                    {"kernel_sets", kernels},
+                                    {"kernels_note", d.kernels_note}});
+        }
+        out << j.dump(2) << "\n";
+        return 0;
+    }
     std::size_t w = 4;
     for (const auto& d : harness::all_designs()) w = std::max(w, d.name.size());
     for (const auto& d : harness::all_designs()) {
@@ -591,6 +628,30 @@ int cmd_args(const RunArgs& r, std::ostream& out) {
     const auto& spec = harness::design_by_name(r.design);
     const auto& dev = model::device_by_name(r.device);
     const auto inst = spec.build(dev, spec.resolve_params(r.params), harness::BuildOptions(r.seed, r.kernels));
+    if (r.json) {
+        auto j =
+            json_document("args", {{"design", spec.name}, {"device", dev.name}, {"args", nlohmann::json::array()}});
+        for (std::size_t i = 0; i < inst.args.size(); ++i) {
+            const auto& a = inst.args[i];
+            nlohmann::json aj{{"index", i},
+                              {"name", a.name},
+                              {"role", std::string(harness::role_name(a.role))},
+                              {"dtype", std::string(dtype_name(a.dtype))},
+                              {"shape", a.shape},
+                              {"npy_descr", harness::NpyFile::descr(a.dtype)},
+                              {"checked", a.is_checked()}};
+            if (a.is_checked()) {
+                aj["comparison"] = a.is_float() ? "tolerance" : "exact";
+                if (a.is_float()) {
+                    aj["rtol"] = a.rtol;
+                    aj["atol"] = a.atol;
+                }
+            }
+            j["args"].push_back(aj);
+        }
+        out << j.dump(2) << "\n";
+        return 0;
+    }
     std::size_t w = 4, tw = 4;
     for (const auto& a : inst.args) {
         w = std::max(w, a.name.size());
@@ -609,7 +670,28 @@ int cmd_args(const RunArgs& r, std::ostream& out) {
     return 0;
 }
 
-int cmd_devices(std::ostream& out) {
+int cmd_devices(std::ostream& out, bool json) {
+    if (json) {
+        auto j = json_document("devices", {{"devices", nlohmann::json::array()}});
+        auto tile = [](const model::TileResources& t) {
+            return nlohmann::json{{"memory_bytes", t.memory_bytes},
+                                  {"locks", t.locks},
+                                  {"bds", t.bds},
+                                  {"dma_s2mm_channels", t.dma_s2mm_channels},
+                                  {"dma_mm2s_channels", t.dma_mm2s_channels}};
+        };
+        for (const auto& d : model::all_devices())
+            j["devices"].push_back({{"name", d.name},
+                                    {"class", d.iron_class},
+                                    {"arch", std::string(model::arch_name(d.arch))},
+                                    {"columns", d.cols},
+                                    {"cores", d.tiles_of(model::TileKind::Compute).size()},
+                                    {"compute_tile", tile(d.compute)},
+                                    {"mem_tile", tile(d.mem)},
+                                    {"shim_tile", tile(d.shim)}});
+        out << j.dump(2) << "\n";
+        return 0;
+    }
     out << fmt::format("{:<10} {:<9} {:>5} {:>5} {:>8}  {}\n", "device", "class", "arch", "cols", "cores",
                        "per tile (compute / mem / shim)");
     for (const auto& d : model::all_devices())
@@ -625,14 +707,27 @@ int cmd_devices(std::ostream& out) {
 
 int cmd_timing(const std::vector<std::string>& a, std::ostream& out) {
     std::string device = "npu1";
-    for (std::size_t i = 1; i < a.size(); ++i) {
-        if (a[i] == "--device" && i + 1 < a.size())
-            device = a[++i];
+    bool json = false;
+    OptionReader opts(a, 1);
+    while (const auto next = opts.next()) {
+        if (*next == "--device")
+            device = opts.value();
+        else if (*next == "--json")
+            json = true;
         else
-            throw UsageError(fmt::format("timing: unexpected argument '{}'", a[i]));
+            throw UsageError(fmt::format("timing: unexpected argument '{}'", *next));
     }
     const auto& dev = model::device_by_name(device);
     const auto p = model::TimingParams::for_arch(dev.arch);
+    if (json) {
+        auto j = json_document("timing", {{"device", dev.name},
+                                          {"arch", std::string(model::arch_name(dev.arch))},
+                                          {"parameters", nlohmann::json::array()}});
+        for (const auto& i : p.describe())
+            j["parameters"].push_back({{"name", i.name}, {"value", i.value}, {"unit", i.unit}, {"source", i.source}});
+        out << j.dump(2) << "\n";
+        return 0;
+    }
     out << fmt::format("timing model for {} ({})\n", dev.name, model::arch_name(dev.arch));
     for (const auto& i : p.describe())
         out << fmt::format("  {:<32} {:>8} {:<8} {}\n", i.name, i.value, i.unit, i.source);
@@ -709,9 +804,11 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         sinks.push_back((html = std::make_unique<traces::HtmlReportSink>(r.html_file, false)).get());
     traces::TeeTraceSink tee(sinks);
     if (!sinks.empty()) so.trace = &tee;
+    std::string netlist_text; // --netlist: printed now, or with --json a field of the document
     if (r.netlist) {
         auto inst = spec.build(dev, spec.resolve_params(r.params), harness::BuildOptions(r.seed, r.kernels));
-        out << inst.program.resolve(harness::resolve_options(spec, ro)).dump();
+        netlist_text = inst.program.resolve(harness::resolve_options(spec, ro)).dump();
+        if (!r.json) out << netlist_text;
     }
     so.wall_timeout_seconds = r.timeout_seconds;
     if (r.core_stack_bytes) so.core_stack_bytes = static_cast<std::size_t>(r.core_stack_bytes);
@@ -726,7 +823,8 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
                 "wall-clock limit of {:g} s reached (--timeout): {}; it has not returned, so npusim stops here", t,
                 where.empty() ? std::string("the simulator did not return") : where);
             if (json)
-                out << nlohmann::json{{"status", "limit"}, {"error", {{"kind", "limit reached"}, {"message", msg}}}}
+                out << json_document("error",
+                                     {{"status", "limit"}, {"error", {{"kind", "limit reached"}, {"message", msg}}}})
                            .dump(2)
                     << "\n";
             else
@@ -790,7 +888,14 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     const auto& rep = *run;
     if (html) html->write(html_outcome(rep));
     if (r.json) {
-        auto j = report_json(rep, so.timing);
+        auto j = json_document("run", report_json(rep, so.timing));
+        if (!netlist_text.empty()) j["netlist"] = netlist_text;
+        j["files"] = nlohmann::json::object(); // the files this run wrote
+        for (const auto& [key, path] : {std::pair<const char*, const std::string*>{"trace", &r.trace_file},
+                                        {"vcd", &r.vcd_file},
+                                        {"html", &r.html_file},
+                                        {"save_outputs", &r.save_dir}})
+            if (!path->empty()) j["files"][key] = *path;
         if (!r.what_if.empty()) run_what_ifs(r, spec, run_options(r, dev), rep, out, &j);
         out << j.dump(2) << "\n";
     } else {
@@ -985,7 +1090,7 @@ int cmd_run_devices(const RunArgs& r, const std::vector<std::string>& devices, s
         }
     }
     if (r.json) {
-        nlohmann::json j{{"design", r.design}, {"devices", nlohmann::json::array()}};
+        auto j = json_document("run_devices", {{"design", r.design}, {"devices", nlohmann::json::array()}});
         for (const auto& row : rows) {
             nlohmann::json d;
             if (row.rep) {
@@ -1045,7 +1150,7 @@ int cmd_run_devices(const RunArgs& r, const std::vector<std::string>& devices, s
 int error_exit(bool json, std::ostream& out, std::ostream& err, const std::string& status, const std::string& kind,
                const std::string& msg, int code, const sim::Diagnosis* diagnosis = nullptr) {
     if (json) {
-        nlohmann::json j{{"status", status}, {"error", {{"kind", kind}, {"message", msg}}}};
+        auto j = json_document("error", {{"status", status}, {"error", {{"kind", kind}, {"message", msg}}}});
         if (diagnosis)
             j[diagnosis->trigger == sim::Diagnosis::Trigger::Deadlock ? "deadlock" : "limit"] =
                 diagnosis_json(*diagnosis);
@@ -1073,8 +1178,28 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             out << kUsage;
             return 0;
         }
-        if (cmd == "list") return cmd_list(out);
-        if (cmd == "devices") return cmd_devices(out);
+        if (cmd == "--version" || cmd == "version") {
+            out << "npusim " << npusim_version() << "\n";
+            return 0;
+        }
+        // `npusim CMD --help`: the usage, as `npusim --help` prints it.
+        if (std::any_of(args.begin() + 1, args.end(),
+                        [](const std::string& a) { return a == "--help" || a == "-h"; })) {
+            out << kUsage;
+            return 0;
+        }
+        auto only_json = [&](const char* name) { // list and devices take --json and nothing else
+            for (std::size_t i = 1; i < args.size(); ++i)
+                if (args[i] != "--json") throw UsageError(fmt::format("{}: unexpected argument '{}'", name, args[i]));
+        };
+        if (cmd == "list") {
+            only_json("list");
+            return cmd_list(out, json);
+        }
+        if (cmd == "devices") {
+            only_json("devices");
+            return cmd_devices(out, json);
+        }
         if (cmd == "timing") return cmd_timing(args, out);
         if (cmd == "run" || cmd == "golden") return cmd_run(parse_run(args, 1), out, err);
         if (cmd == "args") return cmd_args(parse_run(args, 1), out);

@@ -1,6 +1,7 @@
 #include "DepthCommand.hpp"
 
 #include "CliSupport.hpp"
+#include "JsonDocument.hpp"
 
 #include "npusim/harness/DepthAnalysis.hpp"
 #include "npusim/model/Error.hpp"
@@ -277,7 +278,7 @@ int cmd_depth(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const harness::DepthReport rep = analysis.run();
     if (progress_shown) err << "\n";
     if (r.json)
-        out << report_json(rep).dump(2) << "\n";
+        out << json_document("depth", report_json(rep)).dump(2) << "\n";
     else
         print_text(rep, out);
     if (!r.csv_file.empty()) {

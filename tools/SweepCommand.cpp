@@ -1,6 +1,7 @@
 #include "SweepCommand.hpp"
 
 #include "CliSupport.hpp"
+#include "JsonDocument.hpp"
 #include "MpiSession.hpp"
 
 #include "npusim/harness/ForkPool.hpp"
@@ -181,7 +182,6 @@ void print_text(const Table& t, std::ostream& out) {
 
 nlohmann::json to_json(const Table& t) {
     nlohmann::json j;
-    j["schema_version"] = 1;
     j["design"] = t.spec.name;
     j["swept"] = t.swept;
     j["ranks"] = t.ranks;
@@ -316,7 +316,7 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostr
                   jobs,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()};
     if (r.json)
-        out << to_json(t).dump(2) << "\n";
+        out << json_document("sweep", to_json(t)).dump(2) << "\n";
     else
         print_text(t, out);
     if (!r.csv_file.empty()) {

@@ -54,6 +54,19 @@ std::string format_value(DType t, const std::uint8_t* p) {
     return "?";
 }
 
+double element_value(DType t, const std::uint8_t* p) {
+    switch (t) {
+    case DType::i8: return load<std::int8_t>(p);
+    case DType::u8: return load<std::uint8_t>(p);
+    case DType::i16: return load<std::int16_t>(p);
+    case DType::i32: return load<std::int32_t>(p);
+    case DType::u32: return load<std::uint32_t>(p);
+    case DType::f32:
+    case DType::bf16: return load_float(t, p);
+    }
+    return 0;
+}
+
 std::string format_index(std::uint64_t flat, const std::vector<std::int64_t>& shape) {
     if (shape.size() <= 1) return fmt::format("[{}]", flat);
     std::vector<std::uint64_t> idx(shape.size());
@@ -122,7 +135,12 @@ OutputCheck compare_bytes(const ArgSpec& arg, int arg_index, const std::uint8_t*
     auto record = [&](std::uint64_t i, double abs_err, double rel_err) {
         if (c.mismatch_indices.size() < OutputCheck::kMaxIndices) c.mismatch_indices.push_back(i);
         if (c.first.size() < OutputCheck::kMaxShown) {
-            ValuePair v{i, format_value(arg.dtype, got + i * eb), format_value(arg.dtype, want + i * eb), abs_err,
+            ValuePair v{i,
+                        format_value(arg.dtype, got + i * eb),
+                        format_value(arg.dtype, want + i * eb),
+                        element_value(arg.dtype, got + i * eb),
+                        element_value(arg.dtype, want + i * eb),
+                        abs_err,
                         rel_err};
             c.first_mismatches += fmt::format("{}{} got {} want {}", c.first_mismatches.empty() ? "" : "; ",
                                               format_index(i, c.shape), v.got, v.want);

@@ -720,3 +720,42 @@ TEST_CASE("a kernel that overflows the core stack is reported with its worker, k
     CHECK(bad.code == 2);
     CHECK_THAT(bad.err, Catch::Contains("--core-stack expects 1048576 up to 2147483648 bytes, got 1000"));
 }
+
+// Every JSON document starts with what it is and the versions of its schema and of npusim
+// (tools/JsonDocument.hpp, docs/json.md), on every subcommand that prints one.
+TEST_CASE("cli: every --json document names itself, its schema version and npusim's version", "[cli][json]") {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> docs = {
+        {"list", {"list", "--json"}},
+        {"devices", {"devices", "--json"}},
+        {"timing", {"timing", "--device=npu2", "--json"}},
+        {"args", {"args", "vector_scalar_mul", "--json"}},
+        {"run", {"run", "vector_scalar_mul", "--json"}},
+        {"run_devices", {"run", "vector_scalar_mul", "--device", "npu1_1col,npu2", "--json"}},
+        {"error", {"run", "no_such_design", "--json"}},
+        {"depth", {"depth", "passthrough_dmas", "--max-depth", "2", "--json"}},
+        {"sweep", {"sweep", "vector_scalar_mul", "--param", "bits=16,32", "--json"}},
+    };
+    for (const auto& [kind, args] : docs) {
+        INFO(kind);
+        const auto r = cli(args);
+        const auto j = nlohmann::json::parse(r.out); // one document, nothing before or after it
+        CHECK(j["document"] == kind);
+        CHECK(j["schema_version"] == 1);
+        CHECK(j["npusim_version"] == cli({"--version"}).out.substr(7, cli({"--version"}).out.size() - 8));
+    }
+    CHECK(cli({"--version"}).out == "npusim 0.1.0\n");
+}
+
+TEST_CASE("cli: --netlist with --json is one document holding the netlist, and each subcommand has --help",
+          "[cli][json]") {
+    const auto r = cli({"run", "passthrough_dmas", "--netlist", "--json"});
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK_THAT(j["netlist"].get<std::string>(), Catch::StartsWith("netlist of 'passthrough_dmas' on npu1_1col"));
+    for (const char* cmd : {"run", "depth", "sweep", "timing", "list"}) {
+        const auto h = cli({cmd, "--help"});
+        CHECK(h.code == 0);
+        CHECK_THAT(h.out, Catch::StartsWith("usage:"));
+    }
+    CHECK(cli({"timing", "--device=npu2"}).code == 0); // the --opt=value form, as everywhere
+}

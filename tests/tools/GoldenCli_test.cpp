@@ -156,7 +156,10 @@ TEST_CASE("cli: a deliberately wrong expected file gives exit code 1 and an alig
         cli({"run", "vector_scalar_mul", "--seed", "4", "--json", "--expect", "c=" + d.file("wrong.npy")}).out);
     CHECK(j["status"] == "mismatch");
     CHECK(j["outputs"][0]["mismatch_indices"][0] == 7);
-    CHECK(j["outputs"][0]["first"][0]["got"] == std::to_string(orig[7]));
+    // Values as numbers (and as the summary's text).
+    CHECK(j["outputs"][0]["first"][0]["got"] == orig[7]);
+    CHECK(j["outputs"][0]["first"][0]["want"] == c[7]);
+    CHECK(j["outputs"][0]["first"][0]["got_text"] == std::to_string(orig[7]));
     CHECK(j["outputs"][0]["expected_from"] == d.file("wrong.npy"));
 }
 

@@ -133,6 +133,8 @@ void add_cli(Catalog& c) {
     c.cli("usage.args_alloc_scheme", kUsage, "args: --alloc-scheme applies to run and golden (args does not resolve)",
           {"args", "passthrough_kernel", "--alloc-scheme", "bank-aware"});
     c.cli("usage.timing_argument", kUsage, "timing: unexpected argument '--fast'", {"timing", "--fast"});
+    c.cli("usage.list_argument", kUsage, "list: unexpected argument 'all'", {"list", "all"});
+    c.cli("usage.devices_argument", kUsage, "devices: unexpected argument '--fast'", {"devices", "--fast"});
     c.cli("usage.trace_format", kUsage, "--trace-format expects rich or mlir-aie, got 'ctf'",
           {"run", "passthrough_kernel", "--trace", "t.json", "--trace-format", "ctf"});
     c.cli("usage.trace_format_without_trace", kUsage, "--trace-format mlir-aie needs --trace FILE.json",

@@ -17,6 +17,8 @@ struct ValuePair {
     std::uint64_t index = 0;
     std::string got;
     std::string want;
+    double got_value = 0; ///< the element's value (exact for every integer dtype here)
+    double want_value = 0;
     double abs_err = 0;
     double rel_err = 0;
 };
@@ -94,6 +96,8 @@ std::vector<OutputCheck> check_outputs(const std::string& design, const std::vec
 /// One element formatted for its dtype: integers in decimal, f32 and bf16 as the shortest decimal
 /// that reads back as the same float ("0.1", "1.0078125", "nan", "-inf").
 std::string format_value(DType t, const std::uint8_t* element);
+/// One element's value as a double (exact for the integer dtypes, which have at most 32 bits).
+double element_value(DType t, const std::uint8_t* element);
 /// A flat index in numpy notation for `shape`: "[10]" for 1-D, "[1, 2]" for 2-D, "[0]" for a scalar.
 std::string format_index(std::uint64_t flat, const std::vector<std::int64_t>& shape);
 /// The mismatches of a failed check as an aligned, multi-line text (each line starts with `indent`):
