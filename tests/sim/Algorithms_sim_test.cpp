@@ -80,7 +80,7 @@ TEST_CASE("transform with a kernel and a tensor param: vector_scalar_mul (E3)", 
         {tensor<std::int16_t>({1024}), tensor<std::int16_t>({1024}), tensor<std::int32_t>({1}), scalar<std::int32_t>()},
         cost::bytes_per_cycle(32));
     const auto net =
-        alg::transform(dev("npu2_1col"), k, ty, {tensor<std::int32_t>({1})}, {.tile_size = 1024}).resolve();
+        alg::transform(dev("npu2_1col"), k, ty, {.tile_size = 1024}, {tensor<std::int32_t>({1})}).resolve();
     CHECK(has_fifo(net, "param0"));
     std::vector<std::int16_t> a(4096);
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int16_t>(i + 1);
@@ -97,7 +97,7 @@ TEST_CASE("transform with a scalar param and transform_binary with a callable (E
              cost::fixed(20));
     const auto a = random_values<std::int32_t>(256, -50, 50, 2), b = random_values<std::int32_t>(256, -50, 50, 3);
     {
-        const auto net = alg::transform(dev("npu1_1col"), k, ty, {std::int64_t{7}}).resolve();
+        const auto net = alg::transform(dev("npu1_1col"), k, ty, {}, {std::int64_t{7}}).resolve();
         const auto r = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(1024)}, {});
         const auto c = values_of<std::int32_t>(r.host[1]);
         for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(c[i] == a[i] + 7);
@@ -136,9 +136,9 @@ TEST_CASE("transform_parallel_binary with a kernel that takes no size", "[sim][a
     const auto tile = tensor<std::int32_t>({64});
     Kernel k("sub", &sub_i32_64, {tile, tile, tile}, cost::fixed(40));
     const std::int64_t n = 64 * d.cols * 3;
-    const auto net = alg::transform_parallel_binary(d, k, tensor<std::int32_t>({n}),
-                                                    {.tile_size = 64, .pass_size_to_kernel = false})
-                         .resolve();
+    const auto net =
+        alg::transform_parallel_binary(d, k, tensor<std::int32_t>({n}), {.tile_size = 64, .pass_size_to_kernel = false})
+            .resolve();
     const auto a = random_values<std::int32_t>(static_cast<std::size_t>(n), -99, 99, 5);
     const auto b = random_values<std::int32_t>(static_cast<std::size_t>(n), -99, 99, 6);
     const auto r =
@@ -189,15 +189,15 @@ TEST_CASE("algorithm template errors", "[sim][algorithms][errors]") {
     Kernel k("add_scalar", &add_scalar_i32, {tile, tile, scalar<std::int32_t>(), scalar<std::int32_t>()},
              cost::fixed(20));
     CHECK_THROWS_WITH(
-        alg::transform(dev("npu1_1col"), k, tensor<std::int32_t>({64}), {std::int64_t{1}}, {.tile_size = 32}),
+        alg::transform(dev("npu1_1col"), k, tensor<std::int32_t>({64}), {.tile_size = 32}, {std::int64_t{1}}),
         "transform: tile_size (32) does not match ExternalFunction's input/output shape in arg_type");
     CHECK_THROWS_WITH(alg::transform(dev("npu1_1col"), k, tensor<std::int32_t>({64})),
                       "transform: kernel 'add_scalar' declares 4 arguments; the template calls it with 3 (1 input "
                       "tile, the output tile, 0 params, the tile size)");
-    CHECK_THROWS_WITH(alg::transform(dev("npu1_1col"), k, tensor<std::int32_t>({64}), {tensor<std::int32_t>({1})}),
+    CHECK_THROWS_WITH(alg::transform(dev("npu1_1col"), k, tensor<std::int32_t>({64}), {}, {tensor<std::int32_t>({1})}),
                       "transform: param 0 of kernel 'add_scalar' is declared i32 scalar but given a tensor type");
-    CHECK_THROWS_WITH(alg::transform_parallel(dev("npu1_1col"), k, tensor<std::int32_t>({64}), {std::int64_t{1}},
-                                              {.num_channels = 2}),
+    CHECK_THROWS_WITH(alg::transform_parallel(dev("npu1_1col"), k, tensor<std::int32_t>({64}), {.num_channels = 2},
+                                              {std::int64_t{1}}),
                       "transform_parallel: num_channels=2 is not supported together with shared *params; use "
                       "num_channels=1 instead.");
     CHECK_THROWS_WITH(alg::transform(

@@ -115,8 +115,10 @@ Program for_each_gen(const model::DeviceSpec& dev, Func func, const TensorType& 
 
 /// transform(func, tensor_ty, *params, tile_size=16, trace_size=0) with a kernel:
 /// func(in_tile, out_tile, *params, tile_size) per tile.
+/// The options come before the params (IRON's keyword arguments after *params), so both read as
+/// braced lists: transform(dev, k, ty, {.tile_size = 1024}, {tensor<int32_t>({1})}).
 inline Program transform(const model::DeviceSpec& dev, const Kernel& func, const TensorType& tensor_ty,
-                         std::vector<Param> params = {}, TransformOptions o = {}) {
+                         TransformOptions o = {}, std::vector<Param> params = {}) {
     return detail::transform_gen(dev, "transform", func, 1, tensor_ty, std::move(params), o);
 }
 /// transform with a callable: out[j] = func(in[j]) in the core body.
@@ -128,7 +130,7 @@ requires(!std::is_convertible_v<F, Kernel>) Program
 }
 /// transform_binary(func, tensor_ty, ...): two inputs in0, in1 of tensor_ty.
 inline Program transform_binary(const model::DeviceSpec& dev, const Kernel& func, const TensorType& tensor_ty,
-                                std::vector<Param> params = {}, TransformOptions o = {}) {
+                                TransformOptions o = {}, std::vector<Param> params = {}) {
     return detail::transform_gen(dev, "transform_binary", func, 2, tensor_ty, std::move(params), o);
 }
 template <class F>
@@ -139,7 +141,7 @@ requires(!std::is_convertible_v<F, Kernel>) Program
 }
 /// transform_parallel(func, tensor_ty, *params, tile_size, trace_size, num_channels, pass_size_to_kernel).
 inline Program transform_parallel(const model::DeviceSpec& dev, const Kernel& func, const TensorType& tensor_ty,
-                                  std::vector<Param> params = {}, TransformParallelOptions o = {}) {
+                                  TransformParallelOptions o = {}, std::vector<Param> params = {}) {
     return detail::transform_parallel_gen(dev, "transform_parallel", func, 1, tensor_ty, std::move(params), o);
 }
 template <class F>
@@ -164,7 +166,7 @@ requires(!std::is_convertible_v<F, Kernel>) Program
 }
 /// for_each(func, tensor_ty, tile_size=16): in place, fill and drain the same tensor.
 inline Program for_each(const model::DeviceSpec& dev, const Kernel& func, const TensorType& tensor_ty,
-                        std::vector<Param> params = {}, std::int64_t tile_size = 16) {
+                        std::int64_t tile_size = 16, std::vector<Param> params = {}) {
     return detail::for_each_gen(dev, func, tensor_ty, std::move(params), tile_size);
 }
 template <class F>
