@@ -41,7 +41,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/npusimConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/npusimConfig.cmake INSTALL_DESTINATION ${NPUSIM_INSTALL_CMAKEDIR})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/npusimConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/npusimConfig.cmake ${PROJECT_BINARY_DIR}/npusimConfigVersion.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/npusimFunctions.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/npusimFunctions.cmake ${PROJECT_SOURCE_DIR}/cmake/NpusimExternalFunction.cmake
         DESTINATION ${NPUSIM_INSTALL_CMAKEDIR})
 
 # pkg-config: the static libraries in link order, SystemC and fmt from their own .pc files.

@@ -97,9 +97,9 @@ DesignSpec make_memcpy() {
                     WorkerOptions{.name = fmt::format("copy{}_{}", static_cast<std::int64_t>(w) / chans,
                                                       static_cast<std::int64_t>(w) % chans)});
         }
-        std::vector<TensorAccessPattern> taps;
-        for (std::int64_t w = 0; w < paths; ++w) // simple_tiler((1, size), (1, chunk))[w]
-            taps.push_back(TensorAccessPattern({1, size}, chunk * w, {1, 1, 1, chunk}, {0, 0, 0, 1}));
+        // memcpy.py: taps = TensorTiler2D.simple_tiler((1, size), (1, chunk)); path w uses taps[w]
+        const std::vector<TensorAccessPattern> taps =
+            TensorTiler2D::simple_tiler({1, size}, std::vector<std::int64_t>{1, chunk}).taps();
         std::vector<ObjectFifoHandle> in_prods, out_conses;
         for (std::size_t w = 0; w < of_ins.size(); ++w) {
             in_prods.push_back(of_ins[w].prod());

@@ -19,3 +19,6 @@
 #include "npusim/frontend/WorkerRuntimeBarrier.hpp"
 #include "npusim/model/DeviceSpec.hpp"
 #include "npusim/model/Error.hpp"
+#include "npusim/taplib/AccessHeatmap.hpp"
+#include "npusim/taplib/TensorAccessSequence.hpp"
+#include "npusim/taplib/TensorTiler2D.hpp"

@@ -113,6 +113,13 @@ public:
     /// Kernel share the declaration. Without it a call declares no MACs.
     Kernel& with_work(WorkModel work);
 
+    /// Call with an argument list built at run time (the algorithms templates, whose argument
+    /// count depends on the design); the same checks as operator(). arg() makes each argument.
+    void call_args(std::span<const KernelArg> args) const { call(args); }
+    static KernelArg arg(const Element& e) { return to_arg(e); }
+    static KernelArg arg(std::int64_t v) { return to_arg(v); }
+    static KernelArg arg(double v) { return to_arg(v); }
+
 private:
     struct State {
         std::string name;

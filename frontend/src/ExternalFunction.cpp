@@ -1,0 +1,165 @@
+// ExternalFunction: mlir-aie python/iron/kernel.py (BaseKernel.__init__, tile_size, ExternalFunction
+// __init__, __call__, _validate_arg, _maybe_collapse_to_match) over the builds the CMake helper
+// registered (ExternalFunctionRegistry).
+#include "npusim/frontend/ExternalFunction.hpp"
+
+#include "npusim/model/Error.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+
+namespace npusim::iron {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A path the design gives names the registered (absolute) one if both resolve to the same file,
+// or if the given path is relative and the registered one ends with it ("kernel.cc" or
+// "kernels/kernel.cc").
+bool same_path(const std::string& given, const std::string& registered) {
+    const fs::path g(given), r(registered);
+    std::error_code ec;
+    if (fs::exists(g, ec) && fs::exists(r, ec) && fs::equivalent(g, r, ec)) return true;
+    if (g.is_absolute()) return g.lexically_normal() == r.lexically_normal();
+    auto gi = g.lexically_normal(), ri = r.lexically_normal();
+    std::vector<fs::path> gp(gi.begin(), gi.end()), rp(ri.begin(), ri.end());
+    if (gp.empty() || gp.size() > rp.size()) return false;
+    return std::equal(gp.rbegin(), gp.rend(), rp.rbegin());
+}
+
+bool same_dirs(const std::vector<std::string>& given, const std::vector<std::string>& registered) {
+    if (given.size() != registered.size()) return false;
+    std::vector<bool> used(registered.size(), false);
+    for (const auto& g : given) {
+        bool found = false;
+        for (std::size_t i = 0; i < registered.size() && !found; ++i)
+            if (!used[i] && same_path(g, registered[i])) found = used[i] = true;
+        if (!found) return false;
+    }
+    return true;
+}
+
+std::vector<std::string> sorted(std::vector<std::string> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+std::string describe(const ExternalBuild& b) {
+    return fmt::format("{} [{}]", fs::path(b.source_file).filename().string(), fmt::join(b.compile_flags, " "));
+}
+
+std::string shape_str(const std::vector<std::int64_t>& s) {
+    return s.size() == 1 ? fmt::format("({},)", s[0]) : fmt::format("({})", fmt::join(s, ", "));
+}
+
+} // namespace
+
+const ExternalBuild* ExternalFunction::find_build(const std::string& name, const std::vector<ArgType>& arg_types,
+                                                  const ExternalFunctionOptions& o) {
+    if (name.empty()) throw DesignError("ExternalFunction: Kernel name cannot be empty.");
+    // kernel.py: source_file is used when given (source_string only otherwise)
+    if (!o.source_file && o.source_string)
+        throw DesignError(fmt::format("ExternalFunction '{}': source_string needs a compiler at run time, which "
+                                      "npusim does not run; put the source in a file and build it with "
+                                      "npusim_add_external_function (cmake/NpusimExternalFunction.cmake)",
+                                      name));
+    if (!o.source_file)
+        throw DesignError(fmt::format("ExternalFunction '{}': source_file or source_string must be "
+                                      "provided.",
+                                      name));
+    const auto builds = external_builds(name);
+    if (builds.empty())
+        throw DesignError(fmt::format("ExternalFunction '{}': no build of '{}' is linked into this program; compile "
+                                      "{} with npusim_add_external_function(... NAME {}) "
+                                      "(cmake/NpusimExternalFunction.cmake)",
+                                      name, name, *o.source_file, name));
+    const ExternalBuild* found = nullptr;
+    const auto flags = sorted(o.compile_flags);
+    for (const auto* b : builds)
+        if (same_path(*o.source_file, b->source_file) && sorted(b->compile_flags) == flags &&
+            same_dirs(o.include_dirs, b->include_dirs)) {
+            found = b;
+            break;
+        }
+    if (!found) {
+        std::vector<std::string> have;
+        for (const auto* b : builds) have.push_back(describe(*b));
+        throw DesignError(fmt::format("ExternalFunction '{}': no linked build of '{}' has source {}, compile flags "
+                                      "[{}] and {} include dir{}; the builds are: {}",
+                                      name, name, *o.source_file, fmt::join(o.compile_flags, " "),
+                                      o.include_dirs.size(), o.include_dirs.size() == 1 ? "" : "s",
+                                      fmt::join(have, "; ")));
+    }
+    // arg_types against the compiled signature
+    const auto& params = found->params;
+    if (params.size() != arg_types.size())
+        throw DesignError(fmt::format("ExternalFunction '{}': arg_types has {} entr{}, the compiled '{}' ({}) takes "
+                                      "{} parameter{}",
+                                      name, arg_types.size(), arg_types.size() == 1 ? "y" : "ies", name,
+                                      describe(*found), params.size(), params.size() == 1 ? "" : "s"));
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        const auto& t = arg_types[i];
+        const auto& p = params[i];
+        if (t.is_tensor != p.is_pointer)
+            throw DesignError(fmt::format("ExternalFunction '{}': arg_types[{}] is {} but parameter {} of the compiled "
+                                          "function is {}",
+                                          name, i, t.str(), i, p.is_pointer ? "a pointer" : "a scalar"));
+        if (t.is_tensor && p.bytes != 0 && p.bytes != model::dtype_bytes(t.dtype))
+            throw DesignError(fmt::format("ExternalFunction '{}': arg_types[{}] is {} ({} B elements) but parameter {} "
+                                          "of the compiled function points to {} B elements",
+                                          name, i, t.str(), model::dtype_bytes(t.dtype), i, p.bytes));
+    }
+    return found;
+}
+
+ExternalFunction::ExternalFunction(std::string name, std::vector<ArgType> arg_types, ExternalFunctionOptions o)
+    : ExternalFunction(find_build(name, arg_types, o), name, arg_types, std::move(o.cost)) {}
+
+ExternalFunction::ExternalFunction(const ExternalBuild* build, std::string name, std::vector<ArgType> arg_types,
+                                   CostModel cost)
+    : Kernel(std::move(name), build->make_invoker(), std::move(arg_types), std::move(cost)), build_(build) {}
+
+std::int64_t ExternalFunction::tile_size(std::size_t i) const {
+    const auto& types = arg_types();
+    if (types.empty()) throw DesignError(fmt::format("ExternalFunction '{}': No argument types defined.", name()));
+    if (i >= types.size())
+        throw DesignError(fmt::format("ExternalFunction '{}': Argument index {} out of range (max: {})", name(), i,
+                                      types.size() - 1));
+    if (!types[i].is_tensor || types[i].tensor.shape.empty())
+        throw DesignError(fmt::format("ExternalFunction '{}': Argument {} does not have a shape or is not an array "
+                                      "type.",
+                                      name(), i));
+    return types[i].tensor.shape[0];
+}
+
+void ExternalFunction::validate_count(std::size_t n) const {
+    if (n != arg_types().size())
+        throw DesignError(fmt::format("ExternalFunction '{}' expects {} argument(s), but {} were provided.", name(),
+                                      arg_types().size(), n));
+}
+
+void ExternalFunction::validate_scalar(std::size_t i) const {
+    const auto& t = arg_types()[i];
+    if (t.is_tensor)
+        throw DesignError(fmt::format("ExternalFunction '{}': Argument {}: expected {}/{}, got a scalar", name(), i,
+                                      shape_str(t.tensor.shape), model::dtype_name(t.dtype)));
+}
+
+void ExternalFunction::validate_arg(std::size_t i, const Element& e) const {
+    const auto& t = arg_types()[i];
+    if (!t.is_tensor)
+        throw DesignError(fmt::format("ExternalFunction '{}': Argument {}: expected scalar, got a view of '{}'", name(),
+                                      i, e.owner()));
+    const auto& have = e.type();
+    // _maybe_collapse_to_match: an N-D object fits a 1-D signature of the same dtype and count
+    const bool collapses =
+        t.tensor.shape.size() == 1 && have.dtype == t.dtype && have.elements() == t.tensor.elements();
+    if ((have.shape != t.tensor.shape || have.dtype != t.dtype) && !collapses)
+        throw DesignError(fmt::format("ExternalFunction '{}': Argument {}: expected {}/{}, got {}/{} ('{}')", name(), i,
+                                      shape_str(t.tensor.shape), model::dtype_name(t.dtype), shape_str(have.shape),
+                                      model::dtype_name(have.dtype), e.owner()));
+}
+
+} // namespace npusim::iron
