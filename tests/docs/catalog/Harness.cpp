@@ -345,6 +345,23 @@ void add_harness(Catalog& c) {
           "design 'relu': parameter size=1024 must be a positive multiple of 8192 (tile_size 1024 x columns=4 x "
           "channels=2)",
           {"run", "relu", "--device", "npu1", "--param", "size=1024"});
+    c.site("examples/src/EdgeDetect.cpp");
+    c.cli("example.edge_detect_width", kDesign,
+          "design 'edge_detect': parameter width=100 must be a positive multiple of 32 (filter2dLine processes 32 "
+          "pixels a step)",
+          {"run", "edge_detect", "--param", "width=100"});
+    c.cli("example.edge_detect_height", kDesign,
+          "design 'edge_detect': parameter height=1 must be at least 2 (the filter's top and bottom borders)",
+          {"run", "edge_detect", "--param", "height=1"});
+    c.site("examples/src/ColorThreshold.cpp");
+    c.cli("example.color_threshold_width", kDesign,
+          "design 'color_threshold': parameter width=100 must be a positive multiple of 64 (thresholdLine processes "
+          "64 u8 lanes a step)",
+          {"run", "color_threshold", "--param", "width=100"});
+    c.cli("example.color_threshold_height", kDesign,
+          "design 'color_threshold': parameter height=10 must be a positive multiple of 4 (the W x H byte image is "
+          "read in RGBA lines of 4W bytes)",
+          {"run", "color_threshold", "--param", "height=10"});
     c.site("examples/src/PerTile.cpp");
     c.cli("example.per_tile", kDesign, "design 'per_tile': tiles 3x2 must divide the tensor 8x8",
           {"run", "per_tile", "--param", "th=3"});

@@ -1,0 +1,57 @@
+#pragma once
+// Vision line kernels (reference C++): the arithmetic of mlir-aie's aie_kernels/aie2 vision kernels
+// (rgba2gray.cc, gray2rgba.cc, threshold.cc, filter2d.cc, addWeighted.cc, as IRON's
+// aie.iron.kernels.rgba2gray / gray2rgba / threshold / filter2d / add_weighted bind them), one image
+// line per call, written as plain scalar loops. npusim's AIE-API sources of the same kernels are
+// kernels_ref/aie/{color,threshold,filter2d,addWeighted}.cc; both compute the same bits.
+//
+//   rgba2gray:   gray = (9798 R + 19235 G + 3736 B + 2^14) >> 15 (BT.601 weights in Q15, SRS shift
+//                15 rounding half up), alpha ignored
+//   gray2rgba:   RGBA = (g, g, g, 255)
+//   threshold:   u8 compare with strict > (the kernel's aie::lt(thresh, x)), five OpenCV types
+//   filter2d:    3x3 int16 Q12 kernel over three lines, the left/right border pixel replicated,
+//                sat_u8((sum + 2^11) >> 12)
+//   addWeighted: sat_u8(((a * alpha + b * beta + 2^13) >> 14) + gamma), alpha and beta in Q14
+#include <npusim/kernels/kernel_common.hpp>
+
+#include <cstdint>
+
+namespace npusim::kernels {
+
+/// threshold types (OpenCV's numbering, as threshold.cc takes them)
+enum VisionThreshold : std::uint8_t {
+    kThreshBinary = 0,
+    kThreshBinaryInv = 1,
+    kThreshTrunc = 2,
+    kThreshToZero = 3,
+    kThreshToZeroInv = 4,
+};
+
+/// filter2dLine's lane count: widths must be a multiple of it (filter2d.cc processes 32 pixels a step).
+inline constexpr std::int32_t kFilter2dLanes = 32;
+
+void rgba2gray_line(const std::uint8_t* rgba, std::uint8_t* gray, std::int32_t width);
+void gray2rgba_line(const std::uint8_t* gray, std::uint8_t* rgba, std::int32_t width);
+/// type > 4 behaves as TRUNC (threshold.cc's default branch).
+void threshold_line(const std::uint8_t* in, std::uint8_t* out, std::int32_t width, std::uint8_t threshold,
+                    std::uint8_t maxval, std::uint8_t type);
+/// width % 32 == 0, width >= 32 (std::invalid_argument otherwise).
+void filter2d_line(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2, std::uint8_t* out,
+                   std::int32_t width, const std::int16_t* kernel);
+void add_weighted_line(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n,
+                       std::int16_t alpha, std::int16_t beta, std::uint8_t gamma);
+
+// ---- cost estimates (NPU1 core cycles, body only) ----------------------------------------------
+// [est] rgba2gray: 32 pixels a step = two 64-byte loads, three 32-lane u8 x i16 MACs and a 32-byte
+// store, about 4 cycles: width / 8.
+std::uint64_t rgba2gray_line_cycles(std::int32_t width);
+// [est] gray2rgba: 32 pixels a step = one load, 4 zips and four 32-byte stores (store-bound, 4 cycles).
+std::uint64_t gray2rgba_line_cycles(std::int32_t width);
+// [est] threshold: 64 lanes a step, one compare and select, store-bound: 2 cycles per 64 bytes.
+std::uint64_t threshold_line_cycles(std::int32_t width);
+// [est] filter2d: 32 pixels a step, nine MACs on the 32-lane accumulator: 9 cycles per 32 pixels.
+std::uint64_t filter2d_line_cycles(std::int32_t width);
+// [est] addWeighted: 32 bytes a step, two MACs and a 32-byte store: 2 cycles per 32 bytes.
+std::uint64_t add_weighted_line_cycles(std::int32_t n);
+
+} // namespace npusim::kernels
