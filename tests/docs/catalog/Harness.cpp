@@ -362,6 +362,19 @@ void add_harness(Catalog& c) {
           "design 'color_threshold': parameter height=10 must be a positive multiple of 4 (the W x H byte image is "
           "read in RGBA lines of 4W bytes)",
           {"run", "color_threshold", "--param", "height=10"});
+    c.site("examples/src/Conv2d.cpp");
+    c.cli("example.conv2d_width", kDesign,
+          "design 'conv2d': parameter width=12: width must be a multiple of 8 and >= 8 (conv2d.py)",
+          {"run", "conv2d", "--param", "width=12"});
+    c.cli("example.conv2d_channels", kDesign,
+          "design 'conv2d': parameters in_channels=12 and out_channels=64 must be multiples of 8 and >= 8 (conv2d.py)",
+          {"run", "conv2d", "--param", "in_channels=12"});
+    c.cli("example.conv2d_height", kDesign,
+          "design 'conv2d': parameter height=3 must be even and at least 2 (conv2d.py requires height > 1; the "
+          "mem-tile fifos hold 2 rows per object, so the last row of an odd height would never be forwarded)",
+          {"run", "conv2d", "--param", "height=3"});
+    c.cli("example.conv2d_scale", kDesign, "design 'conv2d': parameter scale=40 must be in 0..31",
+          {"run", "conv2d", "--param", "scale=40"});
     c.site("examples/src/PerTile.cpp");
     c.cli("example.per_tile", kDesign, "design 'per_tile': tiles 3x2 must divide the tensor 8x8",
           {"run", "per_tile", "--param", "th=3"});
