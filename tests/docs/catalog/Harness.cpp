@@ -362,6 +362,11 @@ void add_harness(Catalog& c) {
           "design 'color_threshold': parameter height=10 must be a positive multiple of 4 (the W x H byte image is "
           "read in RGBA lines of 4W bytes)",
           {"run", "color_threshold", "--param", "height=10"});
+    c.site("examples/src/Softmax.cpp");
+    c.cli("example.softmax_size", kDesign,
+          "design 'softmax': parameter size=4096 must be a positive multiple of 8192 (tile_size 1024 x columns=4 x "
+          "channels=2)",
+          {"run", "softmax", "--device", "npu1", "--param", "size=4096"});
     c.site("examples/src/Conv2d.cpp");
     c.cli("example.conv2d_width", kDesign,
           "design 'conv2d': parameter width=12: width must be a multiple of 8 and >= 8 (conv2d.py)",
