@@ -85,6 +85,46 @@ void add_weighted_line(const std::uint8_t* a, const std::uint8_t* b, std::uint8_
     }
 }
 
+void rgba2hue_line(const std::uint8_t* rgba, std::uint8_t* hue, std::int32_t width) {
+    require_line(rgba, hue, width, "rgba2hue_line");
+    for (std::int32_t x = 0; x < width; ++x) {
+        const int r = rgba[4 * x], g = rgba[4 * x + 1], b = rgba[4 * x + 2];
+        const int mx = std::max({r, g, b}), mn = std::min({r, g, b});
+        int h = 0;
+        if (mx == 0 || mx == mn)
+            h = 0;
+        else if (mx == r)
+            h = 85 * (g - b) / (mx - mn);
+        else if (mx == g)
+            h = 170 + 85 * (b - r) / (mx - mn);
+        else
+            h = 340 + 85 * (r - g) / (mx - mn);
+        hue[x] = static_cast<std::uint8_t>((h + 1) >> 1);
+    }
+}
+
+void bitwise_or_line(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n) {
+    require_line(a, out, n, "bitwise_or_line");
+    detail::require_non_null(b, "bitwise_or_line", "b");
+    for (std::int32_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(a[i] | b[i]);
+}
+
+void bitwise_and_line(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n) {
+    require_line(a, out, n, "bitwise_and_line");
+    detail::require_non_null(b, "bitwise_and_line", "b");
+    for (std::int32_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(a[i] & b[i]);
+}
+
+std::uint64_t rgba2hue_line_cycles(std::int32_t width) {
+    detail::require_non_negative(width, "rgba2hue_line_cycles", "width");
+    return 8 * ceil_div(static_cast<std::uint64_t>(width), 32);
+}
+
+std::uint64_t bitwise_line_cycles(std::int32_t n) {
+    detail::require_non_negative(n, "bitwise_line_cycles", "n");
+    return 2 * ceil_div(static_cast<std::uint64_t>(n), 64);
+}
+
 std::uint64_t rgba2gray_line_cycles(std::int32_t width) {
     detail::require_non_negative(width, "rgba2gray_line_cycles", "width");
     return 4 * ceil_div(static_cast<std::uint64_t>(width), 32);

@@ -1,4 +1,5 @@
-// E12 vision/edge_detect and vision/color_threshold (mlir-aie programming_examples/vision): the
+// E12 vision/edge_detect and color_detect, and vision/color_threshold (mlir-aie
+// programming_examples/vision): the
 // golden on every device with both kernel builds, the lowered structure the examples are about
 // (a broadcast, a delay fifo of depth 7, a self-loop fifo, a filter Buffer; a split/join with RTPs
 // behind barriers) and the parameter rules.
@@ -156,4 +157,54 @@ TEST_CASE("color_threshold parameter rules", "[examples][color_threshold]") {
     CHECK_THROWS_WITH(run_design(spec, "npu1", {{"height", 10}}, opts("npu1")),
                       "design 'color_threshold': parameter height=10 must be a positive multiple of 4 (the W x H "
                       "byte image is read in RGBA lines of 4W bytes)");
+}
+
+TEST_CASE("color_detect matches the per-stage golden on every device, reference and AIE-API kernels",
+          "[examples][color_detect]") {
+    const Params small{{"width", 64}, {"height", 36}};
+    for (const auto& dev : model::all_devices())
+        for (auto k : {KernelSet::reference, KernelSet::aie}) {
+            INFO(dev.name << " " << kernel_set_name(k));
+            const auto r = run_design(design_by_name("color_detect"), dev.name, small, opts(dev.name, k));
+            REQUIRE(r.checks.size() == 1);
+            CHECK(r.checks[0].elements == 64u * 36u * 4u);
+            CHECK(r.all_match);
+            CHECK(r.workers == 4);
+        }
+    // The golden keeps some pixels (hue in (30, 40] or (90, 160]) and blacks out the others.
+    const auto& spec = design_by_name("color_detect");
+    auto inst = spec.build(model::device_by_name("npu1"), spec.resolve_params(small), 5);
+    const auto in = inst.inputs.at("in").values<std::int8_t>();
+    const auto want = inst.reference(inst.inputs).at("out").values<std::int8_t>();
+    std::size_t kept = 0, dark = 0;
+    for (std::size_t px = 0; px < in.size() / 4; ++px) {
+        CHECK(want[4 * px + 3] == in[4 * px + 3]);
+        const bool same =
+            want[4 * px] == in[4 * px] && want[4 * px + 1] == in[4 * px + 1] && want[4 * px + 2] == in[4 * px + 2];
+        const bool black = want[4 * px] == 0 && want[4 * px + 1] == 0 && want[4 * px + 2] == 0;
+        kept += same && !black ? 1 : 0;
+        dark += black ? 1 : 0;
+        CHECK((same || black));
+    }
+    CHECK(kept > 200);
+    CHECK(dark > 200);
+    // Its structure: OF_2to34 has two consumers (the threshold workers), the delay fifo keeps 6
+    // lines on the mem tile, and the self-loop fifos have both ends on one tile.
+    const auto n = inst.program.resolve();
+    CHECK(end_of(n, "OF_2to34", "consumer 0").tile != end_of(n, "OF_2to34", "consumer 1").tile);
+    CHECK(end_of(n, "inOF_L3L2", "consumer 0").depth == 6);
+    for (const char* f : {"OF_3to3", "OF_4to4", "OF_5to5a", "OF_5to5b"}) {
+        INFO(f);
+        CHECK(end_of(n, f, "producer").tile == end_of(n, f, "consumer 0").tile);
+        CHECK(end_of(n, f, "producer").declared == 1);
+    }
+}
+
+TEST_CASE("color_detect parameter rules", "[examples][color_detect]") {
+    const auto& spec = design_by_name("color_detect");
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"width", 96}}, opts("npu1")),
+                      "design 'color_detect': parameter width=96 must be a positive multiple of 64 (thresholdLine "
+                      "and bitwiseORLine process 64 u8 lanes a step)");
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"height", 0}}, opts("npu1")),
+                      "design 'color_detect': parameter height=0 must be positive");
 }

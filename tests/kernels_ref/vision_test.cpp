@@ -139,3 +139,62 @@ TEST_CASE("vision kernel cost estimates", "[kernels][vision]") {
     CHECK(add_weighted_line_cycles(7680) == 480);
     CHECK_THROWS_AS(filter2d_line_cycles(-1), std::invalid_argument);
 }
+
+TEST_CASE("rgba2hue_line is the integer hue on a 0..255 circle, halved rounding up", "[kernels][vision]") {
+    // hand-computed: red 0, yellow (255,255,0) 43 (85 / 2 rounded up), green 85, cyan 128, blue
+    // 170, magenta (r is the maximum first: -85, (-84 >> 1) = -42 stored as u8) 214, grey and
+    // black 0, (200, 100, 50): mx = r, 85 * 50 / 150 = 28 -> 14
+    const std::vector<std::vector<int>> px{{255, 0, 0},   {255, 255, 0}, {0, 255, 0}, {0, 255, 255}, {0, 0, 255},
+                                           {255, 0, 255}, {77, 77, 77},  {0, 0, 0},   {200, 100, 50}};
+    const std::vector<int> want{0, 43, 85, 128, 170, 214, 0, 0, 14};
+    std::vector<std::uint8_t> rgba;
+    for (const auto& p : px)
+        for (int c : {p[0], p[1], p[2], 9}) rgba.push_back(static_cast<std::uint8_t>(c));
+    std::vector<std::uint8_t> hue(px.size());
+    rgba2hue_line(rgba.data(), hue.data(), static_cast<std::int32_t>(px.size()));
+    for (std::size_t i = 0; i < px.size(); ++i) {
+        INFO(i);
+        CHECK(hue[i] == want[i]);
+    }
+    // Random pixels against the angle formulation in double: 42.5 * (sector + (x - y) / range)
+    // over 255 / 360 of a turn, the sector's quotient truncated toward zero as C divides.
+    std::mt19937 rng(6);
+    const int n = 4096;
+    const auto img = random_bytes(4 * n, rng);
+    hue.resize(n);
+    rgba2hue_line(img.data(), hue.data(), n);
+    for (int i = 0; i < n; ++i) {
+        const double r = img[4 * i], g = img[4 * i + 1], b = img[4 * i + 2];
+        const double mx = std::max({r, g, b}), mn = std::min({r, g, b});
+        double h2 = 0; // hue on 0..510
+        if (mx != 0 && mx != mn) {
+            if (mx == r)
+                h2 = std::trunc(85.0 * (g - b) / (mx - mn));
+            else if (mx == g)
+                h2 = 170.0 + std::trunc(85.0 * (b - r) / (mx - mn));
+            else
+                h2 = 340.0 + std::trunc(85.0 * (r - g) / (mx - mn));
+        }
+        const int expect = static_cast<int>(std::floor((h2 + 1.0) / 2.0)) & 0xff;
+        INFO("pixel " << i);
+        REQUIRE(hue[i] == expect);
+    }
+}
+
+TEST_CASE("bitwise_or_line and bitwise_and_line", "[kernels][vision]") {
+    std::mt19937 rng(7);
+    const auto a = random_bytes(256, rng), b = random_bytes(256, rng);
+    std::vector<std::uint8_t> o(256), n(256);
+    bitwise_or_line(a.data(), b.data(), o.data(), 256);
+    bitwise_and_line(a.data(), b.data(), n.data(), 256);
+    for (int i = 0; i < 256; ++i) {
+        // per bit: OR is set when either is, AND when both are
+        for (int bit = 0; bit < 8; ++bit) {
+            const bool x = (a[i] >> bit) & 1, y = (b[i] >> bit) & 1;
+            REQUIRE(((o[i] >> bit) & 1) == (x || y ? 1 : 0));
+            REQUIRE(((n[i] >> bit) & 1) == (x && y ? 1 : 0));
+        }
+    }
+    CHECK(rgba2hue_line_cycles(1920) == 480);
+    CHECK(bitwise_line_cycles(7680) == 240);
+}

@@ -353,6 +353,13 @@ void add_harness(Catalog& c) {
     c.cli("example.edge_detect_height", kDesign,
           "design 'edge_detect': parameter height=1 must be at least 2 (the filter's top and bottom borders)",
           {"run", "edge_detect", "--param", "height=1"});
+    c.site("examples/src/ColorDetect.cpp");
+    c.cli("example.color_detect_width", kDesign,
+          "design 'color_detect': parameter width=96 must be a positive multiple of 64 (thresholdLine and "
+          "bitwiseORLine process 64 u8 lanes a step)",
+          {"run", "color_detect", "--param", "width=96"});
+    c.cli("example.color_detect_height", kDesign, "design 'color_detect': parameter height=0 must be positive",
+          {"run", "color_detect", "--param", "height=0"});
     c.site("examples/src/ColorThreshold.cpp");
     c.cli("example.color_threshold_width", kDesign,
           "design 'color_threshold': parameter width=100 must be a positive multiple of 64 (thresholdLine processes "

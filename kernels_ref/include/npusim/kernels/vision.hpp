@@ -41,6 +41,18 @@ void filter2d_line(const std::uint8_t* line0, const std::uint8_t* line1, const s
 void add_weighted_line(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n,
                        std::int16_t alpha, std::int16_t beta, std::uint8_t gamma);
 
+// ---- vision/color_detect -------------------------------------------------------------------------
+/// rgba2hueLine: the hue of each RGBA pixel on 0..255 (half of OpenCV's 0..510 scale), the integer
+/// formula of rgba2hue.cc's scalar kernel (rgba2hue_aie_scalar): with mx/mn the largest/smallest of
+/// R, G, B, h = 0 when mx == 0 or mx == mn, else 0 + 85 (g - b) / (mx - mn) when mx == r,
+/// 170 + 85 (b - r) / (mx - mn) when mx == g, 340 + 85 (r - g) / (mx - mn) otherwise (C division,
+/// truncating toward zero); out = (h + 1) >> 1 stored as u8. Upstream runs this scalar code on
+/// AIE2P (rgba2hueLine's #else branch) and checks npu1's vector path against it.
+void rgba2hue_line(const std::uint8_t* rgba, std::uint8_t* hue, std::int32_t width);
+/// bitwiseORLine / bitwiseANDLine (u8): out[i] = a[i] | b[i], a[i] & b[i] over n bytes.
+void bitwise_or_line(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n);
+void bitwise_and_line(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n);
+
 // ---- cost estimates (NPU1 core cycles, body only) ----------------------------------------------
 // [est] rgba2gray: 32 pixels a step = two 64-byte loads, three 32-lane u8 x i16 MACs and a 32-byte
 // store, about 4 cycles: width / 8.
@@ -53,5 +65,11 @@ std::uint64_t threshold_line_cycles(std::int32_t width);
 std::uint64_t filter2d_line_cycles(std::int32_t width);
 // [est] addWeighted: 32 bytes a step, two MACs and a 32-byte store: 2 cycles per 32 bytes.
 std::uint64_t add_weighted_line_cycles(std::int32_t n);
+// [est] rgba2hue: 32 pixels a step = four 32-byte loads, unzips, min/max, a table inverse, six
+// MACs, three shifts and three selects: about 8 cycles per 32 pixels.
+std::uint64_t rgba2hue_line_cycles(std::int32_t width);
+// [est] bitwise OR / AND: 64 bytes a step, two loads and a store: 2 cycles per 64 bytes (the
+// source's loop_range comment: 1 cycle per iteration when pipelined, store-bound at 32 B/cycle).
+std::uint64_t bitwise_line_cycles(std::int32_t n);
 
 } // namespace npusim::kernels
