@@ -10,9 +10,11 @@
 // Golden: kernels.softmax_ref (python/iron/kernels/activation.py): per tile, in float32, subtract
 // the maximum, exp, divide by the sum, cast to bf16; inputs uniform in [-4, 8) as _run_and_verify
 // draws them; the output matches within rtol 0.128 (assert_pass(..., rtol=0.128)).
-// Kernel: the reference softmax_lut_bf16 (kernels_ref/softmax_lut.hpp), which reproduces the AIE2
-// kernel's table exp and bf16 conversions. No AIE-API build: softmax.cc needs aie::parallel_lookup
-// and aie::inv, which npusim's AIE-API host layer does not provide.
+// Kernel: the device generation's softmax.cc as reference C++ (kernels_ref/softmax_lut.hpp): on
+// AIE2 (npu1) softmax_lut_bf16, the table exp of aie_kernels/aie2/softmax.cc without max
+// subtraction; on AIE2P (npu2) softmax_exp2_bf16, aie_kernels/aie2p/softmax.cc's exp2 with the
+// maximum subtracted. No AIE-API build: the sources need aie::parallel_lookup / aie::exp2 and
+// aie::inv, which npusim's AIE-API host layer does not provide.
 #include "Design.hpp"
 #include "npusim/kernels/softmax_lut.hpp"
 #include "npusim/model/Error.hpp"
@@ -29,13 +31,13 @@ DesignSpec make_softmax() {
     DesignSpec s;
     s.name = "softmax";
     s.description = "E13: ml/softmax, bf16 softmax of each 1024-element tile, one worker per column and shim channel "
-                    "on every column (IRON transform_parallel); the AIE2 kernel's table exp";
+                    "on every column (IRON transform_parallel); AIE2's table exp, AIE2P's exp2";
     s.params = {{"size", 262144, "bf16 elements (IRON --length; a multiple of 1024 x columns x channels)"},
                 {"channels", 2, "shim channels per column and direction: 1 or 2 (IRON --channels)"}};
     s.devices = every_device();
     s.kernel_sets = {KernelSet::reference};
-    s.kernels_note = "reference softmax_lut_bf16 (kernels_ref/softmax_lut.hpp); no AIE-API build: softmax.cc needs "
-                     "aie::parallel_lookup, which the host layer lacks";
+    s.kernels_note = "reference softmax_lut_bf16 (AIE2) / softmax_exp2_bf16 (AIE2P), kernels_ref/softmax_lut.hpp; no "
+                     "AIE-API build: softmax.cc needs aie::parallel_lookup / aie::exp2, which the host layer lacks";
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
         const std::string design = "softmax";
         constexpr std::int64_t kTile = kernels::kSoftmaxElements;
@@ -53,6 +55,10 @@ DesignSpec make_softmax() {
         auto cost = [](std::span<const KernelArg> a) {
             return kernels::softmax_lut_bf16_cycles(static_cast<std::int32_t>(a[2].ivalue));
         };
+        auto cost_aie2p = [](std::span<const KernelArg> a) {
+            return kernels::softmax_exp2_bf16_cycles(static_cast<std::int32_t>(a[2].ivalue));
+        };
+        const bool aie2p = dev.arch == model::Arch::AIE2P;
         std::vector<ObjectFifo> ins, outs;
         std::vector<Worker> workers;
         for (std::int64_t c = 0; c < cols; ++c)
@@ -60,7 +66,8 @@ DesignSpec make_softmax() {
                 const std::string sfx = chans == 1 ? fmt::format("{}", c) : fmt::format("{}_{}", c, ch);
                 ins.emplace_back(tile_ty, "in0_" + sfx);
                 outs.emplace_back(tile_ty, "out_" + sfx);
-                Kernel k("softmax_bf16", &kernels::softmax_lut_bf16, types, cost);
+                Kernel k = aie2p ? Kernel("softmax_bf16", &kernels::softmax_exp2_bf16, types, cost_aie2p)
+                                 : Kernel("softmax_bf16", &kernels::softmax_lut_bf16, types, cost);
                 workers.emplace_back(
                     [tiles = per_path / kTile](ObjectFifoHandle in, ObjectFifoHandle out, Kernel softmax) {
                         for (std::int64_t i = 0; i < tiles; ++i) {

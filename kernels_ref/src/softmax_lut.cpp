@@ -1,5 +1,6 @@
 #include <npusim/kernels/softmax_lut.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <string>
@@ -83,6 +84,33 @@ void softmax_lut_bf16(const bfloat16* in, bfloat16* out, std::int32_t n) {
         for (int i = 0; i < w; ++i) lanes[i] = lanes[i] + lanes[i + w];
     const float inv = bf16_value(bf16_nearest_even(1.0f / lanes[0]));
     for (std::int32_t i = 0; i < n; ++i) out[i] = bfloat16::from_bits(bf16_truncate(bf16_value(out[i].bits) * inv));
+}
+
+void softmax_exp2_bf16(const bfloat16* in, bfloat16* out, std::int32_t n) {
+    constexpr const char* name = "softmax_exp2_bf16";
+    detail::require_non_null(in, name, "in");
+    detail::require_non_null(out, name, "out");
+    if (n <= 0 || n % kSoftmaxExp2Lanes != 0)
+        detail::fail(name, "n must be a positive multiple of 32 (got " + std::to_string(n) + ")");
+    constexpr float kLog2e = 1.4453125f; // (bfloat16)1.4453125, exact in bf16
+    float mx = -32768.0f; // the source's initial maximum
+    for (std::int32_t i = 0; i < n; ++i) mx = std::max(mx, bf16_value(bf16_truncate(bf16_value(in[i].bits) * kLog2e)));
+    float lanes[kSoftmaxExp2Lanes] = {};
+    for (std::int32_t i = 0; i < n; ++i) {
+        const float arg = bf16_value(in[i].bits) * kLog2e - mx;
+        const std::uint16_t e = bf16_truncate(std::exp2(arg));
+        lanes[i % kSoftmaxExp2Lanes] += bf16_value(e);
+        out[i] = bfloat16::from_bits(e);
+    }
+    for (int w = kSoftmaxExp2Lanes / 2; w >= 1; w /= 2)
+        for (int i = 0; i < w; ++i) lanes[i] = lanes[i] + lanes[i + w];
+    const float inv = bf16_value(bf16_nearest_even(1.0f / lanes[0]));
+    for (std::int32_t i = 0; i < n; ++i) out[i] = bfloat16::from_bits(bf16_truncate(bf16_value(out[i].bits) * inv));
+}
+
+std::uint64_t softmax_exp2_bf16_cycles(std::int32_t n) {
+    detail::require_non_negative(n, "softmax_exp2_bf16_cycles", "n");
+    return 8 * ceil_div(static_cast<std::uint64_t>(n), kSoftmaxExp2Lanes) + 32;
 }
 
 std::uint64_t softmax_lut_bf16_cycles(std::int32_t n) {

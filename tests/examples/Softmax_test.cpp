@@ -3,7 +3,10 @@
 // example's assert_pass) on every device with 1 and 2 channels, the kernel's own error visible
 // against it, and the parameter rules.
 #include "npusim/harness/DesignRunner.hpp"
+#include "npusim/kernels/softmax_lut.hpp"
 #include "npusim/model/Error.hpp"
+
+#include <cstring>
 
 #include <catch2/catch.hpp>
 
@@ -39,6 +42,28 @@ TEST_CASE("softmax matches the float softmax per tile within rtol 0.128 on every
             CHECK(r.checks[0].max_rel_err > 0.0);
             CHECK(r.checks[0].max_rel_err < 0.04);
         }
+}
+
+TEST_CASE("softmax runs the device generation's kernel: AIE2's table exp on npu1, AIE2P's exp2 on npu2",
+          "[examples][softmax]") {
+    const Params p{{"size", 65536}};
+    for (const char* dev : {"npu1", "npu2"}) {
+        INFO(dev);
+        const auto r = run_design(design_by_name("softmax"), dev, p, opts(dev));
+        REQUIRE(r.all_match);
+        auto inst = design_by_name("softmax").build(model::device_by_name(dev),
+                                                    design_by_name("softmax").resolve_params(p), 11);
+        const auto in = inst.inputs.at("a").values<bfloat16>();
+        std::vector<bfloat16> want(in.size());
+        for (std::size_t t = 0; t < in.size(); t += 1024) {
+            if (std::string(dev) == "npu1")
+                kernels::softmax_lut_bf16(in.data() + t, want.data() + t, 1024);
+            else
+                kernels::softmax_exp2_bf16(in.data() + t, want.data() + t, 1024);
+        }
+        REQUIRE(r.result.host[1].size() == want.size() * 2);
+        CHECK(std::memcmp(r.result.host[1].data(), want.data(), r.result.host[1].size()) == 0);
+    }
 }
 
 TEST_CASE("softmax parameter rules", "[examples][softmax]") {

@@ -83,3 +83,39 @@ TEST_CASE("softmax_lut_bf16 is the softmax within the kernel's bf16 error", "[ke
                       "softmax_lut_bf16: n must be a positive multiple of 16 (got 24)");
     CHECK(softmax_lut_bf16_cycles(1024) == 6 * 64 + 32);
 }
+
+TEST_CASE("softmax_exp2_bf16 (AIE2P) is the softmax within its bf16 and log2e error", "[kernels][softmax]") {
+    // The bf16 log2e (1.4453125 for 1.4426950) scales every exponent by 1.0018; over inputs spanning
+    // 12 that moves an entry by up to e^(12 x 0.0018 x ...) ~ 2.2% relative to the others, on top of
+    // the truncating conversions (2 x 2^-7) and the rounded inverse (2^-8).
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<float> u(-4.0f, 8.0f);
+    std::vector<bfloat16> in(1024), out(1024);
+    for (auto& x : in) x = bfloat16(u(rng));
+    softmax_exp2_bf16(in.data(), out.data(), 1024);
+    double mx = -1e30, sum = 0, got_sum = 0;
+    for (auto x : in) mx = std::max(mx, static_cast<double>(static_cast<float>(x)));
+    for (auto x : in) sum += std::exp(static_cast<double>(static_cast<float>(x)) - mx);
+    double worst = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const double want = std::exp(static_cast<double>(static_cast<float>(in[i])) - mx) / sum;
+        const double got = static_cast<float>(out[i]);
+        got_sum += got;
+        worst = std::max(worst, std::abs(got - want) / want);
+    }
+    CHECK(worst < 0.06);
+    CHECK(worst > 0.001); // bf16 arithmetic, not the float softmax
+    CHECK(got_sum == Approx(1.0).epsilon(0.04));
+    // A shift of every input leaves the result unchanged up to the max's bf16 rounding: the kernel
+    // subtracts the maximum (inputs near 100 would overflow the AIE2 table exp's range).
+    std::vector<bfloat16> shifted(1024), out2(1024);
+    for (std::size_t i = 0; i < in.size(); ++i) shifted[i] = bfloat16(static_cast<float>(in[i]) + 64.0f);
+    softmax_exp2_bf16(shifted.data(), out2.data(), 1024);
+    double sum2 = 0;
+    for (auto x : out2) sum2 += static_cast<float>(x);
+    CHECK(sum2 == Approx(1.0).epsilon(0.06));
+    std::vector<bfloat16> buf(48);
+    CHECK_THROWS_WITH(softmax_exp2_bf16(buf.data(), buf.data(), 48),
+                      "softmax_exp2_bf16: n must be a positive multiple of 32 (got 48)");
+    CHECK(softmax_exp2_bf16_cycles(1024) == 8 * 32 + 32);
+}
