@@ -53,7 +53,7 @@ TEST_CASE("conv2dk1_i8 is the layout-mapped matrix product, shifted rounding hal
     }
 }
 
-TEST_CASE("conv2dk1_i8 refuses bad sizes; its cost estimate", "[kernels][conv2d]") {
+TEST_CASE("conv2dk1_i8 refuses bad sizes, and its cost estimate", "[kernels][conv2d]") {
     std::vector<std::int8_t> buf(4096);
     CHECK_THROWS_WITH(conv2dk1_i8(buf.data(), buf.data(), buf.data(), 8, 12, 8, 1),
                       "conv2dk1_i8: input_channels must be a positive multiple of 8 (got 12)");
