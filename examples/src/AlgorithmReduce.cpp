@@ -37,6 +37,6 @@ DesignSpec make_algorithm_reduce() {
     return s;
 }
 
-NPUSIM_REGISTER_DESIGN(make_algorithm_reduce, 161);
+NPUSIM_REGISTER_DESIGN(make_algorithm_reduce, 211);
 
 } // namespace npusim::examples

@@ -37,6 +37,6 @@ DesignSpec make_algorithm_transform() {
     return s;
 }
 
-NPUSIM_REGISTER_DESIGN(make_algorithm_transform, 160);
+NPUSIM_REGISTER_DESIGN(make_algorithm_transform, 210);
 
 } // namespace npusim::examples

@@ -95,3 +95,49 @@ TEST_CASE("mem-tile padding surrounds each object with the pad value", "[sim][li
             REQUIRE(c[static_cast<std::size_t>(row * 12 + col)] == want);
         }
 }
+
+TEST_CASE("a forward may change the object size: the mem tile holds and moves the larger object", "[sim][links]") {
+    // ml/conv2d's pattern (conv2d.py): 2-row objects into the mem tile, forwarded as 1-row objects to
+    // a core, whose 1-row results are forwarded as 2-row objects back. The toolchain accepts it
+    // (ObjectFifoLinkOp::verify has no size rule for a 1-to-1 link) and builds the link's buffers
+    // from the larger fifo (AIEObjectFifoStatefulTransform.cpp createObjectFifoElements, "check
+    // which objectfifo of the link has bigger size"), both mem-tile channels moving the larger
+    // object per BD (createMemTileDMA: lenOut = targetLen).
+    ObjectFifo in(tensor<std::int32_t>({128}), "in");
+    auto row_in = in.cons().forward({.obj_type = tensor<std::int32_t>({64}), .name = "row_in"});
+    ObjectFifo row_out(tensor<std::int32_t>({64}), "row_out");
+    auto out = row_out.cons().forward({.obj_type = tensor<std::int32_t>({128}), .name = "out"});
+    Worker w(
+        [](ObjectFifoHandle a, ObjectFifoHandle b) {
+            auto e = a.acquire(1);
+            auto f = b.acquire(1);
+            auto x = e.as<std::int32_t>();
+            auto y = f.as<std::int32_t>();
+            for (std::size_t j = 0; j < x.size(); ++j) y[j] = 3 * x[j] + static_cast<std::int32_t>(j);
+            a.release(1);
+            b.release(1);
+        },
+        fn_args(row_in.cons(), row_out.prod()));
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({1024}), tensor<std::int32_t>({1024}), in.prod(), out.cons()));
+    const auto net = Program("npu1_1col", rt, {w}).resolve();
+    // The mem tile holds 2 x 512 B for each link (the larger objects), both of its channels per
+    // link move 512 B per BD; the core's buffers are 256 B.
+    for (const auto& b : net.buffers) CHECK(b.bytes == (b.tile.row == 1 ? 512u : 256u));
+    int memtile_channels = 0;
+    for (const auto& ch : net.channels)
+        if (ch.tile.row == 1) {
+            ++memtile_channels;
+            for (const auto& bd : ch.bds) CHECK(bd.length_bytes == 512u);
+        }
+    CHECK(memtile_channels == 4);
+    std::vector<std::int32_t> a(1024);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int32_t>(i * 5 - 700);
+    const auto r = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(1024 * 4)}, opts());
+    const auto c = values_of<std::int32_t>(r.host[1]);
+    for (std::size_t k = 0; k < a.size(); ++k) REQUIRE(c[k] == 3 * a[k] + static_cast<std::int32_t>(k % 64));
+}

@@ -25,6 +25,10 @@ struct LinkShape {
     std::string pool; ///< name prefix of the pool's buffers and locks
     int repeat = 1; ///< repeat_count of the outputs
     int iters = 0; ///< set_iter_count (0: forever)
+    /// The endpoint whose depth sizes the pool, and the pool's object size. owner_ep and the
+    /// owner's object size, except for a forward to a larger object type (below).
+    EndpointState* pool_ep = nullptr;
+    std::uint32_t pool_bytes = 0;
 };
 
 LinkShape link_shape(const LinkPlan& plan) {
@@ -44,6 +48,22 @@ LinkShape link_shape(const LinkPlan& plan) {
         for (auto& c : s.owner->cons)
             if (c->owner == OwnerKind::Link && c->link == link) s.owner_ep = c.get();
     s.pool = s.join ? s.owner->name : s.owner->name + "_cons";
+    s.pool_ep = s.owner_ep;
+    s.pool_bytes = static_cast<std::uint32_t>(s.owner->obj_type.bytes());
+    // A forward whose output object is larger: the toolchain creates the link's buffers from the
+    // output fifo (AIEObjectFifoStatefulTransform.cpp createObjectFifoElements: "check which
+    // objectfifo of the link has bigger size"), and both mem-tile channels move the larger object
+    // per BD (createMemTileDMA: the non-target side takes lenOut = targetLen when targetLen >= its
+    // own). The stream carries the bytes; the smaller side's BDs on the other tile take them in
+    // several objects (ml/conv2d: 2-row objects in the mem tile, 1-row objects in the core).
+    if (link->kind == LinkState::Kind::Forward) {
+        FifoState* out = link->outputs[0].get();
+        if (out->obj_type.bytes() > s.owner->obj_type.bytes()) {
+            s.pool_ep = out->prod.get();
+            s.pool = out->name;
+        }
+        s.pool_bytes = static_cast<std::uint32_t>(std::max(out->obj_type.bytes(), s.owner->obj_type.bytes()));
+    }
     s.repeat = link_repeat_count(*link);
     s.iters = s.owner->iter_count;
     for (auto* f : link->inputs) s.iters = std::max(s.iters, f->iter_count);
@@ -106,7 +126,7 @@ void lower_pool_side(ResolveContext& ctx, const LinkShape& s, const LinkPlan& pl
     for (std::size_t i = 0; i < n; ++i) {
         ChainSegment seg;
         seg.offset_bytes = n == 1 ? 0 : segment_offset(s, i);
-        seg.length_bytes = n == 1 ? static_cast<std::uint32_t>(s.owner->obj_type.bytes()) : segment_length(s, i);
+        seg.length_bytes = n == 1 ? s.pool_bytes : segment_length(s, i);
         seg.acquire_lock = s.join ? locks[i].cons : locks[i].prod;
         seg.release_lock = s.join ? locks[i].prod : locks[i].cons;
         seg.lock_value = s.join ? 1 : repeat_scaled(1, s.repeat);
@@ -134,7 +154,7 @@ void lower_sub_side(ResolveContext& ctx, const LinkShape& s, const LinkPlan& pla
     const auto dims = s.join ? in_dims(ctx, s, f) : out_dims(ctx, s, f);
     ChainSegment seg;
     seg.offset_bytes = segment_offset(s, i);
-    seg.length_bytes = segment_length(s, i);
+    seg.length_bytes = s.subs.size() == 1 ? s.pool_bytes : segment_length(s, i);
     seg.acquire_lock = s.join ? locks.prod : locks.cons;
     seg.release_lock = s.join ? locks.cons : locks.prod;
     ch.bds = circular_chain(bufs, {seg}, dims, f->name, ch.prov.role);
@@ -154,16 +174,18 @@ void lower_sub_side(ResolveContext& ctx, const LinkShape& s, const LinkPlan& pla
 
 void lower_link(ResolveContext& ctx, LinkPlan& plan) {
     const LinkShape s = link_shape(plan);
-    const int depth = ctx.endpoint_depth(*s.owner_ep, s.tile, BufferHolding::OwnCopy, model::FifoEndHolding::LinkPool);
+    const int depth = ctx.endpoint_depth(*s.pool_ep, s.tile, BufferHolding::OwnCopy, model::FifoEndHolding::LinkPool);
+    if (s.pool_ep != s.owner_ep)
+        ctx.record_bufferless_end(*s.owner_ep, s.tile, model::FifoEndHolding::SharesLinkPool, s.pool_ep);
     for (auto* f : s.subs)
-        ctx.record_bufferless_end(*sub_end(s, f), s.tile, model::FifoEndHolding::SharesLinkPool, s.owner_ep);
+        if (sub_end(s, f) != s.pool_ep)
+            ctx.record_bufferless_end(*sub_end(s, f), s.tile, model::FifoEndHolding::SharesLinkPool, s.pool_ep);
     RingBuilder rb(ctx.ledger, ctx.net);
-    const auto bufs = rb.buffers(s.tile, s.pool, depth, static_cast<std::uint32_t>(s.owner->obj_type.bytes()),
-                                 s.owner->name, "link pool");
+    const auto bufs = rb.buffers(s.tile, s.pool, depth, s.pool_bytes, s.pool_ep->fifo->name, "link pool");
     std::vector<LockPair> locks;
     for (std::size_t i = 0; i < s.subs.size(); ++i)
         locks.push_back(rb.lock_pair(s.tile, s.pool, static_cast<int>(i), initial_lock_values(depth, 0, s.repeat),
-                                     s.owner->name, "link"));
+                                     s.pool_ep->fifo->name, "link"));
     const std::string who = fmt::format("link of fifo '{}'", s.owner->name);
     lower_pool_side(ctx, s, plan, bufs, locks, who);
     for (std::size_t i = 0; i < s.subs.size(); ++i) lower_sub_side(ctx, s, plan, i, bufs, locks[i], who);

@@ -111,9 +111,6 @@ void add_design_api(Catalog& c) {
         c, "link.forward_dims_twice", kDesign,
         "fifo 'f': forward() takes dims_to_stream or to_stream (and dims_from_stream or from_stream), not both",
         ObjectFifo(i32(16), "f").cons().forward({.dims_to_stream = {{16, 1}}, .to_stream = {{16, 1}}}));
-    NPUSIM_ERROR(c, "link.forward_size", kDesign,
-                 "fifo 'f': forward() to i32[8] changes the object size (64 B -> 32 B); a forward moves whole objects",
-                 ObjectFifo(i32(16), "f").cons().forward({.obj_type = i32(8)}));
     NPUSIM_ERROR(c, "link.handle_role", kDesign, "fifo 'f': split() is only available on consumer handles",
                  ObjectFifo(i32(16), "f").prod().split({0, 8}));
     NPUSIM_ERROR(c, "link.handle_used", kDesign,

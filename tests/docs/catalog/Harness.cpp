@@ -388,6 +388,48 @@ void add_harness(Catalog& c) {
           "design 'relu': parameter size=1024 must be a positive multiple of 8192 (tile_size 1024 x columns=4 x "
           "channels=2)",
           {"run", "relu", "--device", "npu1", "--param", "size=1024"});
+    c.site("examples/src/EdgeDetect.cpp");
+    c.cli("example.edge_detect_width", kDesign,
+          "design 'edge_detect': parameter width=100 must be a positive multiple of 32 (filter2dLine processes 32 "
+          "pixels a step)",
+          {"run", "edge_detect", "--param", "width=100"});
+    c.cli("example.edge_detect_height", kDesign,
+          "design 'edge_detect': parameter height=1 must be at least 2 (the filter's top and bottom borders)",
+          {"run", "edge_detect", "--param", "height=1"});
+    c.site("examples/src/ColorDetect.cpp");
+    c.cli("example.color_detect_width", kDesign,
+          "design 'color_detect': parameter width=96 must be a positive multiple of 64 (thresholdLine and "
+          "bitwiseORLine process 64 u8 lanes a step)",
+          {"run", "color_detect", "--param", "width=96"});
+    c.cli("example.color_detect_height", kDesign, "design 'color_detect': parameter height=0 must be positive",
+          {"run", "color_detect", "--param", "height=0"});
+    c.site("examples/src/ColorThreshold.cpp");
+    c.cli("example.color_threshold_width", kDesign,
+          "design 'color_threshold': parameter width=100 must be a positive multiple of 64 (thresholdLine processes "
+          "64 u8 lanes a step)",
+          {"run", "color_threshold", "--param", "width=100"});
+    c.cli("example.color_threshold_height", kDesign,
+          "design 'color_threshold': parameter height=10 must be a positive multiple of 4 (the W x H byte image is "
+          "read in RGBA lines of 4W bytes)",
+          {"run", "color_threshold", "--param", "height=10"});
+    c.site("examples/src/Softmax.cpp");
+    c.cli("example.softmax_size", kDesign,
+          "design 'softmax': parameter size=4096 must be a positive multiple of 8192 (tile_size 1024 x columns=4 x "
+          "channels=2)",
+          {"run", "softmax", "--device", "npu1", "--param", "size=4096"});
+    c.site("examples/src/Conv2d.cpp");
+    c.cli("example.conv2d_width", kDesign,
+          "design 'conv2d': parameter width=12: width must be a multiple of 8 and >= 8 (conv2d.py)",
+          {"run", "conv2d", "--param", "width=12"});
+    c.cli("example.conv2d_channels", kDesign,
+          "design 'conv2d': parameters in_channels=12 and out_channels=64 must be multiples of 8 and >= 8 (conv2d.py)",
+          {"run", "conv2d", "--param", "in_channels=12"});
+    c.cli("example.conv2d_height", kDesign,
+          "design 'conv2d': parameter height=3 must be even and at least 2 (conv2d.py requires height > 1; the "
+          "mem-tile fifos hold 2 rows per object, so the last row of an odd height would never be forwarded)",
+          {"run", "conv2d", "--param", "height=3"});
+    c.cli("example.conv2d_scale", kDesign, "design 'conv2d': parameter scale=40 must be in 0..31",
+          {"run", "conv2d", "--param", "scale=40"});
     c.site("examples/src/PerTile.cpp");
     c.cli("example.per_tile", kDesign, "design 'per_tile': tiles 3x2 must divide the tensor 8x8",
           {"run", "per_tile", "--param", "th=3"});

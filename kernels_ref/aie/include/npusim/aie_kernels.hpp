@@ -114,6 +114,14 @@ void addWeightedLine(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t*
 void filter2dLine(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2, std::uint8_t* out,
                   std::int32_t width, const std::int16_t* kernel);
 
+// ---- vision/color_detect ---------------------------------------------------------------------------
+// bitwiseORLine / bitwiseANDLine: out = a | b, a & b over n u8 elements, 64 lanes a step (n % 64 == 0).
+void bitwiseORLine(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n);
+void bitwiseANDLine(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n);
+// (rgba2hueLine has no AIE-API build: its AIE2 vector path divides through a table inverse read
+// with aie::parallel_lookup, which the host layer lacks; designs use the reference
+// npusim::kernels::rgba2hue_line, the scalar code upstream runs on AIE2P.)
+
 // ---- conv2dk1_i8 (ml/conv2d) -----------------------------------------------------------------------
 // 1x1 convolution of one image row. Layouts: input YCXC8 ([ci/8][x][8]), weights OIYXI8O8
 // ([co/8][ci/8][ci%8][co%8]), output YCXC8 ([co/8][x][8]).

@@ -1,0 +1,26 @@
+#pragma once
+// conv2dk1_i8: 1x1 convolution of one image row, int8 activations, weights and output (mlir-aie
+// aie_kernels/aie2/conv2dk1_i8.cc with -DINT8_ACT, IRON aie.iron.kernels.conv2dk1_i8; ml/conv2d).
+// Layouts as aie.utils.ml's DataShaper makes them for the example:
+//   input   YCXC8   [ci/8][x][ci%8]                 (one row y of the [y][ci/8][x][8] tensor)
+//   weights OIYXI8O8 [co/8][ci/8][ci%8][co%8]        (1x1 kernel: y = x = 0)
+//   output  YCXC8   [co/8][x][co%8]
+// out = sat_i8((sum_ci in * w + 2^(scale-1)) >> scale), the arithmetic of the source's scalar
+// variant conv2dk1_i8_scalar (rounding half up); npusim's AIE-API build (kernels_ref/aie/
+// conv2dk1_i8.cc, positive_inf) computes the same bits. scale 0: the sum itself, saturated.
+// Preconditions (std::invalid_argument): non-null pointers, width > 0, channels positive multiples
+// of 8, 0 <= scale <= 31.
+#include <npusim/kernels/kernel_common.hpp>
+
+#include <cstdint>
+
+namespace npusim::kernels {
+
+void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
+                 std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
+
+// [est] the vector kernel issues one aie::mmul<4, 8, 8, int8, int8> (256 MACs) per cycle on AIE2:
+// width * ci * co / 256 cycles, plus 1 cycle per 4-pixel x 8-channel output block for the SRS and store.
+std::uint64_t conv2dk1_i8_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels);
+
+} // namespace npusim::kernels

@@ -1,0 +1,51 @@
+#include <npusim/kernels/conv2d.hpp>
+
+#include <algorithm>
+#include <string>
+
+namespace npusim::kernels {
+
+namespace {
+
+void require_channels(std::int32_t c, const char* name, const char* arg) {
+    if (c <= 0 || c % 8 != 0)
+        detail::fail(name, std::string(arg) + " must be a positive multiple of 8 (got " + std::to_string(c) + ")");
+}
+
+} // namespace
+
+void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
+                 std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
+    constexpr const char* name = "conv2dk1_i8";
+    detail::require_non_null(input, name, "input");
+    detail::require_non_null(weights, name, "weights");
+    detail::require_non_null(output, name, "output");
+    if (width <= 0) detail::fail(name, "width must be positive (got " + std::to_string(width) + ")");
+    require_channels(input_channels, name, "input_channels");
+    require_channels(output_channels, name, "output_channels");
+    if (scale < 0 || scale > 31) detail::fail(name, "scale must be in 0..31 (got " + std::to_string(scale) + ")");
+    const std::int32_t ic8s = input_channels / 8;
+    for (std::int32_t oc8 = 0; oc8 < output_channels / 8; ++oc8)
+        for (std::int32_t x = 0; x < width; ++x)
+            for (std::int32_t o = 0; o < 8; ++o) {
+                std::int64_t sum = 0;
+                for (std::int32_t ic8 = 0; ic8 < ic8s; ++ic8)
+                    for (std::int32_t i = 0; i < 8; ++i)
+                        sum += std::int64_t{input[(ic8 * width + x) * 8 + i]} *
+                               weights[((oc8 * ic8s + ic8) * 8 + i) * 8 + o];
+                const std::int64_t srs = scale > 0 ? (sum + (std::int64_t{1} << (scale - 1))) >> scale : sum;
+                output[(oc8 * width + x) * 8 + o] = static_cast<std::int8_t>(std::clamp<std::int64_t>(srs, -128, 127));
+            }
+}
+
+std::uint64_t conv2dk1_i8_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels) {
+    constexpr const char* name = "conv2dk1_i8_cycles";
+    detail::require_non_negative(width, name, "width");
+    detail::require_non_negative(input_channels, name, "input_channels");
+    detail::require_non_negative(output_channels, name, "output_channels");
+    const auto w = static_cast<std::uint64_t>(width), ci = static_cast<std::uint64_t>(input_channels),
+               co = static_cast<std::uint64_t>(output_channels);
+    return ceil_div(w * ci * co, 256) + ceil_div(w, 4) * ceil_div(co, 8);
+}
+
+} // namespace npusim::kernels
