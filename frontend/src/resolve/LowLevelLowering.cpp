@@ -117,9 +117,6 @@ void place_tile_dma_buffers(ResolveContext& ctx) {
                 const auto& b = bd.buffer.state();
                 if (ctx.buffer_of.count(b->uid)) continue;
                 const TileCoord bt = b->tile ? pinned_tile(ctx, *b->tile, fmt::format("buffer '{}'", b->name)) : dt;
-                if (ctx.dev.kind_at(bt) == TileKind::Shim)
-                    throw DesignError(fmt::format("buffer '{}': tile {} is a shim tile, which has no data memory",
-                                                  b->name, model::to_string(bt)));
                 const int idx = ctx.ledger.add_buffer(bt, b->name, b->type.bytes(), {b->name, "buffer"});
                 ctx.net.buffers[static_cast<std::size_t>(idx)].init = b->init;
                 ctx.buffer_of.emplace(b->uid, idx);
@@ -181,7 +178,6 @@ void lower_flows(ResolveContext& ctx) {
 }
 
 void lower_tile_dmas(ResolveContext& ctx) {
-    std::set<std::tuple<int, int, int, int>> taken;
     for (const auto& d : ctx.program.runtime().state()->tile_dmas) {
         const std::string dname = fmt::format("TileDma '{}'", d->name);
         const TileCoord t = pinned_tile(ctx, d->tile, dname);
@@ -194,8 +190,6 @@ void lower_tile_dmas(ResolveContext& ctx) {
         for (const auto& dc : d->channels) {
             const std::string cname =
                 fmt::format("{} {} channel {}", dname, model::direction_name(dc.direction), dc.channel);
-            if (!taken.insert({t.col, t.row, static_cast<int>(dc.direction), dc.channel}).second)
-                throw DesignError(fmt::format("{}: the channel already has a BD program", cname));
             ctx.ledger.claim_channel(t, dc.direction, dc.channel, dname);
             if (dc.bds.empty()) continue;
             model::DmaChannelProgram ch;
