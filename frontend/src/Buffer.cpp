@@ -19,7 +19,8 @@ Buffer::Buffer(TensorType type, std::string name, std::vector<std::uint8_t> init
     // IRON programming_examples/basic/packet_switch); a worker's Buffer must be on a compute tile
     // its core reaches (place_buffers).
     if (tile && tile->pinned() && model::tile_kind_of_row(*tile->row) == model::TileKind::Shim)
-        throw DesignError(fmt::format("buffer '{}': tile {} is a shim tile, which has no data memory", name, tile->str()));
+        throw DesignError(
+            fmt::format("buffer '{}': tile {} is a shim tile, which has no data memory", name, tile->str()));
     state_->name = std::move(name);
     state_->type = std::move(type);
     state_->init = std::move(initial_bytes);

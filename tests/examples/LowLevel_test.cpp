@@ -43,7 +43,8 @@ TEST_CASE("a hand-written design that never releases a lock ends in a deadlock r
     Lock empty(core, std::nullopt, 1, "buf_empty"), full(core, std::nullopt, 0, "buf_full");
     // The worker takes each filled buffer but never gives it back (no empty.release()).
     Worker w([](Buffer, Lock, Lock f) { f.acquire(); }, fn_args(buf, empty, full), {.tile = core, .name = "sink"});
-    TileDma dma(core, {DmaChannel{DMAChannelDir::S2MM, 0, {Bd{.buffer = buf, .acquires = {{empty}}, .releases = {{full}}}}}},
+    TileDma dma(core,
+                {DmaChannel{DMAChannelDir::S2MM, 0, {Bd{.buffer = buf, .acquires = {{empty}}, .releases = {{full}}}}}},
                 "rx_dma");
     Flow in(shim, core, {.shim_symbol = "in"});
     Runtime rt(
@@ -64,7 +65,8 @@ TEST_CASE("a hand-written design that never releases a lock ends in a deadlock r
         INFO(e.what());
         REQUIRE(e.kind() == SimulationError::Kind::Deadlock);
         const std::string msg = e.what();
-        CHECK_THAT(msg, Catch::Contains("BD 0 ('rx_dma' S2MM channel 0 Bd, element 0): lock buf_empty on (0,2) is 0, needs >= 1; released by worker 'sink'"));
+        CHECK_THAT(msg, Catch::Contains("BD 0 ('rx_dma' S2MM channel 0 Bd, element 0): lock buf_empty on (0,2) is 0, "
+                                        "needs >= 1; released by worker 'sink'"));
         CHECK_THAT(msg, Catch::Contains("buf_empty"));
         CHECK_THAT(msg, Catch::Contains("lock 'buf_full' acquire(1)"));
     }

@@ -38,9 +38,9 @@ model::Netlist resolve(const Design& d, const std::string& device = "npu1") {
 Design receiver(Buffer buf, Lock empty, Lock full) {
     Design d;
     d.locks = {empty, full};
-    d.dmas = {TileDma(kCore, {DmaChannel{DMAChannelDir::S2MM, 0, {Bd{.buffer = buf, .acquires = {{empty}},
-                                                                     .releases = {{full}}}}}},
-                      "rx")};
+    d.dmas = {TileDma(
+        kCore, {DmaChannel{DMAChannelDir::S2MM, 0, {Bd{.buffer = buf, .acquires = {{empty}}, .releases = {{full}}}}}},
+        "rx")};
     d.flows = {Flow(kShim, kCore, {.shim_symbol = "in"})};
     return d;
 }
@@ -52,13 +52,19 @@ TEST_CASE("low-level: locks, a TileDma chain and a Flow lower straight into the 
     Lock empty(kCore, 5, 2, "empty"), full(kCore, std::nullopt, 0, "full");
     Design d;
     d.locks = {empty, full};
-    d.dmas = {TileDma(kCore,
-                      {DmaChannel{DMAChannelDir::S2MM, 1,
-                                  {Bd{.buffer = a, .offset = 16, .length = 32, .acquires = {{empty}},
-                                      .releases = {{full, 1}}, .next = 1},
-                                   Bd{.buffer = b, .acquires = {{empty, 1, false}}, .releases = {{full}}, .next = 0,
-                                      .sizes = {8, 8}, .strides = {1, 8}}}}},
-                      "rx")};
+    d.dmas = {TileDma(
+        kCore,
+        {DmaChannel{
+            DMAChannelDir::S2MM,
+            1,
+            {Bd{.buffer = a, .offset = 16, .length = 32, .acquires = {{empty}}, .releases = {{full, 1}}, .next = 1},
+             Bd{.buffer = b,
+                .acquires = {{empty, 1, false}},
+                .releases = {{full}},
+                .next = 0,
+                .sizes = {8, 8},
+                .strides = {1, 8}}}}},
+        "rx")};
     d.flows = {Flow(kShim, kCore, {.src_channel = 1, .dst_channel = 1, .shim_symbol = "in"})};
     const auto net = resolve(d);
     // AIEAssignLockIDs: the explicit id 5 is kept, the unassigned lock takes the lowest free id.
@@ -152,9 +158,9 @@ TEST_CASE("low-level: a BD's buffer and locks must be reachable from its DMA", "
     for (int ch : {0, 4}) {
         Design m;
         m.locks = {le, lf};
-        m.dmas = {TileDma(mem, {DmaChannel{DMAChannelDir::S2MM, ch, {Bd{.buffer = west, .acquires = {{le}},
-                                                                           .releases = {{lf}}}}}},
-                          "memdma")};
+        m.dmas = {TileDma(
+            mem, {DmaChannel{DMAChannelDir::S2MM, ch, {Bd{.buffer = west, .acquires = {{le}}, .releases = {{lf}}}}}},
+            "memdma")};
         if (ch == 0) {
             CHECK(resolve(m).channels.at(0).bds.at(0).buffer == 0);
         } else {
@@ -220,11 +226,21 @@ TEST_CASE("low-level: a Flow's shim_symbol needs a shim end; a destination port 
     CHECK_THROWS_WITH(resolve(d), "Flow Tile(1,0) DMA:0 -> Tile(0,2) DMA:0: another Flow already ends at (0,2) S2MM 0; "
                                   "a circuit-switched destination port takes one flow (use PacketFlow to merge "
                                   "streams)");
-    d.flows = {Flow(kShim, kCore, {.shim_symbol = "s"}), Flow(kShim, Tile(0, 3), {.src_channel = 1, .shim_symbol = "s"})};
+    d.flows = {Flow(kShim, kCore, {.shim_symbol = "s"}),
+               Flow(kShim, Tile(0, 3), {.src_channel = 1, .shim_symbol = "s"})};
     CHECK_THROWS_WITH(resolve(d), "Flow Tile(0,0) DMA:1 -> Tile(0,3) DMA:0: shim_symbol 's' is already declared by "
                                   "another flow");
+    // A Flow's tile end needs a BD program (else a fifo could take its channel).
+    d.flows = {Flow(kShim, kCore)};
+    CHECK_THROWS_WITH(resolve(d), "Flow Tile(0,0) DMA:0 -> Tile(0,2) DMA:0: (0,2) S2MM 0 has no BD program; add a "
+                                  "DmaChannel for it to a TileDma of tile (0,2)");
     // Two flows from one source port: one broadcast flow.
     d.flows = {Flow(kShim, kCore), Flow(kShim, Tile(0, 3))};
+    for (const Tile& t : {kCore, Tile(0, 3)})
+        d.dmas.push_back(TileDma(
+            t, {DmaChannel{DMAChannelDir::S2MM,
+                           0,
+                           {Bd{.buffer = Buffer(tensor<std::int32_t>({64}), "b" + std::to_string(*t.row), {}, t)}}}}));
     const auto net = resolve(d);
     REQUIRE(net.flows.size() == 1);
     CHECK(net.flows[0].dests.size() == 2);

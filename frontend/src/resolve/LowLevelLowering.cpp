@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -80,6 +81,27 @@ int lock_value(const ResolveContext& ctx, TileCoord t, int v, const std::string&
     if (v < 0 || v > max)
         throw DesignError(fmt::format("{}: lock value {} is outside the lock's state 0..{}", who, v, max));
     return v;
+}
+
+// A Flow's tile ends are DMA channels the user programs with a TileDma (IRON leaves "arranging
+// matching TileDma channels" to the user, flow.py Flow): an end without a BD program would leave
+// its channel free for a fifo to take, and nothing would send or take the stream.
+void check_flow_ends_programmed(const ResolveContext& ctx) {
+    for (const auto& f : ctx.net.flows) {
+        if (f.prov.role != "flow") continue;
+        std::vector<model::StreamEndpoint> ends = f.dests;
+        ends.push_back(f.source);
+        for (const auto& e : ends) {
+            if (ctx.dev.kind_at(e.tile) == TileKind::Shim) continue;
+            const bool programmed = std::any_of(ctx.net.channels.begin(), ctx.net.channels.end(), [&](const auto& ch) {
+                return ch.tile == e.tile && ch.dir == e.dir && ch.channel == e.channel;
+            });
+            if (!programmed)
+                throw DesignError(fmt::format("{}: {} has no BD program; add a DmaChannel for it to a TileDma of "
+                                              "tile {}",
+                                              f.prov.object, model::to_string(e), model::to_string(e.tile)));
+        }
+    }
 }
 
 } // namespace
@@ -266,19 +288,6 @@ void lower_tile_dmas(ResolveContext& ctx) {
                 else // tile_dma.py TileDma.resolve
                     throw DesignError(
                         fmt::format("{}: Bd.next index {} out of range for channel with {} BDs", who, b.next, n));
-                if (b.packet) {
-                    const auto [type, id] = *b.packet;
-                    // AIEDialect.cpp DMABDPACKETOp / AIEX DMAConfigureTaskOp: "Packet type field can only
-                    // hold 3 bits." / "Packet ID field can only hold 5 bits."
-                    if (type < 0 || type > 7)
-                        throw DesignError(
-                            fmt::format("{}: packet type {}: Packet type field can only hold 3 bits.", who, type));
-                    if (id < 0 || id > model::kMaxPacketId)
-                        throw DesignError(
-                            fmt::format("{}: packet id {}: Packet ID field can only hold 5 bits.", who, id));
-                    bd.packet_type = type;
-                    bd.packet_id = id;
-                }
                 bd.prov = {d->name, fmt::format("{} channel {} Bd", model::direction_name(dc.direction), dc.channel),
                            i};
                 ch.bds.push_back(std::move(bd));
@@ -286,6 +295,7 @@ void lower_tile_dmas(ResolveContext& ctx) {
             ctx.ledger.add_channel(std::move(ch), cname);
         }
     }
+    check_flow_ends_programmed(ctx);
 }
 
 } // namespace npusim::iron::detail

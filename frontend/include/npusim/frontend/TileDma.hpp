@@ -7,7 +7,7 @@
 // them like ObjectFifo lowering does.
 //
 // Designated initializers follow declaration order (C++): Bd{.buffer, .offset, .length, .acquires,
-// .releases, .next, .packet, .sizes, .strides}; DmaChannel{.direction, .channel, .bds}.
+// .releases, .next, .sizes, .strides}; DmaChannel{.direction, .channel, .bds}.
 #include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/Lock.hpp"
 #include "npusim/frontend/Tile.hpp"
@@ -49,8 +49,6 @@ struct Bd {
     std::vector<Acquire> acquires; ///< at most one (the BD has one acquire field)
     std::vector<Release> releases; ///< at most one (the BD has one release field)
     int next = self; ///< self, none, or the index of a BD of this channel
-    /// (packet type, packet id): the BD sends a packet header before its data (aie.dma_bd_packet).
-    std::optional<std::pair<int, int>> packet;
     std::vector<std::int64_t> sizes; ///< outermost first, elements
     std::vector<std::int64_t> strides; ///< outermost first, elements
 };

@@ -73,15 +73,9 @@ struct BufferDescriptor {
     std::vector<PadDim> pad; ///< MM2S padding per dim (same order as dims), in the
         ///< dim's units (32-bit words for the innermost dim)
     std::uint32_t pad_word = 0; ///< 32-bit pattern written for padding
-    /// MM2S: a packet header (type, id) sent before the data (aie.dma_bd_packet); -1: none.
-    int packet_id = -1;
-    int packet_type = 0;
     Provenance prov;
 };
 
-/// Largest packet id: the header's 5-bit field (AIE2TargetModel::getMaxPacketId; "Packet ID field
-/// can only hold 5 bits.", AIEDialect.cpp).
-inline constexpr int kMaxPacketId = 31;
 
 /// The BD program of one DMA channel of a compute or mem tile.
 struct DmaChannelProgram {
