@@ -15,8 +15,12 @@ Buffer::Buffer(TensorType type, std::string name, std::vector<std::uint8_t> init
     if (!initial_bytes.empty() && initial_bytes.size() != type.bytes())
         throw DesignError(fmt::format("buffer '{}': initial value has {} B, the type {} has {} B", name,
                                       initial_bytes.size(), type.str(), type.bytes()));
-    if (tile && tile->pinned() && model::tile_kind_of_row(*tile->row) != model::TileKind::Compute)
-        throw DesignError(fmt::format("buffer '{}': tile {} is not a compute tile", name, tile->str()));
+    // aie.buffer lives in a compute or mem tile's data memory (a mem-tile Buffer serves a TileDma,
+    // IRON programming_examples/basic/packet_switch); a worker's Buffer must be on a compute tile
+    // its core reaches (place_buffers).
+    if (tile && tile->pinned() && model::tile_kind_of_row(*tile->row) == model::TileKind::Shim)
+        throw DesignError(
+            fmt::format("buffer '{}': tile {} is a shim tile, which has no data memory", name, tile->str()));
     state_->name = std::move(name);
     state_->type = std::move(type);
     state_->init = std::move(initial_bytes);

@@ -23,6 +23,10 @@ void SequenceRecorder::finish_group(int group) {
         if (transfers[i].managed && transfers[i].group == group)
             ops.push_back({RecordedOp::Kind::Free, static_cast<int>(i)});
 }
+std::string RecordedTransfer::label() const {
+    return endpoint ? fmt::format("fifo '{}'", endpoint->fifo->name) : fmt::format("shim_symbol '{}'", symbol);
+}
+
 } // namespace detail
 
 TaskGroup::TaskGroup() {
@@ -45,11 +49,15 @@ void Task::await_() const {
     auto* rec = detail::SequenceRecorder::current();
     if (!rec || transfer_ < 0) throw DesignError("Task.await_() called outside the runtime sequence");
     const auto& t = rec->transfers[static_cast<std::size_t>(transfer_)];
-    const auto& name = t.endpoint->fifo->name;
+    const auto name = t.label();
     if (t.managed)
         throw DesignError(
-            fmt::format("fifo '{}': await_() on a managed task; its TaskGroup awaits it (use managed=false)", name));
-    if (!t.wait) throw DesignError(fmt::format("fifo '{}': only a wait=true transfer can be awaited", name));
+            fmt::format("{}: await_() on a managed task; its TaskGroup awaits it (use managed=false)", name));
+    if (!t.endpoint && !t.started)
+        throw DesignError(fmt::format("{}: dma_await_task on a task that was not started (dma_start_task)", name));
+    if (!t.wait)
+        throw DesignError(fmt::format("{}: only a wait=true transfer can be awaited{}", name,
+                                      t.endpoint ? "" : " (shim_dma_single_bd_task with issue_token=true)"));
     rec->ops.push_back({detail::RecordedOp::Kind::Await, transfer_});
 }
 
@@ -57,9 +65,7 @@ void Task::free() const {
     auto* rec = detail::SequenceRecorder::current();
     if (!rec || transfer_ < 0) throw DesignError("Task.free() called outside the runtime sequence");
     const auto& t = rec->transfers[static_cast<std::size_t>(transfer_)];
-    if (t.managed)
-        throw DesignError(
-            fmt::format("fifo '{}': free() on a managed task; its TaskGroup frees it", t.endpoint->fifo->name));
+    if (t.managed) throw DesignError(fmt::format("{}: free() on a managed task; its TaskGroup frees it", t.label()));
     rec->ops.push_back({detail::RecordedOp::Kind::Free, transfer_});
 }
 
@@ -68,6 +74,60 @@ void Runtime::add_endpoint(detail::EndpointState* ep) {
     for (auto* e : state_->endpoints)
         if (e == ep) return;
     state_->endpoints.push_back(ep);
+}
+
+Task shim_dma_single_bd_task(const std::string& shim_symbol, const RuntimeData& mem, ShimTaskOptions opts) {
+    auto* rec = detail::SequenceRecorder::current();
+    if (!rec)
+        throw DesignError(
+            fmt::format("shim_dma_single_bd_task('{}') called outside the runtime sequence", shim_symbol));
+    if (mem.index < 0 || mem.index >= static_cast<int>(rec->tensors.size()))
+        throw DesignError(fmt::format("shim_dma_single_bd_task('{}'): not a runtime argument", shim_symbol));
+    detail::RecordedTransfer t;
+    t.symbol = shim_symbol;
+    t.tensor = mem.index;
+    t.tap = opts.tap.value_or(mem.default_tap());
+    const auto& tt = rec->tensors[static_cast<std::size_t>(mem.index)];
+    if (t.tap.min_index() < 0 || t.tap.max_index() >= tt.elements())
+        throw DesignError(fmt::format("shim_dma_single_bd_task('{}') with runtime argument {} ({}): access pattern "
+                                      "{} reaches elements {}..{}, outside the tensor's {} elements",
+                                      shim_symbol, mem.index, tt.str(), t.tap.str(), t.tap.min_index(),
+                                      t.tap.max_index(), tt.elements()));
+    t.wait = opts.issue_token;
+    t.managed = false;
+    rec->transfers.push_back(std::move(t));
+    return Task(static_cast<int>(rec->transfers.size()) - 1);
+}
+
+void dma_start_task(const Task& task) {
+    auto* rec = detail::SequenceRecorder::current();
+    if (!rec || task.transfer() < 0) throw DesignError("dma_start_task called outside the runtime sequence");
+    auto& t = rec->transfers[static_cast<std::size_t>(task.transfer())];
+    if (t.endpoint || t.started)
+        throw DesignError(fmt::format("{}: dma_start_task on a task that is already started", t.label()));
+    t.started = true;
+    rec->ops.push_back({detail::RecordedOp::Kind::Start, task.transfer()});
+}
+
+void dma_await_task(const Task& t) { t.await_(); }
+void dma_free_task(const Task& t) { t.free(); }
+
+void Runtime::add_flow(const Flow& f) {
+    for (const auto& x : state_->flows)
+        if (x == f.state()) return;
+    state_->flows.push_back(f.state());
+}
+
+void Runtime::add_lock(const std::shared_ptr<detail::LockState>& l) {
+    for (const auto& x : state_->locks)
+        if (x == l) return;
+    state_->locks.push_back(l);
+}
+
+void Runtime::add_tile_dma(const TileDma& d) {
+    for (const auto& x : state_->tile_dmas)
+        if (x == d.state()) return;
+    state_->tile_dmas.push_back(d.state());
 }
 
 void Runtime::reject_fifo(const std::string& fifo) const {

@@ -63,6 +63,12 @@ void Worker::add_barrier(const std::shared_ptr<detail::BarrierState>& b) {
     state_->barriers.push_back(b);
 }
 
+void Worker::add_lock(const std::shared_ptr<detail::LockState>& l) {
+    for (const auto& x : state_->locks)
+        if (x == l) return;
+    state_->locks.push_back(l);
+}
+
 void Worker::reject_fifo(const std::string& fifo) const {
     throw DesignError(fmt::format("Worker: fifo '{}' was passed itself; pass a handle (prod() or cons())", fifo));
 }

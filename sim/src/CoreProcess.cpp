@@ -205,35 +205,53 @@ std::byte* CoreProcess::buffer(int key) {
     protocol("uses a Buffer that is not among its fn_args");
 }
 
-int CoreProcess::lock_of(int key) const {
+const model::CoreLockRef* CoreProcess::lock_of(int key) const {
     for (const auto& l : prog_.locks)
-        if (l.key == key) return l.lock;
-    return -1;
+        if (l.key == key) return &l;
+    return nullptr;
 }
 
 void CoreProcess::lock_acquire_equal(int key, int value) {
-    const int l = lock_of(key);
-    if (l < 0) protocol("uses a barrier that is not among its fn_args");
+    const auto* ref = lock_of(key);
+    if (!ref) protocol("uses a barrier that is not among its fn_args");
+    auto& lock = locks_.at(ref->lock);
+    lock_wait(lock,
+              ref->user_lock ? fmt::format("lock '{}' acquire_exact({})", lock.name(), value)
+                             : fmt::format("barrier wait_for_value({})", value),
+              value, true);
+}
+
+void CoreProcess::lock_acquire_ge(int key, int value) {
+    const auto* ref = lock_of(key);
+    if (!ref) protocol("uses a lock that is not among its fn_args");
+    auto& lock = locks_.at(ref->lock);
+    lock_wait(lock, fmt::format("lock '{}' acquire({})", lock.name(), value), value, false);
+}
+
+void CoreProcess::lock_wait(SemaphoreLock& lock, std::string detail, int value, bool equal) {
     ++sync_ops_;
     ps_.ring = nullptr;
-    ps_.detail = fmt::format("barrier wait_for_value({})", value);
+    ps_.detail = std::move(detail);
     body_check();
     const auto waits = clk_.waits();
-    auto& lock = locks_.at(l);
     const auto requested = clk_.local_cycles();
     const auto stalled_before = stall_;
     trace_lock_request(TraceKind::LockAcquire, ps_.detail, lock, value, requested);
-    lock.acquire_eq(value, clk_, ps_, &stall_);
+    if (equal)
+        lock.acquire_eq(value, clk_, ps_, &stall_);
+    else
+        lock.acquire_ge(value, clk_, ps_, &stall_);
     trace_lock_stall(ps_.detail, lock, value, requested, stall_ - stalled_before);
     resync(waits);
 }
 
 void CoreProcess::lock_release(int key, int value) {
-    const int l = lock_of(key);
-    if (l < 0) protocol("uses a barrier that is not among its fn_args");
+    const auto* ref = lock_of(key);
+    if (!ref) protocol("uses a barrier that is not among its fn_args");
     ++sync_ops_;
-    auto& lock = locks_.at(l);
-    trace_lock_request(TraceKind::LockRelease, "barrier release", lock, value, clk_.local_cycles());
+    auto& lock = locks_.at(ref->lock);
+    trace_lock_request(TraceKind::LockRelease, ref->user_lock ? "lock release" : "barrier release", lock, value,
+                       clk_.local_cycles());
     lock.release(value, clk_, ps_.name);
 }
 

@@ -34,6 +34,7 @@ public:
     void release(int key, int n) override;
     std::byte* buffer(int key) override;
     void lock_acquire_equal(int key, int value) override;
+    void lock_acquire_ge(int key, int value) override;
     void lock_release(int key, int value) override;
     void kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const model::MemoryView> views,
                      const std::function<void()>& run, const model::KernelWork& work) override;
@@ -65,7 +66,8 @@ private:
     void run_body(); ///< one run of the body; what it throws is a protocol error naming the worker
     std::string error_subject() const override;
     Ring& ring(int key);
-    int lock_of(int key) const;
+    const model::CoreLockRef* lock_of(int key) const;
+    void lock_wait(SemaphoreLock& lock, std::string detail, int value, bool equal);
     [[noreturn]] void protocol(const std::string& msg);
     /// Trace: the core asks for a lock (an instant on its track), and the stall that followed.
     void trace_lock_request(TraceKind kind, std::string_view what, const SemaphoreLock& lock, int amount,

@@ -147,6 +147,7 @@ const Catalog& catalog() {
         Catalog k;
         add_design_api(k);
         add_resolve(k);
+        add_lowlevel(k);
         add_model(k);
         add_simulation(k);
         add_harness(k);

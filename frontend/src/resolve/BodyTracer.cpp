@@ -37,7 +37,25 @@ void BodyTracer::add_port(int key, TracedPort port) {
 void BodyTracer::add_buffer(int key, std::uint64_t bytes) {
     buffers_[key].assign(std::max<std::uint64_t>(bytes, 1), std::byte{0});
 }
-void BodyTracer::add_lock(int key, int max_value, std::string name) { locks_[key] = {max_value, std::move(name)}; }
+void BodyTracer::add_lock(int key, int max_value, std::string name, bool user_lock) {
+    locks_[key] = {max_value, std::move(name), user_lock};
+}
+
+// A Lock's use_lock value must fit the lock's state 0..max (AIE2/AIE2P: 6 bits, 0..63).
+void BodyTracer::check_user_lock_value(const TracedLock& l, const char* call, int value) const {
+    if (value < 0 || value > l.max_value)
+        throw DesignError(fmt::format("worker '{}': lock '{}'.{}({}): a lock value must be within 0..{} (the "
+                                      "lock's state)",
+                                      worker_, l.name, call, value, l.max_value));
+}
+
+void BodyTracer::lock_acquire_ge(int key, int value) {
+    count_op();
+    const auto it = locks_.find(key);
+    if (it == locks_.end() || !it->second.user_lock)
+        throw DesignError(fmt::format("worker '{}': uses a Lock that is not among the worker's fn_args", worker_));
+    check_user_lock_value(it->second, "acquire", value);
+}
 
 bool BodyTracer::run(const std::function<void()>& body) {
     CurrentGuard guard(this);
@@ -108,6 +126,7 @@ void BodyTracer::lock_acquire_equal(int key, int value) {
     const auto it = locks_.find(key);
     if (it == locks_.end())
         throw DesignError(fmt::format("worker '{}': uses a barrier that is not among the worker's fn_args", worker_));
+    if (it->second.user_lock) return check_user_lock_value(it->second, "acquire_exact", value);
     // A lock holds 0..max (AIE2/AIE2P: 6 bits, 0..63): a value beyond it cannot be waited for.
     if (value < 0 || value > it->second.max_value)
         throw DesignError(fmt::format("worker '{}': {}.wait_for_value({}): a barrier's value must be within 0..{} "
@@ -119,6 +138,7 @@ void BodyTracer::lock_release(int key, int value) {
     const auto it = locks_.find(key);
     if (it == locks_.end())
         throw DesignError(fmt::format("worker '{}': uses a barrier that is not among the worker's fn_args", worker_));
+    if (it->second.user_lock) return check_user_lock_value(it->second, "release", value);
     if (value < 0 || value > it->second.max_value)
         throw DesignError(fmt::format("worker '{}': {}.release_with_value({}): a barrier's value must be within "
                                       "0..{} (the lock's state)",

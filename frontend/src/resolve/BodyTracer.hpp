@@ -29,8 +29,9 @@ public:
     BodyTracer(std::string worker, std::uint64_t op_budget);
     void add_port(int key, TracedPort port);
     void add_buffer(int key, std::uint64_t bytes);
-    /// A barrier lock whose values must lie within 0..max_value (the lock's state).
-    void add_lock(int key, int max_value, std::string name);
+    /// A barrier lock (or, `user_lock`, a hand-written Lock) whose values must lie within
+    /// 0..max_value (the lock's state).
+    void add_lock(int key, int max_value, std::string name, bool user_lock = false);
     /// Run one iteration of the body. Returns false if the op budget ran out (not an error).
     bool run(const std::function<void()>& body);
     const std::map<int, TracedPort>& ports() const { return ports_; }
@@ -39,6 +40,7 @@ public:
     void release(int key, int n) override;
     std::byte* buffer(int key) override;
     void lock_acquire_equal(int key, int value) override;
+    void lock_acquire_ge(int key, int value) override;
     void lock_release(int key, int value) override;
     void kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const model::MemoryView> views,
                      const std::function<void()>& run, const model::KernelWork& work) override;
@@ -59,7 +61,9 @@ private:
     struct TracedLock {
         int max_value = 0;
         std::string name;
+        bool user_lock = false;
     };
+    void check_user_lock_value(const TracedLock& l, const char* call, int value) const;
     std::map<int, TracedLock> locks_;
 };
 

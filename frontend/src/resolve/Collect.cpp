@@ -107,6 +107,8 @@ void trace_bodies(ResolveContext& ctx) {
         for (const auto& b : w->buffers) tracer.add_buffer(b->uid, b->type.bytes());
         for (const auto& b : w->barriers)
             tracer.add_lock(b->uid, ctx.dev.resources(model::TileKind::Compute).lock_max_value, b->name);
+        for (const auto& l : w->locks)
+            tracer.add_lock(l->uid, ctx.dev.resources(model::TileKind::Compute).lock_max_value, l->name, true);
         if (!w->body) throw DesignError(fmt::format("worker '{}' has no body", w->name));
         const bool complete = tracer.run(w->body);
         for (const auto& [key, port] : tracer.ports()) {

@@ -43,6 +43,9 @@ struct ResolveContext {
     std::map<int, int> buffer_of; ///< Buffer uid -> NetBuffer index
     std::map<int, std::vector<int>> barrier_locks; ///< WorkerRuntimeBarrier uid -> its lock per worker
     std::map<int, model::StreamEndpoint> shim_alloc; ///< runtime endpoint uid -> shim channel
+    /// Flow/PacketFlow shim_symbol -> its shim channel (aie.shim_dma_allocation @symbol)
+    std::map<std::string, model::StreamEndpoint> shim_symbols;
+    std::map<int, int> lock_of; ///< Lock uid -> NetLock index
 
     /// Endpoint uid -> its depth from ResolveOptions::depth_overrides (apply_depth_overrides).
     std::map<int, int> depth_override;

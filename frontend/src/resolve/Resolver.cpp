@@ -4,6 +4,7 @@
 #include "resolve/Collect.hpp"
 #include "resolve/FifoLowering.hpp"
 #include "resolve/LinkLowering.hpp"
+#include "resolve/LowLevelLowering.hpp"
 #include "resolve/Placement.hpp"
 #include "resolve/ResolveContext.hpp"
 #include "resolve/SequenceLowering.hpp"
@@ -73,8 +74,12 @@ model::Netlist Resolver::run() {
     apply_depth_overrides(ctx);
     place_workers(ctx);
     lower_cascades(ctx);
+    place_locks(ctx);
     place_buffers(ctx);
+    place_tile_dma_buffers(ctx);
     place_barriers(ctx);
+    lower_flows(ctx);
+    lower_tile_dmas(ctx);
     place_links(ctx);
     for (auto* f : ctx.fifos) lower_fifo(ctx, f);
     for (auto& l : ctx.links) lower_link(ctx, l);

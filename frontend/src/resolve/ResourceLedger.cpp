@@ -18,6 +18,11 @@ int ResourceLedger::alloc_channel(TileCoord t, Direction d, const std::string& w
     auto& u = use(t);
     auto& v = d == Direction::S2MM ? u.s2mm : u.mm2s;
     const int n = dev_.dma_channels(t, d);
+    const auto free_slot = std::find(v.begin(), v.end(), std::string{});
+    if (free_slot != v.end()) {
+        *free_slot = who;
+        return static_cast<int>(free_slot - v.begin());
+    }
     if (static_cast<int>(v.size()) >= n) {
         std::string users;
         for (const auto& s : v) users += (users.empty() ? "" : ", ") + s;
@@ -29,15 +34,44 @@ int ResourceLedger::alloc_channel(TileCoord t, Direction d, const std::string& w
     return static_cast<int>(v.size()) - 1;
 }
 
-int ResourceLedger::channels_used(TileCoord t, Direction d) {
-    const auto& u = use(t);
-    return static_cast<int>(d == Direction::S2MM ? u.s2mm.size() : u.mm2s.size());
+void ResourceLedger::claim_channel(TileCoord t, Direction d, int ch, const std::string& who) {
+    auto& u = use(t);
+    auto& v = d == Direction::S2MM ? u.s2mm : u.mm2s;
+    const int n = dev_.dma_channels(t, d);
+    if (ch < 0 || ch >= n)
+        throw DesignError(fmt::format("{} tile {}: {} uses {} DMA channel {} but the tile has channels 0..{}",
+                                      model::tile_kind_name(dev_.kind_at(t)), model::to_string(t), who,
+                                      model::direction_name(d), ch, n - 1));
+    if (static_cast<std::size_t>(ch) >= v.size()) v.resize(static_cast<std::size_t>(ch) + 1);
+    auto& owner = v[static_cast<std::size_t>(ch)];
+    if (!owner.empty())
+        throw DesignError(fmt::format("{} tile {}: {} uses {} DMA channel {}, which {} already uses",
+                                      model::tile_kind_name(dev_.kind_at(t)), model::to_string(t), who,
+                                      model::direction_name(d), ch, owner));
+    owner = who;
 }
 
-int ResourceLedger::add_lock(TileCoord t, const std::string& name, int init, model::Provenance prov) {
+int ResourceLedger::channels_used(TileCoord t, Direction d) {
+    const auto& u = use(t);
+    const auto& v = d == Direction::S2MM ? u.s2mm : u.mm2s;
+    return static_cast<int>(std::count_if(v.begin(), v.end(), [](const std::string& s) { return !s.empty(); }));
+}
+
+int ResourceLedger::add_lock(TileCoord t, const std::string& name, int init, model::Provenance prov,
+                             std::optional<int> id) {
     auto& u = use(t);
     const auto& res = dev_.resources(t);
-    if (u.locks >= res.locks)
+    if (id && (*id < 0 || *id >= res.locks))
+        throw DesignError(fmt::format("{} tile {}: {}: lock assigned invalid id (maximum is {}); got lock_id {}",
+                                      model::tile_kind_name(dev_.kind_at(t)), model::to_string(t), prov.describe(),
+                                      res.locks - 1, *id));
+    if (id && u.lock_ids.count(*id))
+        throw DesignError(fmt::format("{} tile {}: {} is assigned to the same lock ({}) as another op.",
+                                      model::tile_kind_name(dev_.kind_at(t)), model::to_string(t), prov.describe(),
+                                      *id));
+    int next = 0;
+    while (u.lock_ids.count(next)) ++next;
+    if (!id && next >= res.locks)
         throw DesignError(fmt::format("{} tile {}: {} needs a lock but all {} locks are in use: not allocated a lock.",
                                       model::tile_kind_name(dev_.kind_at(t)), model::to_string(t), prov.describe(),
                                       res.locks));
@@ -47,7 +81,8 @@ int ResourceLedger::add_lock(TileCoord t, const std::string& name, int init, mod
     model::NetLock l;
     l.name = name;
     l.tile = t;
-    l.id = u.locks++;
+    l.id = id.value_or(next);
+    u.lock_ids.insert(l.id);
     l.init = init;
     l.prov = std::move(prov);
     net_.locks.push_back(std::move(l));

@@ -6,6 +6,8 @@
 #include "npusim/model/Netlist.hpp"
 
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,9 +15,9 @@ namespace npusim::iron::detail {
 
 /// One tile's allocations.
 struct TileUse {
-    std::vector<std::string> s2mm; ///< owner of each allocated S2MM channel
+    std::vector<std::string> s2mm; ///< owner of each S2MM channel by channel number ("": free)
     std::vector<std::string> mm2s;
-    int locks = 0;
+    std::set<int> lock_ids; ///< lock ids taken (explicit ones and allocated ones)
     int bds[2] = {0, 0}; ///< BDs used in each id range (even/odd channel halves)
     std::vector<int> buffers; ///< NetBuffer indices placed on the tile, in creation order
     std::vector<bool> shim_bd_busy; ///< shim tiles: BD ids held by unfinished runtime tasks
@@ -27,10 +29,16 @@ public:
 
     /// Lowest free channel of direction `d` on `t`, now owned by `who`.
     int alloc_channel(model::TileCoord t, model::Direction d, const std::string& who);
+    /// Channel `ch` of direction `d` on `t`, claimed by `who` (a hand-written TileDma channel or a
+    /// Flow's shim end): DesignError if the tile has no such channel or another owner holds it.
+    void claim_channel(model::TileCoord t, model::Direction d, int ch, const std::string& who);
     /// Channels of direction `d` allocated on `t` so far.
     int channels_used(model::TileCoord t, model::Direction d);
-    /// Next lock id of `t`; its initial value must fit the lock (0..lock_max_value).
-    int add_lock(model::TileCoord t, const std::string& name, int init, model::Provenance prov);
+    /// A lock on `t`: at `id` when given (AIEAssignLockIDs keeps explicit ids: "lock assigned
+    /// invalid id (maximum is N)", "is assigned to the same lock (id) as another op."), else the
+    /// lowest free id; its initial value must fit the lock (0..lock_max_value).
+    int add_lock(model::TileCoord t, const std::string& name, int init, model::Provenance prov,
+                 std::optional<int> id = std::nullopt);
     /// A buffer on `t` (its address is assigned later by the memory pass).
     int add_buffer(model::TileCoord t, const std::string& name, std::uint64_t bytes, model::Provenance prov);
     /// Give every BD of `ch` an id from its channel's id range and add the channel to the netlist.

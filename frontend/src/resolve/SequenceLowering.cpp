@@ -111,33 +111,49 @@ void lower_barrier_set(ResolveContext& ctx, const RecordedBarrierSet& bs) {
     }
 }
 
+// The shim channel of a transfer: its fifo endpoint's allocation, or the aie.shim_dma_allocation
+// a Flow's shim_symbol made. An unknown symbol is AIEDmaToNpu's "couldn't find shim_dma_allocation
+// op." (AIEDmaToNpu.cpp l.271).
+model::StreamEndpoint shim_channel_of(const ResolveContext& ctx, const RecordedTransfer& tr) {
+    if (!tr.endpoint) {
+        const auto it = ctx.shim_symbols.find(tr.symbol);
+        if (it == ctx.shim_symbols.end())
+            throw DesignError(fmt::format("shim_dma_single_bd_task: no Flow or PacketFlow declares shim_symbol '{}': "
+                                          "couldn't find shim_dma_allocation op.",
+                                          tr.symbol));
+        return it->second;
+    }
+    const auto it = ctx.shim_alloc.find(tr.endpoint->uid);
+    if (it == ctx.shim_alloc.end())
+        throw DesignError(fmt::format("{}: no shim DMA channel was allocated for it", tr.endpoint->describe()));
+    return it->second;
+}
+
 // A fill or drain: a shim task on its endpoint's channel with one BD (id from the shim tile), or
 // one task per chunk when aie-decompose-large-dma-bd splits its repeat (shim_repeat_chunks), as
 // the npu_dma_memcpy_nd path lowers the pieces: a BD id, a queue push and a slot each, the token
 // (when the transfer waits) only on the last.
 std::vector<int> lower_transfer_start(ResolveContext& ctx, const SequenceRecorder& rec, const RecordedTransfer& tr) {
-    auto it = ctx.shim_alloc.find(tr.endpoint->uid);
-    if (it == ctx.shim_alloc.end())
-        throw DesignError(fmt::format("{}: no shim DMA channel was allocated for it", tr.endpoint->describe()));
+    const model::StreamEndpoint alloc = shim_channel_of(ctx, tr);
     const auto& tt = rec.tensors[static_cast<std::size_t>(tr.tensor)];
     const std::int64_t eb = static_cast<std::int64_t>(model::dtype_bytes(tt.dtype));
-    const char* what = tr.fill ? "fill" : "drain";
-    const std::string who = fmt::format("{} of fifo '{}' ({})", what, tr.endpoint->fifo->name, tr.tap.str());
-    check_transfer_whole_objects(ctx, tr, eb);
+    const char* what = tr.endpoint ? (tr.fill ? "fill" : "drain") : "shim_dma_single_bd_task";
+    const std::string who = fmt::format("{} of {} ({})", what, tr.label(), tr.tap.str());
+    if (tr.endpoint) check_transfer_whole_objects(ctx, tr, eb);
     const auto chunks = shim_repeat_chunks(tr.tap, ctx.dev.shim);
     std::vector<int> ids;
     for (std::size_t c = 0; c < chunks.size(); ++c) {
         model::ShimTask task;
         task.id = static_cast<int>(ctx.net.tasks.size());
-        task.tile = it->second.tile;
-        task.dir = it->second.dir;
-        task.channel = it->second.channel;
+        task.tile = alloc.tile;
+        task.dir = alloc.dir;
+        task.channel = alloc.channel;
         task.host_tensor = tr.tensor;
         // IRON's fill/drain are DMA tasks whose token is their wait flag (python/iron/runtime/
         // dmatask.py issue_token=self._wait; AIEDMATasksToNPU passes getIssueToken() to the queue
         // push). The "every S2MM issues a token" rule belongs to npu_dma_memcpy_nd (AIEDmaToNpu).
         task.issue_token = tr.wait && c + 1 == chunks.size();
-        task.prov = {tr.endpoint->fifo->name, what};
+        task.prov = {tr.endpoint ? tr.endpoint->fifo->name : tr.symbol, what};
         task.offset_bytes = shim_task_offset(chunks[c], eb, who);
         task.dims = shim_task_dims(chunks[c], eb, ctx.dev.shim, ctx.dev.max_repeat_count, who);
         task.bd_id = ctx.ledger.take_shim_bd(task.tile, who);

@@ -219,8 +219,8 @@ void add_design_api(Catalog& c) {
                  Buffer(tensor<std::int32_t>({0}), "b"));
     NPUSIM_ERROR(c, "buffer.initial_size", kDesign, "buffer 'b': initial value has 3 B, the type i32[16] has 64 B",
                  Buffer(i32(16), "b", std::vector<std::uint8_t>(3)));
-    NPUSIM_ERROR(c, "buffer.tile_kind", kDesign, "buffer 'b': tile Tile(0,1) is not a compute tile",
-                 Buffer(i32(16), "b", {}, Tile(0, 1)));
+    NPUSIM_ERROR(c, "buffer.tile_kind", kDesign, "buffer 'b': tile Tile(0,0) is a shim tile, which has no data memory",
+                 Buffer(i32(16), "b", {}, Tile(0, 0)));
     NPUSIM_ERROR(c, "buffer.view_outside_body", kDesign, "buffer 'b': view() called outside a worker body",
                  Buffer(i32(16), "b").view());
     NPUSIM_ERROR(c, "buffer.write_index", kDesign,

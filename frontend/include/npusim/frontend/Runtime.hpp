@@ -3,12 +3,16 @@
 // and the array. The sequence function runs once, at resolve time, and records shim DMA tasks,
 // awaits and frees, exactly as IRON records a runtime_sequence.
 #include "npusim/frontend/Buffer.hpp"
+#include "npusim/frontend/Flow.hpp"
+#include "npusim/frontend/Lock.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/TensorType.hpp"
+#include "npusim/frontend/TileDma.hpp"
 #include "npusim/frontend/Worker.hpp"
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -25,7 +29,11 @@ struct RuntimeData {
 
 namespace detail {
 struct RecordedTransfer {
-    EndpointState* endpoint = nullptr;
+    EndpointState* endpoint = nullptr; ///< the fifo's runtime end; nullptr for a shim_symbol task
+    std::string symbol; ///< shim_dma_single_bd_task: the Flow's shim_symbol
+    bool started = false; ///< shim_symbol tasks: dma_start_task was called
+    /// "fifo 'in'" or "shim_symbol 'in_sym'"
+    std::string label() const;
     int tensor = -1;
     TensorAccessPattern tap;
     bool fill = true;
@@ -66,6 +74,9 @@ struct SequenceRecorder {
 struct RuntimeState {
     std::vector<TensorType> tensors;
     std::vector<EndpointState*> endpoints;
+    std::vector<std::shared_ptr<FlowState>> flows; ///< add_flow, in order
+    std::vector<std::shared_ptr<LockState>> locks; ///< add_lock, in order
+    std::vector<std::shared_ptr<TileDmaState>> tile_dmas; ///< add_tile_dma, in order
     std::function<void()> run;
     bool strict_task_groups = true;
 };
@@ -107,6 +118,20 @@ struct RuntimeOptions {
     bool strict_task_groups = true;
 };
 
+/// Options of shim_dma_single_bd_task (aiex.shim_dma_single_bd_task), in declaration order.
+struct ShimTaskOptions {
+    std::optional<TensorAccessPattern> tap; ///< default: the whole tensor, linear
+    bool issue_token = false; ///< needed to dma_await_task it
+};
+
+/// In the runtime sequence: a single-BD shim DMA task on the channel a Flow's `shim_symbol`
+/// allocated (aie.shim_dma_allocation), moving `mem` (host memory) through it. Not started until
+/// dma_start_task; then dma_await_task (needs issue_token) or dma_free_task returns its BD.
+Task shim_dma_single_bd_task(const std::string& shim_symbol, const RuntimeData& mem, ShimTaskOptions opts = {});
+void dma_start_task(const Task& t);
+void dma_await_task(const Task& t);
+void dma_free_task(const Task& t);
+
 class Runtime {
 public:
     template <class Seq, class... Args>
@@ -125,6 +150,14 @@ public:
     const std::shared_ptr<detail::RuntimeState>& state() const { return state_; }
     void add_endpoint(detail::EndpointState* ep);
     void add_buffer(const std::shared_ptr<detail::BufferState>&) {} // written via Buffer::write
+    void add_barrier(const std::shared_ptr<detail::BarrierState>&) {} // set via WorkerRuntimeBarrier::set
+
+    /// IRON Runtime.add_flow / add_lock / add_tile_dma: the low-level peers of ObjectFifo that the
+    /// Program resolves with the fifos (a Lock is resolved even if no worker or BD uses it).
+    void add_flow(const Flow& f);
+    void add_lock(const Lock& l) { add_lock(l.state()); }
+    void add_lock(const std::shared_ptr<detail::LockState>& l);
+    void add_tile_dma(const TileDma& d);
     void reject_fifo(const std::string& fifo) const;
 
 private:

@@ -3,6 +3,7 @@
 // fn_args positionally, like IRON's core_fn(*fn_args); fifo handles among the arguments get the
 // worker as their endpoint.
 #include "npusim/frontend/Buffer.hpp"
+#include "npusim/frontend/Lock.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/Tile.hpp"
 #include "npusim/frontend/WorkerRuntimeBarrier.hpp"
@@ -42,6 +43,7 @@ struct WorkerState {
     std::vector<EndpointState*> endpoints;
     std::vector<std::shared_ptr<BufferState>> buffers;
     std::vector<std::shared_ptr<BarrierState>> barriers;
+    std::vector<std::shared_ptr<LockState>> locks; ///< hand-written Locks among the fn_args
     /// CascadeFlows whose source is this worker, in construction order (IRON Worker
     /// _outgoing_cascades, python/iron/worker.py l.121-124): each names its destination worker.
     std::vector<std::weak_ptr<WorkerState>> outgoing_cascades;
@@ -57,6 +59,8 @@ void register_arg(Owner& owner, const T& arg) {
         owner.add_buffer(arg.state());
     } else if constexpr (std::is_same_v<T, WorkerRuntimeBarrier>) {
         owner.add_barrier(arg.state());
+    } else if constexpr (std::is_same_v<T, Lock>) {
+        owner.add_lock(arg.state());
     } else if constexpr (std::is_same_v<T, ObjectFifo>) {
         owner.reject_fifo(arg.name());
     } else if constexpr (requires {
@@ -101,6 +105,7 @@ public:
     void add_endpoint(detail::EndpointState* ep);
     void add_buffer(const std::shared_ptr<detail::BufferState>& b);
     void add_barrier(const std::shared_ptr<detail::BarrierState>& b);
+    void add_lock(const std::shared_ptr<detail::LockState>& l);
     void reject_fifo(const std::string& fifo) const;
 
 private:

@@ -38,8 +38,10 @@ public:
     virtual void release(int key, int n) = 0;
     /// Base address of a plain buffer bound to this core.
     virtual std::byte* buffer(int key) = 0;
-    /// WorkerRuntimeBarrier: wait until lock == value (acquire-equal) / add value (release).
+    /// WorkerRuntimeBarrier and Lock: wait until lock == value (acquire-equal) / add value (release).
     virtual void lock_acquire_equal(int key, int value) = 0;
+    /// Lock.acquire: wait until lock >= value, then subtract value (acquire-greater-equal).
+    virtual void lock_acquire_ge(int key, int value) = 0;
     virtual void lock_release(int key, int value) = 0;
     /// Run a native kernel: `run` computes on tile memory, within `views`; the core is then busy
     /// for `cycles`, having done `work`.

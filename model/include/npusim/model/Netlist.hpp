@@ -76,6 +76,7 @@ struct BufferDescriptor {
     Provenance prov;
 };
 
+
 /// The BD program of one DMA channel of a compute or mem tile.
 struct DmaChannelProgram {
     TileCoord tile;
@@ -122,10 +123,12 @@ struct CoreBufferRef {
     int buffer = -1;
 };
 
-/// A barrier lock a core body waits on / releases (WorkerRuntimeBarrier).
+/// A lock a core body waits on / releases: a WorkerRuntimeBarrier's lock, or a hand-written
+/// Lock passed in its fn_args (`user_lock`).
 struct CoreLockRef {
     int key = -1;
     int lock = -1;
+    bool user_lock = false;
 };
 
 /// The program of one compute core: the worker body (run natively) and the hardware it touches.

@@ -1,0 +1,17 @@
+#include "npusim/frontend/TileDma.hpp"
+
+#include "npusim/frontend/ObjectFifo.hpp"
+
+#include <fmt/format.h>
+
+namespace npusim::iron {
+
+TileDma::TileDma(Tile tile, std::vector<DmaChannel> channels, std::string name)
+    : state_(std::make_shared<detail::TileDmaState>()) {
+    state_->uid = detail::next_uid();
+    state_->tile = std::move(tile);
+    state_->channels = std::move(channels);
+    state_->name = name.empty() ? fmt::format("tile_dma_{}", state_->uid) : std::move(name);
+}
+
+} // namespace npusim::iron

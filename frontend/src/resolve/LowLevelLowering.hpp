@@ -1,0 +1,23 @@
+#pragma once
+// LowLevelLowering: the hand-written, below-ObjectFifo part of a design (IRON's Lock, Flow,
+// TileDma registered with Runtime.add_lock / add_flow / add_tile_dma) straight into the netlist:
+// locks at their ids, buffers of the DMA programs, channel programs with the users' BD chains and
+// lock uses, and the flows with their shim allocations. The same limits as ObjectFifo lowering
+// apply (ResourceLedger, BdEncoding); every rule cites its mlir-aie source (docs/resolve.md).
+#include "resolve/ResolveContext.hpp"
+
+namespace npusim::iron::detail {
+
+/// Every Lock of the design (Runtime.add_lock, workers' fn_args, the TileDmas' BDs): explicit ids
+/// first, then the others at the lowest free id of their tile (AIEAssignLockIDs.cpp); each
+/// worker's Locks bound to its core, reachable from it (UsesAreAccessible, AIEDialect.cpp).
+void place_locks(ResolveContext& ctx);
+/// The buffers of TileDma BDs no worker placed: on their own pinned tile, else the TileDma's tile.
+void place_tile_dma_buffers(ResolveContext& ctx);
+/// Runtime.add_flow: one netlist flow per source port (several dests: broadcast), shim channels
+/// claimed, shim_symbol recorded as the shim allocation (flow.py _emit_shim_dma_alloc).
+void lower_flows(ResolveContext& ctx);
+/// Runtime.add_tile_dma: one channel program per DmaChannel, with the user's BDs.
+void lower_tile_dmas(ResolveContext& ctx);
+
+} // namespace npusim::iron::detail
