@@ -6,6 +6,7 @@
 #include "npusim/model/Netlist.hpp"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@ namespace npusim::iron::detail {
 
 /// One tile's allocations.
 struct TileUse {
-    std::vector<std::string> s2mm; ///< owner of each allocated S2MM channel
+    std::vector<std::string> s2mm; ///< owner of each S2MM channel by index ("" while free)
     std::vector<std::string> mm2s;
     int locks = 0;
     int bds[2] = {0, 0}; ///< BDs used in each id range (even/odd channel halves)
@@ -25,8 +26,16 @@ class ResourceLedger {
 public:
     ResourceLedger(const model::DeviceSpec& dev, model::Netlist& net);
 
-    /// Lowest free channel of direction `d` on `t`, now owned by `who`.
-    int alloc_channel(model::TileCoord t, model::Direction d, const std::string& who);
+    /// Lowest free channel of direction `d` on `t`, now owned by `who`; with `pin`, that channel
+    /// (already reserved by `who` through reserve_channel, or free).
+    int alloc_channel(model::TileCoord t, model::Direction d, const std::string& who,
+                      std::optional<int> pin = std::nullopt);
+    /// A user-pinned channel (IRON prod/cons channel=), taken before any first-free assignment as
+    /// AIEObjectFifoStatefulTransform reservePinnedChannels does; DesignError with its wording
+    /// when the channel does not exist on the tile or is taken.
+    void reserve_channel(model::TileCoord t, model::Direction d, int channel, const std::string& who);
+    /// Whether channel `channel` of direction `d` exists on `t` and is free.
+    bool channel_free(model::TileCoord t, model::Direction d, int channel);
     /// Channels of direction `d` allocated on `t` so far.
     int channels_used(model::TileCoord t, model::Direction d);
     /// Next lock id of `t`; its initial value must fit the lock (0..lock_max_value).
