@@ -56,7 +56,7 @@ ObjectFifo::ObjectFifo(TensorType obj_type, FifoOptions opts)
 ObjectFifo::ObjectFifo(TensorType obj_type, std::string name, int depth, FifoOptions opts)
     : state_(std::make_shared<detail::FifoState>()) {
     if (name.empty())
-        throw DesignError("ObjectFifo: the name is empty; give a name or none (IRON then generates \"of<N>\")");
+        throw DesignError("ObjectFifo: the name is empty; give a name or none (IRON then generates of0, of1, ...)");
     if (depth < 1) throw DesignError(fmt::format("fifo '{}': depth {} must be >= 1", name, depth));
     if (obj_type.shape.empty() || obj_type.elements() < 1)
         throw DesignError(fmt::format("fifo '{}': object type {} has no elements", name, obj_type.str()));

@@ -87,7 +87,7 @@ TEST_CASE("unnamed fifos: a design runs, its buffers and messages use the genera
     ObjectFifo bad(tensor<std::int32_t>({16}));
     CHECK_THROWS_WITH(bad.prod(0), "fifo '" + bad.name() + "': producer depth 0 must be >= 1");
     CHECK_THROWS_WITH(ObjectFifo(tensor<std::int32_t>({16}), ""),
-                      "ObjectFifo: the name is empty; give a name or none (IRON then generates \"of<N>\")");
+                      "ObjectFifo: the name is empty; give a name or none (IRON then generates of0, of1, ...)");
 }
 
 // ---- keyword arguments as option structs (IRON prod(depth, channel, tile), cons(depth,

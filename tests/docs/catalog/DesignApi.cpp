@@ -11,7 +11,7 @@ void add_design_api(Catalog& c) {
     c.component("ObjectFifo", "Building a fifo and its handles (`frontend/src/ObjectFifo.cpp`).");
     c.site("frontend/src/ObjectFifo.cpp");
     NPUSIM_ERROR(c, "fifo.name_missing", kDesign,
-                 "ObjectFifo: the name is empty; give a name or none (IRON then generates \"of<N>\")",
+                 "ObjectFifo: the name is empty; give a name or none (IRON then generates of0, of1, ...)",
                  ObjectFifo(i32(16), ""));
     NPUSIM_ERROR(c, "fifo.depth", kDesign, "fifo 'f': depth 0 must be >= 1", ObjectFifo(i32(16), "f", 0));
     NPUSIM_ERROR(c, "fifo.no_elements", kDesign, "fifo 'f': object type i32[0] has no elements",
