@@ -256,9 +256,9 @@ DesignSpec make_matmul_cascade() {
         std::vector<ObjectFifoHandle> a_in, b_in, c_out;
         for (std::int64_t c = 0; c < cols; ++c) {
             const Tile shim(static_cast<int>(c), 0);
-            a_in.push_back(A_L3L2[static_cast<std::size_t>(c)].prod(std::nullopt, shim));
-            b_in.push_back(B_L3L2[static_cast<std::size_t>(c)].prod(std::nullopt, shim));
-            c_out.push_back(C_L2L3[static_cast<std::size_t>(c)].cons(std::nullopt, shim));
+            a_in.push_back(A_L3L2[static_cast<std::size_t>(c)].prod({.tile = shim}));
+            b_in.push_back(B_L3L2[static_cast<std::size_t>(c)].prod({.tile = shim}));
+            c_out.push_back(C_L2L3[static_cast<std::size_t>(c)].cons({.tile = shim}));
         }
         const auto A_ty = matmul::flat(DType::i16, M * K), B_ty = matmul::flat(DType::i16, K * N),
                    C_ty = matmul::flat(out, M * N);

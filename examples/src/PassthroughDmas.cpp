@@ -24,8 +24,8 @@ DesignSpec make_passthrough_dmas() {
                 in.fill(a);
                 out.drain(c, {.wait = true});
             },
-            fn_args(vec_ty, vec_ty, vec_ty, of_in.prod(std::nullopt, AnyShimTile),
-                    of_out.cons(std::nullopt, AnyShimTile)));
+            fn_args(vec_ty, vec_ty, vec_ty, of_in.prod({.tile = AnyShimTile}),
+                    of_out.cons({.tile = AnyShimTile})));
         std::vector<std::int32_t> a(static_cast<std::size_t>(size));
         for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int32_t>(i + 1); // a[i] = i + 1 (not seeded)
         auto reference = [](const Tensors& in) { return tensors("c", get(in, "a")); }; // golden: c == a

@@ -17,6 +17,11 @@ int next_uid() {
     return uid++;
 }
 
+std::string next_fifo_name() {
+    static std::atomic<int> index{0};
+    return fmt::format("of{}", index++);
+}
+
 std::string EndpointState::describe() const {
     if (role == Role::Producer) return fmt::format("fifo '{}' producer", fifo->name);
     return fmt::format("fifo '{}' consumer {}", fifo->name, index);
@@ -42,9 +47,16 @@ std::string Tile::str() const {
     return "Tile(?)";
 }
 
+ObjectFifo::ObjectFifo(TensorType obj_type, int depth, FifoOptions opts)
+    : ObjectFifo(std::move(obj_type), detail::next_fifo_name(), depth, std::move(opts)) {}
+
+ObjectFifo::ObjectFifo(TensorType obj_type, FifoOptions opts)
+    : ObjectFifo(std::move(obj_type), detail::next_fifo_name(), 2, std::move(opts)) {}
+
 ObjectFifo::ObjectFifo(TensorType obj_type, std::string name, int depth, FifoOptions opts)
     : state_(std::make_shared<detail::FifoState>()) {
-    if (name.empty()) throw DesignError("ObjectFifo: a name is required");
+    if (name.empty())
+        throw DesignError("ObjectFifo: the name is empty; give a name or none (IRON then generates of0, of1, ...)");
     if (depth < 1) throw DesignError(fmt::format("fifo '{}': depth {} must be >= 1", name, depth));
     if (obj_type.shape.empty() || obj_type.elements() < 1)
         throw DesignError(fmt::format("fifo '{}': object type {} has no elements", name, obj_type.str()));
@@ -86,7 +98,22 @@ void ObjectFifo::set_iter_count(int n) const {
 }
 
 ObjectFifoHandle ObjectFifo::prod(std::optional<int> depth, std::optional<Tile> tile) const {
+    return prod(ProdOptions{.depth = depth, .tile = std::move(tile)});
+}
+
+namespace {
+void check_channel(const std::string& fifo, const char* end, std::optional<int> channel) {
+    if (channel && *channel < 0)
+        throw DesignError(fmt::format("fifo '{}': {} DMA channel {} must be >= 0", fifo, end, *channel));
+}
+} // namespace
+
+ObjectFifoHandle ObjectFifo::prod(ProdOptions opts) const {
+    auto depth = opts.depth;
+    auto& tile = opts.tile;
+    check_channel(name(), "producer", opts.channel);
     auto& p = state_->prod;
+    const bool existed = p != nullptr;
     if (!p) {
         p = std::make_unique<detail::EndpointState>();
         p->fifo = state_.get();
@@ -105,11 +132,28 @@ ObjectFifoHandle ObjectFifo::prod(std::optional<int> depth, std::optional<Tile> 
             throw DesignError(fmt::format("fifo '{}': producer already pinned to {}", name(), p->tile.str()));
         p->tile = *tile;
     }
+    if (opts.channel) {
+        // IRON ObjectFifo.prod(): "Producer handle for {name} already pinned to channel {c}, cannot
+        // re-pin to {channel}." (python/iron/dataflow/objectfifo.py)
+        // A handle made without a pin cannot be pinned later (None != channel upstream).
+        if (existed && p->channel != opts.channel)
+            throw DesignError(fmt::format("fifo '{}': producer already pinned to DMA channel {}, cannot re-pin to {}",
+                                          name(), p->channel ? std::to_string(*p->channel) : "None", *opts.channel));
+        p->channel = opts.channel;
+    }
     return ObjectFifoHandle(state_, p.get());
 }
 
 ObjectFifoHandle ObjectFifo::cons(std::optional<int> depth, std::optional<Tile> tile,
                                   StreamDims dims_from_stream) const {
+    return cons(ConsOptions{.depth = depth, .dims_from_stream = std::move(dims_from_stream), .tile = std::move(tile)});
+}
+
+ObjectFifoHandle ObjectFifo::cons(ConsOptions opts) const {
+    const auto depth = opts.depth;
+    const auto& tile = opts.tile;
+    auto& dims_from_stream = opts.dims_from_stream;
+    check_channel(name(), "consumer", opts.channel);
     auto c = std::make_unique<detail::EndpointState>();
     c->fifo = state_.get();
     c->role = detail::Role::Consumer;
@@ -121,6 +165,7 @@ ObjectFifoHandle ObjectFifo::cons(std::optional<int> depth, std::optional<Tile> 
     c->depth = depth;
     // IRON cons(): no dims given -> the fifo's dims_from_stream_per_cons (set by split/forward).
     c->dims_from_stream = dims_from_stream.empty() ? state_->default_dims_from_stream : std::move(dims_from_stream);
+    c->channel = opts.channel;
     auto* raw = c.get();
     state_->cons.push_back(std::move(c));
     return ObjectFifoHandle(state_, raw);

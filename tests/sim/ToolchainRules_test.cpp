@@ -121,7 +121,7 @@ TEST_CASE("layouts on shim ends: dimensionsToStream / dimensionsFromStreamPerCon
                 o.drain(b, {.wait = true});
             },
             fn_args(tensor<std::int32_t>({256}), tensor<std::int32_t>({256}), in.prod(),
-                    out.cons(std::nullopt, std::nullopt, {{4, 16}, {16, 1}})));
+                    out.cons({.dims_from_stream = {{4, 16}, {16, 1}}})));
         CHECK_THROWS_WITH(Program("npu1_1col", rt, {w}).resolve(),
                           Catch::StartsWith("fifo 'out': `dimensionsFromStreamPerConsumer` data layout "
                                             "transformations are not supported on shim tile consumers"));

@@ -1,6 +1,7 @@
 #include "resolve/FifoLowering.hpp"
 
 #include "resolve/BdEncoding.hpp"
+#include "resolve/ChannelPins.hpp"
 #include "resolve/FifoVerifier.hpp"
 #include "resolve/Placement.hpp"
 #include "resolve/RingBuilder.hpp"
@@ -71,7 +72,7 @@ model::StreamEndpoint lower_producer_copy(ResolveContext& ctx, FifoState* f, End
     model::DmaChannelProgram ch;
     ch.tile = tp;
     ch.dir = Direction::MM2S;
-    ch.channel = ctx.ledger.alloc_channel(tp, Direction::MM2S, who);
+    ch.channel = ctx.ledger.alloc_channel(tp, Direction::MM2S, who, P->channel);
     ch.prov = {f->name, "producer MM2S"};
     const auto dims = to_words(f->dims_to_stream, f->obj_type, ctx.dev.resources(tp), ctx.dev.kind_at(tp),
                                fmt::format("fifo '{}' dims_to_stream", f->name));
@@ -98,7 +99,7 @@ model::StreamEndpoint lower_consumer_copy(ResolveContext& ctx, FifoState* f, End
     model::DmaChannelProgram ch;
     ch.tile = tc;
     ch.dir = Direction::S2MM;
-    ch.channel = ctx.ledger.alloc_channel(tc, Direction::S2MM, who);
+    ch.channel = ctx.ledger.alloc_channel(tc, Direction::S2MM, who, ep->channel);
     ch.prov = {f->name, "consumer S2MM"};
     const auto dims = to_words(ep->dims_from_stream, ctype, ctx.dev.resources(tc), ctx.dev.kind_at(tc),
                                fmt::format("fifo '{}' dims_from_stream", f->name));
@@ -112,7 +113,7 @@ model::StreamEndpoint lower_consumer_copy(ResolveContext& ctx, FifoState* f, End
 // A runtime or link endpoint: only a channel (the runtime's tasks or the link's chain use it).
 model::StreamEndpoint channel_only_endpoint(ResolveContext& ctx, FifoState* f, EndpointState* ep, TileCoord t,
                                             Direction d, const std::string& who) {
-    const model::StreamEndpoint se{t, d, ctx.ledger.alloc_channel(t, d, who)};
+    const model::StreamEndpoint se{t, d, ctx.ledger.alloc_channel(t, d, who, ep->channel)};
     if (ep->owner == OwnerKind::Runtime) {
         ctx.shim_alloc[ep->uid] = se;
         ctx.record_bufferless_end(*ep, t, model::FifoEndHolding::Runtime, nullptr);
@@ -124,7 +125,7 @@ model::StreamEndpoint channel_only_endpoint(ResolveContext& ctx, FifoState* f, E
 }
 
 model::StreamEndpoint lower_producer(ResolveContext& ctx, FifoState* f, EndpointState* P, TileCoord tp) {
-    const std::string who = fmt::format("fifo '{}' (producer)", f->name);
+    const std::string who = channel_owner(*P);
     if (P->owner == OwnerKind::Worker || P->owner == OwnerKind::MemTile) return lower_producer_copy(ctx, f, P, tp, who);
     return channel_only_endpoint(ctx, f, P, tp, Direction::MM2S, who);
 }
@@ -133,12 +134,19 @@ model::StreamEndpoint lower_consumer(ResolveContext& ctx, FifoState* f, Endpoint
                                      TileCoord tp) {
     const std::string cname = consumers == 1 ? f->name + "_cons" : fmt::format("{}_{}_cons", f->name, ep->index);
     const TileCoord tc = endpoint_tile(ctx, ep, Direction::S2MM, tp.col);
-    const std::string who = fmt::format("fifo '{}' (consumer {})", f->name, ep->index);
+    const std::string who = channel_owner(*ep);
     if (ep->owner == OwnerKind::Worker) return lower_consumer_copy(ctx, f, ep, tc, cname, who);
     return channel_only_endpoint(ctx, f, ep, tc, Direction::S2MM, who);
 }
 
 } // namespace
+
+bool lowers_to_shared_pool(ResolveContext& ctx, FifoState* f) {
+    EndpointState* P = f->prod.get();
+    if (!P || P->owner != OwnerKind::Worker) return false;
+    TileCoord pool{};
+    return shared_pool_tile(ctx, f, P, used_consumers(f), ctx.worker_tile.at(P->worker), pool);
+}
 
 void lower_fifo(ResolveContext& ctx, FifoState* f) {
     EndpointState* P = f->prod.get();

@@ -9,5 +9,7 @@
 namespace npusim::iron::detail {
 
 void lower_fifo(ResolveContext& ctx, FifoState* f);
+/// Whether `f` is lowered to one pool in memory both worker ends reach (no DMA, no channels).
+bool lowers_to_shared_pool(ResolveContext& ctx, FifoState* f);
 
 } // namespace npusim::iron::detail

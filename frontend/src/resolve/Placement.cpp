@@ -235,7 +235,11 @@ TileCoord runtime_endpoint_tile(ResolveContext& ctx, EndpointState* ep, Directio
         return std::abs(a.col - preferred_col) < std::abs(b.col - preferred_col);
     });
     for (auto t : shims)
-        if (ctx.ledger.channels_used(t, shim_dir) < dev.dma_channels(t, shim_dir)) return t;
+        if (ep->channel ? ctx.ledger.channel_free(t, shim_dir, *ep->channel)
+                        : ctx.ledger.channels_used(t, shim_dir) < dev.dma_channels(t, shim_dir))
+            return t;
+    // A pin no shim tile has free: the nearest one, whose allocation raises the toolchain's words.
+    if (ep->channel && !shims.empty()) return shims.front();
     throw DesignError(fmt::format("{}: no shim tile of {} has a free {} DMA channel", ep->describe(), dev.name,
                                   model::direction_name(shim_dir)));
 }
@@ -259,7 +263,10 @@ TileCoord mem_endpoint_tile(ResolveContext& ctx, EndpointState* ep, int preferre
         return ctx.ledger.channels_used(a, Direction::MM2S) < ctx.ledger.channels_used(b, Direction::MM2S);
     });
     for (auto t : mems)
-        if (ctx.ledger.channels_used(t, Direction::MM2S) < dev.dma_channels(t, Direction::MM2S)) return t;
+        if (ep->channel ? ctx.ledger.channel_free(t, Direction::MM2S, *ep->channel)
+                        : ctx.ledger.channels_used(t, Direction::MM2S) < dev.dma_channels(t, Direction::MM2S))
+            return t;
+    if (ep->channel) return mems.front(); // as for a shim end: the allocation names the pin
     throw DesignError(fmt::format("{}: no mem tile of {} has a free MM2S DMA channel", ep->describe(), dev.name));
 }
 

@@ -1,6 +1,7 @@
 #include "resolve/Resolver.hpp"
 
 #include "resolve/CascadeLowering.hpp"
+#include "resolve/ChannelPins.hpp"
 #include "resolve/Collect.hpp"
 #include "resolve/FifoLowering.hpp"
 #include "resolve/LinkLowering.hpp"
@@ -81,6 +82,7 @@ model::Netlist Resolver::run() {
     lower_flows(ctx);
     lower_tile_dmas(ctx);
     place_links(ctx);
+    reserve_pinned_channels(ctx);
     for (auto* f : ctx.fifos) lower_fifo(ctx, f);
     for (auto& l : ctx.links) lower_link(ctx, l);
     check_depth_overrides_used(ctx);

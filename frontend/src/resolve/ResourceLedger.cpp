@@ -14,24 +14,54 @@ using model::TileCoord;
 
 ResourceLedger::ResourceLedger(const model::DeviceSpec& dev, model::Netlist& net) : dev_(dev), net_(net) {}
 
-int ResourceLedger::alloc_channel(TileCoord t, Direction d, const std::string& who) {
+int ResourceLedger::alloc_channel(TileCoord t, Direction d, const std::string& who, std::optional<int> pin) {
     auto& u = use(t);
     auto& v = d == Direction::S2MM ? u.s2mm : u.mm2s;
     const int n = dev_.dma_channels(t, d);
-    const auto free_slot = std::find(v.begin(), v.end(), std::string{});
-    if (free_slot != v.end()) {
-        *free_slot = who;
-        return static_cast<int>(free_slot - v.begin());
+    v.resize(static_cast<std::size_t>(std::max<int>(n, static_cast<int>(v.size()))));
+    if (pin) {
+        if (*pin >= 0 && *pin < n && v[static_cast<std::size_t>(*pin)] == who) return *pin;
+        reserve_channel(t, d, *pin, who);
+        return *pin;
     }
-    if (static_cast<int>(v.size()) >= n) {
-        std::string users;
-        for (const auto& s : v) users += (users.empty() ? "" : ", ") + s;
-        throw DesignError(fmt::format("{} tile {}: {} needs a {} DMA channel but all {} are in use (by {})",
+    for (int i = 0; i < n; ++i)
+        if (v[static_cast<std::size_t>(i)].empty()) {
+            v[static_cast<std::size_t>(i)] = who;
+            return i;
+        }
+    std::string users;
+    for (const auto& s : v) users += (users.empty() ? "" : ", ") + s;
+    throw DesignError(fmt::format("{} tile {}: {} needs a {} DMA channel but all {} are in use (by {})",
+                                  model::tile_kind_name(dev_.kind_at(t)), model::to_string(t), who,
+                                  model::direction_name(d), n, users));
+}
+
+bool ResourceLedger::channel_free(TileCoord t, Direction d, int channel) {
+    const auto& u = use(t);
+    const auto& v = d == Direction::S2MM ? u.s2mm : u.mm2s;
+    if (channel < 0 || channel >= dev_.dma_channels(t, d)) return false;
+    return static_cast<std::size_t>(channel) >= v.size() || v[static_cast<std::size_t>(channel)].empty();
+}
+
+void ResourceLedger::reserve_channel(TileCoord t, Direction d, int channel, const std::string& who) {
+    // AIEObjectFifoStatefulTransform reservePinnedChannels: "pinned MM2S DMA channel <c> is out of
+    // range or already in use on this tile" (DMAChannelAnalysis::reservePinnedChannel).
+    if (!channel_free(t, d, channel)) {
+        const auto& u = use(t);
+        const auto& v = d == Direction::S2MM ? u.s2mm : u.mm2s;
+        const int n = dev_.dma_channels(t, d);
+        const std::string why = channel < 0 || channel >= n
+                                    ? fmt::format("the tile has {} {} channels", n, model::direction_name(d))
+                                    : fmt::format("taken by {}", v[static_cast<std::size_t>(channel)]);
+        throw DesignError(fmt::format("{} tile {}: {}: pinned {} DMA channel {} is out of range or already in use on "
+                                      "this tile ({})",
                                       model::tile_kind_name(dev_.kind_at(t)), model::to_string(t), who,
-                                      model::direction_name(d), n, users));
+                                      model::direction_name(d), channel, why));
     }
-    v.push_back(who);
-    return static_cast<int>(v.size()) - 1;
+    auto& u = use(t);
+    auto& v = d == Direction::S2MM ? u.s2mm : u.mm2s;
+    v.resize(static_cast<std::size_t>(std::max<int>(dev_.dma_channels(t, d), static_cast<int>(v.size()))));
+    v[static_cast<std::size_t>(channel)] = who;
 }
 
 void ResourceLedger::claim_channel(TileCoord t, Direction d, int ch, const std::string& who) {

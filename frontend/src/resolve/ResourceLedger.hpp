@@ -27,8 +27,16 @@ class ResourceLedger {
 public:
     ResourceLedger(const model::DeviceSpec& dev, model::Netlist& net);
 
-    /// Lowest free channel of direction `d` on `t`, now owned by `who`.
-    int alloc_channel(model::TileCoord t, model::Direction d, const std::string& who);
+    /// Lowest free channel of direction `d` on `t`, now owned by `who`; with `pin`, that channel
+    /// (already reserved by `who` through reserve_channel, or free).
+    int alloc_channel(model::TileCoord t, model::Direction d, const std::string& who,
+                      std::optional<int> pin = std::nullopt);
+    /// A user-pinned channel (IRON prod/cons channel=), taken before any first-free assignment as
+    /// AIEObjectFifoStatefulTransform reservePinnedChannels does; DesignError with its wording
+    /// when the channel does not exist on the tile or is taken.
+    void reserve_channel(model::TileCoord t, model::Direction d, int channel, const std::string& who);
+    /// Whether channel `channel` of direction `d` exists on `t` and is free.
+    bool channel_free(model::TileCoord t, model::Direction d, int channel);
     /// Channel `ch` of direction `d` on `t`, claimed by `who` (a hand-written TileDma channel or a
     /// Flow's shim end): DesignError if the tile has no such channel or another owner holds it.
     void claim_channel(model::TileCoord t, model::Direction d, int ch, const std::string& who);

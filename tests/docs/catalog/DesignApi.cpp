@@ -51,7 +51,9 @@ void call_catalog_ext(std::vector<ArgType> types,
 void add_design_api(Catalog& c) {
     c.component("ObjectFifo", "Building a fifo and its handles (`frontend/src/ObjectFifo.cpp`).");
     c.site("frontend/src/ObjectFifo.cpp");
-    NPUSIM_ERROR(c, "fifo.name_missing", kDesign, "ObjectFifo: a name is required", ObjectFifo(i32(16), ""));
+    NPUSIM_ERROR(c, "fifo.name_missing", kDesign,
+                 "ObjectFifo: the name is empty; give a name or none (IRON then generates of0, of1, ...)",
+                 ObjectFifo(i32(16), ""));
     NPUSIM_ERROR(c, "fifo.depth", kDesign, "fifo 'f': depth 0 must be >= 1", ObjectFifo(i32(16), "f", 0));
     NPUSIM_ERROR(c, "fifo.no_elements", kDesign, "fifo 'f': object type i32[0] has no elements",
                  ObjectFifo(tensor<std::int32_t>({0}), "f"));
@@ -75,7 +77,12 @@ void add_design_api(Catalog& c) {
                  f.prod(2); f.prod(3));
     NPUSIM_ERROR(c, "fifo.producer_pinned_twice", kDesign, "fifo 'f': producer already pinned to Tile(0,0)",
                  ObjectFifo f(i32(16), "f");
-                 f.prod(std::nullopt, Tile(0, 0)); f.prod(std::nullopt, Tile(1, 0)));
+                 f.prod({.tile = Tile(0, 0)}); f.prod({.tile = Tile(1, 0)}));
+    NPUSIM_ERROR(c, "fifo.channel_negative", kDesign, "fifo 'f': consumer DMA channel -1 must be >= 0",
+                 ObjectFifo(i32(16), "f").cons({.channel = -1}));
+    NPUSIM_ERROR(c, "fifo.producer_channel_repin", kDesign,
+                 "fifo 'f': producer already pinned to DMA channel 0, cannot re-pin to 1", ObjectFifo f(i32(16), "f");
+                 f.prod({.channel = 0}); f.prod({.channel = 1}));
     NPUSIM_ERROR(c, "fifo.consumer_depth", kDesign, "fifo 'f': consumer depth 0 must be >= 1",
                  ObjectFifo(i32(16), "f").cons(0));
     NPUSIM_ERROR(c, "fifo.endpoint_on_consumer", kDesign,
@@ -142,7 +149,7 @@ void add_design_api(Catalog& c) {
     NPUSIM_ERROR(c, "link.layout_out_of_bounds", kDesign,
                  "fifo 'f': split(): specified input stride(s) and size(s) result in out of bounds access in "
                  "distribute output, for index 15 in transfer of length 8.",
-                 ObjectFifo(i32(16), "f").cons(std::nullopt, std::nullopt, {{2, 8}, {8, 1}}).split({0, 8}));
+                 ObjectFifo(i32(16), "f").cons({.dims_from_stream = {{2, 8}, {8, 1}}}).split({0, 8}));
     NPUSIM_ERROR(c, "link.split_repeat_counts", kDesign,
                  "fifo 'f': split(): repeat counts of output object FIFOs must be equal",
                  ObjectFifo(i32(16), "f").cons().split({0, 8}, {.repeat_counts = {2, 3}}));

@@ -120,11 +120,11 @@ void add_resolve(Catalog& c) {
                  "tile consumers (fifo 'out' consumer 0 is drained by the runtime sequence: give the layout to "
                  "drain() as a tap instead)",
                  ObjectFifo in(i32(256), "in"), out(i32(256), "out");
-                 Worker w(copy, fn_args(in.cons(), out.prod()), {.name = "w"}); resolve(
-                     Program("npu1_1col",
-                             Runtime(fill_drain, fn_args(i32(1024), i32(1024), in.prod(),
-                                                         out.cons(std::nullopt, std::nullopt, {{16, 16}, {16, 1}}))),
-                             {w})));
+                 Worker w(copy, fn_args(in.cons(), out.prod()), {.name = "w"});
+                 resolve(Program("npu1_1col",
+                                 Runtime(fill_drain, fn_args(i32(1024), i32(1024), in.prod(),
+                                                             out.cons({.dims_from_stream = {{16, 16}, {16, 1}}}))),
+                                 {w})));
     NPUSIM_ERROR(c, "verify.shim_repeat_count", kDesign,
                  "fifo 'in': `repeat_count` unavailable for shim tiles (its producer is the runtime sequence)",
                  resolve(passthrough({.in = {.repeat_count = 2}})));
@@ -198,7 +198,7 @@ void add_resolve(Catalog& c) {
         c, "place.shim_tile", kDesign, "fifo 'in' producer: tile (0,1) is not a shim tile of npu1_1col",
         ObjectFifo in(i32(16), "in");
         Worker w([](F) {}, fn_args(in.cons()), {.name = "w"}); resolve(Program(
-            "npu1_1col", Runtime([](RuntimeData, F) {}, fn_args(i32(16), in.prod(std::nullopt, Tile(0, 1)))), {w})));
+            "npu1_1col", Runtime([](RuntimeData, F) {}, fn_args(i32(16), in.prod({.tile = Tile(0, 1)}))), {w})));
     NPUSIM_ERROR(c, "place.no_shim_channel", kDesign,
                  "fifo 'c' producer: no shim tile of npu1_1col has a free MM2S DMA channel", ObjectFifo a(i32(16), "a"),
                  b(i32(16), "b"), k(i32(16), "c");
@@ -246,6 +246,25 @@ void add_resolve(Catalog& c) {
     c.component("Resolve: DMA channels, locks and BDs",
                 "Each tile's DMA channels, locks and buffer descriptors (`frontend/src/resolve/ResourceLedger.cpp`).");
     c.site("frontend/src/resolve/ResourceLedger.cpp");
+    NPUSIM_ERROR(c, "ledger.pinned_channel_range", kDesign,
+                 "compute tile (0,2): fifo 'a' (consumer 0): pinned S2MM DMA channel 2 is out of range or already in "
+                 "use on this tile (the tile has 2 S2MM channels)",
+                 ObjectFifo a(i32(16), "a");
+                 Worker w([](F) {}, fn_args(a.cons({.channel = 2})), {.name = "w"}); resolve(
+                     Program("npu1", Runtime([](RuntimeData x, F p) { p.fill(x); }, fn_args(i32(16), a.prod())), {w})));
+    NPUSIM_ERROR(c, "ledger.pinned_channel_taken", kDesign,
+                 "compute tile (0,2): fifo 'b' (consumer 0): pinned S2MM DMA channel 1 is out of range or already in "
+                 "use on this tile (taken by fifo 'a' (consumer 0))",
+                 ObjectFifo a(i32(16), "a"), b(i32(16), "b");
+                 Worker w([](F, F) {}, fn_args(a.cons({.channel = 1}), b.cons({.channel = 1})), {.name = "w"});
+                 resolve(Program("npu1",
+                                 Runtime(
+                                     [](RuntimeData x, F p, F q) {
+                                         p.fill(x);
+                                         q.fill(x);
+                                     },
+                                     fn_args(i32(16), a.prod(), b.prod())),
+                                 {w})));
     NPUSIM_ERROR(c, "ledger.dma_channels", kDesign,
                  "compute tile (0,2): fifo 'c' (consumer 0) needs a S2MM DMA channel but all 2 are in use (by fifo "
                  "'a' (consumer 0), fifo 'b' (consumer 0))",

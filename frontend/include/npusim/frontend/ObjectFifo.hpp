@@ -47,6 +47,9 @@ struct EndpointState {
     Tile tile; ///< requested tile for runtime (shim) endpoints
     std::optional<int> depth; ///< per-endpoint depth override
     StreamDims dims_from_stream; ///< consumer-side layout (S2MM BD dims)
+    /// IRON prod(channel=)/cons(channel=) (the seed's Port.dma(n)): the DMA channel this end uses
+    /// on its tile instead of first-free assignment (reserved before any auto-assignment).
+    std::optional<int> channel;
     std::string describe() const; ///< "fifo 'in' consumer 0"
 };
 
@@ -86,9 +89,13 @@ struct LinkState {
 };
 
 int next_uid();
+/// "of<N>" from a process-wide counter starting at 0, as IRON names a fifo given no name
+/// (python/iron/dataflow/objectfifo.py: `f"of{next(ObjectFifo._of_index)}"`).
+std::string next_fifo_name();
 } // namespace detail
 
-/// Options of fill()/drain() (IRON keyword arguments).
+/// Options of fill()/drain() (IRON keyword arguments). Designated initializers must follow this
+/// order: tap, wait, group, sizes, strides, offset, transfer_len, managed.
 struct TransferOptions {
     std::optional<TensorAccessPattern> tap;
     bool wait = false;
@@ -101,7 +108,9 @@ struct TransferOptions {
 };
 
 /// Options of split()/join() (IRON keyword arguments). Per-sub-fifo lists are empty or hold one
-/// entry per sub-fifo.
+/// entry per sub-fifo. Designated initializers must follow this order: tile, depths, obj_types,
+/// names, dims_to_stream, dims_from_stream, to_stream, from_stream, repeat_counts,
+/// pad_dimensions, pad_value.
 struct LinkOptions {
     Tile tile = AnyMemTile;
     std::vector<int> depths;
@@ -116,7 +125,9 @@ struct LinkOptions {
     std::int64_t pad_value = 0;
 };
 
-/// Options of forward().
+/// Options of forward(). C++ designated initializers must follow this declaration order:
+/// tile, obj_type, depth, name, dims_to_stream, dims_from_stream, to_stream, from_stream,
+/// repeat_count, pad_dimensions, pad_value.
 struct ForwardOptions {
     Tile tile = AnyMemTile;
     std::optional<TensorType> obj_type;
@@ -181,6 +192,27 @@ private:
     detail::EndpointState* ep_ = nullptr;
 };
 
+/// Options of prod() (IRON keyword arguments, in IRON's order). Designated initializers must
+/// follow this order: depth, channel, tile — e.g. `of.prod({.depth = 3, .tile = Tile(0, 0)})`.
+struct ProdOptions {
+    std::optional<int> depth; ///< buffers at the producer end (default: the fifo's depth)
+    std::optional<int> channel; ///< pin the producer end's MM2S DMA channel (default: first free)
+    std::optional<Tile> tile; ///< shim tile of a runtime (fill) endpoint
+};
+
+/// Options of cons() (IRON keyword arguments, in IRON's order). Designated initializers must
+/// follow this order: depth, dims_from_stream, channel, tile — e.g.
+/// `of.cons({.depth = 3, .dims_from_stream = {{4, 16}, {16, 1}}})`.
+struct ConsOptions {
+    std::optional<int> depth; ///< buffers at this consumer end (default: the fifo's depth)
+    StreamDims dims_from_stream; ///< consumer-side layout (default: the fifo's per-consumer dims)
+    std::optional<int> channel; ///< pin this consumer end's S2MM DMA channel (default: first free)
+    std::optional<Tile> tile; ///< shim tile of a runtime (drain) endpoint
+};
+
+/// Options of the ObjectFifo constructor. Designated initializers must follow this order:
+/// dims_to_stream, to_stream, via_dma, repeat_count, init_values, consumer_obj_type,
+/// pad_dimensions, pad_value.
 struct FifoOptions {
     StreamDims dims_to_stream; ///< upstream name
     StreamDims to_stream; ///< the seed reference's name for the same thing (give one)
@@ -197,12 +229,19 @@ struct FifoOptions {
 class ObjectFifo {
 public:
     ObjectFifo(TensorType obj_type, std::string name, int depth = 2, FifoOptions opts = {});
+    /// Without a name: IRON's generated "of<N>" (detail::next_fifo_name), used in messages and traces.
+    explicit ObjectFifo(TensorType obj_type, int depth = 2, FifoOptions opts = {});
+    ObjectFifo(TensorType obj_type, FifoOptions opts);
 
     /// The producer handle (one per fifo). `tile` pins the shim tile of a runtime endpoint.
     ObjectFifoHandle prod(std::optional<int> depth = std::nullopt, std::optional<Tile> tile = std::nullopt) const;
+    /// prod() with IRON's keyword arguments: `of.prod({.channel = 1})`.
+    ObjectFifoHandle prod(ProdOptions opts) const;
     /// A new consumer handle on every call (several = broadcast).
     ObjectFifoHandle cons(std::optional<int> depth = std::nullopt, std::optional<Tile> tile = std::nullopt,
                           StreamDims dims_from_stream = {}) const;
+    /// cons() with IRON's keyword arguments: `of.cons({.dims_from_stream = dims})`.
+    ObjectFifoHandle cons(ConsOptions opts) const;
 
     const std::string& name() const { return state_->name; }
     const TensorType& obj_type() const { return state_->obj_type; }

@@ -25,6 +25,8 @@ auto fn_args(A&&... a) {
     return std::make_tuple(std::forward<A>(a)...);
 }
 
+/// Options of Worker (IRON keyword arguments). Designated initializers must follow this order:
+/// tile, while_true, stack_size, name, trace — e.g. `{.tile = Tile(0, 2), .name = "w"}`.
 struct WorkerOptions {
     Tile tile = AnyComputeTile;
     bool while_true = true; ///< run the body forever (IRON default)
