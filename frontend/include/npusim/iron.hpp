@@ -7,8 +7,10 @@
 //   Program(device, rt, {w}).resolve();
 #include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/CascadeFlow.hpp"
+#include "npusim/frontend/ControlFlow.hpp"
 #include "npusim/frontend/Element.hpp"
 #include "npusim/frontend/Kernel.hpp"
+#include "npusim/frontend/MlirExport.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/Program.hpp"
 #include "npusim/frontend/Runtime.hpp"
