@@ -486,7 +486,7 @@ TEST_CASE("export: placer_tests.py compute_one_in_two_links matches its CHECK li
     CHECK(m == kForwardGolden);
 }
 
-TEST_CASE("export: vector_scalar_mul with range_ matches the reconstructed module; a C++ loop unrolls", "[export]") {
+TEST_CASE("export: vector_scalar_mul with range_ matches the reconstructed module, a C++ loop unrolls", "[export]") {
     ExportOptions o;
     o.link_with["vector_scalar_mul_vector"] = "scale.o";
     CHECK(export_mlir(vector_scalar_mul_design(true), o) == kVectorScalarMulGolden);
