@@ -3,6 +3,7 @@
 #include "CliSupport.hpp"
 #include "CrashReporter.hpp"
 #include "DepthCommand.hpp"
+#include "ExportCommand.hpp"
 #include "HtmlReportOutcome.hpp"
 #include "JsonDocument.hpp"
 #include "ProgressLine.hpp"
@@ -60,6 +61,10 @@ const char* kUsage = R"(usage:
   npusim sweep DESIGN --param K=V1,V2,... [options]
                                  the design at every point of a parameter grid, in worker processes
                                  (one per core); under `mpirun -np N`, split over the ranks
+  npusim export DESIGN [--device D] [--param K=V ...] [--link-with KERNEL=FILE.o ...] [-o FILE]
+                                 the AIE-dialect MLIR module IRON would print for the design (stdout
+                                 without -o); --print-commands [--chess] [--full-elf]: the Peano (or
+                                 xchesscc) and aiecc commands that build it (docs/export.md)
 
 run options (also written --option=value):
   --device NAME        npu1, npu1_1col..npu1_3col, npu2, npu2_1col..npu2_7col (default npu1_1col);
@@ -1205,6 +1210,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         if (cmd == "args") return cmd_args(parse_run(args, 1), out);
         if (cmd == "depth") return cmd_depth(args, out, err);
         if (cmd == "sweep") return cmd_sweep(args, out, err);
+        if (cmd == "export") return cmd_export(args, out);
         throw UsageError(fmt::format("unknown command '{}'", cmd));
     } catch (const UsageError& e) {
         if (!json) err << kUsage << "\n";

@@ -101,6 +101,10 @@ void Kernel::call(std::span<const KernelArg> args) const {
     check(args);
     auto* svc = model::CoreServices::current();
     if (!svc) throw DesignError(fmt::format("kernel '{}' called outside a worker body", state_->name));
+    if (auto* rec = dynamic_cast<detail::KernelCallRecorder*>(svc)) {
+        rec->record_kernel_call(*this, args);
+        return;
+    }
     const std::uint64_t cycles = state_->cost(args);
     std::vector<model::MemoryView> views;
     for (const auto& a : args)

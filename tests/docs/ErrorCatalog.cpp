@@ -152,6 +152,7 @@ const Catalog& catalog() {
         add_simulation(k);
         add_harness(k);
         add_cli(k);
+        add_export(k);
         return k;
     }();
     return c;

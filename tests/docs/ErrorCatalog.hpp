@@ -116,6 +116,7 @@ void add_model(Catalog& c);
 void add_simulation(Catalog& c);
 void add_harness(Catalog& c);
 void add_cli(Catalog& c);
+void add_export(Catalog& c);
 
 } // namespace npusim::errcat
 

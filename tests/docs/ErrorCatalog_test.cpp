@@ -79,6 +79,7 @@ NPUSIM_CATALOG_TEST("Harness: the built-in kernel library", kernel_library)
 NPUSIM_CATALOG_TEST("Example designs", example)
 NPUSIM_CATALOG_TEST("CLI: usage", usage)
 NPUSIM_CATALOG_TEST("CLI: output files and the process", process)
+NPUSIM_CATALOG_TEST("MLIR export", mlir_export)
 
 TEST_CASE("every component of the error catalog has its test case, ids and sites are well-formed", "[docs][errors]") {
     std::set<std::string> components;

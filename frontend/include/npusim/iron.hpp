@@ -7,10 +7,12 @@
 //   Program(device, rt, {w}).resolve();
 #include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/CascadeFlow.hpp"
+#include "npusim/frontend/ControlFlow.hpp"
 #include "npusim/frontend/Element.hpp"
 #include "npusim/frontend/Flow.hpp"
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/frontend/Lock.hpp"
+#include "npusim/frontend/MlirExport.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/Program.hpp"
 #include "npusim/frontend/Runtime.hpp"

@@ -29,6 +29,8 @@ void add_host_tensors(ResolveContext& ctx, const RuntimeState& rt) {
     }
 }
 
+} // namespace
+
 void record_sequence_function(const RuntimeState& rt, SequenceRecorder& rec, const std::string& design) {
     SequenceRecorder::set_current(&rec);
     // Where it stopped: after how many recorded operations (fill/drain starts, awaits, writes).
@@ -61,6 +63,8 @@ void finish_task_groups(const RuntimeState& rt, SequenceRecorder& rec) {
                                       rec.open_groups.front()));
     rec.finish_group(0); // the implicit default group ends with the sequence
 }
+
+namespace {
 
 void lower_buffer_write(ResolveContext& ctx, const RecordedBufferWrite& bw) {
     auto it = ctx.buffer_of.find(bw.buffer->uid);

@@ -47,6 +47,17 @@ using CostModel = std::function<std::uint64_t(std::span<const KernelArg>)>;
 /// for the run summary's achieved MACs per cycle against peak.
 using WorkModel = std::function<model::KernelWork(std::span<const KernelArg>)>;
 
+class Kernel;
+namespace detail {
+/// Implemented by the services of a body being exported: records a kernel call (with its scalar
+/// arguments, which model::CoreServices::kernel_call does not see) instead of running it.
+class KernelCallRecorder {
+public:
+    virtual ~KernelCallRecorder() = default;
+    virtual void record_kernel_call(const Kernel& kernel, std::span<const KernelArg> args) = 0;
+};
+} // namespace detail
+
 namespace cost {
 /// overhead + ceil(bytes of all view arguments / bytes_per_cycle)
 CostModel bytes_per_cycle(double bytes_per_cycle, std::uint64_t overhead = 0);

@@ -1,0 +1,349 @@
+#include "export/ModuleExporter.hpp"
+
+#include "export/BodyRecorder.hpp"
+#include "export/MlirTypes.hpp"
+#include "export/SequenceExporter.hpp"
+
+#include "npusim/frontend/Runtime.hpp"
+#include "npusim/model/Error.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <limits>
+#include <set>
+
+namespace npusim::iron::detail::mlir {
+
+namespace {
+
+std::string dims_text(const StreamDims& dims) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < dims.size(); ++i)
+        s += fmt::format("{}<size = {}, stride = {}>", i ? ", " : "", dims[i].first, dims[i].second);
+    return s + "]";
+}
+
+std::string offsets_text(const std::vector<std::int64_t>& v) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+}
+
+std::string objectfifo_type(const TensorType& t) { return "!aie.objectfifo<" + mlir_memref_type(t) + ">"; }
+
+const char* alloc_text(AllocScheme s) { return alloc_scheme_name(s); }
+
+} // namespace
+
+ModuleExporter::ModuleExporter(const Program& program, const ExportOptions& opts) : program_(program), opts_(opts) {}
+
+std::string ModuleExporter::worker_name(std::size_t i) const {
+    const auto& n = program_.workers()[i].state()->name;
+    return n.empty() ? fmt::format("worker_{}", i) : n;
+}
+
+int ModuleExporter::tile_op(const std::string& kind, const Tile& t) {
+    static const std::map<std::string, std::string> hints{
+        {"CoreTile", "logical_core"}, {"MemTile", "logical_mem"}, {"ShimNOCTile", "logical_shim_noc"}};
+    Op op;
+    op.result = ids_.next();
+    op.hint = hints.at(kind);
+    std::string text = fmt::format("aie.logical_tile<{}>({}, {})", kind, t.col ? std::to_string(*t.col) : "?",
+                                   t.row ? std::to_string(*t.row) : "?");
+    if (t.allocation_scheme && *t.allocation_scheme != AllocScheme::Default)
+        text += fmt::format(" {{allocation_scheme = \"{}\"}}", alloc_text(*t.allocation_scheme));
+    op.text = {lit(text)};
+    device_.ops.push_back(std::move(op));
+    return device_.ops.back().result;
+}
+
+int ModuleExporter::worker_tile(const WorkerState* w) {
+    auto it = worker_tiles_.find(w);
+    if (it != worker_tiles_.end()) return it->second;
+    return worker_tiles_[w] = tile_op("CoreTile", w->opts.tile);
+}
+
+int ModuleExporter::endpoint_tile(const EndpointState* ep) {
+    switch (ep->owner) {
+    case OwnerKind::Worker: return worker_tile(ep->worker);
+    case OwnerKind::Link: {
+        auto it = link_tiles_.find(ep->link);
+        if (it != link_tiles_.end()) return it->second;
+        return link_tiles_[ep->link] = tile_op("MemTile", ep->link->tile);
+    }
+    case OwnerKind::Runtime:
+    case OwnerKind::MemTile:
+    case OwnerKind::None: break;
+    }
+    auto it = endpoint_tiles_.find(ep);
+    if (it != endpoint_tiles_.end()) return it->second;
+    // A runtime endpoint gets a fresh ShimNOCTile each time (iron-mlir-golden.md §0.1, 2.).
+    return endpoint_tiles_[ep] = tile_op(ep->owner == OwnerKind::MemTile ? "MemTile" : "ShimNOCTile", ep->tile);
+}
+
+void ModuleExporter::collect_fifos() {
+    std::set<FifoState*> seen;
+    std::vector<FifoState*> todo;
+    auto add = [&](FifoState* f) {
+        if (f && seen.insert(f).second) todo.push_back(f);
+    };
+    for (const auto& w : program_.workers())
+        for (auto* ep : w.state()->endpoints) add(ep->fifo);
+    for (auto* ep : program_.runtime().state()->endpoints) add(ep->fifo);
+    while (!todo.empty()) {
+        FifoState* f = todo.back();
+        todo.pop_back();
+        fifos_.push_back(f);
+        for (LinkState* l : {f->link_from_cons.get(), f->link_to_prod}) {
+            if (!l) continue;
+            for (auto* in : l->inputs) add(in);
+            for (auto& out : l->outputs) add(out.get());
+        }
+    }
+    std::sort(fifos_.begin(), fifos_.end(), [](const FifoState* a, const FifoState* b) { return a->name < b->name; });
+}
+
+void ModuleExporter::emit_tiles() {
+    // Workers first, in Program order, then each fifo's producer and consumers in name order.
+    for (const auto& w : program_.workers()) worker_tile(w.state().get());
+    for (auto* f : fifos_) {
+        endpoint_tile(f->prod.get());
+        for (auto& c : f->cons) endpoint_tile(c.get());
+    }
+}
+
+void ModuleExporter::emit_fifo(const FifoState* f) {
+    if (emitted_[f]) return;
+    emitted_[f] = true;
+    // python/iron/dataflow/objectfifo.py ObjectFifo.resolve -> aie.py object_fifo.
+    Text t{lit(fmt::format("aie.objectfifo @{}(", f->name)), ref(endpoint_tile(f->prod.get()))};
+    if (!f->dims_to_stream.empty()) t.push_back(lit(" dimensionsToStream " + dims_text(f->dims_to_stream)));
+    t.push_back(lit(", {"));
+    std::vector<int> depths{f->prod->depth.value_or(f->depth)};
+    for (std::size_t i = 0; i < f->cons.size(); ++i) {
+        const auto* c = f->cons[i].get();
+        if (i) t.push_back(lit(", "));
+        t.push_back(ref(endpoint_tile(c)));
+        const StreamDims& from = c->dims_from_stream.empty() ? f->default_dims_from_stream : c->dims_from_stream;
+        if (!from.empty()) t.push_back(lit(" dimensionsFromStream " + dims_text(from)));
+        depths.push_back(c->depth.value_or(f->depth));
+    }
+    std::string depth;
+    if (std::all_of(depths.begin(), depths.end(), [&](int d) { return d == depths[0]; })) {
+        depth = fmt::format("{} : i32", depths[0]);
+    } else {
+        for (std::size_t i = 0; i < depths.size(); ++i) depth += fmt::format("{}{} : i32", i ? ", " : "", depths[i]);
+        depth = "[" + depth + "]";
+    }
+    std::vector<std::string> attrs; // alphabetical, as MLIR prints attribute dictionaries
+    if (f->iter_count > 0) attrs.push_back(fmt::format("iter_count = {} : i32", f->iter_count));
+    if (!f->pad_dimensions.empty()) {
+        std::string p;
+        for (std::size_t i = 0; i < f->pad_dimensions.size(); ++i)
+            p += fmt::format("{}<const_pad_before = {}, const_pad_after = {}>", i ? ", " : "",
+                             f->pad_dimensions[i].first, f->pad_dimensions[i].second);
+        attrs.push_back("padDimensions = #aie<bd_pad_layout_array[" + p + "]>");
+    }
+    if (f->pad_value != 0) attrs.push_back(fmt::format("padValue = {} : i32", f->pad_value));
+    if (f->repeat_count) attrs.push_back(fmt::format("repeat_count = {} : i32", *f->repeat_count));
+    if (f->via_dma) attrs.push_back("via_DMA = true");
+    std::string text = fmt::format("}}, {})", depth);
+    if (!attrs.empty()) {
+        text += " {";
+        for (std::size_t i = 0; i < attrs.size(); ++i) text += (i ? ", " : "") + attrs[i];
+        text += "}";
+    }
+    text += " : " + objectfifo_type(f->obj_type);
+    // ODS prints a space before each of the two trailing custom directives (consumer type, init
+    // values), also when they print nothing (iron-mlir-golden.md §0.3).
+    text += " ";
+    if (f->consumer_obj_type) text += "-> " + objectfifo_type(*f->consumer_obj_type);
+    text += " ";
+    if (!f->init_values.empty()) {
+        text += "= [";
+        for (std::size_t i = 0; i < f->init_values.size(); ++i)
+            text +=
+                (i ? ", " : "") + dense_literal(f->obj_type, f->init_values[i]) + " : " + mlir_memref_type(f->obj_type);
+        text += "]";
+    }
+    t.push_back(lit(text));
+    device_.ops.push_back(Op{-1, {}, std::move(t), {}, {}});
+    for (const LinkState* l : {f->link_to_prod, f->link_from_cons.get()})
+        if (l) emit_link(l);
+}
+
+void ModuleExporter::emit_link(const LinkState* l) {
+    if (links_emitted_[l]) return;
+    links_emitted_[l] = true;
+    // ObjectFifoLink.resolve: the link's other fifos, then aie.objectfifo.link.
+    for (auto* in : l->inputs) emit_fifo(in);
+    for (auto& out : l->outputs) emit_fifo(out.get());
+    std::string ins, outs;
+    for (auto* in : l->inputs) ins += (ins.empty() ? "@" : ", @") + in->name;
+    for (auto& out : l->outputs) outs += (outs.empty() ? "@" : ", @") + out->name;
+    std::string offsets;
+    switch (l->kind) {
+    case LinkState::Kind::Forward: offsets = "[] [0]"; break; // forward() is split([0])
+    case LinkState::Kind::Split: offsets = "[] " + offsets_text(l->offsets); break;
+    case LinkState::Kind::Join: offsets = offsets_text(l->offsets) + " []"; break;
+    }
+    device_.ops.push_back(
+        Op{-1, {}, {lit(fmt::format("aie.objectfifo.link [{}] -> [{}]({})", ins, outs, offsets))}, {}, {}});
+}
+
+void ModuleExporter::emit_fifos() {
+    for (auto* f : fifos_) emit_fifo(f);
+}
+
+void ModuleExporter::emit_buffers_and_kernels(std::vector<Region>& bodies) {
+    const auto& workers = program_.workers();
+    // Values first: bodies refer to buffers and locks that are printed before them.
+    for (const auto& w : workers)
+        for (const auto& b : w.state()->buffers)
+            if (!values_.buffers.count(b.get())) values_.buffers[b.get()] = ids_.next();
+    std::map<const BarrierState*, const WorkerState*> barrier_owner;
+    for (std::size_t i = 0; i < workers.size(); ++i)
+        for (const auto& b : workers[i].state()->barriers) {
+            auto [it, fresh] = barrier_owner.emplace(b.get(), workers[i].state().get());
+            if (!fresh)
+                throw DesignError(fmt::format(
+                    "worker '{}': cannot export WorkerRuntimeBarrier '{}', which another worker also takes: IRON "
+                    "gives each worker's barrier argument its own aie.lock and the export cannot tell which one "
+                    "set() means",
+                    worker_name(i), b->name));
+            values_.locks[b.get()] = ids_.next();
+        }
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+        const auto* w = workers[i].state().get();
+        BodyRecorder rec(worker_name(i), ids_);
+        for (auto* ep : w->endpoints) {
+            const bool producer = ep->role == Role::Producer;
+            const TensorType elem =
+                !producer && ep->fifo->consumer_obj_type ? *ep->fifo->consumer_obj_type : ep->fifo->obj_type;
+            rec.add_port(ep->uid, RecordedPort{ep->fifo->name, producer, elem});
+        }
+        for (const auto& b : w->buffers) rec.add_buffer(b->uid, values_.buffers.at(b.get()), b->type);
+        for (const auto& b : w->barriers) rec.add_lock(b->uid, values_.locks.at(b.get()));
+        bodies.emplace_back();
+        rec.record(w->body, bodies.back());
+        kernels_.push_back(rec.kernels());
+    }
+    std::set<const BufferState*> buffers_done;
+    std::set<std::string> kernels_done;
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+        const auto* w = workers[i].state().get();
+        for (const auto& b : w->buffers) {
+            if (!buffers_done.insert(b.get()).second) continue;
+            // python/iron/buffer.py Buffer.resolve -> aie.py buffer.
+            Op op;
+            op.result = values_.buffers.at(b.get());
+            op.hint = b->name;
+            op.text = {lit("aie.buffer("), ref(worker_tile(w)),
+                       lit(fmt::format(") {{sym_name = \"{}\"}} : {} {}", b->name, mlir_memref_type(b->type),
+                                       b->init.empty() ? "" : "= " + dense_literal(b->type, b->init)))};
+            device_.ops.push_back(std::move(op));
+        }
+        for (const auto& k : kernels_[i]) {
+            if (!kernels_done.insert(k.name).second) continue;
+            // python/iron/kernel.py Kernel.resolve: func.func private with link_with (#2922).
+            std::string sig;
+            for (std::size_t a = 0; a < k.types.size(); ++a)
+                sig += (a ? ", " : "") +
+                       (k.types[a].is_tensor ? mlir_memref_type(k.types[a].tensor) : element_type(k.types[a].dtype));
+            auto obj = opts_.link_with.find(k.name);
+            const std::string link = obj != opts_.link_with.end() ? obj->second : k.name + ".o";
+            device_.ops.push_back(
+                Op{-1,
+                   {},
+                   {lit(fmt::format("func.func private @{}({}) attributes {{link_with = \"{}\"}}", k.name, sig, link))},
+                   {},
+                   {}});
+        }
+    }
+}
+
+void ModuleExporter::emit_cores(std::vector<Region>& bodies) {
+    const auto& workers = program_.workers();
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+        const auto* w = workers[i].state().get();
+        for (const auto& b : w->barriers) // python/iron/worker.py Worker.resolve: lock(my_tile), no init
+            device_.ops.push_back(
+                Op{values_.locks.at(b.get()), {}, {lit("aie.lock("), ref(worker_tile(w)), lit(")")}, {}, {}});
+        Op core;
+        core.result = ids_.next();
+        core.text = {lit("aie.core("), ref(worker_tile(w)), lit(")")};
+        Region r;
+        auto constant = [&](std::int64_t v) {
+            Op c;
+            c.result = ids_.next();
+            c.hint = fmt::format("c{}", v);
+            c.text = {lit(fmt::format("arith.constant {} : index", v))};
+            r.ops.push_back(std::move(c));
+            return r.ops.back().result;
+        };
+        // Worker.resolve: for _ in range_(sys.maxsize if while_true else 1): core_fn(*fn_args).
+        const int lo = constant(0);
+        const int hi = constant(w->opts.while_true ? std::numeric_limits<std::int64_t>::max() : 1);
+        const int step = constant(1);
+        Op loop;
+        loop.regions.push_back(std::move(bodies[i]));
+        const int iv = ids_.next();
+        loop.regions.back().args.push_back(iv);
+        loop.text = {lit("scf.for "), ref(iv), lit(" = "), ref(lo), lit(" to "), ref(hi), lit(" step "), ref(step)};
+        r.ops.push_back(std::move(loop));
+        r.ops.push_back(Op{-1, {}, {lit("aie.end")}, {}, {}});
+        core.regions.push_back(std::move(r));
+        // IRON passes stack_size only when given; its default is the target's 1024 bytes.
+        if (w->opts.stack_size != 0x400)
+            core.tail = {lit(fmt::format(" {{stack_size = {} : i32}}", w->opts.stack_size))};
+        device_.ops.push_back(std::move(core));
+    }
+}
+
+void ModuleExporter::emit_cascades() {
+    // python/iron/program.py: cascade flows after all cores, from each worker's outgoing cascades.
+    for (const auto& w : program_.workers())
+        for (const auto& dst : w.state()->outgoing_cascades)
+            if (auto d = dst.lock())
+                device_.ops.push_back(Op{-1,
+                                         {},
+                                         {lit("aie.cascade_flow("), ref(worker_tile(w.state().get())), lit(", "),
+                                          ref(worker_tile(d.get())), lit(")")},
+                                         {},
+                                         {}});
+}
+
+Op ModuleExporter::build() {
+    if (program_.trace_options() && program_.trace_options()->trace_size > 0)
+        throw DesignError(fmt::format("design '{}': cannot export enable_trace: the trace configuration IRON emits "
+                                      "(aie.trace ops) is not exported; export the design without trace",
+                                      program_.name()));
+    (void)program_.resolve(opts_.resolve); // what the toolchain rejects is not exported
+    collect_fifos();
+    emit_tiles();
+    emit_fifos();
+    std::vector<Region> bodies;
+    emit_buffers_and_kernels(bodies);
+    emit_cores(bodies);
+    emit_cascades();
+    device_.ops.push_back(export_sequence(program_, values_, ids_));
+    Op device;
+    device.text = {lit(fmt::format("aie.device({})", program_.device().name))};
+    device.regions.push_back(std::move(device_));
+    Op module;
+    module.text = {lit("module")};
+    module.regions.emplace_back();
+    module.regions.back().ops.push_back(std::move(device));
+    return module;
+}
+
+} // namespace npusim::iron::detail::mlir
+
+namespace npusim::iron {
+
+std::string export_mlir(const Program& program, const ExportOptions& opts) {
+    detail::mlir::ModuleExporter ex(program, opts);
+    return detail::mlir::print_module(ex.build());
+}
+
+} // namespace npusim::iron

@@ -1,0 +1,155 @@
+// npusim::iron::export_mlir and `npusim export`: bodies the export cannot express, designs it
+// refuses, and the command line.
+#include "Designs.hpp"
+
+namespace npusim::errcat {
+
+namespace {
+void fsink(const std::int32_t*, std::int32_t*, float) {}
+
+// One worker passing `in` to `out` with `body`; exported.
+template <class Body>
+void export_body(Body body) {
+    ObjectFifo in(i32(16), "in"), out(i32(16), "out");
+    Worker w(body, fn_args(in.cons(), out.prod()), {.name = "w"});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, F i, F o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(i32(16), i32(16), in.prod(), out.cons()));
+    (void)export_mlir(Program("npu1_1col", rt, {w}, "t"));
+}
+} // namespace
+
+void add_export(Catalog& c) {
+    c.component("MLIR export", "What `npusim export` / `export_mlir` cannot express in IRON's AIE-dialect module "
+                               "(`frontend/src/export/`, docs/export.md).");
+    c.site("frontend/src/export/BodyRecorder.cpp");
+    NPUSIM_ERROR(c, "export.inline_write", kDesign,
+                 "worker 'w': cannot export its body: it writes i32[16] outside a kernel (inline arithmetic on "
+                 "elements has no op in the export; do it in a Kernel)",
+                 export_body([](F i, F o) {
+                     auto a = i.acquire(1);
+                     auto b = o.acquire(1);
+                     b.as<std::int32_t>()[0] = a.as<std::int32_t>()[0] + 1;
+                     i.release(1);
+                     o.release(1);
+                 }));
+    NPUSIM_ERROR(c, "export.data_dependent", kDesign,
+                 "worker 'w': cannot export its body: two iterations of the body differ (control flow that depends "
+                 "on element data or on state the body keeps has no static form; IRON traces a body once)",
+                 export_body([](F i, F o) {
+                     auto a = i.acquire(1);
+                     if (a.as<std::int32_t>()[0] == 0) {
+                         o.acquire(1);
+                         o.release(1);
+                     }
+                     i.release(1);
+                 }));
+    NPUSIM_ERROR(c, "export.range_index", kDesign,
+                 "worker 'w': cannot export its body: range_(2) body differs between iterations 0 and 1 (it uses the "
+                 "loop index or element data in a way the export cannot express)",
+                 export_body([](F i, F o) {
+                     range_(2, [&](std::int64_t n) {
+                         if (n == 0) {
+                             i.acquire(1);
+                             i.release(1);
+                         }
+                     });
+                     o.acquire(1);
+                     o.release(1);
+                 }));
+    NPUSIM_ERROR(c, "export.range_negative", kDesign,
+                 "worker 'w': cannot export its body: range_(-1) with a negative count",
+                 export_body([](F, F) { range_(-1, [](std::int64_t) {}); }));
+    NPUSIM_ERROR(c, "export.add_cycles", kDesign,
+                 "worker 'w': cannot export its body: add_cycles(5) stands for work the body does itself, which has "
+                 "no op in the export",
+                 export_body([](F, F) { add_cycles(5); }));
+    NPUSIM_ERROR(c, "export.float_scalar", kDesign,
+                 "worker 'w': cannot export its body: kernel 'f' argument 2 is a floating-point scalar",
+                 Kernel k("f", &fsink, {i32(16), i32(16), scalar<float>()});
+                 export_body([k](F i, F o) {
+                     auto a = i.acquire(1);
+                     auto b = o.acquire(1);
+                     k(a, b, 1.5f);
+                     i.release(1);
+                     o.release(1);
+                 }));
+    c.internal("export.cascade_put",
+               "worker 'w': cannot export its body: cascade_put in the body (IRON puts cascade "
+               "words inside kernels)",
+               "Tested through `npusim export deadlock_cascade_never_put`, whose bodies move cascade words "
+               "themselves (export.cascade_get); a put is refused the same way.");
+    c.cli("export.cascade_get", kDesign,
+          "worker 'bottom': cannot export its body: cascade_get in the body (IRON gets cascade words inside kernels)",
+          {"export", "deadlock_cascade_never_put", "--device", "npu1"});
+    c.internal("export.not_an_arg",
+               "worker 'w': cannot export its body: acquire() on a fifo handle that is not among "
+               "the worker's fn_args",
+               "resolve() traces the body first and refuses a handle outside the worker's fn_args with its own "
+               "message (trace.*); the same holds for release() and for a Buffer ('a Buffer that is not among the "
+               "worker's fn_args').");
+    c.internal("export.raw_kernel_call",
+               "worker 'w': cannot export its body: kernel 'k' is called without its "
+               "arguments (not through npusim::iron::Kernel)",
+               "Every kernel call of the design API goes through Kernel, which the exporter records with its "
+               "arguments; only code calling model::CoreServices directly reaches this.");
+    c.internal("export.sub_view",
+               "worker 'w': cannot export its body: kernel 'k' argument 0 is part of i32[16] (a "
+               "sub-view has no op in the export)",
+               "Kernel arguments are whole elements or Buffers in the design API (Element views are whole "
+               "objects); kept for views built from raw pointers.");
+    c.internal("export.foreign_view",
+               "worker 'w': cannot export its body: kernel 'k' argument 0 views memory that "
+               "is neither an acquired element nor a Buffer",
+               "As export.sub_view: only a view made outside the design API reaches this.");
+    c.internal("export.shape",
+               "worker 'w': cannot export its body: kernel 'k' argument 0 is i32[4,4] where i32[2,8] "
+               "is declared",
+               "Kernel's own check (kernel.*) compares element counts; a multi-dimensional parameter of another "
+               "shape with the same count is refused here (only 1-D parameters get IRON's collapse_shape).");
+    c.internal("export.body_threw", "worker 'w': body threw while it was exported: boom",
+               "resolve() runs every body first (its trace) and reports a throwing body with its own message.");
+    c.site("frontend/src/export/ModuleExporter.cpp");
+    NPUSIM_ERROR(c, "export.trace", kDesign,
+                 "design 't': cannot export enable_trace: the trace configuration IRON emits (aie.trace ops) is not "
+                 "exported; export the design without trace",
+                 ObjectFifo in(i32(16), "in"), out(i32(16), "out");
+                 Worker w([](F, F) {}, fn_args(in.cons(), out.prod()), {.name = "w"}); Runtime rt(
+                     [](RuntimeData a, RuntimeData b, F i, F o) {
+                         i.fill(a);
+                         o.drain(b, {.wait = true});
+                     },
+                     fn_args(i32(16), i32(16), in.prod(), out.cons()));
+                 Program p("npu1_1col", rt, {w}, "t"); p.enable_trace(8192); (void)export_mlir(p));
+    c.internal("export.shared_barrier",
+               "worker 'b': cannot export WorkerRuntimeBarrier 'x', which another worker "
+               "also takes: IRON gives each worker's barrier argument its own aie.lock and "
+               "the export cannot tell which one set() means",
+               "resolve() gives each barrier one lock on one worker's tile and refuses a barrier shared by two "
+               "workers before the export gets here.");
+    c.site("frontend/src/export/SequenceExporter.cpp");
+    c.internal("export.rtp_dtype",
+               "buffer 'p': cannot export a runtime-sequence write of 2 B at offset 0 into "
+               "i16[4]: IRON writes whole i32 elements (rtp_buf[i] = v)",
+               "Only reachable with a Buffer of another element type than i32 written from the sequence.");
+    c.internal("export.barrier_unused",
+               "WorkerRuntimeBarrier 'x' is set by the runtime sequence but no worker takes it",
+               "resolve() refuses the same design first (barrier.*).");
+    c.site("tools/ExportCommand.cpp");
+    c.cli("export.no_design", kUsage, "export: which design? (see `npusim list`)", {"export"});
+    c.cli("export.unknown_option", kUsage, "export: unknown option '--fast'", {"export", "memcpy", "--fast"});
+    c.cli("export.extra_argument", kUsage, "export: unexpected argument 'b'", {"export", "memcpy", "b"});
+    c.cli("export.link_with", kUsage, "--link-with expects KERNEL=FILE.o, got 'k'",
+          {"export", "memcpy", "--link-with", "k"});
+    c.cli("export.chess_alone", kUsage,
+          "export: --chess and --full-elf choose what --print-commands prints; give --print-commands",
+          {"export", "memcpy", "--chess"});
+    c.cli("export.o_empty", kUsage, "-o needs a file name", {"export", "memcpy", "-o", ""});
+    c.cli("export.o_write", kOther, "cannot write -o '/nonexistent/x.mlir': No such file or directory",
+          {"export", "memcpy", "-o", "/nonexistent/x.mlir"});
+}
+
+} // namespace npusim::errcat

@@ -1,0 +1,23 @@
+#pragma once
+// `npusim export DESIGN [--device D] [--param K=V ...] [--link-with KERNEL=FILE.o ...] [-o FILE]
+// [--print-commands [--chess] [--full-elf]]`: the design's AIE-dialect module as IRON prints it
+// (npusim::iron::export_mlir), and the commands mlir-aie's toolchain builds it with. See
+// docs/export.md.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace npusim::tools {
+
+/// `args` starts with "export". Throws UsageError for a bad command line and DesignError when the
+/// design does not resolve or cannot be exported; returns 0 once the module was written.
+int cmd_export(const std::vector<std::string>& args, std::ostream& out);
+
+/// The commands that turn `mlir_file` (its text `mlir`) plus the kernel sources into an xclbin and
+/// the instruction stream (or a full ELF) for `device`: one compile per link_with object (Peano's
+/// clang++, or xchesscc_wrapper with `chess`), then aiecc (programming_examples/makefile-common,
+/// python/utils/compile/utils.py _run_aiecc, HEAD 3ca0193c).
+std::string build_commands(const std::string& mlir, const std::string& mlir_file, const std::string& device, bool chess,
+                           bool full_elf);
+
+} // namespace npusim::tools
