@@ -23,6 +23,7 @@
 #include "npusim/kernels/vision.hpp"
 #include "npusim/model/Error.hpp"
 
+#include <limits>
 #include <npusim/aie_kernels.hpp>
 
 #include <algorithm>
@@ -144,24 +145,26 @@ DesignSpec make_edge_detect() {
             fn_args(in_l3l2.cons(), of_2to3.prod(), rgba2gray), WorkerOptions{.name = "rgba2gray"});
         workers.emplace_back(
             [w, h](ObjectFifoHandle in, ObjectFifoHandle out, Buffer kern, Kernel k) {
-                for (;;) { // range_(sys.maxsize) inside a while_true=False worker
+                // for _ in range_(sys.maxsize) inside a while_true=False worker; the middle rows are
+                // for _ in range_(1, height_minus_1), as edge_detect.py writes them.
+                range_(std::numeric_limits<std::int64_t>::max(), [&](std::int64_t) {
                     auto pre = in.acquire(2);
                     auto o1 = out.acquire(1);
                     k(pre[0], pre[0], pre[1], o1, w, kern.view());
                     out.release(1);
-                    for (std::int64_t y = 1; y < h - 1; ++y) {
+                    range_(1, h - 1, [&](std::int64_t) {
                         auto l = in.acquire(3);
                         auto ol = out.acquire(1);
                         k(l[0], l[1], l[2], ol, w, kern.view());
                         in.release(1);
                         out.release(1);
-                    }
+                    });
                     auto post = in.acquire(2);
                     auto o2 = out.acquire(1);
                     k(post[0], post[1], post[1], o2, w, kern.view());
                     in.release(2);
                     out.release(1);
-                }
+                });
             },
             fn_args(of_2to3.cons(), of_3to4.prod(), filter_kernel, filter2d),
             WorkerOptions{.while_true = false, .name = "filter2d"});

@@ -86,7 +86,7 @@ DesignSpec make_scale_shift() {
                 [tiles_per_core](ObjectFifoHandle of_a, ObjectFifoHandle of_b, ObjectFifoHandle of_c, Kernel k,
                                  Buffer rtp, WorkerRuntimeBarrier barrier) {
                     barrier.wait_for_value(1);
-                    const std::int32_t is_mul = rtp.as<std::int32_t>()[0];
+                    const std::int32_t is_mul = rtp.at<std::int32_t>(0); // is_mul = my_rtp[0]: memref.load
                     for (std::int64_t t = 0; t < tiles_per_core; ++t) {
                         auto c = of_c.acquire(1);
                         auto a = of_a.acquire(1);

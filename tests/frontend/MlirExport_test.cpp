@@ -442,6 +442,142 @@ Program vector_scalar_mul_design(bool use_range) {
     return Program("npu1_1col", rt, {w});
 }
 
+// iron-mlir-golden.md §1.3 (R), test/python/buffer_resolution.py test 1: `scale = rtp[0]` in the body
+// is an index constant and a memref.load (python/iron/buffer.py Buffer.__getitem__), kept although
+// nothing uses it.
+const char* const kRtpLoadGolden = R"MLIR(module {
+  aie.device(npu1_1col) {
+    %logical_core = aie.logical_tile<CoreTile>(?, ?)
+    %logical_shim_noc = aie.logical_tile<ShimNOCTile>(?, ?)
+    %logical_shim_noc_0 = aie.logical_tile<ShimNOCTile>(?, ?)
+    aie.objectfifo @in(%logical_shim_noc, {%logical_core}, 2 : i32) : !aie.objectfifo<memref<64xi32>>  
+    aie.objectfifo @out(%logical_core, {%logical_shim_noc_0}, 2 : i32) : !aie.objectfifo<memref<64xi32>>  
+    %my_rtp = aie.buffer(%logical_core) {sym_name = "my_rtp"} : memref<16xi32> 
+    %0 = aie.core(%logical_core) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %arg0 = %c0 to %c9223372036854775807 step %c1 {
+        %c0_1 = arith.constant 0 : index
+        %1 = memref.load %my_rtp[%c0_1] : memref<16xi32>
+        %2 = aie.objectfifo.acquire @in(Consume, 1) : !aie.objectfifosubview<memref<64xi32>>
+        %3 = aie.objectfifo.subview.access %2[0] : !aie.objectfifosubview<memref<64xi32>> -> memref<64xi32>
+        %4 = aie.objectfifo.acquire @out(Produce, 1) : !aie.objectfifosubview<memref<64xi32>>
+        %5 = aie.objectfifo.subview.access %4[0] : !aie.objectfifosubview<memref<64xi32>> -> memref<64xi32>
+        aie.objectfifo.release @in(Consume, 1)
+        aie.objectfifo.release @out(Produce, 1)
+      }
+      aie.end
+    }
+    aie.runtime_sequence(%arg0: memref<64xi32>, %arg1: memref<64xi32>) {
+      %c7_i32 = arith.constant 7 : i32
+      aiex.npu.rtp_write(@my_rtp, 0, %c7_i32) : i32
+      %c3_i32 = arith.constant 3 : i32
+      aiex.npu.rtp_write(@my_rtp, 1, %c3_i32) : i32
+      %1 = aiex.dma_configure_task_for @in {
+        aie.dma_bd(%arg0 : memref<64xi32> offset = 0 len = 64 sizes = [1, 1, 1, 64] strides = [0, 0, 0, 1])
+        aie.end
+      }
+      aiex.dma_start_task(%1)
+      %2 = aiex.dma_configure_task_for @out {
+        aie.dma_bd(%arg1 : memref<64xi32> offset = 0 len = 64 sizes = [1, 1, 1, 64] strides = [0, 0, 0, 1])
+        aie.end
+      } {issue_token = true}
+      aiex.dma_start_task(%2)
+      aiex.dma_await_task(%2)
+      aiex.dma_free_task(%1)
+      aiex.dma_free_task(%2)
+    }
+  }
+}
+)MLIR";
+
+Program rtp_load_design() {
+    const auto ty = tensor<std::int32_t>({64});
+    ObjectFifo in(ty, "in"), out(ty, "out");
+    Buffer rtp = Buffer(tensor<std::int32_t>({16}), "my_rtp").use_write_rtp();
+    Worker w(
+        [](ObjectFifoHandle i, ObjectFifoHandle o, Buffer r) {
+            [[maybe_unused]] const std::int32_t scale = r.at<std::int32_t>(0);
+            i.acquire(1);
+            o.acquire(1);
+            i.release(1);
+            o.release(1);
+        },
+        fn_args(in.cons(), out.prod(), rtp));
+    Runtime rt(
+        [rtp](RuntimeData a, RuntimeData b, ObjectFifoHandle ih, ObjectFifoHandle oh) {
+            rtp[0] = 7;
+            rtp[1] = 3;
+            ih.fill(a);
+            oh.drain(b, {.wait = true});
+        },
+        fn_args(ty, ty, in.prod(), out.cons()));
+    return Program("npu1_1col", rt, {w});
+}
+
+// iron-mlir-golden.md §1.8 (R), test/python/worker_buffer_sharing.py, unplaced: `buf[0] = 1` is an
+// index constant, the value constant and memref.store (Buffer.__setitem__); `x = buf[0]` a load.
+const char* const kSharedBufferGolden = R"MLIR(module {
+  aie.device(npu2_1col) {
+    %logical_core = aie.logical_tile<CoreTile>(0, 2)
+    %logical_core_0 = aie.logical_tile<CoreTile>(0, 3)
+    %logical_shim_noc = aie.logical_tile<ShimNOCTile>(?, ?)
+    aie.objectfifo @out(%logical_core_0, {%logical_shim_noc}, 2 : i32) : !aie.objectfifo<memref<64xi32>>  
+    %shared_l1 = aie.buffer(%logical_core) {sym_name = "shared_l1"} : memref<64xi32> 
+    %0 = aie.core(%logical_core) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %arg0 = %c0 to %c9223372036854775807 step %c1 {
+        %c0_1 = arith.constant 0 : index
+        %c1_i32 = arith.constant 1 : i32
+        memref.store %c1_i32, %shared_l1[%c0_1] : memref<64xi32>
+      }
+      aie.end
+    }
+    %1 = aie.core(%logical_core_0) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %arg0 = %c0 to %c9223372036854775807 step %c1 {
+        %2 = aie.objectfifo.acquire @out(Produce, 1) : !aie.objectfifosubview<memref<64xi32>>
+        %3 = aie.objectfifo.subview.access %2[0] : !aie.objectfifosubview<memref<64xi32>> -> memref<64xi32>
+        %c0_1 = arith.constant 0 : index
+        %4 = memref.load %shared_l1[%c0_1] : memref<64xi32>
+        aie.objectfifo.release @out(Produce, 1)
+      }
+      aie.end
+    }
+    aie.runtime_sequence(%arg0: memref<64xi32>) {
+      %2 = aiex.dma_configure_task_for @out {
+        aie.dma_bd(%arg0 : memref<64xi32> offset = 0 len = 64 sizes = [1, 1, 1, 64] strides = [0, 0, 0, 1])
+        aie.end
+      } {issue_token = true}
+      aiex.dma_start_task(%2)
+      aiex.dma_await_task(%2)
+      aiex.dma_free_task(%2)
+    }
+  }
+}
+)MLIR";
+
+Program shared_buffer_design() {
+    const auto ty = tensor<std::int32_t>({64});
+    ObjectFifo out(ty, "out");
+    Buffer shared(ty, "shared_l1", {}, Tile(0, 2));
+    Worker prod([](Buffer b) { b.at<std::int32_t>(0) = 1; }, fn_args(shared), {.tile = Tile(0, 2)});
+    Worker cons(
+        [](ObjectFifoHandle o, Buffer b) {
+            o.acquire(1);
+            [[maybe_unused]] const std::int32_t x = b.at<std::int32_t>(0);
+            o.release(1);
+        },
+        fn_args(out.prod(), shared), {.tile = Tile(0, 3)});
+    Runtime rt([](RuntimeData c, ObjectFifoHandle oh) { oh.drain(c, {.wait = true}); }, fn_args(ty, out.cons()));
+    return Program("npu2_1col", rt, {prod, cons});
+}
+
 } // namespace
 
 TEST_CASE("export: barrier.py matches its CHECK lines and the reconstructed module", "[export]") {
@@ -499,4 +635,23 @@ TEST_CASE("export: vector_scalar_mul with range_ matches the reconstructed modul
         ++calls;
     CHECK(calls == 4);
     CHECK(unrolled.find("scf.for %arg1") == std::string::npos);
+}
+
+TEST_CASE("export: buffer_resolution.py reads an RTP in the body as memref.load", "[export]") {
+    const std::string m = export_mlir(rtp_load_design());
+    CHECK(file_check(m, {"CHECK-LABEL: scf.for", "CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index",
+                         "CHECK-NEXT: %{{.*}} = memref.load %my_rtp[%[[C0]]] : memref<16xi32>",
+                         "CHECK: aiex.npu.rtp_write(@my_rtp, 0, %{{.*}}) : i32"}) == "");
+    CHECK(m == kRtpLoadGolden);
+}
+
+TEST_CASE("export: worker_buffer_sharing.py stores and loads a shared Buffer", "[export]") {
+    const std::string m = export_mlir(shared_buffer_design());
+    // The test's CHECK lines for the unplaced module.
+    CHECK(file_check(m, {"CHECK: %[[PTILE:.+]] = aie.logical_tile<CoreTile>(0, 2)",
+                         "CHECK: %[[CTILE:.+]] = aie.logical_tile<CoreTile>(0, 3)",
+                         "CHECK: %[[BUF:.+]] = aie.buffer(%[[PTILE]]) {sym_name = \"shared_l1\"}",
+                         "CHECK: aie.core(%[[PTILE]])", "CHECK: memref.store {{.*}}, %[[BUF]]",
+                         "CHECK: aie.core(%[[CTILE]])", "CHECK: memref.load %[[BUF]]"}) == "");
+    CHECK(m == kSharedBufferGolden);
 }

@@ -2,7 +2,7 @@
 // option, mirroring aiecc's --alloc-scheme (mlir-aie tools/aiecc/CommandLineOptions.h) as
 // AIEAssignBuffers.cpp (AIEAssignBufferAddressesPass) applies it; docs/resolve.md, "Mem-tile
 // placement and memory allocation".
-#include "Cli.hpp"
+#include "CliRun.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/iron.hpp"
 
@@ -14,15 +14,8 @@ using namespace npusim;
 using Catch::Contains;
 
 namespace {
-struct Out {
-    int code;
-    std::string out, err;
-};
-Out cli(std::vector<std::string> args) {
-    std::ostringstream o, e;
-    const int c = tools::run_cli(args, o, e);
-    return {c, o.str(), e.str()};
-}
+using npusim::test::Out;
+using npusim::test::cli;
 
 // The netlist dump line of buffer `name`.
 std::string dump_line(const std::string& dump, const std::string& name) {

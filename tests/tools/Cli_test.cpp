@@ -1,5 +1,5 @@
 // The CLI contract (README.md "Using it", docs/errors.md): commands, output, --json, and exit codes 0-4 with their messages.
-#include "Cli.hpp"
+#include "CliRun.hpp"
 #include "CliSupport.hpp"
 #include "ProgressLine.hpp"
 #include "harness/TestSupport.hpp"
@@ -22,15 +22,8 @@
 using namespace npusim;
 
 namespace {
-struct Out {
-    int code;
-    std::string out, err;
-};
-Out cli(std::vector<std::string> args) {
-    std::ostringstream o, e;
-    const int c = tools::run_cli(args, o, e);
-    return {c, o.str(), e.str()};
-}
+using npusim::test::Out;
+using npusim::test::cli;
 
 // A design that deadlocks: the worker waits on a fifo the runtime never fills.
 void register_test_designs() {

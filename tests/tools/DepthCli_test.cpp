@@ -1,5 +1,5 @@
 // `npusim depth`: the table, --json, --csv, and the usage errors (exit code 2).
-#include "Cli.hpp"
+#include "CliRun.hpp"
 #include "harness/TestSupport.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,16 +11,8 @@ using namespace npusim;
 
 namespace {
 
-struct Out {
-    int code;
-    std::string out, err;
-};
-
-Out cli(std::vector<std::string> args) {
-    std::ostringstream o, e;
-    const int c = tools::run_cli(args, o, e);
-    return {c, o.str(), e.str()};
-}
+using npusim::test::Out;
+using npusim::test::cli;
 
 std::vector<std::string> lines_of(const std::string& path) {
     std::ifstream f(path);

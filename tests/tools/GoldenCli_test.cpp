@@ -1,7 +1,7 @@
 // `npusim run` / `npusim golden` as a golden-model test tool, end to end: .npy inputs, saved
 // outputs, expected files (deliberately wrong ones too), float tolerances, --kernels=aie, and the
 // error texts and exit codes for files that do not fit.
-#include "Cli.hpp"
+#include "CliRun.hpp"
 #include "harness/TestSupport.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/harness/NpyFile.hpp"
@@ -19,15 +19,8 @@ using namespace npusim::harness;
 
 namespace {
 
-struct Out {
-    int code;
-    std::string out, err;
-};
-Out cli(std::vector<std::string> args) {
-    std::ostringstream o, e;
-    const int c = tools::run_cli(args, o, e);
-    return {c, o.str(), e.str()};
-}
+using npusim::test::Out;
+using npusim::test::cli;
 // CHECK(r.code == code), showing the output when it fails.
 #define CHECK_CODE(r, want)                                                                                            \
     do {                                                                                                               \

@@ -1,6 +1,6 @@
 // `npusim sweep`: the aligned table, --json, --csv, the serial mode giving the same points, and the
 // usage errors (exit code 2). The MPI split is tested through mpirun by tools:sweep-mpi.
-#include "Cli.hpp"
+#include "CliRun.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -15,16 +15,8 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-struct Out {
-    int code;
-    std::string out, err;
-};
-
-Out cli(std::vector<std::string> args) {
-    std::ostringstream o, e;
-    const int c = tools::run_cli(args, o, e);
-    return {c, o.str(), e.str()};
-}
+using npusim::test::Out;
+using npusim::test::cli;
 
 const std::vector<std::string> kGrid = {
     "sweep", "matmul_single_core", "--param", "M=64,128", "--param", "K=64", "--param", "N=64,128"};

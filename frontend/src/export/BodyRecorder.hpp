@@ -5,15 +5,23 @@
 // WorkerRuntimeBarrier.wait_for_value/release_with_value, python/helpers/dialects/scf.py _for).
 // What has no op (inline arithmetic on element memory, add_cycles, body-level cascade words,
 // control flow that depends on data) is a DesignError naming the worker and the construct.
+//
+// Element reads and writes (IRON's `buf[i]` and `buf[i] = v`: memref.load / memref.store) are seen
+// through Element's access observer. Which load a scalar kernel argument came from is found by
+// running the body over memory filled with two patterns in which no constant can equal the same
+// value in both (see fill_bits); two more runs, over zeroed and 0xA5-filled memory, replay those
+// decisions and must record the same ops.
 #include "export/MlirIr.hpp"
 
 #include "npusim/frontend/ControlFlow.hpp"
+#include "npusim/frontend/Element.hpp"
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/frontend/TensorType.hpp"
 
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,15 +40,18 @@ struct CalledKernel {
     std::vector<ArgType> types;
 };
 
-class BodyRecorder final : public model::CoreServices, public LoopRecorder, public KernelCallRecorder {
+class BodyRecorder final : public model::CoreServices,
+                           public LoopRecorder,
+                           public KernelCallRecorder,
+                           public ElementAccessObserver {
 public:
     BodyRecorder(std::string worker, ValueIds& ids);
     void add_port(int key, RecordedPort port);
-    void add_buffer(int key, int value, const TensorType& type);
+    void add_buffer(int key, int value, const TensorType& type, const std::string& name);
     void add_lock(int key, int value);
 
-    /// Record the body (one iteration of the worker's loop) into `out`. The body runs twice, with
-    /// element memory filled differently; both runs must record the same ops.
+    /// Record the body (one iteration of the worker's loop) into `out`. The body runs four times,
+    /// with element memory filled differently; the runs must record the same ops.
     void record(const std::function<void()>& body, Region& out);
     const std::vector<CalledKernel>& kernels() const { return kernels_; }
 
@@ -58,23 +69,76 @@ public:
     std::string_view worker() const override { return worker_; }
     bool tracing() const override { return true; }
 
-    void record_loop(std::int64_t count, const std::function<void(std::int64_t)>& body) override;
+    void record_loop(std::int64_t start, std::int64_t stop, std::int64_t step,
+                     const std::function<void(std::int64_t)>& body) override;
     void record_kernel_call(const Kernel& kernel, std::span<const KernelArg> args) override;
 
+    void viewed(const Element& e) override;
+    void indexed(const Element& e, std::int64_t flat) override;
+
+    /// Ops one traced iteration may emit before the body counts as endless (a C++ loop that never
+    /// returns, where IRON would have range_).
+    static constexpr std::size_t kMaxOps = 200000;
+
 private:
+    /// How element memory is filled for one run. p0/p1 give slot k of a w-bit element the value
+    /// k*A + B (mod 2^w) with A odd (so slots are told apart by their low bits), A0-A1 even and
+    /// B0-B1 odd (so k*A0+B0 == k*A1+B1 has no solution mod any 2^w: a constant never equals one
+    /// slot in both runs).
+    enum class Fill { p0, p1, zero, a5 };
     struct Chunk {
         std::byte* begin = nullptr;
         std::size_t bytes = 0;
         int value = -1;
         TensorType type;
+        std::string owner; ///< fifo or buffer name, for messages
+        std::vector<std::byte> expected; ///< contents the body has not written (stores applied)
+        bool consumed = false; ///< an as<T>() view of it fed a kernel argument
+        bool viewed = false;
+        Region* view_region = nullptr;
     };
+    /// A memref.load the body made (at<T>), in emission order.
+    struct Load {
+        std::size_t chunk = 0;
+        std::int64_t slot = 0;
+        std::uint64_t bits = 0; ///< the value it read
+        int value = -1;
+        Region* region = nullptr;
+    };
+    /// Where a scalar kernel argument comes from.
+    struct Source {
+        enum Kind { constant, load, view_slot } kind = constant;
+        std::int64_t c = 0; ///< constant: the value
+        std::size_t index = 0; ///< load: ordinal in loads_; view_slot: chunk
+        std::int64_t slot = 0; ///< view_slot: the slot
+        bool operator==(const Source&) const = default;
+    };
+    struct Pending {
+        std::size_t chunk = 0;
+        std::int64_t flat = 0;
+        std::vector<std::byte> before;
+    };
+
     [[noreturn]] void refuse(const std::string& construct) const;
-    void run_into(const std::function<void()>& body, Region& out);
+    void run_into(const std::function<void()>& body, Region& out, Fill fill, bool collecting);
     Op& emit(Op op);
     int constant(std::int64_t v, const std::string& type);
-    const Chunk& chunk_of(const KernelArg& a, const Kernel& k, std::size_t i) const;
+    const Chunk& chunk_of(const KernelArg& a, const Kernel& k, std::size_t i);
     std::string signature(const Region& r, int first_id) const;
     void check_untouched() const;
+    void check_views_consumed() const;
+    /// Turns the access at<T> announced last into its memref.load or memref.store, now that the
+    /// body has done it (called before every other event).
+    void settle();
+    void fill_chunk(Chunk& c, std::size_t ordinal) const;
+    static std::uint64_t fill_bits(Fill f, std::size_t chunk, std::int64_t slot, unsigned width);
+    std::size_t chunk_index(const Element& e) const;
+    bool in_scope(const Region* r) const;
+    std::vector<int> index_constants(const Chunk& c, std::int64_t flat);
+    int emit_load(std::size_t chunk, std::int64_t flat);
+    std::vector<Source> candidates(const Kernel& k, std::size_t i, const KernelArg& a, unsigned width);
+    int scalar_value(const Kernel& k, std::size_t i, const KernelArg& a, const std::string& ty, unsigned width);
+    void decide(const std::vector<std::vector<Source>>& a, const std::vector<std::vector<Source>>& b);
 
     std::string worker_;
     ValueIds& ids_;
@@ -84,8 +148,16 @@ private:
     std::vector<Region*> regions_; ///< where ops go; back() is the innermost
     std::deque<std::vector<std::byte>> memory_;
     std::deque<std::vector<std::byte*>> spans_;
-    std::vector<Chunk> chunks_; ///< acquired elements and buffers, for kernel arguments
-    std::byte fill_ = std::byte{0};
+    std::vector<Chunk> chunks_; ///< buffers, then acquired elements in acquire order
+    std::vector<Load> loads_;
+    std::optional<Pending> pending_;
+    Fill fill_ = Fill::zero;
+    bool collecting_ = false; ///< p0/p1 runs: gather candidate sources, emit placeholders
+    std::vector<std::vector<Source>> gathered_; ///< per scalar argument, in call order (collecting)
+    std::vector<Source> decisions_; ///< per scalar argument, in call order
+    std::vector<std::string> argument_names_; ///< "kernel 'k' argument i", per scalar argument
+    std::size_t next_decision_ = 0;
+    std::size_t ops_ = 0;
     std::vector<CalledKernel> kernels_;
 };
 

@@ -222,7 +222,7 @@ void ModuleExporter::emit_buffers_and_kernels(std::vector<Region>& bodies) {
                 !producer && ep->fifo->consumer_obj_type ? *ep->fifo->consumer_obj_type : ep->fifo->obj_type;
             rec.add_port(ep->uid, RecordedPort{ep->fifo->name, producer, elem});
         }
-        for (const auto& b : w->buffers) rec.add_buffer(b->uid, values_.buffers.at(b.get()), b->type);
+        for (const auto& b : w->buffers) rec.add_buffer(b->uid, values_.buffers.at(b.get()), b->type, b->name);
         for (const auto& b : w->barriers) rec.add_lock(b->uid, values_.locks.at(b.get()));
         bodies.emplace_back();
         rec.record(w->body, bodies.back());

@@ -7,6 +7,23 @@ namespace npusim::errcat {
 namespace {
 void fsink(const std::int32_t*, std::int32_t*, float) {}
 
+void isink(const std::int32_t*, std::int32_t*, std::int32_t) {}
+void usink(const std::int32_t*, std::int32_t*, std::uint8_t) {}
+
+// One worker with `in`, `out` and a Buffer; exported.
+template <class Body>
+void export_with_buffer(Buffer buf, Body body) {
+    ObjectFifo in(i32(16), "in"), out(i32(16), "out");
+    Worker w(body, fn_args(in.cons(), out.prod(), buf), {.name = "w"});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, F i, F o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(i32(16), i32(16), in.prod(), out.cons()));
+    (void)export_mlir(Program("npu1_1col", rt, {w}, "t"));
+}
+
 // One worker passing `in` to `out` with `body`; exported.
 template <class Body>
 void export_body(Body body) {
@@ -41,15 +58,15 @@ void add_export(Catalog& c) {
                  "on element data or on state the body keeps has no static form; IRON traces a body once)",
                  export_body([](F i, F o) {
                      auto a = i.acquire(1);
-                     if (a.as<std::int32_t>()[0] == 0) {
+                     if (a.at<std::int32_t>(0) == 0) {
                          o.acquire(1);
                          o.release(1);
                      }
                      i.release(1);
                  }));
     NPUSIM_ERROR(c, "export.range_index", kDesign,
-                 "worker 'w': cannot export its body: range_(2) body differs between iterations 0 and 1 (it uses the "
-                 "loop index or element data in a way the export cannot express)",
+                 "worker 'w': cannot export its body: range_(0, 2, 1) body differs between its first two iterations "
+                 "(it uses the loop index or element data in a way the export cannot express)",
                  export_body([](F i, F o) {
                      range_(2, [&](std::int64_t n) {
                          if (n == 0) {
@@ -60,9 +77,62 @@ void add_export(Catalog& c) {
                      o.acquire(1);
                      o.release(1);
                  }));
-    NPUSIM_ERROR(c, "export.range_negative", kDesign,
-                 "worker 'w': cannot export its body: range_(-1) with a negative count",
-                 export_body([](F, F) { range_(-1, [](std::int64_t) {}); }));
+    NPUSIM_ERROR(c, "export.endless", kDesign,
+                 "worker 'w': cannot export its body: one iteration emitted more than 200000 ops, so the body does "
+                 "not return (a C++ loop that never ends, e.g. for (;;) in a while_true=false worker); write it as "
+                 "range_(...) so it exports as one scf.for, as IRON's range_(sys.maxsize)",
+                 export_body([](F i, F) {
+                     for (;;) {
+                         i.acquire(1);
+                         i.release(1);
+                     }
+                 }));
+    NPUSIM_ERROR(c, "export.view_read", kDesign,
+                 "worker 'w': cannot export its body: it reads i32[16] of 'in' through as<T>() for something other "
+                 "than a kernel argument (a value read so has no op in the export; read single values with "
+                 "at<T>(i), IRON's buf[i], which exports as memref.load)",
+                 export_body([](F i, F) {
+                     auto a = i.acquire(1);
+                     [[maybe_unused]] const auto sum = a.as<std::int32_t>()[0] + a.as<std::int32_t>()[1];
+                     i.release(1);
+                 }));
+    NPUSIM_ERROR(c, "export.computed_scalar", kDesign,
+                 "worker 'w': cannot export its body: kernel 'k' argument 2 is computed from element data in the "
+                 "body (only a value read with at<T>(i) and passed as it is, or narrowed, has ops in the export: "
+                 "memref.load, arith.trunci)",
+                 Kernel k("k", &isink, {i32(16), i32(16), scalar<std::int32_t>()});
+                 export_body([k](F i, F o) {
+                     auto a = i.acquire(1);
+                     auto b = o.acquire(1);
+                     k(a, b, a.at<std::int32_t>(0) + 1);
+                     i.release(1);
+                     o.release(1);
+                 }));
+    NPUSIM_ERROR(c, "export.ambiguous_view", kDesign,
+                 "worker 'w': cannot export its body: kernel 'k' argument 2 is one of several values of 'big' read "
+                 "through as<T>() with the same low bits; read it with at<T>(i) so the export knows which "
+                 "(memref.load)",
+                 Kernel k("k", &usink, {i32(16), i32(16), scalar<std::uint8_t>()});
+                 export_with_buffer(Buffer(i32(512), "big"), [k](F i, F o, Buffer big) {
+                     auto a = i.acquire(1);
+                     auto b = o.acquire(1);
+                     k(a, b, static_cast<std::uint8_t>(big.as<std::int32_t>()[5]));
+                     i.release(1);
+                     o.release(1);
+                 }));
+    NPUSIM_ERROR(c, "export.float_store", kDesign,
+                 "worker 'w': cannot export its body: it stores a floating-point value into 'acc' (f32[4]) outside a "
+                 "kernel (only integer constants are exported as memref.store; do it in a Kernel)",
+                 export_with_buffer(Buffer(tensor<float>({4}), "acc"), [](F i, F, Buffer acc) {
+                     i.acquire(1);
+                     acc.at<float>(0) = 0.5f;
+                     i.release(1);
+                 }));
+    c.internal("export.foreign_memory",
+               "worker 'w': cannot export its body: it accesses 'x', memory that is neither an acquired element nor "
+               "a Buffer among the worker's fn_args",
+               "Element views reach a body only through acquire() and Buffer; an Element built by hand over other "
+               "memory and indexed in the body reaches this.");
     NPUSIM_ERROR(c, "export.add_cycles", kDesign,
                  "worker 'w': cannot export its body: add_cycles(5) stands for work the body does itself, which has "
                  "no op in the export",
@@ -150,6 +220,16 @@ void add_export(Catalog& c) {
     c.cli("export.o_empty", kUsage, "-o needs a file name", {"export", "memcpy", "-o", ""});
     c.cli("export.o_write", kOther, "cannot write -o '/nonexistent/x.mlir': No such file or directory",
           {"export", "memcpy", "-o", "/nonexistent/x.mlir"});
+    c.site("frontend/src/ControlFlow.cpp");
+    NPUSIM_ERROR(c, "export.range_step", kDesign,
+                 "worker 'w': range_ with step 0: the step must be positive (scf.for: \"constant step operand must "
+                 "be positive\")",
+                 export_body([](F i, F) {
+                     range_(0, 4, 0, [&](std::int64_t) {
+                         i.acquire(1);
+                         i.release(1);
+                     });
+                 }));
 }
 
 } // namespace npusim::errcat

@@ -90,6 +90,12 @@ public:
     std::span<T> as() const {
         return view().as<T>();
     }
+    /// In a worker body: value i (or (i, j, ...)) as T, IRON's `buf[i]` (exported as memref.load,
+    /// or memref.store when the body assigns to it).
+    template <class T, class... I>
+    T& at(std::int64_t i, I... rest) const requires(std::is_integral_v<I>&&...) {
+        return view().at<T>(i, rest...);
+    }
     /// In the runtime sequence: write element `index` (a run-time parameter).
     template <class T>
     void write(std::int64_t index, T value) const {

@@ -12,6 +12,21 @@
 
 namespace npusim::iron {
 
+class Element;
+
+namespace detail {
+/// Told of every typed access a worker body makes to element or buffer memory while the body is
+/// exported (the MLIR exporter's BodyRecorder emits memref.load / memref.store for them); null
+/// otherwise, so simulation pays one thread-local load per access.
+class ElementAccessObserver {
+public:
+    virtual ~ElementAccessObserver() = default;
+    virtual void viewed(const Element& e) = 0; ///< as<T>(): a span over the whole element
+    virtual void indexed(const Element& e, std::int64_t flat) = 0; ///< at<T>(...): one value
+};
+inline thread_local ElementAccessObserver* element_access_observer = nullptr;
+} // namespace detail
+
 /// One object of a fifo (or a Buffer), living in tile memory.
 class Element {
 public:
@@ -36,6 +51,8 @@ public:
     template <class T>
     std::span<T> as() const {
         check_dtype(dtype_of<T>());
+        if (detail::element_access_observer) [[unlikely]]
+            detail::element_access_observer->viewed(*this);
         return {reinterpret_cast<T*>(data_), static_cast<std::size_t>(elements())};
     }
     /// Value i as T (bounds checked).
@@ -43,6 +60,8 @@ public:
     T& at(std::int64_t i) const {
         check_dtype(dtype_of<T>());
         check_index(i);
+        if (detail::element_access_observer) [[unlikely]]
+            detail::element_access_observer->indexed(*this, i);
         return reinterpret_cast<T*>(data_)[i];
     }
     /// Value (i, j, ...) of a multi-dimensional element as T, row-major over its shape, as IRON's
@@ -51,7 +70,10 @@ public:
     T& at(std::int64_t i, std::int64_t j, I... rest) const requires(std::is_integral_v<I>&&...) {
         check_dtype(dtype_of<T>());
         const std::array<std::int64_t, 2 + sizeof...(I)> idx{i, j, static_cast<std::int64_t>(rest)...};
-        return reinterpret_cast<T*>(data_)[flat_index(idx)];
+        const std::int64_t flat = flat_index(idx);
+        if (detail::element_access_observer) [[unlikely]]
+            detail::element_access_observer->indexed(*this, flat);
+        return reinterpret_cast<T*>(data_)[flat];
     }
 
 private:

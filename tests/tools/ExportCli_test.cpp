@@ -1,0 +1,71 @@
+// `npusim export` over the registered designs: every design either exports or is refused with a
+// DesignError naming what has no op (exit code 2) -- none crashes or runs away (edge_detect's
+// while_true=false worker once recorded its endless C++ loop until memory ran out). The designs that
+// read run-time parameters in their bodies export IRON's memref.load (and arith.trunci where the
+// body narrows the value, as color_threshold.py does).
+#include "CliRun.hpp"
+#include "npusim/harness/DesignRegistry.hpp"
+
+#include <catch2/catch.hpp>
+#include <regex>
+#include <sstream>
+
+using namespace npusim;
+
+namespace {
+using npusim::test::Out;
+using npusim::test::cli;
+std::size_t count(const std::string& s, const std::string& what) {
+    std::size_t n = 0;
+    for (auto p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+    return n;
+}
+} // namespace
+
+TEST_CASE("export: every registered design exports or is refused with a design error", "[cli][export]") {
+    int exported = 0, refused = 0;
+    for (const auto& d : harness::all_designs()) {
+        const Out r = cli({"export", d.name});
+        INFO(d.name << ": " << r.err);
+        CHECK((r.code == 0 || r.code == 2));
+        if (r.code == 0) {
+            CHECK(r.out.starts_with("module {"));
+            ++exported;
+        } else {
+            CHECK(r.err.find("design error") != std::string::npos);
+            ++refused;
+        }
+    }
+    CHECK(exported >= 17);
+    CHECK(refused > 0);
+    // Designs whose bodies read or narrow RTP values, or loop with range_, export.
+    for (const char* name : {"color_threshold", "scale_shift", "edge_detect", "relu", "conv2d"}) {
+        INFO(name);
+        CHECK(cli({"export", name}).code == 0);
+    }
+}
+
+TEST_CASE("export: color_threshold loads its RTP values and narrows them as color_threshold.py does", "[cli][export]") {
+    const Out r = cli({"export", "color_threshold"});
+    REQUIRE(r.code == 0);
+    // my_rtp[i] -> memref.load; arith.trunci to the kernel's 8-bit parameter; the call takes them.
+    const std::regex narrowed(R"(%(\d+) = memref\.load %rtp0\[%c2(?:_\d+)?\] : memref<16xi32>\n[\s\S]*)"
+                              R"(= arith\.trunci %\1 : i32 to ui8\n\s*func\.call @thresholdLine)");
+    CHECK(std::regex_search(r.out, narrowed));
+    CHECK(count(r.out, "memref.load %rtp") == 3 * count(r.out, "aie.buffer("));
+    CHECK(count(r.out, "arith.trunci") == count(r.out, "memref.load"));
+}
+
+TEST_CASE("export: edge_detect's filter loops are IRON's range_(sys.maxsize) and range_(1, height-1)",
+          "[cli][export]") {
+    const Out r = cli({"export", "edge_detect"});
+    REQUIRE(r.code == 0);
+    // while_true=False: Worker.resolve's range_(1) around the body's own endless range_, and the
+    // middle rows as range_(1, height - 1) (edge_detect.py); the default height is 1080.
+    const std::regex nested(R"(scf\.for %arg0 = %c0 to %c1 step %c1_\d+ \{\n.*\n.*= arith\.constant )"
+                            R"(9223372036854775807 : index\n.*\n\s*scf\.for %arg1 = )");
+    CHECK(std::regex_search(r.out, nested));
+    const std::regex rows(R"(%(c1_\d+) = arith\.constant 1 : index\n\s*%(c1079) = arith\.constant 1079 : index\n)"
+                          R"(\s*%(c1_\d+) = arith\.constant 1 : index\n\s*scf\.for %arg2 = %\1 to %\2 step %\3 \{)");
+    CHECK(std::regex_search(r.out, rows));
+}
