@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <limits>
 #include <set>
 
@@ -313,12 +314,28 @@ void ModuleExporter::emit_cascades() {
                                          {}});
 }
 
+// The low-level API (Runtime.add_flow / add_lock / add_tile_dma) would need aie.flow, aie.lock and
+// aie.mem/aie.memtile_dma with hand-written aie.dma_bd chains, which the exporter does not write:
+// such a design is refused rather than exported without them.
+void ModuleExporter::refuse_low_level() const {
+    const auto& rt = *program_.runtime().state();
+    if (rt.flows.empty() && rt.locks.empty() && rt.tile_dmas.empty()) return;
+    std::vector<std::string> parts;
+    if (!rt.flows.empty()) parts.push_back(fmt::format("{} Flow(s)", rt.flows.size()));
+    if (!rt.locks.empty()) parts.push_back(fmt::format("Lock '{}'", rt.locks.front()->name));
+    if (!rt.tile_dmas.empty()) parts.push_back(fmt::format("TileDma '{}'", rt.tile_dmas.front()->name));
+    throw DesignError(fmt::format("design '{}': cannot export the low-level API ({}): aie.flow, aie.lock and "
+                                  "hand-written aie.dma_bd chains are not exported",
+                                  program_.name(), fmt::join(parts, ", ")));
+}
+
 Op ModuleExporter::build() {
     if (program_.trace_options() && program_.trace_options()->trace_size > 0)
         throw DesignError(fmt::format("design '{}': cannot export enable_trace: the trace configuration IRON emits "
                                       "(aie.trace ops) is not exported; export the design without trace",
                                       program_.name()));
     (void)program_.resolve(opts_.resolve); // what the toolchain rejects is not exported
+    refuse_low_level();
     collect_fifos();
     emit_tiles();
     emit_fifos();

@@ -39,6 +39,7 @@ private:
     void emit_buffers_and_kernels(std::vector<Region>& bodies);
     void emit_cores(std::vector<Region>& bodies);
     void emit_cascades();
+    void refuse_low_level() const;
     std::string worker_name(std::size_t i) const;
 
     const Program& program_;

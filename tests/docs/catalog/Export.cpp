@@ -194,6 +194,10 @@ void add_export(Catalog& c) {
                      },
                      fn_args(i32(16), i32(16), in.prod(), out.cons()));
                  Program p("npu1_1col", rt, {w}, "t"); p.enable_trace(8192); (void)export_mlir(p));
+    c.cli("export.low_level", kDesign,
+          "design 'lowlevel_passthrough': cannot export the low-level API (2 Flow(s), Lock 'in_empty', TileDma "
+          "'core_dma'): aie.flow, aie.lock and hand-written aie.dma_bd chains are not exported",
+          {"export", "lowlevel_passthrough"});
     c.internal("export.shared_barrier",
                "worker 'b': cannot export WorkerRuntimeBarrier 'x', which another worker "
                "also takes: IRON gives each worker's barrier argument its own aie.lock and "
