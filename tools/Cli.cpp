@@ -46,6 +46,13 @@ namespace npusim::tools {
 
 namespace {
 
+// The files a failed run wrote up to its failure (trace, waveform, report, wait-for graph), for
+// the error document's "files" (its text form lists them on stderr).
+std::map<std::string, std::string>& failure_files() {
+    static std::map<std::string, std::string> files;
+    return files;
+}
+
 const char* kUsage = R"(usage:
   npusim                         run the default demo design and print its summary
   npusim list                    designs available, one line each
@@ -848,12 +855,19 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
             try {
                 html->write(html_outcome(e));
                 err << "  report written to " << r.html_file << " (up to the failure; open in a browser)\n";
+                failure_files()["html"] = r.html_file;
             } catch (const std::exception& w) {
                 err << "  --html: " << w.what() << "; the report follows\n";
             }
         }
-        if (!r.trace_file.empty()) err << "  trace written to " << r.trace_file << " (up to the failure)\n";
-        if (!r.vcd_file.empty()) err << "  waveform written to " << r.vcd_file << " (up to the failure)\n";
+        if (!r.trace_file.empty()) {
+            err << "  trace written to " << r.trace_file << " (up to the failure)\n";
+            failure_files()["trace"] = r.trace_file;
+        }
+        if (!r.vcd_file.empty()) {
+            err << "  waveform written to " << r.vcd_file << " (up to the failure)\n";
+            failure_files()["vcd"] = r.vcd_file;
+        }
         if (!r.dot_file.empty()) {
             if (const auto* d = sim::diagnosis_of(e)) {
                 std::ofstream f(r.dot_file, std::ios::trunc);
@@ -863,9 +877,11 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
                 if (!f)
                     err << "  --dot: cannot write '" << r.dot_file << "': " << std::strerror(errno)
                         << "; the report follows\n";
-                else
+                else {
                     err << "  wait-for graph written to " << r.dot_file << " (render: dot -Tsvg " << r.dot_file
                         << " -o graph.svg)\n";
+                    failure_files()["dot"] = r.dot_file;
+                }
             } else if (!dot_existed) {
                 std::filesystem::remove(r.dot_file);
             }
@@ -1159,6 +1175,8 @@ int error_exit(bool json, std::ostream& out, std::ostream& err, const std::strin
         if (diagnosis)
             j[diagnosis->trigger == sim::Diagnosis::Trigger::Deadlock ? "deadlock" : "limit"] =
                 diagnosis_json(*diagnosis);
+        j["files"] = nlohmann::json::object(); // what the run wrote up to the failure
+        for (const auto& [key, path] : failure_files()) j["files"][key] = path;
         out << j.dump(2) << "\n";
     } else {
         err << "npusim: " << kind << ": " << msg << (msg.empty() || msg.back() == '\n' ? "" : "\n");
@@ -1169,6 +1187,7 @@ int error_exit(bool json, std::ostream& out, std::ostream& err, const std::strin
 } // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    failure_files().clear();
     bool json = false;
     for (const auto& a : args) json |= a == "--json";
     try {

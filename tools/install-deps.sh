@@ -6,7 +6,8 @@ packages=(build-essential cmake pkg-config libsystemc-dev libboost-graph-dev lib
           graphviz   # graphviz: the tests render --dot graphs with `dot`
           gtkwave    # gtkwave: the tests convert --vcd waveforms with `vcd2fst` (trace:vcd-gtkwave)
           chromium   # chromium: the tests render --html reports in headless Chromium (trace:html-chromium)
-          libopenmpi-dev openmpi-bin) # Open MPI: `mpirun -np N npusim sweep` (tools:sweep-mpi)
+          libopenmpi-dev openmpi-bin # Open MPI: `mpirun -np N npusim sweep` (tools:sweep-mpi)
+          python3-jsonschema python3-numpy) # the tests validate --json output and load .npy files (tools:json-schemas, tools:npy-numpy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Every --json document the CLI prints, validated against its schema in docs/json-schema/ with
+# python3-jsonschema (Debian package, tools/install-deps.sh): list, devices, args, timing, run
+# (pass, mismatch, trace files, what-if, netlist), error (usage, design, deadlock, limit, with the
+# files written up to the failure), run_devices, depth, sweep. Then the schemas must reject
+# documents that break the contract (a number as a string, an unknown field, a wrong document
+# kind), so a schema that accepts anything fails here.
+# Usage: json_schemas.sh NPUSIM SCHEMA_DIR
+set -uo pipefail
+npusim=$1
+schemas=$2
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+if ! "$py" -c "import jsonschema, numpy" 2>/dev/null; then
+  echo "json_schemas: python3-jsonschema and python3-numpy are needed (bash tools/install-deps.sh)" >&2
+  exit 1
+fi
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+run() { # NAME ARGS...: the document of `npusim ARGS... --json` into $d/NAME.json (any exit code)
+  local name=$1
+  shift
+  "$npusim" "$@" --json >"$d/$name.json" 2>"$d/$name.err"
+  echo "$name: exit $?"
+}
+run list list
+run devices devices
+run args args transpose_dma
+run timing timing --device=npu2
+run run_pass run memcpy --trace "$d/t.json" --vcd "$d/t.vcd" --save-outputs "$d/saved"
+run run_float run softmax
+run run_cascade run matmul_cascade --device npu2 --param M=128 --param N=128 --param K=256
+run run_rtp run scale_shift
+run run_whatif run memcpy --what-if all
+run run_netlist run memcpy --netlist
+"$py" -c "
+import numpy as np
+b = np.load('$d/saved/b.npy'); b[3] += 1; np.save('$d/bad.npy', b)"
+run run_mismatch golden memcpy --expect "b=$d/bad.npy"
+run error_usage run memcpy --no-such-option
+run error_design run no_such_design
+run error_deadlock run deadlock_ring3 --trace "$d/dl.json" --dot "$d/dl.dot"
+run error_limit run memcpy --max-cycles 100
+run run_devices run memcpy --device npu1,npu2
+run run_devices_deadlock run deadlock_ring3 --device npu1,npu2
+run depth depth memcpy
+run depth_deadlock depth deadlock_fill_less
+run sweep sweep memcpy --param size=1024,1000
+"$py" - "$d" "$schemas" <<'PY'
+import copy, glob, json, os, sys
+import jsonschema
+d, schemas = sys.argv[1], sys.argv[2]
+loaded = {}
+for f in glob.glob(os.path.join(schemas, "*.schema.json")):
+    s = json.load(open(f))
+    jsonschema.Draft7Validator.check_schema(s)
+    loaded[os.path.basename(f)[: -len(".schema.json")]] = s
+failures, used = [], set()
+docs = {}
+for f in sorted(glob.glob(os.path.join(d, "*.json"))):
+    name = os.path.basename(f)[:-5]
+    if name in ("t", "dl", "bad"):
+        continue
+    try:
+        doc = json.load(open(f))
+    except ValueError as e:
+        failures.append(f"{name}: not one JSON document: {e}")
+        continue
+    docs[name] = doc
+    kind = doc.get("document")
+    if kind not in loaded:
+        failures.append(f"{name}: no schema for document '{kind}'")
+        continue
+    used.add(kind)
+    errs = sorted(jsonschema.Draft7Validator(loaded[kind]).iter_errors(doc), key=lambda e: list(e.path))
+    for e in errs[:5]:
+        failures.append(f"{name} ({kind}): {'/'.join(map(str, e.path))}: {e.message[:300]}")
+for kind in sorted(set(loaded) - used):
+    failures.append(f"schema {kind}.schema.json validated no document")
+# The files written up to a failure are in the error document.
+files = docs.get("error_deadlock", {}).get("files", {})
+if set(files) != {"trace", "dot"}:
+    failures.append(f"error_deadlock: files {files}, want trace and dot")
+if docs.get("run_pass", {}).get("files", {}).get("vcd", "").endswith("t.vcd") is False:
+    failures.append("run_pass: files.vcd missing")
+# Contract breaks the schemas must reject.
+def rejected(kind, doc, what):
+    if jsonschema.Draft7Validator(loaded[kind]).is_valid(doc):
+        failures.append(f"the {kind} schema accepts {what}")
+m = copy.deepcopy(docs["run_mismatch"])
+first = m["outputs"][0]["first"][0]
+first["got"] = str(first["got"])
+rejected("run", m, "'got' as a string")
+m = copy.deepcopy(docs["run_pass"]); m["extra_field"] = 1
+rejected("run", m, "an unknown top-level field")
+m = copy.deepcopy(docs["run_pass"]); m["stats"]["channels"][0]["bytes"] = "65536"
+rejected("run", m, "a channel's bytes as a string")
+m = copy.deepcopy(docs["run_pass"]); del m["schema_version"]
+rejected("run", m, "a document without schema_version")
+m = copy.deepcopy(docs["error_deadlock"]); m["document"] = "run"
+rejected("error", m, "another document kind")
+m = copy.deepcopy(docs["sweep"]); m["points"][0]["cycles"] = -1.5
+rejected("sweep", m, "fractional cycles")
+for f in failures:
+    print("FAIL", f)
+print(f"{len(docs)} documents, {len(loaded)} schemas, {len(failures)} failures")
+sys.exit(1 if failures else 0)
+PY
