@@ -121,4 +121,26 @@ ChildRun run_cli_in_child(const std::vector<std::string>& args) {
     return r;
 }
 
+void read_batch_option(std::string_view cmd, const std::string& s, OptionReader& opts, const BatchOptionTargets& t) {
+    if (s == "--seed")
+        t.seed = parse_count(opts.value(), s, 0, UINT64_MAX);
+    else if (s == "--max-cycles")
+        t.max_cycles = parse_count(opts.value(), s, 1, UINT64_MAX);
+    else if (s == "--timeout")
+        t.timeout_seconds = static_cast<double>(parse_count(opts.value(), s, 1, 86'400));
+    else if (s == "--json")
+        t.json = true;
+    else if (s == "--progress")
+        t.progress = true;
+    else if (s == "--csv") {
+        t.csv_file = opts.value();
+        if (t.csv_file.empty()) throw UsageError("--csv needs a file name");
+    } else if (!s.empty() && s[0] == '-')
+        throw UsageError(fmt::format("{}: unknown option '{}'", cmd, s));
+    else if (t.design.empty())
+        t.design = s;
+    else
+        throw UsageError(fmt::format("{}: unexpected argument '{}'", cmd, s));
+}
+
 } // namespace npusim::tools

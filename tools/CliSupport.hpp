@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace npusim::tools {
@@ -44,6 +45,20 @@ private:
     std::string name_;
     std::optional<std::string> inline_value_;
 };
+
+/// Where the options `depth` and `sweep` share go.
+struct BatchOptionTargets {
+    std::string& design; ///< the positional design name
+    bool& json;
+    bool& progress;
+    std::string& csv_file;
+    std::uint64_t& seed;
+    std::uint64_t& max_cycles;
+    double& timeout_seconds;
+};
+/// The option `s` of `cmd` (depth, sweep) that is none of its own: --seed, --max-cycles, --timeout,
+/// --json, --progress, --csv FILE or the design; UsageError for anything else ("CMD: unknown option").
+void read_batch_option(std::string_view cmd, const std::string& s, OptionReader& opts, const BatchOptionTargets& t);
 
 /// 1234567 -> "1,234,567".
 std::string grouped(std::uint64_t v);

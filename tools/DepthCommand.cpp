@@ -47,25 +47,10 @@ DepthArgs parse_depth(const std::vector<std::string>& a) {
             r.opts.jobs = static_cast<unsigned>(parse_count(value(s), s, 1, 256));
         else if (s == "--max-depth")
             r.opts.max_depth = static_cast<int>(parse_count(value(s), s, 1, 63));
-        else if (s == "--seed")
-            r.opts.seed = parse_count(value(s), s, 0, UINT64_MAX);
-        else if (s == "--max-cycles")
-            r.opts.max_cycles = parse_count(value(s), s, 1, UINT64_MAX);
-        else if (s == "--timeout")
-            r.opts.timeout_seconds = static_cast<double>(parse_count(value(s), s, 1, 86'400));
-        else if (s == "--json")
-            r.json = true;
-        else if (s == "--progress")
-            r.progress = true;
-        else if (s == "--csv") {
-            r.csv_file = value(s);
-            if (r.csv_file.empty()) throw UsageError("--csv needs a file name");
-        } else if (!s.empty() && s[0] == '-')
-            throw UsageError(fmt::format("depth: unknown option '{}'", s));
-        else if (r.design.empty())
-            r.design = s;
         else
-            throw UsageError(fmt::format("depth: unexpected argument '{}'", s));
+            read_batch_option(
+                "depth", s, opts,
+                {r.design, r.json, r.progress, r.csv_file, r.opts.seed, r.opts.max_cycles, r.opts.timeout_seconds});
     }
     if (r.design.empty()) throw UsageError("depth: which design? (see `npusim list`)");
     return r;

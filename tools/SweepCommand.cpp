@@ -80,30 +80,15 @@ SweepArgs parse_sweep(const std::vector<std::string>& a) {
             r.jobs_given = true;
         } else if (s == "--serial")
             r.opts.fork_workers = false;
-        else if (s == "--seed")
-            r.opts.seed = parse_count(value(s), s, 0, UINT64_MAX);
-        else if (s == "--max-cycles")
-            r.opts.max_cycles = parse_count(value(s), s, 1, UINT64_MAX);
-        else if (s == "--timeout")
-            r.opts.timeout_seconds = static_cast<double>(parse_count(value(s), s, 1, 86'400));
         else if (s == "--kernels") {
             const std::string k = value(s);
             const auto ks = harness::parse_kernel_set(k);
             if (!ks) throw UsageError(fmt::format("--kernels expects ref or aie, got '{}'", k));
             r.opts.kernels = *ks;
-        } else if (s == "--json")
-            r.json = true;
-        else if (s == "--progress")
-            r.progress = true;
-        else if (s == "--csv") {
-            r.csv_file = value(s);
-            if (r.csv_file.empty()) throw UsageError("--csv needs a file name");
-        } else if (!s.empty() && s[0] == '-')
-            throw UsageError(fmt::format("sweep: unknown option '{}'", s));
-        else if (r.design.empty())
-            r.design = s;
-        else
-            throw UsageError(fmt::format("sweep: unexpected argument '{}'", s));
+        } else
+            read_batch_option(
+                "sweep", s, opts,
+                {r.design, r.json, r.progress, r.csv_file, r.opts.seed, r.opts.max_cycles, r.opts.timeout_seconds});
     }
     if (r.design.empty()) throw UsageError("sweep: which design? (see `npusim list`)");
     return r;
