@@ -438,7 +438,9 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, const model
         row("queue waits",
             fmt::format("{} task push(es) waited for a free shim queue slot (--queue-wait)", grouped(res.queue_waits)));
     row("wall time",
-        fmt::format("resolve {:.1f} ms, simulate {:.1f} ms", rep.resolve_seconds * 1e3, rep.simulate_seconds * 1e3));
+        fmt::format("resolve {:.1f} ms, simulate {:.1f} ms, reference {:.1f} ms, check {:.1f} ms",
+                    rep.resolve_seconds * 1e3, rep.simulate_seconds * 1e3, rep.reference_seconds * 1e3,
+                    rep.check_seconds * 1e3));
     if (!res.cores.empty()) {
         out << fmt::format("  {:<18} {:>8} {:>14} {:>14} {:>8} {:>10}\n", "worker", "tile", "busy cycles",
                            "stall cycles", "kernels", "iterations");
@@ -558,6 +560,8 @@ nlohmann::json report_json(const harness::RunReport& rep, const model::TimingPar
     st["queue_waits"] = rep.result.queue_waits;
     st["resolve_seconds"] = rep.resolve_seconds;
     st["simulate_seconds"] = rep.simulate_seconds;
+    st["reference_seconds"] = rep.reference_seconds;
+    st["check_seconds"] = rep.check_seconds;
     st["tiles_used"] = nlohmann::json::array();
     for (auto t : rep.tiles_used) st["tiles_used"].push_back({t.col, t.row});
     st["cores"] = nlohmann::json::array();

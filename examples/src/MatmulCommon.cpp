@@ -239,21 +239,53 @@ Tensor random_input(DType t, std::int64_t count, std::uint64_t seed) {
     return Tensor::from({count}, v);
 }
 
+namespace {
+// row[j] += x * b[j] mod 2^32 for integer inputs: the reference's inner loop. Built for AVX2 as
+// well as the baseline (GCC function multi-versioning picks one at load time), so the golden check
+// keeps up with the simulation on machines that have it; both compute the same bits.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define NPUSIM_REFERENCE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define NPUSIM_REFERENCE_CLONES
+#endif
+NPUSIM_REFERENCE_CLONES void axpy_wrap(std::uint32_t* row, std::uint32_t x, const std::int16_t* b, std::int64_t n) {
+    for (std::int64_t j = 0; j < n; ++j) row[j] += x * static_cast<std::uint32_t>(static_cast<std::int32_t>(b[j]));
+}
+NPUSIM_REFERENCE_CLONES void axpy_wrap(std::uint32_t* row, std::uint32_t x, const std::int8_t* b, std::int64_t n) {
+    for (std::int64_t j = 0; j < n; ++j) row[j] += x * static_cast<std::uint32_t>(static_cast<std::int32_t>(b[j]));
+}
+} // namespace
+
 Tensor reference(const Tensor& A, const Tensor& B, std::int64_t M, std::int64_t K, std::int64_t N, Types ty) {
     Tensor C;
     with_types(ty, [&](auto a, auto c) {
         using TA = decltype(a);
         using TC = decltype(c);
-        using Wide = std::conditional_t<std::is_integral_v<TA>, std::int64_t, double>;
+        // Integer outputs are at most 32 bits and astype keeps the low bits, so accumulating mod 2^32
+        // (unsigned, wrapping) gives exactly the bits the int64 sum would: half the width, twice the
+        // lanes of the int64 loop. Floats accumulate in double.
+        constexpr bool kInt = std::is_integral_v<TA>;
+        static_assert(!kInt || sizeof(TC) <= 4);
+        using Wide = std::conditional_t<kInt, std::uint32_t, double>;
+        auto widen = [](TA v) {
+            if constexpr (kInt)
+                return static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
+            else
+                return static_cast<double>(static_cast<float>(v));
+        };
         const auto av = A.values<TA>(), bv = B.values<TA>();
         std::vector<Wide> acc(static_cast<std::size_t>(M * N), Wide{0});
-        for (std::int64_t i = 0; i < M; ++i)
+        for (std::int64_t i = 0; i < M; ++i) {
+            auto* row = &acc[static_cast<std::size_t>(i * N)];
             for (std::int64_t q = 0; q < K; ++q) {
-                const Wide x = static_cast<Wide>(av[static_cast<std::size_t>(i * K + q)]);
-                const auto* b = &bv[static_cast<std::size_t>(q * N)];
-                auto* row = &acc[static_cast<std::size_t>(i * N)];
-                for (std::int64_t j = 0; j < N; ++j) row[j] += x * static_cast<Wide>(b[j]);
+                const Wide x = widen(av[static_cast<std::size_t>(i * K + q)]);
+                const TA* b = &bv[static_cast<std::size_t>(q * N)];
+                if constexpr (kInt)
+                    axpy_wrap(row, x, b, N);
+                else
+                    for (std::int64_t j = 0; j < N; ++j) row[j] += x * widen(b[j]);
             }
+        }
         std::vector<TC> out(acc.size());
         for (std::size_t i = 0; i < out.size(); ++i) {
             if constexpr (std::is_integral_v<TC>)

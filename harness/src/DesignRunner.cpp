@@ -189,12 +189,18 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     const std::uint32_t last = so.invocations - 1;
     const bool many_checked = opts.iters > 1; // invocations other than the last are checked
     auto expected_at = [&](std::uint32_t inv, const Tensors& in) {
+        const auto r0 = clock::now();
         Tensors w = need_reference ? inst.expected(in, inv) : Tensors{};
+        rep.reference_seconds += std::chrono::duration<double>(clock::now() - r0).count();
         for (const auto& [name, t] : expected_from_files) w[name] = t;
         return w;
     };
     Tensors want;
-    if (need_reference) want = inst.expected(inputs, last);
+    if (need_reference) {
+        const auto r0 = clock::now();
+        want = inst.expected(inputs, last);
+        rep.reference_seconds += std::chrono::duration<double>(clock::now() - r0).count();
+    }
     if (many_checked)
         for (const auto& [name, t] : expected_from_files) want[name] = t;
     else
@@ -235,7 +241,9 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     }
 
     auto check_host = [&](const std::vector<std::vector<std::uint8_t>>& host, const Tensors& w) {
+        const auto c0 = clock::now();
         auto checks = check_outputs(spec.name, inst.args, host, w, {opts.rtol, opts.atol, opts.tolerance});
+        rep.check_seconds += std::chrono::duration<double>(clock::now() - c0).count();
         for (auto& c : checks)
             if (const auto it = opts.expected_files.find(c.arg); it != opts.expected_files.end())
                 c.expected_from = it->second;

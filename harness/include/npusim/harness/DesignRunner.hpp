@@ -74,6 +74,8 @@ struct RunReport {
     std::vector<InvocationReport> invocations; ///< every invocation (one unless iters/warmup ask more)
     double resolve_seconds = 0;
     double simulate_seconds = 0;
+    double reference_seconds = 0; ///< the golden reference computations (every checked invocation)
+    double check_seconds = 0; ///< comparing the outputs with the expected values
 };
 
 /// Throws DesignError (bad design, unsupported device or kernel set, bad parameter, unknown or
