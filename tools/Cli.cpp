@@ -437,10 +437,9 @@ void print_summary(std::ostream& out, const harness::RunReport& rep, const model
     if (res.queue_waits)
         row("queue waits",
             fmt::format("{} task push(es) waited for a free shim queue slot (--queue-wait)", grouped(res.queue_waits)));
-    row("wall time",
-        fmt::format("resolve {:.1f} ms, simulate {:.1f} ms, reference {:.1f} ms, check {:.1f} ms",
-                    rep.resolve_seconds * 1e3, rep.simulate_seconds * 1e3, rep.reference_seconds * 1e3,
-                    rep.check_seconds * 1e3));
+    row("wall time", fmt::format("resolve {:.1f} ms, simulate {:.1f} ms, reference {:.1f} ms, check {:.1f} ms",
+                                 rep.resolve_seconds * 1e3, rep.simulate_seconds * 1e3, rep.reference_seconds * 1e3,
+                                 rep.check_seconds * 1e3));
     if (!res.cores.empty()) {
         out << fmt::format("  {:<18} {:>8} {:>14} {:>14} {:>8} {:>10}\n", "worker", "tile", "busy cycles",
                            "stall cycles", "kernels", "iterations");
@@ -1172,6 +1171,47 @@ int cmd_run_devices(const RunArgs& r, const std::vector<std::string>& devices, s
     return code;
 }
 
+// The usage of one command: its lines of the command list (with their continuation lines), the
+// option section it reads ("run options" for run, golden and args; "depth options", "sweep
+// options"), the .npy note where files are read or written, and the exit codes. The whole usage
+// for a command it does not know.
+std::string usage_for(const std::string& cmd) {
+    std::vector<std::string> blocks; // kUsage's paragraphs, split at blank lines
+    {
+        std::istringstream in(kUsage);
+        std::string block;
+        for (std::string line; std::getline(in, line);) {
+            if (line.empty()) {
+                if (!block.empty()) blocks.push_back(block);
+                block.clear();
+            } else
+                block += line + "\n";
+        }
+        if (!block.empty()) blocks.push_back(block);
+    }
+    // The command list: "  npusim CMD ..." and the indented lines that continue it.
+    std::string lines;
+    bool in_cmd = false;
+    std::istringstream list(blocks.at(0));
+    for (std::string line; std::getline(list, line);) {
+        if (line.rfind("  npusim", 0) == 0) {
+            const std::string rest = line.substr(std::string("  npusim").size());
+            in_cmd = rest.rfind(" " + cmd + " ", 0) == 0 || rest == " " + cmd;
+        }
+        if (in_cmd) lines += line + "\n";
+    }
+    if (lines.empty()) return kUsage;
+    const bool runs = cmd == "run" || cmd == "golden" || cmd == "args";
+    const std::string section = runs ? "run options" : cmd + " options";
+    std::string text = "usage:\n" + lines;
+    for (std::size_t i = 1; i < blocks.size(); ++i) {
+        const auto& b = blocks[i];
+        if (b.rfind(section, 0) == 0 || (runs && b.rfind(".npy files", 0) == 0) || b.rfind("exit codes", 0) == 0)
+            text += "\n" + b;
+    }
+    return text;
+}
+
 int error_exit(bool json, std::ostream& out, std::ostream& err, const std::string& status, const std::string& kind,
                const std::string& msg, int code, const sim::Diagnosis* diagnosis = nullptr) {
     if (json) {
@@ -1210,10 +1250,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             out << "npusim " << npusim_version() << "\n";
             return 0;
         }
-        // `npusim CMD --help`: the usage, as `npusim --help` prints it.
+        // `npusim CMD --help`: that command's lines and options of the usage.
         if (std::any_of(args.begin() + 1, args.end(),
                         [](const std::string& a) { return a == "--help" || a == "-h"; })) {
-            out << kUsage;
+            out << usage_for(cmd);
             return 0;
         }
         auto only_json = [&](const char* name) { // list and devices take --json and nothing else

@@ -22,8 +22,8 @@
 using namespace npusim;
 
 namespace {
-using npusim::test::Out;
 using npusim::test::cli;
+using npusim::test::Out;
 
 // A design that deadlocks: the worker waits on a fifo the runtime never fills.
 void register_test_designs() {
@@ -749,6 +749,17 @@ TEST_CASE("cli: --netlist with --json is one document holding the netlist, and e
         const auto h = cli({cmd, "--help"});
         CHECK(h.code == 0);
         CHECK_THAT(h.out, Catch::StartsWith("usage:"));
+        CHECK_THAT(h.out, Catch::Contains(std::string("  npusim ") + cmd));
+        CHECK_THAT(h.out, Catch::Contains("exit codes:"));
     }
+    // Each command's help is its own: its lines and the options it reads, not the others'.
+    const auto run_help = cli({"run", "--help"}).out, depth_help = cli({"depth", "--help"}).out;
+    CHECK_THAT(run_help, Catch::Contains("run options") && Catch::Contains(".npy files") &&
+                             !Catch::Contains("depth options") && !Catch::Contains("npusim sweep"));
+    CHECK_THAT(depth_help,
+               Catch::Contains("--max-depth") && !Catch::Contains("run options") && !Catch::Contains("sweep options"));
+    CHECK_THAT(cli({"sweep", "-h"}).out, Catch::Contains("--serial") && !Catch::Contains("--max-depth"));
+    CHECK_THAT(cli({"export", "--help"}).out, Catch::Contains("--print-commands") && !Catch::Contains("--what-if"));
+    CHECK(cli({"--help"}).out.size() > run_help.size() + depth_help.size()); // the whole usage
     CHECK(cli({"timing", "--device=npu2"}).code == 0); // the --opt=value form, as everywhere
 }
