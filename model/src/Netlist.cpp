@@ -31,6 +31,7 @@ const char* fifo_end_holding_name(FifoEndHolding h) {
     case FifoEndHolding::SharesProducerPool: return "shares the producer's pool";
     case FifoEndHolding::SharesLinkPool: return "shares the link pool";
     case FifoEndHolding::Runtime: return "runtime (host memory)";
+    case FifoEndHolding::StreamPort: return "core stream port";
     }
     return "?";
 }
