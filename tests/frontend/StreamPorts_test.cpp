@@ -208,3 +208,21 @@ TEST_CASE("one core stream port per direction: a second stream producer on a wor
                       "fifo 'o2': 'aie.tile' op number of output Core channels exceeded! (tile (0,2): worker 'w' "
                       "already sends fifo 'o1' on its stream port 0)");
 }
+
+TEST_CASE("the export prints a stream-port end as upstream's aie_stream attributes", "[frontend][stream_port][export]") {
+    // (end, port) as test/objectFifo-stateful-transform/aie_stream/producer_stream_AIE2.mlir spells it.
+    ObjectFifo in(line, "in"), out(line, "out");
+    // Both ends of the worker are stream ports: its kernel would get_ss / put_ms every word.
+    Worker w([](ObjectFifoHandle, ObjectFifoHandle) {},
+             fn_args(in.cons({.port = Port::stream(0)}), out.prod({.port = Port::stream(0)})), {.name = "w"});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(line, line, in.prod(), out.cons()));
+    const auto text = export_mlir(Program("npu1_1col", rt, {w}, "t"));
+    CHECK_THAT(text, Contains("aie.objectfifo @out(%logical_core, {%logical_shim_noc_0}, 2 : i32) {aie_stream = 0 : "
+                              "i32, aie_stream_port = 0 : i32} : !aie.objectfifo<memref<16xi32>>"));
+    CHECK_THAT(text, Contains("{aie_stream = 1 : i32, aie_stream_port = 0 : i32} : !aie.objectfifo<memref<16xi32>>"));
+}
