@@ -112,8 +112,8 @@ std::optional<int> channel_of(const std::string& fifo, const char* end, std::opt
                               const std::optional<Port>& port) {
     if (!port || port->kind != Port::Kind::Dma) return channel;
     if (channel && *channel != port->index)
-        throw DesignError(fmt::format("fifo '{}': {} given channel {} and Port::dma({}); give one", fifo, end,
-                                      *channel, port->index));
+        throw DesignError(fmt::format("fifo '{}': {} given channel {} and Port::dma({}); give one", fifo, end, *channel,
+                                      port->index));
     return port->index;
 }
 

@@ -74,9 +74,8 @@ ShimDmaChannel* SimEngine::shim_channel(const model::StreamEndpoint& e) {
 void SimEngine::build() {
     const auto& dev = *net_.device;
     if (opts_.trace)
-        opts_.trace->begin_run(
-            {net_.design, dev.name, dev.arch, opts_.timing.clock_mhz, net_.trace.enabled ? &net_.trace : nullptr, &net_,
-             &opts_.timing});
+        opts_.trace->begin_run({net_.design, dev.name, dev.arch, opts_.timing.clock_mhz,
+                                net_.trace.enabled ? &net_.trace : nullptr, &net_, &opts_.timing});
     for (const auto& b : net_.buffers) {
         auto* mem = memory_.of(b.tile);
         if (!b.init.empty()) std::memcpy(mem + b.address, b.init.data(), std::min<std::size_t>(b.init.size(), b.bytes));

@@ -4,6 +4,7 @@
 // from a netlist; it hands each component only the services it needs (RunServices and the
 // *Services struct next to each component), runs the event loop, and turns the outcome into a
 // SimResult or a SimulationError (deadlock report, protocol violation, limit).
+#include "CoreStreamInput.hpp"
 #include "DeadlockAnalyzer.hpp"
 #include "RunControl.hpp"
 #include "RunServices.hpp"
@@ -12,7 +13,6 @@
 #include "SharedBandwidth.hpp"
 #include "TaskBoard.hpp"
 #include "TileMemory.hpp"
-#include "CoreStreamInput.hpp"
 #include "npusim/sim/Simulator.hpp"
 
 #include <map>

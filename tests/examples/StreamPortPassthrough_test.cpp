@@ -19,7 +19,8 @@ TEST_CASE("stream_port_passthrough gives back its input byte for byte with eithe
         for (const auto ks : {KernelSet::reference, KernelSet::aie}) {
             INFO(device << (ks == KernelSet::aie ? " aie" : " ref"));
             const auto& dev = model::device_by_name(device);
-            const auto inst = spec.build(dev, spec.resolve_params({{"size", 2048}, {"tile", 256}}), BuildOptions(9, ks));
+            const auto inst =
+                spec.build(dev, spec.resolve_params({{"size", 2048}, {"tile", 256}}), BuildOptions(9, ks));
             const auto before = inst.host();
             REQUIRE(before.size() == 2);
             REQUIRE(before[0].size() == 2048 * 4);

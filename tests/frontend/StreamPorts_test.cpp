@@ -17,7 +17,8 @@ namespace {
 const TensorType line = tensor<std::int32_t>({16});
 
 // in (runtime -> worker w) and out (worker w -> runtime); `prod_opts` / `cons_opts` for out's ends.
-model::Netlist stream_out_design(ProdOptions prod_opts, FifoOptions fifo_opts = {}, const std::string& dev = "npu1_1col",
+model::Netlist stream_out_design(ProdOptions prod_opts, FifoOptions fifo_opts = {},
+                                 const std::string& dev = "npu1_1col",
                                  std::function<void(ObjectFifoHandle, ObjectFifoHandle)> body = nullptr) {
     ObjectFifo in(line, "in"), out(line, "out", 2, std::move(fifo_opts));
     if (!body)
@@ -55,6 +56,7 @@ TEST_CASE("a stream-port producer end has no buffer and no MM2S channel: its flo
     CHECK(net.cores.at(0).stream_out == index);
     CHECK(net.cores.at(0).stream_in == -1);
     CHECK(net.cores.at(0).rings.size() == 1); // `in` only
+    CHECK_THAT(net.dump(), Contains("  (0,2) Core 0 -> (0,0) S2MM 0 ("));
     bool recorded = false;
     for (const auto& e : net.fifo_ends)
         if (e.fifo == "out" && e.consumer == -1) {
@@ -209,7 +211,8 @@ TEST_CASE("one core stream port per direction: a second stream producer on a wor
                       "already sends fifo 'o1' on its stream port 0)");
 }
 
-TEST_CASE("the export prints a stream-port end as upstream's aie_stream attributes", "[frontend][stream_port][export]") {
+TEST_CASE("the export prints a stream-port end as upstream's aie_stream attributes",
+          "[frontend][stream_port][export]") {
     // (end, port) as test/objectFifo-stateful-transform/aie_stream/producer_stream_AIE2.mlir spells it.
     ObjectFifo in(line, "in"), out(line, "out");
     // Both ends of the worker are stream ports: its kernel would get_ss / put_ms every word.

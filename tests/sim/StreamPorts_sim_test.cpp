@@ -123,8 +123,7 @@ TEST_CASE("core to core over stream ports, with back-pressure on the putter", "[
     CHECK(fast.cores.at(0).stall_cycles < slow.cores.at(0).stall_cycles);
 }
 
-TEST_CASE("a stream put or get on a core without a stream-port end is a protocol error",
-          "[sim][stream_port][errors]") {
+TEST_CASE("a stream put or get on a core without a stream-port end is a protocol error", "[sim][stream_port][errors]") {
     ObjectFifo in(line, "in"), out(line, "out");
     Worker w(
         [](ObjectFifoHandle i, ObjectFifoHandle o) {

@@ -69,8 +69,8 @@ void verify_stream_ports(const FifoState& f) {
     if (f.prod && f.prod->stream_port) {
         check_end_tile(f, *f.prod);
         auto refuse = [&](const char* what) {
-            throw DesignError(fmt::format("fifo '{}': {} (its producer is Port::stream({}))", f.name, what,
-                                          *f.prod->stream_port));
+            throw DesignError(
+                fmt::format("fifo '{}': {} (its producer is Port::stream({}))", f.name, what, *f.prod->stream_port));
         };
         if (f.repeat_count) refuse("`repeat_count` unavailable on stream end");
         if (!f.init_values.empty()) refuse("`init_values` unavailable on stream end");

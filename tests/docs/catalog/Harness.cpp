@@ -3,12 +3,12 @@
 #include "Designs.hpp"
 
 #include "npusim/harness/DepthAnalysis.hpp"
-#include "npusim/harness/Sweep.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/harness/KernelLibrary.hpp"
 #include "npusim/harness/KernelSet.hpp"
 #include "npusim/harness/NpyFile.hpp"
+#include "npusim/harness/Sweep.hpp"
 
 #include <stdexcept>
 

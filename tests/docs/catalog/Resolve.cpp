@@ -184,43 +184,41 @@ void add_resolve(Catalog& c) {
                                             F o2) { i.fill(a), o1.drain(b), o2.drain(d, {.wait = true}); },
                                          fn_args(i32(16), i32(16), i32(16), in.prod(), out.cons(), out.cons())),
                                  {w})));
-    NPUSIM_ERROR(c, "stream.two_ports", kDesign,
-                 "fifo 'mid': both ends are stream ports but on ports 0 and 1; upstream's aie_stream=(2, port) gives "
-                 "both ends one `aie_stream_port`",
-                 ObjectFifo in(i32(16), "in"), mid(i32(16), "mid"), out(i32(16), "out");
-                 Worker a([](F i, F) { i.acquire(1), i.release(1); },
-                          fn_args(in.cons(), mid.prod({.port = Port::stream(0)})), {.name = "a"});
-                 Worker b([](F, F o) { o.acquire(1), o.release(1); },
-                          fn_args(mid.cons({.port = Port::stream(1)}), out.prod()), {.name = "b"});
-                 resolve(Program("npu1_1col",
-                                 Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(), out.cons())), {a, b})));
-    NPUSIM_ERROR(c, "stream.shim_or_mem", kDesign,
-                 "fifo 'out': `aie_stream` is not available for shim and mem tiles (fifo 'out' consumer 0 is "
-                 "Port::stream(0) but is filled or drained by the runtime sequence)",
-                 ObjectFifo in(i32(16), "in"), out(i32(16), "out");
-                 Worker w(copy, fn_args(in.cons(), out.prod()), {.name = "w"});
-                 resolve(Program("npu1_1col",
-                                 Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(),
-                                                             out.cons({.port = Port::stream(0)}))),
-                                 {w})));
+    NPUSIM_ERROR(
+        c, "stream.two_ports", kDesign,
+        "fifo 'mid': both ends are stream ports but on ports 0 and 1; upstream's aie_stream=(2, port) gives "
+        "both ends one `aie_stream_port`",
+        ObjectFifo in(i32(16), "in"), mid(i32(16), "mid"), out(i32(16), "out");
+        Worker a([](F i, F) { i.acquire(1), i.release(1); }, fn_args(in.cons(), mid.prod({.port = Port::stream(0)})),
+                 {.name = "a"});
+        Worker b([](F, F o) { o.acquire(1), o.release(1); }, fn_args(mid.cons({.port = Port::stream(1)}), out.prod()),
+                 {.name = "b"});
+        resolve(Program("npu1_1col", Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(), out.cons())), {a, b})));
+    NPUSIM_ERROR(
+        c, "stream.shim_or_mem", kDesign,
+        "fifo 'out': `aie_stream` is not available for shim and mem tiles (fifo 'out' consumer 0 is "
+        "Port::stream(0) but is filled or drained by the runtime sequence)",
+        ObjectFifo in(i32(16), "in"), out(i32(16), "out");
+        Worker w(copy, fn_args(in.cons(), out.prod()), {.name = "w"}); resolve(Program(
+            "npu1_1col", Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(), out.cons({.port = Port::stream(0)}))),
+            {w})));
     NPUSIM_ERROR(c, "stream.link_on_compute", kDesign,
                  "fifo 'in_fwd': fifo 'in_fwd' producer is Port::stream(0) but belongs to a link on a compute tile; "
                  "npusim lowers a link's ends only as DMA channels",
                  ObjectFifo in(i32(16), "in"), out(i32(16), "out");
                  ObjectFifo fwd = in.cons().forward(Tile(0, 3)); fwd.prod({.port = Port::stream(0)});
-                 Worker w(copy, fn_args(fwd.cons(), out.prod()), {.name = "w"});
-                 resolve(Program("npu1_1col",
-                                 Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(), out.cons())), {w})));
+                 Worker w(copy, fn_args(fwd.cons(), out.prod()), {.name = "w"}); resolve(
+                     Program("npu1_1col", Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(), out.cons())), {w})));
     NPUSIM_ERROR(c, "stream.repeat_count", kDesign,
                  "fifo 'out': `repeat_count` unavailable on stream end (its producer is Port::stream(0))",
                  stream_out({.port = Port::stream(0)}, {.repeat_count = 2}));
     NPUSIM_ERROR(c, "stream.init_values", kDesign,
-                 "fifo 'out': `init_values` unavailable on stream end (its producer is Port::stream(0))",
-                 FifoOptions o;
+                 "fifo 'out': `init_values` unavailable on stream end (its producer is Port::stream(0))", FifoOptions o;
                  o.init_values = {std::vector<std::uint8_t>(64), std::vector<std::uint8_t>(64)};
                  stream_out({.port = Port::stream(0)}, o));
-    c.internal("stream.iter_count", "fifo 'out': `iter_count` unavailable on stream end (its producer is "
-                                    "Port::stream(0))",
+    c.internal("stream.iter_count",
+               "fifo 'out': `iter_count` unavailable on stream end (its producer is "
+               "Port::stream(0))",
                "set_iter_count needs a mem-tile end, and a stream producer on a mem tile is refused first "
                "(stream.shim_or_mem); kept in ObjectFifoCreateOp::verify's order.");
     NPUSIM_ERROR(c, "stream.dims_to_stream", kDesign,

@@ -76,7 +76,6 @@ struct BufferDescriptor {
     Provenance prov;
 };
 
-
 /// The BD program of one DMA channel of a compute or mem tile.
 struct DmaChannelProgram {
     TileCoord tile;
