@@ -106,11 +106,27 @@ void check_channel(const std::string& fifo, const char* end, std::optional<int> 
     if (channel && *channel < 0)
         throw DesignError(fmt::format("fifo '{}': {} DMA channel {} must be >= 0", fifo, end, *channel));
 }
+
+// Port::dma(n) is the channel pin; a different `.channel` next to it is ambiguous.
+std::optional<int> channel_of(const std::string& fifo, const char* end, std::optional<int> channel,
+                              const std::optional<Port>& port) {
+    if (!port || port->kind != Port::Kind::Dma) return channel;
+    if (channel && *channel != port->index)
+        throw DesignError(fmt::format("fifo '{}': {} given channel {} and Port::dma({}); give one", fifo, end, *channel,
+                                      port->index));
+    return port->index;
+}
+
+std::optional<int> stream_port_of(const std::optional<Port>& port) {
+    if (port && port->kind == Port::Kind::Stream) return port->index;
+    return std::nullopt;
+}
 } // namespace
 
 ObjectFifoHandle ObjectFifo::prod(ProdOptions opts) const {
     auto depth = opts.depth;
     auto& tile = opts.tile;
+    opts.channel = channel_of(name(), "producer", opts.channel, opts.port);
     check_channel(name(), "producer", opts.channel);
     auto& p = state_->prod;
     const bool existed = p != nullptr;
@@ -141,6 +157,12 @@ ObjectFifoHandle ObjectFifo::prod(ProdOptions opts) const {
                                           name(), p->channel ? std::to_string(*p->channel) : "None", *opts.channel));
         p->channel = opts.channel;
     }
+    if (const auto sp = stream_port_of(opts.port)) {
+        if (p->stream_port && *p->stream_port != *sp)
+            throw DesignError(fmt::format("fifo '{}': producer already on stream port {}, cannot move to {}", name(),
+                                          *p->stream_port, *sp));
+        p->stream_port = sp;
+    }
     return ObjectFifoHandle(state_, p.get());
 }
 
@@ -153,6 +175,7 @@ ObjectFifoHandle ObjectFifo::cons(ConsOptions opts) const {
     const auto depth = opts.depth;
     const auto& tile = opts.tile;
     auto& dims_from_stream = opts.dims_from_stream;
+    opts.channel = channel_of(name(), "consumer", opts.channel, opts.port);
     check_channel(name(), "consumer", opts.channel);
     auto c = std::make_unique<detail::EndpointState>();
     c->fifo = state_.get();
@@ -166,6 +189,7 @@ ObjectFifoHandle ObjectFifo::cons(ConsOptions opts) const {
     // IRON cons(): no dims given -> the fifo's dims_from_stream_per_cons (set by split/forward).
     c->dims_from_stream = dims_from_stream.empty() ? state_->default_dims_from_stream : std::move(dims_from_stream);
     c->channel = opts.channel;
+    c->stream_port = stream_port_of(opts.port);
     auto* raw = c.get();
     state_->cons.push_back(std::move(c));
     return ObjectFifoHandle(state_, raw);
@@ -214,6 +238,13 @@ ElementGroup ObjectFifoHandle::acquire(int n) const {
     if (n < 1)
         throw DesignError(
             fmt::format("worker '{}': acquire({}) on {}: the count must be >= 1", svc->worker(), n, ep_->describe()));
+    // AIEObjectFifoStatefulTransform.cpp (acquire/release lowering, l.2016): "cannot acquire from
+    // objectfifo stream port" (test/objectFifo-stateful-transform/aie_stream/bad_acquire.mlir).
+    if (ep_->stream_port)
+        throw DesignError(fmt::format("worker '{}': acquire({}) on {}: 'aie.objectfifo.acquire' op cannot acquire from "
+                                      "objectfifo stream port (this end is Port::stream({}); its kernel moves words "
+                                      "with put_ms / get_ss)",
+                                      svc->worker(), n, ep_->describe(), *ep_->stream_port));
     auto ptrs = svc->acquire(ep_->uid, n);
     const TensorType* type =
         ep_->role == detail::Role::Consumer && fifo_->consumer_obj_type ? &*fifo_->consumer_obj_type : &fifo_->obj_type;
@@ -229,6 +260,13 @@ void ObjectFifoHandle::release(int n) const {
     if (n < 1)
         throw DesignError(
             fmt::format("worker '{}': release({}) on {}: the count must be >= 1", svc->worker(), n, ep_->describe()));
+    // AIEObjectFifoStatefulTransform.cpp (l.2016): "cannot release from objectfifo stream port"
+    // (test/objectFifo-stateful-transform/aie_stream/bad_release.mlir).
+    if (ep_->stream_port)
+        throw DesignError(fmt::format("worker '{}': release({}) on {}: 'aie.objectfifo.release' op cannot release from "
+                                      "objectfifo stream port (this end is Port::stream({}); its kernel moves words "
+                                      "with put_ms / get_ss)",
+                                      svc->worker(), n, ep_->describe(), *ep_->stream_port));
     svc->release(ep_->uid, n);
 }
 

@@ -33,6 +33,17 @@ void cascade_get_hook(void* word) {
     if (!svc) throw std::logic_error("get_scd called outside a worker's kernel call");
     svc->cascade_get(word);
 }
+// Its stream-port intrinsics (put_ms / get_ss) reach the core's stream ports.
+void stream_put_hook(std::uint32_t word) {
+    auto* svc = model::CoreServices::current();
+    if (!svc) throw std::logic_error("put_ms called outside a worker's kernel call");
+    svc->stream_put(word);
+}
+std::uint32_t stream_get_hook() {
+    auto* svc = model::CoreServices::current();
+    if (!svc) throw std::logic_error("get_ss called outside a worker's kernel call");
+    return svc->stream_get();
+}
 } // namespace
 
 std::shared_ptr<AieCoreModes> make_aie_core_modes() { return std::make_shared<AieCoreModes>(); }
@@ -40,6 +51,7 @@ std::shared_ptr<AieCoreModes> make_aie_core_modes() { return std::make_shared<Ai
 iron::Kernel::Invoker with_aie_core_modes(iron::Kernel::Invoker inner, std::shared_ptr<AieCoreModes> modes) {
     if (!modes) modes = make_aie_core_modes();
     npusim::aie_api::set_cascade_hooks(&cascade_put_hook, &cascade_get_hook);
+    npusim::aie_api::set_stream_hooks(&stream_put_hook, &stream_get_hook);
     return [inner = std::move(inner), modes = std::move(modes)](std::span<const iron::KernelArg> args) {
         const auto* svc = model::CoreServices::current();
         auto& mine = modes->of(svc ? svc->worker() : std::string_view{});

@@ -31,6 +31,7 @@ const char* fifo_end_holding_name(FifoEndHolding h) {
     case FifoEndHolding::SharesProducerPool: return "shares the producer's pool";
     case FifoEndHolding::SharesLinkPool: return "shares the link pool";
     case FifoEndHolding::Runtime: return "runtime (host memory)";
+    case FifoEndHolding::StreamPort: return "core stream port";
     }
     return "?";
 }
@@ -108,9 +109,14 @@ std::string Netlist::dump() const {
     }
     out += "flows:\n";
     for (const auto& f : flows) {
-        out += fmt::format("  {} ->", to_string(f.source));
+        // A core's stream port (aie_stream end) prints as the toolchain's Core:<port> bundle.
+        auto core_port = [](const StreamEndpoint& e) {
+            return fmt::format("{} Core {}", to_string(e.tile), e.channel);
+        };
+        out += fmt::format("  {} ->", f.from_core ? core_port(f.source) : to_string(f.source));
         for (std::size_t i = 0; i < f.dests.size(); ++i)
-            out += fmt::format(" {} ({} hops)", to_string(f.dests[i]), f.switch_hops(i));
+            out += fmt::format(" {} ({} hops)", f.to_core ? core_port(f.dests[i]) : to_string(f.dests[i]),
+                               f.switch_hops(i));
         out += fmt::format("  {}\n", f.prov.describe());
     }
     out += "cascades:\n";

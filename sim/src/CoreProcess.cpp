@@ -5,6 +5,7 @@
 
 #include "npusim/model/NetlistRelations.hpp"
 
+#include <cstring>
 #include <fmt/format.h>
 
 namespace npusim::sim {
@@ -417,6 +418,54 @@ void CoreProcess::cascade_get(void* word) {
         ps_.acted("got a cascade word from", &cascade_in_->connection().src_worker, -1, t);
         return t;
     });
+}
+
+template <class Op>
+void CoreProcess::stream_op(Op op) {
+    ++sync_ops_;
+    const auto waits = clk_.waits();
+    // Others may run while the word waits for its receiver (or for data): check what the core
+    // wrote so far, and take the guard's copy again afterwards (as around a blocking acquire).
+    if (kernel_)
+        check_kernel_writes(kernel_->name, kernel_->views, kernel_->begin);
+    else
+        body_check();
+    const std::uint64_t at = clk_.local_cycles();
+    op();
+    const std::uint64_t spent = clk_.local_cycles() - at;
+    busy_ += std::min<std::uint64_t>(spent, 1);
+    stall_ += spent - std::min<std::uint64_t>(spent, 1);
+    if (kernel_) {
+        if (guard_ && clk_.waits() != waits) guard_->snapshot();
+        return;
+    }
+    clk_.maybe_sync();
+    resync(waits);
+}
+
+void CoreProcess::stream_put(std::uint32_t word) {
+    if (!stream_out_)
+        protocol("put_ms: no ObjectFifo producer end at this worker is Port::stream, so its core's output stream "
+                 "port is not connected");
+    stream_op([&] {
+        std::uint8_t bytes[4];
+        std::memcpy(bytes, &word, sizeof bytes);
+        stream_out_->send(bytes, sizeof bytes, clk_, ps_, stream_time_);
+        ps_.acted("put a stream word on", &stream_out_->label(), -1, clk_.local_cycles());
+    });
+}
+
+std::uint32_t CoreProcess::stream_get() {
+    if (!stream_in_)
+        protocol("get_ss: no ObjectFifo consumer end at this worker is Port::stream, so its core's input stream "
+                 "port is not connected");
+    std::uint32_t w = 0;
+    stream_op([&] {
+        stream_in_->receive(*stream_in_port_, 4, clk_, ps_);
+        w = stream_in_port_->take();
+        ps_.acted("got a stream word from", &stream_in_->label(), -1, clk_.local_cycles());
+    });
+    return w;
 }
 
 void CoreProcess::add_cycles(std::uint64_t cycles) {

@@ -3,6 +3,7 @@
 // calls: acquire/release on its buffer rings (cumulative acquire, rotating index, lock pairs),
 // kernel calls (native run + cost), explicit cycles, buffers and barrier locks.
 #include "CascadeLink.hpp"
+#include "CoreStreamInput.hpp"
 #include "MemoryGuard.hpp"
 #include "SemaphoreLock.hpp"
 #include "SimProcess.hpp"
@@ -44,6 +45,12 @@ public:
     /// The cascade links of this core (SimEngine wires them from Netlist::cascades).
     void set_cascade_in(CascadeLink* l) { cascade_in_ = l; }
     void set_cascade_out(CascadeLink* l) { cascade_out_ = l; }
+    void stream_put(std::uint32_t word) override;
+    std::uint32_t stream_get() override;
+    /// The stream-port flows of this core (SimEngine wires them from CoreProgram::stream_out /
+    /// stream_in): it sends on `out`, and `in` receives into `port`.
+    void set_stream_out(StreamLink* l) { stream_out_ = l; }
+    void set_stream_in(StreamLink* l, CoreStreamInput* port) { stream_in_ = l, stream_in_port_ = port; }
     std::string_view worker() const override { return prog_.worker; }
     bool tracing() const override { return false; }
     void resumed() noexcept override;
@@ -105,6 +112,16 @@ private:
     };
     std::optional<KernelInProgress> kernel_;
     std::uint64_t cascade_stall_ = 0; ///< part of stall_ spent waiting on cascades
+
+    // Stream ports (aie_stream ends): one word per put_ms / get_ss, moved on the flow's link in the
+    // core's own time (inside a kernel call, before the call's cost is charged).
+    /// A stream word's time and, if the link may block, the memory guard's checks around the wait.
+    template <class Op>
+    void stream_op(Op op);
+    StreamLink* stream_out_ = nullptr;
+    StreamLink* stream_in_ = nullptr;
+    CoreStreamInput* stream_in_port_ = nullptr;
+    ChannelTime stream_time_;
 
     std::optional<MemoryGuard> guard_;
     std::vector<std::vector<std::string>> element_names_; ///< per ring, per object: "fifo 'in' consumer 0 element 1"

@@ -74,9 +74,8 @@ ShimDmaChannel* SimEngine::shim_channel(const model::StreamEndpoint& e) {
 void SimEngine::build() {
     const auto& dev = *net_.device;
     if (opts_.trace)
-        opts_.trace->begin_run(
-            {net_.design, dev.name, dev.arch, opts_.timing.clock_mhz, net_.trace.enabled ? &net_.trace : nullptr, &net_,
-             &opts_.timing});
+        opts_.trace->begin_run({net_.design, dev.name, dev.arch, opts_.timing.clock_mhz,
+                                net_.trace.enabled ? &net_.trace : nullptr, &net_, &opts_.timing});
     for (const auto& b : net_.buffers) {
         auto* mem = memory_.of(b.tile);
         if (!b.init.empty()) std::memcpy(mem + b.address, b.init.data(), std::min<std::size_t>(b.init.size(), b.bytes));
@@ -110,7 +109,17 @@ void SimEngine::build() {
         const auto& f = net_.flows[fi];
         const auto& e = ends[fi];
         std::vector<StreamReceiver*> rx;
-        for (std::size_t i = 0; i < e.consumers.size(); ++i) {
+        if (f.to_core) {
+            // An aie_stream consumer end: the core's input stream port receives (one destination,
+            // ObjectFifoCreateOp::verify "`aie_stream` can only be used in 1-to-1 object FIFOs").
+            auto& in = core_inputs_[fi];
+            in = std::make_unique<CoreStreamInput>(fmt::format("{} at {} Core {}", f.prov.describe(),
+                                                               model::to_string(f.dests.at(0).tile),
+                                                               f.dests.at(0).channel),
+                                                   opts_.timing.stream_bytes_per_cycle);
+            rx.push_back(in.get());
+        }
+        for (std::size_t i = 0; i < e.consumers.size() && !f.to_core; ++i) {
             const auto& d = e.consumers[i];
             StreamReceiver* r = dev.kind_at(d.tile) == model::TileKind::Shim
                                     ? static_cast<StreamReceiver*>(shim(d))
@@ -123,9 +132,16 @@ void SimEngine::build() {
         }
         int hops = 0;
         for (std::size_t i = 0; i < f.dests.size(); ++i) hops = std::max(hops, f.switch_hops(i));
-        const auto latency = static_cast<std::uint32_t>(hops) * opts_.timing.switch_hop_latency_cycles;
+        // A core's stream port offers one word per send, and the link charges the route latency on
+        // the first chunk of each send: charged per word it would serialise the pipelined route, so
+        // a core-sourced flow moves its words at the port's rate without it [est: the first word
+        // arrives `hops` switch latencies early].
+        const auto latency =
+            f.from_core ? 0u : static_cast<std::uint32_t>(hops) * opts_.timing.switch_hop_latency_cycles;
         const bool src_shim = dev.kind_at(e.producer.tile) == model::TileKind::Shim;
-        const double rate = src_shim ? opts_.timing.shim_dma_bytes_per_cycle : opts_.timing.tile_dma_bytes_per_cycle;
+        const double rate = f.from_core ? opts_.timing.stream_bytes_per_cycle
+                            : src_shim  ? opts_.timing.shim_dma_bytes_per_cycle
+                                        : opts_.timing.tile_dma_bytes_per_cycle;
         links_.push_back(std::make_unique<StreamLink>(opts_.timing, stats_, f.prov.describe(), rx, rate, latency));
         const bool to_shim = std::any_of(e.consumers.begin(), e.consumers.end(), [&](const model::StreamEndpoint& d) {
             return dev.kind_at(d.tile) == model::TileKind::Shim;
@@ -145,7 +161,9 @@ void SimEngine::build() {
         if (auto* p = memtile_path(e.producer.tile)) links_.back()->add_shared(p);
         for (const auto& d : e.consumers)
             if (auto* p = memtile_path(d.tile)) links_.back()->add_shared(p);
-        if (src_shim) {
+        if (f.from_core) {
+            link_senders_.push_back(nullptr); // the core, once the cores exist (below)
+        } else if (src_shim) {
             shim(e.producer)->set_link(links_.back().get());
             link_senders_.push_back(shim(e.producer));
         } else if (auto* c = tile_channel(e.producer_channel)) {
@@ -156,7 +174,7 @@ void SimEngine::build() {
                                   fmt::format("flow {}: source {} has no DMA channel program", f.prov.describe(),
                                               model::to_string(e.producer)));
         }
-        for (std::size_t i = 0; i < e.consumers.size(); ++i) {
+        for (std::size_t i = 0; i < e.consumers.size() && !f.to_core; ++i) {
             if (dev.kind_at(e.consumers[i].tile) == model::TileKind::Shim)
                 shim(e.consumers[i])->set_link(links_.back().get());
             else
@@ -169,6 +187,34 @@ void SimEngine::build() {
         cores_.push_back(std::make_unique<CoreProcess>(core_services, c));
         processes_.push_back(cores_.back().get());
     }
+    for (std::size_t i = 0; i < net_.cores.size(); ++i) {
+        const auto& c = net_.cores[i];
+        auto* core = cores_[i].get();
+        auto flow_link = [&](int flow, bool core_end, const char* which) -> StreamLink* {
+            const auto fi = static_cast<std::size_t>(flow);
+            if (fi >= links_.size() || !core_end)
+                throw SimulationError(SimulationError::Kind::Protocol,
+                                      fmt::format("worker '{}': its {} stream port names flow {}, which does not {} "
+                                                  "its core",
+                                                  c.worker, which, flow, which[0] == 'o' ? "start at" : "end at"));
+            return links_[fi].get();
+        };
+        if (c.stream_out >= 0) {
+            const auto fi = static_cast<std::size_t>(c.stream_out);
+            core->set_stream_out(flow_link(c.stream_out, fi < net_.flows.size() && net_.flows[fi].from_core, "output"));
+            link_senders_[fi] = core;
+        }
+        if (c.stream_in >= 0) {
+            const auto fi = static_cast<std::size_t>(c.stream_in);
+            auto* link = flow_link(c.stream_in, fi < net_.flows.size() && net_.flows[fi].to_core, "input");
+            core->set_stream_in(link, core_inputs_.at(fi).get());
+        }
+    }
+    for (std::size_t fi = 0; fi < links_.size(); ++fi)
+        if (!link_senders_[fi])
+            throw SimulationError(SimulationError::Kind::Protocol,
+                                  fmt::format("flow {}: it starts at a core's stream port, but no core sends on it",
+                                              net_.flows[fi].prov.describe()));
     for (const auto& c : net_.cascades) {
         cascades_.push_back(std::make_unique<CascadeLink>(c, opts_.timing.cascade_word_latency_cycles));
         cores_.at(static_cast<std::size_t>(c.src_core))->set_cascade_out(cascades_.back().get());
@@ -215,6 +261,10 @@ DeadlockAnalyzer SimEngine::analyzer() const {
         index_of[static_cast<const StreamReceiver*>(c)] = index_of.at(c);
     }
     for (const auto& c : shim_channels_) index_of[static_cast<const StreamReceiver*>(c.get())] = index_of.at(c.get());
+    for (const auto& [fi, in] : core_inputs_) // a core's input stream port stands for its core
+        for (std::size_t i = 0; i < net_.cores.size(); ++i)
+            if (net_.cores[i].stream_in == static_cast<int>(fi))
+                index_of[static_cast<const StreamReceiver*>(in.get())] = index_of.at(cores_[i].get());
     std::vector<LinkView> links;
     for (std::size_t i = 0; i < links_.size(); ++i) {
         const auto& l = *links_[i];

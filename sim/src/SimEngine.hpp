@@ -4,6 +4,7 @@
 // from a netlist; it hands each component only the services it needs (RunServices and the
 // *Services struct next to each component), runs the event loop, and turns the outcome into a
 // SimResult or a SimulationError (deadlock report, protocol violation, limit).
+#include "CoreStreamInput.hpp"
 #include "DeadlockAnalyzer.hpp"
 #include "RunControl.hpp"
 #include "RunServices.hpp"
@@ -63,6 +64,8 @@ private:
     std::vector<std::unique_ptr<ShimDmaChannel>> shim_channels_;
     std::vector<std::unique_ptr<CoreProcess>> cores_;
     std::vector<std::unique_ptr<CascadeLink>> cascades_; ///< one per netlist cascade, in order
+    /// Per netlist flow that ends at a core's stream port (Flow::to_core): that port's receiver.
+    std::map<std::size_t, std::unique_ptr<CoreStreamInput>> core_inputs_;
     std::unique_ptr<RuntimeController> controller_;
     std::vector<const SimProcess*> processes_; ///< in creation order (the deadlock report's order)
     std::vector<InvocationResult> invocations_; ///< completed runs of the runtime sequence

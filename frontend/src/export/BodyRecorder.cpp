@@ -457,6 +457,12 @@ void BodyRecorder::cascade_put(const void*) {
     refuse("cascade_put in the body (IRON puts cascade words inside kernels)");
 }
 void BodyRecorder::cascade_get(void*) { refuse("cascade_get in the body (IRON gets cascade words inside kernels)"); }
+void BodyRecorder::stream_put(std::uint32_t) {
+    refuse("stream_put in the body (IRON puts stream-port words inside kernels, with put_ms)");
+}
+std::uint32_t BodyRecorder::stream_get() {
+    refuse("stream_get in the body (IRON gets stream-port words inside kernels, with get_ss)");
+}
 
 const BodyRecorder::Chunk& BodyRecorder::chunk_of(const KernelArg& a, const Kernel& k, std::size_t i) {
     for (auto c = chunks_.rbegin(); c != chunks_.rend(); ++c) {

@@ -66,6 +66,8 @@ public:
     void add_cycles(std::uint64_t cycles) override;
     void cascade_put(const void* word) override;
     void cascade_get(void* word) override;
+    void stream_put(std::uint32_t word) override;
+    std::uint32_t stream_get() override;
     std::string_view worker() const override { return worker_; }
     bool tracing() const override { return true; }
 

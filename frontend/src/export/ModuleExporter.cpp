@@ -137,6 +137,18 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
         depth = "[" + depth + "]";
     }
     std::vector<std::string> attrs; // alphabetical, as MLIR prints attribute dictionaries
+    // Port::stream ends: upstream's `aie_stream = end` (0 producer, 1 consumer, 2 both) and
+    // `aie_stream_port` (ObjectFifoCreateOp::set_aie_stream, python/iron/dataflow/objectfifo.py;
+    // printed as in test/objectFifo-stateful-transform/aie_stream/*.mlir).
+    const EndpointState* stream_cons = nullptr;
+    for (const auto& c : f->cons)
+        if (c->stream_port) stream_cons = c.get();
+    if (f->prod->stream_port || stream_cons) {
+        const int end = f->prod->stream_port ? (stream_cons ? 2 : 0) : 1;
+        const int port = f->prod->stream_port ? *f->prod->stream_port : *stream_cons->stream_port;
+        attrs.push_back(fmt::format("aie_stream = {} : i32", end));
+        attrs.push_back(fmt::format("aie_stream_port = {} : i32", port));
+    }
     if (f->iter_count > 0) attrs.push_back(fmt::format("iter_count = {} : i32", f->iter_count));
     if (!f->pad_dimensions.empty()) {
         std::string p;

@@ -158,5 +158,11 @@ void BodyTracer::cascade_get(void* word) {
     count_op();
     std::memset(word, 0, model::kCascadeWordBytes);
 }
+// Stream-port words likewise: a put goes nowhere, a get reads zero.
+void BodyTracer::stream_put(std::uint32_t) { count_op(); }
+std::uint32_t BodyTracer::stream_get() {
+    count_op();
+    return 0;
+}
 
 } // namespace npusim::iron::detail

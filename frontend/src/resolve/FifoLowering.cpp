@@ -6,6 +6,7 @@
 #include "resolve/Placement.hpp"
 #include "resolve/RingBuilder.hpp"
 #include "resolve/StaticChecks.hpp"
+#include "resolve/StreamPorts.hpp"
 
 #include <fmt/format.h>
 
@@ -29,7 +30,8 @@ std::vector<EndpointState*> used_consumers(FifoState* f) {
 bool shared_pool_tile(ResolveContext& ctx, FifoState* f, EndpointState* P, const std::vector<EndpointState*>& C,
                       TileCoord tp, TileCoord& pool) {
     if (!(C.size() == 1 && P->owner == OwnerKind::Worker && C[0]->owner == OwnerKind::Worker && !f->via_dma &&
-          f->dims_to_stream.empty() && C[0]->dims_from_stream.empty() && !f->repeat_count && !f->consumer_obj_type))
+          f->dims_to_stream.empty() && C[0]->dims_from_stream.empty() && !f->repeat_count && !f->consumer_obj_type &&
+          !has_stream_port(*f)))
         return false;
     const TileCoord tc = ctx.worker_tile.at(C[0]->worker);
     if (tp == tc) {
@@ -160,8 +162,16 @@ void lower_fifo(ResolveContext& ctx, FifoState* f) {
     check_dma_object_size(*f);
     model::Flow flow;
     flow.prov = {f->name, "stream"};
-    flow.source = lower_producer(ctx, f, P, tp);
-    for (auto* ep : C) flow.dests.push_back(lower_consumer(ctx, f, ep, C.size(), tp));
+    // A stream-port end (aie_stream) is its core's Core:n port, lowered without buffers or channel
+    // (AIEObjectFifoStatefulTransform createObjectFifoElements returns early for aie_stream).
+    const int index = static_cast<int>(ctx.net.flows.size());
+    flow.from_core = P->stream_port.has_value();
+    flow.source = flow.from_core ? lower_stream_producer(ctx, f, P, tp, index) : lower_producer(ctx, f, P, tp);
+    for (auto* ep : C) {
+        flow.to_core = flow.to_core || ep->stream_port;
+        flow.dests.push_back(ep->stream_port ? lower_stream_consumer(ctx, f, ep, index)
+                                             : lower_consumer(ctx, f, ep, C.size(), tp));
+    }
     ctx.net.flows.push_back(std::move(flow));
 }
 

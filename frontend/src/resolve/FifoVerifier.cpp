@@ -1,6 +1,7 @@
 #include "resolve/FifoVerifier.hpp"
 
 #include "resolve/DepthRule.hpp"
+#include "resolve/StreamPorts.hpp"
 
 #include "npusim/model/Error.hpp"
 
@@ -31,6 +32,7 @@ void verify_fifo(const FifoState& f) {
         throw DesignError(fmt::format("fifo '{}': its producer is a mem-tile endpoint (set_endpoint), which only sends "
                                       "the fifo's init_values, and it has none",
                                       f.name));
+    verify_stream_ports(f);
     if (f.init_values.empty()) return;
     if (shim_producer)
         throw DesignError(fmt::format("fifo '{}': `init_values` unavailable for shim tiles (its producer is the "

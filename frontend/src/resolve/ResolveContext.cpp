@@ -100,6 +100,8 @@ void check_depth_overrides_used(const ResolveContext& ctx) {
             const std::string why =
                 e.holding == model::FifoEndHolding::Runtime
                     ? std::string("the runtime sequence fills or drains it from host memory; it has no buffers")
+                : e.holding == model::FifoEndHolding::StreamPort
+                    ? std::string("it is its core's stream port (Port::stream); it has no buffers")
                     : fmt::format("it {} ({}) and has no buffers of its own; override that end instead",
                                   model::fifo_end_holding_name(e.holding), e.pool_owner);
             throw DesignError(fmt::format("depth override of {}: {}", e.describe(), why));

@@ -83,6 +83,26 @@ void add_design_api(Catalog& c) {
     NPUSIM_ERROR(c, "fifo.producer_channel_repin", kDesign,
                  "fifo 'f': producer already pinned to DMA channel 0, cannot re-pin to 1", ObjectFifo f(i32(16), "f");
                  f.prod({.channel = 0}); f.prod({.channel = 1}));
+    NPUSIM_ERROR(c, "fifo.port_dma_and_channel", kDesign,
+                 "fifo 'f': producer given channel 0 and Port::dma(1); give one",
+                 ObjectFifo(i32(16), "f").prod({.channel = 0, .port = Port::dma(1)}));
+    NPUSIM_ERROR(c, "fifo.stream_port_move", kDesign, "fifo 'f': producer already on stream port 0, cannot move to 1",
+                 ObjectFifo f(i32(16), "f");
+                 f.prod({.port = Port::stream(0)}); f.prod({.port = Port::stream(1)}));
+    NPUSIM_ERROR(
+        c, "fifo.stream_port_acquire", kDesign,
+        "worker 'w': acquire(1) on fifo 'out' producer: 'aie.objectfifo.acquire' op cannot acquire from "
+        "objectfifo stream port (this end is Port::stream(0); its kernel moves words with put_ms / get_ss)",
+        ObjectFifo in(i32(16), "in"), out(i32(16), "out");
+        Worker w([](F, F o) { o.acquire(1); }, fn_args(in.cons(), out.prod({.port = Port::stream(0)})), {.name = "w"});
+        resolve(Program("npu1_1col", Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(), out.cons())), {w})));
+    NPUSIM_ERROR(
+        c, "fifo.stream_port_release", kDesign,
+        "worker 'w': release(1) on fifo 'in' consumer 0: 'aie.objectfifo.release' op cannot release from "
+        "objectfifo stream port (this end is Port::stream(0); its kernel moves words with put_ms / get_ss)",
+        ObjectFifo in(i32(16), "in"), out(i32(16), "out");
+        Worker w([](F i, F) { i.release(1); }, fn_args(in.cons({.port = Port::stream(0)}), out.prod()), {.name = "w"});
+        resolve(Program("npu1_1col", Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(), out.cons())), {w})));
     NPUSIM_ERROR(c, "fifo.consumer_depth", kDesign, "fifo 'f': consumer depth 0 must be >= 1",
                  ObjectFifo(i32(16), "f").cons(0));
     NPUSIM_ERROR(c, "fifo.endpoint_on_consumer", kDesign,

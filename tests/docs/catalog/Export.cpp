@@ -2,6 +2,8 @@
 // refuses, and the command line.
 #include "Designs.hpp"
 
+#include "npusim/model/CoreServices.hpp"
+
 namespace npusim::errcat {
 
 namespace {
@@ -152,6 +154,14 @@ void add_export(Catalog& c) {
                "words inside kernels)",
                "Tested through `npusim export deadlock_cascade_never_put`, whose bodies move cascade words "
                "themselves (export.cascade_get); a put is refused the same way.");
+    NPUSIM_ERROR(c, "export.stream_put", kDesign,
+                 "worker 'w': cannot export its body: stream_put in the body (IRON puts stream-port words inside "
+                 "kernels, with put_ms)",
+                 export_body([](F, F) { model::CoreServices::current()->stream_put(1); }));
+    NPUSIM_ERROR(c, "export.stream_get", kDesign,
+                 "worker 'w': cannot export its body: stream_get in the body (IRON gets stream-port words inside "
+                 "kernels, with get_ss)",
+                 export_body([](F, F) { (void)model::CoreServices::current()->stream_get(); }));
     c.cli("export.cascade_get", kDesign,
           "worker 'bottom': cannot export its body: cascade_get in the body (IRON gets cascade words inside kernels)",
           {"export", "deadlock_cascade_never_put", "--device", "npu1"});

@@ -3,12 +3,12 @@
 #include "Designs.hpp"
 
 #include "npusim/harness/DepthAnalysis.hpp"
-#include "npusim/harness/Sweep.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/harness/KernelLibrary.hpp"
 #include "npusim/harness/KernelSet.hpp"
 #include "npusim/harness/NpyFile.hpp"
+#include "npusim/harness/Sweep.hpp"
 
 #include <stdexcept>
 
@@ -457,6 +457,10 @@ void add_harness(Catalog& c) {
     c.internal("example.reduce_max_empty", "reduce_max of an empty tensor",
                "The designs' parameters refuse an empty input first (example.reduce_max_vectors, "
                "example.vector_reduce_max_memtile).");
+    c.site("examples/src/StreamPortPassthrough.cpp");
+    c.internal("example.stream_kernel_outside_core", "passThroughStream called outside a worker's kernel call",
+               "The design's reference kernel is only called through its Kernel inside the worker body, and Kernel "
+               "calls outside a worker body are refused first ('kernel ... called outside a worker body').");
 }
 
 } // namespace npusim::errcat

@@ -35,6 +35,28 @@ model::Netlist barrier_design(int init, int wait, int release, int set) {
         fn_args(i32(16), i32(16), in.prod(), out.cons()));
     return resolve(Program("npu1_1col", rt, {w}, "t"));
 }
+// in (runtime -> w) and out (w -> runtime); out's producer end gets `prod`, the fifo `opts`.
+model::Netlist stream_out(ProdOptions prod, FifoOptions opts = {}) {
+    ObjectFifo in(i32(16), "in"), out(i32(16), "out", 2, std::move(opts));
+    Worker w(
+        [](F i, F) {
+            i.acquire(1);
+            i.release(1);
+        },
+        fn_args(in.cons(), out.prod(std::move(prod))), {.name = "w"});
+    return resolve(Program("npu1_1col", Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(), out.cons())), {w}));
+}
+// in (runtime -> w) with in's consumer end `cons`.
+model::Netlist stream_in(ConsOptions cons) {
+    ObjectFifo in(i32(16), "in"), out(i32(16), "out");
+    Worker w(
+        [](F, F o) {
+            o.acquire(1);
+            o.release(1);
+        },
+        fn_args(in.cons(std::move(cons)), out.prod()), {.name = "w"});
+    return resolve(Program("npu1_1col", Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(), out.cons())), {w}));
+}
 } // namespace
 
 void add_resolve(Catalog& c) {
@@ -146,6 +168,99 @@ void add_resolve(Catalog& c) {
                  "multiple of 4 (i.e., represent 4 byte aligned address) (DMABDOp::verify). Only a fifo between "
                  "cores that share memory, with no DMA, may carry such objects",
                  resolve(passthrough({.type = tensor<std::uint8_t>({1022})})));
+
+    c.component("Resolve: stream ports",
+                "ObjectFifo ends given Port::stream(n) (upstream aie_stream): ObjectFifoCreateOp::verify's aie_stream "
+                "rules, reservePinnedChannels and checkAIEStreamIndex (`frontend/src/resolve/StreamPorts.cpp`).");
+    c.site("frontend/src/resolve/StreamPorts.cpp");
+    NPUSIM_ERROR(c, "stream.one_to_one", kDesign,
+                 "fifo 'out': `aie_stream` can only be used in 1-to-1 object FIFOs (its producer is a stream port "
+                 "and it has 2 consumers)",
+                 ObjectFifo in(i32(16), "in"), out(i32(16), "out");
+                 Worker w([](F i, F) { i.acquire(1), i.release(1); },
+                          fn_args(in.cons(), out.prod({.port = Port::stream(0)})), {.name = "w"});
+                 resolve(Program("npu1_1col",
+                                 Runtime([](RuntimeData a, RuntimeData b, RuntimeData d, F i, F o1,
+                                            F o2) { i.fill(a), o1.drain(b), o2.drain(d, {.wait = true}); },
+                                         fn_args(i32(16), i32(16), i32(16), in.prod(), out.cons(), out.cons())),
+                                 {w})));
+    NPUSIM_ERROR(
+        c, "stream.two_ports", kDesign,
+        "fifo 'mid': both ends are stream ports but on ports 0 and 1; upstream's aie_stream=(2, port) gives "
+        "both ends one `aie_stream_port`",
+        ObjectFifo in(i32(16), "in"), mid(i32(16), "mid"), out(i32(16), "out");
+        Worker a([](F i, F) { i.acquire(1), i.release(1); }, fn_args(in.cons(), mid.prod({.port = Port::stream(0)})),
+                 {.name = "a"});
+        Worker b([](F, F o) { o.acquire(1), o.release(1); }, fn_args(mid.cons({.port = Port::stream(1)}), out.prod()),
+                 {.name = "b"});
+        resolve(Program("npu1_1col", Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(), out.cons())), {a, b})));
+    NPUSIM_ERROR(
+        c, "stream.shim_or_mem", kDesign,
+        "fifo 'out': `aie_stream` is not available for shim and mem tiles (fifo 'out' consumer 0 is "
+        "Port::stream(0) but is filled or drained by the runtime sequence)",
+        ObjectFifo in(i32(16), "in"), out(i32(16), "out");
+        Worker w(copy, fn_args(in.cons(), out.prod()), {.name = "w"}); resolve(Program(
+            "npu1_1col", Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(), out.cons({.port = Port::stream(0)}))),
+            {w})));
+    NPUSIM_ERROR(c, "stream.link_on_compute", kDesign,
+                 "fifo 'in_fwd': fifo 'in_fwd' producer is Port::stream(0) but belongs to a link on a compute tile; "
+                 "npusim lowers a link's ends only as DMA channels",
+                 ObjectFifo in(i32(16), "in"), out(i32(16), "out");
+                 ObjectFifo fwd = in.cons().forward(Tile(0, 3)); fwd.prod({.port = Port::stream(0)});
+                 Worker w(copy, fn_args(fwd.cons(), out.prod()), {.name = "w"}); resolve(
+                     Program("npu1_1col", Runtime(fill_drain, fn_args(i32(16), i32(16), in.prod(), out.cons())), {w})));
+    NPUSIM_ERROR(c, "stream.repeat_count", kDesign,
+                 "fifo 'out': `repeat_count` unavailable on stream end (its producer is Port::stream(0))",
+                 stream_out({.port = Port::stream(0)}, {.repeat_count = 2}));
+    NPUSIM_ERROR(c, "stream.init_values", kDesign,
+                 "fifo 'out': `init_values` unavailable on stream end (its producer is Port::stream(0))", FifoOptions o;
+                 o.init_values = {std::vector<std::uint8_t>(64), std::vector<std::uint8_t>(64)};
+                 stream_out({.port = Port::stream(0)}, o));
+    c.internal("stream.iter_count",
+               "fifo 'out': `iter_count` unavailable on stream end (its producer is "
+               "Port::stream(0))",
+               "set_iter_count needs a mem-tile end, and a stream producer on a mem tile is refused first "
+               "(stream.shim_or_mem); kept in ObjectFifoCreateOp::verify's order.");
+    NPUSIM_ERROR(c, "stream.dims_to_stream", kDesign,
+                 "fifo 'out': `dimensionsToStream` data layout transformations are unavailable on stream end (its "
+                 "producer is Port::stream(0))",
+                 stream_out({.port = Port::stream(0)}, {.dims_to_stream = {{4, 4}, {4, 1}}}));
+    NPUSIM_ERROR(c, "stream.dims_from_stream", kDesign,
+                 "fifo 'in': `dimensionsFromStreamPerConsumer` data layout transformations are unavailable on stream "
+                 "end (its consumer is a stream port)",
+                 stream_in({.dims_from_stream = {{4, 4}, {4, 1}}, .port = Port::stream(0)}));
+    NPUSIM_ERROR(c, "stream.pinned_channel", kDesign,
+                 "fifo 'out': cannot pin a DMA channel on an objectfifo that also uses aie_stream (stream ports "
+                 "bypass DMA channels) (fifo 'out' producer pins DMA channel 1, its producer is a stream port)",
+                 stream_out({.channel = 1, .port = Port::stream(0)}));
+    NPUSIM_ERROR(c, "stream.port_range", kDesign,
+                 "fifo 'in': fifo 'in' consumer 0 is Port::stream(1), out of range: a compute tile's core has 1 input "
+                 "stream port (Core 0; AIE2TargetModel getNumSourceSwitchboxConnections / isLegalTileConnection)",
+                 stream_in({.port = Port::stream(1)}));
+    NPUSIM_ERROR(c, "stream.output_ports_exceeded", kDesign,
+                 "fifo 'o2': 'aie.tile' op number of output Core channels exceeded! (tile (0,2): worker 'w' already "
+                 "sends fifo 'o1' on its stream port 0)",
+                 ObjectFifo in(i32(16), "in"), o1(i32(16), "o1"), o2(i32(16), "o2");
+                 Worker w([](F i, F, F) { i.acquire(1), i.release(1); },
+                          fn_args(in.cons(), o1.prod({.port = Port::stream(0)}), o2.prod({.port = Port::stream(0)})),
+                          {.tile = Tile(0, 2), .name = "w"});
+                 resolve(Program("npu1_1col",
+                                 Runtime([](RuntimeData a, RuntimeData b, RuntimeData d, F i, F x,
+                                            F y) { i.fill(a), x.drain(b), y.drain(d, {.wait = true}); },
+                                         fn_args(i32(16), i32(16), i32(16), in.prod(), o1.cons(), o2.cons())),
+                                 {w})));
+    NPUSIM_ERROR(c, "stream.input_ports_exceeded", kDesign,
+                 "fifo 'i2': 'aie.tile' op number of input Core channels exceeded! (tile (0,2): worker 'w' already "
+                 "gets fifo 'i1' on its stream port 0)",
+                 ObjectFifo i1(i32(16), "i1"), i2(i32(16), "i2"), out(i32(16), "out");
+                 Worker w([](F, F, F o) { o.acquire(1), o.release(1); },
+                          fn_args(i1.cons({.port = Port::stream(0)}), i2.cons({.port = Port::stream(0)}), out.prod()),
+                          {.tile = Tile(0, 2), .name = "w"});
+                 resolve(Program("npu1_1col",
+                                 Runtime([](RuntimeData a, RuntimeData b, RuntimeData d, F x, F y,
+                                            F o) { x.fill(a), y.fill(b), o.drain(d, {.wait = true}); },
+                                         fn_args(i32(16), i32(16), i32(16), i1.prod(), i2.prod(), out.cons())),
+                                 {w})));
 
     c.component(
         "Resolve: placement",
@@ -683,6 +798,40 @@ void add_resolve(Catalog& c) {
                      }
                      copy(in, out);
                  }})));
+    NPUSIM_ERROR(c, "stream.no_output_port", kProtocol,
+                 "worker 'w': put_ms: no ObjectFifo producer end at this worker is Port::stream, so its core's output "
+                 "stream port is not connected",
+                 int runs = 0;
+                 simulate(passthrough({.body = [runs](F in, F out) mutable {
+                     if (runs++ == 1) model::CoreServices::current()->stream_put(1);
+                     copy(in, out);
+                 }})));
+    NPUSIM_ERROR(c, "stream.no_input_port", kProtocol,
+                 "worker 'w': get_ss: no ObjectFifo consumer end at this worker is Port::stream, so its core's input "
+                 "stream port is not connected",
+                 int runs = 0;
+                 simulate(passthrough({.body = [runs](F in, F out) mutable {
+                     if (runs++ == 1) (void)model::CoreServices::current()->stream_get();
+                     copy(in, out);
+                 }})));
+    c.site("sim/src/SimEngine.cpp");
+    c.internal("stream.flow_not_at_core",
+               "worker 'w': its output stream port names flow 0, which does not start at its core",
+               "resolve() sets CoreProgram::stream_out / stream_in only to the flow it lowers from that core's "
+               "Port::stream end (Flow::from_core / to_core); a hand-built netlist could break it.");
+    c.internal("stream.flow_without_sender",
+               "flow fifo 'out' stream: it starts at a core's stream port, but no core sends on it",
+               "As stream.flow_not_at_core: every from_core flow is some core's stream_out.");
+    c.site("harness/src/AieKernel.cpp");
+    c.internal("stream.aie_kernel_put_outside_core", "put_ms called outside a worker's kernel call",
+               "As cascade.aie_kernel_outside_core: the stream hooks run only inside a Kernel call.");
+    c.internal("stream.aie_kernel_get_outside_core", "get_ss called outside a worker's kernel call",
+               "As stream.aie_kernel_put_outside_core, for the get side.");
+    c.site("kernels_ref/aie_api/include/aie_api/detail/stream.hpp");
+    c.internal("stream.aie_api_no_hook",
+               "put_ms: no stream port is connected (the kernel runs outside a simulated core)",
+               "The host layer's own guard when no hooks are installed (also 'get_ss: ...'); tested in "
+               "tests/kernels_ref/aie_api.");
     c.site("harness/src/AieKernel.cpp");
     c.internal("cascade.aie_kernel_outside_core", "put_mcd called outside a worker's kernel call",
                "The AIE-API cascade hooks are installed by with_aie_core_modes, whose invoker only runs inside a "

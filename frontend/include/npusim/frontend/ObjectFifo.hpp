@@ -50,6 +50,10 @@ struct EndpointState {
     /// IRON prod(channel=)/cons(channel=) (the seed's Port.dma(n)): the DMA channel this end uses
     /// on its tile instead of first-free assignment (reserved before any auto-assignment).
     std::optional<int> channel;
+    /// Port::stream(n) (upstream's `aie_stream` / `aie_stream_port` on the aie.objectfifo op): this
+    /// end is the core's stream port n, with no L1 buffer and no DMA channel on its tile; the
+    /// kernel moves each 32-bit word with put_ms (producer) / get_ss (consumer).
+    std::optional<int> stream_port;
     std::string describe() const; ///< "fifo 'in' consumer 0"
 };
 
@@ -192,22 +196,37 @@ private:
     detail::EndpointState* ep_ = nullptr;
 };
 
+/// The seed reference's Port: where an ObjectFifo end attaches on its tile. Port::dma(n) pins DMA
+/// channel n (the same as `.channel = n`); Port::stream(n) wires the end straight to the core's
+/// stream port n (upstream ObjectFifo(aie_stream=(end, port)), python/iron/dataflow/objectfifo.py):
+/// no L1 buffer on that end, the kernel writes each word with put_ms / reads it with get_ss.
+struct Port {
+    enum class Kind { Dma, Stream };
+    Kind kind = Kind::Dma;
+    int index = 0;
+    static Port dma(int n) { return {Kind::Dma, n}; }
+    static Port stream(int n) { return {Kind::Stream, n}; }
+};
+
 /// Options of prod() (IRON keyword arguments, in IRON's order). Designated initializers must
-/// follow this order: depth, channel, tile — e.g. `of.prod({.depth = 3, .tile = Tile(0, 0)})`.
+/// follow this order: depth, channel, tile, port — e.g. `of.prod({.depth = 3, .tile = Tile(0, 0)})`,
+/// `of.prod({.port = Port::stream(0)})`.
 struct ProdOptions {
     std::optional<int> depth; ///< buffers at the producer end (default: the fifo's depth)
     std::optional<int> channel; ///< pin the producer end's MM2S DMA channel (default: first free)
     std::optional<Tile> tile; ///< shim tile of a runtime (fill) endpoint
+    std::optional<Port> port; ///< Port::dma(n) (= channel n) or Port::stream(n)
 };
 
 /// Options of cons() (IRON keyword arguments, in IRON's order). Designated initializers must
-/// follow this order: depth, dims_from_stream, channel, tile — e.g.
+/// follow this order: depth, dims_from_stream, channel, tile, port — e.g.
 /// `of.cons({.depth = 3, .dims_from_stream = {{4, 16}, {16, 1}}})`.
 struct ConsOptions {
     std::optional<int> depth; ///< buffers at this consumer end (default: the fifo's depth)
     StreamDims dims_from_stream; ///< consumer-side layout (default: the fifo's per-consumer dims)
     std::optional<int> channel; ///< pin this consumer end's S2MM DMA channel (default: first free)
     std::optional<Tile> tile; ///< shim tile of a runtime (drain) endpoint
+    std::optional<Port> port; ///< Port::dma(n) (= channel n) or Port::stream(n)
 };
 
 /// Options of the ObjectFifo constructor. Designated initializers must follow this order:

@@ -22,6 +22,8 @@ using npusim::bfloat16;
 void passThroughLine(const std::uint8_t* in, std::uint8_t* out, std::int32_t n);
 void passThroughLine(const std::int16_t* in, std::int16_t* out, std::int32_t n);
 void passThroughLine(const std::int32_t* in, std::int32_t* out, std::int32_t n);
+/// Puts the n words of `in` on the core's output stream port (put_ms), the last with tlast.
+void passThroughStream(const std::int32_t* in, std::int32_t n);
 
 // ---- scale: vector_scalar_mul (basic/vector_scalar_mul) ----------------------------------------------
 // out[i] = in[i] * factor, wrapped to the element type (saturation none; the kernel sets it).

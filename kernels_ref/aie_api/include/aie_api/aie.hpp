@@ -11,6 +11,7 @@
 #include "detail/numeric.hpp"
 #include "detail/ops.hpp"
 #include "detail/reshape.hpp"
+#include "detail/stream.hpp"
 #include "detail/unsupported.hpp"
 #include "detail/vector.hpp"
 

@@ -52,6 +52,12 @@ public:
     /// input into `word`. Both block: a put while the cascade FIFO is full, a get while it is empty.
     virtual void cascade_put(const void* word) = 0;
     virtual void cascade_get(void* word) = 0;
+    /// Core stream ports (the kernel intrinsics put_ms / get_ss on an ObjectFifo end given
+    /// Port::stream, upstream `aie_stream`): put one 32-bit word on the core's output stream, or get
+    /// one from its input stream. Both block on the stream: a put until the receiver has room, a
+    /// get until a word arrived.
+    virtual void stream_put(std::uint32_t word) = 0;
+    virtual std::uint32_t stream_get() = 0;
     /// Charge `cycles` of core time for work the body does itself.
     virtual void add_cycles(std::uint64_t cycles) = 0;
     /// Name of the worker whose body is running.

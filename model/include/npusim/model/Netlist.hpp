@@ -76,7 +76,6 @@ struct BufferDescriptor {
     Provenance prov;
 };
 
-
 /// The BD program of one DMA channel of a compute or mem tile.
 struct DmaChannelProgram {
     TileCoord tile;
@@ -103,6 +102,12 @@ struct Flow {
     std::vector<StreamEndpoint> dests;
     std::vector<std::vector<TileCoord>> paths; ///< per destination: tiles traversed, source first
     Provenance prov;
+    /// The source is a core's stream port (Core:<source.channel>; an aie_stream producer end), not
+    /// an MM2S DMA channel: the core of that tile puts the words (CoreProgram::stream_out).
+    bool from_core = false;
+    /// The destination is a core's stream port (Core:<dests[0].channel>; an aie_stream consumer
+    /// end), not an S2MM DMA channel: the core gets the words (CoreProgram::stream_in).
+    bool to_core = false;
     int switch_hops(std::size_t dest) const { return static_cast<int>(paths.at(dest).size()); }
 };
 
@@ -143,6 +148,8 @@ struct CoreProgram {
     std::vector<CoreLockRef> locks;
     int cascade_in = -1; ///< Netlist::cascades index of the cascade this core gets from (-1: none)
     int cascade_out = -1; ///< Netlist::cascades index of the cascade this core puts to (-1: none)
+    int stream_out = -1; ///< Netlist::flows index this core's output stream port feeds (-1: none)
+    int stream_in = -1; ///< Netlist::flows index whose words this core's input stream port gets (-1: none)
 };
 
 /// Bytes of one cascade word: 512 bits on AIE2 and AIE2P (mlir-aie AIETargetModel
@@ -204,9 +211,10 @@ enum class FifoEndHolding {
     SharesProducerPool, ///< the consumer of a shared-memory pool: no buffers of its own
     SharesLinkPool, ///< a link's sub-fifo side in the link tile: uses the link's pool
     Runtime, ///< filled or drained by the runtime sequence: host memory, no tile buffers
+    StreamPort, ///< the core's stream port (Port::stream, aie_stream): no buffers, no DMA channel
 };
 /// "own copy", "shared pool", "link pool", "shares the producer's pool", "shares the link pool",
-/// "runtime (host memory)".
+/// "runtime (host memory)", "core stream port".
 const char* fifo_end_holding_name(FifoEndHolding h);
 
 /// A fifo endpoint as lowered: its tile, how it holds its objects and how many buffers it got -
