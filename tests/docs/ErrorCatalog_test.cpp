@@ -81,6 +81,7 @@ NPUSIM_CATALOG_TEST("Example designs", example)
 NPUSIM_CATALOG_TEST("CLI: usage", usage)
 NPUSIM_CATALOG_TEST("CLI: output files and the process", process)
 NPUSIM_CATALOG_TEST("MLIR export", mlir_export)
+NPUSIM_CATALOG_TEST("NPU instruction files", hw_insts)
 
 TEST_CASE("every component of the error catalog has its test case, ids and sites are well-formed", "[docs][errors]") {
     std::set<std::string> components;
