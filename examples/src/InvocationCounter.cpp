@@ -37,8 +37,9 @@ DesignSpec make_invocation_counter() {
                 auto y = b.as<std::int32_t>();
                 auto k = c.as<std::int32_t>();
                 for (std::int64_t i = 0; i < n; ++i)
-                    y[static_cast<std::size_t>(i)] = x[static_cast<std::size_t>(i)] + k[0];
-                ++k[0];
+                    y[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(
+                        static_cast<std::uint32_t>(x[static_cast<std::size_t>(i)]) + static_cast<std::uint32_t>(k[0]));
+                k[0] = static_cast<std::int32_t>(static_cast<std::uint32_t>(k[0]) + 1U); // wraps as the core's adder
                 add_cycles(static_cast<std::uint64_t>(n)); // one element per cycle, scalar
                 in.release(1);
                 out.release(1);
