@@ -59,6 +59,7 @@ void SimEngine::terminate_processes() {
     for (auto& l : cascades_) l->wake_all();
     for (auto& c : tile_channels_) c->wake_all();
     for (auto& c : shim_channels_) c->wake_all();
+    for (auto& [flow, in] : core_inputs_) in->filled.notify(); // a core blocked in get_ss unwinds too
     board_.wake_all();
     // Every process wakes (at once or at the end of its current timed wait), sees the flag and
     // unwinds; the run then ends for lack of events.
