@@ -522,6 +522,7 @@ Task ObjectFifoHandle::transfer(const RuntimeData& data, TransferOptions opts, b
     t.tap = tap;
     t.fill = fill;
     t.wait = opts.wait;
+    if (opts.offset_parameter) t.offset_param = opts.offset_parameter->state();
     t.managed = opts.managed;
     if (opts.managed) {
         if (opts.group) {

@@ -69,6 +69,12 @@ void Worker::add_lock(const std::shared_ptr<detail::LockState>& l) {
     state_->locks.push_back(l);
 }
 
+void Worker::add_param(const std::shared_ptr<detail::ScratchpadParamState>& p) {
+    for (const auto& x : state_->params)
+        if (x == p) return;
+    state_->params.push_back(p);
+}
+
 void Worker::reject_fifo(const std::string& fifo) const {
     throw DesignError(fmt::format("Worker: fifo '{}' was passed itself; pass a handle (prod() or cons())", fifo));
 }

@@ -3,6 +3,7 @@
 #include "npusim/model/Error.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <stdexcept>
 #include <type_traits>
 
@@ -43,6 +44,27 @@ DesignInstance::DesignInstance(iron::Program prog, std::vector<ArgSpec> a, Tenso
         if (arg_index(k) < 0 || !args[static_cast<std::size_t>(arg_index(k))].takes_input())
             throw DesignError(fmt::format("design '{}': generated data '{}' is not an input argument", design, k));
     if (!reference) throw DesignError(fmt::format("design '{}' has no reference function", design));
+}
+
+// test_lib/parameter_scratchpad.h: writeBits shifts a core parameter's bits left by 2 ("core
+// parameters require shift-2 to survive masking of lowest bits by firmware op"); an addr
+// parameter is written raw; an unknown name is "ParameterScratchpad: unknown parameter".
+std::vector<std::uint32_t> DesignInstance::scratchpad_words(const model::Netlist& net) const {
+    std::vector<std::uint32_t> words(net.scratchpad_params.size(), 0);
+    for (const auto& [name, bits] : scratchpad) {
+        std::size_t i = 0;
+        while (i < net.scratchpad_params.size() && net.scratchpad_params[i].name != name) ++i;
+        if (i == net.scratchpad_params.size()) {
+            std::vector<std::string> known;
+            for (const auto& p : net.scratchpad_params) known.push_back(p.name);
+            throw DesignError(fmt::format("design '{}': scratchpad value for unknown parameter '{}' (the design "
+                                          "declares: {})",
+                                          design_, name,
+                                          known.empty() ? "none" : fmt::format("{}", fmt::join(known, ", "))));
+        }
+        words[i] = net.scratchpad_params[i].kind == model::ScratchpadParam::Kind::Core ? bits << 2 : bits;
+    }
+    return words;
 }
 
 int DesignInstance::arg_index(const std::string& name) const {

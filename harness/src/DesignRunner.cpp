@@ -173,6 +173,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     if (opts.iters < 1) throw DesignError(fmt::format("design '{}': --iters must be at least 1", spec.name));
     sim::SimOptions so = opts.sim;
     so.invocations = opts.warmup + opts.iters;
+    so.scratchpad = inst.scratchpad_words(net);
     so.snapshot_from = opts.warmup; // warm-ups are not checked
     for (std::size_t i = 0; i < inst.args.size(); ++i)
         if (inst.args[i].is_checked()) so.snapshot_tensors.push_back(static_cast<int>(i));

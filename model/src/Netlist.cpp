@@ -127,6 +127,13 @@ std::string Netlist::dump() const {
     for (const auto& c : cores)
         out += fmt::format("  {:<20} {}  stack {} B, {} rings\n", c.worker, to_string(c.tile), c.stack_bytes,
                            c.rings.size());
+    if (!scratchpad_params.empty()) {
+        out += "scratchpad parameters:\n";
+        for (std::size_t i = 0; i < scratchpad_params.size(); ++i)
+            out +=
+                fmt::format("  {} {:<16} {} {}\n", i, scratchpad_params[i].name, dtype_name(scratchpad_params[i].dtype),
+                            scratchpad_params[i].kind == ScratchpadParam::Kind::Core ? "core" : "addr");
+    }
     out += "host tensors:\n";
     for (std::size_t i = 0; i < host_tensors.size(); ++i)
         out += fmt::format("  arg {} {:<12} {} {} B\n", i, host_tensors[i].name, dtype_name(host_tensors[i].dtype),
@@ -141,6 +148,10 @@ std::string Netlist::dump() const {
             out += fmt::format("  start task {} ({}) on {} {} {} bd {} arg {} +{} {}  queue repeat {}{}\n", t.id,
                                t.prov.describe(), to_string(t.tile), direction_name(t.dir), t.channel, t.bd_id,
                                t.host_tensor, t.offset_bytes, dims_str(t.dims), reps, t.issue_token ? " token" : "");
+            if (t.offset_param >= 0)
+                out +=
+                    fmt::format("    + offset_parameter '{}' x {} B\n",
+                                scratchpad_params[static_cast<std::size_t>(t.offset_param)].name, t.offset_param_scale);
             break;
         }
         case RuntimeOp::Kind::AwaitTask: out += fmt::format("  await task {}\n", op.task); break;
@@ -151,6 +162,14 @@ std::string Netlist::dump() const {
             break;
         case RuntimeOp::Kind::SetLock:
             out += fmt::format("  set lock {} = {}\n", locks[static_cast<std::size_t>(op.lock)].name, op.value);
+            break;
+        case RuntimeOp::Kind::CreateScratchpad:
+            out += fmt::format("  create scratchpad ({} B)\n", scratchpad_params.size() * 4);
+            break;
+        case RuntimeOp::Kind::UpdateFromScratchpad:
+            out +=
+                fmt::format("  update {} += scratchpad[{}] ({})\n", buffers[static_cast<std::size_t>(op.buffer)].name,
+                            op.value, scratchpad_params[static_cast<std::size_t>(op.value)].name);
             break;
         }
     }

@@ -39,6 +39,7 @@ std::vector<LockActors> lock_actors(const Netlist& net) {
             at(out, l.lock).acquirers.push_back({a, -1, true});
             at(out, l.lock).releasers.push_back({a, -1, false});
         }
+        if (core.param_sync_lock >= 0) at(out, core.param_sync_lock).acquirers.push_back({a, 1, true});
     }
     for (std::size_t i = 0; i < net.sequence.size(); ++i) {
         const auto& op = net.sequence[i];

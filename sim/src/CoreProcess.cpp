@@ -96,6 +96,11 @@ void CoreProcess::body() {
         Current& operator=(const Current&) = delete;
     } current(this);
     if (guard_) guard_->snapshot();
+    // The parameter-sync preamble (aie-lower-scratchpad-parameters emitCorePreambles): use_lock
+    // Acquire 1 at the top of the core, before the body's loop; the sequence's sync sets it.
+    if (prog_.param_sync_lock >= 0)
+        lock_wait(locks_.at(prog_.param_sync_lock), "the scratchpad parameter sync (acquire == 1 before its body)", 1,
+                  true);
     do {
         const auto ops_before = sync_ops_;
         const auto t_before = clk_.local_cycles();
@@ -204,6 +209,16 @@ std::byte* CoreProcess::buffer(int key) {
     for (const auto& b : prog_.buffers)
         if (b.key == key) return reinterpret_cast<std::byte*>(memory_.buffer(b.buffer));
     protocol("uses a Buffer that is not among its fn_args");
+}
+
+std::uint32_t CoreProcess::scratchpad_word(int key) {
+    for (const auto& b : prog_.params)
+        if (b.key == key) {
+            std::uint32_t w = 0;
+            std::memcpy(&w, memory_.buffer(b.buffer), 4);
+            return w;
+        }
+    protocol("reads a ScratchpadParameter that has no buffer on its tile");
 }
 
 const model::CoreLockRef* CoreProcess::lock_of(int key) const {

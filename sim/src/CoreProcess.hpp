@@ -47,6 +47,7 @@ public:
     void set_cascade_out(CascadeLink* l) { cascade_out_ = l; }
     void stream_put(std::uint32_t word) override;
     std::uint32_t stream_get() override;
+    std::uint32_t scratchpad_word(int key) override;
     /// The stream-port flows of this core (SimEngine wires them from CoreProgram::stream_out /
     /// stream_in): it sends on `out`, and `in` receives into `port`.
     void set_stream_out(StreamLink* l) { stream_out_ = l; }

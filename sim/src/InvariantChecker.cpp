@@ -31,6 +31,16 @@ void InvariantChecker::check_netlist(const model::Netlist& net) {
             broken(net, fmt::format("lock '{}' on tile {} starts at {}, outside 0..{}", l.name,
                                     model::to_string(l.tile), l.init, max));
     }
+    for (const auto& c : net.cores)
+        if (c.param_sync_lock >= static_cast<int>(net.locks.size()))
+            broken(net, fmt::format("the parameter-sync lock {} of worker '{}' is not among the {} locks",
+                                    c.param_sync_lock, c.worker, net.locks.size()));
+    for (const auto& op : net.sequence)
+        if (op.kind == model::RuntimeOp::Kind::UpdateFromScratchpad &&
+            (op.value < 0 || op.value >= static_cast<int>(net.scratchpad_params.size()) || op.buffer < 0 ||
+             op.buffer >= static_cast<int>(net.buffers.size())))
+            broken(net, fmt::format("a scratchpad update names parameter {} of {} and buffer {} of {}", op.value,
+                                    net.scratchpad_params.size(), op.buffer, net.buffers.size()));
     for (std::size_t i = 0; i < net.cascades.size(); ++i) {
         const auto& c = net.cascades[i];
         const auto n = static_cast<int>(net.cores.size());
@@ -43,6 +53,9 @@ void InvariantChecker::check_netlist(const model::Netlist& net) {
         if (t.host_tensor < 0 || static_cast<std::size_t>(t.host_tensor) >= net.host_tensors.size())
             broken(net, fmt::format("shim task {} ({}) refers to host tensor {} of {}", t.id, t.prov.describe(),
                                     t.host_tensor, net.host_tensors.size()));
+        if (t.offset_param >= static_cast<int>(net.scratchpad_params.size()))
+            broken(net, fmt::format("shim task {} ({}) takes its offset from scratchpad parameter {} of {}", t.id,
+                                    t.prov.describe(), t.offset_param, net.scratchpad_params.size()));
         const auto& h = net.host_tensors[static_cast<std::size_t>(t.host_tensor)];
         const model::AddressPattern pat(static_cast<std::int64_t>(t.offset_bytes), t.dims);
         if (pat.total_bytes() && (pat.min_offset() < 0 || pat.max_offset() >= static_cast<std::int64_t>(h.bytes)))

@@ -13,7 +13,7 @@ RuntimeController::RuntimeController(const ControllerServices& services)
     : SimProcess(services.run, "runtime sequence"), net_(services.net), memory_(services.memory),
       locks_(services.locks), board_(services.board), shim_channel_(services.shim_channel),
       queue_wait_(services.queue_wait), invocations_(std::max<std::uint32_t>(1, services.invocations)),
-      invocation_done_(services.invocation_done) {
+      invocation_done_(services.invocation_done), scratchpad_(services.scratchpad) {
     open_track(TrackInfo::Kind::Runtime, {0, 0});
     for (const auto& op : net_.sequence) {
         using K = model::RuntimeOp::Kind;
@@ -32,11 +32,14 @@ RuntimeController::RuntimeController(const ControllerServices& services)
         case K::StartTask: op_labels_.push_back("start " + task()); break;
         case K::AwaitTask: op_labels_.push_back("await " + task()); break;
         case K::FreeTask: op_labels_.push_back("free " + task()); break;
-        case K::WriteBuffer:
-            op_labels_.push_back(fmt::format("write buffer {}", name(net_.buffers, op.buffer)));
-            break;
+        case K::WriteBuffer: op_labels_.push_back(fmt::format("write buffer {}", name(net_.buffers, op.buffer))); break;
         case K::SetLock:
             op_labels_.push_back(fmt::format("set lock {} to {}", name(net_.locks, op.lock), op.value));
+            break;
+        case K::CreateScratchpad: op_labels_.push_back("create scratchpad"); break;
+        case K::UpdateFromScratchpad:
+            op_labels_.push_back(
+                fmt::format("update buffer {} from scratchpad[{}]", name(net_.buffers, op.buffer), op.value));
             break;
         }
     }
@@ -51,9 +54,9 @@ ProcessView RuntimeController::view() const {
     v.progress.steps = ops_done_;
     v.progress.steps_unit = "instructions";
     if (ps_.status != ProcessState::Status::Done && op_ < op_labels_.size())
-        v.progress.current = fmt::format("instruction {} of {}{}: {}", op_ + 1, op_labels_.size(),
-                                         invocations_ > 1 ? fmt::format(" (invocation {})", invocation_) : "",
-                                         op_labels_[op_]);
+        v.progress.current =
+            fmt::format("instruction {} of {}{}: {}", op_ + 1, op_labels_.size(),
+                        invocations_ > 1 ? fmt::format(" (invocation {})", invocation_) : "", op_labels_[op_]);
     return v;
 }
 
@@ -103,10 +106,72 @@ void RuntimeController::run_sequence() {
             clk_.advance(t.runtime_op_cycles);
             locks_.at(op.lock).set(op.value, clk_, "runtime sequence");
             break;
+        case model::RuntimeOp::Kind::CreateScratchpad:
+            clk_.advance(t.runtime_op_cycles);
+            state_table_.assign(net.scratchpad_params.size(), 0);
+            std::copy(scratchpad_.begin(), scratchpad_.end(), state_table_.begin());
+            scratchpad_created_ = true;
+            break;
+        case model::RuntimeOp::Kind::UpdateFromScratchpad:
+            clk_.advance(t.runtime_op_cycles);
+            clk_.sync();
+            update_from_scratchpad(op);
+            break;
         }
         ++ops_done_;
         ps_.acted("executed", &op_labels_[i], -1, clk_.local_cycles());
     }
+}
+
+// npu.update_from_scratchpad (Incr): the firmware adds the state-table word to the 48-bit value held
+// in the buffer's words 0 and 1 (the low 16 bits of word 1 are bits 32..47) and clears the low 2
+// bits of word 0, as it does for BD addresses (AIELowerScratchpadParameters.cpp allocateBuffers).
+void RuntimeController::update_from_scratchpad(const model::RuntimeOp& op) {
+    const auto& buf = net_.buffers.at(static_cast<std::size_t>(op.buffer));
+    const auto idx = static_cast<std::size_t>(op.value);
+    if (!scratchpad_created_ || idx >= state_table_.size())
+        fail(SimulationError(SimulationError::Kind::Protocol,
+                             fmt::format("runtime sequence: update of buffer '{}' from scratchpad entry {} before the "
+                                         "scratchpad holds it",
+                                         buf.name, op.value)));
+    if (buf.bytes < 8)
+        fail(SimulationError(SimulationError::Kind::Protocol,
+                             fmt::format("runtime sequence: update_from_scratchpad writes 8 B, buffer '{}' has {} B",
+                                         buf.name, buf.bytes)));
+    auto* p = memory_.buffer(op.buffer);
+    std::uint32_t lo = 0, hi = 0;
+    std::memcpy(&lo, p, 4);
+    std::memcpy(&hi, p + 4, 4);
+    const std::uint64_t v = ((static_cast<std::uint64_t>(hi & 0xFFFFu) << 32) | lo) + state_table_[idx];
+    lo = static_cast<std::uint32_t>(v) & 0xFFFFFFFCu;
+    hi = (hi & 0xFFFF0000u) | static_cast<std::uint32_t>((v >> 32) & 0xFFFFu);
+    std::memcpy(p, &lo, 4);
+    std::memcpy(p + 4, &hi, 4);
+}
+
+// offset_parameter: update_from_scratchpad (Mul by the element size) into the BD's address
+// register, after the BD is written and before the push (AIEUtils.cpp
+// emitUpdateBdAddressFromOffsetParameter).
+std::uint64_t RuntimeController::task_offset_shift(const model::ShimTask& task) {
+    if (task.offset_param < 0) return 0;
+    const auto idx = static_cast<std::size_t>(task.offset_param);
+    const auto& pname = net_.scratchpad_params.at(idx).name;
+    if (!scratchpad_created_)
+        fail(SimulationError(SimulationError::Kind::Protocol,
+                             fmt::format("runtime sequence: task {} ({}) takes its offset from scratchpad parameter "
+                                         "'{}' before the scratchpad is created: call sync_parameters() before the "
+                                         "transfer",
+                                         task.id, task.prov.describe(), pname)));
+    const std::uint64_t shift = static_cast<std::uint64_t>(state_table_.at(idx)) * task.offset_param_scale;
+    const model::AddressPattern pat(static_cast<std::int64_t>(task.offset_bytes + shift), task.dims);
+    const auto& host = net_.host_tensors.at(static_cast<std::size_t>(task.host_tensor));
+    if (pat.max_offset() >= static_cast<std::int64_t>(host.bytes))
+        fail(SimulationError(SimulationError::Kind::Protocol,
+                             fmt::format("runtime sequence: task {} ({}): offset_parameter '{}' = {} moves the "
+                                         "transfer {} B further, to bytes {}..{}, past the end of {} ({} B)",
+                                         task.id, task.prov.describe(), pname, state_table_.at(idx), shift,
+                                         pat.min_offset(), pat.max_offset(), host.name, host.bytes)));
+    return shift;
 }
 
 // The command processor writes the task's BD registers and pushes it onto the channel's queue:
@@ -124,6 +189,7 @@ void RuntimeController::start_task(std::size_t i, const model::RuntimeOp& op) {
     if (cold) warm_channels_.push_back(shim);
     clk_.advance(cold ? svc_.timing.shim_cold_task_dispatch_cycles : svc_.timing.shim_task_dispatch_cycles);
     clk_.sync(); // the queue write happens at the controller's time
+    const std::uint64_t shift = task_offset_shift(task);
     auto* ch = shim_channel_(shim);
     if (!ch || !ch->has_link())
         fail(SimulationError(SimulationError::Kind::Protocol,
@@ -152,7 +218,7 @@ void RuntimeController::start_task(std::size_t i, const model::RuntimeOp& op) {
         if (track_ >= 0)
             svc_.tracks.sink()->span(track_, fmt::format("wait queue {}", model::to_string(shim)), begin, now_cycles());
     }
-    ch->push(op.task, clk_.local_cycles());
+    ch->push(op.task, clk_.local_cycles(), shift);
 }
 
 // npu.sync (what an await lowers to, AIEDMATasksToNPU DMAAwaitTaskOpPattern) names a channel,

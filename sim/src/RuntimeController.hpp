@@ -24,6 +24,7 @@ struct ControllerServices {
     std::function<ShimDmaChannel*(const model::StreamEndpoint&)> shim_channel;
     bool queue_wait = false; ///< SimOptions::queue_wait
     std::uint32_t invocations = 1; ///< SimOptions::invocations
+    std::vector<std::uint32_t> scratchpad; ///< SimOptions::scratchpad
     /// Called when invocation `index` has run to its end (begin and end cycle).
     std::function<void(std::uint32_t index, std::uint64_t begin, std::uint64_t end)> invocation_done;
 };
@@ -42,6 +43,9 @@ private:
     void run_sequence();
     void start_task(std::size_t index, const model::RuntimeOp& op);
     void await_task(const model::RuntimeOp& op);
+    void update_from_scratchpad(const model::RuntimeOp& op);
+    /// The bytes a task's offset_parameter adds to its start (0 without one).
+    std::uint64_t task_offset_shift(const model::ShimTask& task);
     const model::Netlist& net_;
     TileMemory& memory_;
     LockTable& locks_;
@@ -59,6 +63,10 @@ private:
     std::uint32_t invocation_ = 0;
     std::vector<std::string> op_labels_; ///< per instruction, for the last action
     std::uint64_t queue_waits_ = 0;
+    std::vector<std::uint32_t> scratchpad_; ///< the host's words
+    /// The firmware's state table: the scratchpad as create_scratchpad found it (empty: not created).
+    std::vector<std::uint32_t> state_table_;
+    bool scratchpad_created_ = false;
 };
 
 } // namespace npusim::sim

@@ -45,9 +45,9 @@ ProcessView ShimDmaChannel::view() const {
     return v;
 }
 
-bool ShimDmaChannel::push(int task, std::uint64_t ready_cycle) {
+bool ShimDmaChannel::push(int task, std::uint64_t ready_cycle, std::uint64_t shift) {
     if (!has_room()) return false;
-    queue_.push_back({task, ready_cycle});
+    queue_.push_back({task, ready_cycle, shift});
     pushed_.notify();
     return true;
 }
@@ -68,7 +68,7 @@ void ShimDmaChannel::body() {
         if (q.ready > now_cycles()) clk_.wait_cycles(q.ready - now_cycles());
         clk_.advance(ep_.dir == model::Direction::MM2S ? t.shim_mm2s_task_overhead_cycles
                                                        : t.shim_s2mm_task_overhead_cycles);
-        const model::AddressPattern pat(static_cast<std::int64_t>(task.offset_bytes), task.dims);
+        const model::AddressPattern pat(static_cast<std::int64_t>(task.offset_bytes + q.shift), task.dims);
         auto& host = host_tensors_.at(static_cast<std::size_t>(task.host_tensor));
         host_ = host.data();
         const std::uint64_t begin = clk_.local_cycles();

@@ -31,7 +31,8 @@ public:
     /// Push a task (the controller's queue write); false if the queue is full. A task holds its
     /// slot from its push until it retires (its transfer completes), as aie-rt counts pending BDs
     /// (the queued ones plus the one in progress).
-    bool push(int task, std::uint64_t ready_cycle);
+    /// `shift`: bytes added to the task's start (its offset_parameter, applied when configured).
+    bool push(int task, std::uint64_t ready_cycle, std::uint64_t shift = 0);
     /// Tasks holding a queue slot: queued plus the one in progress.
     int pending() const { return static_cast<int>(queue_.size()) + (current_ >= 0 ? 1 : 0); }
     bool has_room() const { return pending() < queue_depth_; }
@@ -72,6 +73,7 @@ private:
     struct Queued {
         int task;
         std::uint64_t ready;
+        std::uint64_t shift;
     };
     std::deque<Queued> queue_;
     sc_core::sc_event pushed_;

@@ -36,6 +36,11 @@ SimEngine::SimEngine(const model::Netlist& net, std::vector<std::vector<std::uin
             throw SimulationError(SimulationError::Kind::Mismatch,
                                   fmt::format("design '{}': host tensor {} ({}) must be {} B, got {} B", net.design, i,
                                               net.host_tensors[i].name, net.host_tensors[i].bytes, host_[i].size()));
+    if (opts_.scratchpad.size() > net.scratchpad_params.size())
+        throw SimulationError(SimulationError::Kind::Mismatch,
+                              fmt::format("design '{}' declares {} scratchpad parameter(s), {} scratchpad words were "
+                                          "given",
+                                          net.design, net.scratchpad_params.size(), opts_.scratchpad.size()));
     if (opts_.core_stack_bytes < (1u << 20)) opts_.core_stack_bytes = 1u << 20;
     InvariantChecker::check_netlist(net_);
     build();
@@ -223,7 +228,7 @@ void SimEngine::build() {
     }
     controller_ = std::make_unique<RuntimeController>(ControllerServices{
         services_, net_, memory_, locks_, board_, [this](const model::StreamEndpoint& e) { return shim_channel(e); },
-        opts_.queue_wait, opts_.invocations,
+        opts_.queue_wait, opts_.invocations, opts_.scratchpad,
         [this](std::uint32_t index, std::uint64_t begin, std::uint64_t end) {
             InvocationResult inv;
             inv.begin_cycle = begin;

@@ -153,6 +153,7 @@ const Catalog& catalog() {
         add_harness(k);
         add_cli(k);
         add_export(k);
+        add_scratchpad(k);
         add_hardware(k);
         return k;
     }();

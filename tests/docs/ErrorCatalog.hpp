@@ -117,6 +117,7 @@ void add_simulation(Catalog& c);
 void add_harness(Catalog& c);
 void add_cli(Catalog& c);
 void add_export(Catalog& c);
+void add_scratchpad(Catalog& c);
 void add_hardware(Catalog& c);
 
 } // namespace npusim::errcat

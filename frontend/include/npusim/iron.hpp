@@ -16,6 +16,7 @@
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/Program.hpp"
 #include "npusim/frontend/Runtime.hpp"
+#include "npusim/frontend/ScratchpadParameter.hpp"
 #include "npusim/frontend/TensorAccessPattern.hpp"
 #include "npusim/frontend/TensorType.hpp"
 #include "npusim/frontend/Tile.hpp"

@@ -460,6 +460,9 @@ void BodyRecorder::cascade_get(void*) { refuse("cascade_get in the body (IRON ge
 void BodyRecorder::stream_put(std::uint32_t) {
     refuse("stream_put in the body (IRON puts stream-port words inside kernels, with put_ms)");
 }
+std::uint32_t BodyRecorder::scratchpad_word(int) {
+    refuse("a ScratchpadParameter read (aiex.read_scratchpad_parameter is not exported)");
+}
 std::uint32_t BodyRecorder::stream_get() {
     refuse("stream_get in the body (IRON gets stream-port words inside kernels, with get_ss)");
 }

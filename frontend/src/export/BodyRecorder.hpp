@@ -68,6 +68,7 @@ public:
     void cascade_get(void* word) override;
     void stream_put(std::uint32_t word) override;
     std::uint32_t stream_get() override;
+    std::uint32_t scratchpad_word(int key) override;
     std::string_view worker() const override { return worker_; }
     bool tracing() const override { return true; }
 

@@ -346,8 +346,12 @@ Op ModuleExporter::build() {
         throw DesignError(fmt::format("design '{}': cannot export enable_trace: the trace configuration IRON emits "
                                       "(aie.trace ops) is not exported; export the design without trace",
                                       program_.name()));
-    (void)program_.resolve(opts_.resolve); // what the toolchain rejects is not exported
+    const auto net = program_.resolve(opts_.resolve); // what the toolchain rejects is not exported
     refuse_low_level();
+    if (!net.scratchpad_params.empty())
+        throw DesignError(fmt::format("design '{}': cannot export ScratchpadParameter '{}': aiex.scratchpad_parameter, "
+                                      "aiex.read_scratchpad_parameter and the parameter sync are not exported",
+                                      program_.name(), net.scratchpad_params.front().name));
     collect_fifos();
     emit_tiles();
     emit_fifos();

@@ -128,6 +128,8 @@ Op export_sequence(const Program& program, const DeviceValues& values, ValueIds&
             }
             break;
         }
+        case RecordedOp::Kind::SyncParameters:
+            throw DesignError("sync_parameters(): aiex.sync_scratchpad_parameters_from_host is not exported");
         case RecordedOp::Kind::SetBarrier: {
             const auto& s = rec.barrier_sets[static_cast<std::size_t>(op.transfer)];
             auto it = values.locks.find(s.barrier);

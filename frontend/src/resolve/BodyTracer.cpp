@@ -165,4 +165,21 @@ std::uint32_t BodyTracer::stream_get() {
     return 0;
 }
 
+void BodyTracer::add_param(int key, std::string name) { params_[key] = std::move(name); }
+
+// A read of a parameter no worker declares is the verifier's "references unknown parameter"
+// (AIEXDialect.cpp ReadScratchpadParameterOp::verify): IRON declares a parameter module-wide only
+// for the ScratchpadParameters among some worker's fn_args (python/iron/program.py). The trace
+// reads 0: the value is the host's, set per run.
+std::uint32_t BodyTracer::scratchpad_word(int key) {
+    count_op();
+    if (!params_.count(key))
+        throw DesignError(fmt::format("worker '{}': reads a ScratchpadParameter that no worker takes in its fn_args "
+                                      "('aiex.read_scratchpad_parameter' op references unknown parameter); pass it "
+                                      "in the fn_args of the workers that read it",
+                                      worker_));
+    if (std::find(param_reads_.begin(), param_reads_.end(), key) == param_reads_.end()) param_reads_.push_back(key);
+    return 0;
+}
+
 } // namespace npusim::iron::detail

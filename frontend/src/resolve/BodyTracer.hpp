@@ -32,6 +32,10 @@ public:
     /// A barrier lock (or, `user_lock`, a hand-written Lock) whose values must lie within
     /// 0..max_value (the lock's state).
     void add_lock(int key, int max_value, std::string name, bool user_lock = false);
+    /// A ScratchpadParameter some worker declares (in its fn_args): the body may read it.
+    void add_param(int key, std::string name);
+    /// The parameters the body read, in first-read order.
+    const std::vector<int>& param_reads() const { return param_reads_; }
     /// Run one iteration of the body. Returns false if the op budget ran out (not an error).
     bool run(const std::function<void()>& body);
     const std::map<int, TracedPort>& ports() const { return ports_; }
@@ -49,6 +53,7 @@ public:
     void cascade_get(void* word) override;
     void stream_put(std::uint32_t word) override;
     std::uint32_t stream_get() override;
+    std::uint32_t scratchpad_word(int key) override;
     std::string_view worker() const override { return worker_; }
     bool tracing() const override { return true; }
 
@@ -67,6 +72,8 @@ private:
     };
     void check_user_lock_value(const TracedLock& l, const char* call, int value) const;
     std::map<int, TracedLock> locks_;
+    std::map<int, std::string> params_;
+    std::vector<int> param_reads_;
 };
 
 } // namespace npusim::iron::detail

@@ -95,6 +95,12 @@ void collect_design(ResolveContext& ctx) {
 }
 
 void trace_bodies(ResolveContext& ctx) {
+    // Module-level aiex.scratchpad_parameter ops: the ScratchpadParameters among the workers'
+    // fn_args, in worker and argument order (python/iron/program.py resolve_program).
+    for (auto* w : ctx.workers)
+        for (const auto& p : w->params)
+            if (std::find(ctx.declared_params.begin(), ctx.declared_params.end(), p) == ctx.declared_params.end())
+                ctx.declared_params.push_back(p);
     for (auto* w : ctx.workers) {
         BodyTracer tracer(w->name, ctx.opts.trace_op_budget);
         for (auto* ep : w->endpoints) {
@@ -109,8 +115,12 @@ void trace_bodies(ResolveContext& ctx) {
             tracer.add_lock(b->uid, ctx.dev.resources(model::TileKind::Compute).lock_max_value, b->name);
         for (const auto& l : w->locks)
             tracer.add_lock(l->uid, ctx.dev.resources(model::TileKind::Compute).lock_max_value, l->name, true);
+        for (const auto& p : ctx.declared_params) tracer.add_param(p->uid, p->name);
         if (!w->body) throw DesignError(fmt::format("worker '{}' has no body", w->name));
         const bool complete = tracer.run(w->body);
+        for (int key : tracer.param_reads())
+            for (const auto& p : ctx.declared_params)
+                if (p->uid == key) ctx.param_reads[w].push_back(p.get());
         for (const auto& [key, port] : tracer.ports()) {
             ctx.max_acquire[key] = port.max_acquire;
             if (complete) {

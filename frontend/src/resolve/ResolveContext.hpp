@@ -46,6 +46,15 @@ struct ResolveContext {
     /// Flow/PacketFlow shim_symbol -> its shim channel (aie.shim_dma_allocation @symbol)
     std::map<std::string, model::StreamEndpoint> shim_symbols;
     std::map<int, int> lock_of; ///< Lock uid -> NetLock index
+    /// ScratchpadParameters the workers declare (fn_args), in worker and argument order, and the
+    /// ones each worker's body reads (first-read order); see resolve/ScratchpadLowering.
+    std::vector<std::shared_ptr<ScratchpadParamState>> declared_params;
+    std::map<WorkerState*, std::vector<ScratchpadParamState*>> param_reads;
+    /// Per reading core, in worker order: (parameter, its __param_ buffer) and the core's sync lock.
+    std::vector<std::pair<ScratchpadParamState*, int>> param_buffers;
+    std::vector<int> param_sync_locks;
+    std::map<const ScratchpadParamState*, int> param_index; ///< -> Netlist::scratchpad_params index
+    bool param_synced = false; ///< the sequence's parameter sync was lowered
 
     /// Endpoint uid -> its depth from ResolveOptions::depth_overrides (apply_depth_overrides).
     std::map<int, int> depth_override;

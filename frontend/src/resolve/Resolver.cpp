@@ -8,6 +8,7 @@
 #include "resolve/LowLevelLowering.hpp"
 #include "resolve/Placement.hpp"
 #include "resolve/ResolveContext.hpp"
+#include "resolve/ScratchpadLowering.hpp"
 #include "resolve/SequenceLowering.hpp"
 #include "resolve/StaticChecks.hpp"
 #include "resolve/StreamRouter.hpp"
@@ -76,6 +77,7 @@ model::Netlist Resolver::run() {
     place_workers(ctx);
     lower_cascades(ctx);
     place_locks(ctx);
+    place_scratchpad_params(ctx);
     place_buffers(ctx);
     place_tile_dma_buffers(ctx);
     place_barriers(ctx);

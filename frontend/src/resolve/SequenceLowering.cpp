@@ -1,6 +1,7 @@
 #include "resolve/SequenceLowering.hpp"
 
 #include "resolve/BdEncoding.hpp"
+#include "resolve/ScratchpadLowering.hpp"
 #include "resolve/StaticChecks.hpp"
 
 #include "npusim/frontend/WorkerRuntimeBarrier.hpp"
@@ -161,6 +162,10 @@ std::vector<int> lower_transfer_start(ResolveContext& ctx, const SequenceRecorde
         task.offset_bytes = shim_task_offset(chunks[c], eb, who);
         task.dims = shim_task_dims(chunks[c], eb, ctx.dev.shim, ctx.dev.max_repeat_count, who);
         task.bd_id = ctx.ledger.take_shim_bd(task.tile, who);
+        if (tr.offset_param) { // emitUpdateBdAddressFromOffsetParameter: func Mul by the element size
+            task.offset_param = scratchpad_param_index(ctx, tr.offset_param.get());
+            task.offset_param_scale = static_cast<std::uint32_t>(eb);
+        }
         ctx.net.tasks.push_back(std::move(task));
         ids.push_back(ctx.net.tasks.back().id);
     }
@@ -181,6 +186,8 @@ void lower_sequence(ResolveContext& ctx) {
     add_host_tensors(ctx, *rt);
     record_sequence_function(*rt, rec, ctx.net.design);
     finish_task_groups(*rt, rec);
+    assign_scratchpad_params(ctx, rec);
+    if (needs_implicit_parameter_sync(ctx, rec)) lower_parameter_sync(ctx);
 
     std::map<int, std::vector<int>> tasks_of; // transfer -> its tasks (several when decomposed)
     auto emit = [&](model::RuntimeOp::Kind kind, int task) {
@@ -193,6 +200,10 @@ void lower_sequence(ResolveContext& ctx) {
     for (const auto& op : rec.ops) {
         if (op.kind == RecordedOp::Kind::WriteBuffer) {
             lower_buffer_write(ctx, rec.buffer_writes[static_cast<std::size_t>(op.transfer)]);
+            continue;
+        }
+        if (op.kind == RecordedOp::Kind::SyncParameters) {
+            lower_parameter_sync(ctx);
             continue;
         }
         if (op.kind == RecordedOp::Kind::SetBarrier) {

@@ -332,6 +332,9 @@ void add_harness(Catalog& c) {
     c.site("examples/src/InvocationCounter.cpp");
     c.cli("example.invocation_counter", kDesign, "design 'invocation_counter': n=300 must divide N=1024",
           {"run", "invocation_counter", "--param", "n=300"});
+    c.site("examples/src/ScratchpadParams.cpp");
+    c.cli("example.scratchpad_offset", kDesign, "design 'scratchpad_offset': offset=-1 must not be negative",
+          {"run", "scratchpad_offset", "--device", "npu2", "--param", "offset=-1"});
     c.site("examples/src/MatmulCommon.cpp");
     c.cli("example.matmul_dtypes", kDesign,
           "design 'matmul_whole_array': dtype_in=i16 dtype_out=i8 is not a combination the mm kernel builds (i8->i8, "

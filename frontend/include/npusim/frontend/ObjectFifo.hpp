@@ -2,6 +2,7 @@
 // ObjectFifo and its handles (IRON aie.iron.ObjectFifo). A fifo carries objects of one tensor
 // type from one producer endpoint to one or more consumer endpoints (several cons() handles =
 // broadcast). Endpoints are owned by a Worker, the Runtime (shim DMA) or a link (forward).
+#include "npusim/frontend/ScratchpadParameter.hpp"
 #include "npusim/frontend/Element.hpp"
 #include "npusim/frontend/TensorAccessPattern.hpp"
 #include "npusim/frontend/TensorType.hpp"
@@ -103,6 +104,9 @@ std::string next_fifo_name();
 struct TransferOptions {
     std::optional<TensorAccessPattern> tap;
     bool wait = false;
+    /// IRON offset_parameter=: a ScratchpadParameter (i32) whose value, in elements of the host
+    /// tensor, is added to the transfer's start when the task is configured (an "addr" parameter).
+    std::optional<ScratchpadParameter> offset_parameter;
     TaskGroup* group = nullptr;
     std::optional<std::vector<std::int64_t>> sizes; ///< alternative to tap
     std::optional<std::vector<std::int64_t>> strides;

@@ -40,11 +40,13 @@ struct RecordedTransfer {
     bool wait = false;
     bool managed = true;
     int group = -1; ///< TaskGroup id; -1 unmanaged
+    /// TransferOptions::offset_parameter: the parameter whose value (elements) offsets the BD address
+    std::shared_ptr<ScratchpadParamState> offset_param;
 };
 struct RecordedOp {
-    enum class Kind { Start, Await, Free, WriteBuffer, SetBarrier } kind;
+    enum class Kind { Start, Await, Free, WriteBuffer, SetBarrier, SyncParameters } kind;
     /// transfer index (Start/Await/Free), buffer-write index (WriteBuffer) or barrier-set index
-    /// (SetBarrier)
+    /// (SetBarrier); unused (-1) for SyncParameters
     int transfer;
 };
 struct RecordedBufferWrite {
@@ -151,6 +153,7 @@ public:
     void add_endpoint(detail::EndpointState* ep);
     void add_buffer(const std::shared_ptr<detail::BufferState>&) {} // written via Buffer::write
     void add_barrier(const std::shared_ptr<detail::BarrierState>&) {} // set via WorkerRuntimeBarrier::set
+    void add_param(const std::shared_ptr<detail::ScratchpadParamState>&) {} // declared by use (offset_parameter)
 
     /// IRON Runtime.add_flow / add_lock / add_tile_dma: the low-level peers of ObjectFifo that the
     /// Program resolves with the fifos (a Lock is resolved even if no worker or BD uses it).

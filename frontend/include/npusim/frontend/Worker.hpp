@@ -5,6 +5,7 @@
 #include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/Lock.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
+#include "npusim/frontend/ScratchpadParameter.hpp"
 #include "npusim/frontend/Tile.hpp"
 #include "npusim/frontend/WorkerRuntimeBarrier.hpp"
 
@@ -46,6 +47,9 @@ struct WorkerState {
     std::vector<std::shared_ptr<BufferState>> buffers;
     std::vector<std::shared_ptr<BarrierState>> barriers;
     std::vector<std::shared_ptr<LockState>> locks; ///< hand-written Locks among the fn_args
+    /// ScratchpadParameters among the fn_args, in argument order (they declare the parameter;
+    /// python/iron/program.py resolves them before the device)
+    std::vector<std::shared_ptr<ScratchpadParamState>> params;
     /// CascadeFlows whose source is this worker, in construction order (IRON Worker
     /// _outgoing_cascades, python/iron/worker.py l.121-124): each names its destination worker.
     std::vector<std::weak_ptr<WorkerState>> outgoing_cascades;
@@ -63,6 +67,8 @@ void register_arg(Owner& owner, const T& arg) {
         owner.add_barrier(arg.state());
     } else if constexpr (std::is_same_v<T, Lock>) {
         owner.add_lock(arg.state());
+    } else if constexpr (std::is_same_v<T, ScratchpadParameter>) {
+        owner.add_param(arg.state());
     } else if constexpr (std::is_same_v<T, ObjectFifo>) {
         owner.reject_fifo(arg.name());
     } else if constexpr (requires {
@@ -108,6 +114,7 @@ public:
     void add_buffer(const std::shared_ptr<detail::BufferState>& b);
     void add_barrier(const std::shared_ptr<detail::BarrierState>& b);
     void add_lock(const std::shared_ptr<detail::LockState>& l);
+    void add_param(const std::shared_ptr<detail::ScratchpadParamState>& p);
     void reject_fifo(const std::string& fifo) const;
 
 private:

@@ -7,6 +7,8 @@
 #include "npusim/harness/Tensor.hpp"
 
 #include <cstdint>
+#include <cstring>
+#include <map>
 #include <functional>
 #include <string>
 #include <vector>
@@ -27,6 +29,23 @@ struct DesignInstance {
     ReferenceFn reference; ///< inputs -> expected contents of every output argument
     /// When set, used instead of `reference` for every invocation (see InvocationReferenceFn).
     InvocationReferenceFn reference_at;
+    /// The host's ScratchpadParameter values for the run, by parameter name: the value's bits as
+    /// the host library's ParameterScratchpad::write<T> takes them (T of at most 32 bits). A
+    /// parameter the design declares but this map lacks is 0, as the library clears the scratchpad.
+    std::map<std::string, std::uint32_t> scratchpad;
+
+    /// scratchpad[name] = the bits of `value` (ParameterScratchpad::write).
+    template <class T>
+    void set_scratchpad(const std::string& name, T value) {
+        static_assert(sizeof(T) <= 4, "a scratchpad parameter value has at most 32 bits");
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &value, sizeof(T));
+        scratchpad[name] = bits;
+    }
+    /// SimOptions::scratchpad for `net`: one word per declared parameter, encoded as the host
+    /// library writes it (a "core" parameter's bits shifted left by 2, an "addr" one raw). A name
+    /// in `scratchpad` the design does not declare is a DesignError.
+    std::vector<std::uint32_t> scratchpad_words(const model::Netlist& net) const;
 
     /// Checks that `args` agree with the program's runtime arguments (count, dtype, shape), that
     /// names are unique, and that `inputs` holds every input argument with its type; DesignError

@@ -58,6 +58,9 @@ public:
     /// get until a word arrived.
     virtual void stream_put(std::uint32_t word) = 0;
     virtual std::uint32_t stream_get() = 0;
+    /// ScratchpadParameter::read: the first 32-bit word of this core's copy of the parameter `key`
+    /// (its __param_ buffer), as the runtime sequence's parameter sync left it.
+    virtual std::uint32_t scratchpad_word(int key) = 0;
     /// Charge `cycles` of core time for work the body does itself.
     virtual void add_cycles(std::uint64_t cycles) = 0;
     /// Name of the worker whose body is running.

@@ -150,6 +150,11 @@ struct CoreProgram {
     int cascade_out = -1; ///< Netlist::cascades index of the cascade this core puts to (-1: none)
     int stream_out = -1; ///< Netlist::flows index this core's output stream port feeds (-1: none)
     int stream_in = -1; ///< Netlist::flows index whose words this core's input stream port gets (-1: none)
+    /// ScratchpadParameters the body reads: key (the parameter) -> its __param_ buffer on this tile.
+    std::vector<CoreBufferRef> params;
+    /// The parameter-sync lock (aie-lower-scratchpad-parameters): the core acquires it (== 1) once,
+    /// before its body first runs; the sequence's parameter sync sets it. -1: none.
+    int param_sync_lock = -1;
 };
 
 /// Bytes of one cascade word: 512 bits on AIE2 and AIE2P (mlir-aie AIETargetModel
@@ -186,21 +191,37 @@ struct ShimTask {
     std::uint64_t offset_bytes = 0;
     std::vector<Dim> dims;
     bool issue_token = false; ///< completion token: the fill/drain's wait flag (IRON dmatask.py)
+    /// offset_parameter: a Netlist::scratchpad_params index whose value times offset_param_scale
+    /// bytes is added to offset_bytes when the task is configured (-1: none).
+    int offset_param = -1;
+    std::uint32_t offset_param_scale = 0; ///< bytes per unit of the parameter (the tensor's element size)
     Provenance prov; ///< fifo name, "fill"/"drain"
     std::uint64_t bytes() const; ///< total bytes moved (product of sizes * 4)
 };
 
 /// One instruction of the host runtime sequence, in program order.
 struct RuntimeOp {
-    enum class Kind { StartTask, AwaitTask, FreeTask, WriteBuffer, SetLock };
+    /// CreateScratchpad: the host's scratchpad words become the state table (npu.create_scratchpad).
+    /// UpdateFromScratchpad: buffer word 0 (with the carry into bits 32..47 of word 1) += state
+    /// table entry `value`, the low 2 bits cleared (npu.update_from_scratchpad, Incr).
+    enum class Kind { StartTask, AwaitTask, FreeTask, WriteBuffer, SetLock, CreateScratchpad, UpdateFromScratchpad };
     Kind kind = Kind::StartTask;
     int task = -1; ///< ShimTask index (Start/Await/Free)
     int buffer = -1; ///< NetBuffer (WriteBuffer)
     std::uint32_t offset_bytes = 0; ///< WriteBuffer
     std::vector<std::uint8_t> data; ///< WriteBuffer
     int lock = -1; ///< SetLock
-    int value = 0; ///< SetLock
+    int value = 0; ///< SetLock: the value; UpdateFromScratchpad: the state-table index
     Provenance prov;
+};
+
+/// A ScratchpadParameter as aie-lower-scratchpad-parameters assigns it: its state-table index is
+/// its position in Netlist::scratchpad_params.
+struct ScratchpadParam {
+    enum class Kind { Core, Addr };
+    std::string name;
+    DType dtype = DType::i32;
+    Kind kind = Kind::Core; ///< read by cores, or a DMA offset_parameter
 };
 
 /// How a fifo endpoint holds its objects once lowered.
@@ -249,6 +270,8 @@ struct Netlist {
     std::vector<HostTensor> host_tensors;
     std::vector<ShimTask> tasks;
     std::vector<RuntimeOp> sequence;
+    /// ScratchpadParameters of the design, by state-table index (the params.txt aiecc writes).
+    std::vector<ScratchpadParam> scratchpad_params;
     /// Warnings of the lowering, as the toolchain emits them (e.g. the allocator's fallback from
     /// bank-aware to basic-sequential); shown with the run's warnings.
     std::vector<std::string> warnings;

@@ -61,6 +61,12 @@ struct SimOptions {
     /// 100,000 simulated cycles). Native code that never returns is not stopped here: see
     /// `npusim run --timeout`, whose watchdog ends the process then.
     double wall_timeout_seconds = 0;
+    /// The host's control scratchpad (ScratchpadParameters): one 32-bit word per
+    /// Netlist::scratchpad_params entry, by state-table index, as the host library writes them
+    /// (test_lib/parameter_scratchpad.h ParameterScratchpad::writeBits: a "core" parameter's bits
+    /// shifted left by 2, an "addr" parameter's value raw). Missing words are 0 (the library clears
+    /// the scratchpad); more words than parameters is a Mismatch error.
+    std::vector<std::uint32_t> scratchpad;
 };
 
 /// One run of the runtime sequence.
