@@ -84,6 +84,12 @@ void row_wise_bias_add_f32_f32(const float* in, const float* bias, float* out, i
 // out[i] = max(in[i], 0) in bfloat16. n % 32 == 0.
 void bf16_relu(const bfloat16* in, bfloat16* out, std::int32_t n);
 
+// ---- bf16_exp (basic/vector_exp; IRON kernels.bf16_exp) ------------------------------------------
+// out[i] ~ e^in[i] in bfloat16, n % 16 == 0. exp_bf16_aie2p: aie_kernels/aie2p/bf16_exp.cc,
+// aie::exp2<bfloat16>(x * (bfloat16)log2e) (the AIE-API layer's exp2 is exact then rounded to nearest
+// even [est]). Reference: npusim::kernels::exp_bf16_exp2.
+void exp_bf16_aie2p(const bfloat16* in, bfloat16* out, std::int32_t n);
+
 // ---- eltwise add / mul (ml/eltwise_binary) --------------------------------------------------------
 // c[i] = bf16(a[i] + b[i]) / bf16(a[i] * b[i]): float arithmetic, rounded to bfloat16 to nearest even
 // (the kernels set conv_even). n % 16 == 0.

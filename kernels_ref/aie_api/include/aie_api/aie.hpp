@@ -5,6 +5,7 @@
 #include "detail/accum.hpp"
 #include "detail/cascade.hpp"
 #include "detail/config.hpp"
+#include "detail/elementary.hpp"
 #include "detail/intrinsics.hpp"
 #include "detail/iterator.hpp"
 #include "detail/mmul.hpp"

@@ -16,10 +16,8 @@ namespace aie {
                       "npusim aie_api: aie::" #NAME " is not supported by the host layer (its hardware "               \
                       "numerics are not modelled); use a reference kernel instead");                                   \
     }
-NPUSIM_AIE_UNSUPPORTED_FN(inv)
 NPUSIM_AIE_UNSUPPORTED_FN(invsqrt)
 NPUSIM_AIE_UNSUPPORTED_FN(sqrt)
-NPUSIM_AIE_UNSUPPORTED_FN(exp2)
 NPUSIM_AIE_UNSUPPORTED_FN(tanh)
 NPUSIM_AIE_UNSUPPORTED_FN(sin)
 NPUSIM_AIE_UNSUPPORTED_FN(cos)
