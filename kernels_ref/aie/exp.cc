@@ -1,11 +1,24 @@
 // bf16_exp (aie_kernels/aie2/bf16_exp.cc, aie_kernels/aie2p/bf16_exp.cc): e^x of a bf16 tile, 16 lanes
-// per step. AIE2P: e^x = 2^(x * log2e) through aie::exp2; the product of two bf16 vectors is exact in
-// the float accumulator.
+// per step. AIE2: the table exp getExpBf16 (lut_based_ops.h), converted with to_v16bfloat16. AIE2P:
+// e^x = 2^(x * log2e) through aie::exp2; the product of two bf16 vectors is exact in the float
+// accumulator.
 #include <aie_api/aie.hpp>
+#include <lut_based_ops.h>
 
 #include <npusim/aie_kernels.hpp>
 
 namespace npusim::aie_kernels {
+
+void exp_bf16_aie2(const bfloat16* __restrict in, bfloat16* __restrict out, std::int32_t n) {
+    constexpr int lanes = 16;
+    AIE_PREPARE_FOR_PIPELINING
+    AIE_LOOP_RANGE(64, 64)
+    for (int i = 0; i < n; i += lanes) {
+        const v16bfloat16 x = aie::load_v<lanes>(in + i);
+        const v16accfloat e = getExpBf16(x);
+        aie::store_v(out + i, to_v16bfloat16(e));
+    }
+}
 
 void exp_bf16_aie2p(const bfloat16* __restrict in, bfloat16* __restrict out, std::int32_t n) {
     constexpr unsigned lanes = 16;

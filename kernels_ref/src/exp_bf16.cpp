@@ -33,8 +33,10 @@ std::uint16_t bf16_nearest_even(double d) {
 bfloat16 exp_exp2_bf16(bfloat16 x) {
     constexpr float kLog2e = 1.4453125f; // (bfloat16)1.44269504089, nearest even
     const float s = static_cast<float>(x) * kLog2e; // exact: two 8-bit significands
-    return bfloat16::from_bits(bf16_nearest_even(std::exp2(static_cast<double>(s))));
+    return exp2_bf16(s);
 }
+
+bfloat16 exp2_bf16(float s) { return bfloat16::from_bits(bf16_nearest_even(std::exp2(static_cast<double>(s)))); }
 
 void exp_bf16_lut(const bfloat16* in, bfloat16* out, std::int32_t n) {
     check(in, out, n, "exp_bf16_lut");

@@ -85,10 +85,22 @@ void row_wise_bias_add_f32_f32(const float* in, const float* bias, float* out, i
 void bf16_relu(const bfloat16* in, bfloat16* out, std::int32_t n);
 
 // ---- bf16_exp (basic/vector_exp; IRON kernels.bf16_exp) ------------------------------------------
-// out[i] ~ e^in[i] in bfloat16, n % 16 == 0. exp_bf16_aie2p: aie_kernels/aie2p/bf16_exp.cc,
+// out[i] ~ e^in[i] in bfloat16, n % 16 == 0. exp_bf16_aie2: aie_kernels/aie2/bf16_exp.cc, the table
+// exp getExpBf16 (lut_based_ops.h: aie::parallel_lookup) truncated to bf16 by to_v16bfloat16 (the core's
+// reset rounding); reference npusim::kernels::exp_bf16_lut. exp_bf16_aie2p: aie_kernels/aie2p/bf16_exp.cc,
 // aie::exp2<bfloat16>(x * (bfloat16)log2e) (the AIE-API layer's exp2 is exact then rounded to nearest
 // even [est]). Reference: npusim::kernels::exp_bf16_exp2.
+void exp_bf16_aie2(const bfloat16* in, bfloat16* out, std::int32_t n);
 void exp_bf16_aie2p(const bfloat16* in, bfloat16* out, std::int32_t n);
+
+// ---- softmax (ml/softmax; IRON kernels.softmax) ----------------------------------------------------
+// softmax_bf16 of one tile, n % 16 == 0 (aie2) / n % 32 == 0 (aie2p). softmax_bf16_aie2:
+// aie_kernels/aie2/softmax.cc (table exp, no maximum subtracted); softmax_bf16_aie2p:
+// aie_kernels/aie2p/softmax.cc (exp2 of x * log2e minus the maximum). Both run in the core's reset
+// rounding (floor: bf16 conversions truncate), as upstream sets no mode; the scalar inverse is
+// (bfloat16)aie::inv(sum). References: npusim::kernels::softmax_lut_bf16 / softmax_exp2_bf16.
+void softmax_bf16_aie2(const bfloat16* in, bfloat16* out, std::int32_t n);
+void softmax_bf16_aie2p(const bfloat16* in, bfloat16* out, std::int32_t n);
 
 // ---- eltwise add / mul (ml/eltwise_binary) --------------------------------------------------------
 // c[i] = bf16(a[i] + b[i]) / bf16(a[i] * b[i]): float arithmetic, rounded to bfloat16 to nearest even

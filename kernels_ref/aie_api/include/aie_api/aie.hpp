@@ -8,6 +8,7 @@
 #include "detail/elementary.hpp"
 #include "detail/intrinsics.hpp"
 #include "detail/iterator.hpp"
+#include "detail/lut.hpp"
 #include "detail/mmul.hpp"
 #include "detail/numeric.hpp"
 #include "detail/ops.hpp"

@@ -28,6 +28,9 @@ inline constexpr std::int32_t kExpLanes = 16;
 void exp_bf16_lut(const bfloat16* in, bfloat16* out, std::int32_t n);
 /// out[0..n) = e^in as the AIE2P kernel computes it. Same requirements.
 void exp_bf16_exp2(const bfloat16* in, bfloat16* out, std::int32_t n);
+/// aie::exp2<bfloat16> of one float lane as npusim models it: the exact 2^s rounded once to bf16 to
+/// nearest even [est].
+bfloat16 exp2_bf16(float s);
 /// One value of the AIE2P kernel: exp2(bf16(x) * 1.4453125) rounded to bf16 to nearest even.
 bfloat16 exp_exp2_bf16(bfloat16 x);
 

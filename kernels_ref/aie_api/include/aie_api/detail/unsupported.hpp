@@ -59,14 +59,6 @@ struct sliding_mul_sym_ops {
     static_assert(detail::always_false<CoeffType>, NPUSIM_AIE_UNSUPPORTED_MSG("sliding_mul_sym_ops"));
 };
 template <typename... Ts>
-struct lut {
-    static_assert(detail::always_false<Ts...>, NPUSIM_AIE_UNSUPPORTED_MSG("lut"));
-};
-template <typename... Ts>
-struct parallel_lookup {
-    static_assert(detail::always_false<Ts...>, NPUSIM_AIE_UNSUPPORTED_MSG("parallel_lookup"));
-};
-template <typename... Ts>
 struct linear_approx {
     static_assert(detail::always_false<Ts...>, NPUSIM_AIE_UNSUPPORTED_MSG("linear_approx"));
 };
@@ -137,6 +129,5 @@ NPUSIM_AIE_UNSUPPORTED_OP(^)
                       "npusim aie_api: the intrinsic " #NAME " is not supported by the host layer "                    \
                       "(use the AIE API, e.g. aie::shuffle_up / aie::filter_even)");                                   \
     }
-NPUSIM_AIE_UNSUPPORTED_INTRINSIC(getExpBf16)
 NPUSIM_AIE_UNSUPPORTED_INTRINSIC(getTanhBf16)
 #undef NPUSIM_AIE_UNSUPPORTED_INTRINSIC
