@@ -138,9 +138,14 @@ void filter2dLine(const std::uint8_t* line0, const std::uint8_t* line1, const st
 // bitwiseORLine / bitwiseANDLine: out = a | b, a & b over n u8 elements, 64 lanes a step (n % 64 == 0).
 void bitwiseORLine(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n);
 void bitwiseANDLine(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n);
-// (rgba2hueLine has no AIE-API build: its AIE2 vector path divides through a table inverse read
-// with aie::parallel_lookup, which the host layer lacks; designs use the reference
-// npusim::kernels::rgba2hue_line, the scalar code upstream runs on AIE2P.)
+// rgba2hueLine_vector: rgba2hue.cc's AIE2 vector path (rgba2hue_aie): per pixel, with d = max - min
+// and inv = floor(85 * 2^9 / d) (the lut_inv_16b table, read with aie::parallel_lookup), the hue
+// ((c * 2^9 + (x - y) * inv) >> 10) mod 256 with (c, x, y) = (1, g, b) if max == r, (171, b, r) if
+// max == g (g wins a tie with r), (341, r, g) otherwise; 0 if d == 0. It runs in the core's modes
+// (upstream sets none; at reset floor and no saturation, which this formula assumes). It is NOT the
+// scalar formula of npusim::kernels::rgba2hue_line: the floored table inverse makes about a quarter
+// of all RGB triples one lower (tests/kernels_ref/aie_api/aie_rgba2hue_test.cpp). width % 32 == 0.
+void rgba2hueLine_vector(const std::uint8_t* rgba, std::uint8_t* hue, std::int32_t width);
 
 // ---- conv2dk1_i8 (ml/conv2d) -----------------------------------------------------------------------
 // 1x1 convolution of one image row. Layouts: input YCXC8 ([ci/8][x][8]), weights OIYXI8O8
