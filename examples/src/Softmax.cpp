@@ -13,11 +13,15 @@
 // Kernel: the device generation's softmax.cc as reference C++ (kernels_ref/softmax_lut.hpp): on
 // AIE2 (npu1) softmax_lut_bf16, the table exp of aie_kernels/aie2/softmax.cc without max
 // subtraction; on AIE2P (npu2) softmax_exp2_bf16, aie_kernels/aie2p/softmax.cc's exp2 with the
-// maximum subtracted. No AIE-API build: the sources need aie::parallel_lookup / aie::exp2 and
-// aie::inv, which npusim's AIE-API host layer does not provide.
+// maximum subtracted. With KernelSet::aie, the AIE-API builds of the same sources
+// (kernels_ref/aie/softmax.cc: softmax_bf16_aie2 / softmax_bf16_aie2p, through the host layer's
+// parallel_lookup, exp2 and inv), which compute the reference kernels' bits.
 #include "Design.hpp"
+#include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/softmax_lut.hpp"
 #include "npusim/model/Error.hpp"
+
+#include <npusim/aie_kernels.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -35,9 +39,10 @@ DesignSpec make_softmax() {
     s.params = {{"size", 262144, "bf16 elements (IRON --length; a multiple of 1024 x columns x channels)"},
                 {"channels", 2, "shim channels per column and direction: 1 or 2 (IRON --channels)"}};
     s.devices = every_device();
-    s.kernel_sets = {KernelSet::reference};
-    s.kernels_note = "reference softmax_lut_bf16 (AIE2) / softmax_exp2_bf16 (AIE2P), kernels_ref/softmax_lut.hpp; no "
-                     "AIE-API build: softmax.cc needs aie::parallel_lookup / aie::exp2, which the host layer lacks";
+    s.kernel_sets = {KernelSet::reference, KernelSet::aie};
+    s.kernels_note =
+        "reference softmax_lut_bf16 (AIE2) / softmax_exp2_bf16 (AIE2P), kernels_ref/softmax_lut.hpp; AIE-API "
+        "softmax_bf16_aie2 / softmax_bf16_aie2p (kernels_ref/aie/softmax.cc)";
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
         const std::string design = "softmax";
         constexpr std::int64_t kTile = kernels::kSoftmaxElements;
@@ -59,6 +64,14 @@ DesignSpec make_softmax() {
             return kernels::softmax_exp2_bf16_cycles(static_cast<std::int32_t>(a[2].ivalue));
         };
         const bool aie2p = dev.arch == model::Arch::AIE2P;
+        const bool aie = o.kernels == KernelSet::aie;
+        auto make_kernel = [&] {
+            if (aie)
+                return aie2p ? aie_kernel("softmax_bf16", &aie_kernels::softmax_bf16_aie2p, types, cost_aie2p)
+                             : aie_kernel("softmax_bf16", &aie_kernels::softmax_bf16_aie2, types, cost);
+            return aie2p ? Kernel("softmax_bf16", &kernels::softmax_exp2_bf16, types, cost_aie2p)
+                         : Kernel("softmax_bf16", &kernels::softmax_lut_bf16, types, cost);
+        };
         std::vector<ObjectFifo> ins, outs;
         std::vector<Worker> workers;
         for (std::int64_t c = 0; c < cols; ++c)
@@ -66,8 +79,7 @@ DesignSpec make_softmax() {
                 const std::string sfx = chans == 1 ? fmt::format("{}", c) : fmt::format("{}_{}", c, ch);
                 ins.emplace_back(tile_ty, "in0_" + sfx);
                 outs.emplace_back(tile_ty, "out_" + sfx);
-                Kernel k = aie2p ? Kernel("softmax_bf16", &kernels::softmax_exp2_bf16, types, cost_aie2p)
-                                 : Kernel("softmax_bf16", &kernels::softmax_lut_bf16, types, cost);
+                Kernel k = make_kernel();
                 workers.emplace_back(
                     [tiles = per_path / kTile](ObjectFifoHandle in, ObjectFifoHandle out, Kernel softmax) {
                         for (std::int64_t i = 0; i < tiles; ++i) {

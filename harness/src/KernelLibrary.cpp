@@ -1,14 +1,17 @@
 // The built-in kernel library: mlir-aie python/iron/kernels/reduce.py (_reduce_kernel, reduce_max,
-// compute_max), eltwise.py (_eltwise_bf16_kernel, passthrough, scale, relu) and _common.py
+// compute_max), eltwise.py (_eltwise_bf16_kernel, passthrough, scale, relu), activation.py
+// (bf16_exp, softmax: _LUT_FIXED_TILE, the aie2/aie2p source split of _create_lut_kernel) and _common.py
 // (_require_fixed_tile_size, _dtype_to_bit_width, _min_dma_aligned_elems).
 #include "npusim/harness/KernelLibrary.hpp"
 
 #include "npusim/harness/AieKernel.hpp"
+#include "npusim/kernels/exp_bf16.hpp"
 #include "npusim/kernels/library/reduce_add_min.hpp"
 #include "npusim/kernels/passthrough.hpp"
 #include "npusim/kernels/reduce_max.hpp"
 #include "npusim/kernels/relu.hpp"
 #include "npusim/kernels/scale_shift.hpp"
+#include "npusim/kernels/softmax_lut.hpp"
 #include "npusim/kernels/vector_scalar_mul.hpp"
 #include "npusim/model/Error.hpp"
 
@@ -164,6 +167,30 @@ Kernel relu(std::int64_t tile_size, KernelSet ks) {
         +[](const bfloat16* in, bfloat16* out) { aie_kernels::bf16_relu(in, out, 1024); };
     return bind(ks, "bf16_relu", ref, aie, {tile, tile},
                 [](std::span<const KernelArg>) { return kernels::relu_bf16_cycles(1024); });
+}
+
+Kernel bf16_exp(model::Arch arch, std::int64_t tile_size, KernelSet ks) {
+    require_fixed_tile("bf16_exp", tile_size, kernels::kExpElements); // activation.py _LUT_FIXED_TILE
+    const auto tile = iron::tensor<bfloat16>({kernels::kExpElements});
+    using Fn = void (*)(const bfloat16*, bfloat16*);
+    const bool aie2p = arch == model::Arch::AIE2P;
+    const Fn ref = aie2p ? Fn(+[](const bfloat16* in, bfloat16* out) { kernels::exp_bf16_exp2(in, out, 1024); })
+                         : Fn(+[](const bfloat16* in, bfloat16* out) { kernels::exp_bf16_lut(in, out, 1024); });
+    const Fn aie = aie2p ? Fn(+[](const bfloat16* in, bfloat16* out) { aie_kernels::exp_bf16_aie2p(in, out, 1024); })
+                         : Fn(+[](const bfloat16* in, bfloat16* out) { aie_kernels::exp_bf16_aie2(in, out, 1024); });
+    return bind(ks, "exp_bf16_1024", ref, aie, {tile, tile},
+                [](std::span<const KernelArg>) { return kernels::exp_bf16_cycles(1024); });
+}
+
+Kernel softmax(model::Arch arch, std::int64_t tile_size, KernelSet ks) {
+    require_fixed_tile("softmax", tile_size, kernels::kSoftmaxElements); // activation.py _LUT_FIXED_TILE
+    const auto tile = iron::tensor<bfloat16>({kernels::kSoftmaxElements});
+    const std::vector<ArgType> types{tile, tile, iron::scalar<std::int32_t>()};
+    if (arch == model::Arch::AIE2P)
+        return bind(ks, "softmax_bf16", &kernels::softmax_exp2_bf16, &aie_kernels::softmax_bf16_aie2p, types,
+                    [](std::span<const KernelArg> a) { return kernels::softmax_exp2_bf16_cycles(n_of(a, 2)); });
+    return bind(ks, "softmax_bf16", &kernels::softmax_lut_bf16, &aie_kernels::softmax_bf16_aie2, types,
+                [](std::span<const KernelArg> a) { return kernels::softmax_lut_bf16_cycles(n_of(a, 2)); });
 }
 
 Kernel passthrough(std::int64_t tile_size, DType dtype, KernelSet ks) {

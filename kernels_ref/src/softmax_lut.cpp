@@ -1,5 +1,7 @@
 #include <npusim/kernels/softmax_lut.hpp>
 
+#include <npusim/kernels/exp_bf16.hpp>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -21,12 +23,15 @@ std::uint16_t bf16_truncate(float f) { return static_cast<std::uint16_t>(std::bi
 
 float bf16_value(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 
-// 8.8 fixed point of a bf16 value: round(x * 256) to nearest even, saturated to int16
+// 8.8 fixed point of a bf16 value as getExpBf16 forms it: bfloat16_to_int(x, 8) = round(x * 256) to
+// nearest even as int32 (saturated), of which the kernel keeps the low 16 bits (v32int16 +
+// filter_even): values beyond int16 wrap
 std::int16_t to_fixed_8_8(float x) {
-    const double v = std::nearbyint(static_cast<double>(x) * 256.0);
-    if (v > 32767.0) return 32767;
-    if (v < -32768.0) return -32768;
-    return static_cast<std::int16_t>(v);
+    double v = std::nearbyint(static_cast<double>(x) * 256.0);
+    if (v != v) v = 0;
+    v = std::clamp(v, -2147483648.0, 2147483647.0);
+    return static_cast<std::int16_t>(
+        static_cast<std::uint16_t>(static_cast<std::uint32_t>(static_cast<std::int64_t>(v))));
 }
 
 struct ExpTables {
@@ -98,7 +103,7 @@ void softmax_exp2_bf16(const bfloat16* in, bfloat16* out, std::int32_t n) {
     float lanes[kSoftmaxExp2Lanes] = {};
     for (std::int32_t i = 0; i < n; ++i) {
         const float arg = bf16_value(in[i].bits) * kLog2e - mx;
-        const std::uint16_t e = bf16_truncate(std::exp2(arg));
+        const std::uint16_t e = exp2_bf16(arg).bits;
         lanes[i % kSoftmaxExp2Lanes] += bf16_value(e);
         out[i] = bfloat16::from_bits(e);
     }

@@ -6,6 +6,7 @@
 #include "npusim/kernels/softmax_lut.hpp"
 #include "npusim/model/Error.hpp"
 
+#include <cmath>
 #include <cstring>
 
 #include <catch2/catch.hpp>
@@ -72,11 +73,38 @@ TEST_CASE("softmax parameter rules", "[examples][softmax]") {
                       "design 'softmax': parameter size=4096 must be a positive multiple of 8192 (tile_size 1024 x "
                       "columns=4 x channels=2)");
     CHECK_THROWS_AS(run_design(spec, "npu1", {{"channels", 3}}, opts("npu1")), DesignError);
-    CHECK_THROWS_AS(run_design(spec, "npu1", {},
-                               [] {
-                                   auto o = opts("npu1");
-                                   o.kernels = KernelSet::aie;
-                                   return o;
-                               }()),
-                    DesignError);
+}
+
+TEST_CASE("softmax --kernels aie runs the AIE-API builds of softmax.cc: the reference kernels' bits and cycles",
+          "[examples][softmax][aie]") {
+    // kernels_ref/aie/softmax.cc (softmax_bf16_aie2 on npu1, softmax_bf16_aie2p on npu2) through the
+    // AIE-API host layer's parallel_lookup / exp2 / inv: bit for bit the reference kernels' outputs
+    // (tests/kernels_ref/aie_api/aie_exp_softmax_test.cpp), so the design's output and cycle count
+    // equal the reference run's, and both pass the golden check (rtol 0.128).
+    const Params p{{"size", 65536}};
+    for (const char* dev : {"npu1", "npu2"}) {
+        INFO(dev);
+        auto aie = opts(dev);
+        aie.kernels = KernelSet::aie;
+        const auto r_ref = run_design(design_by_name("softmax"), dev, p, opts(dev));
+        const auto r_aie = run_design(design_by_name("softmax"), dev, p, aie);
+        REQUIRE(r_aie.all_match);
+        CHECK(r_aie.result.host == r_ref.result.host);
+        CHECK(r_aie.result.cycles == r_ref.result.cycles);
+        // independently: the first tile against the plain float softmax, as the golden does
+        const auto& out = r_aie.result.host[1];
+        auto inst = design_by_name("softmax").build(model::device_by_name(dev),
+                                                    design_by_name("softmax").resolve_params(p), 11);
+        const auto in = inst.inputs.at("a").values<bfloat16>();
+        float mx = -INFINITY, sum = 0;
+        for (std::size_t i = 0; i < 1024; ++i) mx = std::max(mx, static_cast<float>(in[i]));
+        std::vector<float> e(1024);
+        for (std::size_t i = 0; i < 1024; ++i) sum += (e[i] = std::exp(static_cast<float>(in[i]) - mx));
+        for (std::size_t i = 0; i < 1024; ++i) {
+            bfloat16 got;
+            std::memcpy(&got.bits, out.data() + 2 * i, 2);
+            const float want = e[i] / sum;
+            REQUIRE(std::fabs(static_cast<float>(got) - want) < 0.128f * (std::fabs(static_cast<float>(got)) + want));
+        }
+    }
 }

@@ -122,6 +122,62 @@ TEST_CASE("add / mul / relu through the transform templates", "[harness][kernel_
     }
 }
 
+TEST_CASE("bf16_exp and softmax through the transform templates, each generation's source",
+          "[harness][kernel_library]") {
+    // Inputs as vector_exp.py draws none (it sweeps every bf16): values in [-8, 8) here; the reference
+    // and AIE-API builds compute the same bits (tests/kernels_ref/aie_api/aie_exp_softmax_test.cpp), so
+    // each is checked against e^x within IRON's rtol 0.128 (bf16_exp_ref) and against the other.
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> d(-8.0f, 8.0f);
+    std::vector<bfloat16> a(4096);
+    for (auto& x : a) x = bfloat16(d(rng));
+    const auto ty = tensor<bfloat16>({4096});
+    for (const char* dev : {"npu1_1col", "npu2_1col"}) {
+        const auto& spec = model::device_by_name(dev);
+        std::vector<std::uint8_t> exp_ref, sm_ref;
+        for (auto ks : {KernelSet::reference, KernelSet::aie}) {
+            INFO(dev << " kernels " << (ks == KernelSet::aie ? "aie" : "ref"));
+            const auto net = alg::transform_parallel(spec, ik::bf16_exp(spec.arch, 1024, ks), ty,
+                                                     {.tile_size = 1024, .pass_size_to_kernel = false})
+                                 .resolve();
+            const auto out = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(8192)}, {}).host[1];
+            const auto c = values_of<bfloat16>(out);
+            for (std::size_t i = 0; i < a.size(); ++i) {
+                const float want = std::exp(float(a[i])), got = float(c[i]);
+                REQUIRE(std::fabs(got - want) < 0.128f * (std::fabs(got) + std::fabs(want)));
+            }
+            if (ks == KernelSet::reference)
+                exp_ref = out;
+            else
+                CHECK(out == exp_ref);
+            const auto sm = alg::transform_parallel(spec, ik::softmax(spec.arch, 1024, ks), ty,
+                                                    {.tile_size = 1024, .pass_size_to_kernel = true})
+                                .resolve();
+            const auto so = sim::simulate(sm, {bytes_of(a), std::vector<std::uint8_t>(8192)}, {}).host[1];
+            const auto s = values_of<bfloat16>(so);
+            for (std::size_t t = 0; t < a.size(); t += 1024) {
+                float mx = -INFINITY, sum = 0;
+                for (std::size_t i = t; i < t + 1024; ++i) mx = std::max(mx, float(a[i]));
+                for (std::size_t i = t; i < t + 1024; ++i) sum += std::exp(float(a[i]) - mx);
+                for (std::size_t i = t; i < t + 1024; ++i) {
+                    const float want = std::exp(float(a[i]) - mx) / sum, got = float(s[i]);
+                    REQUIRE(std::fabs(got - want) < 0.128f * (std::fabs(got) + want));
+                }
+            }
+            if (ks == KernelSet::reference)
+                sm_ref = so;
+            else
+                CHECK(so == sm_ref);
+        }
+    }
+    CHECK(ik::bf16_exp(model::Arch::AIE2).name() == "exp_bf16_1024");
+    CHECK(ik::softmax(model::Arch::AIE2P).arg_types()[2].str() == "i32 scalar");
+    CHECK_THROWS_WITH(ik::bf16_exp(model::Arch::AIE2, 512),
+                      "bf16_exp() tile_size must be 1024 to match the hard-coded C++ loop bound, got 512.");
+    CHECK_THROWS_WITH(ik::softmax(model::Arch::AIE2P, 2048),
+                      "softmax() tile_size must be 1024 to match the hard-coded C++ loop bound, got 2048.");
+}
+
 TEST_CASE("passthrough and scale through algorithms.transform", "[harness][kernel_library]") {
     std::vector<std::int16_t> a(4096);
     for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int16_t>(i * 37);

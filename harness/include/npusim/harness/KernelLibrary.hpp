@@ -10,6 +10,7 @@
 // DesignError with its text (the dtype written as npusim names it: i32, bf16, ...).
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
+#include "npusim/model/DeviceSpec.hpp"
 
 #include <cstdint>
 
@@ -34,6 +35,13 @@ iron::Kernel mul(std::int64_t tile_size = 1024, DType dtype = DType::bf16, bool 
                  KernelSet ks = KernelSet::reference);
 /// relu (tile_size must be 1024): bf16_relu(in, out).
 iron::Kernel relu(std::int64_t tile_size = 1024, KernelSet ks = KernelSet::reference);
+/// bf16_exp(tile_size=1024) (activation.py; tile_size must be 1024): exp_bf16_1024(in, out) of
+/// bf16[1024]. IRON picks the device generation's source (_detect_arch); here `arch` says it: AIE2
+/// runs aie2/bf16_exp.cc (table exp), AIE2P aie2p/bf16_exp.cc (exp2).
+iron::Kernel bf16_exp(model::Arch arch, std::int64_t tile_size = 1024, KernelSet ks = KernelSet::reference);
+/// softmax(tile_size=1024) (activation.py; tile_size must be 1024): softmax_bf16(in, out, n: i32) of
+/// bf16[1024]; AIE2 runs aie2/softmax.cc, AIE2P aie2p/softmax.cc.
+iron::Kernel softmax(model::Arch arch, std::int64_t tile_size = 1024, KernelSet ks = KernelSet::reference);
 /// passthrough(tile_size=4096, dtype=int32): passThroughLine(in, out, n); u8, i16 or i32.
 iron::Kernel passthrough(std::int64_t tile_size = 4096, DType dtype = DType::i32, KernelSet ks = KernelSet::reference);
 /// scale(tile_size=1024, dtype=int32, vectorized=True): vector_scalar_mul_*(in, out, factor: i32[1],

@@ -84,6 +84,24 @@ void row_wise_bias_add_f32_f32(const float* in, const float* bias, float* out, i
 // out[i] = max(in[i], 0) in bfloat16. n % 32 == 0.
 void bf16_relu(const bfloat16* in, bfloat16* out, std::int32_t n);
 
+// ---- bf16_exp (basic/vector_exp; IRON kernels.bf16_exp) ------------------------------------------
+// out[i] ~ e^in[i] in bfloat16, n % 16 == 0. exp_bf16_aie2: aie_kernels/aie2/bf16_exp.cc, the table
+// exp getExpBf16 (lut_based_ops.h: aie::parallel_lookup) truncated to bf16 by to_v16bfloat16 (the core's
+// reset rounding); reference npusim::kernels::exp_bf16_lut. exp_bf16_aie2p: aie_kernels/aie2p/bf16_exp.cc,
+// aie::exp2<bfloat16>(x * (bfloat16)log2e) (the AIE-API layer's exp2 is exact then rounded to nearest
+// even [est]). Reference: npusim::kernels::exp_bf16_exp2.
+void exp_bf16_aie2(const bfloat16* in, bfloat16* out, std::int32_t n);
+void exp_bf16_aie2p(const bfloat16* in, bfloat16* out, std::int32_t n);
+
+// ---- softmax (ml/softmax; IRON kernels.softmax) ----------------------------------------------------
+// softmax_bf16 of one tile, n % 16 == 0 (aie2) / n % 32 == 0 (aie2p). softmax_bf16_aie2:
+// aie_kernels/aie2/softmax.cc (table exp, no maximum subtracted); softmax_bf16_aie2p:
+// aie_kernels/aie2p/softmax.cc (exp2 of x * log2e minus the maximum). Both run in the core's reset
+// rounding (floor: bf16 conversions truncate), as upstream sets no mode; the scalar inverse is
+// (bfloat16)aie::inv(sum). References: npusim::kernels::softmax_lut_bf16 / softmax_exp2_bf16.
+void softmax_bf16_aie2(const bfloat16* in, bfloat16* out, std::int32_t n);
+void softmax_bf16_aie2p(const bfloat16* in, bfloat16* out, std::int32_t n);
+
 // ---- eltwise add / mul (ml/eltwise_binary) --------------------------------------------------------
 // c[i] = bf16(a[i] + b[i]) / bf16(a[i] * b[i]): float arithmetic, rounded to bfloat16 to nearest even
 // (the kernels set conv_even). n % 16 == 0.
@@ -120,9 +138,14 @@ void filter2dLine(const std::uint8_t* line0, const std::uint8_t* line1, const st
 // bitwiseORLine / bitwiseANDLine: out = a | b, a & b over n u8 elements, 64 lanes a step (n % 64 == 0).
 void bitwiseORLine(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n);
 void bitwiseANDLine(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n);
-// (rgba2hueLine has no AIE-API build: its AIE2 vector path divides through a table inverse read
-// with aie::parallel_lookup, which the host layer lacks; designs use the reference
-// npusim::kernels::rgba2hue_line, the scalar code upstream runs on AIE2P.)
+// rgba2hueLine_vector: rgba2hue.cc's AIE2 vector path (rgba2hue_aie): per pixel, with d = max - min
+// and inv = floor(85 * 2^9 / d) (the lut_inv_16b table, read with aie::parallel_lookup), the hue
+// ((c * 2^9 + (x - y) * inv) >> 10) mod 256 with (c, x, y) = (1, g, b) if max == r, (171, b, r) if
+// max == g (g wins a tie with r), (341, r, g) otherwise; 0 if d == 0. It runs in the core's modes
+// (upstream sets none; at reset floor and no saturation, which this formula assumes). It is NOT the
+// scalar formula of npusim::kernels::rgba2hue_line: the floored table inverse makes about a quarter
+// of all RGB triples one lower (tests/kernels_ref/aie_api/aie_rgba2hue_test.cpp). width % 32 == 0.
+void rgba2hueLine_vector(const std::uint8_t* rgba, std::uint8_t* hue, std::int32_t width);
 
 // ---- conv2dk1_i8 (ml/conv2d) -----------------------------------------------------------------------
 // 1x1 convolution of one image row. Layouts: input YCXC8 ([ci/8][x][8]), weights OIYXI8O8

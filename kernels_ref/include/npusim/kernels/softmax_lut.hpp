@@ -4,7 +4,7 @@
 // aie.iron.kernels.softmax, ml/softmax), with the exp of aie_runtime_lib/AIE2/lut_based_ops.h
 // getExpBf16. Reference C++ reproducing the AIE arithmetic step by step:
 //   1. exp by two table lookups: v = bfloat16_to_int(x, 8), x in 8.8 fixed point (rounded to
-//      nearest even and saturated to int16, as npusim's AIE-API layer converts float to fixed);
+//      nearest even as int32 [est], of which the source keeps the low 16 bits: |x| >= 128 wraps);
 //      the high byte (the integer part, signed) indexes the integer table, the low byte (the
 //      fraction / 256) the fraction table (parallel_lookup steps 8 and 0, lut_oor_policy::truncate);
 //      exp = I * F as a float product of the two bf16 entries, converted to bf16 with the core's
@@ -38,8 +38,9 @@ void softmax_lut_bf16(const bfloat16* in, bfloat16* out, std::int32_t n);
 /// The AIE2P kernel (aie_kernels/aie2p/softmax.cc, 32 lanes a step, n a positive multiple of 32):
 ///   1. s = x * log2e in float with log2e the bf16 1.4453125 (the source's constant); the maximum
 ///      of s converted to bf16 (truncating: the core's reset rounding) over the tile
-///   2. e = exp2(s - max) computed in float [est: exact exp2 of the float argument], converted to
-///      bf16 truncating; 32 float lanes accumulate e in order, reduce_add halves them pairwise
+///   2. e = aie::exp2<bfloat16>(s - max), s - max in float [est: the exact exp2 of the float
+///      argument rounded to bf16 to nearest even, exp2_bf16 of exp_bf16.hpp]; 32 float lanes
+///      accumulate e in order, reduce_add halves them pairwise
 ///   3. inverse (bfloat16)aie::inv(sum) as in the AIE2 kernel; out = e * inverse truncated to bf16.
 void softmax_exp2_bf16(const bfloat16* in, bfloat16* out, std::int32_t n);
 inline constexpr std::int32_t kSoftmaxExp2Lanes = 32;

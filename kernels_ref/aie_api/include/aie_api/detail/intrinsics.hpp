@@ -113,3 +113,10 @@ inline void clr_sat() { aie::set_saturation(aie::saturation_mode::none); }
 inline void set_satmode(unsigned m) { aie::set_saturation(static_cast<aie::saturation_mode>(m)); }
 inline void set_rnd(unsigned m) { aie::set_rounding(static_cast<aie::rounding_mode>(m)); }
 inline unsigned get_rnd() { return static_cast<unsigned>(aie::get_rounding()); }
+
+// bfloat16_to_int(v, shift): v * 2^shift as int32, rounded to nearest even and saturated [est: the
+// rounding of the AIE-ML float-to-fixed conversion is not documented; npusim uses to_fixed's].
+inline v16int32 bfloat16_to_int(const v16bfloat16& v, int shift) { return aie::to_fixed<int32>(v, shift); }
+// to_v16bfloat16(acc): the float accumulator converted to bf16 with the core's rounding mode
+// (accum::to_vector<bfloat16>()).
+inline v16bfloat16 to_v16bfloat16(const v16accfloat& acc) { return acc.to_vector<bfloat16>(); }

@@ -16,10 +16,8 @@ namespace aie {
                       "npusim aie_api: aie::" #NAME " is not supported by the host layer (its hardware "               \
                       "numerics are not modelled); use a reference kernel instead");                                   \
     }
-NPUSIM_AIE_UNSUPPORTED_FN(inv)
 NPUSIM_AIE_UNSUPPORTED_FN(invsqrt)
 NPUSIM_AIE_UNSUPPORTED_FN(sqrt)
-NPUSIM_AIE_UNSUPPORTED_FN(exp2)
 NPUSIM_AIE_UNSUPPORTED_FN(tanh)
 NPUSIM_AIE_UNSUPPORTED_FN(sin)
 NPUSIM_AIE_UNSUPPORTED_FN(cos)
@@ -59,14 +57,6 @@ template <unsigned Lanes, unsigned Points, int CoeffStep = 1, int DataStepX = 1,
           typename CoeffType = int16, typename DataType = int16, typename AccumTag = accauto>
 struct sliding_mul_sym_ops {
     static_assert(detail::always_false<CoeffType>, NPUSIM_AIE_UNSUPPORTED_MSG("sliding_mul_sym_ops"));
-};
-template <typename... Ts>
-struct lut {
-    static_assert(detail::always_false<Ts...>, NPUSIM_AIE_UNSUPPORTED_MSG("lut"));
-};
-template <typename... Ts>
-struct parallel_lookup {
-    static_assert(detail::always_false<Ts...>, NPUSIM_AIE_UNSUPPORTED_MSG("parallel_lookup"));
 };
 template <typename... Ts>
 struct linear_approx {
@@ -139,6 +129,5 @@ NPUSIM_AIE_UNSUPPORTED_OP(^)
                       "npusim aie_api: the intrinsic " #NAME " is not supported by the host layer "                    \
                       "(use the AIE API, e.g. aie::shuffle_up / aie::filter_even)");                                   \
     }
-NPUSIM_AIE_UNSUPPORTED_INTRINSIC(getExpBf16)
 NPUSIM_AIE_UNSUPPORTED_INTRINSIC(getTanhBf16)
 #undef NPUSIM_AIE_UNSUPPORTED_INTRINSIC
