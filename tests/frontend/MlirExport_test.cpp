@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -654,4 +655,72 @@ TEST_CASE("export: worker_buffer_sharing.py stores and loads a shared Buffer", "
                          "CHECK: aie.core(%[[PTILE]])", "CHECK: memref.store {{.*}}, %[[BUF]]",
                          "CHECK: aie.core(%[[CTILE]])", "CHECK: memref.load %[[BUF]]"}) == "");
     CHECK(m == kSharedBufferGolden);
+}
+
+namespace {
+
+// test/python/objFifo_iron_dma_channel_pin.py: a producer worker and `n_cons` consumer workers on
+// one fifo, its ends pinned as given (std::nullopt: first-free assignment).
+Program channel_pin_design(const std::string& name, std::optional<int> prod_channel,
+                           const std::vector<std::optional<int>>& cons_channels) {
+    const auto ty = tensor<std::int32_t>({16});
+    ObjectFifo of(ty, name);
+    auto body = [](ObjectFifoHandle h) {
+        range_(4, [&](std::int64_t) {
+            h.acquire(1);
+            h.release(1);
+        });
+    };
+    std::vector<Worker> workers{Worker(body, fn_args(of.prod({.channel = prod_channel})), {.tile = Tile(0, 2)})};
+    for (std::size_t i = 0; i < cons_channels.size(); ++i)
+        workers.emplace_back(body, fn_args(of.cons({.channel = cons_channels[i]})),
+                             WorkerOptions{.tile = Tile(0, 3 + static_cast<int>(i))});
+    Runtime rt([] {}, fn_args());
+    return Program("npu1_1col", rt, workers);
+}
+
+} // namespace
+
+TEST_CASE("export: objFifo_iron_dma_channel_pin.py prints channel pins as prod_dma_channel and cons_dma_channels",
+          "[export]") {
+    // ObjectFifo.resolve (python/iron/dataflow/objectfifo.py) stamps the pins onto the create op;
+    // the test's CHECK-DAG lines, verbatim.
+    CHECK(file_check(export_mlir(channel_pin_design("of_pin", 1, {1})),
+                     {"CHECK-DAG: aie.objectfifo @of_pin({{.*}}) {cons_dma_channels = array<i32: 1>, "
+                      "prod_dma_channel = 1 : i32} : !aie.objectfifo<memref<16xi32>>"}) == "");
+    // An unpinned consumer next to a pinned one is -1; an unpinned producer prints no attribute. (The
+    // lit test pins channel 2, which only resolve_program accepts: a compute tile has S2MM channels 0
+    // and 1, and the export resolves first, as the stateful transform would refuse it
+    // (test/objectFifo-stateful-transform/dma_channel_pinning/bad_channel_out_of_range.mlir).)
+    const std::string partial = export_mlir(channel_pin_design("of_partial", std::nullopt, {std::nullopt, 1}));
+    CHECK(file_check(partial, {"CHECK-DAG: aie.objectfifo @of_partial({{.*}}) {cons_dma_channels = array<i32: -1, "
+                               "1>} : !aie.objectfifo<memref<16xi32>>"}) == "");
+    CHECK_THROWS_WITH(export_mlir(channel_pin_design("of_partial", std::nullopt, {std::nullopt, 2})),
+                      Catch::Contains("pinned S2MM DMA channel 2 is out of range"));
+    CHECK(partial.find("prod_dma_channel") == std::string::npos);
+    // Nothing pinned: neither attribute.
+    const std::string none = export_mlir(channel_pin_design("of_free", std::nullopt, {std::nullopt}));
+    CHECK(none.find("dma_channel") == std::string::npos);
+    // Port::dma(n) is the same pin.
+    const auto ty = tensor<std::int32_t>({16});
+    ObjectFifo in(ty, "in"), out(ty, "out");
+    Worker w(
+        [](ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.acquire(1);
+            o.acquire(1);
+            i.release(1);
+            o.release(1);
+        },
+        fn_args(in.cons({.port = Port::dma(1)}), out.prod({.port = Port::dma(0)})), {.name = "w"});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle ih, ObjectFifoHandle oh) {
+            ih.fill(a);
+            oh.drain(b, {.wait = true});
+        },
+        fn_args(ty, ty, in.prod(), out.cons()));
+    const std::string ported = export_mlir(Program("npu1_1col", rt, {w}, "ported"));
+    CHECK(file_check(ported, {"CHECK-DAG: aie.objectfifo @in({{.*}}) {cons_dma_channels = array<i32: 1>} : "
+                              "!aie.objectfifo<memref<16xi32>>",
+                              "CHECK-DAG: aie.objectfifo @out({{.*}}) {prod_dma_channel = 0 : i32} : "
+                              "!aie.objectfifo<memref<16xi32>>"}) == "");
 }

@@ -136,7 +136,7 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
         for (std::size_t i = 0; i < depths.size(); ++i) depth += fmt::format("{}{} : i32", i ? ", " : "", depths[i]);
         depth = "[" + depth + "]";
     }
-    std::vector<std::string> attrs; // alphabetical, as MLIR prints attribute dictionaries
+    std::vector<std::string> attrs; // sorted by name below, as MLIR prints attribute dictionaries
     // Port::stream ends: upstream's `aie_stream = end` (0 producer, 1 consumer, 2 both) and
     // `aie_stream_port` (ObjectFifoCreateOp::set_aie_stream, python/iron/dataflow/objectfifo.py;
     // printed as in test/objectFifo-stateful-transform/aie_stream/*.mlir).
@@ -160,6 +160,22 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
     if (f->pad_value != 0) attrs.push_back(fmt::format("padValue = {} : i32", f->pad_value));
     if (f->repeat_count) attrs.push_back(fmt::format("repeat_count = {} : i32", *f->repeat_count));
     if (f->via_dma) attrs.push_back("via_DMA = true");
+    // prod(channel=)/cons(channel=) (Port::dma(n)): ObjectFifo.resolve stamps the producer's pin as
+    // `prod_dma_channel` and, when any consumer is pinned, every consumer's channel (-1: auto-assign)
+    // as `cons_dma_channels` (python/iron/dataflow/objectfifo.py ObjectFifo.resolve ->
+    // python/dialects/aie.py set_prod_dma_channel / set_cons_dma_channels; ObjectFifoCreateOp's
+    // $prod_dma_channel / $cons_dma_channels in AIEOps.td; printed as in
+    // test/python/objFifo_iron_dma_channel_pin.py).
+    if (f->prod->channel) attrs.push_back(fmt::format("prod_dma_channel = {} : i32", *f->prod->channel));
+    if (std::any_of(f->cons.begin(), f->cons.end(), [](const auto& c) { return c->channel.has_value(); })) {
+        std::vector<int> chans;
+        for (const auto& c : f->cons) chans.push_back(c->channel.value_or(-1));
+        attrs.push_back(fmt::format("cons_dma_channels = array<i32: {}>", fmt::join(chans, ", ")));
+    }
+    // MLIR prints an attribute dictionary sorted by name.
+    std::sort(attrs.begin(), attrs.end(), [](const std::string& a, const std::string& b) {
+        return a.substr(0, a.find(" = ")) < b.substr(0, b.find(" = "));
+    });
     std::string text = fmt::format("}}, {})", depth);
     if (!attrs.empty()) {
         text += " {";
