@@ -70,8 +70,10 @@ const char* kUsage = R"(usage:
                                  (one per core); under `mpirun -np N`, split over the ranks
   npusim export DESIGN [--device D] [--param K=V ...] [--link-with KERNEL=FILE.o ...] [-o FILE]
                                  the AIE-dialect MLIR module IRON would print for the design (stdout
-                                 without -o); --print-commands [--chess] [--full-elf]: the Peano (or
-                                 xchesscc) and aiecc commands that build it (docs/export.md)
+                                 without -o); --generic: every op in MLIR's generic form (parses with
+                                 mlir-opt --allow-unregistered-dialect); --print-commands [--chess]
+                                 [--full-elf]: the Peano (or xchesscc) and aiecc commands that build
+                                 it (docs/export.md)
 
 run options (also written --option=value):
   --device NAME        npu1, npu1_1col..npu1_3col, npu2, npu2_1col..npu2_7col (default npu1_1col);

@@ -53,6 +53,8 @@ ExportArgs parse_export(const std::vector<std::string>& a) {
         } else if (s == "-o") {
             r.output = opts.value();
             if (r.output.empty()) throw UsageError("-o needs a file name");
+        } else if (s == "--generic") {
+            r.opts.generic = true;
         } else if (s == "--print-commands") {
             r.print_commands = true;
         } else if (s == "--chess") {

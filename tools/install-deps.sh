@@ -7,6 +7,7 @@ packages=(build-essential cmake pkg-config libsystemc-dev libboost-graph-dev lib
           gtkwave    # gtkwave: the tests convert --vcd waveforms with `vcd2fst` (trace:vcd-gtkwave)
           chromium   # chromium: the tests render --html reports in headless Chromium (trace:html-chromium)
           libopenmpi-dev openmpi-bin # Open MPI: `mpirun -np N npusim sweep` (tools:sweep-mpi)
+          mlir-16-tools # mlir-opt-16: the tests parse `npusim export --generic` modules with it (tools:export-mlir-opt)
           libxrt-dev # XRT 202210.2.13 headers and libxrt_coreutil: for running designs on a real NPU (issue 13, hw/)
           python3-jsonschema python3-numpy) # the tests validate --json output and load .npy files (tools:json-schemas, tools:npy-numpy)
 missing=()

@@ -7,14 +7,18 @@
 #include "npusim/harness/DesignRegistry.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 
 using namespace npusim;
 
 namespace {
-using npusim::test::Out;
 using npusim::test::cli;
+using npusim::test::Out;
 std::size_t count(const std::string& s, const std::string& what) {
     std::size_t n = 0;
     for (auto p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
@@ -68,4 +72,24 @@ TEST_CASE("export: edge_detect's filter loops are IRON's range_(sys.maxsize) and
     const std::regex rows(R"(%(c1_\d+) = arith\.constant 1 : index\n\s*%(c1079) = arith\.constant 1079 : index\n)"
                           R"(\s*%(c1_\d+) = arith\.constant 1 : index\n\s*scf\.for %arg2 = %\1 to %\2 step %\3 \{)");
     CHECK(std::regex_search(r.out, rows));
+}
+
+TEST_CASE("export --generic prints every op in MLIR's generic form, to stdout or -o", "[cli][export]") {
+    const Out r = cli({"export", "vector_scalar_mul", "--generic"});
+    REQUIRE(r.code == 0);
+    CHECK(r.out.starts_with("\"builtin.module\"() ({\n  \"aie.device\"() ({\n"));
+    CHECK(r.out.ends_with("  }) {device = 5 : i32} : () -> ()\n}) : () -> ()\n"));
+    // No op in the pretty form: each op line is a quoted name, a result and one, or a block label.
+    const std::regex pretty(R"(\n\s*(?:%[\w]+ = )?[a-z]+\.[a-z_.]+[ (])");
+    CHECK_FALSE(std::regex_search(r.out, pretty));
+    CHECK(count(r.out, "\"func.call\"(") == count(cli({"export", "vector_scalar_mul"}).out, "func.call @"));
+    CHECK(count(r.out, "\"aie.objectfifo.acquire\"()") ==
+          count(cli({"export", "vector_scalar_mul"}).out, "aie.objectfifo.acquire @"));
+    // -o writes the same text.
+    const auto file = std::filesystem::temp_directory_path() / "npusim_export_generic_test.mlir";
+    REQUIRE(cli({"export", "vector_scalar_mul", "--generic", "-o", file.string()}).code == 0);
+    std::ifstream in(file);
+    const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove(file);
+    CHECK(written == r.out);
 }

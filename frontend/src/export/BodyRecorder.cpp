@@ -108,6 +108,7 @@ int BodyRecorder::constant(std::int64_t v, const std::string& type) {
     op.result = ids_.next();
     op.hint = type == "index" ? fmt::format("c{}", v) : fmt::format("c{}_{}", v, type);
     op.text = {lit(fmt::format("arith.constant {} : {}", v, type))};
+    op.gen = generic("arith.constant", {}, {fmt::format("value = {} : {}", v, type)}, type);
     return emit(std::move(op)).result;
 }
 
@@ -307,6 +308,9 @@ int BodyRecorder::emit_load(std::size_t chunk, std::int64_t flat) {
         load.text.push_back(ref(idx[d]));
     }
     load.text.push_back(lit("] : " + mlir_memref_type(c.type)));
+    std::vector<int> operands{c.value};
+    operands.insert(operands.end(), idx.begin(), idx.end());
+    load.gen = generic("memref.load", std::move(operands), {}, element_type(c.type.dtype));
     return emit(std::move(load)).result;
 }
 
@@ -337,6 +341,9 @@ void BodyRecorder::settle() {
         store.text.push_back(ref(idx[d]));
     }
     store.text.push_back(lit("] : " + mlir_memref_type(c.type)));
+    std::vector<int> operands{v, c.value};
+    operands.insert(operands.end(), idx.begin(), idx.end());
+    store.gen = generic("memref.store", std::move(operands));
     emit(std::move(store));
     std::memcpy(c.expected.data() + at, c.begin + at, es);
 }
@@ -354,6 +361,7 @@ void BodyRecorder::record_loop(std::int64_t start, std::int64_t stop, std::int64
     Region& inner = loop.regions.back();
     const int iv = ids_.next();
     inner.args.push_back(iv);
+    inner.arg_types.push_back("index");
     const int first = ids_.next();
     regions_.push_back(&inner);
     body(start);
@@ -372,6 +380,7 @@ void BodyRecorder::record_loop(std::int64_t start, std::int64_t stop, std::int64
                                start, stop, step));
     }
     loop.text = {lit("scf.for "), ref(iv), lit(" = "), ref(lo), lit(" to "), ref(hi), lit(" step "), ref(st)};
+    loop.gen = generic("scf.for", {lo, hi, st}, {}, {}, "scf.yield");
     emit(std::move(loop));
 }
 
@@ -385,6 +394,11 @@ std::span<std::byte* const> BodyRecorder::acquire(int key, int n) {
     acq.result = ids_.next();
     acq.text = {
         lit(fmt::format("aie.objectfifo.acquire @{}({}, {}) : {}", p.fifo, p.producer ? "Produce" : "Consume", n, sv))};
+    // ObjectFifoPort: Produce = 0, Consume = 1 (AIEAttrs.td).
+    acq.gen = generic("aie.objectfifo.acquire", {},
+                      {fmt::format("objFifo_name = @{}", p.fifo), fmt::format("port = {} : i32", p.producer ? 0 : 1),
+                       fmt::format("size = {} : i32", n)},
+                      sv);
     const int subview = emit(std::move(acq)).result;
     auto& ptrs = spans_.emplace_back();
     for (int i = 0; i < n; ++i) {
@@ -392,6 +406,8 @@ std::span<std::byte* const> BodyRecorder::acquire(int key, int n) {
         access.result = ids_.next();
         access.text = {lit("aie.objectfifo.subview.access "), ref(subview),
                        lit(fmt::format("[{}] : {} -> {}", i, sv, mlir_memref_type(p.elem)))};
+        access.gen = generic("aie.objectfifo.subview.access", {subview}, {fmt::format("index = {} : i32", i)},
+                             mlir_memref_type(p.elem));
         const int value = emit(std::move(access)).result;
         auto& mem = memory_.emplace_back(std::max<std::size_t>(p.elem.bytes(), 1));
         Chunk c;
@@ -414,6 +430,9 @@ void BodyRecorder::release(int key, int n) {
     Op op;
     op.text = {lit(fmt::format("aie.objectfifo.release @{}({}, {})", it->second.fifo,
                                it->second.producer ? "Produce" : "Consume", n))};
+    op.gen = generic("aie.objectfifo.release", {},
+                     {fmt::format("objFifo_name = @{}", it->second.fifo),
+                      fmt::format("port = {} : i32", it->second.producer ? 0 : 1), fmt::format("size = {} : i32", n)});
     emit(std::move(op));
 }
 
@@ -429,6 +448,7 @@ void BodyRecorder::lock_acquire_equal(int key, int value) {
     const int v = constant(value, "i32");
     Op op;
     op.text = {lit("aie.use_lock("), ref(locks_.at(key)), lit(", Acquire, "), ref(v), lit(")")};
+    op.gen = generic("aie.use_lock", {locks_.at(key), v}, {"action = 0 : i32"}); // LockAction Acquire
     emit(std::move(op));
 }
 
@@ -443,6 +463,7 @@ void BodyRecorder::lock_release(int key, int value) {
     const int v = constant(value, "i32");
     Op op;
     op.text = {lit("aie.use_lock("), ref(locks_.at(key)), lit(", Release, "), ref(v), lit(")")};
+    op.gen = generic("aie.use_lock", {locks_.at(key), v}, {"action = 1 : i32"}); // LockAction Release
     emit(std::move(op));
 }
 
@@ -554,6 +575,7 @@ int BodyRecorder::scalar_value(const Kernel& k, std::size_t i, const KernelArg& 
     Op t;
     t.result = ids_.next();
     t.text = {lit("arith.trunci "), ref(value), lit(fmt::format(" : {} to {}", element_type(from), ty))};
+    t.gen = generic("arith.trunci", {value}, {}, ty);
     return emit(std::move(t)).result;
 }
 
@@ -590,6 +612,9 @@ void BodyRecorder::record_kernel_call(const Kernel& k, std::span<const KernelArg
         op.text = {lit("memref.collapse_shape "), ref(c.value),
                    lit(fmt::format(" [[{}]] : {} into {}", all_dims(c.type.shape.size()), mlir_memref_type(c.type),
                                    mlir_memref_type(t.tensor)))};
+        op.gen =
+            generic("memref.collapse_shape", {c.value},
+                    {fmt::format("reassociation = [[{}]]", all_dims(c.type.shape.size()))}, mlir_memref_type(t.tensor));
         values.push_back(emit(std::move(op)).result);
     }
     Op call;
@@ -599,6 +624,7 @@ void BodyRecorder::record_kernel_call(const Kernel& k, std::span<const KernelArg
         call.text.push_back(ref(values[i]));
     }
     call.text.push_back(lit(fmt::format(") : ({}) -> ()", sig)));
+    call.gen = generic("func.call", values, {fmt::format("callee = @{}", k.name())});
     emit(std::move(call));
 }
 

@@ -26,16 +26,37 @@ Piece ref(int id);
 
 struct Region;
 
+/// The op in MLIR's generic form: `"name"(operands) ({regions}) {attributes} : (operand types) ->
+/// result type`, with the attribute names of the op's ODS definition (AIEOps.td, AIEX.td, and
+/// MLIR's builtin/arith/scf/func/memref ops). Operand types come from the values' definitions.
+struct Generic {
+    std::string name; ///< "aie.objectfifo"
+    std::vector<int> operands;
+    std::vector<std::string> attrs; ///< "name = value"; printed sorted by name, as MLIR does
+    std::string result_type; ///< the type of Op::result ("" when the op defines no value)
+    /// The terminator the pretty form elides (scf.for's "scf.yield", aie.device's "aie.end"):
+    /// printed last in each region of the generic form.
+    std::string terminator;
+    /// One empty region the pretty form does not print (a func.func declaration's body).
+    bool empty_region = false;
+};
+
+/// A Generic with its fields in order (attributes sorted when printed).
+Generic generic(std::string name, std::vector<int> operands = {}, std::vector<std::string> attrs = {},
+                std::string result_type = {}, std::string terminator = {});
+
 struct Op {
     int result = -1; ///< the value this op defines, or -1
     std::string hint; ///< its name hint ("" : anonymous %N)
     Text text; ///< everything after "%x = "
     std::vector<Region> regions; ///< printed as " {" ... "}" after `text`
     Text tail; ///< after the closing brace of the last region (" {stack_size = 2048 : i32}")
+    Generic gen; ///< the same op in the generic form
 };
 
 struct Region {
     std::vector<int> args; ///< block arguments (%argN), named before the region's ops
+    std::vector<std::string> arg_types; ///< their types (the generic form's block label)
     std::vector<Op> ops;
 };
 
@@ -48,7 +69,8 @@ private:
     int next_ = 0;
 };
 
-/// Print `top` (the module op) with MLIR's names, two spaces per nesting level.
-std::string print_module(const Op& top);
+/// Print `top` (the module op) with MLIR's names, two spaces per nesting level: the pretty form,
+/// or with `generic` every op in the generic form (as mlir-opt --mlir-print-op-generic prints it).
+std::string print_module(const Op& top, bool generic = false);
 
 } // namespace npusim::iron::detail::mlir

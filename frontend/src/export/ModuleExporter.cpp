@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 #include <limits>
 #include <set>
+#include <stdexcept>
 
 namespace npusim::iron::detail::mlir {
 
@@ -34,6 +35,25 @@ std::string objectfifo_type(const TensorType& t) { return "!aie.objectfifo<" + m
 
 const char* alloc_text(AllocScheme s) { return alloc_scheme_name(s); }
 
+// The generic form's enum values: AIETileType, AIEDevice and ObjectFifoPort are I32EnumAttrs
+// (include/aie/Dialect/AIE/IR/AIEAttrs.td), printed as their case's integer.
+int tile_type_value(const std::string& kind) {
+    static const std::map<std::string, int> v{{"CoreTile", 0}, {"MemTile", 1}, {"ShimNOCTile", 2}};
+    return v.at(kind);
+}
+
+// Every device npusim models is a case (model/ device list); another name is a bug here.
+int device_value(const std::string& device) {
+    static const std::map<std::string, int> v{
+        {"xcvc1902", 1},   {"xcve2302", 2},   {"xcve2802", 3},   {"npu1", 4},       {"npu1_1col", 5},
+        {"npu1_2col", 6},  {"npu1_3col", 7},  {"npu2", 8},       {"npu2_1col", 9},  {"npu2_2col", 10},
+        {"npu2_3col", 11}, {"npu2_4col", 12}, {"npu2_5col", 13}, {"npu2_6col", 14}, {"npu2_7col", 15}};
+    auto it = v.find(device);
+    if (it == v.end())
+        throw std::logic_error("MLIR export: device '" + device + "' is not a case of mlir-aie's AIEDevice enum");
+    return it->second;
+}
+
 } // namespace
 
 ModuleExporter::ModuleExporter(const Program& program, const ExportOptions& opts) : program_(program), opts_(opts) {}
@@ -54,6 +74,12 @@ int ModuleExporter::tile_op(const std::string& kind, const Tile& t) {
     if (t.allocation_scheme && *t.allocation_scheme != AllocScheme::Default)
         text += fmt::format(" {{allocation_scheme = \"{}\"}}", alloc_text(*t.allocation_scheme));
     op.text = {lit(text)};
+    std::vector<std::string> attrs{fmt::format("tile_type = {} : i32", tile_type_value(kind))};
+    if (t.col) attrs.push_back(fmt::format("col = {} : i32", *t.col));
+    if (t.row) attrs.push_back(fmt::format("row = {} : i32", *t.row));
+    if (t.allocation_scheme && *t.allocation_scheme != AllocScheme::Default)
+        attrs.push_back(fmt::format("allocation_scheme = \"{}\"", alloc_text(*t.allocation_scheme)));
+    op.gen = generic("aie.logical_tile", {}, std::move(attrs), "index");
     device_.ops.push_back(std::move(op));
     return device_.ops.back().result;
 }
@@ -117,7 +143,10 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
     if (emitted_[f]) return;
     emitted_[f] = true;
     // python/iron/dataflow/objectfifo.py ObjectFifo.resolve -> aie.py object_fifo.
-    Text t{lit(fmt::format("aie.objectfifo @{}(", f->name)), ref(endpoint_tile(f->prod.get()))};
+    const int prod_tile = endpoint_tile(f->prod.get());
+    Text t{lit(fmt::format("aie.objectfifo @{}(", f->name)), ref(prod_tile)};
+    std::vector<int> operands{prod_tile};
+    std::vector<std::string> from_stream; // per consumer, for the generic form
     if (!f->dims_to_stream.empty()) t.push_back(lit(" dimensionsToStream " + dims_text(f->dims_to_stream)));
     t.push_back(lit(", {"));
     std::vector<int> depths{f->prod->depth.value_or(f->depth)};
@@ -125,8 +154,10 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
         const auto* c = f->cons[i].get();
         if (i) t.push_back(lit(", "));
         t.push_back(ref(endpoint_tile(c)));
+        operands.push_back(endpoint_tile(c));
         const StreamDims& from = c->dims_from_stream.empty() ? f->default_dims_from_stream : c->dims_from_stream;
         if (!from.empty()) t.push_back(lit(" dimensionsFromStream " + dims_text(from)));
+        from_stream.push_back(dims_text(from));
         depths.push_back(c->depth.value_or(f->depth));
     }
     std::string depth;
@@ -136,7 +167,7 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
         for (std::size_t i = 0; i < depths.size(); ++i) depth += fmt::format("{}{} : i32", i ? ", " : "", depths[i]);
         depth = "[" + depth + "]";
     }
-    std::vector<std::string> attrs; // alphabetical, as MLIR prints attribute dictionaries
+    std::vector<std::string> attrs; // sorted by name below, as MLIR prints attribute dictionaries
     // Port::stream ends: upstream's `aie_stream = end` (0 producer, 1 consumer, 2 both) and
     // `aie_stream_port` (ObjectFifoCreateOp::set_aie_stream, python/iron/dataflow/objectfifo.py;
     // printed as in test/objectFifo-stateful-transform/aie_stream/*.mlir).
@@ -160,6 +191,22 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
     if (f->pad_value != 0) attrs.push_back(fmt::format("padValue = {} : i32", f->pad_value));
     if (f->repeat_count) attrs.push_back(fmt::format("repeat_count = {} : i32", *f->repeat_count));
     if (f->via_dma) attrs.push_back("via_DMA = true");
+    // prod(channel=)/cons(channel=) (Port::dma(n)): ObjectFifo.resolve stamps the producer's pin as
+    // `prod_dma_channel` and, when any consumer is pinned, every consumer's channel (-1: auto-assign)
+    // as `cons_dma_channels` (python/iron/dataflow/objectfifo.py ObjectFifo.resolve ->
+    // python/dialects/aie.py set_prod_dma_channel / set_cons_dma_channels; ObjectFifoCreateOp's
+    // $prod_dma_channel / $cons_dma_channels in AIEOps.td; printed as in
+    // test/python/objFifo_iron_dma_channel_pin.py).
+    if (f->prod->channel) attrs.push_back(fmt::format("prod_dma_channel = {} : i32", *f->prod->channel));
+    if (std::any_of(f->cons.begin(), f->cons.end(), [](const auto& c) { return c->channel.has_value(); })) {
+        std::vector<int> chans;
+        for (const auto& c : f->cons) chans.push_back(c->channel.value_or(-1));
+        attrs.push_back(fmt::format("cons_dma_channels = array<i32: {}>", fmt::join(chans, ", ")));
+    }
+    // MLIR prints an attribute dictionary sorted by name.
+    std::sort(attrs.begin(), attrs.end(), [](const std::string& a, const std::string& b) {
+        return a.substr(0, a.find(" = ")) < b.substr(0, b.find(" = "));
+    });
     std::string text = fmt::format("}}, {})", depth);
     if (!attrs.empty()) {
         text += " {";
@@ -180,7 +227,23 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
         text += "]";
     }
     t.push_back(lit(text));
-    device_.ops.push_back(Op{-1, {}, std::move(t), {}, {}});
+    // The generic form: ObjectFifoCreateOp's arguments (AIEOps.td) by name; the layouts, which the
+    // custom directives print inline, are the #aie attributes they are.
+    attrs.push_back(fmt::format("sym_name = \"{}\"", f->name));
+    attrs.push_back("elemNumber = " + depth);
+    attrs.push_back("elemType = " + objectfifo_type(f->obj_type));
+    attrs.push_back("dimensionsToStream = #aie<bd_dim_layout_array" + dims_text(f->dims_to_stream) + ">");
+    attrs.push_back("dimensionsFromStreamPerConsumer = #aie<bd_dim_layout_array_array[" +
+                    fmt::format("{}", fmt::join(from_stream, ", ")) + "]>");
+    if (f->consumer_obj_type) attrs.push_back("consumerElemType = " + objectfifo_type(*f->consumer_obj_type));
+    if (!f->init_values.empty()) {
+        std::vector<std::string> init;
+        for (const auto& v : f->init_values)
+            init.push_back(dense_literal(f->obj_type, v) + " : " + mlir_memref_type(f->obj_type));
+        attrs.push_back(fmt::format("initValues = [{}]", fmt::join(init, ", ")));
+    }
+    Op op{-1, {}, std::move(t), {}, {}, generic("aie.objectfifo", std::move(operands), std::move(attrs))};
+    device_.ops.push_back(std::move(op));
     for (const LinkState* l : {f->link_to_prod, f->link_from_cons.get()})
         if (l) emit_link(l);
 }
@@ -194,14 +257,20 @@ void ModuleExporter::emit_link(const LinkState* l) {
     std::string ins, outs;
     for (auto* in : l->inputs) ins += (ins.empty() ? "@" : ", @") + in->name;
     for (auto& out : l->outputs) outs += (outs.empty() ? "@" : ", @") + out->name;
-    std::string offsets;
+    std::string src = "[]", dst = "[]";
     switch (l->kind) {
-    case LinkState::Kind::Forward: offsets = "[] [0]"; break; // forward() is split([0])
-    case LinkState::Kind::Split: offsets = "[] " + offsets_text(l->offsets); break;
-    case LinkState::Kind::Join: offsets = offsets_text(l->offsets) + " []"; break;
+    case LinkState::Kind::Forward: dst = "[0]"; break; // forward() is split([0])
+    case LinkState::Kind::Split: dst = offsets_text(l->offsets); break;
+    case LinkState::Kind::Join: src = offsets_text(l->offsets); break;
     }
-    device_.ops.push_back(
-        Op{-1, {}, {lit(fmt::format("aie.objectfifo.link [{}] -> [{}]({})", ins, outs, offsets))}, {}, {}});
+    device_.ops.push_back(Op{-1,
+                             {},
+                             {lit(fmt::format("aie.objectfifo.link [{}] -> [{}]({} {})", ins, outs, src, dst))},
+                             {},
+                             {},
+                             generic("aie.objectfifo.link", {},
+                                     {fmt::format("fifoIns = [{}]", ins), fmt::format("fifoOuts = [{}]", outs),
+                                      "src_offsets = " + src, "dst_offsets = " + dst})});
 }
 
 void ModuleExporter::emit_fifos() {
@@ -254,6 +323,11 @@ void ModuleExporter::emit_buffers_and_kernels(std::vector<Region>& bodies) {
             op.text = {lit("aie.buffer("), ref(worker_tile(w)),
                        lit(fmt::format(") {{sym_name = \"{}\"}} : {} {}", b->name, mlir_memref_type(b->type),
                                        b->init.empty() ? "" : "= " + dense_literal(b->type, b->init)))};
+            std::vector<std::string> attrs{fmt::format("sym_name = \"{}\"", b->name)};
+            if (!b->init.empty())
+                attrs.push_back("initial_value = " + dense_literal(b->type, b->init) + " : " +
+                                mlir_memref_type(b->type));
+            op.gen = generic("aie.buffer", {worker_tile(w)}, std::move(attrs), mlir_memref_type(b->type));
             device_.ops.push_back(std::move(op));
         }
         for (const auto& k : kernels_[i]) {
@@ -265,12 +339,17 @@ void ModuleExporter::emit_buffers_and_kernels(std::vector<Region>& bodies) {
                        (k.types[a].is_tensor ? mlir_memref_type(k.types[a].tensor) : element_type(k.types[a].dtype));
             auto obj = opts_.link_with.find(k.name);
             const std::string link = obj != opts_.link_with.end() ? obj->second : k.name + ".o";
-            device_.ops.push_back(
-                Op{-1,
-                   {},
-                   {lit(fmt::format("func.func private @{}({}) attributes {{link_with = \"{}\"}}", k.name, sig, link))},
-                   {},
-                   {}});
+            Op decl{
+                -1,
+                {},
+                {lit(fmt::format("func.func private @{}({}) attributes {{link_with = \"{}\"}}", k.name, sig, link))},
+                {},
+                {},
+                generic("func.func", {},
+                        {fmt::format("function_type = ({}) -> ()", sig), fmt::format("link_with = \"{}\"", link),
+                         fmt::format("sym_name = \"{}\"", k.name), "sym_visibility = \"private\""})};
+            decl.gen.empty_region = true; // a declaration: its body region is empty
+            device_.ops.push_back(std::move(decl));
         }
     }
 }
@@ -280,8 +359,12 @@ void ModuleExporter::emit_cores(std::vector<Region>& bodies) {
     for (std::size_t i = 0; i < workers.size(); ++i) {
         const auto* w = workers[i].state().get();
         for (const auto& b : w->barriers) // python/iron/worker.py Worker.resolve: lock(my_tile), no init
-            device_.ops.push_back(
-                Op{values_.locks.at(b.get()), {}, {lit("aie.lock("), ref(worker_tile(w)), lit(")")}, {}, {}});
+            device_.ops.push_back(Op{values_.locks.at(b.get()),
+                                     {},
+                                     {lit("aie.lock("), ref(worker_tile(w)), lit(")")},
+                                     {},
+                                     {},
+                                     generic("aie.lock", {worker_tile(w)}, {}, "index")});
         Op core;
         core.result = ids_.next();
         core.text = {lit("aie.core("), ref(worker_tile(w)), lit(")")};
@@ -291,6 +374,7 @@ void ModuleExporter::emit_cores(std::vector<Region>& bodies) {
             c.result = ids_.next();
             c.hint = fmt::format("c{}", v);
             c.text = {lit(fmt::format("arith.constant {} : index", v))};
+            c.gen = generic("arith.constant", {}, {fmt::format("value = {} : index", v)}, "index");
             r.ops.push_back(std::move(c));
             return r.ops.back().result;
         };
@@ -302,13 +386,18 @@ void ModuleExporter::emit_cores(std::vector<Region>& bodies) {
         loop.regions.push_back(std::move(bodies[i]));
         const int iv = ids_.next();
         loop.regions.back().args.push_back(iv);
+        loop.regions.back().arg_types.push_back("index");
         loop.text = {lit("scf.for "), ref(iv), lit(" = "), ref(lo), lit(" to "), ref(hi), lit(" step "), ref(step)};
+        loop.gen = generic("scf.for", {lo, hi, step}, {}, {}, "scf.yield");
         r.ops.push_back(std::move(loop));
-        r.ops.push_back(Op{-1, {}, {lit("aie.end")}, {}, {}});
+        r.ops.push_back(Op{-1, {}, {lit("aie.end")}, {}, {}, generic("aie.end")});
         core.regions.push_back(std::move(r));
         // IRON passes stack_size only when given; its default is the target's 1024 bytes.
-        if (w->opts.stack_size != 0x400)
+        core.gen = generic("aie.core", {worker_tile(w)}, {}, "index");
+        if (w->opts.stack_size != 0x400) {
             core.tail = {lit(fmt::format(" {{stack_size = {} : i32}}", w->opts.stack_size))};
+            core.gen.attrs.push_back(fmt::format("stack_size = {} : i32", w->opts.stack_size));
+        }
         device_.ops.push_back(std::move(core));
     }
 }
@@ -318,12 +407,14 @@ void ModuleExporter::emit_cascades() {
     for (const auto& w : program_.workers())
         for (const auto& dst : w.state()->outgoing_cascades)
             if (auto d = dst.lock())
-                device_.ops.push_back(Op{-1,
-                                         {},
-                                         {lit("aie.cascade_flow("), ref(worker_tile(w.state().get())), lit(", "),
-                                          ref(worker_tile(d.get())), lit(")")},
-                                         {},
-                                         {}});
+                device_.ops.push_back(
+                    Op{-1,
+                       {},
+                       {lit("aie.cascade_flow("), ref(worker_tile(w.state().get())), lit(", "),
+                        ref(worker_tile(d.get())), lit(")")},
+                       {},
+                       {},
+                       generic("aie.cascade_flow", {worker_tile(w.state().get()), worker_tile(d.get())})});
 }
 
 // The low-level API (Runtime.add_flow / add_lock / add_tile_dma) would need aie.flow, aie.lock and
@@ -362,9 +453,13 @@ Op ModuleExporter::build() {
     device_.ops.push_back(export_sequence(program_, values_, ids_));
     Op device;
     device.text = {lit(fmt::format("aie.device({})", program_.device().name))};
+    // DeviceOp's region ends in the aie.end its pretty form elides (SingleBlockImplicitTerminator).
+    device.gen = generic("aie.device", {}, {fmt::format("device = {} : i32", device_value(program_.device().name))}, {},
+                         "aie.end");
     device.regions.push_back(std::move(device_));
     Op module;
     module.text = {lit("module")};
+    module.gen = generic("builtin.module");
     module.regions.emplace_back();
     module.regions.back().ops.push_back(std::move(device));
     return module;
@@ -376,7 +471,7 @@ namespace npusim::iron {
 
 std::string export_mlir(const Program& program, const ExportOptions& opts) {
     detail::mlir::ModuleExporter ex(program, opts);
-    return detail::mlir::print_module(ex.build());
+    return detail::mlir::print_module(ex.build(), opts.generic);
 }
 
 } // namespace npusim::iron

@@ -17,6 +17,10 @@ std::string list(const std::array<std::int64_t, 4>& v) {
     return fmt::format("[{}, {}, {}, {}]", v[0], v[1], v[2], v[3]);
 }
 
+std::string i64_array(const std::array<std::int64_t, 4>& v) {
+    return fmt::format("array<i64: {}, {}, {}, {}>", v[0], v[1], v[2], v[3]);
+}
+
 // shim_dma_single_bd_task (python/aiex.py): 4-D sizes/strides, repeat_count = sizes[0] - 1,
 // len = prod(sizes[1:]), issue_token = wait; outer dimensions of size 1 before the first larger one get
 // stride 0 (RuntimeData.default_tap cleans the simple tiler's strides, iron-mlir-golden.md §0.5).
@@ -29,15 +33,25 @@ Op transfer_op(const RecordedTransfer& tr, int tensor_arg, const TensorType& ten
     bd.text = {lit("aie.dma_bd("), ref(tensor_arg),
                lit(fmt::format(" : {} offset = {} len = {} sizes = {} strides = {})", mlir_memref_type(tensor),
                                tr.tap.offset(), len, list(sizes), list(strides)))};
+    // DMABDOp (AIEOps.td): operands buffer, offset, len, sizes, strides (AttrSizedOperandSegments);
+    // constant offset/len/sizes/strides are its static_* attributes.
+    bd.gen =
+        generic("aie.dma_bd", {tensor_arg},
+                {"operandSegmentSizes = array<i32: 1, 0, 0, 0, 0>",
+                 fmt::format("static_offset = {} : i32", tr.tap.offset()), fmt::format("static_len = {} : i32", len),
+                 "static_sizes = " + i64_array(sizes), "static_strides = " + i64_array(strides)});
     Op task;
     task.result = id;
     task.text = {lit(fmt::format("aiex.dma_configure_task_for @{}", tr.endpoint->fifo->name))};
+    task.gen =
+        generic("aiex.dma_configure_task_for", {}, {fmt::format("alloc = @{}", tr.endpoint->fifo->name)}, "index");
     task.regions.emplace_back();
     task.regions.back().ops.push_back(std::move(bd));
-    task.regions.back().ops.push_back(Op{-1, {}, {lit("aie.end")}, {}, {}});
+    task.regions.back().ops.push_back(Op{-1, {}, {lit("aie.end")}, {}, {}, generic("aie.end")});
     std::vector<std::string> attrs;
     if (tr.wait) attrs.push_back("issue_token = true");
     if (sizes[0] > 1) attrs.push_back(fmt::format("repeat_count = {} : i32", sizes[0] - 1));
+    for (const auto& a : attrs) task.gen.attrs.push_back(a);
     if (!attrs.empty()) {
         std::string t = " {";
         for (std::size_t i = 0; i < attrs.size(); ++i) t += (i ? ", " : "") + attrs[i];
@@ -58,9 +72,11 @@ Op export_sequence(const Program& program, const DeviceValues& values, ValueIds&
     seq.regions.emplace_back();
     Region& body = seq.regions.back();
     seq.text = {lit("aie.runtime_sequence(")};
+    seq.gen = generic("aie.runtime_sequence"); // NoTerminator
     for (std::size_t i = 0; i < rt.tensors.size(); ++i) {
         const int a = ids.next();
         body.args.push_back(a);
+        body.arg_types.push_back(mlir_memref_type(rt.tensors[i]));
         if (i) seq.text.push_back(lit(", "));
         seq.text.push_back(ref(a));
         seq.text.push_back(lit(": " + mlir_memref_type(rt.tensors[i])));
@@ -72,6 +88,7 @@ Op export_sequence(const Program& program, const DeviceValues& values, ValueIds&
         c.result = ids.next();
         c.hint = type == "index" ? fmt::format("c{}", v) : fmt::format("c{}_{}", v, type);
         c.text = {lit(fmt::format("arith.constant {} : {}", v, type))};
+        c.gen = generic("arith.constant", {}, {fmt::format("value = {} : {}", v, type)}, type);
         body.ops.push_back(std::move(c));
         return body.ops.back().result;
     };
@@ -82,14 +99,15 @@ Op export_sequence(const Program& program, const DeviceValues& values, ValueIds&
             const int t = task_value[static_cast<std::size_t>(op.transfer)] = ids.next();
             body.ops.push_back(transfer_op(tr, body.args[static_cast<std::size_t>(tr.tensor)],
                                            rt.tensors[static_cast<std::size_t>(tr.tensor)], t));
-            body.ops.push_back(Op{-1, {}, {lit("aiex.dma_start_task("), ref(t), lit(")")}, {}, {}});
+            body.ops.push_back(Op{
+                -1, {}, {lit("aiex.dma_start_task("), ref(t), lit(")")}, {}, {}, generic("aiex.dma_start_task", {t})});
             break;
         }
         case RecordedOp::Kind::Await:
         case RecordedOp::Kind::Free: {
-            const char* what = op.kind == RecordedOp::Kind::Await ? "aiex.dma_await_task(" : "aiex.dma_free_task(";
-            body.ops.push_back(
-                Op{-1, {}, {lit(what), ref(task_value[static_cast<std::size_t>(op.transfer)]), lit(")")}, {}, {}});
+            const std::string what = op.kind == RecordedOp::Kind::Await ? "aiex.dma_await_task" : "aiex.dma_free_task";
+            const int t = task_value[static_cast<std::size_t>(op.transfer)];
+            body.ops.push_back(Op{-1, {}, {lit(what + "("), ref(t), lit(")")}, {}, {}, generic(what, {t})});
             break;
         }
         case RecordedOp::Kind::WriteBuffer: {
@@ -114,7 +132,10 @@ Op export_sequence(const Program& program, const DeviceValues& values, ValueIds&
                                           {lit(fmt::format("aiex.npu.rtp_write(@{}, {}, ", w.buffer->name, index)),
                                            ref(c), lit(") : i32")},
                                           {},
-                                          {}});
+                                          {},
+                                          generic("aiex.npu.rtp_write", {c},
+                                                  {fmt::format("buffer = @{}", w.buffer->name),
+                                                   fmt::format("index = {} : ui32", index)})});
                 } else { // without use_write_rtp: memref.store (index constant first, then the value)
                     const int i = constant(static_cast<std::int64_t>(index), "index");
                     const int c = constant(v, "i32");
@@ -123,7 +144,8 @@ Op export_sequence(const Program& program, const DeviceValues& values, ValueIds&
                                           {lit("memref.store "), ref(c), lit(", "), ref(it->second), lit("["), ref(i),
                                            lit("] : " + mlir_memref_type(type))},
                                           {},
-                                          {}});
+                                          {},
+                                          generic("memref.store", {c, it->second, i})});
                 }
             }
             break;
@@ -137,8 +159,12 @@ Op export_sequence(const Program& program, const DeviceValues& values, ValueIds&
                 throw DesignError(fmt::format("WorkerRuntimeBarrier '{}' is set by the runtime sequence but no worker "
                                               "takes it",
                                               s.barrier->name));
-            body.ops.push_back(
-                Op{-1, {}, {lit("aiex.set_lock("), ref(it->second), lit(fmt::format(", {})", s.value))}, {}, {}});
+            body.ops.push_back(Op{-1,
+                                  {},
+                                  {lit("aiex.set_lock("), ref(it->second), lit(fmt::format(", {})", s.value))},
+                                  {},
+                                  {},
+                                  generic("aiex.set_lock", {it->second}, {fmt::format("value = {} : i32", s.value)})});
             break;
         }
         }

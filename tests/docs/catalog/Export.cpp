@@ -214,6 +214,15 @@ void add_export(Catalog& c) {
                "the export cannot tell which one set() means",
                "resolve() gives each barrier one lock on one worker's tile and refuses a barrier shared by two "
                "workers before the export gets here.");
+    c.internal("export.generic_device", "MLIR export: device 'npu9' is not a case of mlir-aie's AIEDevice enum",
+               "Programs are built on npusim's devices by name (npu1, npu1_1col..3col, npu2, npu2_1col..7col), every "
+               "one a case of the enum (std::logic_error).");
+    c.site("frontend/src/export/MlirIr.cpp");
+    c.internal("export.generic_untyped", "MLIR export: value %3 has no type for the generic form",
+               "Every op that defines a value and every block argument gets its type where the exporter builds it "
+               "(std::logic_error; the tools:export-mlir-opt test prints every registered design's generic form).");
+    c.internal("export.generic_missing", "MLIR export: an op has no generic form: aie.end",
+               "Every op the exporter builds is given its generic form where it is built (std::logic_error).");
     c.site("frontend/src/export/SequenceExporter.cpp");
     c.internal("export.rtp_dtype",
                "buffer 'p': cannot export a runtime-sequence write of 2 B at offset 0 into "

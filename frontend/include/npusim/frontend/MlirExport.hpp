@@ -19,9 +19,13 @@ struct ExportOptions {
     std::map<std::string, std::string> link_with;
     /// Passed to the resolve that checks the design before it is exported.
     ResolveOptions resolve;
+    /// Print every op in MLIR's generic form ("aie.objectfifo"() ({...}) {...} : () -> ()), which
+    /// MLIR tools without mlir-aie's dialects parse (mlir-opt --allow-unregistered-dialect).
+    bool generic = false;
 };
 
-/// The module's text, in MLIR's pretty form, as IRON's print(module) prints it.
+/// The module's text, in MLIR's pretty form as IRON's print(module) prints it, or with
+/// `opts.generic` in the generic form.
 std::string export_mlir(const Program& program, const ExportOptions& opts = {});
 
 /// The MLIR type of a tensor: "memref<16x64xi32>" (unsigned element types print as ui8/ui32, as
