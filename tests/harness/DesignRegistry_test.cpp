@@ -111,6 +111,7 @@ TEST_CASE("every example design is registered exactly once, in the npusim list o
               "row_wise_bias_add", "transpose_dma", "memcpy", "relu", "scale_shift", "per_tile", "invocation_counter",
               "init_values_repeat", "vec_vec_add_objfifo_init", "edge_detect", "color_detect", "color_threshold",
               "softmax", "conv2d", "transform", "reduce", "lowlevel_passthrough", "stream_port_passthrough",
+              "packet_flow_merge",
               // the catalog of hanging designs (docs/deadlocks.md)
               "deadlock_shared_pool_overacquire", "deadlock_held_exceeds_depth", "deadlock_opposite_order",
               "deadlock_opposite_order_dma", "deadlock_ring3", "deadlock_broadcast_skip", "deadlock_join_early",
