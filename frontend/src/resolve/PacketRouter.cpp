@@ -219,14 +219,14 @@ void check_packet_sources(const ResolveContext& ctx) {
             if (pf.source == port) ids.push_back(pf.packet_id);
         if (ids.empty()) continue;
         for (const auto& bd : ch.bds) {
+            const std::string who = fmt::format("TileDma '{}' {} {}", bd.prov.object, bd.prov.role, bd.prov.element);
             if (bd.packet_id < 0)
                 throw DesignError(fmt::format("{}: its channel {} is the source of a PacketFlow, but the BD sends no "
                                               "packet header; give it packet = {{pkt_type, pkt_id}}",
-                                              bd.prov.describe(), model::to_string(port)));
+                                              who, model::to_string(port)));
             if (std::find(ids.begin(), ids.end(), bd.packet_id) == ids.end())
-                throw DesignError(fmt::format("{}: its packet id {} matches no PacketFlow from {} (ids {})",
-                                              bd.prov.describe(), bd.packet_id, model::to_string(port),
-                                              fmt::join(ids, ", ")));
+                throw DesignError(fmt::format("{}: its packet id {} matches no PacketFlow from {} (ids {})", who,
+                                              bd.packet_id, model::to_string(port), fmt::join(ids, ", ")));
         }
     }
 }
