@@ -60,7 +60,7 @@ TEST_CASE("a PacketFlow lowers to a netlist packet flow with its route and the B
     CHECK(net.channels[0].bds[0].packet_type == 0);
 }
 
-TEST_CASE("two PacketFlows from one port with one id are one flow with both destinations; extra_dsts fan out",
+TEST_CASE("two PacketFlows from one port with one id are one flow with both destinations and extra_dsts fan out",
           "[frontend][packet]") {
     // AIECreatePathFindFlows.cpp keys packet routes by (port, flowID): the destinations merge.
     Pk k;
