@@ -118,6 +118,12 @@ void Runtime::add_flow(const Flow& f) {
     state_->flows.push_back(f.state());
 }
 
+void Runtime::add_flow(const PacketFlow& f) {
+    for (const auto& x : state_->packet_flows)
+        if (x == f.state()) return;
+    state_->packet_flows.push_back(f.state());
+}
+
 void Runtime::add_lock(const std::shared_ptr<detail::LockState>& l) {
     for (const auto& x : state_->locks)
         if (x == l) return;

@@ -1,6 +1,7 @@
 #include "npusim/model/Netlist.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <fmt/format.h>
 #include <set>
 
@@ -15,6 +16,17 @@ std::string Provenance::describe() const {
 
 std::string to_string(const StreamEndpoint& e) {
     return fmt::format("{} {} {}", to_string(e.tile), direction_name(e.dir), e.channel);
+}
+
+std::uint32_t packet_header(int packet_id, int packet_type, TileCoord source) {
+    std::uint32_t h = (static_cast<std::uint32_t>(packet_id) & 0x1fu) |
+                      ((static_cast<std::uint32_t>(packet_type) & 0x7u) << 12) |
+                      ((static_cast<std::uint32_t>(source.row) & 0x1fu) << 16) |
+                      ((static_cast<std::uint32_t>(source.col) & 0x7fu) << 21);
+    // Odd parity: bit 31 set when bits 30:0 hold an even number of ones (AIETargetNPU.cpp, the
+    // control-packet stream header: `hdr | (0x1 & parity(hdr)) << 31`).
+    if (std::popcount(h) % 2 == 0) h |= 0x80000000u;
+    return h;
 }
 
 std::uint64_t ShimTask::bytes() const {
@@ -55,6 +67,10 @@ std::vector<TileCoord> Netlist::tiles_used() const {
     for (const auto& c : channels) s.insert(c.tile);
     for (const auto& c : cores) s.insert(c.tile);
     for (const auto& f : flows) {
+        s.insert(f.source.tile);
+        for (const auto& d : f.dests) s.insert(d.tile);
+    }
+    for (const auto& f : packet_flows) {
         s.insert(f.source.tile);
         for (const auto& d : f.dests) s.insert(d.tile);
     }
@@ -100,11 +116,12 @@ std::string Netlist::dump() const {
                         c.repeat_count ? fmt::format(", chain repeat {}", c.repeat_count) : "", c.prov.describe());
         for (const auto& bd : c.bds) {
             auto lk = [&](int i) { return i < 0 ? std::string("-") : locks[static_cast<std::size_t>(i)].name; };
-            out += fmt::format("    bd {:>2}: {}[{}+{}] {}  acq {}{}{}  rel {}+{}  next {}{}\n", bd.bd_id,
+            out += fmt::format("    bd {:>2}: {}[{}+{}] {}  acq {}{}{}  rel {}+{}  next {}{}{}\n", bd.bd_id,
                                bd.buffer >= 0 ? buffers[static_cast<std::size_t>(bd.buffer)].name : "?",
                                bd.offset_bytes, bd.length_bytes, dims_str(bd.dims), lk(bd.acquire_lock),
                                bd.acquire_equal ? "==" : ">=", bd.acquire_value, lk(bd.release_lock), bd.release_value,
-                               bd.next, bd.repeat ? fmt::format("  repeat {}", bd.repeat) : "");
+                               bd.next, bd.repeat ? fmt::format("  repeat {}", bd.repeat) : "",
+                               bd.packet_id >= 0 ? fmt::format("  packet {}/{}", bd.packet_type, bd.packet_id) : "");
         }
     }
     out += "flows:\n";
@@ -118,6 +135,13 @@ std::string Netlist::dump() const {
             out += fmt::format(" {} ({} hops)", f.to_core ? core_port(f.dests[i]) : to_string(f.dests[i]),
                                f.switch_hops(i));
         out += fmt::format("  {}\n", f.prov.describe());
+    }
+    if (!packet_flows.empty()) out += "packet flows:\n";
+    for (const auto& f : packet_flows) {
+        out += fmt::format("  id {} {} ->", f.packet_id, to_string(f.source));
+        for (std::size_t i = 0; i < f.dests.size(); ++i)
+            out += fmt::format(" {} ({} hops)", to_string(f.dests[i]), i < f.paths.size() ? f.paths[i].size() : 0);
+        out += fmt::format("{}  {}\n", f.keep_pkt_header ? "  keep_pkt_header" : "", f.prov.describe());
     }
     out += "cascades:\n";
     for (const auto& c : cascades)

@@ -3,6 +3,7 @@
 #include "CascadeLink.hpp"
 #include "CoreProcess.hpp"
 #include "InvariantChecker.hpp"
+#include "PacketSwitch.hpp"
 #include "RuntimeController.hpp"
 #include "ShimDmaChannel.hpp"
 #include "StreamLink.hpp"
@@ -61,6 +62,7 @@ void SimEngine::terminate_processes() {
     run_.set_terminating(true);
     locks_.wake_all();
     for (auto& l : links_) l->notify_posted();
+    for (auto& sw : packet_switches_) sw->wake_all();
     for (auto& l : cascades_) l->wake_all();
     for (auto& c : tile_channels_) c->wake_all();
     for (auto& c : shim_channels_) c->wake_all();
@@ -75,6 +77,90 @@ ShimDmaChannel* SimEngine::shim_channel(const model::StreamEndpoint& e) {
     for (auto& c : shim_channels_)
         if (c->endpoint() == e) return c.get();
     return nullptr;
+}
+
+// Packet flows connected through a shared port (a source or a destination) form one group: one
+// PacketSwitch whose stream reaches every destination of the group.
+void SimEngine::build_packet_switches(const std::function<ShimDmaChannel*(const model::StreamEndpoint&)>& shim,
+                                      const std::function<TileDmaChannel*(int)>& tile_channel) {
+    const auto& dev = *net_.device;
+    const auto& pfs = net_.packet_flows;
+    if (pfs.empty()) return;
+    std::vector<std::size_t> group(pfs.size());
+    for (std::size_t i = 0; i < pfs.size(); ++i) group[i] = i;
+    auto find = [&](std::size_t i) {
+        while (group[i] != i) i = group[i] = group[group[i]];
+        return i;
+    };
+    for (std::size_t a = 0; a < pfs.size(); ++a)
+        for (std::size_t b = a + 1; b < pfs.size(); ++b) {
+            bool shared = pfs[a].source == pfs[b].source;
+            for (const auto& d : pfs[a].dests)
+                shared = shared || std::find(pfs[b].dests.begin(), pfs[b].dests.end(), d) != pfs[b].dests.end();
+            if (shared) group[find(a)] = find(b);
+        }
+    auto channel_index = [&](const model::StreamEndpoint& e) {
+        for (std::size_t i = 0; i < net_.channels.size(); ++i)
+            if (net_.channels[i].tile == e.tile && net_.channels[i].dir == e.dir &&
+                net_.channels[i].channel == e.channel)
+                return static_cast<int>(i);
+        return -1;
+    };
+    auto receiver = [&](const model::PacketFlowRoute& f, const model::StreamEndpoint& d) -> StreamReceiver* {
+        StreamReceiver* r = dev.kind_at(d.tile) == model::TileKind::Shim
+                                ? static_cast<StreamReceiver*>(shim(d))
+                                : static_cast<StreamReceiver*>(tile_channel(channel_index(d)));
+        if (!r)
+            throw SimulationError(SimulationError::Kind::Protocol,
+                                  fmt::format("packet flow {}: destination {} has no DMA channel program",
+                                              f.prov.describe(), model::to_string(d)));
+        return r;
+    };
+    for (std::size_t root = 0; root < pfs.size(); ++root) {
+        if (find(root) != root) continue;
+        std::vector<std::size_t> members;
+        for (std::size_t i = 0; i < pfs.size(); ++i)
+            if (find(i) == root) members.push_back(i);
+        std::vector<StreamReceiver*> rx;
+        std::vector<model::StreamEndpoint> rx_ends;
+        int hops = 0;
+        bool to_shim = false;
+        for (auto i : members)
+            for (std::size_t k = 0; k < pfs[i].dests.size(); ++k) {
+                const auto& d = pfs[i].dests[k];
+                hops = std::max(hops, static_cast<int>(pfs[i].paths.at(k).size()));
+                if (std::find(rx_ends.begin(), rx_ends.end(), d) != rx_ends.end()) continue;
+                rx_ends.push_back(d);
+                rx.push_back(receiver(pfs[i], d));
+                to_shim = to_shim || dev.kind_at(d.tile) == model::TileKind::Shim;
+            }
+        auto link = std::make_unique<StreamLink>(
+            opts_.timing, stats_, fmt::format("packet flows of {}", pfs[members.front()].prov.describe()), rx,
+            opts_.timing.tile_dma_bytes_per_cycle,
+            static_cast<std::uint32_t>(hops) * opts_.timing.switch_hop_latency_cycles);
+        if (to_shim) link->add_shared(&ddr_);
+        packet_switches_.push_back(std::make_unique<PacketSwitch>(std::move(link)));
+        auto& sw = *packet_switches_.back();
+        for (std::size_t k = 0; k < rx_ends.size(); ++k) {
+            if (dev.kind_at(rx_ends[k].tile) == model::TileKind::Shim)
+                shim(rx_ends[k])->set_link(&sw.link());
+            else
+                tile_channel(channel_index(rx_ends[k]))->set_link(&sw.link());
+        }
+        for (auto i : members) {
+            const auto& f = pfs[i];
+            auto* src = tile_channel(channel_index(f.source));
+            if (!src)
+                throw SimulationError(SimulationError::Kind::Protocol,
+                                      fmt::format("packet flow {}: source {} has no DMA channel program",
+                                                  f.prov.describe(), model::to_string(f.source)));
+            const int s = sw.add_source(f.source);
+            src->set_packet_port(&sw, s);
+            std::vector<StreamReceiver*> dests;
+            for (const auto& d : f.dests) dests.push_back(receiver(f, d));
+            sw.add_route(s, f.packet_id, std::move(dests), f.keep_pkt_header);
+        }
+    }
 }
 
 void SimEngine::build() {
@@ -187,6 +273,7 @@ void SimEngine::build() {
                 tile_channel(e.consumer_channels[i])->set_link(links_.back().get());
         }
     }
+    build_packet_switches(shim, tile_channel);
     const CoreProcessServices core_services{services_, net_.buffers,       memory_,
                                             locks_,    opts_.check_memory, opts_.free_kernels};
     for (const auto& c : net_.cores) {

@@ -15,6 +15,7 @@
 #include "TileMemory.hpp"
 #include "npusim/sim/Simulator.hpp"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <vector>
@@ -22,6 +23,8 @@
 namespace npusim::sim {
 
 class StreamLink;
+class PacketSwitch;
+class StreamReceiver;
 class CascadeLink;
 class SimProcess;
 class TileDmaChannel;
@@ -37,6 +40,8 @@ public:
 
 private:
     void build();
+    void build_packet_switches(const std::function<ShimDmaChannel*(const model::StreamEndpoint&)>& shim,
+                               const std::function<TileDmaChannel*(int)>& tile_channel);
     ShimDmaChannel* shim_channel(const model::StreamEndpoint& e);
     /// Wake every process with the run terminating, so each unwinds its stack.
     void terminate_processes();
@@ -59,6 +64,7 @@ private:
     RunStats stats_;
     TaskBoard board_;
     std::vector<std::unique_ptr<StreamLink>> links_; ///< one per netlist flow, in order
+    std::vector<std::unique_ptr<PacketSwitch>> packet_switches_; ///< one per group of packet flows
     std::vector<const SimProcess*> link_senders_; ///< per link: its sending channel
     std::vector<std::unique_ptr<TileDmaChannel>> tile_channels_;
     std::vector<std::unique_ptr<ShimDmaChannel>> shim_channels_;

@@ -22,14 +22,15 @@ StreamLink::StreamLink(const model::TimingParams& timing, RunStats& stats, std::
     : stats_(stats), label_(std::move(label)), rx_(std::move(receivers)),
       rate_(stream_link_rate(sender_bytes_per_cycle, timing.stream_bytes_per_cycle, rx_)), latency_(latency_cycles) {}
 
-void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps,
-                      ChannelTime& time) {
+void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps, ChannelTime& time,
+                      const std::vector<StreamReceiver*>* to) {
+    const auto& rx = to ? *to : rx_;
     std::uint64_t off = 0;
     bool first = true;
     sending_ = n;
     sent_ = 0;
     auto all_posted = [&] {
-        for (auto* r : rx_)
+        for (auto* r : rx)
             if (!r->posted) return false;
         return true;
     };
@@ -46,7 +47,7 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
         }
         std::uint64_t chunk = n - off;
         std::uint64_t start = clk.local_cycles();
-        for (auto* r : rx_) {
+        for (auto* r : rx) {
             chunk = std::min(chunk, r->remaining);
             start = std::max(start, r->ready_at);
         }
@@ -65,7 +66,7 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
         if (bound) bound->count_delay(cycles - own);
         clk.sync_to(start + cycles); // one wait: until the chunk has arrived
         time.active += cycles;
-        for (auto* r : rx_) {
+        for (auto* r : rx) {
             r->accept(data + off, chunk);
             r->remaining -= chunk;
             if (r->remaining == 0) {
@@ -73,7 +74,7 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
                 r->on_filled();
             }
         }
-        stats_.bytes_moved += chunk * rx_.size();
+        stats_.bytes_moved += chunk * rx.size();
         delivered_ += chunk;
         off += chunk;
         sent_ = off;

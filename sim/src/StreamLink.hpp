@@ -62,7 +62,9 @@ public:
 
     /// Move n bytes from `data` to every receiver; returns when all were delivered. Adds the
     /// cycles data moved and the cycles the sender waited for receivers to `time`.
-    void send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps, ChannelTime& time);
+    /// `to`: only these receivers (a packet's destinations, PacketSwitch); default: all of them.
+    void send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps, ChannelTime& time,
+              const std::vector<StreamReceiver*>* to = nullptr);
     /// Post a receiver's BD of n bytes and wait until it is filled.
     void receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps);
 

@@ -176,7 +176,20 @@ void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
     }
     const auto active_before = time_.active;
     const auto stalled_before = time_.stream_stall;
-    link_->send(data, total, clk_, ps_, time_);
+    if (packet_) {
+        packet_->send(packet_source_, bd.packet_id, model::packet_header(bd.packet_id, bd.packet_type, prog_.tile),
+                      data, total, clk_, ps_, time_);
+    } else if (bd.packet_id >= 0) {
+        // A packet BD on a circuit-switched flow: its header word travels as the first data word.
+        const std::uint32_t h = model::packet_header(bd.packet_id, bd.packet_type, prog_.tile);
+        packet_staging_.resize(total + 4);
+        std::memcpy(packet_staging_.data(), &h, 4);
+        std::memcpy(packet_staging_.data() + 4, data, total);
+        total += 4;
+        link_->send(packet_staging_.data(), total, clk_, ps_, time_);
+    } else {
+        link_->send(data, total, clk_, ps_, time_);
+    }
     // The wait for the receivers comes before the data (a BD is usually one chunk): traced first.
     trace_stream_stall(bd, begin, time_.stream_stall - stalled_before, "back-pressure");
     bytes_ += total;

@@ -7,6 +7,7 @@
 // sender's process at the arrival time) releases the BD's lock, moves to the next BD and, if that
 // BD's lock can be taken at once, posts it. The channel's own process only wakes when a lock has
 // to be waited for, so an S2MM BD costs no SystemC context switch of its own.
+#include "PacketSwitch.hpp"
 #include "SemaphoreLock.hpp"
 #include "SimProcess.hpp"
 #include "StreamLink.hpp"
@@ -32,6 +33,13 @@ class TileDmaChannel final : public SimProcess, public StreamReceiver {
 public:
     TileDmaChannel(const TileDmaServices& services, const model::DmaChannelProgram& prog);
     void set_link(StreamLink* link) { link_ = link; }
+    /// MM2S into packet flows: its BDs' packets go through `sw` as its sender `source`
+    /// (the switch's link is this channel's link too).
+    void set_packet_port(PacketSwitch* sw, int source) {
+        packet_ = sw;
+        packet_source_ = source;
+        link_ = &sw->link();
+    }
 
     void accept(const std::uint8_t* data, std::uint64_t n) override;
     void on_filled() override;
@@ -72,6 +80,9 @@ private:
     std::vector<model::AddressPattern> patterns_; ///< per BD
     std::vector<std::string> bd_labels_; ///< per BD: "BD 2 (fifo 'in' consumer copy, element 0)"
     StreamLink* link_ = nullptr;
+    PacketSwitch* packet_ = nullptr;
+    int packet_source_ = -1;
+    std::vector<std::uint8_t> packet_staging_; ///< a header word and the BD's data (circuit flow)
     std::optional<model::AddressPattern::Cursor> cursor_;
     std::vector<std::uint8_t> staging_;
     int bd_ = 0;

@@ -422,13 +422,14 @@ void ModuleExporter::emit_cascades() {
 // such a design is refused rather than exported without them.
 void ModuleExporter::refuse_low_level() const {
     const auto& rt = *program_.runtime().state();
-    if (rt.flows.empty() && rt.locks.empty() && rt.tile_dmas.empty()) return;
+    if (rt.flows.empty() && rt.packet_flows.empty() && rt.locks.empty() && rt.tile_dmas.empty()) return;
     std::vector<std::string> parts;
     if (!rt.flows.empty()) parts.push_back(fmt::format("{} Flow(s)", rt.flows.size()));
+    if (!rt.packet_flows.empty()) parts.push_back(fmt::format("{} PacketFlow(s)", rt.packet_flows.size()));
     if (!rt.locks.empty()) parts.push_back(fmt::format("Lock '{}'", rt.locks.front()->name));
     if (!rt.tile_dmas.empty()) parts.push_back(fmt::format("TileDma '{}'", rt.tile_dmas.front()->name));
-    throw DesignError(fmt::format("design '{}': cannot export the low-level API ({}): aie.flow, aie.lock and "
-                                  "hand-written aie.dma_bd chains are not exported",
+    throw DesignError(fmt::format("design '{}': cannot export the low-level API ({}): aie.flow, "
+                                  "aie.packet_flow, aie.lock and hand-written aie.dma_bd chains are not exported",
                                   program_.name(), fmt::join(parts, ", ")));
 }
 

@@ -279,6 +279,24 @@ void lower_tile_dmas(ResolveContext& ctx) {
                                     true, who, fmt::format("lock '{}'", r.lock.name()));
                     bd.release_value = lock_value(ctx, t, r.value, who);
                 }
+                if (b.packet) {
+                    // DMABDOp::verify (AIEDialect.cpp): "Packet type field can only hold 3 bits.",
+                    // "Packet ID field can only hold 5 bits." (id above getMaxPacketId, 31).
+                    if (b.packet->pkt_type < 0 || b.packet->pkt_type > 7)
+                        throw DesignError(fmt::format("{}: packet type {}: Packet type field can only hold 3 bits.",
+                                                      who, b.packet->pkt_type));
+                    if (b.packet->pkt_id < 0 || b.packet->pkt_id > 31)
+                        throw DesignError(fmt::format("{}: packet id {}: Packet ID field can only hold 5 bits.", who,
+                                                      b.packet->pkt_id));
+                    // The BD's packet header is inserted by an MM2S channel only (AIE2 DMA_BDx_1
+                    // Packet_ID: "Value of inserted Packet ID field in packet header (MM2S only)").
+                    if (dc.direction != Direction::MM2S)
+                        throw DesignError(fmt::format("{}: a packet header is inserted by an MM2S channel only; an "
+                                                      "S2MM BD takes no packet",
+                                                      who));
+                    bd.packet_id = b.packet->pkt_id;
+                    bd.packet_type = b.packet->pkt_type;
+                }
                 if (b.next == Bd::self)
                     bd.next = i;
                 else if (b.next == Bd::none)

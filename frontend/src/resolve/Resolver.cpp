@@ -6,6 +6,7 @@
 #include "resolve/FifoLowering.hpp"
 #include "resolve/LinkLowering.hpp"
 #include "resolve/LowLevelLowering.hpp"
+#include "resolve/PacketRouter.hpp"
 #include "resolve/Placement.hpp"
 #include "resolve/ResolveContext.hpp"
 #include "resolve/ScratchpadLowering.hpp"
@@ -63,6 +64,7 @@ void allocate_memory(ResolveContext& ctx) {
 void route_flows(ResolveContext& ctx) {
     StreamRouter router(ctx.dev);
     for (auto& f : ctx.net.flows) router.route(f);
+    route_packet_flows(ctx, router);
 }
 
 } // namespace
@@ -82,7 +84,9 @@ model::Netlist Resolver::run() {
     place_tile_dma_buffers(ctx);
     place_barriers(ctx);
     lower_flows(ctx);
+    lower_packet_flows(ctx);
     lower_tile_dmas(ctx);
+    check_packet_sources(ctx);
     place_links(ctx);
     reserve_pinned_channels(ctx);
     for (auto* f : ctx.fifos) lower_fifo(ctx, f);

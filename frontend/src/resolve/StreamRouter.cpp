@@ -37,12 +37,26 @@ int StreamRouter::free_capacity(model::TileCoord from, model::Port dir) const {
 }
 
 void StreamRouter::route(model::Flow& flow) {
+    std::set<std::pair<int, int>> used; // edges this flow already holds (a broadcast shares them)
+    std::vector<model::TileCoord> dests;
+    std::vector<std::string> to;
+    for (const auto& d : flow.dests) {
+        dests.push_back(d.tile);
+        to.push_back(model::to_string(d));
+    }
+    flow.paths = route_shared(flow.source.tile, dests, used, flow.prov.describe(), model::to_string(flow.source), to);
+}
+
+std::vector<std::vector<model::TileCoord>> StreamRouter::route_shared(model::TileCoord source,
+                                                                      const std::vector<model::TileCoord>& dests,
+                                                                      std::set<std::pair<int, int>>& used,
+                                                                      const std::string& who, const std::string& from,
+                                                                      const std::vector<std::string>& to) {
     using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
                                         boost::property<boost::edge_weight_t, int>>;
-    flow.paths.clear();
-    std::set<std::pair<int, int>> used; // edges this flow already holds
+    std::vector<std::vector<model::TileCoord>> paths;
     const int n = dev_->cols * dev_->rows;
-    for (const auto& dest : flow.dests) {
+    for (std::size_t di = 0; di < dests.size(); ++di) {
         Graph g(static_cast<std::size_t>(n));
         for (const auto& [e, cap] : capacity_) {
             const bool mine = used.count(e) > 0;
@@ -51,13 +65,13 @@ void StreamRouter::route(model::Flow& flow) {
         }
         std::vector<std::size_t> pred(static_cast<std::size_t>(n));
         std::vector<int> dist(static_cast<std::size_t>(n));
-        const auto src = static_cast<std::size_t>(vertex(flow.source.tile));
+        const auto src = static_cast<std::size_t>(vertex(source));
         boost::dijkstra_shortest_paths(g, src, boost::predecessor_map(pred.data()).distance_map(dist.data()));
-        const auto dst = static_cast<std::size_t>(vertex(dest.tile));
+        const auto dst = static_cast<std::size_t>(vertex(dests[di]));
         if (dst != src && pred[dst] == dst)
             throw DesignError(fmt::format("no stream route for {} from {} to {}: all switch connections on the way are "
                                           "in use",
-                                          flow.prov.describe(), model::to_string(flow.source), model::to_string(dest)));
+                                          who, from, to.at(di)));
         std::vector<model::TileCoord> path;
         for (std::size_t v = dst;; v = pred[v]) {
             path.push_back(coord(static_cast<int>(v)));
@@ -68,8 +82,9 @@ void StreamRouter::route(model::Flow& flow) {
             const std::pair<int, int> e{vertex(path[i]), vertex(path[i + 1])};
             if (used.insert(e).second) --capacity_[e];
         }
-        flow.paths.push_back(std::move(path));
+        paths.push_back(std::move(path));
     }
+    return paths;
 }
 
 } // namespace npusim::iron::detail

@@ -8,6 +8,8 @@
 #include "npusim/model/Netlist.hpp"
 
 #include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace npusim::iron::detail {
@@ -18,6 +20,15 @@ public:
     /// Route every destination of `flow`, filling flow.paths. Throws DesignError naming the
     /// flow's provenance when no path with free capacity exists.
     void route(model::Flow& flow);
+    /// Route `source` to every tile of `dests`, one shortest path each; returns the paths. Edges in
+    /// `shared` (the switch connections packet flows already hold: packet flows share them) cost
+    /// nothing; every other edge taken costs one connection and joins `shared`. `who` names the
+    /// flow in the error.
+    std::vector<std::vector<model::TileCoord>> route_shared(model::TileCoord source,
+                                                            const std::vector<model::TileCoord>& dests,
+                                                            std::set<std::pair<int, int>>& shared,
+                                                            const std::string& who, const std::string& from,
+                                                            const std::vector<std::string>& to);
     /// Connections still free from `from` toward `dir`.
     int free_capacity(model::TileCoord from, model::Port dir) const;
 

@@ -206,7 +206,7 @@ void add_export(Catalog& c) {
                  Program p("npu1_1col", rt, {w}, "t"); p.enable_trace(8192); (void)export_mlir(p));
     c.cli("export.low_level", kDesign,
           "design 'lowlevel_passthrough': cannot export the low-level API (2 Flow(s), Lock 'in_empty', TileDma "
-          "'core_dma'): aie.flow, aie.lock and hand-written aie.dma_bd chains are not exported",
+          "'core_dma'): aie.flow, aie.packet_flow, aie.lock and hand-written aie.dma_bd chains are not exported",
           {"export", "lowlevel_passthrough"});
     c.internal("export.shared_barrier",
                "worker 'b': cannot export WorkerRuntimeBarrier 'x', which another worker "

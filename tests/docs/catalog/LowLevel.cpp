@@ -32,6 +32,35 @@ model::Netlist resolve_low(Low l) {
     rt.add_tile_dma(TileDma(l.dma_tile, {DmaChannel{DMAChannelDir::S2MM, l.channel, l.bds}}, "rx"));
     return resolve(Program(l.device, rt, l.workers, "low"));
 }
+
+// A compute tile sending one packet (MM2S 0, `bd_packet`) through `flows` (default: PacketFlow id
+// 3 to the shim's S2MM 0, "out"); `extra` adds more channels to its TileDma.
+struct Pk {
+    std::vector<PacketFlow> flows = {PacketFlow(3, kCore, kShim, {.shim_symbol = "out"})};
+    std::optional<BdPacket> bd_packet = BdPacket{0, 3};
+    std::vector<DmaChannel> extra = {};
+    std::vector<Flow> circuit = {};
+};
+
+Bd pk_bd(const std::string& name, std::optional<BdPacket> packet) {
+    return Bd{.buffer = Buffer(i32(8), name, {}, kCore), .next = Bd::none, .packet = packet};
+}
+
+model::Netlist resolve_pk(Pk k) {
+    Runtime rt(
+        [](RuntimeData c) {
+            const Task t = shim_dma_single_bd_task("out", c, {.issue_token = true});
+            dma_start_task(t);
+            dma_await_task(t);
+        },
+        fn_args(i32(8)));
+    for (const auto& f : k.flows) rt.add_flow(f);
+    for (const auto& f : k.circuit) rt.add_flow(f);
+    std::vector<DmaChannel> chs = {DmaChannel{DMAChannelDir::MM2S, 0, {pk_bd("a", k.bd_packet)}}};
+    for (auto& ch : k.extra) chs.push_back(ch);
+    rt.add_tile_dma(TileDma(kCore, chs, "tx"));
+    return resolve(Program("npu1_1col", rt, {}, "pk"));
+}
 } // namespace
 
 void add_lowlevel(Catalog& c) {
@@ -195,6 +224,91 @@ void add_lowlevel(Catalog& c) {
     NPUSIM_ERROR(c, "lowlevel.worker_lock_not_argument", kDesign,
                  "worker 'w': uses a Lock that is not among the worker's fn_args", Lock l(kCore, std::nullopt, 0, "l");
                  resolve_low({.workers = {Worker([l] { l.acquire(); }, {.tile = kCore, .name = "w"})}}));
+    c.site("frontend/src/resolve/LowLevelLowering.cpp");
+    NPUSIM_ERROR(c, "packet.bd_type_range", kDesign,
+                 "TileDma 'tx' MM2S channel 0 Bd 0: packet type 8: Packet type field can only hold 3 bits.",
+                 resolve_pk({.bd_packet = BdPacket{8, 3}}));
+    NPUSIM_ERROR(c, "packet.bd_id_range", kDesign,
+                 "TileDma 'tx' MM2S channel 0 Bd 0: packet id 32: Packet ID field can only hold 5 bits.",
+                 resolve_pk({.bd_packet = BdPacket{0, 32}}));
+    NPUSIM_ERROR(c, "packet.bd_s2mm", kDesign,
+                 "TileDma 'tx' S2MM channel 0 Bd 0: a packet header is inserted by an MM2S channel only; an S2MM BD "
+                 "takes no packet",
+                 resolve_pk({.extra = {DmaChannel{DMAChannelDir::S2MM, 0, {pk_bd("r", BdPacket{0, 3})}}}}));
+    c.site("frontend/src/resolve/PacketRouter.cpp");
+    NPUSIM_ERROR(c, "packet.id_range", kDesign,
+                 "PacketFlow(32) Tile(0,2) DMA:0 -> Tile(0,0) DMA:0: packet id 32 exceeds the maximum of 31",
+                 resolve_pk({.flows = {PacketFlow(32, kCore, kShim, {.shim_symbol = "out"})}}));
+    NPUSIM_ERROR(c, "packet.channel_range", kDesign,
+                 "PacketFlow(3) Tile(0,2) DMA:0 -> Tile(0,0) DMA:2: shim tile (0,0) has 2 S2MM DMA channels (0..1)",
+                 resolve_pk({.flows = {PacketFlow(3, kCore, kShim, {.dst_channel = 2})}}));
+    NPUSIM_ERROR(
+        c, "packet.tile_unplaced", kDesign,
+        "PacketFlow(3) Tile(0,2) DMA:0 -> Tile(?) DMA:0: its tile must be placed (Tile(col, row)), not Tile(?)",
+        resolve_pk({.flows = {PacketFlow(3, kCore, Tile())}}));
+    NPUSIM_ERROR(c, "packet.tile_off_device", kDesign,
+                 "PacketFlow(3) Tile(0,2) DMA:0 -> Tile(5,0) DMA:0: tile Tile(5,0) is not a tile of npu1_1col",
+                 resolve_pk({.flows = {PacketFlow(3, kCore, Tile(5, 0))}}));
+    NPUSIM_ERROR(c, "packet.circuit_port", kDesign,
+                 "PacketFlow(3) Tile(0,2) DMA:0 -> Tile(0,0) DMA:0: (0,2) MM2S 0 is already an end of the "
+                 "circuit-switched Flow Tile(0,2) DMA:0 -> Tile(0,0) DMA:1; a DMA port is either circuit- or "
+                 "packet-switched",
+                 resolve_pk({.circuit = {Flow(kCore, kShim, {.dst_channel = 1})}}));
+    NPUSIM_ERROR(c, "packet.shim_source", kDesign,
+                 "PacketFlow(3) Tile(0,0) DMA:0 -> Tile(0,2) DMA:0: its source (0,0) MM2S 0 is a shim DMA channel; "
+                 "npusim's shim tasks send no packet header, so a PacketFlow must start at a compute or mem tile's "
+                 "TileDma",
+                 resolve_pk({.flows = {PacketFlow(3, kShim, kCore, {.shim_symbol = "out"})}}));
+    NPUSIM_ERROR(c, "packet.shim_symbol_no_shim", kDesign,
+                 "PacketFlow.shim_symbol='x' requires a shim endpoint, but neither src (Tile(0,2)) nor dst "
+                 "(Tile(0,3)) is a shim tile.",
+                 resolve_pk({.flows = {PacketFlow(3, kCore, Tile(0, 3), {.shim_symbol = "x"})}}));
+    NPUSIM_ERROR(c, "packet.shim_symbol_twice", kDesign,
+                 "PacketFlow(4) Tile(0,2) DMA:1 -> Tile(0,0) DMA:1: shim_symbol 'out' is already declared by another "
+                 "flow",
+                 resolve_pk({.flows = {PacketFlow(3, kCore, kShim, {.shim_symbol = "out"}),
+                                       PacketFlow(4, kCore, kShim,
+                                                  {.src_channel = 1, .dst_channel = 1, .shim_symbol = "out"})}}));
+    NPUSIM_ERROR(c, "packet.id_reused", kDesign,
+                 "PacketFlow(3) Tile(0,2) DMA:0 -> Tile(0,0) DMA:0 and PacketFlow(3) Tile(0,2) DMA:1 -> Tile(0,0) "
+                 "DMA:0, Tile(0,1) DMA:0: packet id 3 is reused on port (0,0) S2MM 0 by flows with different "
+                 "destinations; the switch routes a packet by its id alone, so each flow's packets would reach the "
+                 "other's destinations too",
+                 resolve_pk({.flows = {PacketFlow(3, kCore, kShim, {.shim_symbol = "out"}),
+                                       PacketFlow(3, kCore, kShim,
+                                                  {.src_channel = 1, .extra_dsts = {PacketDest{Tile(0, 1), 0}}})},
+                             .extra = {DmaChannel{DMAChannelDir::MM2S, 1, {pk_bd("b", BdPacket{0, 3})}}}}));
+    NPUSIM_ERROR(c, "packet.rule_slots", kDesign,
+                 "(0,2) MM2S 0: slave port packet rules exceed the 4-slot limit (4 + 1).", Pk k;
+                 k.flows.clear(); for (int i = 0; i < 5; ++i) k.flows.push_back(
+                     PacketFlow(1 << i, kCore, i == 0 ? kShim : Tile(0, 1),
+                                {.dst_channel = i == 0 ? 0 : i - 1, .shim_symbol = i == 0 ? "out" : ""}));
+                 resolve_pk(k));
+    NPUSIM_ERROR(
+        c, "packet.end_unprogrammed", kDesign,
+        "PacketFlow(4) Tile(0,2) DMA:0 -> Tile(0,3) DMA:0: (0,3) S2MM 0 has no BD program; add a DmaChannel "
+        "for it to a TileDma of tile (0,3)",
+        resolve_pk({.flows = {PacketFlow(3, kCore, kShim, {.shim_symbol = "out"}), PacketFlow(4, kCore, Tile(0, 3))}}));
+    NPUSIM_ERROR(c, "packet.bd_no_header", kDesign,
+                 "TileDma 'tx' MM2S channel 0 Bd 0: its channel (0,2) MM2S 0 is the source of a PacketFlow, but the "
+                 "BD sends no packet header; give it packet = {pkt_type, pkt_id}",
+                 resolve_pk({.bd_packet = std::nullopt}));
+    NPUSIM_ERROR(c, "packet.bd_id_unrouted", kDesign,
+                 "TileDma 'tx' MM2S channel 0 Bd 0: its packet id 5 matches no PacketFlow from (0,2) MM2S 0 (ids 3)",
+                 resolve_pk({.bd_packet = BdPacket{0, 5}}));
+    c.site("sim/src/PacketSwitch.cpp");
+    c.internal("packet.sim_unrouted_id",
+               "packet flows of 'PacketFlow(3) ...' packet flow: packet id 5 from (0,2) MM2S 0 has no packet flow",
+               "resolve() checks every BD of a packet flow's source channel against the port's packet ids "
+               "(packet.bd_id_unrouted).");
+    c.site("sim/src/SimEngine.cpp");
+    c.internal("packet.sim_end_unprogrammed",
+               "packet flow 'PacketFlow(3) ...' packet flow: destination (0,3) S2MM 0 has no DMA channel program",
+               "resolve() refuses a packet flow whose tile end has no BD program (packet.end_unprogrammed).");
+    c.internal("packet.sim_source_unprogrammed",
+               "packet flow 'PacketFlow(3) ...' packet flow: source (0,2) MM2S 0 has no DMA channel program",
+               "resolve() refuses a packet flow whose source has no BD program (packet.end_unprogrammed) and a shim "
+               "source (packet.shim_source).");
     c.site("sim/src/CoreProcess.cpp");
     c.internal("lowlevel.sim_lock_not_argument", "worker 'w': uses a lock that is not among its fn_args",
                "The resolve-time trace refuses a body that acquires a Lock it was not given first "

@@ -6,6 +6,7 @@
 #include "npusim/frontend/Flow.hpp"
 #include "npusim/frontend/Lock.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
+#include "npusim/frontend/PacketFlow.hpp"
 #include "npusim/frontend/TensorType.hpp"
 #include "npusim/frontend/TileDma.hpp"
 #include "npusim/frontend/Worker.hpp"
@@ -77,6 +78,7 @@ struct RuntimeState {
     std::vector<TensorType> tensors;
     std::vector<EndpointState*> endpoints;
     std::vector<std::shared_ptr<FlowState>> flows; ///< add_flow, in order
+    std::vector<std::shared_ptr<PacketFlowState>> packet_flows; ///< add_flow(PacketFlow), in order
     std::vector<std::shared_ptr<LockState>> locks; ///< add_lock, in order
     std::vector<std::shared_ptr<TileDmaState>> tile_dmas; ///< add_tile_dma, in order
     std::function<void()> run;
@@ -158,6 +160,7 @@ public:
     /// IRON Runtime.add_flow / add_lock / add_tile_dma: the low-level peers of ObjectFifo that the
     /// Program resolves with the fifos (a Lock is resolved even if no worker or BD uses it).
     void add_flow(const Flow& f);
+    void add_flow(const PacketFlow& f);
     void add_lock(const Lock& l) { add_lock(l.state()); }
     void add_lock(const std::shared_ptr<detail::LockState>& l);
     void add_tile_dma(const TileDma& d);

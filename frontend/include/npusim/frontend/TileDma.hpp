@@ -7,7 +7,7 @@
 // them like ObjectFifo lowering does.
 //
 // Designated initializers follow declaration order (C++): Bd{.buffer, .offset, .length, .acquires,
-// .releases, .next, .sizes, .strides}; DmaChannel{.direction, .channel, .bds}.
+// .releases, .next, .sizes, .strides, .packet}; DmaChannel{.direction, .channel, .bds}.
 #include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/Lock.hpp"
 #include "npusim/frontend/Tile.hpp"
@@ -38,6 +38,14 @@ struct Release {
     int value = 1;
 };
 
+/// IRON Bd(packet=(pkt_type, pkt_id)) (aie.dma_bd_packet): an MM2S BD with it sends one packet -
+/// a header word carrying the id and type, then the BD's data, ended by TLAST. The BD verifier
+/// bounds both fields (AIEDialect.cpp DMABDOp::verify).
+struct BdPacket {
+    int pkt_type = 0; ///< 3 bits
+    int pkt_id = 0; ///< 5 bits
+};
+
 /// One buffer descriptor of a DmaChannel's chain (IRON Bd).
 struct Bd {
     static constexpr int self = -2; ///< next: loop to this BD (IRON next="self", the default)
@@ -51,6 +59,7 @@ struct Bd {
     int next = self; ///< self, none, or the index of a BD of this channel
     std::vector<std::int64_t> sizes; ///< outermost first, elements
     std::vector<std::int64_t> strides; ///< outermost first, elements
+    std::optional<BdPacket> packet; ///< MM2S into a PacketFlow: the header this BD emits
 };
 
 /// One DMA channel of the tile with its BD chain (IRON DmaChannel).

@@ -73,6 +73,8 @@ struct BufferDescriptor {
     std::vector<PadDim> pad; ///< MM2S padding per dim (same order as dims), in the
         ///< dim's units (32-bit words for the innermost dim)
     std::uint32_t pad_word = 0; ///< 32-bit pattern written for padding
+    int packet_id = -1; ///< MM2S: >= 0 sends a packet (header word, then the data); -1: plain stream
+    int packet_type = 0; ///< the header's 3-bit packet type
     Provenance prov;
 };
 
@@ -110,6 +112,24 @@ struct Flow {
     bool to_core = false;
     int switch_hops(std::size_t dest) const { return static_cast<int>(paths.at(dest).size()); }
 };
+
+/// A packet-switched flow (aie.packet_flow): packets with header id `packet_id` sent by the MM2S
+/// channel `source` reach every S2MM channel of `dests`. Unlike circuit flows, packet flows share
+/// switch connections and destination ports: packets from several sources merge, each whole (from
+/// its header to TLAST), arbitrated round-robin.
+struct PacketFlowRoute {
+    int packet_id = 0;
+    StreamEndpoint source;
+    std::vector<StreamEndpoint> dests;
+    bool keep_pkt_header = false; ///< the destinations also write the header word
+    std::vector<std::vector<TileCoord>> paths; ///< per destination: tiles traversed, source first
+    Provenance prov;
+};
+
+/// The 32-bit header word an MM2S BD emits before a packet (AM025 stream switch packet header):
+/// packet id in bits 4:0, packet type in bits 14:12, source row in bits 20:16, source column in
+/// bits 27:21, and bit 31 the odd parity of bits 30:0.
+std::uint32_t packet_header(int packet_id, int packet_type, TileCoord source);
 
 /// The ring of buffers a core walks for one (fifo, port): what the toolchain lowers a core's
 /// acquire/release into (held-count and rotating index, dynamic lowering).
@@ -265,6 +285,7 @@ struct Netlist {
     std::vector<NetLock> locks;
     std::vector<DmaChannelProgram> channels;
     std::vector<Flow> flows;
+    std::vector<PacketFlowRoute> packet_flows; ///< aie.packet_flow routes, in design order
     std::vector<CoreProgram> cores;
     std::vector<CascadeConnection> cascades; ///< in Program order of their source workers
     std::vector<HostTensor> host_tensors;

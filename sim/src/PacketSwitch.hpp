@@ -1,0 +1,64 @@
+#pragma once
+// Packet-switched streams (aie.packet_flow): the MM2S channels that send packets into a group of
+// packet flows connected through shared ports, and the S2MM channels they reach. A packet is one
+// BD's data preceded by its header word (id, type, source, parity); it moves whole - from its
+// header to TLAST - and the switch grants the group's shared stream to one sender at a time,
+// round-robin over the senders waiting at the same cycle (the stream switch's arbiter). Packets
+// reach every destination of their (source, packet id) route, which drops the header word unless
+// the route keeps it (keep_pkt_header).
+//
+// Timing: the header word takes one word slot of the stream; the data then moves as a StreamLink
+// transfer to the route's destinations. The whole group shares one stream, so two packets of one
+// group on disjoint paths are serialized too [est: exact for packets merging onto one port].
+#include "ProcessClock.hpp"
+#include "ProcessState.hpp"
+#include "StreamLink.hpp"
+#include "npusim/model/Netlist.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace npusim::sim {
+
+class PacketSwitch {
+public:
+    /// `link`: the group's stream, whose receivers are every destination of the group.
+    explicit PacketSwitch(std::unique_ptr<StreamLink> link) : link_(std::move(link)) {}
+
+    /// Register a sending MM2S port; returns its index (the round-robin order).
+    int add_source(const model::StreamEndpoint& e);
+    /// Packets with `packet_id` from `source` reach `dests` (receivers of the link).
+    void add_route(int source, int packet_id, std::vector<StreamReceiver*> dests, bool keep_header);
+
+    /// Send one packet: wait for the grant, then the header word and the n data bytes.
+    void send(int source, int packet_id, std::uint32_t header, const std::uint8_t* data, std::uint64_t n,
+              ProcessClock& clk, ProcessState& ps, ChannelTime& time);
+
+    StreamLink& link() { return *link_; }
+    const StreamLink& link() const { return *link_; }
+    void wake_all() {
+        free_.notify();
+        link_->notify_posted();
+    }
+
+private:
+    struct Route {
+        std::vector<StreamReceiver*> dests;
+        bool keep_header = false;
+    };
+    int next_grant() const; ///< the waiting source after the last granted one, round-robin
+    std::unique_ptr<StreamLink> link_;
+    std::vector<model::StreamEndpoint> sources_;
+    std::map<std::pair<int, int>, Route> routes_; ///< (source, packet id) -> route
+    std::set<int> waiting_;
+    bool busy_ = false;
+    int last_ = -1;
+    std::vector<std::uint8_t> staging_;
+    sc_core::sc_event free_;
+};
+
+} // namespace npusim::sim
