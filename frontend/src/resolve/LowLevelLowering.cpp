@@ -87,24 +87,26 @@ int lock_value(const ResolveContext& ctx, TileCoord t, int v, const std::string&
 // matching TileDma channels" to the user, flow.py Flow): an end without a BD program would leave
 // its channel free for a fifo to take, and nothing would send or take the stream.
 void check_flow_ends_programmed(const ResolveContext& ctx) {
-    for (const auto& f : ctx.net.flows) {
-        if (f.prov.role != "flow") continue;
-        std::vector<model::StreamEndpoint> ends = f.dests;
-        ends.push_back(f.source);
-        for (const auto& e : ends) {
-            if (ctx.dev.kind_at(e.tile) == TileKind::Shim) continue;
-            const bool programmed = std::any_of(ctx.net.channels.begin(), ctx.net.channels.end(), [&](const auto& ch) {
-                return ch.tile == e.tile && ch.dir == e.dir && ch.channel == e.channel;
-            });
-            if (!programmed)
-                throw DesignError(fmt::format("{}: {} has no BD program; add a DmaChannel for it to a TileDma of "
-                                              "tile {}",
-                                              f.prov.object, model::to_string(e), model::to_string(e.tile)));
-        }
-    }
+    for (const auto& f : ctx.net.flows)
+        if (f.prov.role == "flow") check_ends_programmed(ctx, f.prov.object, f.source, f.dests);
 }
 
 } // namespace
+
+void check_ends_programmed(const ResolveContext& ctx, const std::string& object, const model::StreamEndpoint& source,
+                           const std::vector<model::StreamEndpoint>& dests) {
+    std::vector<model::StreamEndpoint> ends = dests;
+    ends.push_back(source);
+    for (const auto& e : ends) {
+        if (ctx.dev.kind_at(e.tile) == TileKind::Shim) continue;
+        const bool programmed = std::any_of(ctx.net.channels.begin(), ctx.net.channels.end(), [&](const auto& ch) {
+            return ch.tile == e.tile && ch.dir == e.dir && ch.channel == e.channel;
+        });
+        if (!programmed)
+            throw DesignError(fmt::format("{}: {} has no BD program; add a DmaChannel for it to a TileDma of tile {}",
+                                          object, model::to_string(e), model::to_string(e.tile)));
+    }
+}
 
 void place_locks(ResolveContext& ctx) {
     const auto locks = all_locks(ctx);

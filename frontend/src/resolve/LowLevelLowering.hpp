@@ -19,5 +19,9 @@ void place_tile_dma_buffers(ResolveContext& ctx);
 void lower_flows(ResolveContext& ctx);
 /// Runtime.add_tile_dma: one channel program per DmaChannel, with the user's BDs.
 void lower_tile_dmas(ResolveContext& ctx);
+/// Every tile end of a hand-written Flow or PacketFlow (`object`) is a DMA channel with a BD
+/// program (a TileDma channel); DesignError naming the end otherwise. Shim ends are the sequence's.
+void check_ends_programmed(const ResolveContext& ctx, const std::string& object, const model::StreamEndpoint& source,
+                           const std::vector<model::StreamEndpoint>& dests);
 
 } // namespace npusim::iron::detail

@@ -1,5 +1,7 @@
 #include "resolve/PacketRouter.hpp"
 
+#include "resolve/LowLevelLowering.hpp"
+
 #include "npusim/model/Error.hpp"
 
 #include <fmt/format.h>
@@ -197,20 +199,7 @@ void lower_packet_flows(ResolveContext& ctx) {
 }
 
 void check_packet_sources(const ResolveContext& ctx) {
-    for (const auto& pf : ctx.net.packet_flows) {
-        std::vector<StreamEndpoint> ends = pf.dests;
-        ends.push_back(pf.source);
-        for (const auto& e : ends) {
-            if (ctx.dev.kind_at(e.tile) == TileKind::Shim) continue;
-            const bool programmed = std::any_of(ctx.net.channels.begin(), ctx.net.channels.end(), [&](const auto& ch) {
-                return ch.tile == e.tile && ch.dir == e.dir && ch.channel == e.channel;
-            });
-            if (!programmed)
-                throw DesignError(fmt::format("{}: {} has no BD program; add a DmaChannel for it to a TileDma of "
-                                              "tile {}",
-                                              pf.prov.object, model::to_string(e), model::to_string(e.tile)));
-        }
-    }
+    for (const auto& pf : ctx.net.packet_flows) check_ends_programmed(ctx, pf.prov.object, pf.source, pf.dests);
     for (const auto& ch : ctx.net.channels) {
         if (ch.dir != Direction::MM2S) continue;
         const StreamEndpoint port{ch.tile, ch.dir, ch.channel};
