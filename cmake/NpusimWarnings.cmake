@@ -13,9 +13,12 @@ if(NPUSIM_WERROR)
 endif()
 if(NPUSIM_SANITIZE)
   # ASan checks heap and global accesses; its stack instrumentation is off (asan-stack=0).
-  # SystemC runs every process on its own QuickThreads coroutine stack, switched in assembly that
-  # ASan cannot see (google/sanitizers#189): ASan then refuses to unpoison stacks unwound by
-  # exceptions ("ignoring requested __asan_handle_no_return") and reports false stack overflows.
+  # SystemC runs every process on its own QuickThreads coroutine stack. SystemC 2.3.4 announces
+  # switches to ASan (__sanitizer_start_switch_fiber) except the one out of a process that ends, so
+  # ASan can hold stale stack bounds (google/sanitizers#189): it then refuses to unpoison stacks
+  # unwound by exceptions ("ignoring requested __asan_handle_no_return") and would report false
+  # stack overflows. ScContextGuard::restore_thread_stack resets the bounds after every sc_start,
+  # which LeakSanitizer needs at exit (it scans the stack ASan holds for the thread).
   target_compile_options(npusim_build_flags INTERFACE -fsanitize=address,undefined
                          -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")

@@ -2,6 +2,11 @@
 
 #include <cstdlib>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <pthread.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace npusim::sim {
 
 ScContextGuard::ScContextGuard() {
@@ -19,6 +24,31 @@ ScContextGuard::~ScContextGuard() {
     sc_core::sc_curr_simcontext = nullptr;
     sc_core::sc_default_global_context = nullptr;
     delete ctx_;
+    restore_thread_stack();
+}
+
+void ScContextGuard::restore_thread_stack() {
+#if defined(__SANITIZE_ADDRESS__)
+    struct Range {
+        void* bottom = nullptr;
+        std::size_t size = 0;
+    };
+    // The calling thread's own stack, as glibc reports it (for the main thread: [stack] in
+    // /proc/self/maps and RLIMIT_STACK, what ASan records at start), read once per thread.
+    thread_local const Range stack = [] {
+        Range r;
+        pthread_attr_t attr;
+        if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+            if (pthread_attr_getstack(&attr, &r.bottom, &r.size) != 0) r = Range{};
+            pthread_attr_destroy(&attr);
+        }
+        return r;
+    }();
+    if (!stack.bottom) return;
+    void* fake_stack = nullptr;
+    __sanitizer_start_switch_fiber(&fake_stack, stack.bottom, stack.size);
+    __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
+#endif
 }
 
 } // namespace npusim::sim

@@ -14,6 +14,14 @@ public:
     ScContextGuard();
     ~ScContextGuard();
     ScContextGuard(const ScContextGuard&) = delete;
+
+    /// After control comes back from SystemC (sc_start returned): tells AddressSanitizer that this
+    /// thread runs on its own stack again. SystemC 2.3.4 announces each coroutine switch to ASan
+    /// (__sanitizer_start_switch_fiber in sc_cor_pkg_qt::yield) but not the switch out of a
+    /// process that ends (sc_cor_pkg_qt::abort) and gives the main coroutine an empty stack, so
+    /// after a run ASan (and LeakSanitizer at exit) would still take a coroutine stack, since
+    /// unmapped or reused, for the thread's stack. No-op without ASan.
+    static void restore_thread_stack();
     ScContextGuard& operator=(const ScContextGuard&) = delete;
 
 private:

@@ -51,6 +51,7 @@ SimEngine::~SimEngine() {
     try {
         terminate_processes();
     } catch (...) {}
+    ScContextGuard::restore_thread_stack();
 #if defined(__SANITIZE_ADDRESS__)
     // Exceptions that unwound SystemC coroutine stacks (QuickThreads, not annotated for ASan)
     // cannot have their frames unpoisoned by ASan; back on the main stack, clear what is stale.
@@ -71,6 +72,7 @@ void SimEngine::terminate_processes() {
     // Every process wakes (at once or at the end of its current timed wait), sees the flag and
     // unwinds; the run then ends for lack of events.
     if (sc_core::sc_get_status() != sc_core::SC_STOPPED) sc_core::sc_start();
+    ScContextGuard::restore_thread_stack();
 }
 
 ShimDmaChannel* SimEngine::shim_channel(const model::StreamEndpoint& e) {
@@ -446,6 +448,7 @@ SimResult SimEngine::run() {
             }
         }
     }
+    ScContextGuard::restore_thread_stack();
     model::NativeActivity::leave();
     report(true);
     if (wall_reached && !run_.error() && !run_.finished()) {
