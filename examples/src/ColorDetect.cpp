@@ -100,7 +100,10 @@ DesignSpec make_color_detect() {
                        : Kernel(name, ref, std::move(types), std::move(cost));
         };
         const auto i32 = scalar<std::int32_t>();
-        const auto u8 = scalar<std::uint8_t>();
+        // the scalar types IRON declares (python/iron/kernels/vision.py threshold: i16 threshold and
+        // max value, i8 type); the C kernel reads them as uint8_t (threshold.cc, BIT_WIDTH 8)
+        const auto i16 = scalar<std::int16_t>();
+        const auto i8 = scalar<std::int8_t>();
         auto width_cost = [](std::uint64_t (*f)(std::int32_t), std::size_t arg) {
             return [f, arg](std::span<const KernelArg> a) { return f(static_cast<std::int32_t>(a[arg].ivalue)); };
         };
@@ -108,7 +111,7 @@ DesignSpec make_color_detect() {
                         width_cost(&kernels::rgba2hue_line_cycles, 2));
         auto threshold_kernel = [&] {
             return bind("thresholdLine", &kernels::threshold_line, &aie_kernels::thresholdLine,
-                        {line_ty, line_ty, i32, u8, u8, u8}, width_cost(&kernels::threshold_line_cycles, 2));
+                        {line_ty, line_ty, i32, i16, i16, i8}, width_cost(&kernels::threshold_line_cycles, 2));
         };
         Kernel bit_or = bind("bitwiseORLine", &kernels::bitwise_or_line, &aie_kernels::bitwiseORLine,
                              {line_ty, line_ty, line_ty, i32}, width_cost(&kernels::bitwise_line_cycles, 3));

@@ -65,9 +65,9 @@ DesignSpec make_color_threshold() {
         const std::vector<ArgType> types{line_ty,
                                          line_ty,
                                          scalar<std::int32_t>(),
-                                         scalar<std::uint8_t>(),
-                                         scalar<std::uint8_t>(),
-                                         scalar<std::uint8_t>()};
+                                         scalar<std::int16_t>(),
+                                         scalar<std::int16_t>(),
+                                         scalar<std::int8_t>()};
         auto cost = [](std::span<const KernelArg> a) {
             return kernels::threshold_line_cycles(static_cast<std::int32_t>(a[2].ivalue));
         };
@@ -85,12 +85,12 @@ DesignSpec make_color_threshold() {
                 [w](ObjectFifoHandle in, ObjectFifoHandle out, Buffer rtp, Kernel threshold,
                     WorkerRuntimeBarrier barrier) {
                     barrier.wait_for_value(1);
-                    // my_rtp[i] (memref.load) then arith.trunci to i16, i16 and i8; the kernel takes
-                    // them as u8 (T = uint8_t), so the export narrows each straight to ui8
-                    const auto value = static_cast<std::uint8_t>(static_cast<std::int16_t>(rtp.at<std::int32_t>(0)));
-                    const auto max_value =
-                        static_cast<std::uint8_t>(static_cast<std::int16_t>(rtp.at<std::int32_t>(1)));
-                    const auto type = static_cast<std::uint8_t>(static_cast<std::int8_t>(rtp.at<std::int32_t>(2)));
+                    // my_rtp[i] (memref.load) then arith.trunci to i16, i16 and i8, the scalar types
+                    // IRON declares (python/iron/kernels/vision.py threshold); the C kernel reads them
+                    // as uint8_t (threshold.cc, BIT_WIDTH 8), as the native one does
+                    const auto value = static_cast<std::int16_t>(rtp.at<std::int32_t>(0));
+                    const auto max_value = static_cast<std::int16_t>(rtp.at<std::int32_t>(1));
+                    const auto type = static_cast<std::int8_t>(rtp.at<std::int32_t>(2));
                     auto ei = in.acquire(1);
                     auto eo = out.acquire(1);
                     threshold(ei, eo, w, value, max_value, type);

@@ -109,7 +109,7 @@ DesignSpec make_edge_detect() {
                                });
         Kernel threshold =
             bind("thresholdLine", &kernels::threshold_line, &aie_kernels::thresholdLine,
-                 {line_ty, line_ty, i32, scalar<std::uint8_t>(), scalar<std::uint8_t>(), scalar<std::uint8_t>()},
+                 {line_ty, line_ty, i32, scalar<std::int16_t>(), scalar<std::int16_t>(), scalar<std::int8_t>()},
                  [](std::span<const KernelArg> a) {
                      return kernels::threshold_line_cycles(static_cast<std::int32_t>(a[2].ivalue));
                  });
@@ -119,7 +119,7 @@ DesignSpec make_edge_detect() {
                                 });
         Kernel add_weighted = bind("addWeightedLine", &kernels::add_weighted_line, &aie_kernels::addWeightedLine,
                                    {line_bytes_ty, line_bytes_ty, line_bytes_ty, i32, scalar<std::int16_t>(),
-                                    scalar<std::int16_t>(), scalar<std::uint8_t>()},
+                                    scalar<std::int16_t>(), scalar<std::int8_t>()},
                                    [](std::span<const KernelArg> a) {
                                        return kernels::add_weighted_line_cycles(static_cast<std::int32_t>(a[3].ivalue));
                                    });

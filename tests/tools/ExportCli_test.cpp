@@ -52,10 +52,17 @@ TEST_CASE("export: every registered design exports or is refused with a design e
 TEST_CASE("export: color_threshold loads its RTP values and narrows them as color_threshold.py does", "[cli][export]") {
     const Out r = cli({"export", "color_threshold"});
     REQUIRE(r.code == 0);
-    // my_rtp[i] -> memref.load; arith.trunci to the kernel's 8-bit parameter; the call takes them.
+    // my_rtp[i] -> memref.load; arith.trunci to i16, i16 and i8 (color_threshold.py core_fn:
+    // arith.trunci(T.i16(), my_rtp[0]) ... (T.i8(), my_rtp[2])); the call takes them, declared
+    // with IRON's types (python/iron/kernels/vision.py threshold: int16, int16, int8).
     const std::regex narrowed(R"(%(\d+) = memref\.load %rtp0\[%c2(?:_\d+)?\] : memref<16xi32>\n[\s\S]*)"
-                              R"(= arith\.trunci %\1 : i32 to ui8\n\s*func\.call @thresholdLine)");
+                              R"(= arith\.trunci %\1 : i32 to i8\n\s*func\.call @thresholdLine)");
     CHECK(std::regex_search(r.out, narrowed));
+    CHECK(count(r.out, "arith.trunci") == 3 * count(r.out, "func.call @thresholdLine"));
+    CHECK(count(r.out, ": i32 to i16\n") == 2 * count(r.out, "func.call @thresholdLine"));
+    CHECK(r.out.find("func.func private @thresholdLine(memref<1920xui8>, memref<1920xui8>, i32, i16, i16, i8)") !=
+          std::string::npos);
+    CHECK(r.out.find("ui8\n") == std::string::npos); // no unsigned scalar anywhere
     CHECK(count(r.out, "memref.load %rtp") == 3 * count(r.out, "aie.buffer("));
     CHECK(count(r.out, "arith.trunci") == count(r.out, "memref.load"));
 }

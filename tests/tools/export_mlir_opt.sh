@@ -6,7 +6,7 @@
 # exported on npu1_1col, or on the first device it supports. A design the export refuses must be
 # refused as a design error (exit 2); anything else fails the test.
 #
-# Two adjustments, each checked rather than assumed:
+# One adjustment, checked rather than assumed:
 # - func.call: mlir-opt resolves a callee from the nearest symbol table, and
 #   SymbolTable::getNearestSymbolTable (mlir/lib/IR/SymbolTable.cpp) stops at an unregistered op
 #   with one region, so a call inside aie.core never finds the func.func declared in aie.device
@@ -14,12 +14,6 @@
 #   function". The calls are renamed to an unregistered op for mlir-opt, and this script checks
 #   that every callee is declared by a func.func in the same module and that the call's operand
 #   types are the declaration's function_type.
-# - KNOWN_INVALID: designs whose kernels take an unsigned scalar (ui8) get `arith.constant ... :
-#   ui8` / `arith.trunci ... to ui8`, which MLIR's arith verifier rejects ("integer return type
-#   must be signless"; upstream's kernels declare these scalars signed, e.g.
-#   python/iron/kernels/vision.py threshold). For them mlir-opt must fail with exactly that
-#   verifier message (after a complete parse), so the list cannot hide another error and the test
-#   fails once they are fixed and the list is stale.
 # Usage: export_mlir_opt.sh NPUSIM [MLIR_OPT]
 set -uo pipefail
 npusim=$1
@@ -33,11 +27,6 @@ if [ -z "$mlir_opt" ]; then
   echo "export_mlir_opt: SKIPPED: mlir-opt not found (Debian package mlir-16-tools; bash tools/install-deps.sh)"
   exit 0
 fi
-declare -A known_invalid=(
-  [edge_detect]="'arith.constant' op integer return type must be signless"
-  [color_detect]="'arith.constant' op integer return type must be signless"
-  [color_threshold]="'arith.trunci' op result #0 must be signless-fixed-width-integer-like, but got 'ui8'"
-)
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 "$npusim" list --json >"$d/list.json" || { echo "npusim list --json failed"; exit 1; }
@@ -46,7 +35,7 @@ import json, sys
 for x in json.load(open('$d/list.json'))['designs']:
     dev = 'npu1_1col' if 'npu1_1col' in x['devices'] else x['devices'][0]
     print(x['name'], dev)")
-fail=0 exported=0 refused=0 invalid=0
+fail=0 exported=0 refused=0
 while read -r name device; do
   f="$d/$name.mlir"
   "$npusim" export "$name" --device "$device" --generic -o "$f" 2>"$d/$name.err"
@@ -88,33 +77,16 @@ EOF
   sed 's/"func\.call"(/"npusim_check.func_call"(/' "$f" >"$d/$name.opt.mlir"
   "$mlir_opt" --allow-unregistered-dialect "$d/$name.opt.mlir" -o /dev/null 2>"$d/$name.opt.err"
   opt=$?
-  if [ -n "${known_invalid[$name]:-}" ]; then
-    if [ $opt -eq 0 ]; then
-      echo "FAIL $name: mlir-opt now accepts it: remove it from KNOWN_INVALID"
-      fail=1
-    elif [ "$(grep -c ': error: ' "$d/$name.opt.err")" -ne 1 ] ||
-      ! grep -qF ": error: ${known_invalid[$name]}" "$d/$name.opt.err"; then
-      echo "FAIL $name: mlir-opt rejects it with another message:"
-      head -5 "$d/$name.opt.err"
-      fail=1
-    else
-      invalid=$((invalid + 1))
-    fi
-    continue
-  fi
   if [ $opt -ne 0 ]; then
     echo "FAIL $name ($device): mlir-opt rejects the generic form:"
     head -5 "$d/$name.opt.err"
     fail=1
   fi
 done <<<"$designs"
-echo "export_mlir_opt: $exported exported ($invalid known invalid), $refused refused, mlir-opt $mlir_opt"
+echo "export_mlir_opt: $exported exported, $refused refused, mlir-opt $mlir_opt"
 # The registry has designs of every kind the export writes; a run that exported few is broken.
 if [ $exported -lt 15 ]; then
   echo "FAIL: only $exported designs exported"
   fail=1
 fi
-for n in "${!known_invalid[@]}"; do
-  grep -q "^$n " <<<"$designs" || { echo "FAIL: KNOWN_INVALID names $n, which is not registered"; fail=1; }
-done
 exit $fail
