@@ -809,3 +809,90 @@ TEST_CASE("export: the generic form of the runtime sequence, buffers, barriers a
                          "CHECK-NEXT: \"aie.end\"() : () -> ()", "CHECK-NEXT: }) {alloc = @{{.*}}} : () -> index",
                          "CHECK-NEXT: \"aiex.dma_start_task\"(%[[T]]) : (index) -> ()"}) == "");
 }
+
+namespace {
+
+void scale_by(const std::int32_t*, std::int32_t*, std::int16_t) {}
+
+// A worker passing ScratchpadParameter `scale` (i32, narrowed to the kernel's i16) to a kernel; the
+// sequence syncs the parameters and fills with offset_parameter `off` (declared by use only).
+Program scratchpad_export_design() {
+    const auto ty = tensor<std::int32_t>({8});
+    ScratchpadParameter scale("scale", DType::i32), off("off", DType::i32);
+    ObjectFifo in(ty, "in"), out(ty, "out");
+    Kernel k("scale_by", &scale_by, {ty, ty, scalar<std::int16_t>()});
+    Worker w(
+        [](ObjectFifoHandle i, ObjectFifoHandle o, ScratchpadParameter p, Kernel kern) {
+            const auto v = static_cast<std::int16_t>(p.read<std::int32_t>());
+            auto a = i.acquire(1);
+            auto b = o.acquire(1);
+            kern(a, b, v);
+            i.release(1);
+            o.release(1);
+        },
+        fn_args(in.cons(), out.prod(), scale, k), {.name = "w"});
+    Runtime rt(
+        [off](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            sync_parameters();
+            i.fill(a, {.tap = TensorAccessPattern({32}, 0, {1, 1, 1, 8}, {0, 0, 0, 1}), .offset_parameter = off});
+            o.drain(b, {.wait = true});
+        },
+        fn_args(tensor<std::int32_t>({32}), ty, in.prod(), out.cons()));
+    return Program("npu2_1col", rt, {w}, "spad");
+}
+
+} // namespace
+
+// python/iron/program.py resolve_program: fn_args parameters at module scope before aie.device,
+// offset_parameter-only ones after it; scratchpad_parameter.py read() -> aiex.read_scratchpad_parameter;
+// runtime.py sync_parameters() -> aiex.sync_scratchpad_parameters_from_host; dmatask.py
+// offset_parameter= -> the dma_bd's offset_parameter attribute. Forms as mlir-aie's
+// test/npu-xrt/scratchpad_params/aie.mlir and scratchpad_addr_offset/aie.mlir write them; generic
+// attribute names from AIEX.td (ScratchpadParameterOp sym_name/type, ReadScratchpadParameterOp
+// parameter) and AIEOps.td (DMABDOp offset_parameter).
+TEST_CASE("export: ScratchpadParameter declarations, reads, the sync and offset_parameter", "[export][scratchpad]") {
+    const std::string m = export_mlir(scratchpad_export_design());
+    const auto l = lines_of(m);
+    REQUIRE(l.size() > 3);
+    CHECK(l[0] == "module {");
+    CHECK(l[1] == "  aiex.scratchpad_parameter @scale : i32");
+    CHECK(l[2] == "  aie.device(npu2_1col) {");
+    CHECK(l[l.size() - 2] == "  aiex.scratchpad_parameter @off : i32");
+    CHECK(file_check(m, {"CHECK: %[[V:.+]] = aiex.read_scratchpad_parameter @scale : i32",
+                         "CHECK: %[[N:.+]] = arith.trunci %[[V]] : i32 to i16",
+                         "CHECK: func.call @scale_by(%{{.*}}, %{{.*}}, %[[N]]) : (memref<8xi32>, memref<8xi32>, i16)",
+                         "CHECK: aie.runtime_sequence(", "CHECK-NEXT: aiex.sync_scratchpad_parameters_from_host",
+                         "CHECK: aie.dma_bd(%arg0 : memref<32xi32> offset = 0 len = 8 sizes = [1, 1, 1, 8] strides = "
+                         "[0, 0, 0, 1]) {offset_parameter = @off}"}) == "");
+    const std::string g = export_mlir(scratchpad_export_design(), {.generic = true});
+    CHECK(g.find("\"aiex.scratchpad_parameter\"() {sym_name = \"scale\", type = i32} : () -> ()") !=
+          std::string::npos);
+    CHECK(g.find("= \"aiex.read_scratchpad_parameter\"() {parameter = @scale} : () -> i32") != std::string::npos);
+    CHECK(g.find("\"aiex.sync_scratchpad_parameters_from_host\"() : () -> ()") != std::string::npos);
+    CHECK(g.find("offset_parameter = @off") != std::string::npos);
+}
+
+// The body copies one element into another: under fills where both held the same value nothing
+// changed, and the export once dropped the store (memref.load only); now it is refused.
+TEST_CASE("export: an element copied in the body is refused, not exported without its store", "[export]") {
+    const auto ty = tensor<std::int32_t>({8});
+    ObjectFifo in(ty, "in"), out(ty, "out");
+    Worker w(
+        [](ObjectFifoHandle i, ObjectFifoHandle o) {
+            auto a = i.acquire(1);
+            auto b = o.acquire(1);
+            for (std::int64_t n = 0; n < 8; ++n) b.at<std::int32_t>(n) = a.at<std::int32_t>(n);
+            i.release(1);
+            o.release(1);
+        },
+        fn_args(in.cons(), out.prod()), {.name = "copy"});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(ty, ty, in.prod(), out.cons()));
+    CHECK_THROWS_WITH(export_mlir(Program("npu1_1col", rt, {w}, "t")),
+                      Catch::Contains("worker 'copy': cannot export its body: it stores into 'out' a value that "
+                                      "depends on element data"));
+}

@@ -88,6 +88,7 @@ void BodyRecorder::add_buffer(int key, int value, const TensorType& type, const 
     buffers_[key] = std::move(c);
 }
 void BodyRecorder::add_lock(int key, int value) { locks_[key] = value; }
+void BodyRecorder::add_param(int key, std::string name, DType dtype) { params_[key] = Param{std::move(name), dtype}; }
 
 void BodyRecorder::refuse(const std::string& construct) const {
     throw DesignError(fmt::format("worker '{}': cannot export its body: {}", worker_, construct));
@@ -141,6 +142,8 @@ void BodyRecorder::run_into(const std::function<void()>& body, Region& out, Fill
     collecting_ = collecting;
     chunks_.clear();
     loads_.clear();
+    param_reads_ = 0;
+    access_ = 0;
     pending_.reset();
     next_decision_ = 0;
     ops_ = 0;
@@ -199,9 +202,13 @@ std::string BodyRecorder::signature(const Region& r, int first_id) const {
 }
 
 void BodyRecorder::record(const std::function<void()>& body, Region& out) {
-    // Two runs find where each scalar kernel argument comes from ...
+    // Two runs find where each scalar kernel argument comes from and which accesses store ...
     decisions_.clear();
     argument_names_.clear();
+    written_.clear();
+    access_owner_.clear();
+    after_[0].clear();
+    after_[1].clear();
     std::vector<std::vector<Source>> first, second;
     {
         Region scratch;
@@ -216,6 +223,15 @@ void BodyRecorder::record(const std::function<void()>& body, Region& out) {
         second = std::move(gathered_);
     }
     decide(first, second);
+    // A store writes a constant (memref.store of arith.constant) only if it wrote the same value
+    // under both fills; anything else copies or computes element data, which IRON writes as
+    // memref.load ... arith ... memref.store and the export does not.
+    for (std::size_t n = 0; n < written_.size(); ++n)
+        if (written_[n] && after_[0][n] != after_[1][n])
+            refuse(fmt::format("it stores into '{}' a value that depends on element data (an element copied from "
+                               "another or computed from element data: inline arithmetic on elements has no op in "
+                               "the export; do it in a Kernel)",
+                               access_owner_[n]));
     // ... and two more record the ops with those sources; all four must agree.
     const int start = ids_.next();
     run_into(body, out, Fill::zero, false);
@@ -321,10 +337,24 @@ void BodyRecorder::settle() {
     Chunk& c = chunks_[p.chunk];
     const std::size_t es = dtype_bytes(c.type.dtype);
     const std::size_t at = static_cast<std::size_t>(p.flat) * es;
-    if (std::memcmp(c.begin + at, p.before.data(), es) == 0) {
+    const std::size_t n = access_++;
+    const bool changed = std::memcmp(c.begin + at, p.before.data(), es) != 0;
+    if (collecting_) {
+        const int r = fill_ == Fill::p0 ? 0 : 1;
+        if (written_.size() <= n) {
+            written_.resize(n + 1, 0);
+            access_owner_.resize(n + 1);
+            after_[0].resize(n + 1, 0);
+            after_[1].resize(n + 1, 0);
+        }
+        written_[n] = static_cast<char>(written_[n] || changed);
+        after_[r][n] = read_bits(c.begin + at, es);
+        if (r == 0) access_owner_[n] = c.owner;
+    }
+    if (!changed && (n >= written_.size() || !written_[n])) {
         // python/iron/buffer.py Buffer.__getitem__ (and the element's memref): memref.load.
         const int value = emit_load(p.chunk, p.flat);
-        loads_.push_back(Load{p.chunk, p.flat, read_bits(c.begin + at, es), value, regions_.back()});
+        loads_.push_back(Load{p.chunk, p.flat, read_bits(c.begin + at, es), value, regions_.back(), c.type.dtype});
         return;
     }
     // Buffer.__setitem__: an index constant, the value constant, memref.store.
@@ -481,8 +511,29 @@ void BodyRecorder::cascade_get(void*) { refuse("cascade_get in the body (IRON ge
 void BodyRecorder::stream_put(std::uint32_t) {
     refuse("stream_put in the body (IRON puts stream-port words inside kernels, with put_ms)");
 }
-std::uint32_t BodyRecorder::scratchpad_word(int) {
-    refuse("a ScratchpadParameter read (aiex.read_scratchpad_parameter is not exported)");
+// ScratchpadParameter.read() -> python/iron/scratchpad_parameter.py read():
+// %v = aiex.read_scratchpad_parameter @name : T (AIEX.td ReadScratchpadParameterOp, attribute
+// `parameter`). The value the body sees differs per read and per fill, as a load's does, so a
+// kernel argument that passes it on is told from constants and loads; a value used any other way
+// (stored, computed with) differs between the recording runs and is refused there.
+std::uint32_t BodyRecorder::scratchpad_word(int key) {
+    settle();
+    const auto it = params_.find(key);
+    if (it == params_.end())
+        refuse("a ScratchpadParameter that no worker takes in its fn_args (IRON declares only those: "
+               "python/iron/program.py)");
+    const Param& p = it->second;
+    const std::string ty = element_type(p.dtype);
+    Op op;
+    op.result = ids_.next();
+    op.text = {lit(fmt::format("aiex.read_scratchpad_parameter @{} : {}", p.name, ty))};
+    op.gen = generic("aiex.read_scratchpad_parameter", {}, {fmt::format("parameter = @{}", p.name)}, ty);
+    const int value = emit(std::move(op)).result;
+    // The read decodes word >> 2 (ScratchpadParameter::read), so 30 bits reach the body.
+    const unsigned width = std::min(bits_of(p.dtype), 30u);
+    const std::uint64_t bits = fill_bits(fill_, (std::size_t{1} << 20) + param_reads_++, 0, width);
+    loads_.push_back(Load{static_cast<std::size_t>(-1), 0, bits, value, regions_.back(), p.dtype});
+    return static_cast<std::uint32_t>(bits << 2);
 }
 std::uint32_t BodyRecorder::stream_get() {
     refuse("stream_get in the body (IRON gets stream-port words inside kernels, with get_ss)");
@@ -509,7 +560,7 @@ std::vector<BodyRecorder::Source> BodyRecorder::candidates(const Kernel&, std::s
     for (std::size_t n = loads_.size(); n-- > 0;) {
         const Load& l = loads_[n];
         if (!in_scope(l.region)) continue;
-        if (bits_of(chunks_[l.chunk].type.dtype) >= width && truncate(l.bits, width) == x)
+        if (bits_of(l.dtype) >= width && truncate(l.bits, width) == x)
             out.push_back(Source{Source::load, 0, n, 0});
     }
     // Values of as<T>() views in scope: slot k holds k*A + B, so k = (x - B) / A mod 2^w.
@@ -559,7 +610,7 @@ int BodyRecorder::scalar_value(const Kernel& k, std::size_t i, const KernelArg& 
         if (d.index >= loads_.size() || !in_scope(loads_[d.index].region)) differ();
         const Load& l = loads_[d.index];
         value = l.value;
-        from = chunks_[l.chunk].type.dtype;
+        from = l.dtype;
         bits = l.bits;
     } else {
         if (d.index >= chunks_.size() || d.slot >= chunks_[d.index].type.elements()) differ();

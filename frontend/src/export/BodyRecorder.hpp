@@ -49,6 +49,9 @@ public:
     void add_port(int key, RecordedPort port);
     void add_buffer(int key, int value, const TensorType& type, const std::string& name);
     void add_lock(int key, int value);
+    /// A ScratchpadParameter the body may read (every one some worker declares in its fn_args:
+    /// each is an aiex.scratchpad_parameter of the module).
+    void add_param(int key, std::string name, DType dtype);
 
     /// Record the body (one iteration of the worker's loop) into `out`. The body runs four times,
     /// with element memory filled differently; the runs must record the same ops.
@@ -100,13 +103,19 @@ private:
         bool viewed = false;
         Region* view_region = nullptr;
     };
-    /// A memref.load the body made (at<T>), in emission order.
+    /// A memref.load the body made (at<T>) or an aiex.read_scratchpad_parameter (chunk == npos),
+    /// in emission order.
     struct Load {
         std::size_t chunk = 0;
         std::int64_t slot = 0;
         std::uint64_t bits = 0; ///< the value it read
         int value = -1;
         Region* region = nullptr;
+        DType dtype = DType::i32; ///< the type of the value
+    };
+    struct Param {
+        std::string name;
+        DType dtype = DType::i32;
     };
     /// Where a scalar kernel argument comes from.
     struct Source {
@@ -148,6 +157,8 @@ private:
     std::map<int, RecordedPort> ports_;
     std::map<int, Chunk> buffers_;
     std::map<int, int> locks_;
+    std::map<int, Param> params_;
+    std::size_t param_reads_ = 0; ///< reads in this run (each gets its own fill value)
     std::vector<Region*> regions_; ///< where ops go; back() is the innermost
     std::deque<std::vector<std::byte>> memory_;
     std::deque<std::vector<std::byte*>> spans_;
@@ -160,6 +171,13 @@ private:
     std::vector<Source> decisions_; ///< per scalar argument, in call order
     std::vector<std::string> argument_names_; ///< "kernel 'k' argument i", per scalar argument
     std::size_t next_decision_ = 0;
+    // Stores: a write is seen as a slot whose bytes changed, so a value equal to what the slot held
+    // is invisible under one fill; p0 and p1 never share a value, so every store shows in one of
+    // them. Per at<T> access, in body order:
+    std::size_t access_ = 0; ///< accesses settled in this run
+    std::vector<char> written_; ///< a collecting run saw the access change its slot
+    std::vector<std::uint64_t> after_[2]; ///< the slot's bits after the access, in the p0 and p1 runs
+    std::vector<std::string> access_owner_; ///< the accessed memory's name (p0 run)
     std::size_t ops_ = 0;
     std::vector<CalledKernel> kernels_;
 };

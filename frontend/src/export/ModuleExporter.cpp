@@ -306,6 +306,7 @@ void ModuleExporter::emit_buffers_and_kernels(std::vector<Region>& bodies) {
         }
         for (const auto& b : w->buffers) rec.add_buffer(b->uid, values_.buffers.at(b.get()), b->type, b->name);
         for (const auto& b : w->barriers) rec.add_lock(b->uid, values_.locks.at(b.get()));
+        for (const auto* p : declared_params()) rec.add_param(p->uid, p->name, p->dtype);
         bodies.emplace_back();
         rec.record(w->body, bodies.back());
         kernels_.push_back(rec.kernels());
@@ -433,6 +434,25 @@ void ModuleExporter::refuse_low_level() const {
                                   program_.name(), fmt::join(parts, ", ")));
 }
 
+std::vector<const ScratchpadParamState*> ModuleExporter::declared_params() const {
+    std::vector<const ScratchpadParamState*> out;
+    for (const auto& w : program_.workers())
+        for (const auto& p : w.state()->params)
+            if (std::find(out.begin(), out.end(), p.get()) == out.end()) out.push_back(p.get());
+    return out;
+}
+
+// aiex.scratchpad_parameter @name : T (AIEX.td ScratchpadParameterOp: sym_name, type).
+Op ModuleExporter::param_decl(const ScratchpadParamState& p) {
+    const std::string ty = element_type(p.dtype);
+    return Op{-1,
+              {},
+              {lit(fmt::format("aiex.scratchpad_parameter @{} : {}", p.name, ty))},
+              {},
+              {},
+              generic("aiex.scratchpad_parameter", {}, {fmt::format("sym_name = \"{}\"", p.name), "type = " + ty})};
+}
+
 Op ModuleExporter::build() {
     if (program_.trace_options() && program_.trace_options()->trace_size > 0)
         throw DesignError(fmt::format("design '{}': cannot export enable_trace: the trace configuration IRON emits "
@@ -440,10 +460,6 @@ Op ModuleExporter::build() {
                                       program_.name()));
     const auto net = program_.resolve(opts_.resolve); // what the toolchain rejects is not exported
     refuse_low_level();
-    if (!net.scratchpad_params.empty())
-        throw DesignError(fmt::format("design '{}': cannot export ScratchpadParameter '{}': aiex.scratchpad_parameter, "
-                                      "aiex.read_scratchpad_parameter and the parameter sync are not exported",
-                                      program_.name(), net.scratchpad_params.front().name));
     collect_fifos();
     emit_tiles();
     emit_fifos();
@@ -451,7 +467,8 @@ Op ModuleExporter::build() {
     emit_buffers_and_kernels(bodies);
     emit_cores(bodies);
     emit_cascades();
-    device_.ops.push_back(export_sequence(program_, values_, ids_));
+    std::vector<const ScratchpadParamState*> offset_params;
+    device_.ops.push_back(export_sequence(program_, values_, ids_, offset_params));
     Op device;
     device.text = {lit(fmt::format("aie.device({})", program_.device().name))};
     // DeviceOp's region ends in the aie.end its pretty form elides (SingleBlockImplicitTerminator).
@@ -462,7 +479,14 @@ Op ModuleExporter::build() {
     module.text = {lit("module")};
     module.gen = generic("builtin.module");
     module.regions.emplace_back();
+    // python/iron/program.py resolve_program: the ScratchpadParameters among the workers' fn_args
+    // at module scope before the device, those only the sequence names (offset_parameter=) after it.
+    const auto declared = declared_params();
+    for (const auto* p : declared) module.regions.back().ops.push_back(param_decl(*p));
     module.regions.back().ops.push_back(std::move(device));
+    for (const auto* p : offset_params)
+        if (std::find(declared.begin(), declared.end(), p) == declared.end())
+            module.regions.back().ops.push_back(param_decl(*p));
     return module;
 }
 

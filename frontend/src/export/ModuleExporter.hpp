@@ -40,6 +40,9 @@ private:
     void emit_cores(std::vector<Region>& bodies);
     void emit_cascades();
     void refuse_low_level() const;
+    /// The ScratchpadParameters among the workers' fn_args, in worker and argument order.
+    std::vector<const ScratchpadParamState*> declared_params() const;
+    static Op param_decl(const ScratchpadParamState& p);
     std::string worker_name(std::size_t i) const;
 
     const Program& program_;

@@ -6,6 +6,7 @@
 
 #include "npusim/model/Error.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -48,6 +49,13 @@ Op transfer_op(const RecordedTransfer& tr, int tensor_arg, const TensorType& ten
     task.regions.emplace_back();
     task.regions.back().ops.push_back(std::move(bd));
     task.regions.back().ops.push_back(Op{-1, {}, {lit("aie.end")}, {}, {}, generic("aie.end")});
+    // DMABDOp's offset_parameter (AIEOps.td): the parameter whose value, in elements, the
+    // lowering adds to the BD's address (python/iron/runtime/dmatask.py offset_parameter=).
+    if (tr.offset_param) {
+        const std::string attr = fmt::format("offset_parameter = @{}", tr.offset_param->name);
+        task.regions.back().ops.front().tail = {lit(" {" + attr + "}")};
+        task.regions.back().ops.front().gen.attrs.push_back(attr);
+    }
     std::vector<std::string> attrs;
     if (tr.wait) attrs.push_back("issue_token = true");
     if (sizes[0] > 1) attrs.push_back(fmt::format("repeat_count = {} : i32", sizes[0] - 1));
@@ -62,7 +70,8 @@ Op transfer_op(const RecordedTransfer& tr, int tensor_arg, const TensorType& ten
 
 } // namespace
 
-Op export_sequence(const Program& program, const DeviceValues& values, ValueIds& ids) {
+Op export_sequence(const Program& program, const DeviceValues& values, ValueIds& ids,
+                   std::vector<const ScratchpadParamState*>& offset_params) {
     const auto& rt = *program.runtime().state();
     SequenceRecorder rec;
     rec.tensors = rt.tensors;
@@ -96,6 +105,9 @@ Op export_sequence(const Program& program, const DeviceValues& values, ValueIds&
         switch (op.kind) {
         case RecordedOp::Kind::Start: {
             const auto& tr = rec.transfers[static_cast<std::size_t>(op.transfer)];
+            if (tr.offset_param && std::find(offset_params.begin(), offset_params.end(), tr.offset_param.get()) ==
+                                       offset_params.end())
+                offset_params.push_back(tr.offset_param.get());
             const int t = task_value[static_cast<std::size_t>(op.transfer)] = ids.next();
             body.ops.push_back(transfer_op(tr, body.args[static_cast<std::size_t>(tr.tensor)],
                                            rt.tensors[static_cast<std::size_t>(tr.tensor)], t));
@@ -150,8 +162,14 @@ Op export_sequence(const Program& program, const DeviceValues& values, ValueIds&
             }
             break;
         }
-        case RecordedOp::Kind::SyncParameters:
-            throw DesignError("sync_parameters(): aiex.sync_scratchpad_parameters_from_host is not exported");
+        case RecordedOp::Kind::SyncParameters: // python/iron/runtime/runtime.py sync_parameters()
+            body.ops.push_back(Op{-1,
+                                  {},
+                                  {lit("aiex.sync_scratchpad_parameters_from_host")},
+                                  {},
+                                  {},
+                                  generic("aiex.sync_scratchpad_parameters_from_host")});
+            break;
         case RecordedOp::Kind::SetBarrier: {
             const auto& s = rec.barrier_sets[static_cast<std::size_t>(op.transfer)];
             auto it = values.locks.find(s.barrier);

@@ -11,6 +11,9 @@ namespace npusim::iron::detail::mlir {
 
 struct DeviceValues;
 
-Op export_sequence(const Program& program, const DeviceValues& values, ValueIds& ids);
+/// `offset_params` receives the ScratchpadParameters the sequence's transfers name as
+/// offset_parameter, in the order the sequence uses them (IRON declares those after the device).
+Op export_sequence(const Program& program, const DeviceValues& values, ValueIds& ids,
+                   std::vector<const ScratchpadParamState*>& offset_params);
 
 } // namespace npusim::iron::detail::mlir

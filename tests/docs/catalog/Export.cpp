@@ -55,6 +55,19 @@ void add_export(Catalog& c) {
                      i.release(1);
                      o.release(1);
                  }));
+    // Copying one element into another wrote nothing under the fills where both held the same
+    // value, and an earlier export dropped the store; every store now shows under p0 or p1.
+    NPUSIM_ERROR(c, "export.element_copy", kDesign,
+                 "worker 'w': cannot export its body: it stores into 'out' a value that depends on element data (an "
+                 "element copied from another or computed from element data: inline arithmetic on elements has no op "
+                 "in the export; do it in a Kernel)",
+                 export_body([](F i, F o) {
+                     auto a = i.acquire(1);
+                     auto b = o.acquire(1);
+                     b.at<std::int32_t>(0) = a.at<std::int32_t>(0);
+                     i.release(1);
+                     o.release(1);
+                 }));
     NPUSIM_ERROR(c, "export.data_dependent", kDesign,
                  "worker 'w': cannot export its body: two iterations of the body differ (control flow that depends "
                  "on element data or on state the body keeps has no static form; IRON traces a body once)",

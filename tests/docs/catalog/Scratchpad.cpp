@@ -149,23 +149,12 @@ void add_scratchpad(Catalog& c) {
                      },
                      "d");
                  inst.set_scratchpad("nope", std::int32_t{1}); (void)inst.scratchpad_words(resolve(inst.program)));
-    c.site("frontend/src/export/ModuleExporter.cpp");
-    NPUSIM_ERROR(c, "scratchpad.export", kDesign,
-                 "design 't': cannot export ScratchpadParameter 'p': aiex.scratchpad_parameter, "
-                 "aiex.read_scratchpad_parameter and the parameter sync are not exported",
-                 ScratchpadParameter p("p", DType::i32);
-                 (void)export_mlir(spad({p}, {p})));
     c.site("frontend/src/export/BodyRecorder.cpp");
-    c.internal("scratchpad.export_read",
-               "worker 'w': cannot export its body: a ScratchpadParameter read (aiex.read_scratchpad_parameter is not "
-               "exported)",
-               "ModuleExporter refuses a design with scratchpad parameters (scratchpad.export) before it records a "
-               "body.");
-    c.site("frontend/src/export/SequenceExporter.cpp");
-    c.internal("scratchpad.export_sync", "sync_parameters(): aiex.sync_scratchpad_parameters_from_host is not exported",
-               "ModuleExporter refuses a design with scratchpad parameters (scratchpad.export) before it exports the "
-               "sequence; a sync_parameters() without parameters is refused by resolve() "
-               "(scratchpad.sync_without_parameters).");
+    c.internal("scratchpad.export_undeclared",
+               "worker 'w': cannot export its body: a ScratchpadParameter that no worker takes in its fn_args (IRON "
+               "declares only those: python/iron/program.py)",
+               "resolve(), which export_mlir runs first, refuses a read of a parameter no worker declares "
+               "(scratchpad.undeclared).");
 }
 
 } // namespace npusim::errcat
