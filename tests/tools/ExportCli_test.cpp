@@ -100,3 +100,19 @@ TEST_CASE("export --generic prints every op in MLIR's generic form, to stdout or
     std::filesystem::remove(file);
     CHECK(written == r.out);
 }
+
+// mlir-aie test/npu-xrt/scratchpad_addr_offset/aie.mlir: the parameter at module scope (IRON
+// declares an offset-only parameter after the device, python/iron/program.py), the fill's BD with
+// offset_parameter, the body's element copy as memref.load + memref.store.
+TEST_CASE("export: scratchpad_offset declares input_offset and offsets the fill's BD with it", "[cli][export]") {
+    const Out r = cli({"export", "scratchpad_offset", "--device", "npu2"});
+    REQUIRE(r.code == 0);
+    CHECK(r.out.ends_with("  }\n  aiex.scratchpad_parameter @input_offset : i32\n}\n"));
+    CHECK(r.out.find("strides = [0, 0, 0, 1]) {offset_parameter = @input_offset}\n") != std::string::npos);
+    CHECK(count(r.out, "memref.store %") == 8);
+    CHECK(count(r.out, "= memref.load %") == 8);
+    const Out m = cli({"export", "scratchpad_multiply", "--device", "npu2"});
+    CHECK(m.code == 2);
+    CHECK(m.err.find("worker 'multiply': cannot export its body: it stores into 'objfifo_out' a value computed "
+                     "in the body") != std::string::npos);
+}

@@ -207,8 +207,11 @@ void BodyRecorder::record(const std::function<void()>& body, Region& out) {
     argument_names_.clear();
     written_.clear();
     access_owner_.clear();
-    after_[0].clear();
-    after_[1].clear();
+    store_source_.clear();
+    for (int k = 0; k < 2; ++k) {
+        after_[k].clear();
+        store_loads_[k].clear();
+    }
     std::vector<std::vector<Source>> first, second;
     {
         Region scratch;
@@ -226,12 +229,20 @@ void BodyRecorder::record(const std::function<void()>& body, Region& out) {
     // A store writes a constant (memref.store of arith.constant) only if it wrote the same value
     // under both fills; anything else copies or computes element data, which IRON writes as
     // memref.load ... arith ... memref.store and the export does not.
-    for (std::size_t n = 0; n < written_.size(); ++n)
-        if (written_[n] && after_[0][n] != after_[1][n])
-            refuse(fmt::format("it stores into '{}' a value that depends on element data (an element copied from "
-                               "another or computed from element data: inline arithmetic on elements has no op in "
-                               "the export; do it in a Kernel)",
+    store_source_.assign(written_.size(), -1);
+    for (std::size_t n = 0; n < written_.size(); ++n) {
+        if (!written_[n] || after_[0][n] == after_[1][n]) continue;
+        // A copy: a load that held the written value under both fills (the latest such load).
+        for (const std::size_t m : store_loads_[0][n])
+            if (std::find(store_loads_[1][n].begin(), store_loads_[1][n].end(), m) != store_loads_[1][n].end()) {
+                store_source_[n] = static_cast<std::ptrdiff_t>(m);
+                break;
+            }
+        if (store_source_[n] < 0)
+            refuse(fmt::format("it stores into '{}' a value computed in the body (inline arithmetic on elements "
+                               "or parameters has no op in the export; do it in a Kernel)",
                                access_owner_[n]));
+    }
     // ... and two more record the ops with those sources; all four must agree.
     const int start = ids_.next();
     run_into(body, out, Fill::zero, false);
@@ -336,46 +347,74 @@ void BodyRecorder::settle() {
     pending_.reset();
     Chunk& c = chunks_[p.chunk];
     const std::size_t es = dtype_bytes(c.type.dtype);
+    const unsigned width = bits_of(c.type.dtype);
     const std::size_t at = static_cast<std::size_t>(p.flat) * es;
     const std::size_t n = access_++;
     const bool changed = std::memcmp(c.begin + at, p.before.data(), es) != 0;
+    const std::uint64_t bits = read_bits(c.begin + at, es);
     if (collecting_) {
         const int r = fill_ == Fill::p0 ? 0 : 1;
         if (written_.size() <= n) {
             written_.resize(n + 1, 0);
             access_owner_.resize(n + 1);
-            after_[0].resize(n + 1, 0);
-            after_[1].resize(n + 1, 0);
+            for (int k = 0; k < 2; ++k) {
+                after_[k].resize(n + 1, 0);
+                store_loads_[k].resize(n + 1);
+            }
         }
         written_[n] = static_cast<char>(written_[n] || changed);
-        after_[r][n] = read_bits(c.begin + at, es);
+        after_[r][n] = bits;
         if (r == 0) access_owner_[n] = c.owner;
+        // The loads in scope that hold the value now in the slot (a copy's source), latest first.
+        store_loads_[r][n].clear();
+        for (std::size_t m = loads_.size(); m-- > 0;)
+            if (loads_[m].is_load && loads_[m].dtype == c.type.dtype && in_scope(loads_[m].region) &&
+                truncate(loads_[m].bits, width) == truncate(bits, width))
+                store_loads_[r][n].push_back(m);
     }
-    if (!changed && (n >= written_.size() || !written_[n])) {
+    const bool store = changed || (n < written_.size() && written_[n]);
+    // Every access has its entry in loads_ (a store's is no load), so ordinals agree between the
+    // runs even where a store shows under one fill only.
+    Load entry{p.chunk, p.flat, bits, -1, regions_.back(), c.type.dtype, !store};
+    if (!store) {
         // python/iron/buffer.py Buffer.__getitem__ (and the element's memref): memref.load.
-        const int value = emit_load(p.chunk, p.flat);
-        loads_.push_back(Load{p.chunk, p.flat, read_bits(c.begin + at, es), value, regions_.back(), c.type.dtype});
+        entry.value = emit_load(p.chunk, p.flat);
+        loads_.push_back(entry);
         return;
     }
-    // Buffer.__setitem__: an index constant, the value constant, memref.store.
-    if (dtype_is_float(c.type.dtype))
+    loads_.push_back(entry);
+    std::memcpy(c.expected.data() + at, c.begin + at, es);
+    if (collecting_) return; // which kind of store is decided after both collecting runs
+    // Buffer.__setitem__: memref.store of a loaded value (out_elem[i] = in_elem[i]: the load's
+    // result) or of a constant (the index constants, then the value constant).
+    const std::ptrdiff_t from = n < store_source_.size() ? store_source_[n] : -1;
+    if (from < 0 && dtype_is_float(c.type.dtype))
         refuse(fmt::format("it stores a floating-point value into '{}' ({}) outside a kernel (only integer "
-                           "constants are exported as memref.store; do it in a Kernel)",
+                           "constants and loaded values are exported as memref.store; do it in a Kernel)",
                            c.owner, c.type.str()));
     const std::vector<int> idx = index_constants(c, p.flat);
-    const int v = constant(as_integer(read_bits(c.begin + at, es), c.type.dtype), element_type(c.type.dtype));
-    Op store;
-    store.text = {lit("memref.store "), ref(v), lit(", "), ref(c.value), lit("[")};
-    for (std::size_t d = 0; d < idx.size(); ++d) {
-        if (d) store.text.push_back(lit(", "));
-        store.text.push_back(ref(idx[d]));
+    int v = -1;
+    if (from >= 0) {
+        const auto m = static_cast<std::size_t>(from);
+        if (m >= loads_.size() || !loads_[m].is_load || !in_scope(loads_[m].region) ||
+            truncate(loads_[m].bits, width) != truncate(bits, width))
+            refuse("two iterations of the body differ (control flow that depends on element data or on state the "
+                   "body keeps has no static form; IRON traces a body once)");
+        v = loads_[m].value;
+    } else {
+        v = constant(as_integer(bits, c.type.dtype), element_type(c.type.dtype));
     }
-    store.text.push_back(lit("] : " + mlir_memref_type(c.type)));
+    Op op;
+    op.text = {lit("memref.store "), ref(v), lit(", "), ref(c.value), lit("[")};
+    for (std::size_t d = 0; d < idx.size(); ++d) {
+        if (d) op.text.push_back(lit(", "));
+        op.text.push_back(ref(idx[d]));
+    }
+    op.text.push_back(lit("] : " + mlir_memref_type(c.type)));
     std::vector<int> operands{v, c.value};
     operands.insert(operands.end(), idx.begin(), idx.end());
-    store.gen = generic("memref.store", std::move(operands));
-    emit(std::move(store));
-    std::memcpy(c.expected.data() + at, c.begin + at, es);
+    op.gen = generic("memref.store", std::move(operands));
+    emit(std::move(op));
 }
 
 void BodyRecorder::record_loop(std::int64_t start, std::int64_t stop, std::int64_t step,
@@ -532,7 +571,7 @@ std::uint32_t BodyRecorder::scratchpad_word(int key) {
     // The read decodes word >> 2 (ScratchpadParameter::read), so 30 bits reach the body.
     const unsigned width = std::min(bits_of(p.dtype), 30u);
     const std::uint64_t bits = fill_bits(fill_, (std::size_t{1} << 20) + param_reads_++, 0, width);
-    loads_.push_back(Load{static_cast<std::size_t>(-1), 0, bits, value, regions_.back(), p.dtype});
+    loads_.push_back(Load{static_cast<std::size_t>(-1), 0, bits, value, regions_.back(), p.dtype, true});
     return static_cast<std::uint32_t>(bits << 2);
 }
 std::uint32_t BodyRecorder::stream_get() {
@@ -559,7 +598,7 @@ std::vector<BodyRecorder::Source> BodyRecorder::candidates(const Kernel&, std::s
     // Loads in scope, latest first; a load as wide as the parameter or wider (then narrowed).
     for (std::size_t n = loads_.size(); n-- > 0;) {
         const Load& l = loads_[n];
-        if (!in_scope(l.region)) continue;
+        if (!l.is_load || !in_scope(l.region)) continue;
         if (bits_of(l.dtype) >= width && truncate(l.bits, width) == x)
             out.push_back(Source{Source::load, 0, n, 0});
     }
@@ -607,7 +646,7 @@ int BodyRecorder::scalar_value(const Kernel& k, std::size_t i, const KernelArg& 
     DType from{};
     std::uint64_t bits = 0;
     if (d.kind == Source::load) {
-        if (d.index >= loads_.size() || !in_scope(loads_[d.index].region)) differ();
+        if (d.index >= loads_.size() || !loads_[d.index].is_load || !in_scope(loads_[d.index].region)) differ();
         const Load& l = loads_[d.index];
         value = l.value;
         from = l.dtype;

@@ -103,8 +103,8 @@ private:
         bool viewed = false;
         Region* view_region = nullptr;
     };
-    /// A memref.load the body made (at<T>) or an aiex.read_scratchpad_parameter (chunk == npos),
-    /// in emission order.
+    /// Per at<T> access in body order: a memref.load (or, is_load false, a store); also each
+    /// aiex.read_scratchpad_parameter (chunk == npos).
     struct Load {
         std::size_t chunk = 0;
         std::int64_t slot = 0;
@@ -112,6 +112,7 @@ private:
         int value = -1;
         Region* region = nullptr;
         DType dtype = DType::i32; ///< the type of the value
+        bool is_load = true; ///< false: the entry of an access that stored
     };
     struct Param {
         std::string name;
@@ -178,6 +179,11 @@ private:
     std::vector<char> written_; ///< a collecting run saw the access change its slot
     std::vector<std::uint64_t> after_[2]; ///< the slot's bits after the access, in the p0 and p1 runs
     std::vector<std::string> access_owner_; ///< the accessed memory's name (p0 run)
+    /// Per access that stores, in each collecting run: the loads (ordinals in loads_, in scope,
+    /// same type) whose value it wrote.
+    std::vector<std::vector<std::size_t>> store_loads_[2];
+    /// Per access: the load whose value it stores (memref.store of that load), or -1 (a constant).
+    std::vector<std::ptrdiff_t> store_source_;
     std::size_t ops_ = 0;
     std::vector<CalledKernel> kernels_;
 };

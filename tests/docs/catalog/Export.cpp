@@ -55,16 +55,13 @@ void add_export(Catalog& c) {
                      i.release(1);
                      o.release(1);
                  }));
-    // Copying one element into another wrote nothing under the fills where both held the same
-    // value, and an earlier export dropped the store; every store now shows under p0 or p1.
-    NPUSIM_ERROR(c, "export.element_copy", kDesign,
-                 "worker 'w': cannot export its body: it stores into 'out' a value that depends on element data (an "
-                 "element copied from another or computed from element data: inline arithmetic on elements has no op "
-                 "in the export; do it in a Kernel)",
+    NPUSIM_ERROR(c, "export.computed_store", kDesign,
+                 "worker 'w': cannot export its body: it stores into 'out' a value computed in the body (inline "
+                 "arithmetic on elements or parameters has no op in the export; do it in a Kernel)",
                  export_body([](F i, F o) {
                      auto a = i.acquire(1);
                      auto b = o.acquire(1);
-                     b.at<std::int32_t>(0) = a.at<std::int32_t>(0);
+                     b.at<std::int32_t>(0) = a.at<std::int32_t>(0) + 1;
                      i.release(1);
                      o.release(1);
                  }));
@@ -137,7 +134,7 @@ void add_export(Catalog& c) {
                  }));
     NPUSIM_ERROR(c, "export.float_store", kDesign,
                  "worker 'w': cannot export its body: it stores a floating-point value into 'acc' (f32[4]) outside a "
-                 "kernel (only integer constants are exported as memref.store; do it in a Kernel)",
+                 "kernel (only integer constants and loaded values are exported as memref.store; do it in a Kernel)",
                  export_with_buffer(Buffer(tensor<float>({4}), "acc"), [](F i, F, Buffer acc) {
                      i.acquire(1);
                      acc.at<float>(0) = 0.5f;
