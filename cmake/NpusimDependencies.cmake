@@ -11,6 +11,9 @@ find_package(Boost 1.74 REQUIRED COMPONENTS graph)
 find_package(Eigen3 3.4 REQUIRED NO_MODULE)
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
+# CLI11 (libcli11-dev, header-only) parses the npusim command line. Only tools/*.cpp include it: the
+# installed npusim::cli library and its header Cli.hpp do not need it (cmake/NpusimInstall.cmake).
+find_package(CLI11 2.1 REQUIRED CONFIG)
 if(NPUSIM_BUILD_TESTS)
   find_package(Catch2 2 REQUIRED)
   include(Catch)

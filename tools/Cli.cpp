@@ -1,9 +1,11 @@
 #include "Cli.hpp"
 #include "Breakdown.hpp"
+#include "CliOptions.hpp"
 #include "CliSupport.hpp"
 #include "CrashReporter.hpp"
 #include "DepthCommand.hpp"
 #include "ExportCommand.hpp"
+#include "HelpFormatter.hpp"
 #include "HtmlReportOutcome.hpp"
 #include "JsonDocument.hpp"
 #include "ProgressLine.hpp"
@@ -38,6 +40,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <regex>
 #include <ostream>
 #include <unistd.h>
 #include <utility>
@@ -53,129 +56,15 @@ std::map<std::string, std::string>& failure_files() {
     return files;
 }
 
-const char* kUsage = R"(usage:
-  npusim                         run the default demo design and print its summary
-  npusim list                    designs available, one line each
-  npusim devices                 devices and their resources
-  npusim run DESIGN [options]    simulate a design and check every output against its golden
-                                 reference (the design's C++ reference on the same inputs)
-  npusim golden DESIGN [options] the same as run (for golden-model test scripts)
-  npusim args DESIGN [--device D] [--param K=V ...]
-                                 the design's runtime arguments: name, role, dtype, shape, tolerance
-  npusim timing [--device D]     the timing model's parameters and their sources
-  npusim depth DESIGN [options]  ObjectFifo depth analysis: per fifo endpoint the smallest depth that
-                                 runs deadlock-free and matches, its memory, and cycles at depths 1..k
-  npusim sweep DESIGN --param K=V1,V2,... [options]
-                                 the design at every point of a parameter grid, in worker processes
-                                 (one per core); under `mpirun -np N`, split over the ranks
-  npusim export DESIGN [--device D] [--param K=V ...] [--link-with KERNEL=FILE.o ...] [-o FILE]
-                                 the AIE-dialect MLIR module IRON would print for the design (stdout
-                                 without -o); --generic: every op in MLIR's generic form (parses with
-                                 mlir-opt --allow-unregistered-dialect); --print-commands [--chess]
-                                 [--full-elf]: the Peano (or xchesscc) and aiecc commands that build
-                                 it (docs/export.md)
+// The lines of the command list that are not a subcommand's (each subcommand's own lines are its
+// description; tools/HelpFormatter.hpp puts them together).
+const char* const kTopLines =
+    "  npusim                         run the default demo design and print its summary\n"
+    "  npusim --version               npusim's version (also: npusim version)\n"
+    "  npusim help [COMMAND]          this usage, or one command's (also: npusim COMMAND --help)\n";
 
-run options (also written --option=value):
-  --device NAME        npu1, npu1_1col..npu1_3col, npu2, npu2_1col..npu2_7col (default npu1_1col);
-                       a list (--device npu1_4col,npu2) runs the same design, parameters and seed
-                       on each and prints cycles and output digests side by side
-  --what-if LIST       after the run, rerun with each ablation alone and show it beside the
-                       baseline: free-kernels, unlimited-ddr, ideal-locks, zero-host-latency, all
-  --param K=V          override a design parameter (repeatable); see `npusim list`
-  --seed N             seed of the generated inputs (default 1)
-  --kernels ref|aie    which kernel build the workers call (default ref): the reference C++
-                       kernels, or aie: the AIE-API kernel sources (kernels_ref/aie) compiled
-                       natively, checked against the same golden reference. aie applies to every
-                       design with an external kernel (`npusim list` marks them), e.g.
-                       passthrough_kernel (E1: passThrough) and vector_scalar_mul (E3: scale);
-                       passthrough_dmas (E2) and transpose_dma move data by DMA only (no kernel)
-                       and vector_vector_add (E4) has no external kernel (it computes in the
-                       core body)
-  --input NAME=FILE    read input argument NAME from a .npy file (repeatable); inputs without a
-                       file are generated from --seed. dtype and shape must match the argument
-  --expect NAME=FILE   compare output NAME with a .npy file instead of the design's reference
-  --save-outputs DIR   write NAME.npy for every input and output argument and NAME.expected.npy
-                       for every output (bf16 is saved with descr '<V2', as ml_dtypes does:
-                       np.load(f).view(ml_dtypes.bfloat16))
-  --rtol X, --atol Y   tolerance of f32/bf16 outputs (default: the design's own); integer outputs
-                       are always compared exactly
-  --tolerance allclose|nearly-equal
-                       allclose (default, numpy): |got - want| <= atol + rtol*|want|, NaN == NaN;
-                       nearly-equal (mlir-aie verify.py): got == want or |got - want| <
-                       max(atol, rtol*(|got| + |want|)) in float32, NaN never equal
-  --max-cycles N       stop with exit code 4 after N simulated cycles (default 10000000000; 0: none)
-  --core-stack BYTES   host stack of each core's worker body and kernels (default 4194304); a kernel
-                       with large local arrays needs more (a stack overflow is reported, exit 2)
-  --timeout SECONDS    stop with exit code 4 after this much wall-clock time (default 600; 0: none),
-                       with the progress report; a worker body or kernel that never returns (in the
-                       simulation or the resolve-time trace) is named and the process ends within a
-                       second of the limit
-  --timing FILE        JSON object overriding timing parameters
-  --trace FILE.json    Perfetto / Chrome trace of cores, DMA channels and locks (ts in cycles)
-  --trace-format rich|mlir-aie
-                       rich (default): every kernel call, BD, lock stall, lock acquire/release and
-                       lock value, with arguments and the clock in its metadata; mlir-aie: the JSON
-                       mlir-aie's parse.py makes from a hardware trace (8 event slots per traced
-                       tile, B/E pairs), for its get_trace_summary.py; the design's enable_trace
-                       chooses tiles, events and buffer size, else every core with default events
-  --vcd FILE.vcd       VCD waveform for GTKWave
-  --dot FILE.dot       on a deadlock or cycle limit: the wait-for graph in Graphviz DOT (blocked
-                       processes red, the cycle bold red, the causal chain bold); render it with
-                       `dot -Tsvg FILE.dot -o FILE.svg`
-  --html FILE.html     one self-contained HTML report for a browser (no network): per-tile
-                       timeline with zoom and tooltips, fifo occupancy, utilisation against peak,
-                       the design graph, and the deadlock graph; written when the run fails too
-  --json               print one machine-readable result object
-  --netlist            print the resolved netlist before simulating
-  --alloc-scheme bank-aware|basic-sequential
-                       buffer allocation scheme, as aiecc's --alloc-scheme (mlir-aie
-                       AIEAssignBuffers.cpp): bank-aware or basic-sequential, each without
-                       fallback; unset: the design's own, by default bank-aware falling back to
-                       basic-sequential with a warning
-  --progress           progress on stderr: sequence ops done/total, simulated cycles, rate, elapsed
-                       time (one updating line on a terminal, whole lines every 2 s otherwise)
-  --iters N            run the runtime sequence N times on the same loaded array (as XRT runs a
-                       kernel again: cores, locks, buffers persist; init_values are not
-                       re-applied) and check every run's outputs against the reference at its index
-  --warmup W           W unchecked runs before the N checked ones (default 0)
-  --no-memory-check    do not look for kernel and worker-body writes outside the memory they
-                       were given (on by default: such a write is an error naming the buffer hit;
-                       off, it corrupts data silently, as on the NPU)
-  --werror             resolve-time warnings (hangs found before simulating, allocation fallback)
-                       are design errors (exit 2)
-  --queue-wait         before each shim task push, wait until the channel's 4-deep task queue has
-                       room, as a toolchain that enforces the queue depth does (mlir-aie PR 3734;
-                       its --no-enforce-dma-queue-depth is this option left off). Without it a push
-                       onto a full queue is an error (exit 4): the hardware drops it
-
-depth options: --device, --param K=V, --seed N as for run, and
-  --max-depth K        cycles at depths 1..K of every endpoint (default: per endpoint, the larger of
-                       its declared depth and 4)
-  --jobs N             worker processes, one configuration each (default: the number of cores)
-  --max-cycles N       per simulation; a configuration that reaches it is "limit"
-  --timeout S          kill a worker process after S seconds (default 600): "timeout"
-  --json               one JSON object instead of the table; --csv FILE: also one CSV row per
-                       endpoint and depth
-  --progress           the progress line on stderr even when stderr is not a terminal
-
-sweep options: --seed N, --kernels ref|aie as for run, and
-  --param K=V1,V2,...  the values of a swept parameter (repeatable: the grid is every combination,
-                       the last --param varying fastest); a single value fixes the parameter
-  --device D1,D2,...   every point on each of these devices (default npu1_1col)
-  --jobs N             worker processes at a time, one point each (default: the number of cores;
-                       under mpirun: the cores shared among the ranks on the machine)
-  --serial             run the points one after another in this process (no worker processes)
-  --max-cycles N       per simulation; a point that reaches it is "limit"
-  --timeout S          kill a worker process after S seconds (default 600): "timeout"
-  --json               one JSON object instead of the table; --csv FILE: also one CSV row per point
-  --progress           the progress line on stderr even when stderr is not a terminal
-
-.npy files: NumPy format 1.0/2.0/3.0, little-endian, C order; int8 uint8 int16 int32 uint32
-float32 and bfloat16 (descr '<V2' or 'bfloat16').
-
-exit codes: 0 outputs match, 1 output mismatch, 2 design, usage or file error, 3 deadlock,
-4 limit reached, 5 internal error (a bug in npusim)
-)";
+const char* const kNpyNote = ".npy files: NumPy format 1.0/2.0/3.0, little-endian, C order; int8 uint8 int16 int32 "
+                             "uint32\nfloat32 and bfloat16 (descr '<V2' or 'bfloat16').\n";
 
 double parse_tolerance(const std::string& s, const std::string& opt) {
     double v = 0;
@@ -211,6 +100,7 @@ struct RunArgs {
     std::string timing_file, trace_file, vcd_file, dot_file, html_file;
     bool mlir_aie_trace = false; ///< --trace-format mlir-aie
     bool json = false, netlist = false, progress = false, queue_wait = false, werror = false, check_memory = true;
+    bool no_memory_check = false; ///< --no-memory-check (check_memory is its negation)
     harness::KernelSet kernels = harness::KernelSet::reference;
     std::map<std::string, std::string> inputs, expected;
     std::string save_dir;
@@ -280,99 +170,6 @@ std::vector<std::string> device_list(const std::string& v) {
         pos = comma + 1;
     }
     return out;
-}
-
-RunArgs parse_run(const std::vector<std::string>& a, std::size_t i) {
-    RunArgs r;
-    OptionReader opts(a, i);
-    auto value = [&](const std::string&) { return opts.value(); };
-    while (const auto next = opts.next()) {
-        const std::string& s = *next;
-        if (s == "--device")
-            r.device = value(s);
-        else if (s == "--param")
-            parse_param(value(s), r.params);
-        else if (s == "--seed")
-            r.seed = parse_u64(value(s), s);
-        else if (s == "--max-cycles")
-            r.max_cycles = parse_u64(value(s), s);
-        else if (s == "--core-stack") {
-            r.core_stack_bytes = parse_u64(value(s), s);
-            if (r.core_stack_bytes < (1u << 20) || r.core_stack_bytes > (1ull << 31))
-                throw UsageError(
-                    fmt::format("--core-stack expects 1048576 up to 2147483648 bytes, got {}", r.core_stack_bytes));
-        } else if (s == "--timeout") {
-            const auto v = value(s);
-            r.timeout_seconds = parse_tolerance(v, s); // a non-negative number; 0: no limit
-        } else if (s == "--timing")
-            r.timing_file = value(s);
-        else if (s == "--trace")
-            r.trace_file = value(s);
-        else if (s == "--trace-format") {
-            const std::string f = value(s);
-            if (f != "rich" && f != "mlir-aie")
-                throw UsageError(fmt::format("--trace-format expects rich or mlir-aie, got '{}'", f));
-            r.mlir_aie_trace = f == "mlir-aie";
-        } else if (s == "--vcd")
-            r.vcd_file = value(s);
-        else if (s == "--dot")
-            r.dot_file = value(s);
-        else if (s == "--html")
-            r.html_file = value(s);
-        else if (s == "--kernels") {
-            const std::string k = value(s);
-            const auto ks = harness::parse_kernel_set(k);
-            if (!ks) throw UsageError(fmt::format("--kernels expects ref or aie, got '{}'", k));
-            r.kernels = *ks;
-        } else if (s == "--input")
-            parse_named_file(value(s), s, r.inputs);
-        else if (s == "--expect")
-            parse_named_file(value(s), s, r.expected);
-        else if (s == "--save-outputs")
-            r.save_dir = value(s);
-        else if (s == "--rtol")
-            r.rtol = parse_tolerance(value(s), s);
-        else if (s == "--atol")
-            r.atol = parse_tolerance(value(s), s);
-        else if (s == "--json")
-            r.json = true;
-        else if (s == "--netlist")
-            r.netlist = true;
-        else if (s == "--progress")
-            r.progress = true;
-        else if (s == "--what-if")
-            parse_what_if(value(s), r.what_if);
-        else if (s == "--tolerance") {
-            const std::string v = value(s);
-            const auto m = harness::parse_tolerance_mode(v);
-            if (!m) throw UsageError(fmt::format("--tolerance expects allclose or nearly-equal, got '{}'", v));
-            r.tolerance = *m;
-        } else if (s == "--queue-wait")
-            r.queue_wait = true;
-        else if (s == "--werror")
-            r.werror = true;
-        else if (s == "--no-memory-check")
-            r.check_memory = false;
-        else if (s == "--iters" || s == "--warmup") {
-            const auto v = parse_u64(value(s), s);
-            if (v > 1'000'000 || (s == "--iters" && v == 0))
-                throw UsageError(fmt::format("{} expects {} up to 1000000, got {}", s, s == "--iters" ? "1" : "0", v));
-            (s == "--iters" ? r.iters : r.warmup) = static_cast<std::uint32_t>(v);
-        } else if (s == "--alloc-scheme") {
-            const std::string v = value(s);
-            r.alloc_scheme = iron::parse_alloc_scheme(v);
-            if (!r.alloc_scheme)
-                throw UsageError(fmt::format("--alloc-scheme expects bank-aware or basic-sequential, got '{}'", v));
-        } else if (!s.empty() && s[0] == '-')
-            throw UsageError(fmt::format("unknown option '{}'", s));
-        else if (r.design.empty())
-            r.design = s;
-        else
-            throw UsageError(fmt::format("unexpected argument '{}'", s));
-    }
-    if (r.design.empty()) throw UsageError("run: which design? (see `npusim list`)");
-    if (r.mlir_aie_trace && r.trace_file.empty()) throw UsageError("--trace-format mlir-aie needs --trace FILE.json");
-    return r;
 }
 
 // A parameter's value as the user writes it: the name of a named parameter (dtype_in=i8), else the number.
@@ -722,18 +519,7 @@ int cmd_devices(std::ostream& out, bool json) {
     return 0;
 }
 
-int cmd_timing(const std::vector<std::string>& a, std::ostream& out) {
-    std::string device = "npu1";
-    bool json = false;
-    OptionReader opts(a, 1);
-    while (const auto next = opts.next()) {
-        if (*next == "--device")
-            device = opts.value();
-        else if (*next == "--json")
-            json = true;
-        else
-            throw UsageError(fmt::format("timing: unexpected argument '{}'", *next));
-    }
+int cmd_timing(const std::string& device, bool json, std::ostream& out) {
     const auto& dev = model::device_by_name(device);
     const auto p = model::TimingParams::for_arch(dev.arch);
     if (json) {
@@ -1173,47 +959,6 @@ int cmd_run_devices(const RunArgs& r, const std::vector<std::string>& devices, s
     return code;
 }
 
-// The usage of one command: its lines of the command list (with their continuation lines), the
-// option section it reads ("run options" for run, golden and args; "depth options", "sweep
-// options"), the .npy note where files are read or written, and the exit codes. The whole usage
-// for a command it does not know.
-std::string usage_for(const std::string& cmd) {
-    std::vector<std::string> blocks; // kUsage's paragraphs, split at blank lines
-    {
-        std::istringstream in(kUsage);
-        std::string block;
-        for (std::string line; std::getline(in, line);) {
-            if (line.empty()) {
-                if (!block.empty()) blocks.push_back(block);
-                block.clear();
-            } else
-                block += line + "\n";
-        }
-        if (!block.empty()) blocks.push_back(block);
-    }
-    // The command list: "  npusim CMD ..." and the indented lines that continue it.
-    std::string lines;
-    bool in_cmd = false;
-    std::istringstream list(blocks.at(0));
-    for (std::string line; std::getline(list, line);) {
-        if (line.rfind("  npusim", 0) == 0) {
-            const std::string rest = line.substr(std::string("  npusim").size());
-            in_cmd = rest.rfind(" " + cmd + " ", 0) == 0 || rest == " " + cmd;
-        }
-        if (in_cmd) lines += line + "\n";
-    }
-    if (lines.empty()) return kUsage;
-    const bool runs = cmd == "run" || cmd == "golden" || cmd == "args";
-    const std::string section = runs ? "run options" : cmd + " options";
-    std::string text = "usage:\n" + lines;
-    for (std::size_t i = 1; i < blocks.size(); ++i) {
-        const auto& b = blocks[i];
-        if (b.rfind(section, 0) == 0 || (runs && b.rfind(".npy files", 0) == 0) || b.rfind("exit codes", 0) == 0)
-            text += "\n" + b;
-    }
-    return text;
-}
-
 int error_exit(bool json, std::ostream& out, std::ostream& err, const std::string& status, const std::string& kind,
                const std::string& msg, int code, const sim::Diagnosis* diagnosis = nullptr) {
     if (json) {
@@ -1230,12 +975,303 @@ int error_exit(bool json, std::ostream& out, std::ostream& err, const std::strin
     return code;
 }
 
+
+// The options run, golden and args share: the design, where it runs, its parameters and inputs.
+void add_design_options(CliOptions& o, RunArgs& r, bool device_list) {
+    o.design(r.design);
+    o.value("--device", device_list ? "NAME[,NAME...]" : "NAME",
+            device_list ? "npu1, npu1_1col..npu1_3col, npu2, npu2_1col..npu2_7col (default npu1_1col); a list "
+                          "(--device npu1_4col,npu2) runs the same design, parameters and seed on each and prints "
+                          "cycles and output digests side by side"
+                        : "npu1, npu1_1col..npu1_3col, npu2, npu2_1col..npu2_7col (default npu1_1col)",
+            [&r](const std::string& v) { r.device = v; });
+    o.repeated("--param", "K=V", "override a design parameter (repeatable); see `npusim list`",
+               [&r](const std::string& v) { parse_param(v, r.params); });
+    o.value("--seed", "N", "seed of the generated inputs (default 1)",
+            [&r](const std::string& v) { r.seed = parse_u64(v, "--seed"); });
+    o.value("--kernels", "ref|aie",
+            "which kernel build the workers call (default ref): the reference C++ kernels, or aie: the AIE-API "
+            "kernel sources (kernels_ref/aie) compiled natively, checked against the same golden reference. aie "
+            "applies to every design with an external kernel (`npusim list` marks them), e.g. passthrough_kernel "
+            "(E1: passThrough) and vector_scalar_mul (E3: scale); passthrough_dmas (E2) and transpose_dma move data "
+            "by DMA only (no kernel) and vector_vector_add (E4) has no external kernel (it computes in the core body)",
+            [&r](const std::string& k) {
+                const auto ks = harness::parse_kernel_set(k);
+                if (!ks) throw UsageError(fmt::format("--kernels expects ref or aie, got '{}'", k));
+                r.kernels = *ks;
+            });
+    o.flag("--json", "print one machine-readable result object", r.json);
+}
+
+// The options of a run (run, golden) besides the design's.
+void add_run_options(CliOptions& o, RunArgs& r) {
+    o.repeated("--what-if", "LIST",
+            "after the run, rerun with each ablation alone and show it beside the baseline: free-kernels, "
+            "unlimited-ddr, ideal-locks, zero-host-latency, all (names separated by commas; repeatable)",
+               [&r](const std::string& v) { parse_what_if(v, r.what_if); });
+    o.repeated("--input", "NAME=FILE",
+               "read input argument NAME from a .npy file (repeatable); inputs without a file are generated from "
+               "--seed. dtype and shape must match the argument",
+               [&r](const std::string& v) { parse_named_file(v, "--input", r.inputs); });
+    o.repeated("--expect", "NAME=FILE",
+               "compare output NAME with a .npy file instead of the design's reference (repeatable)",
+               [&r](const std::string& v) { parse_named_file(v, "--expect", r.expected); });
+    o.value("--save-outputs", "DIR",
+            "write NAME.npy for every input and output argument and NAME.expected.npy for every output (bf16 is "
+            "saved with descr '<V2', as ml_dtypes does: np.load(f).view(ml_dtypes.bfloat16))",
+            [&r](const std::string& v) { r.save_dir = v; });
+    o.value("--rtol", "X", "relative tolerance of f32/bf16 outputs (default: the design's own); integer outputs are "
+                           "always compared exactly",
+            [&r](const std::string& v) { r.rtol = parse_tolerance(v, "--rtol"); });
+    o.value("--atol", "Y", "absolute tolerance of f32/bf16 outputs (default: the design's own)",
+            [&r](const std::string& v) { r.atol = parse_tolerance(v, "--atol"); });
+    o.value("--tolerance", "allclose|nearly-equal",
+            "allclose (default, numpy): |got - want| <= atol + rtol*|want|, NaN == NaN; nearly-equal (mlir-aie "
+            "verify.py): got == want or |got - want| < max(atol, rtol*(|got| + |want|)) in float32, NaN never equal",
+            [&r](const std::string& v) {
+                const auto m = harness::parse_tolerance_mode(v);
+                if (!m) throw UsageError(fmt::format("--tolerance expects allclose or nearly-equal, got '{}'", v));
+                r.tolerance = *m;
+            });
+    o.value("--max-cycles", "N", "stop with exit code 4 after N simulated cycles (default 10000000000; 0: none)",
+            [&r](const std::string& v) { r.max_cycles = parse_u64(v, "--max-cycles"); });
+    o.value("--core-stack", "BYTES",
+            "host stack of each core's worker body and kernels (default 4194304); a kernel with large local arrays "
+            "needs more (a stack overflow is reported, exit 2)",
+            [&r](const std::string& v) {
+                r.core_stack_bytes = parse_u64(v, "--core-stack");
+                if (r.core_stack_bytes < (1u << 20) || r.core_stack_bytes > (1ull << 31))
+                    throw UsageError(fmt::format("--core-stack expects 1048576 up to 2147483648 bytes, got {}",
+                                                 r.core_stack_bytes));
+            });
+    o.value("--timeout", "SECONDS",
+            "stop with exit code 4 after this much wall-clock time (default 600; 0: none), with the progress "
+            "report; a worker body or kernel that never returns (in the simulation or the resolve-time trace) is "
+            "named and the process ends within a second of the limit",
+            [&r](const std::string& v) { r.timeout_seconds = parse_tolerance(v, "--timeout"); });
+    o.value("--timing", "FILE", "JSON object overriding timing parameters",
+            [&r](const std::string& v) { r.timing_file = v; });
+    o.value("--trace", "FILE.json", "Perfetto / Chrome trace of cores, DMA channels and locks (ts in cycles)",
+            [&r](const std::string& v) { r.trace_file = v; });
+    o.value("--trace-format", "rich|mlir-aie",
+            "rich (default): every kernel call, BD, lock stall, lock acquire/release and lock value, with arguments "
+            "and the clock in its metadata; mlir-aie: the JSON mlir-aie's parse.py makes from a hardware trace (8 "
+            "event slots per traced tile, B/E pairs), for its get_trace_summary.py; the design's enable_trace "
+            "chooses tiles, events and buffer size, else every core with default events",
+            [&r](const std::string& f) {
+                if (f != "rich" && f != "mlir-aie")
+                    throw UsageError(fmt::format("--trace-format expects rich or mlir-aie, got '{}'", f));
+                r.mlir_aie_trace = f == "mlir-aie";
+            });
+    o.value("--vcd", "FILE.vcd", "VCD waveform for GTKWave", [&r](const std::string& v) { r.vcd_file = v; });
+    o.value("--dot", "FILE.dot",
+            "on a deadlock or cycle limit: the wait-for graph in Graphviz DOT (blocked processes red, the cycle bold "
+            "red, the causal chain bold); render it with `dot -Tsvg FILE.dot -o FILE.svg`",
+            [&r](const std::string& v) { r.dot_file = v; });
+    o.value("--html", "FILE.html",
+            "one self-contained HTML report for a browser (no network): per-tile timeline with zoom and tooltips, "
+            "fifo occupancy, utilisation against peak, the design graph, and the deadlock graph; written when the "
+            "run fails too",
+            [&r](const std::string& v) { r.html_file = v; });
+    o.flag("--netlist", "print the resolved netlist before simulating (with --json: the document's \"netlist\")",
+           r.netlist);
+    o.value("--alloc-scheme", "bank-aware|basic-sequential",
+            "buffer allocation scheme, as aiecc's --alloc-scheme (mlir-aie AIEAssignBuffers.cpp): bank-aware or "
+            "basic-sequential, each without fallback; unset: the design's own, by default bank-aware falling back "
+            "to basic-sequential with a warning",
+            [&r](const std::string& v) {
+                r.alloc_scheme = iron::parse_alloc_scheme(v);
+                if (!r.alloc_scheme)
+                    throw UsageError(
+                        fmt::format("--alloc-scheme expects bank-aware or basic-sequential, got '{}'", v));
+            });
+    o.flag("--progress",
+           "progress on stderr: sequence ops done/total, simulated cycles, rate, elapsed time (one updating line on "
+           "a terminal, whole lines every 2 s otherwise)",
+           r.progress);
+    auto count = [&r](const char* opt, std::uint64_t lo, std::uint32_t RunArgs::*into) {
+        return [&r, opt, lo, into](const std::string& s) {
+            const auto v = parse_u64(s, opt);
+            if (v < lo || v > 1'000'000)
+                throw UsageError(fmt::format("{} expects {} up to 1000000, got {}", opt, lo, v));
+            r.*into = static_cast<std::uint32_t>(v);
+        };
+    };
+    o.value("--iters", "N",
+            "run the runtime sequence N times on the same loaded array (as XRT runs a kernel again: cores, locks, "
+            "buffers persist; init_values are not re-applied) and check every run's outputs against the reference "
+            "at its index",
+            count("--iters", 1, &RunArgs::iters));
+    o.value("--warmup", "W", "W unchecked runs before the N checked ones (default 0)",
+            count("--warmup", 0, &RunArgs::warmup));
+    o.flag("--no-memory-check",
+           "do not look for kernel and worker-body writes outside the memory they were given (on by default: such a "
+           "write is an error naming the buffer hit; off, it corrupts data silently, as on the NPU)",
+           r.no_memory_check);
+    o.flag("--werror",
+           "resolve-time warnings (hangs found before simulating, allocation fallback) are design errors (exit 2)",
+           r.werror);
+    o.flag("--queue-wait",
+           "before each shim task push, wait until the channel's 4-deep task queue has room, as a toolchain that "
+           "enforces the queue depth does (mlir-aie PR 3734; its --no-enforce-dma-queue-depth is this option left "
+           "off). Without it a push onto a full queue is an error (exit 4): the hardware drops it",
+           r.queue_wait);
+}
+
+// `npusim run` and `npusim golden` (the same command under two names).
+Command add_run(CLI::App& app, const std::string& name, std::ostream& out, std::ostream& err) {
+    auto* sub = app.add_subcommand(
+        name, name == "run" ? "  npusim run DESIGN [options]    simulate a design and check every output against its "
+                              "golden\n                                 reference (the design's C++ reference on the "
+                              "same inputs)"
+                            : "  npusim golden DESIGN [options] the same as run (for golden-model test scripts)");
+    sub->footer(kNpyNote);
+    auto r = std::make_shared<RunArgs>();
+    auto o = std::make_shared<CliOptions>(*sub, name, "run options (golden takes the same; also written --option=value)");
+    add_design_options(*o, *r, true);
+    add_run_options(*o, *r);
+    return {sub, [r, o, name, &out, &err] {
+                o->apply();
+                if (r->design.empty()) throw UsageError(fmt::format("{}: which design? (see `npusim list`)", name));
+                if (r->mlir_aie_trace && r->trace_file.empty())
+                    throw UsageError("--trace-format mlir-aie needs --trace FILE.json");
+                r->check_memory = !r->no_memory_check;
+                return cmd_run(*r, out, err);
+            }};
+}
+
+// `npusim args DESIGN`: the runtime arguments (the design is built, not resolved).
+Command add_args(CLI::App& app, std::ostream& out) {
+    auto* sub = app.add_subcommand("args", "  npusim args DESIGN [--device D] [--param K=V ...]\n"
+                                           "                                 the design's runtime arguments: name, "
+                                           "role, dtype, shape, tolerance");
+    sub->footer(kNpyNote);
+    auto r = std::make_shared<RunArgs>();
+    auto o = std::make_shared<CliOptions>(*sub, "args", "args options");
+    add_design_options(*o, *r, false);
+    return {sub, [r, o, &out] {
+                o->apply();
+                if (r->design.empty()) throw UsageError("args: which design? (see `npusim list`)");
+                return cmd_args(*r, out);
+            }};
+}
+
+// `npusim list` and `npusim devices`: --json and nothing else.
+Command add_listing(CLI::App& app, const std::string& name, const std::string& lines, std::ostream& out,
+                    int (*cmd)(std::ostream&, bool)) {
+    auto* sub = app.add_subcommand(name, lines);
+    auto json = std::make_shared<bool>(false);
+    auto o = std::make_shared<CliOptions>(*sub, name, name + " options");
+    o->flag("--json", "print one machine-readable object", *json);
+    return {sub, [json, o, cmd, &out] {
+                o->apply();
+                return cmd(out, *json);
+            }};
+}
+
+Command add_timing(CLI::App& app, std::ostream& out) {
+    auto* sub = app.add_subcommand("timing", "  npusim timing [--device D]     the timing model's parameters and "
+                                             "their sources");
+    struct TimingArgs {
+        std::string device = "npu1";
+        bool json = false;
+    };
+    auto r = std::make_shared<TimingArgs>();
+    auto o = std::make_shared<CliOptions>(*sub, "timing", "timing options");
+    o->value("--device", "NAME", "the device whose architecture's parameters to print (default npu1)",
+             [r](const std::string& v) { r->device = v; });
+    o->flag("--json", "print one machine-readable object", r->json);
+    return {sub, [r, o, &out] {
+                o->apply();
+                return cmd_timing(r->device, r->json, out);
+            }};
+}
+
+// `npusim help [COMMAND]` and `npusim version`.
+Command add_help(CLI::App& app, std::ostream& out) {
+    auto* sub = app.add_subcommand("help")->group(""); // in kTopLines
+    auto which = std::make_shared<std::string>();
+    auto o = std::make_shared<CliOptions>(*sub, "help", "help options");
+    sub->add_option("command", *which, "the command whose usage to print")->group("");
+    return {sub, [&app, which, o, &out] {
+                o->apply();
+                if (which->empty()) { // the whole usage (app.help() would give this command's)
+                    out << app.get_formatter()->make_help(&app, "npusim", CLI::AppFormatMode::Normal);
+                    return 0;
+                }
+                CLI::App* cmd = nullptr;
+                try {
+                    cmd = app.get_subcommand(*which);
+                } catch (const CLI::OptionNotFound&) {
+                    throw UsageError(fmt::format("help: unknown command '{}'", *which));
+                }
+                out << cmd->help();
+                return 0;
+            }};
+}
+
+Command add_version(CLI::App& app, std::ostream& out) {
+    auto* sub = app.add_subcommand("version")->group("");
+    auto o = std::make_shared<CliOptions>(*sub, "version", "version options");
+    return {sub, [o, &out] {
+                o->apply();
+                out << "npusim " << npusim_version() << "\n";
+                return 0;
+            }};
+}
+
+// A CLI11 parse error in npusim's words, naming the option.
+std::string usage_message(const CLI::ParseError& e) {
+    const std::string m = e.what();
+    static const std::regex missing(R"(^(\S+): \d+ required .* missing$)"); // "--device: 1 required NAME missing"
+    static const std::regex override(R"(^-*(\S+) was given a disallowed flag override$)");
+    std::smatch g;
+    if (std::regex_match(m, g, missing)) return g[1].str() + " needs a value";
+    if (std::regex_match(m, g, override)) return "--" + g[1].str() + " takes no value";
+    return m;
+}
+
+// The App: every subcommand, each one function that registers its options and what it runs.
+struct Cli {
+    CLI::App app{"npusim", "npusim"};
+    std::vector<Command> commands;
+    bool version = false;
+
+    Cli(std::ostream& out, std::ostream& err) {
+        app.formatter(std::make_shared<HelpFormatter>());
+        app.description(kTopLines);
+        app.allow_extras(); // reported in npusim's words (run_cli)
+        app.require_subcommand(0, 1);
+        app.set_help_flag("-h,--help", "this help");
+        app.add_flag("--version", version, "npusim's version")->disable_flag_override();
+        commands.push_back(add_listing(app, "list", "  npusim list                    designs available, one line each",
+                                       out, cmd_list));
+        commands.push_back(add_listing(app, "devices",
+                                       "  npusim devices                 devices and their resources", out,
+                                       cmd_devices));
+        commands.push_back(add_run(app, "run", out, err));
+        commands.push_back(add_run(app, "golden", out, err));
+        commands.push_back(add_args(app, out));
+        commands.push_back(add_timing(app, out));
+        commands.push_back(add_depth_command(app, out, err));
+        commands.push_back(add_sweep_command(app, out, err));
+        commands.push_back(add_export_command(app, out));
+        commands.push_back(add_help(app, out));
+        commands.push_back(add_version(app, out));
+        app.footer(kNpyNote); // after the subcommands: they would inherit it
+    }
+
+    // The subcommand's help when one was chosen, else the whole usage.
+    std::string help() const { return app.help(); }
+};
+
 } // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     failure_files().clear();
     bool json = false;
     for (const auto& a : args) json |= a == "--json";
+    std::optional<Cli> cli;
     try {
         if (args.empty()) {
             RunArgs r;
@@ -1243,42 +1279,32 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             out << "npusim demo: simulating the IRON passthrough_kernel design (see `npusim --help`)\n\n";
             return cmd_run(r, out, err);
         }
-        const std::string& cmd = args[0];
-        if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-            out << kUsage;
+        cli.emplace(out, err);
+        std::vector<std::string> reversed(args.rbegin(), args.rend()); // as CLI11 takes them
+        try {
+            cli->app.parse(reversed);
+        } catch (const CLI::CallForHelp&) {
+            out << cli->help(); // the chosen command's, or the whole usage
             return 0;
+        } catch (const CLI::ParseError& e) {
+            throw UsageError(usage_message(e));
         }
-        if (cmd == "--version" || cmd == "version") {
+        if (cli->version) {
             out << "npusim " << npusim_version() << "\n";
             return 0;
         }
-        // `npusim CMD --help`: that command's lines and options of the usage.
-        if (std::any_of(args.begin() + 1, args.end(),
-                        [](const std::string& a) { return a == "--help" || a == "-h"; })) {
-            out << usage_for(cmd);
-            return 0;
+        const auto extra = cli->app.remaining();
+        for (const auto& c : cli->commands) {
+            if (!c.app->parsed()) continue;
+            if (!extra.empty()) // after `--`
+                throw UsageError(fmt::format("{}: unexpected argument '{}'", c.app->get_name(), extra.front()));
+            return c.run();
         }
-        auto only_json = [&](const char* name) { // list and devices take --json and nothing else
-            for (std::size_t i = 1; i < args.size(); ++i)
-                if (args[i] != "--json") throw UsageError(fmt::format("{}: unexpected argument '{}'", name, args[i]));
-        };
-        if (cmd == "list") {
-            only_json("list");
-            return cmd_list(out, json);
-        }
-        if (cmd == "devices") {
-            only_json("devices");
-            return cmd_devices(out, json);
-        }
-        if (cmd == "timing") return cmd_timing(args, out);
-        if (cmd == "run" || cmd == "golden") return cmd_run(parse_run(args, 1), out, err);
-        if (cmd == "args") return cmd_args(parse_run(args, 1), out);
-        if (cmd == "depth") return cmd_depth(args, out, err);
-        if (cmd == "sweep") return cmd_sweep(args, out, err);
-        if (cmd == "export") return cmd_export(args, out);
-        throw UsageError(fmt::format("unknown command '{}'", cmd));
+        if (!extra.empty() && extra.front().size() > 1 && extra.front()[0] == '-')
+            throw UsageError(fmt::format("unknown option '{}'", extra.front().substr(0, extra.front().find('='))));
+        throw UsageError(fmt::format("unknown command '{}'", extra.empty() ? std::string() : extra.front()));
     } catch (const UsageError& e) {
-        if (!json) err << kUsage << "\n";
+        if (!json) err << (cli ? cli->help() : std::string()) << "\n";
         const auto c = classify_error(e);
         return error_exit(json, out, err, c.status, c.kind, e.what(), c.code);
     } catch (const std::exception& e) {

@@ -57,25 +57,6 @@ void parse_param(const std::string& kv, harness::Params& params) {
         params[key] = parse_i64(v, "--param " + key);
 }
 
-std::optional<std::string> OptionReader::next() {
-    if (inline_value_) throw UsageError(fmt::format("{} takes no value", name_));
-    if (started_) ++i_;
-    started_ = true;
-    if (i_ >= a_.size()) return std::nullopt;
-    name_ = a_[i_];
-    if (name_.size() > 2 && name_.starts_with("--") && name_.find('=') != std::string::npos) {
-        inline_value_ = name_.substr(name_.find('=') + 1);
-        name_ = name_.substr(0, name_.find('='));
-    }
-    return name_;
-}
-
-std::string OptionReader::value() {
-    if (inline_value_) return *std::exchange(inline_value_, std::nullopt);
-    if (i_ + 1 >= a_.size()) throw UsageError(fmt::format("{} needs a value", name_));
-    return a_[++i_];
-}
-
 std::string grouped(std::uint64_t v) {
     std::string s = std::to_string(v);
     for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
@@ -121,26 +102,24 @@ ChildRun run_cli_in_child(const std::vector<std::string>& args) {
     return r;
 }
 
-void read_batch_option(std::string_view cmd, const std::string& s, OptionReader& opts, const BatchOptionTargets& t) {
-    if (s == "--seed")
-        t.seed = parse_count(opts.value(), s, 0, UINT64_MAX);
-    else if (s == "--max-cycles")
-        t.max_cycles = parse_count(opts.value(), s, 1, UINT64_MAX);
-    else if (s == "--timeout")
-        t.timeout_seconds = static_cast<double>(parse_count(opts.value(), s, 1, 86'400));
-    else if (s == "--json")
-        t.json = true;
-    else if (s == "--progress")
-        t.progress = true;
-    else if (s == "--csv") {
-        t.csv_file = opts.value();
-        if (t.csv_file.empty()) throw UsageError("--csv needs a file name");
-    } else if (!s.empty() && s[0] == '-')
-        throw UsageError(fmt::format("{}: unknown option '{}'", cmd, s));
-    else if (t.design.empty())
-        t.design = s;
-    else
-        throw UsageError(fmt::format("{}: unexpected argument '{}'", cmd, s));
+void add_batch_options(CliOptions& o, const BatchOptionTargets& t, const std::string& what,
+                       const std::string& csv_rows) {
+    o.design(t.design);
+    o.value("--seed", "N", "seed of the generated inputs (default 1)",
+            [t](const std::string& v) { t.seed = parse_count(v, "--seed", 0, UINT64_MAX); });
+    o.value("--max-cycles", "N", fmt::format("per simulation; a {} that reaches it is \"limit\"", what),
+            [t](const std::string& v) { t.max_cycles = parse_count(v, "--max-cycles", 1, UINT64_MAX); });
+    o.value("--timeout", "S", "kill a worker process after S seconds (default 600): \"timeout\"",
+            [t](const std::string& v) {
+                t.timeout_seconds = static_cast<double>(parse_count(v, "--timeout", 1, 86'400));
+            });
+    o.flag("--json", "one JSON object instead of the table", t.json);
+    o.value("--csv", "FILE", "also write the table to FILE as CSV, one row per " + csv_rows,
+            [t](const std::string& v) {
+                if (v.empty()) throw UsageError("--csv needs a file name");
+                t.csv_file = v;
+            });
+    o.flag("--progress", "the progress line on stderr even when stderr is not a terminal", t.progress);
 }
 
 } // namespace npusim::tools

@@ -1,13 +1,13 @@
 #pragma once
 // What the npusim subcommands share: the usage error (exit code 2, printed with the usage text)
 // and the parsing and number formatting of the command line.
+#include "CliOptions.hpp"
+
 #include "npusim/harness/DesignParams.hpp"
 
 #include <cstdint>
-#include <optional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace npusim::tools {
@@ -28,24 +28,6 @@ std::string csv_field(const std::string& s);
 /// "K=V" of `--param` into `params` (UsageError unless V is an integer).
 void parse_param(const std::string& kv, harness::Params& params);
 
-/// Reads the options of a subcommand, `--opt value` or `--opt=value`, from args[start..].
-class OptionReader {
-public:
-    OptionReader(const std::vector<std::string>& args, std::size_t start) : a_(args), i_(start) {}
-    /// The next argument (an option's name with its "=value" split off), nullopt after the last.
-    /// UsageError if the previous option was given "=value" but takes none.
-    std::optional<std::string> next();
-    /// The value of the current option (UsageError when it has none).
-    std::string value();
-
-private:
-    const std::vector<std::string>& a_;
-    std::size_t i_;
-    bool started_ = false;
-    std::string name_;
-    std::optional<std::string> inline_value_;
-};
-
 /// Where the options `depth` and `sweep` share go.
 struct BatchOptionTargets {
     std::string& design; ///< the positional design name
@@ -56,9 +38,11 @@ struct BatchOptionTargets {
     std::uint64_t& max_cycles;
     double& timeout_seconds;
 };
-/// The option `s` of `cmd` (depth, sweep) that is none of its own: --seed, --max-cycles, --timeout,
-/// --json, --progress, --csv FILE or the design; UsageError for anything else ("CMD: unknown option").
-void read_batch_option(std::string_view cmd, const std::string& s, OptionReader& opts, const BatchOptionTargets& t);
+/// Registers the design and the options depth and sweep share: --seed, --max-cycles, --timeout,
+/// --json, --progress, --csv FILE. In the help, `what` names one unit of the command's work
+/// ("configuration", "point") and `csv_rows` what a CSV row is ("endpoint and depth").
+void add_batch_options(CliOptions& o, const BatchOptionTargets& t, const std::string& what,
+                       const std::string& csv_rows);
 
 /// 1234567 -> "1,234,567".
 std::string grouped(std::uint64_t v);

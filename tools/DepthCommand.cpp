@@ -6,12 +6,14 @@
 #include "npusim/harness/DepthAnalysis.hpp"
 #include "npusim/model/Error.hpp"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fmt/format.h>
 #include <fstream>
+#include <memory>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -32,29 +34,6 @@ struct DepthArgs {
     bool progress = false; ///< --progress: the progress line even when stderr is not a terminal
     std::string csv_file;
 };
-
-DepthArgs parse_depth(const std::vector<std::string>& a) {
-    DepthArgs r;
-    OptionReader opts(a, 1);
-    auto value = [&](const std::string&) { return opts.value(); };
-    while (const auto next = opts.next()) {
-        const std::string& s = *next;
-        if (s == "--device")
-            r.device = value(s);
-        else if (s == "--param")
-            parse_param(value(s), r.opts.params);
-        else if (s == "--jobs")
-            r.opts.jobs = static_cast<unsigned>(parse_count(value(s), s, 1, 256));
-        else if (s == "--max-depth")
-            r.opts.max_depth = static_cast<int>(parse_count(value(s), s, 1, 63));
-        else
-            read_batch_option(
-                "depth", s, opts,
-                {r.design, r.json, r.progress, r.csv_file, r.opts.seed, r.opts.max_cycles, r.opts.timeout_seconds});
-    }
-    if (r.design.empty()) throw UsageError("depth: which design? (see `npusim list`)");
-    return r;
-}
 
 std::string tile_str(model::TileCoord t) { return model::to_string(t); }
 
@@ -241,8 +220,9 @@ void write_csv(const harness::DepthReport& rep, const std::string& path) {
 
 } // namespace
 
-int cmd_depth(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    DepthArgs r = parse_depth(args);
+namespace {
+
+int run_depth(DepthArgs& r, std::ostream& out, std::ostream& err) {
     if (!r.csv_file.empty()) { // a bad path fails at once, not after the analysis
         std::ofstream probe(r.csv_file, std::ios::app);
         if (!probe)
@@ -271,6 +251,33 @@ int cmd_depth(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (!r.json) out << "  table written to " << r.csv_file << " (one row per endpoint and depth)\n";
     }
     return 0;
+}
+
+} // namespace
+
+Command add_depth_command(CLI::App& app, std::ostream& out, std::ostream& err) {
+    auto* sub = app.add_subcommand("depth", "  npusim depth DESIGN [options]  ObjectFifo depth analysis: per fifo endpoint "
+                                            "the smallest depth that\n                                 runs "
+                                            "deadlock-free and matches, its memory, and cycles at depths 1..k");
+    auto r = std::make_shared<DepthArgs>();
+    auto o = std::make_shared<CliOptions>(*sub, "depth", "depth options (also written --option=value)");
+    o->value("--device", "NAME", "the device (default npu1_1col), as for run",
+             [r](const std::string& v) { r->device = v; });
+    o->repeated("--param", "K=V", "override a design parameter (repeatable), as for run",
+                [r](const std::string& v) { parse_param(v, r->opts.params); });
+    o->value("--max-depth", "K",
+             "cycles at depths 1..K of every endpoint (default: per endpoint, the larger of its declared depth and 4)",
+             [r](const std::string& v) { r->opts.max_depth = static_cast<int>(parse_count(v, "--max-depth", 1, 63)); });
+    o->value("--jobs", "N", "worker processes, one configuration each (default: the number of cores)",
+             [r](const std::string& v) { r->opts.jobs = static_cast<unsigned>(parse_count(v, "--jobs", 1, 256)); });
+    add_batch_options(
+        *o, {r->design, r->json, r->progress, r->csv_file, r->opts.seed, r->opts.max_cycles, r->opts.timeout_seconds},
+        "configuration", "endpoint and depth");
+    return {sub, [r, o, &out, &err] {
+                o->apply();
+                if (r->design.empty()) throw UsageError("depth: which design? (see `npusim list`)");
+                return run_depth(*r, out, err);
+            }};
 }
 
 } // namespace npusim::tools

@@ -7,6 +7,7 @@
 #include "npusim/iron.hpp"
 #include "npusim/model/Error.hpp"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -15,6 +16,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <regex>
 #include <set>
@@ -34,46 +36,6 @@ struct ExportArgs {
     bool chess = false;
     bool full_elf = false;
 };
-
-ExportArgs parse_export(const std::vector<std::string>& a) {
-    ExportArgs r;
-    OptionReader opts(a, 1);
-    while (const auto next = opts.next()) {
-        const std::string& s = *next;
-        if (s == "--device") {
-            r.device = opts.value();
-        } else if (s == "--param") {
-            parse_param(opts.value(), r.params);
-        } else if (s == "--link-with") {
-            const std::string kv = opts.value();
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
-                throw UsageError(fmt::format("--link-with expects KERNEL=FILE.o, got '{}'", kv));
-            r.opts.link_with[kv.substr(0, eq)] = kv.substr(eq + 1);
-        } else if (s == "-o") {
-            r.output = opts.value();
-            if (r.output.empty()) throw UsageError("-o needs a file name");
-        } else if (s == "--generic") {
-            r.opts.generic = true;
-        } else if (s == "--print-commands") {
-            r.print_commands = true;
-        } else if (s == "--chess") {
-            r.chess = true;
-        } else if (s == "--full-elf") {
-            r.full_elf = true;
-        } else if (!s.empty() && s[0] == '-') {
-            throw UsageError(fmt::format("export: unknown option '{}'", s));
-        } else if (r.design.empty()) {
-            r.design = s;
-        } else {
-            throw UsageError(fmt::format("export: unexpected argument '{}'", s));
-        }
-    }
-    if (r.design.empty()) throw UsageError("export: which design? (see `npusim list`)");
-    if ((r.chess || r.full_elf) && !r.print_commands)
-        throw UsageError("export: --chess and --full-elf choose what --print-commands prints; give --print-commands");
-    return r;
-}
 
 } // namespace
 
@@ -116,8 +78,9 @@ std::string build_commands(const std::string& mlir, const std::string& mlir_file
     return out;
 }
 
-int cmd_export(const std::vector<std::string>& args, std::ostream& out) {
-    const ExportArgs r = parse_export(args);
+namespace {
+
+int run_export(const ExportArgs& r, std::ostream& out) {
     const auto& spec = harness::design_by_name(r.design);
     const auto& dev = model::device_by_name(r.device);
     if (std::find(spec.devices.begin(), spec.devices.end(), dev.name) == spec.devices.end())
@@ -137,6 +100,50 @@ int cmd_export(const std::vector<std::string>& args, std::ostream& out) {
     else if (r.output.empty())
         out << mlir;
     return 0;
+}
+
+} // namespace
+
+Command add_export_command(CLI::App& app, std::ostream& out) {
+    auto* sub = app.add_subcommand(
+        "export", "  npusim export DESIGN [--device D] [--param K=V ...] [--link-with KERNEL=FILE.o ...] [-o FILE]\n"
+                  "                                 the AIE-dialect MLIR module IRON would print for the design (stdout\n"
+                  "                                 without -o), or the commands that build it (docs/export.md)");
+    auto r = std::make_shared<ExportArgs>();
+    auto o = std::make_shared<CliOptions>(*sub, "export", "export options (also written --option=value)");
+    o->design(r->design);
+    o->value("--device", "NAME", "the device (default npu1_1col), as for run",
+             [r](const std::string& v) { r->device = v; });
+    o->repeated("--param", "K=V", "override a design parameter (repeatable), as for run",
+                [r](const std::string& v) { parse_param(v, r->params); });
+    o->repeated("--link-with", "KERNEL=FILE.o",
+                "the object file kernel KERNEL's func.func links with (repeatable; a kernel not listed links with KERNEL.o)",
+                [r](const std::string& kv) {
+                    const auto eq = kv.find('=');
+                    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+                        throw UsageError(fmt::format("--link-with expects KERNEL=FILE.o, got '{}'", kv));
+                    r->opts.link_with[kv.substr(0, eq)] = kv.substr(eq + 1);
+                });
+    o->value("-o", "FILE", "write the module to FILE instead of stdout", [r](const std::string& v) {
+        if (v.empty()) throw UsageError("-o needs a file name");
+        r->output = v;
+    });
+    o->flag("--generic",
+            "every op in MLIR's generic form (parses with mlir-opt --allow-unregistered-dialect)", r->opts.generic);
+    o->flag("--print-commands",
+            "print the Peano (or xchesscc) and aiecc commands that build the module instead of the module", 
+            r->print_commands);
+    o->flag("--chess", "with --print-commands: compile the kernels with xchesscc instead of Peano", r->chess);
+    o->flag("--full-elf", "with --print-commands: aiecc builds one full ELF instead of an xclbin and instructions",
+            r->full_elf);
+    return {sub, [r, o, &out] {
+                o->apply();
+                if (r->design.empty()) throw UsageError("export: which design? (see `npusim list`)");
+                if ((r->chess || r->full_elf) && !r->print_commands)
+                    throw UsageError(
+                        "export: --chess and --full-elf choose what --print-commands prints; give --print-commands");
+                return run_export(*r, out);
+            }};
 }
 
 } // namespace npusim::tools

@@ -3,15 +3,17 @@
 // [--print-commands [--chess] [--full-elf]]`: the design's AIE-dialect module as IRON prints it
 // (npusim::iron::export_mlir), and the commands mlir-aie's toolchain builds it with. See
 // docs/export.md.
+#include "CliOptions.hpp"
+
 #include <iosfwd>
 #include <string>
-#include <vector>
 
 namespace npusim::tools {
 
-/// `args` starts with "export". Throws UsageError for a bad command line and DesignError when the
-/// design does not resolve or cannot be exported; returns 0 once the module was written.
-int cmd_export(const std::vector<std::string>& args, std::ostream& out);
+/// Registers `export` and its options on the App. Its run throws UsageError for a bad command line
+/// and DesignError when the design does not resolve or cannot be exported; returns 0 once the
+/// module was written.
+Command add_export_command(CLI::App& app, std::ostream& out);
 
 /// The commands that turn `mlir_file` (its text `mlir`) plus the kernel sources into an xclbin and
 /// the instruction stream (or a full ELF) for `device`: one compile per link_with object (Peano's

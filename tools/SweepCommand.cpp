@@ -8,6 +8,7 @@
 #include "npusim/harness/Sweep.hpp"
 #include "npusim/model/Error.hpp"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -33,6 +34,7 @@ struct SweepArgs {
     std::vector<harness::SweepAxis> axes;
     harness::SweepOptions opts;
     bool jobs_given = false;
+    bool serial = false; ///< --serial: no worker processes (opts.fork_workers off)
     bool json = false;
     bool progress = false;
     std::string csv_file;
@@ -61,37 +63,6 @@ harness::SweepAxis parse_axis(const std::string& kv) {
         axis.second.push_back(one.at(axis.first));
     }
     return axis;
-}
-
-SweepArgs parse_sweep(const std::vector<std::string>& a) {
-    SweepArgs r;
-    OptionReader opts(a, 1);
-    auto value = [&](const std::string&) { return opts.value(); };
-    while (const auto next = opts.next()) {
-        const std::string& s = *next;
-        if (s == "--device") {
-            r.devices = split(value(s), ',');
-            if (std::any_of(r.devices.begin(), r.devices.end(), [](const std::string& d) { return d.empty(); }))
-                throw UsageError("--device expects D or D1,D2,...");
-        } else if (s == "--param")
-            r.axes.push_back(parse_axis(value(s)));
-        else if (s == "--jobs") {
-            r.opts.jobs = static_cast<unsigned>(parse_count(value(s), s, 1, 256));
-            r.jobs_given = true;
-        } else if (s == "--serial")
-            r.opts.fork_workers = false;
-        else if (s == "--kernels") {
-            const std::string k = value(s);
-            const auto ks = harness::parse_kernel_set(k);
-            if (!ks) throw UsageError(fmt::format("--kernels expects ref or aie, got '{}'", k));
-            r.opts.kernels = *ks;
-        } else
-            read_batch_option(
-                "sweep", s, opts,
-                {r.design, r.json, r.progress, r.csv_file, r.opts.seed, r.opts.max_cycles, r.opts.timeout_seconds});
-    }
-    if (r.design.empty()) throw UsageError("sweep: which design? (see `npusim list`)");
-    return r;
 }
 
 struct Table {
@@ -243,10 +214,7 @@ void decode_share(const std::string& s, std::vector<std::optional<harness::Sweep
     }
 }
 
-} // namespace
-
-int cmd_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    SweepArgs r = parse_sweep(args);
+int run_sweep(SweepArgs& r, std::ostream& out, std::ostream& err) {
     const auto& spec = harness::design_by_name(r.design);
     const auto points = harness::sweep_points(spec, r.devices, r.axes);
     std::vector<std::string> swept;
@@ -309,6 +277,50 @@ int cmd_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (!r.json) out << "  table written to " << r.csv_file << " (one row per point)\n";
     }
     return 0;
+}
+
+} // namespace
+
+Command add_sweep_command(CLI::App& app, std::ostream& out, std::ostream& err) {
+    auto* sub = app.add_subcommand("sweep", "  npusim sweep DESIGN --param K=V1,V2,... [options]\n"
+                                            "                                 the design at every point of a parameter "
+                                            "grid, in worker processes\n                                 (one per "
+                                            "core); under `mpirun -np N`, split over the ranks");
+    auto r = std::make_shared<SweepArgs>();
+    auto o = std::make_shared<CliOptions>(*sub, "sweep", "sweep options (also written --option=value)");
+    o->repeated("--param", "K=V1,V2,...",
+                "the values of a swept parameter (repeatable: the grid is every combination, the last --param varying "
+                "fastest); a single value fixes the parameter",
+                [r](const std::string& v) { r->axes.push_back(parse_axis(v)); });
+    o->value("--device", "D1,D2,...", "every point on each of these devices (default npu1_1col)",
+             [r](const std::string& v) {
+                 r->devices = split(v, ',');
+                 if (std::any_of(r->devices.begin(), r->devices.end(), [](const std::string& d) { return d.empty(); }))
+                     throw UsageError("--device expects D or D1,D2,...");
+             });
+    o->value("--kernels", "ref|aie", "which kernel build the workers call (default ref), as for run",
+             [r](const std::string& k) {
+                 const auto ks = harness::parse_kernel_set(k);
+                 if (!ks) throw UsageError(fmt::format("--kernels expects ref or aie, got '{}'", k));
+                 r->opts.kernels = *ks;
+             });
+    o->value("--jobs", "N",
+             "worker processes at a time, one point each (default: the number of cores; under mpirun: the cores "
+             "shared among the ranks on the machine)",
+             [r](const std::string& v) {
+                 r->opts.jobs = static_cast<unsigned>(parse_count(v, "--jobs", 1, 256));
+                 r->jobs_given = true;
+             });
+    o->flag("--serial", "run the points one after another in this process (no worker processes)", r->serial);
+    add_batch_options(
+        *o, {r->design, r->json, r->progress, r->csv_file, r->opts.seed, r->opts.max_cycles, r->opts.timeout_seconds},
+        "point", "point");
+    return {sub, [r, o, &out, &err] {
+                o->apply();
+                if (r->design.empty()) throw UsageError("sweep: which design? (see `npusim list`)");
+                if (r->serial) r->opts.fork_workers = false;
+                return run_sweep(*r, out, err);
+            }};
 }
 
 } // namespace npusim::tools

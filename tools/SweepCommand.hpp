@@ -3,14 +3,16 @@
 // parameter grid (harness::Sweep), in worker processes one per core; started by mpirun, the
 // points are split over the ranks and rank 0 prints the gathered table (text, --json, --csv FILE).
 // See docs/performance.md "Sweeps".
+#include "CliOptions.hpp"
+
 #include <iosfwd>
 #include <string>
-#include <vector>
 
 namespace npusim::tools {
 
-/// `args` starts with "sweep". UsageError for a bad command line, DesignError for an unknown
-/// design, device or parameter; returns 0 once every point ran (each point's status is reported).
-int cmd_sweep(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+/// Registers `sweep` and its options on the App. Its run throws UsageError for a bad command line,
+/// DesignError for an unknown design, device or parameter; returns 0 once every point ran (each
+/// point's status is reported).
+Command add_sweep_command(CLI::App& app, std::ostream& out, std::ostream& err);
 
 } // namespace npusim::tools

@@ -2,7 +2,7 @@
 # Install what npusim needs from Debian 12 packages, only what is missing. Uses sudo when not root.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libsystemc-dev libboost-graph-dev libeigen3-dev libfmt-dev
-          catch2 libbenchmark-dev nlohmann-json3-dev
+          catch2 libbenchmark-dev nlohmann-json3-dev libcli11-dev
           graphviz   # graphviz: the tests render --dot graphs with `dot`
           gtkwave    # gtkwave: the tests convert --vcd waveforms with `vcd2fst` (trace:vcd-gtkwave)
           chromium   # chromium: the tests render --html reports in headless Chromium (trace:html-chromium)
