@@ -438,7 +438,6 @@ int cmd_list(std::ostream& out, bool json) {
 }
 
 int cmd_args(const RunArgs& r, std::ostream& out) {
-    if (r.alloc_scheme) throw UsageError("args: --alloc-scheme applies to run and golden (args does not resolve)");
     const auto& spec = harness::design_by_name(r.design);
     const auto& dev = model::device_by_name(r.device);
     const auto inst = spec.build(dev, spec.resolve_params(r.params), harness::BuildOptions(r.seed, r.kernels));

@@ -145,5 +145,5 @@ TEST_CASE("CLI alloc-scheme with a bad value is a usage error", "[cli][alloc]") 
     CHECK_THAT(r.err, Contains("--alloc-scheme needs a value"));
     r = cli({"args", "passthrough_kernel", "--alloc-scheme", "bank-aware"});
     CHECK(r.code == 2);
-    CHECK_THAT(r.err, Contains("args: --alloc-scheme applies to run and golden"));
+    CHECK_THAT(r.err, Contains("args: unknown option '--alloc-scheme'")); // args neither resolves nor allocates
 }

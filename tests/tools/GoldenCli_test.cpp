@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 using namespace npusim;
@@ -311,11 +312,12 @@ TEST_CASE("cli: args lists a design's runtime arguments, help documents the gold
                    "0   a       input   i32[4096]  <i4       -\n"
                    "1   c       output  i32[4096]  <i4       exact\n"
                    "2   factor  input   i32[1]     <i4       -\n");
-    const auto h = cli({"--help"});
+    // The help wraps descriptions at its width: compare with its whitespace runs as one space.
+    const auto help = std::regex_replace(cli({"--help"}).out, std::regex(R"(\s+)"), " ");
     for (const char* s :
-         {"npusim golden DESIGN", "--input NAME=FILE", "--expect NAME=FILE", "--save-outputs DIR", "--rtol X, --atol Y",
+         {"npusim golden DESIGN", "--input NAME=FILE", "--expect NAME=FILE", "--save-outputs DIR", "--rtol X", "--atol Y",
           "--kernels ref|aie", "passthrough_dmas (E2) and transpose_dma move data by DMA only (no kernel)",
           "vector_vector_add (E4) has no external kernel", "passthrough_kernel (E1: passThrough)",
           "vector_scalar_mul (E3: scale)"})
-        CHECK_THAT(h.out, Catch::Contains(s));
+        CHECK_THAT(help, Catch::Contains(s));
 }

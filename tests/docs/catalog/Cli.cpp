@@ -92,12 +92,15 @@ void register_catalog_designs() {
 void add_cli(Catalog& c) {
     register_catalog_designs();
     c.component("CLI: usage", "Command lines npusim does not take: the usage text, then the error (`tools/Cli.cpp`, "
-                              "`tools/CliSupport.cpp`, `tools/DepthCommand.cpp`).");
+                              "`tools/CliOptions.cpp`, `tools/CliSupport.cpp`, `tools/DepthCommand.cpp`); CLI11 parses the command line and "
+                              "its own errors are worded as npusim's.");
     c.site("tools/Cli.cpp");
     c.cli("usage.unknown_command", kUsage, "unknown command 'frobnicate'", {"frobnicate"});
     c.cli("usage.run_without_design", kUsage, "run: which design? (see `npusim list`)", {"run"});
-    c.cli("usage.unknown_option", kUsage, "unknown option '--fast'", {"run", "passthrough_kernel", "--fast"});
-    c.cli("usage.unexpected_argument", kUsage, "unexpected argument 'twice'", {"run", "passthrough_kernel", "twice"});
+    c.cli("usage.unknown_top_option", kUsage, "unknown option '--fast'", {"--fast"});
+    c.cli("usage.unexpected_after_dashes", kUsage, "run: unexpected argument 'twice'",
+          {"run", "passthrough_kernel", "--", "twice"});
+    c.cli("usage.help_unknown_command", kUsage, "help: unknown command 'frobnicate'", {"help", "frobnicate"});
     c.cli("usage.number", kUsage, "--rtol expects a non-negative number, got 'x'",
           {"run", "passthrough_kernel", "--rtol", "x"});
     c.cli("usage.named_file", kUsage, "--input expects NAME=FILE.npy, got 'in'",
@@ -130,15 +133,21 @@ void add_cli(Catalog& c) {
           {"run", "passthrough_kernel", "--iters", "0"});
     c.cli("usage.alloc_scheme", kUsage, "--alloc-scheme expects bank-aware or basic-sequential, got 'best'",
           {"run", "passthrough_kernel", "--alloc-scheme", "best"});
-    c.cli("usage.args_alloc_scheme", kUsage, "args: --alloc-scheme applies to run and golden (args does not resolve)",
+    c.cli("usage.args_alloc_scheme", kUsage, "args: unknown option '--alloc-scheme'",
           {"args", "passthrough_kernel", "--alloc-scheme", "bank-aware"});
-    c.cli("usage.timing_argument", kUsage, "timing: unexpected argument '--fast'", {"timing", "--fast"});
+    c.cli("usage.args_without_design", kUsage, "args: which design? (see `npusim list`)", {"args"});
+    c.cli("usage.timing_argument", kUsage, "timing: unknown option '--fast'", {"timing", "--fast"});
     c.cli("usage.list_argument", kUsage, "list: unexpected argument 'all'", {"list", "all"});
-    c.cli("usage.devices_argument", kUsage, "devices: unexpected argument '--fast'", {"devices", "--fast"});
+    c.cli("usage.devices_argument", kUsage, "devices: unknown option '--fast'", {"devices", "--fast"});
     c.cli("usage.trace_format", kUsage, "--trace-format expects rich or mlir-aie, got 'ctf'",
           {"run", "passthrough_kernel", "--trace", "t.json", "--trace-format", "ctf"});
     c.cli("usage.trace_format_without_trace", kUsage, "--trace-format mlir-aie needs --trace FILE.json",
           {"run", "passthrough_kernel", "--trace-format", "mlir-aie"});
+    c.cli("usage.takes_no_value", kUsage, "--json takes no value", {"run", "passthrough_kernel", "--json=yes"});
+    c.cli("usage.needs_value", kUsage, "--device needs a value", {"run", "passthrough_kernel", "--device"});
+    c.site("tools/CliOptions.cpp");
+    c.cli("usage.unknown_option", kUsage, "run: unknown option '--fast'", {"run", "passthrough_kernel", "--fast"});
+    c.cli("usage.unexpected_argument", kUsage, "run: unexpected argument 'twice'", {"run", "passthrough_kernel", "twice"});
     c.site("tools/CliSupport.cpp");
     c.cli("usage.integer", kUsage, "--max-cycles expects a non-negative integer, got 'many'",
           {"run", "passthrough_kernel", "--max-cycles", "many"});
@@ -146,12 +155,10 @@ void add_cli(Catalog& c) {
           {"run", "passthrough_kernel", "--param", "size=big"});
     c.cli("usage.param_format", kUsage, "--param expects K=V, got 'tile'",
           {"run", "passthrough_kernel", "--param", "tile"});
-    c.cli("usage.takes_no_value", kUsage, "--json takes no value", {"run", "passthrough_kernel", "--json=yes"});
-    c.cli("usage.needs_value", kUsage, "--device needs a value", {"run", "passthrough_kernel", "--device"});
     c.site("tools/DepthCommand.cpp");
     c.cli("usage.depth_range", kUsage, "--jobs expects an integer in 1..256, got '0'",
           {"depth", "passthrough_kernel", "--jobs", "0"});
-    c.cli("usage.depth_csv_name", kUsage, "--csv needs a file name", {"depth", "passthrough_kernel", "--csv="});
+    c.cli("usage.depth_csv_name", kUsage, "--csv needs a file name", {"depth", "passthrough_kernel", "--csv", ""});
     c.cli("usage.depth_unknown_option", kUsage, "depth: unknown option '--fast'",
           {"depth", "passthrough_kernel", "--fast"});
     c.cli("usage.depth_unexpected_argument", kUsage, "depth: unexpected argument 'twice'",
@@ -164,7 +171,7 @@ void add_cli(Catalog& c) {
           {"sweep", "passthrough_kernel", "--device", "npu2,"});
     c.cli("usage.sweep_kernels", kUsage, "--kernels expects ref or aie, got 'fast'",
           {"sweep", "passthrough_kernel", "--kernels", "fast"});
-    c.cli("usage.sweep_csv_name", kUsage, "--csv needs a file name", {"sweep", "passthrough_kernel", "--csv="});
+    c.cli("usage.sweep_csv_name", kUsage, "--csv needs a file name", {"sweep", "passthrough_kernel", "--csv", ""});
     c.cli("usage.sweep_unknown_option", kUsage, "sweep: unknown option '--fast'",
           {"sweep", "passthrough_kernel", "--fast"});
     c.cli("usage.sweep_unexpected_argument", kUsage, "sweep: unexpected argument 'twice'",
