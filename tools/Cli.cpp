@@ -1126,7 +1126,7 @@ Command add_run(CLI::App& app, const std::string& name, std::ostream& out, std::
                             : "  npusim golden DESIGN [options] the same as run (for golden-model test scripts)");
     sub->footer(kNpyNote);
     auto r = std::make_shared<RunArgs>();
-    auto o = std::make_shared<CliOptions>(*sub, name, "run options (golden takes the same; also written --option=value)");
+    auto o = std::make_shared<CliOptions>(*sub, name, "run options (golden takes the same)");
     add_design_options(*o, *r, true);
     add_run_options(*o, *r);
     return {sub, [r, o, name, &out, &err] {

@@ -260,7 +260,7 @@ Command add_depth_command(CLI::App& app, std::ostream& out, std::ostream& err) {
                                             "the smallest depth that\n                                 runs "
                                             "deadlock-free and matches, its memory, and cycles at depths 1..k");
     auto r = std::make_shared<DepthArgs>();
-    auto o = std::make_shared<CliOptions>(*sub, "depth", "depth options (also written --option=value)");
+    auto o = std::make_shared<CliOptions>(*sub, "depth", "depth options");
     o->value("--device", "NAME", "the device (default npu1_1col), as for run",
              [r](const std::string& v) { r->device = v; });
     o->repeated("--param", "K=V", "override a design parameter (repeatable), as for run",

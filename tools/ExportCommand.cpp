@@ -110,7 +110,7 @@ Command add_export_command(CLI::App& app, std::ostream& out) {
                   "                                 the AIE-dialect MLIR module IRON would print for the design (stdout\n"
                   "                                 without -o), or the commands that build it (docs/export.md)");
     auto r = std::make_shared<ExportArgs>();
-    auto o = std::make_shared<CliOptions>(*sub, "export", "export options (also written --option=value)");
+    auto o = std::make_shared<CliOptions>(*sub, "export", "export options");
     o->design(r->design);
     o->value("--device", "NAME", "the device (default npu1_1col), as for run",
              [r](const std::string& v) { r->device = v; });

@@ -12,6 +12,10 @@ const char* const kExitCodesNote =
     "exit codes: 0 outputs match, 1 output mismatch, 2 design, usage or file error, 3 deadlock,\n"
     "4 limit reached, 5 internal error (a bug in npusim)\n";
 
+const char* const kOptionFormsNote =
+    "options: --option value or --option=value; given twice, a repeatable option keeps both values, any\n"
+    "other the last; -h, --help on every command\n";
+
 namespace {
 
 constexpr std::size_t kNameWidth = 20; // "  --device NAME" and the description from column 23
@@ -35,8 +39,9 @@ std::string option_line(const CLI::Option* o) {
     return line + HelpFormatter::wrap(o->get_description(), kNameWidth + 3, kWidth) + "\n";
 }
 
-// The options of `app` under their headings, each heading once (`done` holds the headings printed).
-std::string option_sections(const CLI::App* app, std::set<std::string>& done) {
+// The options of `app` under their headings, each heading once (`done` holds the headings printed);
+// without -h/--help when `with_help` is off (the whole usage says once that every command takes it).
+std::string option_sections(const CLI::App* app, std::set<std::string>& done, bool with_help) {
     std::vector<std::string> headings;
     for (const auto* o : app->get_options()) {
         const auto& g = o->get_group();
@@ -48,7 +53,8 @@ std::string option_sections(const CLI::App* app, std::set<std::string>& done) {
         if (!done.insert(h).second) continue;
         text += "\n" + h + ":\n";
         for (const auto* o : app->get_options())
-            if (o->get_group() == h && !o->get_positional()) text += option_line(o);
+            if (o->get_group() == h && !o->get_positional() && (with_help || o != app->get_help_ptr()))
+                text += option_line(o);
     }
     return text;
 }
@@ -80,17 +86,18 @@ std::string HelpFormatter::wrap(const std::string& text, std::size_t indent, std
 std::string HelpFormatter::make_help(const CLI::App* app, std::string, CLI::AppFormatMode) const {
     std::set<std::string> done;
     if (app->get_parent() != nullptr) { // one command
-        std::string text = "usage:\n" + with_newline(app->get_description()) + option_sections(app, done);
+        std::string text = "usage:\n" + with_newline(app->get_description()) + option_sections(app, done, true);
         if (!app->get_footer().empty()) text += "\n" + with_newline(app->get_footer());
-        return text + "\n" + kExitCodesNote;
+        return text + "\n" + kOptionFormsNote + kExitCodesNote;
     }
     // The whole usage: every command's lines, then every command's options.
     std::string text = "usage:\n" + with_newline(app->get_description());
     const auto subs = app->get_subcommands([](const CLI::App*) { return true; });
     for (const auto* s : subs) text += with_newline(s->get_description());
-    for (const auto* s : subs) text += option_sections(s, done);
+    for (const auto* s : subs)
+        if (!s->get_description().empty()) text += option_sections(s, done, false); // not help, version
     if (!app->get_footer().empty()) text += "\n" + with_newline(app->get_footer());
-    return text + "\n" + kExitCodesNote;
+    return text + "\n" + kOptionFormsNote + kExitCodesNote;
 }
 
 } // namespace npusim::tools

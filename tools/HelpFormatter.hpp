@@ -19,7 +19,8 @@ public:
     static std::string wrap(const std::string& text, std::size_t indent, std::size_t width);
 };
 
-/// The note every help ends with: npusim's exit codes.
+/// The notes every help ends with: how options are written, and npusim's exit codes.
+extern const char* const kOptionFormsNote;
 extern const char* const kExitCodesNote;
 
 } // namespace npusim::tools

@@ -287,7 +287,7 @@ Command add_sweep_command(CLI::App& app, std::ostream& out, std::ostream& err) {
                                             "grid, in worker processes\n                                 (one per "
                                             "core); under `mpirun -np N`, split over the ranks");
     auto r = std::make_shared<SweepArgs>();
-    auto o = std::make_shared<CliOptions>(*sub, "sweep", "sweep options (also written --option=value)");
+    auto o = std::make_shared<CliOptions>(*sub, "sweep", "sweep options");
     o->repeated("--param", "K=V1,V2,...",
                 "the values of a swept parameter (repeatable: the grid is every combination, the last --param varying "
                 "fastest); a single value fixes the parameter",
