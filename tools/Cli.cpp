@@ -1230,7 +1230,18 @@ std::string usage_message(const CLI::ParseError& e) {
     return m;
 }
 
-// The App: every subcommand, each one function that registers its options and what it runs.
+// The App: every subcommand, each one function that registers its options and what it runs. A new
+// subcommand is one more such function and one line here:
+//   Command add_x(CLI::App& app, std::ostream& out) {
+//       auto* sub = app.add_subcommand("x", "  npusim x DESIGN [options]     what it does");
+//       auto r = std::make_shared<XArgs>();
+//       auto o = std::make_shared<CliOptions>(*sub, "x", "x options");
+//       o->design(r->design);
+//       o->value("--opt", "N", "what it means", [r](const std::string& v) { r->n = parse_u64(v, "--opt"); });
+//       return {sub, [r, o, &out] { o->apply(); return run_x(*r, out); }};
+//   }
+// A command with a parser of its own (a function of the argument list) takes its arguments as given:
+// sub->allow_extras() and sub->prefix_command(), then parse(sub->remaining()) in its run.
 struct Cli {
     CLI::App app{"npusim", "npusim"};
     std::vector<Command> commands;
