@@ -1,6 +1,7 @@
 #include "ExportCommand.hpp"
 
 #include "CliSupport.hpp"
+#include "JsonDocument.hpp"
 
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/harness/DesignSpec.hpp"
@@ -17,6 +18,7 @@
 #include <fmt/ranges.h>
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <regex>
 #include <set>
@@ -35,6 +37,7 @@ struct ExportArgs {
     bool print_commands = false;
     bool chess = false;
     bool full_elf = false;
+    bool json = false;
 };
 
 } // namespace
@@ -95,8 +98,26 @@ int run_export(const ExportArgs& r, std::ostream& out) {
         f.close();
         if (!f) throw std::runtime_error(fmt::format("cannot write -o '{}': {}", r.output, std::strerror(errno)));
     }
-    if (r.print_commands)
-        out << build_commands(mlir, r.output.empty() ? r.design + ".mlir" : r.output, dev.name, r.chess, r.full_elf);
+    const std::string commands =
+        r.print_commands
+            ? build_commands(mlir, r.output.empty() ? r.design + ".mlir" : r.output, dev.name, r.chess, r.full_elf)
+            : std::string();
+    if (r.json) { // the module and the commands as fields of one document (docs/json.md)
+        nlohmann::json j{{"design", spec.name},
+                         {"device", dev.name},
+                         {"params", nlohmann::json::object()},
+                         {"generic", r.opts.generic},
+                         {"module", mlir},
+                         {"output", r.output.empty() ? nlohmann::json() : nlohmann::json(r.output)},
+                         {"commands", r.print_commands ? nlohmann::json(commands) : nlohmann::json()}};
+        for (const auto& [k, v] : params) { // a named parameter (dtype_in=i8) by its name, others as numbers
+            const auto p = std::find_if(spec.params.begin(), spec.params.end(),
+                                        [&k = k](const harness::ParamSpec& x) { return x.name == k; });
+            j["params"][k] = p != spec.params.end() && p->named() ? nlohmann::json(p->value_str(v)) : nlohmann::json(v);
+        }
+        out << json_document("export", std::move(j)).dump(2) << "\n";
+    } else if (r.print_commands)
+        out << commands;
     else if (r.output.empty())
         out << mlir;
     return 0;
@@ -136,6 +157,9 @@ Command add_export_command(CLI::App& app, std::ostream& out) {
     o->flag("--chess", "with --print-commands: compile the kernels with xchesscc instead of Peano", r->chess);
     o->flag("--full-elf", "with --print-commands: aiecc builds one full ELF instead of an xclbin and instructions",
             r->full_elf);
+    o->flag("--json",
+            "print one JSON object holding the module (and with --print-commands the commands) instead of the text",
+            r->json);
     return {sub, [r, o, &out] {
                 o->apply();
                 if (r->design.empty()) throw UsageError("export: which design? (see `npusim list`)");

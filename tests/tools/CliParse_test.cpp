@@ -29,7 +29,7 @@ const std::map<std::string, std::vector<std::string>>& subcommand_options() {
         {"sweep", {"--param", "--device", "--kernels", "--jobs", "--serial", "--seed", "--max-cycles", "--timeout",
                    "--json", "--csv", "--progress"}},
         {"export", {"--device", "--param", "--link-with", "-o FILE", "--generic", "--print-commands", "--chess",
-                    "--full-elf"}},
+                    "--full-elf", "--json"}},
     };
     return m;
 }

@@ -727,6 +727,7 @@ TEST_CASE("cli: every --json document names itself, its schema version and npusi
         {"error", {"run", "no_such_design", "--json"}},
         {"depth", {"depth", "passthrough_dmas", "--max-depth", "2", "--json"}},
         {"sweep", {"sweep", "vector_scalar_mul", "--param", "bits=16,32", "--json"}},
+        {"export", {"export", "vector_scalar_mul", "--json"}},
     };
     for (const auto& [kind, args] : docs) {
         INFO(kind);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
@@ -115,4 +116,36 @@ TEST_CASE("export: scratchpad_offset declares input_offset and offsets the fill'
     CHECK(m.code == 2);
     CHECK(m.err.find("worker 'multiply': cannot export its body: it stores into 'objfifo_out' a value computed "
                      "in the body") != std::string::npos);
+}
+
+TEST_CASE("export --json: one document holding the module, and the build commands with --print-commands",
+          "[cli][export][json]") {
+    const Out plain = cli({"export", "vector_scalar_mul", "--device", "npu2", "--param", "bits=32"});
+    REQUIRE(plain.code == 0);
+    const Out r = cli({"export", "vector_scalar_mul", "--device", "npu2", "--param", "bits=32", "--json"});
+    REQUIRE(r.code == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["document"] == "export");
+    CHECK(j["design"] == "vector_scalar_mul");
+    CHECK(j["device"] == "npu2");
+    CHECK(j["params"]["bits"] == 32);
+    CHECK(j["module"] == plain.out); // the text export prints without --json
+    CHECK(j["generic"] == false);
+    CHECK(j["output"].is_null());
+    CHECK(j["commands"].is_null());
+    // With --print-commands and -o: the commands as --print-commands prints them, the file written.
+    const auto file = std::filesystem::temp_directory_path() / "npusim_export_json_test.mlir";
+    const Out c = cli({"export", "vector_scalar_mul", "--print-commands", "-o", file.string(), "--json"});
+    REQUIRE(c.code == 0);
+    const auto k = nlohmann::json::parse(c.out);
+    CHECK(k["output"] == file.string());
+    CHECK(k["commands"] == cli({"export", "vector_scalar_mul", "--print-commands", "-o", file.string()}).out);
+    std::ifstream in(file);
+    const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove(file);
+    CHECK(written == k["module"].get<std::string>());
+    // A failure is the error document.
+    const Out bad = cli({"export", "no_such_design", "--json"});
+    CHECK(bad.code == 2);
+    CHECK(nlohmann::json::parse(bad.out)["status"] == "design_error");
 }

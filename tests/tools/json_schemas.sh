@@ -2,9 +2,9 @@
 # Every --json document the CLI prints, validated against its schema in docs/json-schema/ with
 # python3-jsonschema (Debian package, tools/install-deps.sh): list, devices, args, timing, run
 # (pass, mismatch, trace files, what-if, netlist), error (usage, design, deadlock, limit, with the
-# files written up to the failure), run_devices, depth, sweep. Then the schemas must reject
-# documents that break the contract (a number as a string, an unknown field, a wrong document
-# kind), so a schema that accepts anything fails here.
+# files written up to the failure), run_devices, depth, sweep, export (with --print-commands and
+# -o too). Then the schemas must reject documents that break the contract (a number as a string, an
+# unknown field, a wrong document kind), so a schema that accepts anything fails here.
 # Usage: json_schemas.sh NPUSIM SCHEMA_DIR
 set -uo pipefail
 npusim=$1
@@ -46,6 +46,8 @@ run run_devices_deadlock run deadlock_ring3 --device npu1,npu2
 run depth depth memcpy
 run depth_deadlock depth deadlock_fill_less
 run sweep sweep memcpy --param size=1024,1000
+run export export memcpy
+run export_commands export matmul_single_core --param M=64 --param K=64 --param N=64 --param dtype_in=i8 --print-commands -o "$d/m.mlir"
 "$py" - "$d" "$schemas" <<'PY'
 import copy, glob, json, os, sys
 import jsonschema
@@ -101,6 +103,10 @@ m = copy.deepcopy(docs["error_deadlock"]); m["document"] = "run"
 rejected("error", m, "another document kind")
 m = copy.deepcopy(docs["sweep"]); m["points"][0]["cycles"] = -1.5
 rejected("sweep", m, "fractional cycles")
+m = copy.deepcopy(docs["export"]); del m["module"]
+rejected("export", m, "a document without its module")
+if docs.get("export_commands", {}).get("params", {}).get("dtype_in") != "i8":
+    failures.append("export_commands: params.dtype_in is not 'i8'")
 for f in failures:
     print("FAIL", f)
 print(f"{len(docs)} documents, {len(loaded)} schemas, {len(failures)} failures")
