@@ -1230,6 +1230,18 @@ std::string usage_message(const CLI::ParseError& e) {
     return m;
 }
 
+// CLI11 reads `--flag=true` and `--flag=` as the flag given: npusim's flags take no value at all.
+void refuse_flag_values(const CLI::App& sub, const std::vector<std::string>& args) {
+    for (const auto& a : args) {
+        if (a == "--") break;
+        const auto eq = a.find('=');
+        if (!a.starts_with("--") || eq == std::string::npos) continue;
+        const auto* o = sub.get_option_no_throw(a.substr(0, eq));
+        if (o != nullptr && o->get_expected_max() == 0) // a flag
+            throw UsageError(fmt::format("{} takes no value", a.substr(0, eq)));
+    }
+}
+
 // The App: every subcommand, each one function that registers its options and what it runs. A new
 // subcommand is one more such function and one line here:
 //   Command add_x(CLI::App& app, std::ostream& out) {
@@ -1308,6 +1320,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             if (!c.app->parsed()) continue;
             if (!extra.empty()) // after `--`
                 throw UsageError(fmt::format("{}: unexpected argument '{}'", c.app->get_name(), extra.front()));
+            refuse_flag_values(*c.app, args);
             return c.run();
         }
         if (!extra.empty() && extra.front().size() > 1 && extra.front()[0] == '-')

@@ -153,10 +153,17 @@ TEST_CASE("cli: a value option without its value is a usage error naming it", "[
         const auto opt = args.back().substr(0, args.back().find('='));
         CHECK_THAT(r.err, Catch::EndsWith("npusim: usage error: " + opt + " needs a value\n"));
     }
-    // A flag given a value.
-    const auto r = cli({"depth", "passthrough_dmas", "--progress=1"});
-    CHECK(r.code == 2);
-    CHECK_THAT(r.err, Catch::EndsWith("npusim: usage error: --progress takes no value\n"));
+    // A flag given a value, even one CLI11 would read as the flag (true, empty).
+    for (const char* v : {"--progress=1", "--progress=true", "--progress=", "--serial=yes"}) {
+        INFO(v);
+        const auto r = cli({"sweep", "passthrough_dmas", v});
+        CHECK(r.code == 2);
+        const std::string opt(v, std::string(v).find('='));
+        CHECK_THAT(r.err, Catch::EndsWith("npusim: usage error: " + opt + " takes no value\n"));
+    }
+    const auto j = cli({"list", "--json=true"});
+    CHECK(j.code == 2);
+    CHECK_THAT(j.err, Catch::EndsWith("npusim: usage error: --json takes no value\n"));
 }
 
 TEST_CASE("cli: --version and version print npusim's version, exit 0", "[cli][parse]") {
