@@ -109,6 +109,14 @@ TEST_CASE("cli: --opt value and --opt=value mean the same on every subcommand", 
     const auto sweep = cli({"sweep", "vector_scalar_mul", "--param=bits=16,32", "--device", "npu1_1col,npu2", "--json"});
     REQUIRE(sweep.code == 0);
     CHECK(nlohmann::json::parse(sweep.out)["points"].size() == 4);
+    // --what-if adds up over its occurrences, each ablation once, in the order given.
+    const auto w = cli({"run", "passthrough_dmas", "--what-if", "ideal-locks", "--what-if=free-kernels,ideal-locks",
+                        "--json"});
+    REQUIRE(w.code == 0);
+    const auto wj = nlohmann::json::parse(w.out)["what_if"];
+    REQUIRE(wj.size() == 2);
+    CHECK(wj[0]["name"] == "ideal-locks");
+    CHECK(wj[1]["name"] == "free-kernels");
     // A value option's value may follow it as the design does: `--param K=V DESIGN` is not `--param K=V K2=V2`.
     CHECK(cli({"args", "--param", "bits=32", "vector_scalar_mul"}).code == 0);
 }
