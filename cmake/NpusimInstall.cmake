@@ -13,14 +13,14 @@ add_library(npusim::npusim ALIAS npusim_all)
 set_target_properties(npusim_sim_interface PROPERTIES EXPORT_NAME sim_interface)
 set_target_properties(npusim_sim_internal PROPERTIES EXPORT_NAME sim_internal)
 set_target_properties(npusim_cli PROPERTIES EXPORT_NAME cli)
-foreach(layer kernels aie_api aie_kernels model frontend sim traces harness examples systemc)
+foreach(layer kernels aie_api aie_kernels model frontend sim traces harness examples systemc hw xrt)
   set_target_properties(npusim_${layer} PROPERTIES EXPORT_NAME ${layer})
 endforeach()
 
 set(NPUSIM_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/npusim)
 install(TARGETS npusim_all npusim_kernels npusim_aie_api npusim_aie_kernels npusim_model npusim_frontend
                 npusim_sim_interface npusim_sim_internal npusim_sim npusim_traces npusim_harness npusim_examples
-                npusim_cli npusim_systemc
+                npusim_cli npusim_systemc npusim_hw npusim_xrt
         EXPORT npusimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -31,7 +31,7 @@ install(EXPORT npusimTargets NAMESPACE npusim:: DESTINATION ${NPUSIM_INSTALL_CMA
 
 # Public headers, one tree per layer (their include/ folders hold only public headers).
 foreach(dir kernels_ref/include kernels_ref/aie/include kernels_ref/aie_api/include model/include frontend/include
-            sim/include traces/include harness/include)
+            sim/include traces/include harness/include hw/include)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/tools/Cli.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/npusim/cli)

@@ -7,6 +7,7 @@
 #include "ExportCommand.hpp"
 #include "HelpFormatter.hpp"
 #include "HtmlReportOutcome.hpp"
+#include "HwCommand.hpp"
 #include "JsonDocument.hpp"
 #include "ProgressLine.hpp"
 #include "SweepCommand.hpp"
@@ -14,6 +15,7 @@
 
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/harness/NpyFile.hpp"
+#include "npusim/hw/HardwareError.hpp"
 #include "npusim/model/Error.hpp"
 #include "npusim/model/NativeActivity.hpp"
 #include "npusim/model/TimingParams.hpp"
@@ -75,15 +77,6 @@ double parse_tolerance(const std::string& s, const std::string& opt) {
 }
 
 // NAME=FILE for --input / --expect; a name may be given once.
-void parse_named_file(const std::string& kv, const std::string& opt, std::map<std::string, std::string>& into) {
-    const auto eq = kv.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
-        throw UsageError(fmt::format("{} expects NAME=FILE.npy, got '{}'", opt, kv));
-    const auto name = kv.substr(0, eq);
-    if (into.count(name)) throw UsageError(fmt::format("{} {} is given twice", opt, name));
-    into[name] = kv.substr(eq + 1);
-}
-
 // A run stops at these unless told otherwise (a normal design is far from both: the largest
 // registered one, matmul_whole_array on npu2, simulates about 10^6 cycles in under a second).
 constexpr std::uint64_t kDefaultMaxCycles = 10'000'000'000;
@@ -1278,6 +1271,8 @@ struct Cli {
         commands.push_back(add_depth_command(app, out, err));
         commands.push_back(add_sweep_command(app, out, err));
         commands.push_back(add_export_command(app, out));
+        commands.push_back(add_hw_command(app, out));
+        commands.push_back(add_compare_command(app, out));
         commands.push_back(add_help(app, out));
         commands.push_back(add_version(app, out));
         app.footer(kNpyNote); // after the subcommands: they would inherit it
@@ -1342,6 +1337,8 @@ ErrorClass classify_error(const std::exception& e) {
     if (dynamic_cast<const UsageError*>(&e)) return {2, "usage_error", "usage error"};
     if (dynamic_cast<const DesignError*>(&e)) return {2, "design_error", "design error"};
     if (dynamic_cast<const harness::NpyError*>(&e)) return {2, "file_error", "file error"};
+    if (const auto* h = dynamic_cast<const hw::HardwareError*>(&e))
+        return {static_cast<int>(ExitCode::Hardware), "hardware_error", hw::HardwareError::kind_name(h->kind())};
     if (const auto* s = dynamic_cast<const SimulationError*>(&e)) {
         const auto code = static_cast<int>(exit_code_for(s->kind()));
         switch (s->kind()) {

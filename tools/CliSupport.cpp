@@ -57,6 +57,15 @@ void parse_param(const std::string& kv, harness::Params& params) {
         params[key] = parse_i64(v, "--param " + key);
 }
 
+void parse_named_file(const std::string& kv, const std::string& opt, std::map<std::string, std::string>& into) {
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+        throw UsageError(fmt::format("{} expects NAME=FILE.npy, got '{}'", opt, kv));
+    const auto name = kv.substr(0, eq);
+    if (into.count(name)) throw UsageError(fmt::format("{} {} is given twice", opt, name));
+    into[name] = kv.substr(eq + 1);
+}
+
 std::string grouped(std::uint64_t v) {
     std::string s = std::to_string(v);
     for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ std::uint64_t parse_count(const std::string& s, const std::string& opt, std::uin
 std::string csv_field(const std::string& s);
 /// "K=V" of `--param` into `params` (UsageError unless V is an integer).
 void parse_param(const std::string& kv, harness::Params& params);
+/// `NAME=FILE.npy` (--input, --expect) into `into`; UsageError naming `opt` when malformed or NAME repeats.
+void parse_named_file(const std::string& kv, const std::string& opt, std::map<std::string, std::string>& into);
 
 /// Where the options `depth` and `sweep` share go.
 struct BatchOptionTargets {

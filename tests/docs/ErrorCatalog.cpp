@@ -18,6 +18,7 @@ int exit_code_of_kind(const std::string& kind) {
     if (kind == kDeadlock) return 3;
     if (kind == kLimit) return 4;
     if (kind == kInternal) return 5;
+    if (kind == kNoDevice || kind == kNoXrt || kind == kXrt) return 6;
     return 2;
 }
 

@@ -36,8 +36,11 @@ inline constexpr const char* kLimit = "limit reached";
 inline constexpr const char* kMismatch = "size mismatch";
 inline constexpr const char* kInternal = "internal error";
 inline constexpr const char* kOther = "error";
+inline constexpr const char* kNoDevice = "no NPU device"; ///< hw::HardwareError kinds: exit code 6
+inline constexpr const char* kNoXrt = "no XRT";
+inline constexpr const char* kXrt = "XRT error";
 /// The exit code of a kind (docs/errors.md): 1 size mismatch, 3 deadlock, 4 limit, 5 internal
-/// error, 2 otherwise.
+/// error, 6 no NPU device / no XRT / XRT error, 2 otherwise.
 int exit_code_of_kind(const std::string& kind);
 
 struct Entry {

@@ -83,6 +83,7 @@ NPUSIM_CATALOG_TEST("CLI: usage", usage)
 NPUSIM_CATALOG_TEST("CLI: output files and the process", process)
 NPUSIM_CATALOG_TEST("MLIR export", mlir_export)
 NPUSIM_CATALOG_TEST("NPU instruction files", hw_insts)
+NPUSIM_CATALOG_TEST("NPU runs", hw_runs)
 
 TEST_CASE("every component of the error catalog has its test case, ids and sites are well-formed", "[docs][errors]") {
     std::set<std::string> components;
@@ -149,7 +150,7 @@ std::vector<std::string> own_texts(const std::string& format) {
 }
 } // namespace
 
-TEST_CASE("every error reported in frontend, model, sim, harness, tools and examples is in the catalog",
+TEST_CASE("every error reported in frontend, model, sim, harness, tools, examples and hw is in the catalog",
           "[docs][errors][sites]") {
     // A throw site: throw XError(...), or a helper that throws (fail, protocol, bad, a recorded
     // SimulationError). Its first string literal is its format; one of its own texts must be in
@@ -164,7 +165,7 @@ TEST_CASE("every error reported in frontend, model, sim, harness, tools and exam
     const std::filesystem::path root(NPUSIM_SOURCE_DIR);
     std::vector<std::string> missing;
     int sites = 0;
-    for (const char* dir : {"frontend", "model", "sim", "harness", "tools", "examples"}) {
+    for (const char* dir : {"frontend", "model", "sim", "harness", "tools", "examples", "hw"}) {
         for (const auto& f : std::filesystem::recursive_directory_iterator(root / dir)) {
             const auto rel = std::filesystem::relative(f.path(), root).generic_string();
             if (!f.is_regular_file() || rel.starts_with("tools/fuzz/")) continue; // the fuzzer's own harness

@@ -2,8 +2,9 @@
 # Every --json document the CLI prints, validated against its schema in docs/json-schema/ with
 # python3-jsonschema (Debian package, tools/install-deps.sh): list, devices, args, timing, run
 # (pass, mismatch, trace files, what-if, netlist), error (usage, design, deadlock, limit, with the
-# files written up to the failure), run_devices, depth, sweep, export (with --print-commands and
-# -o too). Then the schemas must reject documents that break the contract (a number as a string, an
+# files written up to the failure; hw without an NPU), run_devices, depth, sweep, export (with
+# --print-commands and -o too), compare (recorded outputs, pass and mismatch); hw's own document
+# needs an NPU. Then the schemas must reject documents that break the contract (a number as a string, an
 # unknown field, a wrong document kind), so a schema that accepts anything fails here.
 # Usage: json_schemas.sh NPUSIM SCHEMA_DIR
 set -uo pipefail
@@ -47,6 +48,12 @@ run depth depth memcpy
 run depth_deadlock depth deadlock_fill_less
 run sweep sweep memcpy --param size=1024,1000
 run export export memcpy
+printf '20.0\n22.5, 24\n' >"$d/times.txt"
+printf '\0\0\3\6' >"$d/insts.bin"
+echo xclbin >"$d/x.xclbin"
+run compare_pass compare memcpy --hw-outputs "$d/saved" --hw-times "$d/times.txt"
+run compare_mismatch compare memcpy --seed 2 --hw-outputs "$d/saved"
+run error_hw hw memcpy --xclbin "$d/x.xclbin" --insts "$d/insts.bin"
 run export_commands export matmul_single_core --param M=64 --param K=64 --param N=64 --param dtype_in=i8 --print-commands -o "$d/m.mlir"
 "$py" - "$d" "$schemas" <<'PY'
 import copy, glob, json, os, sys
@@ -61,7 +68,7 @@ failures, used = [], set()
 docs = {}
 for f in sorted(glob.glob(os.path.join(d, "*.json"))):
     name = os.path.basename(f)[:-5]
-    if name in ("t", "dl", "bad"):
+    if name in ("t", "dl", "bad", "times"):
         continue
     try:
         doc = json.load(open(f))
@@ -77,8 +84,13 @@ for f in sorted(glob.glob(os.path.join(d, "*.json"))):
     errs = sorted(jsonschema.Draft7Validator(loaded[kind]).iter_errors(doc), key=lambda e: list(e.path))
     for e in errs[:5]:
         failures.append(f"{name} ({kind}): {'/'.join(map(str, e.path))}: {e.message[:300]}")
-for kind in sorted(set(loaded) - used):
+# hw's own document needs an NPU (this machine has none: its error document is validated instead).
+for kind in sorted(set(loaded) - used - {"hw"}):
     failures.append(f"schema {kind}.schema.json validated no document")
+if docs.get("error_hw", {}).get("status") != "hardware_error":
+    failures.append(f"error_hw: status {docs.get('error_hw', {}).get('status')}, want hardware_error")
+if docs.get("compare_pass", {}).get("status") != "pass" or docs.get("compare_mismatch", {}).get("status") != "mismatch":
+    failures.append("compare: want pass (same seed as the recorded outputs) and mismatch (another seed)")
 # The files written up to a failure are in the error document.
 files = docs.get("error_deadlock", {}).get("files", {})
 if set(files) != {"trace", "dot"}:
@@ -103,6 +115,10 @@ m = copy.deepcopy(docs["error_deadlock"]); m["document"] = "run"
 rejected("error", m, "another document kind")
 m = copy.deepcopy(docs["sweep"]); m["points"][0]["cycles"] = -1.5
 rejected("sweep", m, "fractional cycles")
+m = copy.deepcopy(docs["compare_pass"]); m["ratio"] = str(m["ratio"])
+rejected("compare", m, "the ratio as a string")
+m = copy.deepcopy(docs["compare_pass"]); m["hardware"]["source"] = "guess"
+rejected("compare", m, "an unknown hardware source")
 m = copy.deepcopy(docs["export"]); del m["module"]
 rejected("export", m, "a document without its module")
 if docs.get("export_commands", {}).get("params", {}).get("dtype_in") != "i8":

@@ -32,7 +32,9 @@ private:
 };
 
 /// Exit codes of the CLI (docs/errors.md).
-enum class ExitCode : int { Ok = 0, Mismatch = 1, DesignOrUsage = 2, Deadlock = 3, Limit = 4, Internal = 5 };
+/// CLI exit codes (DESIGN.md; 6 is npusim's addition for the NPU backend: no device or an XRT
+/// failure, docs/hardware.md).
+enum class ExitCode : int { Ok = 0, Mismatch = 1, DesignOrUsage = 2, Deadlock = 3, Limit = 4, Internal = 5, Hardware = 6 };
 
 inline ExitCode exit_code_for(SimulationError::Kind k) {
     switch (k) {
