@@ -5,6 +5,7 @@
 
 #include "npusim/model/NetlistRelations.hpp"
 
+#include <chrono>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -22,6 +23,8 @@ CoreProcess::CoreProcess(const CoreProcessServices& services, const model::CoreP
         rings_.push_back(std::move(x));
     }
     free_kernels_ = services.free_kernels;
+    pool_ = services.kernel_pool && services.kernel_pool->threads() > 0 ? services.kernel_pool : nullptr;
+    pool_min_nanos_ = services.kernel_pool_min_nanos;
     if (services.check_memory) {
         std::vector<model::TileCoord> tiles{prog.tile};
         for (const auto& r : prog.rings)
@@ -79,6 +82,43 @@ void CoreProcess::resync(std::uint64_t waits_before) {
 
 void CoreProcess::resumed() noexcept {
     model::NativeActivity::enter(model::NativeActivity::Phase::Simulation, prog_.worker, {}, now_cycles());
+}
+
+const char* const CoreProcess::no_cascade_out =
+    "cascade_put: no CascadeFlow starts at this worker, so its core has no cascade output";
+const char* const CoreProcess::no_cascade_in =
+    "cascade_get: no CascadeFlow ends at this worker, so its core has no cascade input";
+const char* const CoreProcess::no_stream_out =
+    "put_ms: no ObjectFifo producer end at this worker is Port::stream, so its core's output stream port is not "
+    "connected";
+const char* const CoreProcess::no_stream_in =
+    "get_ss: no ObjectFifo consumer end at this worker is Port::stream, so its core's input stream port is not "
+    "connected";
+
+void CoreProcess::PoolThreadServices::refuse(std::string_view what) const {
+    throw ThreadCall{fmt::format("a kernel called {} while running on a kernel thread (SimOptions::kernel_threads, "
+                                 "--kernel-threads); a kernel that uses its worker's services runs only with "
+                                 "--kernel-threads 1",
+                                 what)};
+}
+
+bool CoreProcess::pooled(std::string_view kernel) const {
+    // Cores with cascade or stream ports move words on their own clock inside kernels; the memory
+    // check compares the reached tile memories around each call with nobody else writing them.
+    if (!pool_ || guard_ || cascade_in_ || cascade_out_ || stream_in_ || stream_out_) return false;
+    if (pool_min_nanos_ == 0) return true;
+    for (const auto& [k, nanos] : kernel_nanos_)
+        if (k == kernel) return nanos >= pool_min_nanos_;
+    return false; // its first call runs here and is timed
+}
+
+void CoreProcess::note_kernel_time(std::string_view kernel, std::uint64_t nanos) {
+    for (auto& [k, n] : kernel_nanos_)
+        if (k == kernel) {
+            n = nanos;
+            return;
+        }
+    kernel_nanos_.emplace_back(kernel, nanos);
 }
 
 std::string CoreProcess::error_subject() const { return model::worker_label(prog_.worker); }
@@ -319,10 +359,50 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
         ~EndKernel() { k.reset(); }
     };
     const EndKernel end_kernel{kernel_};
+    // --what-if free-kernels: the call still runs (the data stays exact) but costs no core time.
+    const std::uint64_t total = free_kernels_ ? 0 : cycles + svc_.timing.kernel_call_overhead_cycles;
+    if (free_kernels_) cycles = 0;
+    const bool on_pool = pooled(kernel);
     try {
-        const model::NativeActivityScope in_kernel(model::NativeActivity::Phase::Simulation, prog_.worker, kernel,
-                                                   begin);
-        run();
+        if (on_pool) {
+            // The call's cost does not depend on its result: charge it, hand the call to the pool,
+            // and wait in simulated time until it ends while other processes run (and other cores
+            // hand over theirs). Nobody sees its views before then: the core holds them and
+            // publishes nothing until it runs on. Join before anything else happens here, also
+            // when the run is torn down during the wait.
+            KernelPool::Task task;
+            task.run = &run;
+            task.services = &pool_services_;
+            task.worker = prog_.worker;
+            task.kernel = kernel;
+            task.cycle = begin;
+            struct Join {
+                KernelPool& pool;
+                KernelPool::Task& task;
+                ~Join() { pool.wait(task); }
+            };
+            pool_->submit(task);
+            {
+                const Join join{*pool_, task};
+                clk_.advance(total);
+                clk_.sync();
+            }
+            if (pool_min_nanos_) note_kernel_time(kernel, task.nanos);
+            if (task.error) std::rethrow_exception(task.error);
+        } else {
+            const model::NativeActivityScope in_kernel(model::NativeActivity::Phase::Simulation, prog_.worker, kernel,
+                                                       begin);
+            const auto start = pool_ && pool_min_nanos_ ? std::chrono::steady_clock::now()
+                                                        : std::chrono::steady_clock::time_point{};
+            run();
+            if (pool_ && pool_min_nanos_)
+                note_kernel_time(kernel, static_cast<std::uint64_t>(
+                                             std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                 std::chrono::steady_clock::now() - start)
+                                                 .count()));
+        }
+    } catch (const PoolThreadServices::ThreadCall& c) {
+        protocol(c.message);
     } catch (const ProcessAbort&) {
         throw;
     } catch (const std::exception& e) {
@@ -333,12 +413,9 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
                              fmt::format("{}: kernel '{}' threw an unknown exception", error_subject(), kernel)));
     }
     check_kernel_writes(kernel, views, begin);
-    // --what-if free-kernels: the call still runs (the data stays exact) but costs no core time.
-    const std::uint64_t total = free_kernels_ ? 0 : cycles + svc_.timing.kernel_call_overhead_cycles;
-    if (free_kernels_) cycles = 0;
     std::uint64_t cascade_extra = 0; // cycles the call's cascade words lengthened it
     if (kernel_->words == 0) {
-        clk_.advance(total);
+        if (!on_pool) clk_.advance(total);
     } else {
         // The call overlaps its cascade words: it ends when both its work (delayed by the words
         // that came late or found no room) and its last word are done.
@@ -418,7 +495,7 @@ void CoreProcess::cascade_op(bool put, bool will_block, Op op) {
 }
 
 void CoreProcess::cascade_put(const void* word) {
-    if (!cascade_out_) protocol("cascade_put: no CascadeFlow starts at this worker, so its core has no cascade output");
+    if (!cascade_out_) protocol(no_cascade_out);
     cascade_op(true, cascade_out_->words_held() >= cascade_out_->depth(), [&](std::uint64_t at) {
         const auto t = cascade_out_->put(static_cast<const std::byte*>(word), at, clk_, ps_);
         ps_.acted("put a cascade word to", &cascade_out_->connection().dst_worker, -1, t);
@@ -427,7 +504,7 @@ void CoreProcess::cascade_put(const void* word) {
 }
 
 void CoreProcess::cascade_get(void* word) {
-    if (!cascade_in_) protocol("cascade_get: no CascadeFlow ends at this worker, so its core has no cascade input");
+    if (!cascade_in_) protocol(no_cascade_in);
     cascade_op(false, cascade_in_->words_held() == 0, [&](std::uint64_t at) {
         const auto t = cascade_in_->get(static_cast<std::byte*>(word), at, clk_, ps_);
         ps_.acted("got a cascade word from", &cascade_in_->connection().src_worker, -1, t);
@@ -459,9 +536,7 @@ void CoreProcess::stream_op(Op op) {
 }
 
 void CoreProcess::stream_put(std::uint32_t word) {
-    if (!stream_out_)
-        protocol("put_ms: no ObjectFifo producer end at this worker is Port::stream, so its core's output stream "
-                 "port is not connected");
+    if (!stream_out_) protocol(no_stream_out);
     stream_op([&] {
         std::uint8_t bytes[4];
         std::memcpy(bytes, &word, sizeof bytes);
@@ -471,9 +546,7 @@ void CoreProcess::stream_put(std::uint32_t word) {
 }
 
 std::uint32_t CoreProcess::stream_get() {
-    if (!stream_in_)
-        protocol("get_ss: no ObjectFifo consumer end at this worker is Port::stream, so its core's input stream "
-                 "port is not connected");
+    if (!stream_in_) protocol(no_stream_in);
     std::uint32_t w = 0;
     stream_op([&] {
         stream_in_->receive(*stream_in_port_, 4, clk_, ps_);

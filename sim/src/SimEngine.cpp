@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <map>
+#include <thread>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -51,6 +52,7 @@ SimEngine::~SimEngine() {
     try {
         terminate_processes();
     } catch (...) {}
+    if (kernel_pool_) kernel_pool_->wait_all(); // the unwound cores joined theirs; nothing may outlive them
 #if defined(__SANITIZE_ADDRESS__)
     // Exceptions that unwound SystemC coroutine stacks (QuickThreads, not annotated for ASan)
     // cannot have their frames unpoisoned by ASan; back on the main stack, clear what is stale.
@@ -274,8 +276,14 @@ void SimEngine::build() {
         }
     }
     build_packet_switches(shim, tile_channel);
-    const CoreProcessServices core_services{services_, net_.buffers,       memory_,
-                                            locks_,    opts_.check_memory, opts_.free_kernels};
+    const unsigned threads =
+        opts_.kernel_threads ? opts_.kernel_threads : std::max(1u, std::thread::hardware_concurrency());
+    // Pool threads only where calls can go to them (CoreProcess::pooled): not under the memory check.
+    if (threads > 1 && !opts_.check_memory && !net_.cores.empty())
+        kernel_pool_ = std::make_unique<KernelPool>(threads, opts_.core_stack_bytes);
+    const CoreProcessServices core_services{services_,          net_.buffers,        memory_,
+                                            locks_,             opts_.check_memory,  opts_.free_kernels,
+                                            kernel_pool_.get(), opts_.kernel_pool_min_nanos};
     for (const auto& c : net_.cores) {
         cores_.push_back(std::make_unique<CoreProcess>(core_services, c));
         processes_.push_back(cores_.back().get());
@@ -446,6 +454,8 @@ SimResult SimEngine::run() {
             }
         }
     }
+    // A stopped run (error, limit, deadlock) may leave a core waiting for its pooled call's end.
+    if (kernel_pool_) kernel_pool_->wait_all();
     model::NativeActivity::leave();
     report(true);
     if (wall_reached && !run_.error() && !run_.finished()) {
