@@ -403,6 +403,7 @@ void SimEngine::close_trace_on_failure() {
             opts_.trace->detailed_span(p->track(), TraceKind::Blocked, "blocked: " + ps.describe(),
                                        std::min(ps.since, end), end, {});
         }
+        for (std::size_t i = 0; i < locks_.size(); ++i) locks_.at(static_cast<int>(i)).trace_pending();
         opts_.trace->finish(end);
         for (auto& w : opts_.trace->warnings()) run_.warn(std::move(w));
     } catch (const std::exception& e) {
@@ -520,6 +521,7 @@ SimResult SimEngine::run() {
         run_.warn(
             fmt::format("{} shim task(s) had not completed when the runtime sequence ended (not awaited)", pending));
     if (opts_.trace) {
+        for (std::size_t i = 0; i < locks_.size(); ++i) locks_.at(static_cast<int>(i)).trace_pending();
         opts_.trace->finish(r.cycles);
         for (auto& w : opts_.trace->warnings()) run_.warn(std::move(w));
     }
