@@ -84,17 +84,6 @@ void CoreProcess::resumed() noexcept {
     model::NativeActivity::enter(model::NativeActivity::Phase::Simulation, prog_.worker, {}, now_cycles());
 }
 
-const char* const CoreProcess::no_cascade_out =
-    "cascade_put: no CascadeFlow starts at this worker, so its core has no cascade output";
-const char* const CoreProcess::no_cascade_in =
-    "cascade_get: no CascadeFlow ends at this worker, so its core has no cascade input";
-const char* const CoreProcess::no_stream_out =
-    "put_ms: no ObjectFifo producer end at this worker is Port::stream, so its core's output stream port is not "
-    "connected";
-const char* const CoreProcess::no_stream_in =
-    "get_ss: no ObjectFifo consumer end at this worker is Port::stream, so its core's input stream port is not "
-    "connected";
-
 void CoreProcess::PoolThreadServices::refuse(std::string_view what) const {
     throw ThreadCall{fmt::format("a kernel called {} while running on a kernel thread (SimOptions::kernel_threads, "
                                  "--kernel-threads); a kernel that uses its worker's services runs only with "
@@ -402,6 +391,16 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
                                                  .count()));
         }
     } catch (const PoolThreadServices::ThreadCall& c) {
+        // A pooled core has no cascade or stream ports: the port's own error, as in serial mode.
+        using Port = PoolThreadServices::ThreadCall::Port;
+        std::byte word[64] = {};
+        switch (c.port) {
+        case Port::CascadePut: cascade_put(word); break;
+        case Port::CascadeGet: cascade_get(word); break;
+        case Port::StreamPut: stream_put(0); break;
+        case Port::StreamGet: (void)stream_get(); break;
+        case Port::None: break;
+        }
         protocol(c.message);
     } catch (const ProcessAbort&) {
         throw;
@@ -495,7 +494,7 @@ void CoreProcess::cascade_op(bool put, bool will_block, Op op) {
 }
 
 void CoreProcess::cascade_put(const void* word) {
-    if (!cascade_out_) protocol(no_cascade_out);
+    if (!cascade_out_) protocol("cascade_put: no CascadeFlow starts at this worker, so its core has no cascade output");
     cascade_op(true, cascade_out_->words_held() >= cascade_out_->depth(), [&](std::uint64_t at) {
         const auto t = cascade_out_->put(static_cast<const std::byte*>(word), at, clk_, ps_);
         ps_.acted("put a cascade word to", &cascade_out_->connection().dst_worker, -1, t);
@@ -504,7 +503,7 @@ void CoreProcess::cascade_put(const void* word) {
 }
 
 void CoreProcess::cascade_get(void* word) {
-    if (!cascade_in_) protocol(no_cascade_in);
+    if (!cascade_in_) protocol("cascade_get: no CascadeFlow ends at this worker, so its core has no cascade input");
     cascade_op(false, cascade_in_->words_held() == 0, [&](std::uint64_t at) {
         const auto t = cascade_in_->get(static_cast<std::byte*>(word), at, clk_, ps_);
         ps_.acted("got a cascade word from", &cascade_in_->connection().src_worker, -1, t);
@@ -536,7 +535,9 @@ void CoreProcess::stream_op(Op op) {
 }
 
 void CoreProcess::stream_put(std::uint32_t word) {
-    if (!stream_out_) protocol(no_stream_out);
+    if (!stream_out_)
+        protocol("put_ms: no ObjectFifo producer end at this worker is Port::stream, so its core's output stream "
+                 "port is not connected");
     stream_op([&] {
         std::uint8_t bytes[4];
         std::memcpy(bytes, &word, sizeof bytes);
@@ -546,7 +547,9 @@ void CoreProcess::stream_put(std::uint32_t word) {
 }
 
 std::uint32_t CoreProcess::stream_get() {
-    if (!stream_in_) protocol(no_stream_in);
+    if (!stream_in_)
+        protocol("get_ss: no ObjectFifo consumer end at this worker is Port::stream, so its core's input stream "
+                 "port is not connected");
     std::uint32_t w = 0;
     stream_op([&] {
         stream_in_->receive(*stream_in_port_, 4, clk_, ps_);

@@ -159,6 +159,7 @@ private:
         explicit PoolThreadServices(const CoreProcess& core) : core_(core) {}
         struct ThreadCall {
             std::string message; ///< the protocol error the core reports
+            enum class Port { None, CascadePut, CascadeGet, StreamPut, StreamGet } port = Port::None;
         };
         std::span<std::byte* const> acquire(int, int) override { refuse("acquire"); }
         void release(int, int) override { refuse("release"); }
@@ -171,11 +172,11 @@ private:
             refuse("another kernel");
         }
         void add_cycles(std::uint64_t) override { refuse("add_cycles"); }
-        // A pooled core has no cascade or stream ports: the same errors as on the simulating thread.
-        void cascade_put(const void*) override { throw ThreadCall{no_cascade_out}; }
-        void cascade_get(void*) override { throw ThreadCall{no_cascade_in}; }
-        void stream_put(std::uint32_t) override { throw ThreadCall{no_stream_out}; }
-        std::uint32_t stream_get() override { throw ThreadCall{no_stream_in}; }
+        // A pooled core has no cascade or stream ports: the core reports the port's own error.
+        void cascade_put(const void*) override { throw ThreadCall{{}, ThreadCall::Port::CascadePut}; }
+        void cascade_get(void*) override { throw ThreadCall{{}, ThreadCall::Port::CascadeGet}; }
+        void stream_put(std::uint32_t) override { throw ThreadCall{{}, ThreadCall::Port::StreamPut}; }
+        std::uint32_t stream_get() override { throw ThreadCall{{}, ThreadCall::Port::StreamGet}; }
         std::uint32_t scratchpad_word(int) override { refuse("a ScratchpadParameter read"); }
         std::string_view worker() const override { return core_.worker(); }
         bool tracing() const override { return false; }
@@ -184,10 +185,6 @@ private:
         [[noreturn]] void refuse(std::string_view what) const;
         const CoreProcess& core_;
     };
-    static const char* const no_cascade_out;
-    static const char* const no_cascade_in;
-    static const char* const no_stream_out;
-    static const char* const no_stream_in;
     /// Whether this call goes to the pool, and the host time each kernel's last call took.
     bool pooled(std::string_view kernel) const;
     void note_kernel_time(std::string_view kernel, std::uint64_t nanos);
