@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <memory>
+#include <sched.h>
 #include <algorithm>
 
 namespace npusim::sim {
@@ -56,31 +57,36 @@ void KernelPool::work() {
             queue_.pop_front();
             ++running_;
         }
-        const auto start = std::chrono::steady_clock::now();
-        model::CoreServices::set_current(t->services);
-        model::NativeActivity::enter_thread(t->worker, t->kernel, t->cycle);
-        try {
-            (*t->run)();
-        } catch (...) {
-            t->error = std::current_exception();
-        }
-        model::NativeActivity::leave_thread();
-        model::CoreServices::set_current(nullptr);
-        t->nanos = static_cast<std::uint64_t>(
-            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+        execute(*t);
         {
             const std::lock_guard lk(m_);
-            t->done = true;
+            t->done.store(true, std::memory_order_release);
             --running_;
         }
         done_.notify_all();
     }
 }
 
+void KernelPool::execute(Task& t) {
+    const auto start = std::chrono::steady_clock::now();
+    auto* const saved = model::CoreServices::current();
+    model::CoreServices::set_current(t.services);
+    model::NativeActivity::enter_thread(t.worker, t.kernel, t.cycle);
+    try {
+        (*t.run)();
+    } catch (...) {
+        t.error = std::current_exception();
+    }
+    model::NativeActivity::leave_thread();
+    model::CoreServices::set_current(saved);
+    t.nanos = static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+}
+
 void KernelPool::submit(Task& t) {
     {
         const std::lock_guard lk(m_);
-        t.done = false;
+        t.done.store(false, std::memory_order_relaxed);
         t.error = nullptr;
         queue_.push_back(&t);
     }
@@ -88,8 +94,25 @@ void KernelPool::submit(Task& t) {
 }
 
 void KernelPool::wait(Task& t) {
+    {
+        std::unique_lock lk(m_);
+        if (t.done.load(std::memory_order_acquire)) return;
+        const auto it = std::find(queue_.begin(), queue_.end(), &t);
+        if (it != queue_.end()) {
+            queue_.erase(it);
+            lk.unlock();
+            execute(t);
+            t.done.store(true, std::memory_order_release);
+            return;
+        }
+    }
+    // It runs on a pool thread: give the CPU to it for a while before sleeping on the condition.
+    for (int i = 0; i < 50; ++i) {
+        if (t.done.load(std::memory_order_acquire)) return;
+        sched_yield();
+    }
     std::unique_lock lk(m_);
-    done_.wait(lk, [&] { return t.done; });
+    done_.wait(lk, [&] { return t.done.load(std::memory_order_acquire); });
 }
 
 void KernelPool::wait_all() {

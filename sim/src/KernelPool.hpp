@@ -7,6 +7,7 @@
 // overflows or faults on a pool thread is reported like one on a core's coroutine stack.
 #include "npusim/model/CoreServices.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -32,7 +33,7 @@ public:
         std::uint64_t cycle = 0;
         std::exception_ptr error; ///< what run threw
         std::uint64_t nanos = 0; ///< its native wall time
-        bool done = false;
+        std::atomic<bool> done{false};
     };
 
     /// `threads` >= 1 OS threads of `stack_bytes` host stack each (fewer if the system refuses
@@ -45,13 +46,15 @@ public:
 
     unsigned threads() const { return static_cast<unsigned>(threads_.size()); }
     void submit(Task& t);
-    /// Block until `t` is done (no-op if it was never submitted or is done).
+    /// Block until `t` is done. A task no thread has started yet runs on the caller's thread
+    /// instead (no hand-back latency); one that runs is waited for, spinning briefly first.
     void wait(Task& t);
     /// Block until no submitted task is running or queued.
     void wait_all();
 
 private:
     static void* thread_main(void* self);
+    static void execute(Task& t);
     void work();
     std::mutex m_;
     std::condition_variable wake_; ///< a task was queued or the pool stops
