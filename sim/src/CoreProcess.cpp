@@ -23,7 +23,7 @@ CoreProcess::CoreProcess(const CoreProcessServices& services, const model::CoreP
         rings_.push_back(std::move(x));
     }
     free_kernels_ = services.free_kernels;
-    pool_ = services.kernel_pool && services.kernel_pool->threads() > 0 ? services.kernel_pool : nullptr;
+    pool_ = services.kernel_pool;
     pool_min_nanos_ = services.kernel_pool_min_nanos;
     if (services.check_memory) {
         std::vector<model::TileCoord> tiles{prog.tile};

@@ -10,16 +10,20 @@
 
 namespace npusim::sim {
 
-KernelPool::KernelPool(unsigned threads, std::size_t stack_bytes) {
+KernelPool::KernelPool(unsigned threads, std::size_t stack_bytes)
+    : wanted_(std::max(1u, threads)), stack_bytes_(stack_bytes) {}
+
+void KernelPool::start() {
+    started_ = true;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, stack_bytes);
-    for (unsigned i = 0; i < std::max(1u, threads); ++i) {
+    pthread_attr_setstacksize(&attr, stack_bytes_);
+    for (unsigned i = 0; i < wanted_; ++i) {
         pthread_t t;
         if (pthread_create(&t, &attr, &KernelPool::thread_main, this) != 0) break;
         threads_.push_back(t);
     }
-    pthread_attr_destroy(&attr); // no thread started: threads() is 0 and the caller runs calls itself
+    pthread_attr_destroy(&attr);
 }
 
 KernelPool::~KernelPool() {
@@ -84,6 +88,12 @@ void KernelPool::execute(Task& t) {
 }
 
 void KernelPool::submit(Task& t) {
+    if (!started_) start();
+    if (threads_.empty()) { // the system refused every thread: run the call here
+        execute(t);
+        t.done.store(true, std::memory_order_release);
+        return;
+    }
     {
         const std::lock_guard lk(m_);
         t.done.store(false, std::memory_order_relaxed);

@@ -36,15 +36,16 @@ public:
         std::atomic<bool> done{false};
     };
 
-    /// `threads` >= 1 OS threads of `stack_bytes` host stack each (fewer if the system refuses
-    /// some: threads() says how many run; with none, the caller runs its calls itself).
+    /// `threads` >= 1 OS threads of `stack_bytes` host stack each, started at the first submit
+    /// (a run whose calls all stay on the simulating thread starts none). If the system refuses
+    /// them all, submit runs each call itself.
     KernelPool(unsigned threads, std::size_t stack_bytes);
     /// Finishes every submitted task, then ends the threads.
     ~KernelPool();
     KernelPool(const KernelPool&) = delete;
     KernelPool& operator=(const KernelPool&) = delete;
 
-    unsigned threads() const { return static_cast<unsigned>(threads_.size()); }
+    /// Hand `t` over (or run it now if no thread could be started).
     void submit(Task& t);
     /// Block until `t` is done. A task no thread has started yet runs on the caller's thread
     /// instead (no hand-back latency); one that runs is waited for, spinning briefly first.
@@ -55,6 +56,10 @@ public:
 private:
     static void* thread_main(void* self);
     static void execute(Task& t);
+    void start();
+    unsigned wanted_;
+    std::size_t stack_bytes_;
+    bool started_ = false;
     void work();
     std::mutex m_;
     std::condition_variable wake_; ///< a task was queued or the pool stops
