@@ -60,8 +60,8 @@ void BM_PassthroughRuns4KiB(benchmark::State& state) {
         last = std::move(r.host);
     }
     if (!inst.check(last)[0].match) state.SkipWithError("output mismatch");
-    state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()),
-                                                      benchmark::Counter::kIsRate);
+    state.counters["runs_per_s"] =
+        benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 // Data movement against its floor: simulate E1 at 64 MiB with 4 KiB BDs, and in the same iteration a
@@ -119,7 +119,12 @@ void BM_PassthroughVsMemcpy(benchmark::State& state) {
 } // namespace
 
 BENCHMARK(BM_PassthroughRuns4KiB)->Arg(1)->Arg(0)->ArgName("check_memory")->UseRealTime()->MinTime(1.0);
-BENCHMARK(BM_PassthroughVsMemcpy)->Arg(1)->Arg(0)->ArgName("check_memory")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PassthroughVsMemcpy)
+    ->Arg(1)
+    ->Arg(0)
+    ->ArgName("check_memory")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_PassthroughKernel)
     ->Args({1 << 20, 1})
     ->Args({1 << 20, 0})

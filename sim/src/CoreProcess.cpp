@@ -381,14 +381,14 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
         } else {
             const model::NativeActivityScope in_kernel(model::NativeActivity::Phase::Simulation, prog_.worker, kernel,
                                                        begin);
-            const auto start = pool_ && pool_min_nanos_ ? std::chrono::steady_clock::now()
-                                                        : std::chrono::steady_clock::time_point{};
+            const auto start =
+                pool_ && pool_min_nanos_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
             run();
             if (pool_ && pool_min_nanos_)
-                note_kernel_time(kernel, static_cast<std::uint64_t>(
-                                             std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                 std::chrono::steady_clock::now() - start)
-                                                 .count()));
+                note_kernel_time(kernel,
+                                 static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                                std::chrono::steady_clock::now() - start)
+                                                                .count()));
         }
     } catch (const PoolThreadServices::ThreadCall& c) {
         // A pooled core has no cascade or stream ports: the port's own error, as in serial mode.

@@ -2,11 +2,11 @@
 
 #include "npusim/model/NativeActivity.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <memory>
 #include <sched.h>
-#include <algorithm>
 
 namespace npusim::sim {
 

@@ -281,9 +281,14 @@ void SimEngine::build() {
     // Pool threads only where calls can go to them (CoreProcess::pooled): not under the memory check.
     if (threads > 1 && !opts_.check_memory && !net_.cores.empty())
         kernel_pool_ = std::make_unique<KernelPool>(threads, opts_.core_stack_bytes);
-    const CoreProcessServices core_services{services_,          net_.buffers,        memory_,
-                                            locks_,             opts_.check_memory,  opts_.free_kernels,
-                                            kernel_pool_.get(), opts_.kernel_pool_min_nanos};
+    const CoreProcessServices core_services{services_,
+                                            net_.buffers,
+                                            memory_,
+                                            locks_,
+                                            opts_.check_memory,
+                                            opts_.free_kernels,
+                                            kernel_pool_.get(),
+                                            opts_.kernel_pool_min_nanos};
     for (const auto& c : net_.cores) {
         cores_.push_back(std::make_unique<CoreProcess>(core_services, c));
         processes_.push_back(cores_.back().get());

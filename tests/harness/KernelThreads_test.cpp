@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace npusim;
@@ -31,8 +31,8 @@ public:
     }
     void detailed_span(int track, sim::TraceKind kind, std::string_view name, std::uint64_t begin, std::uint64_t end,
                        sim::TraceArgs args) override {
-        lines.push_back(fmt::format("dspan {} {} {} {} {}{}", track, static_cast<int>(kind), name, begin, end,
-                                    text(args)));
+        lines.push_back(
+            fmt::format("dspan {} {} {} {} {}{}", track, static_cast<int>(kind), name, begin, end, text(args)));
     }
     void instant(int track, sim::TraceKind kind, std::string_view name, std::uint64_t cycle,
                  sim::TraceArgs args) override {

@@ -54,9 +54,11 @@ std::string error_of(const model::Netlist& net, unsigned threads) {
 } // namespace
 
 TEST_CASE("kernel threads: a kernel's results and cycles are the serial ones", "[sim][kernel-threads]") {
-    Kernel twice("twice", +[](const std::int32_t* a, std::int32_t* b) {
-        for (int i = 0; i < 64; ++i) b[i] = 2 * a[i];
-    }, {tensor<std::int32_t>({64}), tensor<std::int32_t>({64})});
+    Kernel twice("twice",
+                 +[](const std::int32_t* a, std::int32_t* b) {
+                     for (int i = 0; i < 64; ++i) b[i] = 2 * a[i];
+                 },
+                 {tensor<std::int32_t>({64}), tensor<std::int32_t>({64})});
     const auto net = design(twice);
     std::vector<std::uint8_t> in(1024);
     for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(i * 7);
