@@ -375,6 +375,10 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
                 const Join join{*pool_, task};
                 clk_.advance(total);
                 clk_.sync();
+                // The simulating thread now waits for (or runs) the call: a watchdog names the kernel.
+                const model::NativeActivityScope waiting(model::NativeActivity::Phase::Simulation, prog_.worker, kernel,
+                                                         begin);
+                pool_->wait(task);
             }
             if (pool_min_nanos_) note_kernel_time(kernel, task.nanos);
             if (task.error) std::rethrow_exception(task.error);
