@@ -59,10 +59,11 @@ struct Outcome {
     std::vector<std::string> trace;
 };
 
-Outcome run(const DesignSpec& d, unsigned threads) {
+Outcome run(const DesignSpec& d, KernelSet kernels, unsigned threads) {
     const auto& device = d.devices.front();
     RecordingSink sink;
     auto o = run_opts(device);
+    o.kernels = kernels;
     o.sim.check_memory = false; // kernel calls go to the pool only without the memory check
     o.sim.kernel_threads = threads;
     o.sim.kernel_pool_min_nanos = 0; // every call of a pooled core, however short
@@ -93,48 +94,55 @@ std::pair<std::string, std::string> first_difference(std::vector<std::string> a,
 }
 } // namespace
 
-TEST_CASE("every registered design runs the same with kernel calls on two pool threads", "[harness][kernel-threads]") {
-    int designs = 0;
+TEST_CASE("every registered design runs the same with kernel calls on two pool threads, reference and AIE-API kernels",
+          "[harness][kernel-threads]") {
+    int designs = 0, aie_designs = 0; // with the AIE-API kernels: the designs that have them
     std::vector<std::string> counter_values_differ;
-    for (const auto& d : all_designs()) {
-        INFO("design " << d.name << " on " << d.devices.front());
-        const auto serial = run(d, 1);
-        const auto pooled = run(d, 2);
-        ++designs;
-        CHECK(pooled.error == serial.error);
-        CHECK(pooled.all_match == serial.all_match);
-        CHECK(pooled.result.cycles == serial.result.cycles);
-        CHECK(pooled.result.host == serial.result.host);
-        CHECK(pooled.result.bd_transfers == serial.result.bd_transfers);
-        CHECK(pooled.result.warnings == serial.result.warnings);
-        REQUIRE(pooled.result.cores.size() == serial.result.cores.size());
-        for (std::size_t i = 0; i < serial.result.cores.size(); ++i) {
-            const auto& a = serial.result.cores[i];
-            const auto& b = pooled.result.cores[i];
-            INFO("core " << a.worker);
-            CHECK(b.busy_cycles == a.busy_cycles);
-            CHECK(b.stall_cycles == a.stall_cycles);
-            CHECK(b.kernel_calls == a.kernel_calls);
-            CHECK(b.iterations == a.iterations);
+    for (const auto& d : all_designs())
+        for (const auto kernels : {KernelSet::reference, KernelSet::aie}) {
+            INFO("design " << d.name << " on " << d.devices.front() << ", kernels " << kernel_set_name(kernels));
+            const auto serial = run(d, kernels, 1);
+            const auto pooled = run(d, kernels, 2);
+            if (kernels == KernelSet::reference)
+                ++designs;
+            else if (serial.error.empty())
+                ++aie_designs;
+            CHECK(pooled.error == serial.error);
+            CHECK(pooled.all_match == serial.all_match);
+            CHECK(pooled.result.cycles == serial.result.cycles);
+            CHECK(pooled.result.host == serial.result.host);
+            CHECK(pooled.result.bd_transfers == serial.result.bd_transfers);
+            CHECK(pooled.result.warnings == serial.result.warnings);
+            REQUIRE(pooled.result.cores.size() == serial.result.cores.size());
+            for (std::size_t i = 0; i < serial.result.cores.size(); ++i) {
+                const auto& a = serial.result.cores[i];
+                const auto& b = pooled.result.cores[i];
+                INFO("core " << a.worker);
+                CHECK(b.busy_cycles == a.busy_cycles);
+                CHECK(b.stall_cycles == a.stall_cycles);
+                CHECK(b.kernel_calls == a.kernel_calls);
+                CHECK(b.iterations == a.iterations);
+            }
+            REQUIRE(pooled.result.invocations.size() == serial.result.invocations.size());
+            for (std::size_t i = 0; i < serial.result.invocations.size(); ++i) {
+                CHECK(pooled.result.invocations[i].begin_cycle == serial.result.invocations[i].begin_cycle);
+                CHECK(pooled.result.invocations[i].end_cycle == serial.result.invocations[i].end_cycle);
+            }
+            // The same events; a core records its pooled call once it joined it, so the order of
+            // the calls can differ: compare them sorted, and say which event differs first.
+            CHECK(pooled.trace.size() == serial.trace.size());
+            const auto [serial_event, pooled_event] =
+                first_difference(comparable(serial.trace, false), comparable(pooled.trace, false));
+            CHECK(pooled_event == serial_event);
+            // A lock's counter value is traced when a release is applied, and a release made ahead of
+            // simulated time is applied lazily, when an acquirer reaches its time: in two designs
+            // that order differs with the pool, and the counter shows another value at one cycle.
+            if (first_difference(comparable(serial.trace, true), comparable(pooled.trace, true)).first !=
+                first_difference(comparable(serial.trace, true), comparable(pooled.trace, true)).second)
+                counter_values_differ.push_back(d.name + " " + std::string(kernel_set_name(kernels)));
         }
-        REQUIRE(pooled.result.invocations.size() == serial.result.invocations.size());
-        for (std::size_t i = 0; i < serial.result.invocations.size(); ++i) {
-            CHECK(pooled.result.invocations[i].begin_cycle == serial.result.invocations[i].begin_cycle);
-            CHECK(pooled.result.invocations[i].end_cycle == serial.result.invocations[i].end_cycle);
-        }
-        // The same events; a core records its pooled call once it joined it, so the order of
-        // the calls can differ: compare them sorted, and say which event differs first.
-        CHECK(pooled.trace.size() == serial.trace.size());
-        const auto [serial_event, pooled_event] =
-            first_difference(comparable(serial.trace, false), comparable(pooled.trace, false));
-        CHECK(pooled_event == serial_event);
-        // A lock's counter value is traced when a release is applied, and a release made ahead of
-        // simulated time is applied lazily, when an acquirer reaches its time: in two designs
-        // that order differs with the pool, and the counter shows another value at one cycle.
-        if (first_difference(comparable(serial.trace, true), comparable(pooled.trace, true)).first !=
-            first_difference(comparable(serial.trace, true), comparable(pooled.trace, true)).second)
-            counter_values_differ.push_back(d.name);
-    }
     CHECK(designs >= 40);
-    CHECK(counter_values_differ == std::vector<std::string>{"edge_detect", "color_detect"});
+    CHECK(aie_designs >= 5);
+    CHECK(counter_values_differ ==
+          std::vector<std::string>{"edge_detect ref", "edge_detect aie", "color_detect ref", "color_detect aie"});
 }
