@@ -54,9 +54,9 @@ std::string error_of(const model::Netlist& net, unsigned threads) {
 } // namespace
 
 TEST_CASE("kernel threads: a kernel's results and cycles are the serial ones", "[sim][kernel-threads]") {
-    Kernel twice("twice",
+    Kernel twice("flip",
                  +[](const std::int32_t* a, std::int32_t* b) {
-                     for (int i = 0; i < 64; ++i) b[i] = 2 * a[i];
+                     for (int i = 0; i < 64; ++i) b[i] = a[i] ^ 0x5a5a;
                  },
                  {tensor<std::int32_t>({64}), tensor<std::int32_t>({64})});
     const auto net = design(twice);
