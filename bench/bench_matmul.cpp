@@ -4,7 +4,8 @@
 // benchmark iteration; plus simulated cycles per wall second, and the cost of the memory check
 // (SimOptions::check_memory, on by default) as the ratio of a run with it to one without, and the
 // cost of tracing (the rich Perfetto trace, --trace, written to a file) as the ratio of a traced
-// run to the same run untraced, all in the same iteration.
+// run to the same run untraced, all in the same iteration. BM_MatmulKernelThreads: simulate with
+// kernel calls on 1 and 2 threads (SimOptions::kernel_threads) against the serial native calls.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/kernels/matmul.hpp"
 #include "npusim/kernels/zero.hpp"
@@ -52,6 +53,7 @@ void BM_MatmulWholeArray(benchmark::State& state) {
 
     sim::SimOptions unchecked = o;
     unchecked.check_memory = false;
+    unchecked.kernel_threads = 1; // the check's cost, both runs serial (BM_MatmulKernelThreads: the pool)
     double sim_s = 0, native_s = 0, cycles = 0, unchecked_s = 0, traced_s = 0;
     const auto trace_file = (std::filesystem::temp_directory_path() / "npusim_bench_matmul_trace.json").string();
     bool ok = true;
@@ -106,8 +108,82 @@ void BM_MatmulWholeArray(benchmark::State& state) {
     std::filesystem::remove(trace_file);
 }
 
+// Kernel calls on the pool (SimOptions::kernel_threads): in each iteration the same kernel calls
+// natively and serially (the baseline), then simulate with every call on the simulating thread
+// (1 thread) and with them on 2 pool threads, all without the memory check (with it on, calls
+// stay serial).
+void BM_MatmulKernelThreads(benchmark::State& state) {
+    const std::string device = "npu2";
+    const auto& dev = model::device_by_name(device);
+    const auto& spec = harness::design_by_name("matmul_whole_array");
+    const auto params = spec.resolve_params({});
+    auto inst = spec.build(dev, params, 1);
+    const auto net = inst.program.resolve();
+    const int M = static_cast<int>(params.at("M")), K = static_cast<int>(params.at("K")),
+              N = static_cast<int>(params.at("N"));
+    const int m = static_cast<int>(params.at("m")), k = static_cast<int>(params.at("k")),
+              n = static_cast<int>(params.at("n"));
+    const int cols = dev.cols, cores = 4 * cols;
+    const int tiles = (M / (m * 4)) * (N / (n * cols)), ksteps = K / k;
+    const int r = 4, s = 4, t = dev.arch == model::Arch::AIE2 ? 4 : 8;
+    std::mt19937 rng(7);
+    struct CoreBuffers {
+        std::vector<std::int16_t> A[2], B[2], C[2];
+    };
+    std::vector<CoreBuffers> core_bufs(static_cast<std::size_t>(cores));
+    for (auto& cb : core_bufs)
+        for (int d = 0; d < 2; ++d) {
+            cb.A[d].resize(static_cast<std::size_t>(m * k));
+            cb.B[d].resize(static_cast<std::size_t>(k * n));
+            cb.C[d].resize(static_cast<std::size_t>(m * n));
+            for (auto& x : cb.A[d]) x = static_cast<std::int16_t>(rng() % 200);
+            for (auto& x : cb.B[d]) x = static_cast<std::int16_t>(rng() % 200);
+        }
+    sim::SimOptions o;
+    o.timing = model::TimingParams::for_arch(dev.arch);
+    o.check_memory = false;
+    sim::SimOptions serial = o, pooled = o;
+    serial.kernel_threads = 1;
+    pooled.kernel_threads = 2;
+    double native_s = 0, serial_s = 0, pooled_s = 0;
+    bool ok = true;
+    for (auto _ : state) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int c = 0; c < cores; ++c) {
+            auto& cb = core_bufs[static_cast<std::size_t>(c)];
+            for (int i = 0; i < tiles; ++i) {
+                auto& C = cb.C[i % 2];
+                kernels::zero_i16(C.data(), m, n);
+                for (int q = 0; q < ksteps; ++q)
+                    kernels::matmul_i16_i16(cb.A[q % 2].data(), cb.B[q % 2].data(), C.data(), m, k, n, r, s, t);
+                benchmark::DoNotOptimize(C.data());
+            }
+        }
+        const auto t1 = std::chrono::steady_clock::now();
+        auto a = sim::simulate(net, inst.host(), serial);
+        const auto t2 = std::chrono::steady_clock::now();
+        auto b = sim::simulate(net, inst.host(), pooled);
+        const auto t3 = std::chrono::steady_clock::now();
+        native_s += std::chrono::duration<double>(t1 - t0).count();
+        serial_s += std::chrono::duration<double>(t2 - t1).count();
+        pooled_s += std::chrono::duration<double>(t3 - t2).count();
+        state.PauseTiming();
+        ok = ok && a.cycles == b.cycles && a.host == b.host && inst.check(b.host)[0].match;
+        state.ResumeTiming();
+    }
+    if (!ok) state.SkipWithError("the pooled run differs from the serial one, or its output mismatches");
+    const double it = static_cast<double>(state.iterations());
+    state.counters["native_serial_ms"] = native_s / it * 1e3;
+    state.counters["sim_1thread_ms"] = serial_s / it * 1e3;
+    state.counters["sim_2threads_ms"] = pooled_s / it * 1e3;
+    state.counters["sim1_over_native"] = serial_s / native_s;
+    state.counters["sim2_over_native"] = pooled_s / native_s;
+    state.counters["speedup_2_over_1"] = serial_s / pooled_s;
+}
+
 } // namespace
 
+BENCHMARK(BM_MatmulKernelThreads)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 BENCHMARK(BM_MatmulWholeArray)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 
 BENCHMARK_MAIN();

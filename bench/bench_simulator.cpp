@@ -2,10 +2,13 @@
 // second and BD transfers per wall second, for 1 MiB and 64 MiB tensors. Only sim::simulate is
 // timed: design construction, resolve and input generation happen once, outside the loop. The
 // second argument turns the memory check (SimOptions::check_memory) off (0) or on (1); the two rows
-// of one size, run in the same process, give its cost.
+// of one size, run in the same process, give its cost. BM_PassthroughRuns4KiB: runs per second of E1
+// at 4 KiB in one process. BM_PassthroughVsMemcpy: E1 at 64 MiB against a loop doing only its copies.
 #include "npusim/harness/DesignRunner.hpp"
 
 #include <benchmark/benchmark.h>
+#include <chrono>
+#include <cstring>
 
 using namespace npusim;
 
@@ -40,8 +43,88 @@ void BM_PassthroughKernel(benchmark::State& state) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * bytes);
 }
 
+// Many runs in one process: E1 at 4 KiB (one 4 KiB object), simulate only, runs per wall second.
+void BM_PassthroughRuns4KiB(benchmark::State& state) {
+    const auto& spec = harness::design_by_name("passthrough_kernel");
+    const auto& dev = model::device_by_name("npu1_1col");
+    auto inst = spec.build(dev, spec.resolve_params({{"size", 4096}, {"tile", 4096}, {"bits", 8}}), 1);
+    const auto net = inst.program.resolve();
+    sim::SimOptions o;
+    o.timing = model::TimingParams::for_arch(dev.arch);
+    o.check_memory = state.range(0) != 0;
+    const auto host = inst.host();
+    std::vector<std::vector<std::uint8_t>> last;
+    for (auto _ : state) {
+        auto r = sim::simulate(net, host, o);
+        benchmark::DoNotOptimize(r.cycles);
+        last = std::move(r.host);
+    }
+    if (!inst.check(last)[0].match) state.SkipWithError("output mismatch");
+    state.counters["runs_per_s"] =
+        benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+// Data movement against its floor: simulate E1 at 64 MiB with 4 KiB BDs, and in the same iteration a
+// loop doing only the copies the run makes per 4 KiB object (host -> core's input buffer, the
+// kernel's copy into its output buffer, output buffer -> host; ping-pong buffers as in the tile).
+void BM_PassthroughVsMemcpy(benchmark::State& state) {
+    const std::int64_t bytes = 64 << 20;
+    constexpr std::size_t object = 4096;
+    const auto& spec = harness::design_by_name("passthrough_kernel");
+    const auto& dev = model::device_by_name("npu1_1col");
+    auto inst = spec.build(dev, spec.resolve_params({{"size", bytes}, {"tile", 4096}, {"bits", 8}}), 1);
+    const auto net = inst.program.resolve();
+    sim::SimOptions o;
+    o.timing = model::TimingParams::for_arch(dev.arch);
+    o.check_memory = state.range(0) != 0;
+    std::vector<std::uint8_t> src(static_cast<std::size_t>(bytes), 1), dst(static_cast<std::size_t>(bytes));
+    std::vector<std::uint8_t> tile_in[2] = {std::vector<std::uint8_t>(object), std::vector<std::uint8_t>(object)};
+    std::vector<std::uint8_t> tile_out[2] = {std::vector<std::uint8_t>(object), std::vector<std::uint8_t>(object)};
+    double sim_s = 0, copy_s = 0, objects = 0;
+    std::vector<std::vector<std::uint8_t>> last;
+    for (auto _ : state) {
+        state.PauseTiming();
+        auto host = inst.host();
+        state.ResumeTiming();
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = sim::simulate(net, std::move(host), o);
+        const auto t1 = std::chrono::steady_clock::now();
+        const std::size_t n = static_cast<std::size_t>(bytes) / object;
+        for (std::size_t i = 0; i < n; ++i) {
+            auto& in = tile_in[i % 2];
+            auto& out = tile_out[i % 2];
+            std::memcpy(in.data(), src.data() + i * object, object);
+            std::memcpy(out.data(), in.data(), object);
+            std::memcpy(dst.data() + i * object, out.data(), object);
+            benchmark::ClobberMemory();
+        }
+        const auto t2 = std::chrono::steady_clock::now();
+        sim_s += std::chrono::duration<double>(t1 - t0).count();
+        copy_s += std::chrono::duration<double>(t2 - t1).count();
+        objects += static_cast<double>(n);
+        state.PauseTiming();
+        last = std::move(r.host);
+        state.ResumeTiming();
+    }
+    if (!inst.check(last)[0].match) state.SkipWithError("output mismatch");
+    const double it = static_cast<double>(state.iterations());
+    state.counters["sim_ms"] = sim_s / it * 1e3;
+    state.counters["memcpy_ms"] = copy_s / it * 1e3;
+    state.counters["sim_over_memcpy"] = sim_s / copy_s;
+    state.counters["sim_ns_per_object"] = sim_s / objects * 1e9;
+    state.counters["memcpy_ns_per_object"] = copy_s / objects * 1e9;
+    state.counters["sim_ns_per_byte"] = sim_s / (objects * object) * 1e9;
+}
+
 } // namespace
 
+BENCHMARK(BM_PassthroughRuns4KiB)->Arg(1)->Arg(0)->ArgName("check_memory")->UseRealTime()->MinTime(1.0);
+BENCHMARK(BM_PassthroughVsMemcpy)
+    ->Arg(1)
+    ->Arg(0)
+    ->ArgName("check_memory")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_PassthroughKernel)
     ->Args({1 << 20, 1})
     ->Args({1 << 20, 0})

@@ -90,6 +90,7 @@ struct RunArgs {
     std::uint64_t max_cycles = kDefaultMaxCycles;
     double timeout_seconds = kDefaultTimeoutSeconds;
     std::uint64_t core_stack_bytes = 0; ///< 0: SimOptions' default
+    std::uint64_t kernel_threads = 0; ///< SimOptions::kernel_threads
     std::string timing_file, trace_file, vcd_file, dot_file, html_file;
     bool mlir_aie_trace = false; ///< --trace-format mlir-aie
     bool json = false, netlist = false, progress = false, queue_wait = false, werror = false, check_memory = true;
@@ -607,6 +608,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     }
     so.wall_timeout_seconds = r.timeout_seconds;
     if (r.core_stack_bytes) so.core_stack_bytes = static_cast<std::size_t>(r.core_stack_bytes);
+    so.kernel_threads = static_cast<unsigned>(r.kernel_threads);
     CrashReporter::install(); // a kernel that crashes gets a message naming it, not a bare signal
     // Native code that never returns cannot be stopped from inside: a watchdog names it and ends
     // the process a second after the limit (the simulation itself stops at the limit when it can).
@@ -1035,6 +1037,16 @@ void add_run_options(CliOptions& o, RunArgs& r) {
                 if (r.core_stack_bytes < (1u << 20) || r.core_stack_bytes > (1ull << 31))
                     throw UsageError(fmt::format("--core-stack expects 1048576 up to 2147483648 bytes, got {}",
                                                  r.core_stack_bytes));
+            });
+    o.value("--kernel-threads", "N",
+            "run kernel calls on N host threads while the simulation goes on (default 0: one per hardware thread; "
+            "1: all on the simulating thread); same results and cycles; used only with --no-memory-check, for "
+            "cores without cascade or stream ports, and for kernels whose calls take 20 us or more",
+            [&r](const std::string& v) {
+                r.kernel_threads = parse_u64(v, "--kernel-threads");
+                if (r.kernel_threads > 256)
+                    throw UsageError(
+                        fmt::format("--kernel-threads expects 0 up to 256 threads, got {}", r.kernel_threads));
             });
     o.value("--timeout", "SECONDS",
             "stop with exit code 4 after this much wall-clock time (default 600; 0: none), with the progress "

@@ -4,6 +4,7 @@
 
 #include <aie_api/aie.hpp>
 #include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string_view>
 
@@ -11,13 +12,17 @@ namespace npusim::harness {
 
 class AieCoreModes {
 public:
+    /// Kernels of different workers may run at once on kernel threads (SimOptions::kernel_threads):
+    /// the lookup locks; a worker's own entry (a map node, stable) is used by one call at a time.
     npusim::aie_api::CoreModes& of(std::string_view worker) {
+        const std::lock_guard lock(m_);
         auto it = modes_.find(worker);
         if (it == modes_.end()) it = modes_.emplace(std::string(worker), npusim::aie_api::CoreModes{}).first;
         return it->second;
     }
 
 private:
+    std::mutex m_;
     std::map<std::string, npusim::aie_api::CoreModes, std::less<>> modes_;
 };
 

@@ -17,6 +17,17 @@ std::atomic<const char*> g_kernel{nullptr};
 std::atomic<std::size_t> g_kernel_len{0};
 std::atomic<std::uint64_t> g_cycle{0};
 
+// A kernel thread's own activity (NativeActivity::enter_thread).
+struct ThreadSlot {
+    bool active = false;
+    const char* worker = nullptr;
+    std::size_t worker_len = 0;
+    const char* kernel = nullptr;
+    std::size_t kernel_len = 0;
+    std::uint64_t cycle = 0;
+};
+thread_local ThreadSlot t_slot;
+
 void store(int phase, const char* w, std::size_t wl, const char* k, std::size_t kl, std::uint64_t c) noexcept {
     g_worker.store(w, std::memory_order_relaxed);
     g_worker_len.store(wl, std::memory_order_relaxed);
@@ -34,6 +45,12 @@ void NativeActivity::enter(Phase phase, std::string_view worker, std::string_vie
 
 void NativeActivity::leave() noexcept { store(0, nullptr, 0, nullptr, 0, 0); }
 
+void NativeActivity::enter_thread(std::string_view worker, std::string_view kernel, std::uint64_t cycle) noexcept {
+    t_slot = {true, worker.data(), worker.size(), kernel.data(), kernel.size(), cycle};
+}
+
+void NativeActivity::leave_thread() noexcept { t_slot = {}; }
+
 std::string NativeActivity::describe() {
     const int phase = g_phase.load(std::memory_order_acquire);
     if (phase == 0) return {};
@@ -50,19 +67,24 @@ std::string NativeActivity::describe() {
 
 bool NativeActivity::describe_into(char* buf, std::size_t size) noexcept {
     if (size == 0) return false;
-    const int phase = g_phase.load(std::memory_order_acquire);
+    const bool own = t_slot.active;
+    const int phase = own ? static_cast<int>(Phase::Simulation) : g_phase.load(std::memory_order_acquire);
     if (phase == 0) return false;
+    const char* worker = own ? t_slot.worker : g_worker.load();
+    const std::size_t worker_len = own ? t_slot.worker_len : g_worker_len.load();
+    const char* kernel = own ? t_slot.kernel : g_kernel.load();
+    const std::size_t kernel_len = own ? t_slot.kernel_len : g_kernel_len.load();
     std::size_t at = 0;
     auto add = [&](const char* s, std::size_t n) {
         for (std::size_t i = 0; i < n && at + 1 < size; ++i) buf[at++] = s[i];
     };
     auto adds = [&](const char* s) { add(s, std::strlen(s)); };
     adds("worker '");
-    if (const char* w = g_worker.load()) add(w, g_worker_len.load());
+    if (worker) add(worker, worker_len);
     adds("' was running ");
-    if (const char* k = g_kernel.load()) {
+    if (kernel) {
         adds("kernel '");
-        add(k, g_kernel_len.load());
+        add(kernel, kernel_len);
         adds("'");
     } else {
         adds("its body");
@@ -72,7 +94,7 @@ bool NativeActivity::describe_into(char* buf, std::size_t size) noexcept {
     } else {
         char num[32];
         int n = 0;
-        auto c = g_cycle.load();
+        auto c = own ? t_slot.cycle : g_cycle.load();
         do {
             num[n++] = static_cast<char>('0' + c % 10);
             c /= 10;

@@ -5,6 +5,7 @@
 
 #include "npusim/model/NetlistRelations.hpp"
 
+#include <chrono>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -22,6 +23,8 @@ CoreProcess::CoreProcess(const CoreProcessServices& services, const model::CoreP
         rings_.push_back(std::move(x));
     }
     free_kernels_ = services.free_kernels;
+    pool_ = services.kernel_pool;
+    pool_min_nanos_ = services.kernel_pool_min_nanos;
     if (services.check_memory) {
         std::vector<model::TileCoord> tiles{prog.tile};
         for (const auto& r : prog.rings)
@@ -79,6 +82,32 @@ void CoreProcess::resync(std::uint64_t waits_before) {
 
 void CoreProcess::resumed() noexcept {
     model::NativeActivity::enter(model::NativeActivity::Phase::Simulation, prog_.worker, {}, now_cycles());
+}
+
+void CoreProcess::PoolThreadServices::refuse(std::string_view what) const {
+    throw ThreadCall{fmt::format("a kernel called {} while running on a kernel thread (SimOptions::kernel_threads, "
+                                 "--kernel-threads); a kernel that uses its worker's services runs only with "
+                                 "--kernel-threads 1",
+                                 what)};
+}
+
+bool CoreProcess::pooled(std::string_view kernel) const {
+    // Cores with cascade or stream ports move words on their own clock inside kernels; the memory
+    // check compares the reached tile memories around each call with nobody else writing them.
+    if (!pool_ || guard_ || cascade_in_ || cascade_out_ || stream_in_ || stream_out_) return false;
+    if (pool_min_nanos_ == 0) return true;
+    for (const auto& [k, nanos] : kernel_nanos_)
+        if (k == kernel) return nanos >= pool_min_nanos_;
+    return false; // its first call runs here and is timed
+}
+
+void CoreProcess::note_kernel_time(std::string_view kernel, std::uint64_t nanos) {
+    for (auto& [k, n] : kernel_nanos_)
+        if (k == kernel) {
+            n = nanos;
+            return;
+        }
+    kernel_nanos_.emplace_back(kernel, nanos);
 }
 
 std::string CoreProcess::error_subject() const { return model::worker_label(prog_.worker); }
@@ -319,10 +348,64 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
         ~EndKernel() { k.reset(); }
     };
     const EndKernel end_kernel{kernel_};
+    // --what-if free-kernels: the call still runs (the data stays exact) but costs no core time.
+    const std::uint64_t total = free_kernels_ ? 0 : cycles + svc_.timing.kernel_call_overhead_cycles;
+    if (free_kernels_) cycles = 0;
+    const bool on_pool = pooled(kernel);
     try {
-        const model::NativeActivityScope in_kernel(model::NativeActivity::Phase::Simulation, prog_.worker, kernel,
-                                                   begin);
-        run();
+        if (on_pool) {
+            // The call's cost does not depend on its result: charge it, hand the call to the pool,
+            // and wait in simulated time until it ends while other processes run (and other cores
+            // hand over theirs). Nobody sees its views before then: the core holds them and
+            // publishes nothing until it runs on. Join before anything else happens here, also
+            // when the run is torn down during the wait.
+            KernelPool::Task task;
+            task.run = &run;
+            task.services = &pool_services_;
+            task.worker = prog_.worker;
+            task.kernel = kernel;
+            task.cycle = begin;
+            struct Join {
+                KernelPool& pool;
+                KernelPool::Task& task;
+                ~Join() { pool.wait(task); }
+            };
+            pool_->submit(task);
+            {
+                const Join join{*pool_, task};
+                clk_.advance(total);
+                clk_.sync();
+                // The simulating thread now waits for (or runs) the call: a watchdog names the kernel.
+                const model::NativeActivityScope waiting(model::NativeActivity::Phase::Simulation, prog_.worker, kernel,
+                                                         begin);
+                pool_->wait(task);
+            }
+            if (pool_min_nanos_) note_kernel_time(kernel, task.nanos);
+            if (task.error) std::rethrow_exception(task.error);
+        } else {
+            const model::NativeActivityScope in_kernel(model::NativeActivity::Phase::Simulation, prog_.worker, kernel,
+                                                       begin);
+            const auto start =
+                pool_ && pool_min_nanos_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+            run();
+            if (pool_ && pool_min_nanos_)
+                note_kernel_time(kernel,
+                                 static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                                std::chrono::steady_clock::now() - start)
+                                                                .count()));
+        }
+    } catch (const PoolThreadServices::ThreadCall& c) {
+        // A pooled core has no cascade or stream ports: the port's own error, as in serial mode.
+        using Port = PoolThreadServices::ThreadCall::Port;
+        std::byte word[64] = {};
+        switch (c.port) {
+        case Port::CascadePut: cascade_put(word); break;
+        case Port::CascadeGet: cascade_get(word); break;
+        case Port::StreamPut: stream_put(0); break;
+        case Port::StreamGet: (void)stream_get(); break;
+        case Port::None: break;
+        }
+        protocol(c.message);
     } catch (const ProcessAbort&) {
         throw;
     } catch (const std::exception& e) {
@@ -333,12 +416,9 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
                              fmt::format("{}: kernel '{}' threw an unknown exception", error_subject(), kernel)));
     }
     check_kernel_writes(kernel, views, begin);
-    // --what-if free-kernels: the call still runs (the data stays exact) but costs no core time.
-    const std::uint64_t total = free_kernels_ ? 0 : cycles + svc_.timing.kernel_call_overhead_cycles;
-    if (free_kernels_) cycles = 0;
     std::uint64_t cascade_extra = 0; // cycles the call's cascade words lengthened it
     if (kernel_->words == 0) {
-        clk_.advance(total);
+        if (!on_pool) clk_.advance(total);
     } else {
         // The call overlaps its cascade words: it ends when both its work (delayed by the words
         // that came late or found no room) and its last word are done.

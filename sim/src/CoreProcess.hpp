@@ -4,6 +4,7 @@
 // kernel calls (native run + cost), explicit cycles, buffers and barrier locks.
 #include "CascadeLink.hpp"
 #include "CoreStreamInput.hpp"
+#include "KernelPool.hpp"
 #include "MemoryGuard.hpp"
 #include "SemaphoreLock.hpp"
 #include "SimProcess.hpp"
@@ -25,6 +26,8 @@ struct CoreProcessServices {
     LockTable& locks;
     bool check_memory = true; ///< SimOptions::check_memory
     bool free_kernels = false; ///< SimOptions::free_kernels
+    KernelPool* kernel_pool = nullptr; ///< null: kernels run on the simulating thread
+    std::uint64_t kernel_pool_min_nanos = 0; ///< SimOptions::kernel_pool_min_nanos
 };
 
 class CoreProcess final : public SimProcess, public model::CoreServices {
@@ -146,6 +149,49 @@ private:
     std::uint64_t iterations_ = 0;
     std::uint64_t sync_ops_ = 0;
     std::string last_kernel_; ///< for ProcessState::last_object
+
+    // Kernel calls on the pool (SimOptions::kernel_threads).
+    /// What a kernel on a pool thread reaches through CoreServices::current(): the worker's name.
+    /// The services that act on the core (fifos, locks, cascade, streams, cycles) throw a
+    /// ThreadCall, which the core turns into its error when it joins the call.
+    class PoolThreadServices final : public model::CoreServices {
+    public:
+        explicit PoolThreadServices(const CoreProcess& core) : core_(core) {}
+        struct ThreadCall {
+            std::string message; ///< the protocol error the core reports
+            enum class Port { None, CascadePut, CascadeGet, StreamPut, StreamGet } port = Port::None;
+        };
+        std::span<std::byte* const> acquire(int, int) override { refuse("acquire"); }
+        void release(int, int) override { refuse("release"); }
+        std::byte* buffer(int) override { refuse("a Buffer"); }
+        void lock_acquire_equal(int, int) override { refuse("a lock or barrier acquire"); }
+        void lock_acquire_ge(int, int) override { refuse("a lock acquire"); }
+        void lock_release(int, int) override { refuse("a lock or barrier release"); }
+        void kernel_call(std::string_view, std::uint64_t, std::span<const model::MemoryView>,
+                         const std::function<void()>&, const model::KernelWork&) override {
+            refuse("another kernel");
+        }
+        void add_cycles(std::uint64_t) override { refuse("add_cycles"); }
+        // A pooled core has no cascade or stream ports: the core reports the port's own error.
+        void cascade_put(const void*) override { throw ThreadCall{{}, ThreadCall::Port::CascadePut}; }
+        void cascade_get(void*) override { throw ThreadCall{{}, ThreadCall::Port::CascadeGet}; }
+        void stream_put(std::uint32_t) override { throw ThreadCall{{}, ThreadCall::Port::StreamPut}; }
+        std::uint32_t stream_get() override { throw ThreadCall{{}, ThreadCall::Port::StreamGet}; }
+        std::uint32_t scratchpad_word(int) override { refuse("a ScratchpadParameter read"); }
+        std::string_view worker() const override { return core_.worker(); }
+        bool tracing() const override { return false; }
+
+    private:
+        [[noreturn]] void refuse(std::string_view what) const;
+        const CoreProcess& core_;
+    };
+    /// Whether this call goes to the pool, and the host time each kernel's last call took.
+    bool pooled(std::string_view kernel) const;
+    void note_kernel_time(std::string_view kernel, std::uint64_t nanos);
+    KernelPool* pool_ = nullptr;
+    std::uint64_t pool_min_nanos_ = 0;
+    PoolThreadServices pool_services_{*this};
+    std::vector<std::pair<std::string_view, std::uint64_t>> kernel_nanos_;
 };
 
 } // namespace npusim::sim

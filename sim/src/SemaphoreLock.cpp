@@ -30,6 +30,15 @@ void SemaphoreLock::apply_due(std::uint64_t t) {
     }
 }
 
+void SemaphoreLock::trace_pending() const {
+    if (track_ < 0 || !svc_.tracks.sink()) return;
+    int v = value_;
+    for (const auto& p : pending_) {
+        v = p.set ? p.value : v + p.value;
+        svc_.tracks.sink()->counter(track_, p.at, v);
+    }
+}
+
 int SemaphoreLock::final_value() const {
     int v = value_;
     for (const auto& p : pending_) v = p.set ? p.value : v + p.value;

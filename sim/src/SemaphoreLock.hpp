@@ -36,6 +36,10 @@ public:
     /// Overwrite the value (runtime sequence set_lock), at the caller's local time.
     void set(int v, ProcessClock& clk, const std::string& who);
 
+    /// At the end of the run: the lock's counter at each release still pending (no acquirer
+    /// reached its time), so the trace shows every release's value whether the releaser ran ahead
+    /// (a pending release) or had caught up with simulated time (applied at once).
+    void trace_pending() const;
     /// Value including every release scheduled so far (for reports).
     int final_value() const;
     const std::string& name() const { return name_; }

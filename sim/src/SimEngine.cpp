@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <map>
+#include <thread>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -52,6 +53,7 @@ SimEngine::~SimEngine() {
         terminate_processes();
     } catch (...) {}
     ScContextGuard::restore_thread_stack();
+    if (kernel_pool_) kernel_pool_->wait_all(); // the unwound cores joined theirs; nothing may outlive them
 #if defined(__SANITIZE_ADDRESS__)
     // Exceptions that unwound SystemC coroutine stacks (QuickThreads, not annotated for ASan)
     // cannot have their frames unpoisoned by ASan; back on the main stack, clear what is stale.
@@ -276,8 +278,19 @@ void SimEngine::build() {
         }
     }
     build_packet_switches(shim, tile_channel);
-    const CoreProcessServices core_services{services_, net_.buffers,       memory_,
-                                            locks_,    opts_.check_memory, opts_.free_kernels};
+    const unsigned threads =
+        opts_.kernel_threads ? opts_.kernel_threads : std::max(1u, std::thread::hardware_concurrency());
+    // Pool threads only where calls can go to them (CoreProcess::pooled): not under the memory check.
+    if (threads > 1 && !opts_.check_memory && !net_.cores.empty())
+        kernel_pool_ = std::make_unique<KernelPool>(threads, opts_.core_stack_bytes);
+    const CoreProcessServices core_services{services_,
+                                            net_.buffers,
+                                            memory_,
+                                            locks_,
+                                            opts_.check_memory,
+                                            opts_.free_kernels,
+                                            kernel_pool_.get(),
+                                            opts_.kernel_pool_min_nanos};
     for (const auto& c : net_.cores) {
         cores_.push_back(std::make_unique<CoreProcess>(core_services, c));
         processes_.push_back(cores_.back().get());
@@ -397,6 +410,7 @@ void SimEngine::close_trace_on_failure() {
             opts_.trace->detailed_span(p->track(), TraceKind::Blocked, "blocked: " + ps.describe(),
                                        std::min(ps.since, end), end, {});
         }
+        for (std::size_t i = 0; i < locks_.size(); ++i) locks_.at(static_cast<int>(i)).trace_pending();
         opts_.trace->finish(end);
         for (auto& w : opts_.trace->warnings()) run_.warn(std::move(w));
     } catch (const std::exception& e) {
@@ -449,6 +463,8 @@ SimResult SimEngine::run() {
         }
     }
     ScContextGuard::restore_thread_stack();
+    // A stopped run (error, limit, deadlock) may leave a core waiting for its pooled call's end.
+    if (kernel_pool_) kernel_pool_->wait_all();
     model::NativeActivity::leave();
     report(true);
     if (wall_reached && !run_.error() && !run_.finished()) {
@@ -513,6 +529,7 @@ SimResult SimEngine::run() {
         run_.warn(
             fmt::format("{} shim task(s) had not completed when the runtime sequence ended (not awaited)", pending));
     if (opts_.trace) {
+        for (std::size_t i = 0; i < locks_.size(); ++i) locks_.at(static_cast<int>(i)).trace_pending();
         opts_.trace->finish(r.cycles);
         for (auto& w : opts_.trace->warnings()) run_.warn(std::move(w));
     }

@@ -6,6 +6,7 @@
 // SimResult or a SimulationError (deadlock report, protocol violation, limit).
 #include "CoreStreamInput.hpp"
 #include "DeadlockAnalyzer.hpp"
+#include "KernelPool.hpp"
 #include "RunControl.hpp"
 #include "RunServices.hpp"
 #include "ScContextGuard.hpp"
@@ -68,6 +69,9 @@ private:
     std::vector<const SimProcess*> link_senders_; ///< per link: its sending channel
     std::vector<std::unique_ptr<TileDmaChannel>> tile_channels_;
     std::vector<std::unique_ptr<ShimDmaChannel>> shim_channels_;
+    /// Kernel calls' threads (SimOptions::kernel_threads > 1). Declared after the tile memories:
+    /// it ends (every call finished) before they go.
+    std::unique_ptr<KernelPool> kernel_pool_;
     std::vector<std::unique_ptr<CoreProcess>> cores_;
     std::vector<std::unique_ptr<CascadeLink>> cascades_; ///< one per netlist cascade, in order
     /// Per netlist flow that ends at a core's stream port (Flow::to_core): that port's receiver.

@@ -109,6 +109,8 @@ void add_cli(Catalog& c) {
           {"run", "passthrough_kernel", "--input", "in=a.npy", "--input", "in=b.npy"});
     c.cli("usage.core_stack", kUsage, "--core-stack expects 1048576 up to 2147483648 bytes, got 1000",
           {"run", "passthrough_kernel", "--core-stack", "1000"});
+    c.cli("usage.kernel_threads", kUsage, "--kernel-threads expects 0 up to 256 threads, got 1000",
+          {"run", "passthrough_kernel", "--kernel-threads", "1000"});
     c.cli("usage.what_if", kUsage,
           "--what-if: unknown ablation 'free-dma' (one of: free-kernels, unlimited-ddr, ideal-locks, "
           "zero-host-latency, all)",

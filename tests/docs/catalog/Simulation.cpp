@@ -64,6 +64,17 @@ void add_simulation(Catalog& c) {
                      k(in.acquire(1));
                      copy(in, out);
                  }})));
+    NPUSIM_ERROR(c, "sim.kernel_thread_service", kProtocol,
+                 "worker 'w': a kernel called add_cycles while running on a kernel thread (SimOptions::kernel_threads, "
+                 "--kernel-threads); a kernel that uses its worker's services runs only with --kernel-threads 1",
+                 Kernel k("cycles", +[](std::int32_t*) { iron::add_cycles(10); }, {i32(256)});
+                 sim::SimOptions o; o.check_memory = false; o.kernel_threads = 2; o.kernel_pool_min_nanos = 0;
+                 simulate(passthrough({.body =
+                                           [k](F in, F out) {
+                                               k(in.acquire(1));
+                                               copy(in, out);
+                                           }}),
+                          o));
     NPUSIM_ERROR(c, "sim.kernel_wrote_outside", kKernel,
                  "worker 'w': kernel 'over' wrote outside the views it was given (call at cycle <N>): <...>",
                  Kernel k("over", +[](std::int32_t* x) { x[256] = 1; }, {i32(256)});

@@ -1,7 +1,8 @@
 #pragma once
 // NativeActivity: what native design code (a worker body or a kernel) the simulating thread is
 // running right now, readable from another thread. SystemC runs every process of a run on one OS
-// thread, so at most one piece of native code runs at a time and one slot describes it. A
+// thread, so one slot describes the native code it runs; kernels handed to kernel threads have a
+// per-thread slot of their own. A
 // watchdog thread reads it when a wall-clock limit passes without the simulation returning, to say
 // which body or kernel never returned (`npusim run --timeout`).
 #include <cstdint>
@@ -18,11 +19,16 @@ public:
     static void enter(Phase phase, std::string_view worker, std::string_view kernel, std::uint64_t cycle) noexcept;
     /// Back in the simulator (or the resolver).
     static void leave() noexcept;
+    /// A kernel running on a kernel thread (SimOptions::kernel_threads) rather than on the
+    /// simulating thread: recorded for this thread only, for describe_into() called on it (the
+    /// crash report of a fault in that kernel). The slot above keeps the simulating thread's.
+    static void enter_thread(std::string_view worker, std::string_view kernel, std::uint64_t cycle) noexcept;
+    static void leave_thread() noexcept;
     /// "worker 'w' is running kernel 'k' (entered at cycle 1,234 of the simulation)", or "" when
     /// no native code runs.
     static std::string describe();
     /// describe() into `buf` without allocating (for a signal handler): false when no native code
-    /// runs. Truncates to `size`.
+    /// runs. On a kernel thread, describes that thread's kernel. Truncates to `size`.
     static bool describe_into(char* buf, std::size_t size) noexcept;
 };
 

@@ -1,0 +1,73 @@
+#pragma once
+// KernelPool: OS threads that run native kernel calls while the simulation thread carries on
+// with other processes (SimOptions::kernel_threads). A core submits a call, waits in SystemC
+// until the call's modelled end, and then joins it (CoreProcess::kernel_call); the pool only
+// runs the native code and hands back what it threw. Its threads have the core processes' host
+// stack size (SimOptions::core_stack_bytes) and an alternate signal stack each, so a kernel that
+// overflows or faults on a pool thread is reported like one on a core's coroutine stack.
+#include "npusim/model/CoreServices.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <pthread.h>
+#include <string_view>
+#include <vector>
+
+namespace npusim::sim {
+
+class KernelPool {
+public:
+    /// One kernel call handed to the pool. It lives with the core that submitted it, which joins
+    /// it (wait) before the call's memory is used again or its stack frame is left.
+    struct Task {
+        const std::function<void()>* run = nullptr;
+        model::CoreServices* services = nullptr; ///< CoreServices::current() while it runs
+        std::string_view worker; ///< for the crash report (NativeActivity)
+        std::string_view kernel;
+        std::uint64_t cycle = 0;
+        std::exception_ptr error; ///< what run threw
+        std::uint64_t nanos = 0; ///< its native wall time
+        std::atomic<bool> done{false};
+    };
+
+    /// `threads` >= 1 OS threads of `stack_bytes` host stack each, started at the first submit
+    /// (a run whose calls all stay on the simulating thread starts none). If the system refuses
+    /// them all, submit runs each call itself.
+    KernelPool(unsigned threads, std::size_t stack_bytes);
+    /// Finishes every submitted task, then ends the threads.
+    ~KernelPool();
+    KernelPool(const KernelPool&) = delete;
+    KernelPool& operator=(const KernelPool&) = delete;
+
+    /// Hand `t` over (or run it now if no thread could be started).
+    void submit(Task& t);
+    /// Block until `t` is done. A task no thread has started yet runs on the caller's thread
+    /// instead (no hand-back latency); one that runs is waited for, spinning briefly first.
+    void wait(Task& t);
+    /// Block until no submitted task is running or queued.
+    void wait_all();
+
+private:
+    static void* thread_main(void* self);
+    static void execute(Task& t);
+    void start();
+    unsigned wanted_;
+    std::size_t stack_bytes_;
+    bool started_ = false;
+    void work();
+    std::mutex m_;
+    std::condition_variable wake_; ///< a task was queued or the pool stops
+    std::condition_variable done_; ///< a task finished
+    std::deque<Task*> queue_;
+    std::size_t running_ = 0;
+    bool stop_ = false;
+    std::vector<pthread_t> threads_;
+};
+
+} // namespace npusim::sim
