@@ -26,8 +26,11 @@
 namespace npusim::sim {
 
 SimEngine::SimEngine(const model::Netlist& net, std::vector<std::vector<std::uint8_t>> host, const SimOptions& opts)
-    : net_(net), host_(std::move(host)), opts_(opts), tracks_(opts_.trace), services_{run_, tracks_, opts_.timing},
-      memory_(net.buffers), ddr_("host memory (DDR)", opts.timing.ddr_bytes_per_cycle), board_(net.tasks.size()) {
+    : net_(net), host_(std::move(host)), opts_(opts),
+      canonical_(opts.trace ? std::make_unique<CanonicalTraceSink>(*opts.trace) : nullptr),
+      tracks_(canonical_.get()), services_{run_, tracks_, opts_.timing}, memory_(net.buffers),
+      ddr_("host memory (DDR)", opts.timing.ddr_bytes_per_cycle), board_(net.tasks.size()) {
+    opts_.trace = canonical_.get(); // every event goes through the canonical order
     if (!net.device) throw SimulationError(SimulationError::Kind::Protocol, "netlist has no device");
     if (host_.size() != net.host_tensors.size())
         throw SimulationError(SimulationError::Kind::Mismatch,

@@ -4,6 +4,7 @@
 // from a netlist; it hands each component only the services it needs (RunServices and the
 // *Services struct next to each component), runs the event loop, and turns the outcome into a
 // SimResult or a SimulationError (deadlock report, protocol violation, limit).
+#include "CanonicalTraceSink.hpp"
 #include "CoreStreamInput.hpp"
 #include "DeadlockAnalyzer.hpp"
 #include "KernelPool.hpp"
@@ -54,8 +55,9 @@ private:
     ScContextGuard ctx_; // first member: created first, destroyed last
     const model::Netlist& net_;
     std::vector<std::vector<std::uint8_t>> host_;
-    SimOptions opts_;
+    SimOptions opts_; ///< its trace is canonical_ (the user's sink behind it)
     RunControl run_;
+    std::unique_ptr<CanonicalTraceSink> canonical_; ///< the trace in a report-order-free order
     TraceTracks tracks_;
     RunServices services_;
     TileMemory memory_;

@@ -1,0 +1,122 @@
+#include "CanonicalTraceSink.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <tuple>
+
+namespace npusim::sim {
+
+void CanonicalTraceSink::add_track(int track, const TrackInfo& info) {
+    if (track >= 0) {
+        const auto n = static_cast<std::size_t>(track) + 1;
+        if (lock_track_.size() < n) lock_track_.resize(n, false), last_value_.resize(n, 0);
+        lock_track_[static_cast<std::size_t>(track)] = info.kind == TrackInfo::Kind::Lock;
+    }
+    inner_.add_track(track, info);
+}
+
+void CanonicalTraceSink::record(Event e, TraceArgs args) {
+    e.args.reserve(args.size());
+    for (const auto& a : args) e.args.push_back({std::string(a.key), std::string(a.text), a.number, a.is_number});
+    e.seq = seq_++;
+    events_.push_back(std::move(e));
+}
+
+void CanonicalTraceSink::span(int track, std::string_view name, std::uint64_t begin, std::uint64_t end) {
+    record({end, track, Type::Span, TraceKind::Other, begin, std::string(name), {}, 0, 0}, {});
+}
+
+void CanonicalTraceSink::detailed_span(int track, TraceKind kind, std::string_view name, std::uint64_t begin,
+                                       std::uint64_t end, TraceArgs args) {
+    record({end, track, Type::DetailedSpan, kind, begin, std::string(name), {}, 0, 0}, args);
+}
+
+void CanonicalTraceSink::instant(int track, TraceKind kind, std::string_view name, std::uint64_t cycle,
+                                 TraceArgs args) {
+    record({cycle, track, Type::Instant, kind, cycle, std::string(name), {}, 0, 0}, args);
+}
+
+void CanonicalTraceSink::counter(int track, std::uint64_t cycle, std::int64_t value) {
+    const auto t = static_cast<std::size_t>(track);
+    if (track >= 0 && t < lock_track_.size() && lock_track_[t]) {
+        // Every change of the lock is reported, in the order it was applied: the difference to
+        // the value reported before is this change.
+        const auto change = value - last_value_[t];
+        last_value_[t] = value;
+        record({cycle, track, Type::Counter, TraceKind::Other, cycle, {}, {}, change, 0}, {});
+        return;
+    }
+    record({cycle, track, Type::Counter, TraceKind::Other, cycle, {}, {}, value, 0}, {});
+}
+
+namespace {
+// Lock instants at one cycle in the order that can have happened: a set or a release before the
+// acquires it may have let through (an acquire never takes a lock below zero on the timeline).
+int rank(TraceKind k) {
+    switch (k) {
+    case TraceKind::LockSet: return 0;
+    case TraceKind::LockRelease: return 1;
+    case TraceKind::LockAcquire: return 2;
+    default: return 3 + static_cast<int>(k);
+    }
+}
+} // namespace
+
+bool CanonicalTraceSink::before(const Event& a, const Event& b) {
+    const auto key = [](const Event& e) {
+        return std::make_tuple(e.at, e.track, e.type, rank(e.kind), e.begin, std::cref(e.name), std::cref(e.args),
+                               e.value);
+    };
+    const auto ka = key(a), kb = key(b);
+    if (ka != kb) return ka < kb;
+    return a.seq < b.seq;
+}
+
+void CanonicalTraceSink::forward(const Event& e) {
+    std::vector<TraceArg> args;
+    args.reserve(e.args.size());
+    for (const auto& a : e.args)
+        args.push_back(a.is_number ? TraceArg::num(a.key, a.number) : TraceArg::str(a.key, a.text));
+    switch (e.type) {
+    case Type::Span: inner_.span(e.track, e.name, e.begin, e.at); break;
+    case Type::DetailedSpan: inner_.detailed_span(e.track, e.kind, e.name, e.begin, e.at, args); break;
+    case Type::Instant: inner_.instant(e.track, e.kind, e.name, e.at, args); break;
+    case Type::Counter: inner_.counter(e.track, e.at, e.value); break;
+    }
+}
+
+void CanonicalTraceSink::finish(std::uint64_t end_cycle) {
+    // Lock changes: one sample per track and cycle, the running sum of the changes up to that
+    // cycle's end. Summing is order-free within a cycle; sorting by (track, cycle) first gives
+    // each track its changes in cycle order.
+    std::vector<Event*> changes;
+    for (auto& e : events_) {
+        const auto t = static_cast<std::size_t>(e.track);
+        if (e.type == Type::Counter && e.track >= 0 && t < lock_track_.size() && lock_track_[t]) changes.push_back(&e);
+    }
+    std::stable_sort(changes.begin(), changes.end(), [](const Event* a, const Event* b) {
+        return std::tie(a->track, a->at) < std::tie(b->track, b->at);
+    });
+    std::vector<Event> samples;
+    for (std::size_t i = 0; i < changes.size();) {
+        const int track = changes[i]->track;
+        std::int64_t value = 0;
+        while (i < changes.size() && changes[i]->track == track) {
+            const auto at = changes[i]->at;
+            while (i < changes.size() && changes[i]->track == track && changes[i]->at == at)
+                value += changes[i++]->value;
+            samples.push_back({at, track, Type::Counter, TraceKind::Other, at, {}, {}, value, 0});
+        }
+    }
+    std::erase_if(events_, [&](const Event& e) {
+        const auto t = static_cast<std::size_t>(e.track);
+        return e.type == Type::Counter && e.track >= 0 && t < lock_track_.size() && lock_track_[t];
+    });
+    for (auto& s : samples) events_.push_back(std::move(s));
+    std::sort(events_.begin(), events_.end(), before);
+    for (const auto& e : events_) forward(e);
+    events_.clear();
+    inner_.finish(end_cycle);
+}
+
+} // namespace npusim::sim
