@@ -1039,8 +1039,8 @@ void add_run_options(CliOptions& o, RunArgs& r) {
                                                  r.core_stack_bytes));
             });
     o.value("--kernel-threads", "N",
-            "run kernel calls on N host threads while the simulation goes on (default 0: one per hardware thread; "
-            "1: all on the simulating thread); same results and cycles; used only with --no-memory-check, for "
+            "run kernel calls on N host threads, the simulating thread one of them (default 0: one per hardware "
+            "thread; 1: all on the simulating thread); same results, cycles and traces; used only with --no-memory-check, for "
             "cores without cascade or stream ports, and for kernels whose calls take 20 us or more",
             [&r](const std::string& v) {
                 r.kernel_threads = parse_u64(v, "--kernel-threads");

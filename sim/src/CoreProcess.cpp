@@ -25,6 +25,7 @@ CoreProcess::CoreProcess(const CoreProcessServices& services, const model::CoreP
     free_kernels_ = services.free_kernels;
     pool_ = services.kernel_pool;
     pool_min_nanos_ = services.kernel_pool_min_nanos;
+    if (services.kernel_nanos) kernel_nanos_ = services.kernel_nanos;
     if (services.check_memory) {
         std::vector<model::TileCoord> tiles{prog.tile};
         for (const auto& r : prog.rings)
@@ -96,18 +97,18 @@ bool CoreProcess::pooled(std::string_view kernel) const {
     // check compares the reached tile memories around each call with nobody else writing them.
     if (!pool_ || guard_ || cascade_in_ || cascade_out_ || stream_in_ || stream_out_) return false;
     if (pool_min_nanos_ == 0) return true;
-    for (const auto& [k, nanos] : kernel_nanos_)
+    for (const auto& [k, nanos] : *kernel_nanos_)
         if (k == kernel) return nanos >= pool_min_nanos_;
-    return false; // its first call runs here and is timed
+    return false; // its first call in the run runs here and is timed
 }
 
 void CoreProcess::note_kernel_time(std::string_view kernel, std::uint64_t nanos) {
-    for (auto& [k, n] : kernel_nanos_)
+    for (auto& [k, n] : *kernel_nanos_)
         if (k == kernel) {
             n = nanos;
             return;
         }
-    kernel_nanos_.emplace_back(kernel, nanos);
+    kernel_nanos_->emplace_back(kernel, nanos);
 }
 
 std::string CoreProcess::error_subject() const { return model::worker_label(prog_.worker); }

@@ -28,6 +28,9 @@ struct CoreProcessServices {
     bool free_kernels = false; ///< SimOptions::free_kernels
     KernelPool* kernel_pool = nullptr; ///< null: kernels run on the simulating thread
     std::uint64_t kernel_pool_min_nanos = 0; ///< SimOptions::kernel_pool_min_nanos
+    /// The host time of each kernel's last call, by kernel name, shared by the run's cores: a
+    /// kernel is timed once per run (its first call, on the simulating thread), not once per core.
+    std::vector<std::pair<std::string_view, std::uint64_t>>* kernel_nanos = nullptr;
 };
 
 class CoreProcess final : public SimProcess, public model::CoreServices {
@@ -191,7 +194,8 @@ private:
     KernelPool* pool_ = nullptr;
     std::uint64_t pool_min_nanos_ = 0;
     PoolThreadServices pool_services_{*this};
-    std::vector<std::pair<std::string_view, std::uint64_t>> kernel_nanos_;
+    std::vector<std::pair<std::string_view, std::uint64_t>> own_kernel_nanos_; ///< without a shared table
+    std::vector<std::pair<std::string_view, std::uint64_t>>* kernel_nanos_ = &own_kernel_nanos_;
 };
 
 } // namespace npusim::sim

@@ -11,7 +11,7 @@
 namespace npusim::sim {
 
 KernelPool::KernelPool(unsigned threads, std::size_t stack_bytes)
-    : wanted_(std::max(1u, threads)), stack_bytes_(stack_bytes) {}
+    : wanted_(std::max(1u, threads > 1 ? threads - 1 : 1)), stack_bytes_(stack_bytes) {}
 
 void KernelPool::start() {
     started_ = true;
@@ -104,17 +104,33 @@ void KernelPool::submit(Task& t) {
 }
 
 void KernelPool::wait(Task& t) {
-    {
-        std::unique_lock lk(m_);
-        if (t.done.load(std::memory_order_acquire)) return;
-        const auto it = std::find(queue_.begin(), queue_.end(), &t);
-        if (it != queue_.end()) {
-            queue_.erase(it);
-            lk.unlock();
-            execute(t);
-            t.done.store(true, std::memory_order_release);
-            return;
+    // Until `t` is done, the waiting (simulating) thread works too: `t` itself if no pool thread
+    // took it yet, else the oldest call still queued. Only when nothing is queued does it wait for
+    // `t` on its pool thread. So `threads` calls run at once with threads - 1 pool threads.
+    for (;;) {
+        Task* help = nullptr;
+        {
+            const std::lock_guard lk(m_);
+            if (t.done.load(std::memory_order_acquire)) return;
+            const auto it = std::find(queue_.begin(), queue_.end(), &t);
+            if (it != queue_.end()) {
+                help = &t;
+                queue_.erase(it);
+            } else if (!queue_.empty()) {
+                help = queue_.front();
+                queue_.pop_front();
+            }
+            if (help) ++running_;
         }
+        if (!help) break;
+        execute(*help);
+        {
+            const std::lock_guard lk(m_);
+            help->done.store(true, std::memory_order_release);
+            --running_;
+        }
+        done_.notify_all();
+        if (help == &t) return;
     }
     // It runs on a pool thread: give the CPU to it for a while before sleeping on the condition.
     for (int i = 0; i < 50; ++i) {

@@ -36,8 +36,9 @@ public:
         std::atomic<bool> done{false};
     };
 
-    /// `threads` >= 1 OS threads of `stack_bytes` host stack each, started at the first submit
-    /// (a run whose calls all stay on the simulating thread starts none). If the system refuses
+    /// `threads` calls at once: threads - 1 OS threads (at least 1) of `stack_bytes` host stack
+    /// each, started at the first submit (a run whose calls all stay on the simulating thread
+    /// starts none), and the thread that waits (wait() runs queued calls). If the system refuses
     /// them all, submit runs each call itself.
     KernelPool(unsigned threads, std::size_t stack_bytes);
     /// Finishes every submitted task, then ends the threads.
@@ -47,8 +48,9 @@ public:
 
     /// Hand `t` over (or run it now if no thread could be started).
     void submit(Task& t);
-    /// Block until `t` is done. A task no thread has started yet runs on the caller's thread
-    /// instead (no hand-back latency); one that runs is waited for, spinning briefly first.
+    /// Block until `t` is done, running queued tasks meanwhile: `t` itself if no thread has started
+    /// it (no hand-back latency), else the oldest queued one; with nothing queued, wait for `t`,
+    /// spinning briefly first.
     void wait(Task& t);
     /// Block until no submitted task is running or queued.
     void wait_all();

@@ -293,7 +293,8 @@ void SimEngine::build() {
                                             opts_.check_memory,
                                             opts_.free_kernels,
                                             kernel_pool_.get(),
-                                            opts_.kernel_pool_min_nanos};
+                                            opts_.kernel_pool_min_nanos,
+                                            &kernel_nanos_};
     for (const auto& c : net_.cores) {
         cores_.push_back(std::make_unique<CoreProcess>(core_services, c));
         processes_.push_back(cores_.back().get());

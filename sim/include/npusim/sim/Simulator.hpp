@@ -56,14 +56,16 @@ struct SimOptions {
     /// What-if ablation (`npusim run --what-if free-kernels`): kernels run (outputs stay exact) but
     /// cost no cycles, call overhead included; what the run takes then is data movement and sync.
     bool free_kernels = false;
-    /// Kernel calls on a pool of this many OS threads (0: one per hardware thread; 1: every call
-    /// on the simulating thread, as before). A core hands its call to the pool, waits in
+    /// Kernel calls run on this many threads at once (0: one per hardware thread; 1: every call
+    /// on the simulating thread, as before): kernel_threads - 1 pool threads, and the simulating
+    /// thread, which runs queued calls while it waits for one to end. A core hands its call to the pool, waits in
     /// simulated time until the call's modelled end while other cores go on (and hand theirs
     /// over), and then joins it; results, cycles and trace events are those of the serial run.
     /// Calls stay on the simulating thread while check_memory is on (the check compares tile
     /// memories around a call with nobody else writing them), on cores with cascade or stream
-    /// ports (a kernel moves their words on the core's clock), and for kernels whose last call on
-    /// the core took less than kernel_pool_min_nanos of host time (a hand-over costs more).
+    /// ports (a kernel moves their words on the core's clock), and for kernels whose last call
+    /// took less than kernel_pool_min_nanos of host time (a hand-over costs more; a kernel's first
+    /// call in a run stays on the simulating thread and is timed).
     unsigned kernel_threads = 0;
     std::uint64_t kernel_pool_min_nanos = 20000;
     /// Wall-clock limit of the run in seconds (0: none). The run stops with a Limit error and the
