@@ -17,7 +17,10 @@
 namespace npusim::sim {
 
 inline sc_core::sc_time cycles_to_time(std::uint64_t cycles) { return sc_core::sc_time::from_value(cycles * 1000); }
-inline std::uint64_t now_cycles() { return sc_core::sc_time_stamp().value() / 1000; }
+/// Simulated time in cycles. Reads the current context's time directly (sc_simcontext::time_stamp
+/// is inline; sc_time_stamp() is two calls into the library, and a DMA-bound run asks ~40 times
+/// per object). A run always has its own current context (ScContextGuard).
+inline std::uint64_t now_cycles() { return sc_core::sc_curr_simcontext->time_stamp().value() / 1000; }
 
 class ProcessClock {
 public:
