@@ -15,25 +15,32 @@ void CanonicalTraceSink::add_track(int track, const TrackInfo& info) {
     inner_.add_track(track, info);
 }
 
+CanonicalTraceSink::Text CanonicalTraceSink::intern(std::string_view s) {
+    if (const auto it = text_index_.find(s); it != text_index_.end()) return it->second;
+    const Text t = &texts_.emplace_back(s);
+    text_index_.emplace(*t, t);
+    return t;
+}
+
 void CanonicalTraceSink::record(Event e, TraceArgs args) {
     e.args.reserve(args.size());
-    for (const auto& a : args) e.args.push_back({std::string(a.key), std::string(a.text), a.number, a.is_number});
+    for (const auto& a : args) e.args.push_back({intern(a.key), intern(a.text), a.number, a.is_number});
     e.seq = seq_++;
     events_.push_back(std::move(e));
 }
 
 void CanonicalTraceSink::span(int track, std::string_view name, std::uint64_t begin, std::uint64_t end) {
-    record({end, track, Type::Span, TraceKind::Other, begin, std::string(name), {}, 0, 0}, {});
+    record({end, track, Type::Span, TraceKind::Other, begin, intern(name), {}, 0, 0}, {});
 }
 
 void CanonicalTraceSink::detailed_span(int track, TraceKind kind, std::string_view name, std::uint64_t begin,
                                        std::uint64_t end, TraceArgs args) {
-    record({end, track, Type::DetailedSpan, kind, begin, std::string(name), {}, 0, 0}, args);
+    record({end, track, Type::DetailedSpan, kind, begin, intern(name), {}, 0, 0}, args);
 }
 
 void CanonicalTraceSink::instant(int track, TraceKind kind, std::string_view name, std::uint64_t cycle,
                                  TraceArgs args) {
-    record({cycle, track, Type::Instant, kind, cycle, std::string(name), {}, 0, 0}, args);
+    record({cycle, track, Type::Instant, kind, cycle, intern(name), {}, 0, 0}, args);
 }
 
 void CanonicalTraceSink::counter(int track, std::uint64_t cycle, std::int64_t value) {
@@ -43,10 +50,10 @@ void CanonicalTraceSink::counter(int track, std::uint64_t cycle, std::int64_t va
         // the value reported before is this change.
         const auto change = value - last_value_[t];
         last_value_[t] = value;
-        record({cycle, track, Type::Counter, TraceKind::Other, cycle, {}, {}, change, 0}, {});
+        record({cycle, track, Type::Counter, TraceKind::Other, cycle, intern({}), {}, change, 0}, {});
         return;
     }
-    record({cycle, track, Type::Counter, TraceKind::Other, cycle, {}, {}, value, 0}, {});
+    record({cycle, track, Type::Counter, TraceKind::Other, cycle, intern({}), {}, value, 0}, {});
 }
 
 namespace {
@@ -60,15 +67,25 @@ int rank(TraceKind k) {
     default: return 3 + static_cast<int>(k);
     }
 }
+
+// Interned strings compare by content (equal ones share an address).
+int compare(const std::string* a, const std::string* b) { return a == b ? 0 : a->compare(*b); }
 } // namespace
 
 bool CanonicalTraceSink::before(const Event& a, const Event& b) {
-    const auto key = [](const Event& e) {
-        return std::make_tuple(e.at, e.track, e.type, rank(e.kind), e.begin, std::cref(e.name), std::cref(e.args),
-                               e.value);
-    };
-    const auto ka = key(a), kb = key(b);
+    const auto ka = std::make_tuple(a.at, a.track, a.type, rank(a.kind), a.begin);
+    const auto kb = std::make_tuple(b.at, b.track, b.type, rank(b.kind), b.begin);
     if (ka != kb) return ka < kb;
+    if (const int c = compare(a.name, b.name)) return c < 0;
+    for (std::size_t i = 0; i < a.args.size() && i < b.args.size(); ++i) {
+        const auto &x = a.args[i], &y = b.args[i];
+        if (const int c = compare(x.key, y.key)) return c < 0;
+        if (x.is_number != y.is_number) return x.is_number < y.is_number;
+        if (x.number != y.number) return x.number < y.number;
+        if (const int c = compare(x.text, y.text)) return c < 0;
+    }
+    if (a.args.size() != b.args.size()) return a.args.size() < b.args.size();
+    if (a.value != b.value) return a.value < b.value;
     return a.seq < b.seq;
 }
 
@@ -76,11 +93,11 @@ void CanonicalTraceSink::forward(const Event& e) {
     std::vector<TraceArg> args;
     args.reserve(e.args.size());
     for (const auto& a : e.args)
-        args.push_back(a.is_number ? TraceArg::num(a.key, a.number) : TraceArg::str(a.key, a.text));
+        args.push_back(a.is_number ? TraceArg::num(*a.key, a.number) : TraceArg::str(*a.key, *a.text));
     switch (e.type) {
-    case Type::Span: inner_.span(e.track, e.name, e.begin, e.at); break;
-    case Type::DetailedSpan: inner_.detailed_span(e.track, e.kind, e.name, e.begin, e.at, args); break;
-    case Type::Instant: inner_.instant(e.track, e.kind, e.name, e.at, args); break;
+    case Type::Span: inner_.span(e.track, *e.name, e.begin, e.at); break;
+    case Type::DetailedSpan: inner_.detailed_span(e.track, e.kind, *e.name, e.begin, e.at, args); break;
+    case Type::Instant: inner_.instant(e.track, e.kind, *e.name, e.at, args); break;
     case Type::Counter: inner_.counter(e.track, e.at, e.value); break;
     }
 }
@@ -105,7 +122,7 @@ void CanonicalTraceSink::finish(std::uint64_t end_cycle) {
             const auto at = changes[i]->at;
             while (i < changes.size() && changes[i]->track == track && changes[i]->at == at)
                 value += changes[i++]->value;
-            samples.push_back({at, track, Type::Counter, TraceKind::Other, at, {}, {}, value, 0});
+            samples.push_back({at, track, Type::Counter, TraceKind::Other, at, intern({}), {}, value, 0});
         }
     }
     std::erase_if(events_, [&](const Event& e) {
@@ -116,6 +133,8 @@ void CanonicalTraceSink::finish(std::uint64_t end_cycle) {
     std::sort(events_.begin(), events_.end(), before);
     for (const auto& e : events_) forward(e);
     events_.clear();
+    text_index_.clear();
+    texts_.clear();
     inner_.finish(end_cycle);
 }
 

@@ -17,7 +17,10 @@
 #include "npusim/sim/TraceSink.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace npusim::sim {
@@ -39,12 +42,13 @@ public:
 
 private:
     enum class Type : std::uint8_t { Counter, Instant, Span, DetailedSpan };
+    /// A string kept once for the run (names and argument texts repeat across events).
+    using Text = const std::string*;
     struct Arg {
-        std::string key;
-        std::string text;
+        Text key = nullptr;
+        Text text = nullptr;
         std::int64_t number = 0;
         bool is_number = false;
-        auto operator<=>(const Arg&) const = default;
     };
     struct Event {
         std::uint64_t at = 0; ///< the cycle it is reported at
@@ -52,12 +56,13 @@ private:
         Type type = Type::Counter;
         TraceKind kind = TraceKind::Other;
         std::uint64_t begin = 0;
-        std::string name;
+        Text name = nullptr;
         std::vector<Arg> args;
         std::int64_t value = 0; ///< counter: value (other tracks) or change (lock tracks)
         std::uint64_t seq = 0; ///< report order, the last key (ties of lock changes are summed anyway)
     };
     static bool before(const Event& a, const Event& b);
+    Text intern(std::string_view s);
     void record(Event e, TraceArgs args);
     void forward(const Event& e);
 
@@ -66,6 +71,8 @@ private:
     std::vector<bool> lock_track_; ///< per track id: a lock's value counter
     std::vector<std::int64_t> last_value_; ///< per lock track: the value last reported
     std::uint64_t seq_ = 0;
+    std::deque<std::string> texts_; ///< interned strings (stable addresses)
+    std::unordered_map<std::string_view, Text> text_index_;
 };
 
 } // namespace npusim::sim
