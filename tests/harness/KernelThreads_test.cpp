@@ -123,8 +123,8 @@ TEST_CASE("every registered design runs the same with kernel calls on two pool t
             }
             // The same trace calls in the same order: the engine hands its sink the events sorted by
             // what happened (CanonicalTraceSink), however the pool interleaved the calls.
-            CHECK(first_difference(serial.trace, pooled.trace) == "");
-            CHECK(pooled.trace == serial.trace);
+            CHECK(pooled.trace.size() == serial.trace.size());
+            CHECK(first_difference(serial.trace, pooled.trace) == ""); // (not the whole traces: they are long)
         }
     CHECK(designs >= 40);
     CHECK(aie_designs >= 5);
