@@ -1,5 +1,7 @@
 #include "ScContextGuard.hpp"
 
+#include "CoroutineStackCache.hpp"
+
 #include <cstdlib>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -10,6 +12,7 @@
 namespace npusim::sim {
 
 ScContextGuard::ScContextGuard() {
+    (void)CoroutineStackCache::active(); // SystemC's stacks come from the cache (and it is linked in)
     // No banner, no "simulation stopped" notes: npusim's output is its own.
     setenv("SYSC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
     ctx_ = new sc_core::sc_simcontext();
