@@ -21,6 +21,45 @@ using namespace npusim;
 
 namespace {
 
+// The kernel calls matmul_whole_array's cores make, natively and without a simulator: per core
+// (M/4m)*(N/(n*cols)) output tiles of one zero and K/k matmuls, on ping-pong buffers of its own.
+struct NativeCalls {
+    NativeCalls(const model::DeviceSpec& dev, const harness::Params& params)
+        : M(static_cast<int>(params.at("M"))), K(static_cast<int>(params.at("K"))), N(static_cast<int>(params.at("N"))),
+          m(static_cast<int>(params.at("m"))), k(static_cast<int>(params.at("k"))), n(static_cast<int>(params.at("n"))),
+          cols(dev.cols), cores(4 * dev.cols), tiles((M / (m * 4)) * (N / (n * cols))), ksteps(K / k),
+          t(dev.arch == model::Arch::AIE2 ? 4 : 8), bufs(static_cast<std::size_t>(cores)) {
+        std::mt19937 rng(7);
+        for (auto& cb : bufs)
+            for (int d = 0; d < 2; ++d) {
+                cb.A[d].resize(static_cast<std::size_t>(m * k));
+                cb.B[d].resize(static_cast<std::size_t>(k * n));
+                cb.C[d].resize(static_cast<std::size_t>(m * n));
+                for (auto& x : cb.A[d]) x = static_cast<std::int16_t>(rng() % 200);
+                for (auto& x : cb.B[d]) x = static_cast<std::int16_t>(rng() % 200);
+            }
+    }
+    /// The calls of cores [from, to), in order.
+    void run(int from, int to) {
+        for (int c = from; c < to; ++c) {
+            auto& cb = bufs[static_cast<std::size_t>(c)];
+            for (int i = 0; i < tiles; ++i) {
+                auto& C = cb.C[i % 2];
+                kernels::zero_i16(C.data(), m, n);
+                for (int q = 0; q < ksteps; ++q)
+                    kernels::matmul_i16_i16(cb.A[q % 2].data(), cb.B[q % 2].data(), C.data(), m, k, n, r, s, t);
+                benchmark::DoNotOptimize(C.data());
+            }
+        }
+    }
+    const int M, K, N, m, k, n, cols, cores, tiles, ksteps;
+    const int r = 4, s = 4, t;
+    struct CoreBuffers {
+        std::vector<std::int16_t> A[2], B[2], C[2];
+    };
+    std::vector<CoreBuffers> bufs;
+};
+
 void BM_MatmulWholeArray(benchmark::State& state) {
     const std::string device = "npu2";
     const auto& dev = model::device_by_name(device);
@@ -30,27 +69,7 @@ void BM_MatmulWholeArray(benchmark::State& state) {
     const auto net = inst.program.resolve();
     sim::SimOptions o;
     o.timing = model::TimingParams::for_arch(dev.arch);
-    // The kernel calls the cores make: per core (M/4m)*(N/(n*cols)) tiles of one zero and K/k matmuls.
-    const int M = static_cast<int>(params.at("M")), K = static_cast<int>(params.at("K")),
-              N = static_cast<int>(params.at("N"));
-    const int m = static_cast<int>(params.at("m")), k = static_cast<int>(params.at("k")),
-              n = static_cast<int>(params.at("n"));
-    const int cols = dev.cols, cores = 4 * cols;
-    const int tiles = (M / (m * 4)) * (N / (n * cols)), ksteps = K / k;
-    const int r = 4, s = 4, t = dev.arch == model::Arch::AIE2 ? 4 : 8;
-    std::mt19937 rng(7);
-    struct CoreBuffers {
-        std::vector<std::int16_t> A[2], B[2], C[2];
-    };
-    std::vector<CoreBuffers> core_bufs(static_cast<std::size_t>(cores));
-    for (auto& cb : core_bufs)
-        for (int d = 0; d < 2; ++d) {
-            cb.A[d].resize(static_cast<std::size_t>(m * k));
-            cb.B[d].resize(static_cast<std::size_t>(k * n));
-            cb.C[d].resize(static_cast<std::size_t>(m * n));
-            for (auto& x : cb.A[d]) x = static_cast<std::int16_t>(rng() % 200);
-            for (auto& x : cb.B[d]) x = static_cast<std::int16_t>(rng() % 200);
-        }
+    NativeCalls native(dev, params); // the kernel calls the cores make, for the native baseline
 
     sim::SimOptions unchecked = o;
     unchecked.check_memory = false;
@@ -63,16 +82,7 @@ void BM_MatmulWholeArray(benchmark::State& state) {
         const auto t0 = std::chrono::steady_clock::now();
         auto res = sim::simulate(net, std::move(host), o);
         const auto t1 = std::chrono::steady_clock::now();
-        for (int c = 0; c < cores; ++c) {
-            auto& cb = core_bufs[static_cast<std::size_t>(c)];
-            for (int i = 0; i < tiles; ++i) {
-                auto& C = cb.C[i % 2];
-                kernels::zero_i16(C.data(), m, n);
-                for (int q = 0; q < ksteps; ++q)
-                    kernels::matmul_i16_i16(cb.A[q % 2].data(), cb.B[q % 2].data(), C.data(), m, k, n, r, s, t);
-                benchmark::DoNotOptimize(C.data());
-            }
-        }
+        native.run(0, native.cores);
         const auto t2 = std::chrono::steady_clock::now();
         auto host2 = inst.host();
         const auto t3 = std::chrono::steady_clock::now();
@@ -120,26 +130,7 @@ void BM_MatmulKernelThreads(benchmark::State& state) {
     const auto params = spec.resolve_params({});
     auto inst = spec.build(dev, params, 1);
     const auto net = inst.program.resolve();
-    const int M = static_cast<int>(params.at("M")), K = static_cast<int>(params.at("K")),
-              N = static_cast<int>(params.at("N"));
-    const int m = static_cast<int>(params.at("m")), k = static_cast<int>(params.at("k")),
-              n = static_cast<int>(params.at("n"));
-    const int cols = dev.cols, cores = 4 * cols;
-    const int tiles = (M / (m * 4)) * (N / (n * cols)), ksteps = K / k;
-    const int r = 4, s = 4, t = dev.arch == model::Arch::AIE2 ? 4 : 8;
-    std::mt19937 rng(7);
-    struct CoreBuffers {
-        std::vector<std::int16_t> A[2], B[2], C[2];
-    };
-    std::vector<CoreBuffers> core_bufs(static_cast<std::size_t>(cores));
-    for (auto& cb : core_bufs)
-        for (int d = 0; d < 2; ++d) {
-            cb.A[d].resize(static_cast<std::size_t>(m * k));
-            cb.B[d].resize(static_cast<std::size_t>(k * n));
-            cb.C[d].resize(static_cast<std::size_t>(m * n));
-            for (auto& x : cb.A[d]) x = static_cast<std::int16_t>(rng() % 200);
-            for (auto& x : cb.B[d]) x = static_cast<std::int16_t>(rng() % 200);
-        }
+    NativeCalls native(dev, params);
     sim::SimOptions o;
     o.timing = model::TimingParams::for_arch(dev.arch);
     o.check_memory = false;
@@ -151,35 +142,14 @@ void BM_MatmulKernelThreads(benchmark::State& state) {
     for (auto _ : state) {
         auto host_a = inst.host(), host_b = inst.host(); // generated outside the timed regions
         const auto t0 = std::chrono::steady_clock::now();
-        for (int c = 0; c < cores; ++c) {
-            auto& cb = core_bufs[static_cast<std::size_t>(c)];
-            for (int i = 0; i < tiles; ++i) {
-                auto& C = cb.C[i % 2];
-                kernels::zero_i16(C.data(), m, n);
-                for (int q = 0; q < ksteps; ++q)
-                    kernels::matmul_i16_i16(cb.A[q % 2].data(), cb.B[q % 2].data(), C.data(), m, k, n, r, s, t);
-                benchmark::DoNotOptimize(C.data());
-            }
-        }
+        native.run(0, native.cores);
         const auto t1 = std::chrono::steady_clock::now();
         // The same calls natively on two OS threads (half the cores each): what this machine's
         // two cores give the kernels at best, with no simulator at all.
-        auto native_half = [&](int from, int to) {
-            for (int c = from; c < to; ++c) {
-                auto& cb = core_bufs[static_cast<std::size_t>(c)];
-                for (int i = 0; i < tiles; ++i) {
-                    auto& C = cb.C[i % 2];
-                    kernels::zero_i16(C.data(), m, n);
-                    for (int q = 0; q < ksteps; ++q)
-                        kernels::matmul_i16_i16(cb.A[q % 2].data(), cb.B[q % 2].data(), C.data(), m, k, n, r, s, t);
-                    benchmark::DoNotOptimize(C.data());
-                }
-            }
-        };
         const auto p0 = std::chrono::steady_clock::now();
         {
-            std::thread other(native_half, cores / 2, cores);
-            native_half(0, cores / 2);
+            std::thread other([&] { native.run(native.cores / 2, native.cores); });
+            native.run(0, native.cores / 2);
             other.join();
         }
         const auto p1 = std::chrono::steady_clock::now();

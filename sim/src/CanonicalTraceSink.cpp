@@ -48,9 +48,8 @@ void CanonicalTraceSink::counter(int track, std::uint64_t cycle, std::int64_t va
     if (track >= 0 && t < lock_track_.size() && lock_track_[t]) {
         // Every change of the lock is reported, in the order it was applied: the difference to
         // the value reported before is this change.
-        const auto change = value - last_value_[t];
+        lock_changes_.push_back({cycle, track, value - last_value_[t]});
         last_value_[t] = value;
-        record({cycle, track, Type::Counter, TraceKind::Other, cycle, intern({}), {}, change, 0}, {});
         return;
     }
     record({cycle, track, Type::Counter, TraceKind::Other, cycle, intern({}), {}, value, 0}, {});
@@ -106,30 +105,20 @@ void CanonicalTraceSink::finish(std::uint64_t end_cycle) {
     // Lock changes: one sample per track and cycle, the running sum of the changes up to that
     // cycle's end. Summing is order-free within a cycle; sorting by (track, cycle) first gives
     // each track its changes in cycle order.
-    std::vector<Event*> changes;
-    for (auto& e : events_) {
-        const auto t = static_cast<std::size_t>(e.track);
-        if (e.type == Type::Counter && e.track >= 0 && t < lock_track_.size() && lock_track_[t]) changes.push_back(&e);
-    }
-    std::stable_sort(changes.begin(), changes.end(), [](const Event* a, const Event* b) {
-        return std::tie(a->track, a->at) < std::tie(b->track, b->at);
+    std::stable_sort(lock_changes_.begin(), lock_changes_.end(), [](const LockChange& a, const LockChange& b) {
+        return std::tie(a.track, a.at) < std::tie(b.track, b.at);
     });
-    std::vector<Event> samples;
-    for (std::size_t i = 0; i < changes.size();) {
-        const int track = changes[i]->track;
-        std::int64_t value = 0;
-        while (i < changes.size() && changes[i]->track == track) {
-            const auto at = changes[i]->at;
-            while (i < changes.size() && changes[i]->track == track && changes[i]->at == at)
-                value += changes[i++]->value;
-            samples.push_back({at, track, Type::Counter, TraceKind::Other, at, intern({}), {}, value, 0});
-        }
+    std::int64_t value = 0;
+    for (std::size_t i = 0; i < lock_changes_.size(); ++i) {
+        const auto& c = lock_changes_[i];
+        if (i == 0 || c.track != lock_changes_[i - 1].track) value = 0;
+        value += c.change;
+        const bool last_of_cycle =
+            i + 1 == lock_changes_.size() || lock_changes_[i + 1].track != c.track || lock_changes_[i + 1].at != c.at;
+        if (last_of_cycle)
+            events_.push_back({c.at, c.track, Type::Counter, TraceKind::Other, c.at, intern({}), {}, value, 0});
     }
-    std::erase_if(events_, [&](const Event& e) {
-        const auto t = static_cast<std::size_t>(e.track);
-        return e.type == Type::Counter && e.track >= 0 && t < lock_track_.size() && lock_track_[t];
-    });
-    for (auto& s : samples) events_.push_back(std::move(s));
+    lock_changes_.clear();
     std::sort(events_.begin(), events_.end(), before);
     for (const auto& e : events_) forward(e);
     events_.clear();

@@ -58,8 +58,8 @@ private:
         std::uint64_t begin = 0;
         Text name = nullptr;
         std::vector<Arg> args;
-        std::int64_t value = 0; ///< counter: value (other tracks) or change (lock tracks)
-        std::uint64_t seq = 0; ///< report order, the last key (ties of lock changes are summed anyway)
+        std::int64_t value = 0; ///< counter: its value
+        std::uint64_t seq = 0; ///< report order, the last key
     };
     static bool before(const Event& a, const Event& b);
     Text intern(std::string_view s);
@@ -67,7 +67,13 @@ private:
     void forward(const Event& e);
 
     TraceSink& inner_;
-    std::vector<Event> events_;
+    std::vector<Event> events_; ///< everything but lock counters
+    struct LockChange {
+        std::uint64_t at;
+        int track;
+        std::int64_t change;
+    };
+    std::vector<LockChange> lock_changes_; ///< lock counters, as changes in report order
     std::vector<bool> lock_track_; ///< per track id: a lock's value counter
     std::vector<std::int64_t> last_value_; ///< per lock track: the value last reported
     std::uint64_t seq_ = 0;
