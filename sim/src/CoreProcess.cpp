@@ -353,6 +353,7 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
     const std::uint64_t total = free_kernels_ ? 0 : cycles + svc_.timing.kernel_call_overhead_cycles;
     if (free_kernels_) cycles = 0;
     const bool on_pool = pooled(kernel);
+    if (on_pool) ++pooled_calls_;
     try {
         if (on_pool) {
             // The call's cost does not depend on its result: charge it, hand the call to the pool,
@@ -606,6 +607,7 @@ CoreStats CoreProcess::stats() const {
     s.stall_cycles = stall_;
     s.cascade_stall_cycles = cascade_stall_;
     s.kernel_calls = kernel_calls_;
+    s.pooled_kernel_calls = pooled_calls_;
     s.macs = macs_;
     s.peak_macs_per_cycle = peak_macs_per_cycle_;
     s.iterations = iterations_;

@@ -145,6 +145,7 @@ private:
     std::uint64_t busy_ = 0;
     std::uint64_t stall_ = 0;
     std::uint64_t kernel_calls_ = 0;
+    std::uint64_t pooled_calls_ = 0;
     bool free_kernels_ = false;
     std::uint64_t kernel_cycles_ = 0;
     std::uint64_t macs_ = 0;

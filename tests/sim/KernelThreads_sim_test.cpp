@@ -7,7 +7,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 using namespace npusim;
 using namespace npusim::iron;
@@ -99,4 +101,56 @@ TEST_CASE("kernel threads: a kernel that calls a worker service on a pool thread
     CHECK(error_of(net, 2) == "worker 'w': a kernel called add_cycles while running on a kernel thread "
                               "(SimOptions::kernel_threads, --kernel-threads); a kernel that uses its worker's "
                               "services runs only with --kernel-threads 1");
+}
+
+// A kernel's host time decides whether its calls are worth handing over; it is measured once per
+// run (the run's first call of the kernel stays on the simulating thread), shared by every core
+// that calls it, not once per core.
+TEST_CASE("kernel threads: a kernel is timed once per run and not once per core", "[sim][kernel-threads]") {
+    Kernel slow("slow",
+                +[](const std::int32_t* a, std::int32_t* b) {
+                    std::this_thread::sleep_for(std::chrono::microseconds(200)); // well over 20 us
+                    for (int i = 0; i < 64; ++i) b[i] = a[i];
+                },
+                {tensor<std::int32_t>({64}), tensor<std::int32_t>({64})});
+    // Two workers on two tiles, each copying 4 objects through `slow`.
+    ObjectFifo in0(tensor<std::int32_t>({64}), "in0"), out0(tensor<std::int32_t>({64}), "out0");
+    ObjectFifo in1(tensor<std::int32_t>({64}), "in1"), out1(tensor<std::int32_t>({64}), "out1");
+    auto body = [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel kk) {
+        auto e = i.acquire(1);
+        auto f = o.acquire(1);
+        kk(e, f);
+        i.release(1);
+        o.release(1);
+    };
+    Worker w0(body, fn_args(in0.cons(), out0.prod(), slow), {.name = "w0"});
+    Worker w1(body, fn_args(in1.cons(), out1.prod(), slow), {.name = "w1"});
+    const auto t = tensor<std::int32_t>({256});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, RuntimeData c, RuntimeData d, ObjectFifoHandle i0, ObjectFifoHandle o0,
+           ObjectFifoHandle i1, ObjectFifoHandle o1) {
+            i0.fill(a);
+            i1.fill(c);
+            o0.drain(b, {.wait = true});
+            o1.drain(d, {.wait = true});
+        },
+        fn_args(t, t, t, t, in0.prod(), out0.cons(), in1.prod(), out1.cons()));
+    const auto net = Program("npu1_1col", rt, {w0, w1}, "timed_once").resolve();
+    auto o = opts(2);
+    o.kernel_pool_min_nanos = 20000; // the default: calls under 20 us stay inline
+    std::vector<std::vector<std::uint8_t>> host(4, std::vector<std::uint8_t>(1024));
+    for (std::size_t i = 0; i < 1024; ++i)
+        host[0][i] = static_cast<std::uint8_t>(i), host[2][i] = static_cast<std::uint8_t>(3 * i);
+    const auto r = sim::simulate(net, host, o);
+    CHECK(r.host[1] == host[0]);
+    CHECK(r.host[3] == host[2]);
+    REQUIRE(r.cores.size() == 2);
+    CHECK(r.cores[0].kernel_calls + r.cores[1].kernel_calls == 8);
+    // One call in the run is timed on the simulating thread; the other seven go to the threads
+    // (timed per core, two would stay: 6).
+    CHECK(r.cores[0].pooled_kernel_calls + r.cores[1].pooled_kernel_calls == 7);
+    // Serially nothing is handed over.
+    const auto serial = sim::simulate(net, host, opts(1));
+    CHECK(serial.cores[0].pooled_kernel_calls + serial.cores[1].pooled_kernel_calls == 0);
+    CHECK(serial.cycles == r.cycles);
 }

@@ -103,6 +103,9 @@ struct CoreStats {
     std::uint64_t stall_cycles = 0; ///< waiting on locks and cascades
     std::uint64_t cascade_stall_cycles = 0; ///< the part of stall_cycles spent waiting on cascade words or room
     std::uint64_t kernel_calls = 0;
+    /// Of kernel_calls, those handed to the kernel threads (SimOptions::kernel_threads). It depends
+    /// on host timing (kernel_pool_min_nanos), so it is not in the run's reports.
+    std::uint64_t pooled_kernel_calls = 0;
     std::uint64_t iterations = 0; ///< completed body iterations
     /// Multiply-accumulates the kernels declared (model::KernelWork; 0 when no kernel declares
     /// any) and the peak of the matrix unit they ran on (MACs per cycle, the largest over them).
