@@ -2,7 +2,6 @@
 
 #include "npusim/model/NetlistRelations.hpp"
 
-#include <cstring>
 #include <fmt/format.h>
 
 namespace npusim::sim {
@@ -82,11 +81,7 @@ void ShimDmaChannel::body() {
                 data = host_ + pat.min_offset();
             } else {
                 staging_.resize(pat.total_bytes());
-                std::uint64_t pos = 0;
-                pat.for_each_run([&](std::int64_t off, std::uint64_t len) {
-                    std::memcpy(staging_.data() + pos, host_ + off, len);
-                    pos += len;
-                });
+                model::AddressPattern::Cursor(pat).gather(host_, staging_.data(), pat.total_bytes());
                 data = staging_.data();
             }
             const auto stalled_before = time_.stream_stall;
@@ -125,12 +120,7 @@ void ShimDmaChannel::trace_stream_stall(const model::ShimTask& task, std::uint64
 }
 
 void ShimDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) {
-    std::uint64_t pos = 0;
-    cursor_->advance(n, [&](std::int64_t off, std::uint64_t len) {
-        std::memcpy(host_ + off, data + pos, len);
-        pos += len;
-    });
-    written += pos;
+    written += cursor_->scatter(host_, data, n);
 }
 
 } // namespace npusim::sim

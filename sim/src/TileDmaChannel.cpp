@@ -167,11 +167,7 @@ void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
         data = mem_ + pat.min_offset();
     } else {
         staging_.resize(pat.total_bytes());
-        std::uint64_t pos = 0;
-        pat.for_each_run([&](std::int64_t off, std::uint64_t len) {
-            std::memcpy(staging_.data() + pos, mem_ + off, len);
-            pos += len;
-        });
+        model::AddressPattern::Cursor(pat).gather(mem_, staging_.data(), pat.total_bytes());
         data = staging_.data();
     }
     const auto active_before = time_.active;
@@ -277,12 +273,7 @@ void TileDmaChannel::on_filled() {
 }
 
 void TileDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) {
-    std::uint64_t pos = 0;
-    cursor_->advance(n, [&](std::int64_t off, std::uint64_t len) {
-        std::memcpy(mem_ + off, data + pos, len);
-        pos += len;
-    });
-    written += pos;
+    written += cursor_->scatter(mem_, data, n);
 }
 
 } // namespace npusim::sim

@@ -53,8 +53,23 @@ public:
             }
             return done;
         }
+        /// Copy the pattern's next n bytes (or fewer, at its end) out of `mem` into `out`, in pattern
+        /// order (an MM2S reading tile or host memory). Returns the bytes copied.
+        std::uint64_t gather(const std::uint8_t* mem, std::uint8_t* out, std::uint64_t n) {
+            return copy<true>(const_cast<std::uint8_t*>(mem), out, n);
+        }
+        /// Copy n bytes (or fewer, at the pattern's end) from `in` to the pattern's next positions in
+        /// `mem` (an S2MM writing tile or host memory). Returns the bytes copied.
+        std::uint64_t scatter(std::uint8_t* mem, const std::uint8_t* in, std::uint64_t n) {
+            return copy<false>(mem, const_cast<std::uint8_t*>(in), n);
+        }
 
     private:
+        /// gather (Gather) or scatter: whole runs along the innermost dimension are copied in one
+        /// strided loop with a fixed-size copy for the usual run sizes (a 16-byte run is two moves,
+        /// not a library call); partial runs go one piece at a time as in advance().
+        template <bool Gather>
+        std::uint64_t copy(std::uint8_t* mem, std::uint8_t* buf, std::uint64_t n);
         void next_run();
         const AddressPattern* p_;
         std::vector<std::uint32_t> idx_;
