@@ -7,8 +7,19 @@
 #include <csignal>
 #include <memory>
 #include <sched.h>
+#include <thread>
 
 namespace npusim::sim {
+
+namespace {
+inline void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+}
+} // namespace
 
 KernelPool::KernelPool(unsigned threads, std::size_t stack_bytes)
     : wanted_(std::max(1u, threads > 1 ? threads - 1 : 1)), stack_bytes_(stack_bytes) {}
@@ -53,12 +64,14 @@ void* KernelPool::thread_main(void* self) {
 void KernelPool::work() {
     for (;;) {
         Task* t = nullptr;
+        idle_spin();
         {
             std::unique_lock lk(m_);
             wake_.wait(lk, [&] { return stop_ || !queue_.empty(); });
             if (queue_.empty()) return;
             t = queue_.front();
             queue_.pop_front();
+            queued_.store(queue_.size(), std::memory_order_relaxed);
             ++running_;
         }
         execute(*t);
@@ -68,6 +81,14 @@ void KernelPool::work() {
             --running_;
         }
         done_.notify_all();
+    }
+}
+
+void KernelPool::idle_spin() const {
+    const auto until = std::chrono::steady_clock::now() + kIdleSpin;
+    while (queued_.load(std::memory_order_relaxed) == 0) {
+        for (int i = 0; i < 16; ++i) spin_pause();
+        if (std::chrono::steady_clock::now() >= until) return;
     }
 }
 
@@ -99,6 +120,7 @@ void KernelPool::submit(Task& t) {
         t.done.store(false, std::memory_order_relaxed);
         t.error = nullptr;
         queue_.push_back(&t);
+        queued_.store(queue_.size(), std::memory_order_relaxed);
     }
     wake_.notify_one();
 }
@@ -120,6 +142,7 @@ void KernelPool::wait(Task& t) {
                 help = queue_.front();
                 queue_.pop_front();
             }
+            queued_.store(queue_.size(), std::memory_order_relaxed);
             if (help) ++running_;
         }
         if (!help) break;
