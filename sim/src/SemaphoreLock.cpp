@@ -120,9 +120,7 @@ void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) 
         traced(at);
         if (waiters_) event_.notify();
     } else {
-        auto it = std::upper_bound(pending_.begin(), pending_.end(), at,
-                                   [](std::uint64_t t, const Pending& p) { return t < p.at; });
-        pending_.insert(it, {at, v, false});
+        pending_.insert({at, v, false});
         // A waiter already sleeps until the earliest pending release or this event; later
         // waiters compute their own timeout from pending_.
         if (waiters_) event_.notify(cycles_to_time(pending_.front().at - std::min(pending_.front().at, now_cycles())));

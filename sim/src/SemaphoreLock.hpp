@@ -11,7 +11,8 @@
 #include "ProcessState.hpp"
 #include "RunServices.hpp"
 
-#include <deque>
+#include <algorithm>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -79,7 +80,30 @@ private:
     std::int64_t base_, acquired_ = 0, released_ = 0; ///< ledger (see Ledger)
     int track_;
     std::string last_releaser_;
-    std::deque<Pending> pending_; ///< future releases, sorted by time
+    /// Future releases, sorted by time: a vector consumed from a head index and emptied (keeping
+    /// its capacity) when drained, so a release made ahead of time allocates nothing in steady
+    /// state (a deque allocated a node whenever one release was pending at a time).
+    class PendingList {
+    public:
+        bool empty() const { return head_ == v_.size(); }
+        const Pending& front() const { return v_[head_]; }
+        void pop_front() {
+            if (++head_ == v_.size()) v_.clear(), head_ = 0;
+        }
+        /// Insert after every release at or before p.at (releases at one time keep their order).
+        void insert(const Pending& p) {
+            auto it = std::upper_bound(v_.begin() + static_cast<std::ptrdiff_t>(head_), v_.end(), p.at,
+                                       [](std::uint64_t t, const Pending& q) { return t < q.at; });
+            v_.insert(it, p);
+        }
+        auto begin() const { return v_.begin() + static_cast<std::ptrdiff_t>(head_); }
+        auto end() const { return v_.end(); }
+
+    private:
+        std::vector<Pending> v_;
+        std::size_t head_ = 0;
+    };
+    PendingList pending_;
     int waiters_ = 0; ///< processes blocked in wait_until (notify only when > 0)
     sc_core::sc_event event_;
 };
