@@ -118,12 +118,12 @@ void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) 
     if (at <= now_cycles() && pending_.empty()) {
         value_ += v;
         traced(at);
-        if (waiters_) event_.notify();
+        wake(0);
     } else {
         pending_.insert({at, v, false});
         // A waiter already sleeps until the earliest pending release or this event; later
         // waiters compute their own timeout from pending_.
-        if (waiters_) event_.notify(cycles_to_time(pending_.front().at - std::min(pending_.front().at, now_cycles())));
+        wake(pending_.front().at - std::min(pending_.front().at, now_cycles()));
     }
 }
 
@@ -142,6 +142,28 @@ void SemaphoreLock::set(int v, ProcessClock& clk, const std::string& who) {
     traced(now_cycles());
     traced_instant(TraceKind::LockSet, "set", now_cycles(), who, v);
     event_.notify();
+    for (auto* w : watchers_) w->notify();
+}
+
+void SemaphoreLock::wake(std::uint64_t delay) {
+    if (delay == 0) {
+        if (waiters_) event_.notify();
+        for (auto* w : watchers_) w->notify();
+    } else {
+        const auto t = cycles_to_time(delay);
+        if (waiters_) event_.notify(t);
+        for (auto* w : watchers_) w->notify(t);
+    }
+}
+
+void SemaphoreLock::watch(sc_core::sc_event& e) {
+    watchers_.push_back(&e);
+    // A release already scheduled wakes the watcher at its time (as wait_until's timeout does).
+    if (!pending_.empty()) e.notify(cycles_to_time(pending_.front().at - std::min(pending_.front().at, now_cycles())));
+}
+
+void SemaphoreLock::unwatch(sc_core::sc_event& e) {
+    watchers_.erase(std::remove(watchers_.begin(), watchers_.end(), &e), watchers_.end());
 }
 
 } // namespace npusim::sim

@@ -47,6 +47,13 @@ public:
     const std::string& where() const { return where_; }
     const std::string& last_releaser() const { return last_releaser_; }
     void wake_all() { event_.notify(); }
+    /// Notify `e` whenever this lock's own waiters would be woken (a release or set, at the time it
+    /// takes effect; at once for a release already pending, at its time), until unwatch(e). For a
+    /// process that sleeps on its own event and must look at the lock again once it may have
+    /// changed (TileDmaChannel: an S2MM whose next BD's lock is held sleeps until its release
+    /// instead of waking to wait on the lock).
+    void watch(sc_core::sc_event& e);
+    void unwatch(sc_core::sc_event& e);
     /// The lock's ledger, for the end-of-run invariant (InvariantChecker): its value must equal
     /// `base + released - acquired` (base: the initial value, or the last set()).
     struct Ledger {
@@ -105,6 +112,9 @@ private:
     };
     PendingList pending_;
     int waiters_ = 0; ///< processes blocked in wait_until (notify only when > 0)
+    std::vector<sc_core::sc_event*> watchers_; ///< see watch()
+    /// Wake the waiters and watchers at `delay` cycles from now (0: at once).
+    void wake(std::uint64_t delay);
     sc_core::sc_event event_;
 };
 

@@ -3,6 +3,7 @@
 #include "npusim/model/NetlistRelations.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <fmt/format.h>
 
@@ -108,11 +109,12 @@ void TileDmaChannel::gather_padded(const model::BufferDescriptor& bd, std::int64
     rec(rec, 0, base);
 }
 
-void TileDmaChannel::acquire_bd_lock(const model::BufferDescriptor& bd) {
+void TileDmaChannel::acquire_bd_lock(const model::BufferDescriptor& bd, std::uint64_t waiting_since) {
     if (bd.acquire_lock < 0) return;
     auto& l = locks_.at(bd.acquire_lock);
-    const auto from = clk_.local_cycles();
-    std::uint64_t stall = 0;
+    // An S2MM that slept until the lock's release (on_filled) has waited since then already.
+    const auto from = std::min(waiting_since, clk_.local_cycles());
+    std::uint64_t stall = clk_.local_cycles() - from;
     if (bd.acquire_equal)
         l.acquire_eq(bd.acquire_value, clk_, ps_, &stall);
     else
@@ -210,17 +212,27 @@ void TileDmaChannel::post(std::uint64_t at) {
 
 void TileDmaChannel::run_s2mm() {
     const auto& t = svc_.timing;
+    std::uint64_t waiting_since = UINT64_MAX;
     for (;;) {
         const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
         ps_.prov = &bd.prov;
-        acquire_bd_lock(bd);
+        acquire_bd_lock(bd, waiting_since);
         clk_.advance(t.bd_setup_cycles);
         post(clk_.local_cycles());
-        // Sleep while on_filled() keeps the chain going; it wakes us when a lock must be waited for.
+        // Sleep while on_filled() keeps the chain going; it wakes us when the chain ends, or when
+        // the next BD's lock, held when its predecessor filled, has been released (or must be
+        // waited for, for an acquire-equal).
         ps_.status = ProcessState::Status::WaitStream;
         ps_.since = clk_.local_cycles();
         thread_asleep_ = true;
         while (thread_asleep_) clk_.wait(wake_);
+        if (watching_ >= 0) {
+            locks_.at(watching_).unwatch(wake_);
+            watching_ = -1;
+            waiting_since = resume_at_;
+        } else {
+            waiting_since = UINT64_MAX;
+        }
         ps_.status = ProcessState::Status::Running;
         clk_.set_local_cycles(resume_at_);
         if (chain_done_) return;
@@ -266,10 +278,25 @@ void TileDmaChannel::on_filled() {
         post(at + t.bd_setup_cycles);
         return;
     }
-    // The next BD's lock is not free: the channel's process takes over and waits for it.
+    // The next BD's lock is not free: the channel's process takes over and acquires it. For an
+    // acquire-greater-equal the lock can only become free by a release (or set), so the process
+    // sleeps until then (the lock wakes it, SemaphoreLock::watch): one SystemC wait instead of
+    // waking now to wait on the lock. It is blocked on the lock meanwhile, for reports.
     resume_at_ = at;
     thread_asleep_ = false;
-    wake_.notify();
+    if (next.acquire_equal) {
+        wake_.notify();
+        return;
+    }
+    watching_ = next.acquire_lock;
+    ps_.status = ProcessState::Status::WaitLock;
+    ps_.since = at;
+    ps_.lock = next.acquire_lock;
+    ps_.want = next.acquire_value;
+    ps_.equal = false;
+    ps_.ring = nullptr;
+    ps_.prov = &next.prov;
+    locks_.at(next.acquire_lock).watch(wake_);
 }
 
 void TileDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) {

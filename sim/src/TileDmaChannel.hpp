@@ -15,6 +15,7 @@
 #include "npusim/model/AddressPattern.hpp"
 #include "npusim/model/Netlist.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -61,7 +62,8 @@ private:
     void run_s2mm();
     void run_bd(const model::BufferDescriptor& bd);
     /// Take the BD's lock (waiting if needed); a wait is traced as a lock stall.
-    void acquire_bd_lock(const model::BufferDescriptor& bd);
+    /// `waiting_since`: the cycle the channel began waiting for it while asleep (on_filled), if so.
+    void acquire_bd_lock(const model::BufferDescriptor& bd, std::uint64_t waiting_since = UINT64_MAX);
     /// Trace one BD's transfer [begin, end) with its fifo, role, element, bytes and BD id, and the
     /// last `streaming` cycles of it as the time its data moved.
     void trace_bd(const model::BufferDescriptor& bd, std::uint64_t begin, std::uint64_t end, std::uint64_t bytes,
@@ -90,6 +92,7 @@ private:
     bool chain_done_ = false;
     bool thread_asleep_ = false; ///< S2MM: the process waits for on_filled to hand back
     std::uint64_t resume_at_ = 0;
+    int watching_ = -1; ///< S2MM asleep until this lock's next release (on_filled), or -1
     std::uint64_t bd_begin_ = 0;
     sc_core::sc_event wake_;
     std::uint64_t bytes_ = 0;

@@ -137,3 +137,39 @@ TEST_CASE("try_acquire_ge_at takes the value only if it is there at that cycle",
     CHECK(lock.try_acquire_ge_at(2, 10));
     CHECK(lock.final_value() == 0);
 }
+
+// watch(): a process sleeping on its own event is woken when the lock's waiters would be: at a
+// pending release's time, at once for a release made at simulated time, and no more after unwatch.
+TEST_CASE("a lock's watcher is woken at each release until it unwatches", "[sim][lock]") {
+    Rig rig;
+    sim::SemaphoreLock lock(rig.services, 0, "l", "(0,2)", 0, 63, -1);
+    sc_core::sc_event own;
+    std::vector<std::uint64_t> woke;
+    TestProcess watcher(rig.services, "watcher", [&](TestProcess& p) {
+        lock.watch(own);
+        p.clock().wait(own);
+        woke.push_back(sim::now_cycles()); // the pending release at 100
+        p.clock().wait(own);
+        woke.push_back(sim::now_cycles()); // the release made at cycle 250
+        lock.unwatch(own);
+        p.clock().wait(1000000, own); // times out: the release at 350 does not wake it
+        woke.push_back(sim::now_cycles());
+    });
+    TestProcess releaser(rig.services, "releaser", [&](TestProcess& p) {
+        p.clock().advance(100);
+        lock.release(1, p.clock(), "releaser"); // pending until 100
+        p.clock().sync();
+        p.clock().wait_cycles(250 - sim::now_cycles());
+        lock.release(1, p.clock(), "releaser"); // at simulated time 250
+        p.clock().wait_cycles(100);
+        lock.release(1, p.clock(), "releaser"); // after unwatch: not seen
+    });
+    watcher.start();
+    releaser.start();
+    sc_core::sc_start();
+    REQUIRE_FALSE(rig.run.error());
+    REQUIRE(woke.size() == 3);
+    CHECK(woke[0] == 100);
+    CHECK(woke[1] == 250);
+    CHECK(woke[2] == 250 + 1000000);
+}

@@ -148,3 +148,64 @@ TEST_CASE("a BD reaching outside its buffer is rejected when the channel is buil
         CHECK(std::string(e.what()) == "DMA (0,2) MM2S 0: BD 3 of 'f' test reaches outside buffer 'buf'");
     }
 }
+
+// The second BD's lock is still held when the first fills: the channel sleeps until its release
+// (SemaphoreLock::watch) and is reported blocked on that lock meanwhile. The release made ahead of
+// simulated time (pending, a timed wake-up) and the release made at simulated time (an immediate
+// wake-up) give the same cycles and the same lock-stall accounting.
+TEST_CASE("an S2MM whose next BD's lock is held sleeps until its release, blocked on that lock",
+          "[sim][dma][lock]") {
+    for (const bool ahead : {true, false}) {
+        CAPTURE(ahead);
+        DmaRig rig(1); // only the first BD's lock is free
+        DmaChannelProgram prog;
+        prog.tile = {0, 2};
+        prog.dir = Direction::S2MM;
+        prog.bds.push_back(bd(0, 32, {}, 1));
+        prog.bds.push_back(bd(32, 32, {}, -1));
+        sim::TileDmaChannel ch(rig.dma(), prog);
+        const std::uint32_t latency = 8;
+        sim::StreamLink link(rig.timing, rig.stats, "flow", {&ch}, 4.0, latency);
+        ch.set_link(&link);
+        std::vector<std::uint8_t> data(64);
+        std::iota(data.begin(), data.end(), 7);
+        std::uint64_t sent_at = 0;
+        sim::ChannelTime unused;
+        TestProcess sender(rig.services, "tx", [&](TestProcess& p) {
+            link.send(data.data(), data.size(), p.clock(), p.state(), unused);
+            sent_at = p.clock().local_cycles();
+        });
+        constexpr std::uint64_t release_at = 500;
+        sim::ProcessState::Status seen = sim::ProcessState::Status::Running;
+        int seen_lock = -1;
+        TestProcess consumer(rig.services, "consumer", [&](TestProcess& p) {
+            p.clock().wait_cycles(300);
+            seen = ch.state().status;
+            seen_lock = ch.state().lock;
+            if (ahead)
+                p.clock().advance(release_at - 300); // runs ahead: the release is pending until 500
+            else
+                p.clock().wait_cycles(release_at - 300);
+            rig.locks.at(0).release(1, p.clock(), "consumer");
+        });
+        ch.spawn(64 * 1024, "dma");
+        sender.start();
+        consumer.start();
+        sc_core::sc_start();
+        REQUIRE_FALSE(rig.run.error());
+        const auto* mem = rig.memory.buffer(0);
+        CHECK(std::vector<std::uint8_t>(mem, mem + 64) == data);
+        CHECK(seen == sim::ProcessState::Status::WaitLock);
+        CHECK(seen_lock == 0);
+        const auto& t = rig.timing;
+        const double rate = link.bytes_per_cycle();
+        const std::uint64_t first = t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate) + latency;
+        CHECK(sent_at == release_at + t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate));
+        // it waited from the first BD's release to the lock's release (plus the first BD's own
+        // acquire, which found its lock free: no stall)
+        CHECK(ch.time().lock_stall == release_at - (first + t.lock_release_cycles));
+        CHECK(ch.bds_done() == 2);
+        CHECK(rig.locks.at(0).final_value() == 0);
+        CHECK(ch.state().status == sim::ProcessState::Status::Done);
+    }
+}
