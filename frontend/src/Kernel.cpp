@@ -3,8 +3,11 @@
 #include "npusim/model/CoreServices.hpp"
 #include "npusim/model/Error.hpp"
 
+#include <array>
 #include <cmath>
 #include <fmt/format.h>
+#include <span>
+#include <vector>
 
 namespace npusim::iron {
 
@@ -101,16 +104,34 @@ void Kernel::call(std::span<const KernelArg> args) const {
     check(args);
     auto* svc = model::CoreServices::current();
     if (!svc) throw DesignError(fmt::format("kernel '{}' called outside a worker body", state_->name));
-    if (auto* rec = dynamic_cast<detail::KernelCallRecorder*>(svc)) {
-        rec->record_kernel_call(*this, args);
-        return;
-    }
+    // Only a body traced at resolve or export time can be a recorder: the dynamic_cast (a few
+    // hundred instructions) stays off the simulated call's path.
+    if (svc->tracing())
+        if (auto* rec = dynamic_cast<detail::KernelCallRecorder*>(svc)) {
+            rec->record_kernel_call(*this, args);
+            return;
+        }
     const std::uint64_t cycles = state_->cost(args);
-    std::vector<model::MemoryView> views;
+    // The views, on the stack for the usual few arguments (a call is on the hot path).
+    constexpr std::size_t kInlineViews = 8;
+    std::array<model::MemoryView, kInlineViews> inline_views;
+    std::vector<model::MemoryView> more_views;
+    std::size_t n = 0;
     for (const auto& a : args)
-        if (a.is_view)
-            views.push_back({a.data, static_cast<std::size_t>(a.elements) * model::dtype_bytes(a.dtype),
-                             a.source ? std::string_view(*a.source) : std::string_view("view")});
+        if (a.is_view) {
+            const model::MemoryView v{a.data, static_cast<std::size_t>(a.elements) * model::dtype_bytes(a.dtype),
+                                      a.source ? std::string_view(*a.source) : std::string_view("view")};
+            if (n < kInlineViews)
+                inline_views[n] = v;
+            else {
+                if (n == kInlineViews) more_views.assign(inline_views.begin(), inline_views.end());
+                more_views.push_back(v);
+            }
+            ++n;
+        }
+    const std::span<const model::MemoryView> views =
+        n <= kInlineViews ? std::span<const model::MemoryView>(inline_views.data(), n)
+                          : std::span<const model::MemoryView>(more_views);
     const model::KernelWork work = state_->work ? state_->work(args) : model::KernelWork{};
     svc->kernel_call(
         state_->name, cycles, views, [&] { state_->invoker(args); }, work);
