@@ -10,13 +10,10 @@ SemaphoreLock::SemaphoreLock(const RunServices& services, int index, std::string
     : svc_(services), index_(index), name_(std::move(name)), where_(std::move(where)), value_(init), max_(max_value),
       init_(init), base_(init), track_(track) {}
 
-void SemaphoreLock::traced(std::uint64_t cycle) {
-    if (track_ >= 0 && svc_.tracks.sink()) svc_.tracks.sink()->counter(track_, cycle, value_);
-}
+void SemaphoreLock::trace_counter(std::uint64_t cycle) { svc_.tracks.sink()->counter(track_, cycle, value_); }
 
-void SemaphoreLock::traced_instant(TraceKind kind, std::string_view name, std::uint64_t cycle, std::string_view who,
-                                   int amount) {
-    if (track_ < 0 || !svc_.tracks.sink()) return;
+void SemaphoreLock::trace_instant(TraceKind kind, std::string_view name, std::uint64_t cycle, std::string_view who,
+                                  int amount) {
     const TraceArg args[] = {TraceArg::str("lock", name_), TraceArg::str("by", who), TraceArg::num("amount", amount)};
     svc_.tracks.sink()->instant(track_, kind, name, cycle, args);
 }

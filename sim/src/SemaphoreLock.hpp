@@ -74,9 +74,17 @@ private:
     void apply_due(std::uint64_t t);
     template <class Ready>
     void wait_until(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal, std::uint64_t* stall);
-    void traced(std::uint64_t cycle);
+    /// The lock's counter at `cycle` on its track (nothing without a trace: checked inline, as
+    /// these run on every lock operation).
+    void traced(std::uint64_t cycle) {
+        if (track_ >= 0 && svc_.tracks.sink()) trace_counter(cycle);
+    }
     /// An acquire / release / set instant on the lock's track (who did it, by how much).
-    void traced_instant(TraceKind kind, std::string_view name, std::uint64_t cycle, std::string_view who, int amount);
+    void traced_instant(TraceKind kind, std::string_view name, std::uint64_t cycle, std::string_view who, int amount) {
+        if (track_ >= 0 && svc_.tracks.sink()) trace_instant(kind, name, cycle, who, amount);
+    }
+    void trace_counter(std::uint64_t cycle);
+    void trace_instant(TraceKind kind, std::string_view name, std::uint64_t cycle, std::string_view who, int amount);
     RunServices svc_;
     int index_;
     std::string name_;
