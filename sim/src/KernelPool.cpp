@@ -22,7 +22,10 @@ inline void spin_pause() {
 } // namespace
 
 KernelPool::KernelPool(unsigned threads, std::size_t stack_bytes)
-    : wanted_(std::max(1u, threads > 1 ? threads - 1 : 1)), stack_bytes_(stack_bytes) {}
+    : wanted_(std::max(1u, threads > 1 ? threads - 1 : 1)), stack_bytes_(stack_bytes),
+      // Spinning pays only when every thread has a CPU: with more threads than CPUs a spinning
+      // pool thread takes time from the simulating thread or from a thread with a call to run.
+      spin_(wanted_ + 1 <= std::max(1u, std::thread::hardware_concurrency())) {}
 
 void KernelPool::start() {
     started_ = true;
@@ -85,6 +88,7 @@ void KernelPool::work() {
 }
 
 void KernelPool::idle_spin() const {
+    if (!spin_) return;
     const auto until = std::chrono::steady_clock::now() + kIdleSpin;
     while (queued_.load(std::memory_order_relaxed) == 0) {
         for (int i = 0; i < 16; ++i) spin_pause();

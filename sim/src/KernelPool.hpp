@@ -55,6 +55,9 @@ public:
     void wait(Task& t);
     /// Block until no submitted task is running or queued.
     void wait_all();
+    /// Whether idle pool threads spin before sleeping (idle_spin): only when the pool's threads
+    /// and the waiting thread together are no more than the CPUs (hardware_concurrency).
+    bool spins() const { return spin_; }
 
 private:
     static void* thread_main(void* self);
@@ -62,6 +65,7 @@ private:
     void start();
     unsigned wanted_;
     std::size_t stack_bytes_;
+    bool spin_;
     bool started_ = false;
     void work();
     /// An idle pool thread watches the queue for kIdleSpin before it sleeps on the condition

@@ -67,6 +67,10 @@ TEST_CASE("an idle kernel pool thread spins briefly and then sleeps", "[sim][ker
     };
     std::function<void()> nothing = [] {};
     KernelPool pool(2, 1 << 20);
+    CHECK(pool.spins() == (std::thread::hardware_concurrency() >= 2));
+    // More threads than CPUs: none of them spins (a spinning thread would take a CPU from one
+    // with work).
+    CHECK_FALSE(KernelPool(std::thread::hardware_concurrency() + 2, 1 << 20).spins());
     KernelPool::Task t;
     t.run = &nothing;
     pool.submit(t); // starts the pool thread
