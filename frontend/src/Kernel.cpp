@@ -115,23 +115,14 @@ void Kernel::call(std::span<const KernelArg> args) const {
     // The views, on the stack for the usual few arguments (a call is on the hot path).
     constexpr std::size_t kInlineViews = 8;
     std::array<model::MemoryView, kInlineViews> inline_views;
-    std::vector<model::MemoryView> more_views;
+    std::vector<model::MemoryView> many_views(args.size() > kInlineViews ? args.size() : 0);
+    model::MemoryView* const out = many_views.empty() ? inline_views.data() : many_views.data();
     std::size_t n = 0;
     for (const auto& a : args)
-        if (a.is_view) {
-            const model::MemoryView v{a.data, static_cast<std::size_t>(a.elements) * model::dtype_bytes(a.dtype),
-                                      a.source ? std::string_view(*a.source) : std::string_view("view")};
-            if (n < kInlineViews)
-                inline_views[n] = v;
-            else {
-                if (n == kInlineViews) more_views.assign(inline_views.begin(), inline_views.end());
-                more_views.push_back(v);
-            }
-            ++n;
-        }
-    const std::span<const model::MemoryView> views =
-        n <= kInlineViews ? std::span<const model::MemoryView>(inline_views.data(), n)
-                          : std::span<const model::MemoryView>(more_views);
+        if (a.is_view)
+            out[n++] = {a.data, static_cast<std::size_t>(a.elements) * model::dtype_bytes(a.dtype),
+                        a.source ? std::string_view(*a.source) : std::string_view("view")};
+    const std::span<const model::MemoryView> views(out, n);
     const model::KernelWork work = state_->work ? state_->work(args) : model::KernelWork{};
     svc->kernel_call(
         state_->name, cycles, views, [&] { state_->invoker(args); }, work);

@@ -27,6 +27,14 @@ struct ProcessState {
     const std::string* last_object = nullptr; ///< what it acted on
     int last_count = -1; ///< how many (-1: not shown)
     std::uint64_t last_cycle = 0;
+    /// Blocked from `from` until lock `lock_index` reaches `amount` (== amount if `exact`).
+    void waiting_on_lock(int lock_index, int amount, bool exact, std::uint64_t from) {
+        status = Status::WaitLock;
+        since = from;
+        lock = lock_index;
+        want = amount;
+        equal = exact;
+    }
     void acted(const char* verb, const std::string* object, int count, std::uint64_t cycle) {
         last_verb = verb;
         last_object = object;

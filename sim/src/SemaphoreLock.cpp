@@ -49,11 +49,7 @@ void SemaphoreLock::wait_until(Ready ready, ProcessClock& clk, ProcessState& ps,
     // wait for simulated time to catch up with its local time: releases are timed, so a wait on
     // the lock's event (or on the next scheduled release) is the only SystemC wait needed.
     const auto start = clk.local_cycles();
-    ps.status = ProcessState::Status::WaitLock;
-    ps.since = start;
-    ps.lock = index_;
-    ps.want = v;
-    ps.equal = equal;
+    ps.waiting_on_lock(index_, v, equal, start);
     ++waiters_;
     for (;;) {
         apply_due(clk.local_cycles());

@@ -289,12 +289,7 @@ void TileDmaChannel::on_filled() {
         return;
     }
     watching_ = next.acquire_lock;
-    ps_.status = ProcessState::Status::WaitLock;
-    ps_.since = at;
-    ps_.lock = next.acquire_lock;
-    ps_.want = next.acquire_value;
-    ps_.equal = false;
-    ps_.ring = nullptr;
+    ps_.waiting_on_lock(next.acquire_lock, next.acquire_value, false, at);
     ps_.prov = &next.prov;
     locks_.at(next.acquire_lock).watch(wake_);
 }

@@ -51,6 +51,41 @@ std::uint64_t ceil_div(std::uint64_t bytes, double rate) {
     return static_cast<std::uint64_t>(std::ceil(static_cast<double>(bytes) / rate));
 }
 
+DmaChannelProgram two_bd_s2mm() {
+    DmaChannelProgram prog;
+    prog.tile = {0, 2};
+    prog.dir = Direction::S2MM;
+    prog.bds.push_back(bd(0, 32, {}, 1));
+    prog.bds.push_back(bd(32, 32, {}, -1));
+    return prog;
+}
+
+// An S2MM chain of two 32-byte BDs on the rig's buffer, fed 64 bytes (first, first + 1, ...) by a
+// sender process over a link with an 8-cycle route latency; sent_at: the sender's time when done.
+struct TwoBdS2mm {
+    static constexpr std::uint32_t latency = 8;
+    DmaChannelProgram prog = two_bd_s2mm();
+    sim::TileDmaChannel ch;
+    sim::StreamLink link;
+    std::vector<std::uint8_t> data = std::vector<std::uint8_t>(64);
+    std::uint64_t sent_at = 0;
+    sim::ChannelTime unused;
+    TestProcess sender;
+    TwoBdS2mm(DmaRig& rig, std::uint8_t first)
+        : ch(rig.dma(), prog), link(rig.timing, rig.stats, "flow", {&ch}, 4.0, latency),
+          sender(rig.services, "tx", [this](TestProcess& p) {
+              link.send(data.data(), data.size(), p.clock(), p.state(), unused);
+              sent_at = p.clock().local_cycles();
+          }) {
+        ch.set_link(&link);
+        std::iota(data.begin(), data.end(), first);
+    }
+    void start() {
+        ch.spawn(64 * 1024, "dma");
+        sender.start();
+    }
+};
+
 } // namespace
 
 TEST_CASE("an MM2S BD moves the bytes of its pattern in acquire + setup + bytes/rate + latency", "[sim][dma]") {
@@ -98,34 +133,18 @@ TEST_CASE("an MM2S BD moves the bytes of its pattern in acquire + setup + bytes/
 
 TEST_CASE("an S2MM chain fills its BDs in turn, the next posted from the sender's process", "[sim][dma]") {
     DmaRig rig(2);
-    DmaChannelProgram prog;
-    prog.tile = {0, 2};
-    prog.dir = Direction::S2MM;
-    prog.bds.push_back(bd(0, 32, {}, 1));
-    prog.bds.push_back(bd(32, 32, {}, -1));
-    sim::TileDmaChannel ch(rig.dma(), prog);
-    const std::uint32_t latency = 8;
-    sim::StreamLink link(rig.timing, rig.stats, "flow", {&ch}, 4.0, latency);
-    ch.set_link(&link);
-    std::vector<std::uint8_t> data(64);
-    std::iota(data.begin(), data.end(), 100);
-    std::uint64_t sent_at = 0;
-    sim::ChannelTime unused;
-    TestProcess sender(rig.services, "tx", [&](TestProcess& p) {
-        link.send(data.data(), data.size(), p.clock(), p.state(), unused);
-        sent_at = p.clock().local_cycles();
-    });
-    ch.spawn(64 * 1024, "dma");
-    sender.start();
+    TwoBdS2mm s2mm(rig, 100);
+    const auto& ch = s2mm.ch;
+    s2mm.start();
     sc_core::sc_start();
     REQUIRE_FALSE(rig.run.error());
     const auto* mem = rig.memory.buffer(0);
-    CHECK(std::vector<std::uint8_t>(mem, mem + 64) == data);
+    CHECK(std::vector<std::uint8_t>(mem, mem + 64) == s2mm.data);
     const auto& t = rig.timing;
-    const double rate = link.bytes_per_cycle();
-    const std::uint64_t first = t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate) + latency;
+    const double rate = s2mm.link.bytes_per_cycle();
+    const std::uint64_t first = t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate) + TwoBdS2mm::latency;
     // BD 0 filled: release, take the next BD's lock, set it up, then its 32 B (no route latency)
-    CHECK(sent_at == first + t.lock_release_cycles + t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate));
+    CHECK(s2mm.sent_at == first + t.lock_release_cycles + t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate));
     CHECK(ch.bds_done() == 2);
     CHECK(ch.bytes() == 64);
     CHECK(rig.locks.at(0).final_value() == 0);
@@ -158,23 +177,8 @@ TEST_CASE("an S2MM whose next BD's lock is held sleeps until its release, blocke
     for (const bool ahead : {true, false}) {
         CAPTURE(ahead);
         DmaRig rig(1); // only the first BD's lock is free
-        DmaChannelProgram prog;
-        prog.tile = {0, 2};
-        prog.dir = Direction::S2MM;
-        prog.bds.push_back(bd(0, 32, {}, 1));
-        prog.bds.push_back(bd(32, 32, {}, -1));
-        sim::TileDmaChannel ch(rig.dma(), prog);
-        const std::uint32_t latency = 8;
-        sim::StreamLink link(rig.timing, rig.stats, "flow", {&ch}, 4.0, latency);
-        ch.set_link(&link);
-        std::vector<std::uint8_t> data(64);
-        std::iota(data.begin(), data.end(), 7);
-        std::uint64_t sent_at = 0;
-        sim::ChannelTime unused;
-        TestProcess sender(rig.services, "tx", [&](TestProcess& p) {
-            link.send(data.data(), data.size(), p.clock(), p.state(), unused);
-            sent_at = p.clock().local_cycles();
-        });
+        TwoBdS2mm s2mm(rig, 7);
+        auto& ch = s2mm.ch;
         constexpr std::uint64_t release_at = 500;
         sim::ProcessState::Status seen = sim::ProcessState::Status::Running;
         int seen_lock = -1;
@@ -188,19 +192,18 @@ TEST_CASE("an S2MM whose next BD's lock is held sleeps until its release, blocke
                 p.clock().wait_cycles(release_at - 300);
             rig.locks.at(0).release(1, p.clock(), "consumer");
         });
-        ch.spawn(64 * 1024, "dma");
-        sender.start();
+        s2mm.start();
         consumer.start();
         sc_core::sc_start();
         REQUIRE_FALSE(rig.run.error());
         const auto* mem = rig.memory.buffer(0);
-        CHECK(std::vector<std::uint8_t>(mem, mem + 64) == data);
+        CHECK(std::vector<std::uint8_t>(mem, mem + 64) == s2mm.data);
         CHECK(seen == sim::ProcessState::Status::WaitLock);
         CHECK(seen_lock == 0);
         const auto& t = rig.timing;
-        const double rate = link.bytes_per_cycle();
-        const std::uint64_t first = t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate) + latency;
-        CHECK(sent_at == release_at + t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate));
+        const double rate = s2mm.link.bytes_per_cycle();
+        const std::uint64_t first = t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate) + TwoBdS2mm::latency;
+        CHECK(s2mm.sent_at == release_at + t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate));
         // it waited from the first BD's release to the lock's release (plus the first BD's own
         // acquire, which found its lock free: no stall)
         CHECK(ch.time().lock_stall == release_at - (first + t.lock_release_cycles));
