@@ -4,6 +4,8 @@
 // second argument turns the memory check (SimOptions::check_memory) off (0) or on (1); the two rows
 // of one size, run in the same process, give its cost. BM_PassthroughRuns4KiB: runs per second of E1
 // at 4 KiB in one process. BM_PassthroughVsMemcpy: E1 at 64 MiB against a loop doing only its copies.
+#include "ProcessClock.hpp"   // the engine's private headers (npusim_sim_testing): the SystemC floor below
+#include "ScContextGuard.hpp"
 #include "npusim/harness/DesignRunner.hpp"
 
 #include <benchmark/benchmark.h>
@@ -64,9 +66,44 @@ void BM_PassthroughRuns4KiB(benchmark::State& state) {
         benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// SystemC's own cost for `waits` waits: two threads hand a timed event to each other (one cycle
+// later each time, as a DMA channel's chunk or a lock release is), in a fresh context as a run has.
+// Nothing else runs, so this is what the waits of a run cost at the least.
+double systemc_waits_seconds(std::uint64_t waits) {
+    sim::ScContextGuard ctx;
+    sc_core::sc_event ping, pong;
+    const std::uint64_t rounds = waits / 2;
+    sc_core::sc_spawn_options o;
+    o.set_stack_size(64 << 10);
+    sc_core::sc_spawn(
+        [&] {
+            for (std::uint64_t i = 0; i < rounds; ++i) {
+                ping.notify(sim::cycles_to_time(1));
+                sc_core::wait(pong);
+            }
+        },
+        "a", &o);
+    sc_core::sc_spawn(
+        [&] {
+            for (std::uint64_t i = 0; i < rounds; ++i) {
+                sc_core::wait(ping);
+                pong.notify(sim::cycles_to_time(1));
+            }
+        },
+        "b", &o);
+    const auto t0 = std::chrono::steady_clock::now();
+    sc_core::sc_start();
+    const auto t1 = std::chrono::steady_clock::now();
+    if (sim::now_cycles() != 2 * rounds) throw std::logic_error("systemc_waits_seconds: the threads did not alternate");
+    return std::chrono::duration<double>(t1 - t0).count();
+}
+
 // Data movement against its floor: simulate E1 at 64 MiB with 4 KiB BDs, and in the same iteration a
 // loop doing only the copies the run makes per 4 KiB object (host -> core's input buffer, the
 // kernel's copy into its output buffer, output buffer -> host; ping-pong buffers as in the tile).
+// Also in the same iteration: as many bare SystemC waits as the run made (systemc_waits_seconds),
+// so copies + waits is the floor for the engine's process structure (one SystemC thread per core
+// and per DMA channel, DESIGN.md) at its current waits per object.
 void BM_PassthroughVsMemcpy(benchmark::State& state) {
     const std::int64_t bytes = 64 << 20;
     constexpr std::size_t object = 4096;
@@ -80,7 +117,7 @@ void BM_PassthroughVsMemcpy(benchmark::State& state) {
     std::vector<std::uint8_t> src(static_cast<std::size_t>(bytes), 1), dst(static_cast<std::size_t>(bytes));
     std::vector<std::uint8_t> tile_in[2] = {std::vector<std::uint8_t>(object), std::vector<std::uint8_t>(object)};
     std::vector<std::uint8_t> tile_out[2] = {std::vector<std::uint8_t>(object), std::vector<std::uint8_t>(object)};
-    double sim_s = 0, copy_s = 0, objects = 0;
+    double sim_s = 0, copy_s = 0, objects = 0, waits = 0, waits_s = 0;
     std::vector<std::vector<std::uint8_t>> last;
     for (auto _ : state) {
         state.PauseTiming();
@@ -99,6 +136,8 @@ void BM_PassthroughVsMemcpy(benchmark::State& state) {
             benchmark::ClobberMemory();
         }
         const auto t2 = std::chrono::steady_clock::now();
+        waits_s += systemc_waits_seconds(r.scheduler_waits);
+        waits += static_cast<double>(r.scheduler_waits);
         sim_s += std::chrono::duration<double>(t1 - t0).count();
         copy_s += std::chrono::duration<double>(t2 - t1).count();
         objects += static_cast<double>(n);
@@ -114,6 +153,10 @@ void BM_PassthroughVsMemcpy(benchmark::State& state) {
     state.counters["sim_ns_per_object"] = sim_s / objects * 1e9;
     state.counters["memcpy_ns_per_object"] = copy_s / objects * 1e9;
     state.counters["sim_ns_per_byte"] = sim_s / (objects * object) * 1e9;
+    state.counters["waits_per_object"] = waits / objects;
+    state.counters["ns_per_wait"] = waits_s / waits * 1e9;
+    state.counters["waits_ms"] = waits_s / it * 1e3;
+    state.counters["floor_over_memcpy"] = (copy_s + waits_s) / copy_s; // copies + bare waits
 }
 
 } // namespace

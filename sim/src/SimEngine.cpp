@@ -526,6 +526,7 @@ SimResult SimEngine::run() {
     if (ddr_.bytes()) r.shared_paths.push_back(path_stats(ddr_));
     for (const auto& [tile, p] : memtile_paths_) r.shared_paths.push_back(path_stats(p));
     r.queue_waits = controller_->queue_waits();
+    for (const auto* p : processes_) r.scheduler_waits += p->waits();
     r.invocations = std::move(invocations_);
     r.bytes_moved = stats_.bytes_moved;
     r.bd_transfers = stats_.bd_transfers;

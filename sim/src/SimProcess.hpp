@@ -31,6 +31,8 @@ public:
     ProcessState& state() { return ps_; }
     const ProcessState& state() const { return ps_; }
     int track() const { return track_; }
+    /// SystemC waits this process has made so far (each is two coroutine switches).
+    std::uint64_t waits() const { return clk_.waits(); }
     /// What the deadlock analyzer sees of this process (its state, waits and progress).
     virtual ProcessView view() const = 0;
 
