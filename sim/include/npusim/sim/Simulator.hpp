@@ -147,7 +147,8 @@ struct SimResult {
     std::uint64_t queue_waits = 0; ///< task pushes that waited for a free queue slot (queue_wait)
     /// SystemC waits made by all the run's processes (each suspends one and resumes it later: two
     /// coroutine switches and a trip through SystemC's scheduler): the simulator's own cost
-    /// besides the copies and the kernels (docs/performance.md).
+    /// besides the copies and the kernels (docs/performance.md). A fact about the engine, not the
+    /// design (a core waits differently when its calls go to kernel threads): not in the reports.
     std::uint64_t scheduler_waits = 0;
     std::vector<std::string> warnings; ///< e.g. tasks still pending at the end
     std::vector<InvocationResult> invocations; ///< one per run of the runtime sequence
