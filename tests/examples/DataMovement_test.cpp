@@ -73,7 +73,7 @@ TEST_CASE("transpose_dma gives back the transpose of its input", "[examples][inv
 
 // The simulator's own cost per object (issue 15, docs/performance.md): each SystemC wait is two
 // coroutine switches and a trip through SystemC's scheduler (about 85 ns here, against about
-// 280 ns for the three 4 KiB copies an E1 object takes). E1's waits grow by exactly five per object
+// 850-900 ns for the three 4 KiB copies an E1 object takes). E1's waits grow by exactly five per object
 // (the shim MM2S waits for its receiver to post and for the chunk's arrival; the core's S2MM sleeps
 // until its next buffer's lock is released; the core waits for its input; the core's MM2S for
 // its lock), and by nothing else, so a change that adds a wait per object fails here.
