@@ -60,7 +60,7 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
         const auto own = cycles;
         SharedBandwidth* bound = nullptr;
         for (auto* path : shared_) {
-            const auto held = path->reserve(chunk, start) - start;
+            const auto held = path->reserve(chunk, start, now_cycles()) - start;
             if (held > cycles) cycles = held, bound = path;
         }
         if (bound) bound->count_delay(cycles - own);
