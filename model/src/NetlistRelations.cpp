@@ -49,6 +49,19 @@ std::vector<LockActors> lock_actors(const Netlist& net) {
     return out;
 }
 
+bool one_acquirer_one_releaser(const LockActors& actors) {
+    // An actor's process: a core, a DMA channel (whichever of its BDs), or the runtime sequence.
+    auto one_process = [](const std::vector<LockAction>& v) {
+        if (v.empty()) return false;
+        for (const auto& a : v)
+            if (a.actor.kind != v.front().actor.kind ||
+                (a.actor.kind != Actor::Kind::Runtime && a.actor.index != v.front().actor.index))
+                return false;
+        return true;
+    };
+    return actors.setters.empty() && one_process(actors.acquirers) && one_process(actors.releasers);
+}
+
 std::vector<LinkEnds> link_ends(const Netlist& net) {
     std::vector<LinkEnds> out;
     out.reserve(net.flows.size());

@@ -43,6 +43,37 @@ int SemaphoreLock::final_value() const {
 }
 
 template <class Ready>
+bool SemaphoreLock::ready_ahead(Ready ready, std::uint64_t& at) {
+    if (!run_ahead_) return false;
+    int v = value_;
+    for (const auto& p : pending_) {
+        v = p.set ? p.value : v + p.value;
+        if (ready(v)) {
+            at = p.at;
+            apply_due(at);
+            ran_ahead_to_ = std::max(ran_ahead_to_, at);
+            ++ran_ahead_;
+            return true;
+        }
+    }
+    return false;
+}
+
+template <class Ready>
+void SemaphoreLock::settle(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal, std::uint64_t* stall) {
+    auto at = clk.local_cycles();
+    apply_due(at);
+    if (ready(value_)) return;
+    const auto from = at;
+    if (ready_ahead(ready, at)) {
+        clk.set_local_cycles(at);
+        if (stall) *stall += at - from;
+        return;
+    }
+    wait_until(ready, clk, ps, v, equal, stall);
+}
+
+template <class Ready>
 void SemaphoreLock::wait_until(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal,
                                std::uint64_t* stall) {
     // Block until the lock is ready at this process's local time. The process does not first
@@ -53,7 +84,7 @@ void SemaphoreLock::wait_until(Ready ready, ProcessClock& clk, ProcessState& ps,
     ++waiters_;
     for (;;) {
         apply_due(clk.local_cycles());
-        if (ready()) break;
+        if (ready(value_)) break;
         if (pending_.empty())
             clk.wait_keep_local(event_);
         else
@@ -66,8 +97,7 @@ void SemaphoreLock::wait_until(Ready ready, ProcessClock& clk, ProcessState& ps,
 }
 
 void SemaphoreLock::acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall) {
-    apply_due(clk.local_cycles());
-    if (value_ < v) wait_until([&] { return value_ >= v; }, clk, ps, v, false, stall);
+    settle([v](int value) { return value >= v; }, clk, ps, v, false, stall);
     value_ -= v;
     acquired_ += v;
     traced(clk.local_cycles());
@@ -76,8 +106,7 @@ void SemaphoreLock::acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::
 }
 
 void SemaphoreLock::acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall) {
-    apply_due(clk.local_cycles());
-    if (value_ != v) wait_until([&] { return value_ == v; }, clk, ps, v, true, stall);
+    settle([v](int value) { return value == v; }, clk, ps, v, true, stall);
     traced_instant(TraceKind::LockAcquire, "acquire ==", clk.local_cycles(), ps.name, v);
     clk.advance(svc_.timing.lock_acquire_cycles);
 }
@@ -88,9 +117,10 @@ void SemaphoreLock::release(int v, ProcessClock& clk, const std::string& who) {
     clk.maybe_sync();
 }
 
-bool SemaphoreLock::try_acquire_ge_at(int v, std::uint64_t at, std::string_view who) {
+bool SemaphoreLock::try_acquire_ge_at(int v, std::uint64_t at, std::string_view who, std::uint64_t* taken_at) {
     apply_due(at);
-    if (value_ < v) return false;
+    if (value_ < v && !(taken_at && ready_ahead([v](int value) { return value >= v; }, at))) return false;
+    if (taken_at) *taken_at = at;
     value_ -= v;
     acquired_ += v;
     traced(at);
@@ -105,6 +135,13 @@ void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) 
             fmt::format("lock '{}' on {} overflows: value {} + release {} exceeds {} (released by {}); a "
                         "release without a matching acquire",
                         name_, where_, final_value(), v, max_, who)));
+    if (at < ran_ahead_to_)
+        svc_.run.fail(SimulationError(
+            SimulationError::Kind::Internal,
+            fmt::format("lock '{}' on {}: simulator invariant broken: released at cycle {} by {}, before cycle {}, "
+                        "where its one acquirer already took a later release. This is a bug in npusim, not in the "
+                        "design; please report it with the design",
+                        name_, where_, at, who, ran_ahead_to_)));
     last_releaser_ = who;
     released_ += v;
     traced_instant(TraceKind::LockRelease, "release", at, who, v);

@@ -32,8 +32,20 @@ public:
     /// Add v at cycle `at` (>= now), for releases done on a process's behalf in a callback.
     void release_at(int v, std::uint64_t at, const std::string& who);
     /// Take v at cycle `at` if the lock holds at least v then (no waiting); false otherwise.
-    /// `who` names the taker in the trace.
-    bool try_acquire_ge_at(int v, std::uint64_t at, std::string_view who = {});
+    /// `who` names the taker in the trace. With `taken_at` and a run-ahead lock (set_run_ahead), a
+    /// release already made for a later cycle counts too: the lock is taken at that release's
+    /// cycle, written to *taken_at (else *taken_at = at).
+    bool try_acquire_ge_at(int v, std::uint64_t at, std::string_view who = {}, std::uint64_t* taken_at = nullptr);
+    /// One process acquires this lock and one releases it (model::one_acquirer_one_releaser). Then
+    /// an acquirer that finds the lock short takes a release already made for a later cycle at
+    /// once, moving its local time there, instead of waiting in SystemC until that cycle: nothing
+    /// can happen to the lock before then (a release made later by its one releaser is at or
+    /// after that releaser's own time). The cycles are the same either way; a release that breaks
+    /// the rule (earlier than a cycle an acquirer already ran ahead to) is an internal error.
+    void set_run_ahead(bool on) { run_ahead_ = on; }
+    bool run_ahead() const { return run_ahead_; }
+    /// Acquires that took a release made ahead of time without a SystemC wait.
+    std::uint64_t ran_ahead() const { return ran_ahead_; }
     /// Overwrite the value (runtime sequence set_lock), at the caller's local time.
     void set(int v, ProcessClock& clk, const std::string& who);
 
@@ -72,6 +84,14 @@ private:
         bool set;
     };
     void apply_due(std::uint64_t t);
+    /// Bring the lock to `ready` at the caller's local time: at once, by running ahead to a pending
+    /// release (run-ahead locks), or by waiting.
+    template <class Ready>
+    void settle(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal, std::uint64_t* stall);
+    /// Run-ahead locks: the cycle of the first pending release after which `ready(value)` holds,
+    /// with every pending release up to it applied; false (nothing changed) if there is none.
+    template <class Ready>
+    bool ready_ahead(Ready ready, std::uint64_t& at);
     template <class Ready>
     void wait_until(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal, std::uint64_t* stall);
     /// The lock's counter at `cycle` on its track (nothing without a trace: checked inline, as
@@ -94,6 +114,9 @@ private:
     int init_;
     std::int64_t base_, acquired_ = 0, released_ = 0; ///< ledger (see Ledger)
     int track_;
+    bool run_ahead_ = false;
+    std::uint64_t ran_ahead_ = 0;
+    std::uint64_t ran_ahead_to_ = 0; ///< the latest cycle an acquirer took a pending release at
     std::string last_releaser_;
     /// Future releases, sorted by time: a vector consumed from a head index and emptied (keeping
     /// its capacity) when drained, so a release made ahead of time allocates nothing in steady

@@ -179,12 +179,14 @@ void SimEngine::build() {
         auto* mem = memory_.of(b.tile);
         if (!b.init.empty()) std::memcpy(mem + b.address, b.init.data(), std::min<std::size_t>(b.init.size(), b.bytes));
     }
+    const auto actors = opts_.lock_run_ahead ? model::lock_actors(net_) : std::vector<model::LockActors>{};
     for (std::size_t i = 0; i < net_.locks.size(); ++i) {
         const auto& l = net_.locks[i];
         int track = -1;
         if (opts_.trace) track = tracks_.add({TrackInfo::Kind::Lock, l.tile.col, l.tile.row, l.name});
         locks_.add(std::make_unique<SemaphoreLock>(services_, static_cast<int>(i), l.name, model::to_string(l.tile),
                                                    l.init, dev.resources(l.tile).lock_max_value, track));
+        if (!actors.empty()) locks_.at(static_cast<int>(i)).set_run_ahead(model::one_acquirer_one_releaser(actors[i]));
         if (track >= 0) opts_.trace->counter(track, 0, l.init);
     }
     const TileDmaServices dma{services_, net_.buffers, memory_, locks_, stats_};

@@ -119,12 +119,17 @@ void TileDmaChannel::acquire_bd_lock(const model::BufferDescriptor& bd, std::uin
         l.acquire_eq(bd.acquire_value, clk_, ps_, &stall);
     else
         l.acquire_ge(bd.acquire_value, clk_, ps_, &stall);
+    note_lock_stall(bd, l, from, stall);
+}
+
+void TileDmaChannel::note_lock_stall(const model::BufferDescriptor& bd, const SemaphoreLock& lock, std::uint64_t from,
+                                     std::uint64_t stall) {
     time_.lock_stall += stall;
     if (track_ >= 0 && stall > 0) {
-        const TraceArg args[] = {TraceArg::str("lock", l.name()), TraceArg::num("amount", bd.acquire_value),
+        const TraceArg args[] = {TraceArg::str("lock", lock.name()), TraceArg::num("amount", bd.acquire_value),
                                  TraceArg::num("BD", bd.bd_id)};
-        svc_.tracks.sink()->detailed_span(track_, TraceKind::LockStall, fmt::format("lock stall: {}", l.name()), from,
-                                          from + stall, args);
+        svc_.tracks.sink()->detailed_span(track_, TraceKind::LockStall, fmt::format("lock stall: {}", lock.name()),
+                                          from, from + stall, args);
     }
 }
 
@@ -272,10 +277,17 @@ void TileDmaChannel::on_filled() {
         return;
     }
     const auto& next = prog_.bds[static_cast<std::size_t>(bd_)];
-    if (next.acquire_lock < 0 ||
-        (!next.acquire_equal && locks_.at(next.acquire_lock).try_acquire_ge_at(next.acquire_value, at, ps_.name))) {
-        if (next.acquire_lock >= 0) at += t.lock_acquire_cycles;
+    if (next.acquire_lock < 0) {
         post(at + t.bd_setup_cycles);
+        return;
+    }
+    // A run-ahead lock (SemaphoreLock::set_run_ahead) is taken at a release already made for a
+    // later cycle: the BD waits for it as it would have in the channel's process.
+    auto& lock = locks_.at(next.acquire_lock);
+    std::uint64_t taken = at;
+    if (!next.acquire_equal && lock.try_acquire_ge_at(next.acquire_value, at, ps_.name, &taken)) {
+        if (taken > at) note_lock_stall(next, lock, at, taken - at);
+        post(taken + t.lock_acquire_cycles + t.bd_setup_cycles);
         return;
     }
     // The next BD's lock is not free: the channel's process takes over and acquires it. For an
@@ -291,7 +303,7 @@ void TileDmaChannel::on_filled() {
     watching_ = next.acquire_lock;
     ps_.waiting_on_lock(next.acquire_lock, next.acquire_value, false, at);
     ps_.prov = &next.prov;
-    locks_.at(next.acquire_lock).watch(wake_);
+    lock.watch(wake_);
 }
 
 void TileDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) {

@@ -64,6 +64,9 @@ private:
     /// Take the BD's lock (waiting if needed); a wait is traced as a lock stall.
     /// `waiting_since`: the cycle the channel began waiting for it while asleep (on_filled), if so.
     void acquire_bd_lock(const model::BufferDescriptor& bd, std::uint64_t waiting_since = UINT64_MAX);
+    /// The BD waited `stall` cycles from `from` for its acquire of `lock`: counted and traced.
+    void note_lock_stall(const model::BufferDescriptor& bd, const SemaphoreLock& lock, std::uint64_t from,
+                         std::uint64_t stall);
     /// Trace one BD's transfer [begin, end) with its fifo, role, element, bytes and BD id, and the
     /// last `streaming` cycles of it as the time its data moved.
     void trace_bd(const model::BufferDescriptor& bd, std::uint64_t begin, std::uint64_t end, std::uint64_t bytes,

@@ -88,6 +88,26 @@ TEST_CASE("lock_actors: BDs, core rings, barriers and runtime sets, with amounts
     CHECK(a[0].setters.empty());
 }
 
+TEST_CASE("one_acquirer_one_releaser: a ring lock between two processes and nothing else", "[model][relations]") {
+    const auto a = lock_actors(sample());
+    CHECK(one_acquirer_one_releaser(a[0]));  // two BDs of one channel acquire, one core releases
+    CHECK(one_acquirer_one_releaser(a[1]));  // and the other way round
+    CHECK_FALSE(one_acquirer_one_releaser(a[2])); // nobody releases it
+    CHECK_FALSE(one_acquirer_one_releaser(a[3])); // two releasers (a BD and a core), and a runtime set
+    LockActors two;
+    const Actor core0{Actor::Kind::Core, 0, -1}, core1{Actor::Kind::Core, 1, -1}, ch{Actor::Kind::DmaBd, 2, 0};
+    two.acquirers = {{core0, 1, false}, {core1, 1, false}}; // two workers share a lock
+    two.releasers = {{ch, 1, false}};
+    CHECK_FALSE(one_acquirer_one_releaser(two));
+    two.acquirers = {{core0, 1, false}, {core0, 1, false}}; // one worker, two rings on the lock
+    CHECK(one_acquirer_one_releaser(two));
+    two.releasers.push_back({{Actor::Kind::DmaBd, 3, 0}, 1, false}); // a second channel releases it
+    CHECK_FALSE(one_acquirer_one_releaser(two));
+    two.releasers.pop_back();
+    two.setters = {{{Actor::Kind::Runtime, 0, -1}, 1, false}}; // the runtime sequence sets it
+    CHECK_FALSE(one_acquirer_one_releaser(two));
+}
+
 TEST_CASE("link_ends: producer and consumer channels of each flow", "[model][relations]") {
     const auto n = sample();
     const auto e = link_ends(n);

@@ -102,6 +102,14 @@ void add_simulation(Catalog& c) {
     NPUSIM_ERROR(
         c, "sim.barrier_not_argument", kProtocol, "worker 'w': uses a barrier that is not among its fn_args",
         simulate(passthrough({.body = on_run(1, [](F, F) { model::CoreServices::current()->lock_release(1, 1); })})));
+    c.internal("sim.lock_release_behind_run_ahead",
+               "lock 'of_cons_lock_0' on (0,2): simulator invariant broken: released at cycle 20 by worker 'x' on "
+               "(0,3), before cycle 40, where its one acquirer already took a later release. This is a bug in "
+               "npusim, not in the design; please report it with the design",
+               "Exit code 5. A lock with one acquiring and one releasing process (model::one_acquirer_one_releaser) "
+               "lets its acquirer take a release made ahead of time at once; a release earlier than that would mean "
+               "a second releaser the netlist does not show. tests/sim/internal/SemaphoreLock_test.cpp makes one "
+               "by hand.");
     c.site("sim/src/SimProcess.cpp");
     NPUSIM_ERROR(c, "sim.body_threw", kProtocol, "worker 'w': body threw: boom",
                  simulate(passthrough({.body = on_run(1, [](F, F) { throw std::runtime_error("boom"); })})));

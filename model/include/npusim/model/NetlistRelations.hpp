@@ -49,6 +49,12 @@ struct LinkEnds {
 
 /// For each lock (Netlist::locks index), who acquires, releases and sets it.
 std::vector<LockActors> lock_actors(const Netlist& net);
+/// One process acquires the lock and one process releases it (the BDs of one DMA channel are one
+/// process), and nothing sets it: an ObjectFifo ring lock between a producer and a consumer. For such
+/// a lock a release made ahead of simulated time can be taken by the acquirer at once, at the
+/// release's time: no other release can come earlier (the releaser's later releases follow its own
+/// time) and nobody else can take it (sim: SemaphoreLock::set_run_ahead).
+bool one_acquirer_one_releaser(const LockActors& actors);
 /// For each flow (Netlist::flows index), its producer and consumer channels.
 std::vector<LinkEnds> link_ends(const Netlist& net);
 /// The shim channel whose completion of `task` ends it (the channel it is queued on).
