@@ -4,6 +4,7 @@
 // second argument turns the memory check (SimOptions::check_memory) off (0) or on (1); the two rows
 // of one size, run in the same process, give its cost. BM_PassthroughRuns4KiB: runs per second of E1
 // at 4 KiB in one process. BM_PassthroughVsMemcpy: E1 at 64 MiB against a loop doing only its copies.
+// BM_SystemCWaitVsMethod: SystemC's own cost of a thread's wait and of a method's activation.
 #include "ProcessClock.hpp"   // the engine's private headers (npusim_sim_testing): the SystemC floor below
 #include "ScContextGuard.hpp"
 #include "npusim/harness/DesignRunner.hpp"
@@ -98,6 +99,54 @@ double systemc_waits_seconds(std::uint64_t waits) {
     return std::chrono::duration<double>(t1 - t0).count();
 }
 
+// The same hand-over between two SC_METHOD processes (spawn_method, next_trigger): no coroutine
+// and no stack switch, only the scheduler and the timed event. What one activation would cost if
+// a DMA channel were a state machine driven by its events instead of a thread that waits.
+double systemc_method_activations_seconds(std::uint64_t activations) {
+    sim::ScContextGuard ctx;
+    sc_core::sc_event ping, pong;
+    const std::uint64_t rounds = activations / 2;
+    std::uint64_t a = 0, b = 0;
+    sc_core::sc_spawn_options oa;
+    oa.spawn_method();
+    sc_core::sc_spawn(
+        [&] {
+            if (a++ < rounds) ping.notify(sim::cycles_to_time(1));
+            sc_core::next_trigger(pong);
+        },
+        "a", &oa);
+    sc_core::sc_spawn_options ob;
+    ob.spawn_method();
+    ob.dont_initialize();
+    ob.set_sensitivity(&ping);
+    sc_core::sc_spawn(
+        [&] {
+            if (b++ < rounds) pong.notify(sim::cycles_to_time(1));
+        },
+        "b", &ob);
+    const auto t0 = std::chrono::steady_clock::now();
+    sc_core::sc_start();
+    const auto t1 = std::chrono::steady_clock::now();
+    if (sim::now_cycles() != 2 * rounds)
+        throw std::logic_error("systemc_method_activations_seconds: the methods did not alternate");
+    return std::chrono::duration<double>(t1 - t0).count();
+}
+
+// What a process activation costs SystemC by itself: a thread's wait against a method's
+// activation, 10^6 hand-overs each (docs/performance.md, fifth round).
+void BM_SystemCWaitVsMethod(benchmark::State& state) {
+    constexpr std::uint64_t n = 1000000;
+    double thread_s = 0, method_s = 0;
+    for (auto _ : state) {
+        thread_s += systemc_waits_seconds(n);
+        method_s += systemc_method_activations_seconds(n);
+    }
+    const double it = static_cast<double>(state.iterations());
+    state.counters["thread_wait_ns"] = thread_s / it / n * 1e9;
+    state.counters["method_activation_ns"] = method_s / it / n * 1e9;
+    state.counters["method_over_thread"] = method_s / thread_s;
+}
+
 // Data movement against its floor: simulate E1 at 64 MiB with 4 KiB BDs, and in the same iteration a
 // loop doing only the copies the run makes per 4 KiB object (host -> core's input buffer, the
 // kernel's copy into its output buffer, output buffer -> host; ping-pong buffers as in the tile).
@@ -164,6 +213,7 @@ void BM_PassthroughVsMemcpy(benchmark::State& state) {
 
 } // namespace
 
+BENCHMARK(BM_SystemCWaitVsMethod)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_PassthroughRuns4KiB)->Arg(1)->Arg(0)->ArgName("check_memory")->UseRealTime()->MinTime(1.0);
 BENCHMARK(BM_PassthroughVsMemcpy)
     ->Arg(1)
