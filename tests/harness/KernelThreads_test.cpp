@@ -97,27 +97,27 @@ std::string first_difference(const std::vector<std::string>& a, const std::vecto
 }
 
 // The second run's outcome is the first's in every observable (not in scheduler_waits).
-void check_same(const Outcome& serial, const Outcome& pooled) {
-    CHECK(pooled.error == serial.error);
-    CHECK(pooled.all_match == serial.all_match);
-    CHECK(pooled.result.cycles == serial.result.cycles);
-    CHECK(pooled.result.host == serial.result.host);
-    CHECK(pooled.result.bd_transfers == serial.result.bd_transfers);
-    CHECK(pooled.result.warnings == serial.result.warnings);
-    REQUIRE(pooled.result.cores.size() == serial.result.cores.size());
-    for (std::size_t i = 0; i < serial.result.cores.size(); ++i) {
-        const auto& a = serial.result.cores[i];
-        const auto& b = pooled.result.cores[i];
+void check_same(const Outcome& first, const Outcome& second) {
+    CHECK(second.error == first.error);
+    CHECK(second.all_match == first.all_match);
+    CHECK(second.result.cycles == first.result.cycles);
+    CHECK(second.result.host == first.result.host);
+    CHECK(second.result.bd_transfers == first.result.bd_transfers);
+    CHECK(second.result.warnings == first.result.warnings);
+    REQUIRE(second.result.cores.size() == first.result.cores.size());
+    for (std::size_t i = 0; i < first.result.cores.size(); ++i) {
+        const auto& a = first.result.cores[i];
+        const auto& b = second.result.cores[i];
         INFO("core " << a.worker);
         CHECK(b.busy_cycles == a.busy_cycles);
         CHECK(b.stall_cycles == a.stall_cycles);
         CHECK(b.kernel_calls == a.kernel_calls);
         CHECK(b.iterations == a.iterations);
     }
-    REQUIRE(pooled.result.channels.size() == serial.result.channels.size());
-    for (std::size_t i = 0; i < serial.result.channels.size(); ++i) {
-        const auto& a = serial.result.channels[i];
-        const auto& b = pooled.result.channels[i];
+    REQUIRE(second.result.channels.size() == first.result.channels.size());
+    for (std::size_t i = 0; i < first.result.channels.size(); ++i) {
+        const auto& a = first.result.channels[i];
+        const auto& b = second.result.channels[i];
         INFO("channel " << a.label);
         CHECK(b.bytes == a.bytes);
         CHECK(b.bds == a.bds);
@@ -125,15 +125,15 @@ void check_same(const Outcome& serial, const Outcome& pooled) {
         CHECK(b.stream_stall_cycles == a.stream_stall_cycles);
         CHECK(b.lock_stall_cycles == a.lock_stall_cycles);
     }
-    REQUIRE(pooled.result.invocations.size() == serial.result.invocations.size());
-    for (std::size_t i = 0; i < serial.result.invocations.size(); ++i) {
-        CHECK(pooled.result.invocations[i].begin_cycle == serial.result.invocations[i].begin_cycle);
-        CHECK(pooled.result.invocations[i].end_cycle == serial.result.invocations[i].end_cycle);
+    REQUIRE(second.result.invocations.size() == first.result.invocations.size());
+    for (std::size_t i = 0; i < first.result.invocations.size(); ++i) {
+        CHECK(second.result.invocations[i].begin_cycle == first.result.invocations[i].begin_cycle);
+        CHECK(second.result.invocations[i].end_cycle == first.result.invocations[i].end_cycle);
     }
     // The same trace calls in the same order: the engine hands its sink the events sorted by
     // what happened (CanonicalTraceSink), however the processes interleaved them.
-    CHECK(pooled.trace.size() == serial.trace.size());
-    CHECK(first_difference(serial.trace, pooled.trace) == ""); // (not the whole traces: they are long)
+    CHECK(second.trace.size() == first.trace.size());
+    CHECK(first_difference(first.trace, second.trace) == ""); // (not the whole traces: they are long)
 }
 } // namespace
 
