@@ -306,8 +306,6 @@ void TileDmaChannel::on_filled() {
     lock.watch(wake_);
 }
 
-void TileDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) {
-    written += cursor_->scatter(mem_, data, n);
-}
+void TileDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) { written += cursor_->scatter(mem_, data, n); }
 
 } // namespace npusim::sim

@@ -90,8 +90,8 @@ TEST_CASE("lock_actors: BDs, core rings, barriers and runtime sets, with amounts
 
 TEST_CASE("one_acquirer_one_releaser: a ring lock between two processes and nothing else", "[model][relations]") {
     const auto a = lock_actors(sample());
-    CHECK(one_acquirer_one_releaser(a[0]));  // two BDs of one channel acquire, one core releases
-    CHECK(one_acquirer_one_releaser(a[1]));  // and the other way round
+    CHECK(one_acquirer_one_releaser(a[0])); // two BDs of one channel acquire, one core releases
+    CHECK(one_acquirer_one_releaser(a[1])); // and the other way round
     CHECK_FALSE(one_acquirer_one_releaser(a[2])); // nobody releases it
     CHECK_FALSE(one_acquirer_one_releaser(a[3])); // two releasers (a BD and a core), and a runtime set
     LockActors two;

@@ -27,7 +27,7 @@ TEST_CASE("a reservation made late for an earlier cycle fills the free cycles be
           "[sim][shared-path]") {
     SharedBandwidth banks("mem tile (0,1) banks", 4.0);
     CHECK(banks.reserve(400, 1000) == 1100); // booked first, for cycles 1000..1100
-    CHECK(banks.reserve(200, 100) == 150);   // earlier cycles are free: not behind it
+    CHECK(banks.reserve(200, 100) == 150); // earlier cycles are free: not behind it
     CHECK(banks.booked() == Booked{{100, 150}, {1000, 1100}});
     // 1000 cycles of work from 900: 100 free cycles before 1000, then the rest after 1100.
     CHECK(banks.reserve(4000, 900) == 1100 + 900);
@@ -39,11 +39,11 @@ TEST_CASE("a reservation made late for an earlier cycle fills the free cycles be
 
 TEST_CASE("what ended before simulated time is forgotten, and a fractional rate rounds up", "[sim][shared-path]") {
     SharedBandwidth ddr("host memory (DDR)", 2.5);
-    CHECK(ddr.reserve(10, 0) == 4);  // 10 / 2.5
+    CHECK(ddr.reserve(10, 0) == 4); // 10 / 2.5
     CHECK(ddr.reserve(11, 10) == 15); // ceil(4.4) = 5
     CHECK(ddr.booked() == Booked{{0, 4}, {10, 15}});
     CHECK(ddr.reserve(5, 20, /*now=*/12) == 22);
     CHECK(ddr.booked() == Booked{{10, 15}, {20, 22}}); // {0, 4} ended before cycle 12
-    CHECK(ddr.reserve(0, 30, 30) == 30);               // nothing to move: no reservation
+    CHECK(ddr.reserve(0, 30, 30) == 30); // nothing to move: no reservation
     CHECK(ddr.booked().empty());
 }
