@@ -158,20 +158,38 @@ TEST_CASE("every registered design runs the same with kernel calls on two pool t
 // Lock run-ahead: an ObjectFifo ring lock's acquirer takes a release made ahead of time without
 // waiting in SystemC for its cycle (SemaphoreLock::set_run_ahead). With the memory check on (the
 // default), which compares tile memory around kernel calls and fifo operations.
-TEST_CASE("every registered design runs the same with lock run-ahead off, with fewer SystemC waits on",
-          "[harness][run-ahead]") {
-    int designs = 0, fewer = 0;
+namespace {
+struct RunAheadCount {
+    int designs = 0; ///< registered designs
+    int ran = 0; ///< of them, those that ran without an error (with these kernels)
+    int fewer = 0; ///< those with fewer SystemC waits with run-ahead
+};
+RunAheadCount compare_run_ahead(KernelSet kernels) {
+    RunAheadCount n;
     for (const auto& d : all_designs()) {
-        INFO("design " << d.name << " on " << d.devices.front());
-        const auto waiting = run(d, KernelSet::reference, {.check_memory = true, .lock_run_ahead = false});
-        const auto ahead = run(d, KernelSet::reference, {.check_memory = true, .lock_run_ahead = true});
-        ++designs;
+        INFO("design " << d.name << " on " << d.devices.front() << ", kernels " << kernel_set_name(kernels));
+        const auto waiting = run(d, kernels, {.check_memory = true, .lock_run_ahead = false});
+        const auto ahead = run(d, kernels, {.check_memory = true, .lock_run_ahead = true});
         check_same(waiting, ahead);
         CHECK(ahead.result.scheduler_waits <= waiting.result.scheduler_waits);
-        if (ahead.result.scheduler_waits < waiting.result.scheduler_waits) ++fewer;
+        ++n.designs;
+        if (waiting.error.empty()) ++n.ran; // (not: a design without AIE-API kernels, or one that fails on purpose)
+        if (ahead.result.scheduler_waits < waiting.result.scheduler_waits) ++n.fewer;
     }
-    CHECK(designs >= 40);
+    return n;
+}
+} // namespace
+
+TEST_CASE("every registered design runs the same with lock run-ahead off, with fewer SystemC waits on",
+          "[harness][run-ahead]") {
+    const auto n = compare_run_ahead(KernelSet::reference);
+    CHECK(n.designs >= 40);
     // A ring saves waits where its releaser runs ahead of the acquirer (a core's kernel time, a
     // DMA's transfer) and the acquirer arrives after the release was made: 14 of 43 designs today.
-    CHECK(fewer * 4 >= designs);
+    CHECK(n.fewer * 4 >= n.designs);
+}
+
+// The AIE-API kernels cost other cycles than the references, so the processes meet in other orders.
+TEST_CASE("the designs with AIE-API kernels run the same with lock run-ahead off", "[harness][run-ahead]") {
+    CHECK(compare_run_ahead(KernelSet::aie).ran >= 5);
 }
