@@ -78,7 +78,12 @@ void CoreProcess::body_check() {
 }
 
 void CoreProcess::resync(std::uint64_t waits_before) {
-    if (guard_ && clk_.waits() != waits_before) guard_->snapshot();
+    if (guard_ && clk_.waits() != waits_before) guard_->catch_up();
+}
+
+void CoreProcess::suspending() {
+    // What the body and its kernels may have written, for other cores' guards on these tiles.
+    if (guard_ && guard_->shares_tiles()) guard_->publish(body_ranges());
 }
 
 void CoreProcess::resumed() noexcept {
@@ -224,11 +229,14 @@ void CoreProcess::release(int key, int n) {
             released.push_back(
                 element_ranges_[ri][static_cast<std::size_t>((r.index + k) % static_cast<int>(r.elems.size()))]);
         guard_->refresh(released);
+        if (guard_->shares_tiles()) guard_->publish(released);
     }
     auto& lock = locks_.at(r.ring->release_lock);
     trace_lock_request(TraceKind::LockRelease, r.label, lock, model::repeat_scaled(n, r.ring->repeat),
                        clk_.local_cycles());
-    lock.release(model::repeat_scaled(n, r.ring->repeat), clk_, ps_.name);
+    const auto waits = clk_.waits();
+    lock.release(model::repeat_scaled(n, r.ring->repeat), clk_, ps_.name); // may sync (ProcessClock quantum)
+    resync(waits);
     r.held -= n;
     r.released += static_cast<std::uint64_t>(n);
     ps_.acted("released", &r.label, n, clk_.local_cycles());
@@ -298,7 +306,9 @@ void CoreProcess::lock_release(int key, int value) {
     auto& lock = locks_.at(ref->lock);
     trace_lock_request(TraceKind::LockRelease, ref->user_lock ? "lock release" : "barrier release", lock, value,
                        clk_.local_cycles());
+    const auto waits = clk_.waits();
     lock.release(value, clk_, ps_.name);
+    resync(waits);
 }
 
 void CoreProcess::trace_lock_request(TraceKind kind, std::string_view what, const SemaphoreLock& lock, int amount,
@@ -476,7 +486,7 @@ void CoreProcess::cascade_op(bool put, bool will_block, Op op) {
         kernel_->stall += t - at;
         kernel_->cursor = t + 1; // one word per cycle
         ++kernel_->words;
-        if (guard_ && clk_.waits() != waits) guard_->snapshot();
+        if (guard_ && clk_.waits() != waits) guard_->catch_up();
         return;
     }
     const std::uint64_t at = clk_.local_cycles();
@@ -533,7 +543,7 @@ void CoreProcess::stream_op(Op op) {
     busy_ += std::min<std::uint64_t>(spent, 1);
     stall_ += spent - std::min<std::uint64_t>(spent, 1);
     if (kernel_) {
-        if (guard_ && clk_.waits() != waits) guard_->snapshot();
+        if (guard_ && clk_.waits() != waits) guard_->catch_up();
         return;
     }
     clk_.maybe_sync();

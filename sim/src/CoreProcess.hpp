@@ -61,6 +61,7 @@ public:
     std::string_view worker() const override { return prog_.worker; }
     bool tracing() const override { return false; }
     void resumed() noexcept override;
+    void suspending() override;
 
     CoreStats stats() const;
     ProcessView view() const override;
@@ -91,8 +92,10 @@ private:
     /// MemoryGuard around the body. Invariant while native code runs: the guard's copy equals tile
     /// memory outside the objects the core holds and its Buffers (body_ranges). body_check (on
     /// entry to a call that may wait or run a kernel, and after each iteration) compares outside
-    /// those; after a call that waited (others may have written) the whole copy is taken again
-    /// (resync); a release hands the released objects' bytes to the copy.
+    /// those; after a call that waited, the copy takes what others wrote meanwhile (resync:
+    /// MemoryGuard::catch_up, from the TileMemory write log); a release hands the released
+    /// objects' bytes to the copy. Before the core waits (suspending) and at a release, it logs
+    /// what it may have written, for the guards of other cores that reach the same tiles.
     void body_check();
     void resync(std::uint64_t waits_before);
     std::vector<MemoryGuard::Range> body_ranges() const;

@@ -13,11 +13,43 @@ MemoryGuard::MemoryGuard(TileMemory& memory, std::vector<model::TileCoord> tiles
     for (const auto& t : tiles_) {
         spans_.push_back(memory_.with_guards(t));
         copies_.emplace_back(spans_.back().bytes);
+        memory_.watch(t, this);
     }
 }
 
 void MemoryGuard::snapshot() {
     for (std::size_t i = 0; i < spans_.size(); ++i) std::memcpy(copies_[i].data(), spans_[i].base, spans_[i].bytes);
+    seen_ = memory_.log_end();
+}
+
+void MemoryGuard::catch_up() {
+    if (seen_ < memory_.log_begin()) return snapshot(); // entries it had not applied were dropped
+    const auto end = memory_.log_end();
+    for (auto i = seen_; i < end; ++i) {
+        const auto& w = memory_.logged(i);
+        if (w.by == this) continue;
+        const Range r{w.begin, w.end, {}};
+        refresh({&r, 1});
+    }
+    seen_ = end;
+}
+
+bool MemoryGuard::shares_tiles() {
+    if (shares_ < 0)
+        shares_ =
+            std::any_of(tiles_.begin(), tiles_.end(), [&](const auto& t) { return memory_.watched_by_other(t, this); });
+    return shares_ != 0;
+}
+
+void MemoryGuard::publish(std::span<const Range> ranges) {
+    for (const auto& r : ranges)
+        for (std::size_t i = 0; i < spans_.size(); ++i) {
+            const auto* base = spans_[i].base;
+            if (r.begin >= base && r.begin < base + spans_[i].bytes) {
+                memory_.note_write(tiles_[i], r.begin, r.end, this);
+                break;
+            }
+        }
 }
 
 void MemoryGuard::refresh(std::span<const Range> ranges) {

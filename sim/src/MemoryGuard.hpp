@@ -27,6 +27,16 @@ public:
     void snapshot();
     /// Remember the contents of `ranges` only (memory elsewhere is known to match).
     void refresh(std::span<const Range> ranges);
+    /// After the core waited: remember what others wrote meanwhile (the TileMemory write log), or
+    /// the whole tiles if the log no longer holds all of it. Memory elsewhere is known to match:
+    /// nobody else writes tile memory without logging it, and the core's own writes were checked
+    /// before it waited.
+    void catch_up();
+    /// The core wrote (or may have written) `ranges`, all allowed to it: log them for the guards
+    /// of other cores that watch the same tiles.
+    void publish(std::span<const Range> ranges);
+    /// Another core's guard watches one of this guard's tiles (asked once every guard exists).
+    bool shares_tiles();
     /// The first write outside `allowed` since the last snapshot, described in design terms (the
     /// buffer hit, and the nearest of `allowed` and `context` as the range likely overrun); an
     /// empty string when there is none.
@@ -40,6 +50,8 @@ private:
     std::vector<model::TileCoord> tiles_;
     std::vector<TileMemory::Span> spans_;
     std::vector<std::vector<std::uint8_t>> copies_;
+    std::uint64_t seen_ = 0; ///< TileMemory write log entries already applied
+    int shares_ = -1; ///< shares_tiles(): -1 not asked yet
 };
 
 } // namespace npusim::sim

@@ -53,15 +53,18 @@ public:
         if (pending_) {
             const auto p = pending_;
             pending_ = 0;
+            suspend();
             sc_core::wait(cycles_to_time(p));
             resume();
         }
     }
     void wait(const sc_core::sc_event& e) {
+        suspend();
         sc_core::wait(e);
         resume();
     }
     void wait(std::uint64_t timeout_cycles, const sc_core::sc_event& e) {
+        suspend();
         sc_core::wait(cycles_to_time(timeout_cycles), e);
         resume();
     }
@@ -81,7 +84,10 @@ public:
         set_local_cycles(local);
     }
     void wait_cycles(std::uint64_t c) {
-        if (c) sc_core::wait(cycles_to_time(c));
+        if (c) {
+            suspend();
+            sc_core::wait(cycles_to_time(c));
+        }
         resume();
     }
 
@@ -89,6 +95,9 @@ public:
     std::uint64_t waits() const { return waits_; }
 
 private:
+    void suspend() {
+        if (owner_) owner_->suspending();
+    }
     void resume() {
         ++waits_;
         if (run_->terminating()) throw ProcessAbort{};

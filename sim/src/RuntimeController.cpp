@@ -99,7 +99,9 @@ void RuntimeController::run_sequence() {
                 fail(SimulationError(SimulationError::Kind::Protocol,
                                      fmt::format("runtime sequence: write of {} B at {} overruns buffer '{}' ({} B)",
                                                  op.data.size(), op.offset_bytes, buf.name, buf.bytes)));
-            std::memcpy(memory_.buffer(op.buffer) + op.offset_bytes, op.data.data(), op.data.size());
+            auto* at = memory_.buffer(op.buffer) + op.offset_bytes;
+            std::memcpy(at, op.data.data(), op.data.size());
+            memory_.note_write(buf.tile, at, at + op.data.size()); // for the memory check
             break;
         }
         case model::RuntimeOp::Kind::SetLock:
@@ -147,6 +149,7 @@ void RuntimeController::update_from_scratchpad(const model::RuntimeOp& op) {
     hi = (hi & 0xFFFF0000u) | static_cast<std::uint32_t>((v >> 32) & 0xFFFFu);
     std::memcpy(p, &lo, 4);
     std::memcpy(p + 4, &hi, 4);
+    memory_.note_write(buf.tile, p, p + 8); // for the memory check
 }
 
 // offset_parameter: update_from_scratchpad (Mul by the element size) into the BD's address

@@ -11,7 +11,8 @@ namespace npusim::sim {
 
 TileDmaChannel::TileDmaChannel(const TileDmaServices& services, const model::DmaChannelProgram& prog)
     : SimProcess(services.run, model::tile_dma_name({prog.tile, prog.dir, prog.channel})), buffers_(services.buffers),
-      locks_(services.locks), stats_(services.stats), prog_(prog), mem_(services.memory.of(prog.tile)) {
+      locks_(services.locks), stats_(services.stats), prog_(prog), memory_(services.memory),
+      mem_(services.memory.of(prog.tile)) {
     bytes_per_cycle = svc_.timing.tile_dma_bytes_per_cycle;
     for (const auto& bd : prog.bds) {
         const auto& buf = buffers_.at(static_cast<std::size_t>(bd.buffer));
@@ -306,6 +307,11 @@ void TileDmaChannel::on_filled() {
     lock.watch(wake_);
 }
 
-void TileDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) { written += cursor_->scatter(mem_, data, n); }
+void TileDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) {
+    written += cursor_->scatter(mem_, data, n);
+    // For the memory check (MemoryGuard::catch_up): the BD wrote into its buffer.
+    const auto& buf = buffers_[static_cast<std::size_t>(prog_.bds[static_cast<std::size_t>(bd_)].buffer)];
+    memory_.note_write(prog_.tile, mem_ + buf.address, mem_ + buf.address + buf.bytes);
+}
 
 } // namespace npusim::sim

@@ -81,6 +81,7 @@ private:
     LockTable& locks_;
     RunStats& stats_;
     const model::DmaChannelProgram& prog_;
+    TileMemory& memory_;
     std::uint8_t* mem_;
     std::vector<model::AddressPattern> patterns_; ///< per BD
     std::vector<std::string> bd_labels_; ///< per BD: "BD 2 (fifo 'in' consumer copy, element 0)"

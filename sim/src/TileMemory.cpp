@@ -24,6 +24,22 @@ TileMemory::Span TileMemory::with_guards(model::TileCoord tile) {
     return {it->second.data(), it->second.size()};
 }
 
+bool TileMemory::watched_by_other(model::TileCoord tile, const void* guard) const {
+    const auto it = watchers_.find(tile);
+    return it != watchers_.end() &&
+           std::any_of(it->second.begin(), it->second.end(), [guard](const void* g) { return g != guard; });
+}
+
+void TileMemory::log_write(model::TileCoord tile, const std::uint8_t* begin, const std::uint8_t* end, const void* by) {
+    if (begin >= end || !watched_by_other(tile, by)) return;
+    if (log_.size() == kLogCapacity) {
+        const auto drop = kLogCapacity / 2;
+        log_.erase(log_.begin(), log_.begin() + static_cast<std::ptrdiff_t>(drop));
+        log_base_ += drop;
+    }
+    log_.push_back({begin, end, by});
+}
+
 std::uint8_t* TileMemory::of(model::TileCoord tile) { return with_guards(tile).base + kGuardBytes; }
 
 std::uint8_t* TileMemory::buffer(int buffer) {

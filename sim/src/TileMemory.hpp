@@ -38,9 +38,40 @@ public:
     }
     const std::vector<model::NetBuffer>& buffers() const { return buffers_; }
 
+    /// The write log, for the MemoryGuards (the memory check): writes to a tile's memory that a
+    /// guard watching it did not make itself. DMA channels and the runtime sequence log what they
+    /// write, and each core its own objects and Buffers, for the other cores that reach them. A
+    /// guard whose core waited copies those ranges (MemoryGuard::catch_up) instead of all of its
+    /// tiles. Only writes to a tile that some other guard watches are kept.
+    struct Write {
+        const std::uint8_t* begin;
+        const std::uint8_t* end;
+        const void* by; ///< the guard whose core wrote it; nullptr: a DMA or the runtime sequence
+    };
+    /// `guard` watches `tile` from now on.
+    void watch(model::TileCoord tile, const void* guard) { watchers_[tile].push_back(guard); }
+    /// A guard other than `guard` watches `tile`.
+    bool watched_by_other(model::TileCoord tile, const void* guard) const;
+    /// Log a write of [begin, end) into `tile`'s memory by `by`.
+    void note_write(model::TileCoord tile, const std::uint8_t* begin, const std::uint8_t* end,
+                    const void* by = nullptr) {
+        if (!watchers_.empty()) log_write(tile, begin, end, by);
+    }
+    /// Entries [log_begin(), log_end()) are kept (indices count every entry ever logged).
+    std::uint64_t log_begin() const { return log_base_; }
+    std::uint64_t log_end() const { return log_base_ + log_.size(); }
+    const Write& logged(std::uint64_t i) const { return log_[static_cast<std::size_t>(i - log_base_)]; }
+    /// Entries kept at most; older ones are dropped, and a guard that had not seen them copies all
+    /// of its tiles instead.
+    static constexpr std::size_t kLogCapacity = 1024;
+
 private:
+    void log_write(model::TileCoord tile, const std::uint8_t* begin, const std::uint8_t* end, const void* by);
     const std::vector<model::NetBuffer>& buffers_;
     std::map<model::TileCoord, std::vector<std::uint8_t>> memory_;
+    std::map<model::TileCoord, std::vector<const void*>> watchers_;
+    std::vector<Write> log_;
+    std::uint64_t log_base_ = 0;
 };
 
 } // namespace npusim::sim

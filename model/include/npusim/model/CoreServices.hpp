@@ -69,6 +69,8 @@ public:
     virtual bool tracing() const = 0;
     /// The body runs again after its core waited (other processes ran meanwhile).
     virtual void resumed() noexcept {}
+    /// The core is about to wait (other processes will run meanwhile).
+    virtual void suspending() {}
 
     /// The services of the core whose body is running now; nullptr outside a worker body.
     static CoreServices* current() noexcept;
