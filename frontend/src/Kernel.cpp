@@ -92,7 +92,7 @@ void Kernel::check(std::span<const KernelArg> args) const {
         if (!t.is_tensor && a.is_view)
             throw DesignError(fmt::format("kernel '{}' argument {}: expects a {} scalar, got a view of '{}'",
                                           state_->name, i, model::dtype_name(t.dtype), *a.source));
-        if (t.is_tensor && (a.dtype != t.dtype || a.elements != t.tensor.elements()))
+        if (t.is_tensor && (a.dtype != t.dtype || a.elements != t.elements))
             throw DesignError(fmt::format("kernel '{}' argument {}: expects {} ({} elements), got a view of '{}' with "
                                           "{} {} elements",
                                           state_->name, i, t.str(), t.tensor.elements(), *a.source, a.elements,

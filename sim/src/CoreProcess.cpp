@@ -102,18 +102,30 @@ bool CoreProcess::pooled(std::string_view kernel) const {
     // check compares the reached tile memories around each call with nobody else writing them.
     if (!pool_ || guard_ || cascade_in_ || cascade_out_ || stream_in_ || stream_out_) return false;
     if (pool_min_nanos_ == 0) return true;
-    for (const auto& [k, nanos] : *kernel_nanos_)
-        if (k == kernel) return nanos >= pool_min_nanos_;
-    return false; // its first call in the run runs here and is timed
+    const auto* t = timing_of(kernel);
+    return t && t->nanos >= pool_min_nanos_; // a kernel's first call in the run runs here and is timed
+}
+
+KernelTiming* CoreProcess::timing_of(std::string_view kernel) const {
+    // A kernel's name comes from its one state object: the pointer finds it without comparing text.
+    for (auto& t : *kernel_nanos_)
+        if ((t.kernel.data() == kernel.data() && t.kernel.size() == kernel.size()) || t.kernel == kernel) return &t;
+    return nullptr;
+}
+
+bool CoreProcess::time_inline_call(std::string_view kernel) {
+    if (!pool_ || !pool_min_nanos_) return false;
+    auto* t = timing_of(kernel);
+    return !t || ++t->untimed >= KernelTiming::kRetimeEvery;
 }
 
 void CoreProcess::note_kernel_time(std::string_view kernel, std::uint64_t nanos) {
-    for (auto& [k, n] : *kernel_nanos_)
-        if (k == kernel) {
-            n = nanos;
-            return;
-        }
-    kernel_nanos_->emplace_back(kernel, nanos);
+    if (auto* t = timing_of(kernel)) {
+        t->nanos = nanos;
+        t->untimed = 0;
+        return;
+    }
+    kernel_nanos_->push_back({kernel, nanos, 0});
 }
 
 std::string CoreProcess::error_subject() const { return model::worker_label(prog_.worker); }
@@ -311,18 +323,16 @@ void CoreProcess::lock_release(int key, int value) {
     resync(waits);
 }
 
-void CoreProcess::trace_lock_request(TraceKind kind, std::string_view what, const SemaphoreLock& lock, int amount,
-                                     std::uint64_t at) {
-    if (track_ < 0) return;
+void CoreProcess::emit_lock_request(TraceKind kind, std::string_view what, const SemaphoreLock& lock, int amount,
+                                    std::uint64_t at) {
     const TraceArg args[] = {TraceArg::str("what", what), TraceArg::str("lock", lock.name()),
                              TraceArg::num("amount", amount)};
     svc_.tracks.sink()->instant(track_, kind, kind == TraceKind::LockAcquire ? "acquire request" : "release request",
                                 at, args);
 }
 
-void CoreProcess::trace_lock_stall(std::string_view what, const SemaphoreLock& lock, int amount, std::uint64_t from,
-                                   std::uint64_t cycles) {
-    if (track_ < 0 || cycles == 0) return;
+void CoreProcess::emit_lock_stall(std::string_view what, const SemaphoreLock& lock, int amount, std::uint64_t from,
+                                  std::uint64_t cycles) {
     const TraceArg args[] = {TraceArg::str("what", what), TraceArg::str("lock", lock.name()),
                              TraceArg::num("amount", amount)};
     svc_.tracks.sink()->detailed_span(track_, TraceKind::LockStall, fmt::format("lock stall: {}", lock.name()), from,
@@ -397,10 +407,10 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
         } else {
             const model::NativeActivityScope in_kernel(model::NativeActivity::Phase::Simulation, prog_.worker, kernel,
                                                        begin);
-            const auto start =
-                pool_ && pool_min_nanos_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+            const bool timed = time_inline_call(kernel);
+            const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
             run();
-            if (pool_ && pool_min_nanos_)
+            if (timed)
                 note_kernel_time(kernel,
                                  static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                                                 std::chrono::steady_clock::now() - start)

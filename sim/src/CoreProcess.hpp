@@ -28,9 +28,9 @@ struct CoreProcessServices {
     bool free_kernels = false; ///< SimOptions::free_kernels
     KernelPool* kernel_pool = nullptr; ///< null: kernels run on the simulating thread
     std::uint64_t kernel_pool_min_nanos = 0; ///< SimOptions::kernel_pool_min_nanos
-    /// The host time of each kernel's last call, by kernel name, shared by the run's cores: a
-    /// kernel is timed once per run (its first call, on the simulating thread), not once per core.
-    std::vector<std::pair<std::string_view, std::uint64_t>>* kernel_nanos = nullptr;
+    /// The host time of each kernel's calls, by kernel name, shared by the run's cores: a kernel is
+    /// timed on its first call in the run, not once per core (see KernelTiming).
+    std::vector<KernelTiming>* kernel_nanos = nullptr;
 };
 
 class CoreProcess final : public SimProcess, public model::CoreServices {
@@ -85,10 +85,19 @@ private:
     void lock_wait(SemaphoreLock& lock, std::string detail, int value, bool equal);
     [[noreturn]] void protocol(const std::string& msg);
     /// Trace: the core asks for a lock (an instant on its track), and the stall that followed.
+    /// The checks are inline: without a trace they cost a compare on every lock operation.
     void trace_lock_request(TraceKind kind, std::string_view what, const SemaphoreLock& lock, int amount,
-                            std::uint64_t at);
+                            std::uint64_t at) {
+        if (track_ >= 0) emit_lock_request(kind, what, lock, amount, at);
+    }
     void trace_lock_stall(std::string_view what, const SemaphoreLock& lock, int amount, std::uint64_t from,
-                          std::uint64_t cycles);
+                          std::uint64_t cycles) {
+        if (track_ >= 0 && cycles > 0) emit_lock_stall(what, lock, amount, from, cycles);
+    }
+    void emit_lock_request(TraceKind kind, std::string_view what, const SemaphoreLock& lock, int amount,
+                           std::uint64_t at);
+    void emit_lock_stall(std::string_view what, const SemaphoreLock& lock, int amount, std::uint64_t from,
+                         std::uint64_t cycles);
     /// MemoryGuard around the body. Invariant while native code runs: the guard's copy equals tile
     /// memory outside the objects the core holds and its Buffers (body_ranges). body_check (on
     /// entry to a call that may wait or run a kernel, and after each iteration) compares outside
@@ -192,14 +201,17 @@ private:
         [[noreturn]] void refuse(std::string_view what) const;
         const CoreProcess& core_;
     };
-    /// Whether this call goes to the pool, and the host time each kernel's last call took.
+    /// Whether this call goes to the pool, and the host time each kernel's last timed call took.
     bool pooled(std::string_view kernel) const;
+    /// Whether a call of `kernel` on the simulating thread is timed (see KernelTiming).
+    bool time_inline_call(std::string_view kernel);
     void note_kernel_time(std::string_view kernel, std::uint64_t nanos);
+    KernelTiming* timing_of(std::string_view kernel) const;
     KernelPool* pool_ = nullptr;
     std::uint64_t pool_min_nanos_ = 0;
     PoolThreadServices pool_services_{*this};
-    std::vector<std::pair<std::string_view, std::uint64_t>> own_kernel_nanos_; ///< without a shared table
-    std::vector<std::pair<std::string_view, std::uint64_t>>* kernel_nanos_ = &own_kernel_nanos_;
+    std::vector<KernelTiming> own_kernel_nanos_; ///< without a shared table
+    std::vector<KernelTiming>* kernel_nanos_ = &own_kernel_nanos_;
 };
 
 } // namespace npusim::sim

@@ -22,6 +22,17 @@
 
 namespace npusim::sim {
 
+/// A kernel's host time, for the pool's choice (SimOptions::kernel_pool_min_nanos). A call on the
+/// simulating thread is timed when it is the kernel's first or follows kRetimeEvery - 1 untimed
+/// ones (two clock reads cost about as much as a short kernel's whole call); a pooled call always
+/// is (the pool times it anyway).
+struct KernelTiming {
+    static constexpr std::uint32_t kRetimeEvery = 32;
+    std::string_view kernel;
+    std::uint64_t nanos = 0; ///< its last timed call
+    std::uint32_t untimed = 0; ///< calls on the simulating thread since then
+};
+
 class KernelPool {
 public:
     /// One kernel call handed to the pool. It lives with the core that submitted it, which joins

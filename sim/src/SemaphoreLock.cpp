@@ -18,7 +18,7 @@ void SemaphoreLock::trace_instant(TraceKind kind, std::string_view name, std::ui
     svc_.tracks.sink()->instant(track_, kind, name, cycle, args);
 }
 
-void SemaphoreLock::apply_due(std::uint64_t t) {
+void SemaphoreLock::apply_pending(std::uint64_t t) {
     while (!pending_.empty() && pending_.front().at <= t) {
         const auto p = pending_.front();
         pending_.pop_front();
@@ -142,7 +142,7 @@ void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) 
                         "where its one acquirer already took a later release. This is a bug in npusim, not in the "
                         "design; please report it with the design",
                         name_, where_, at, who, ran_ahead_to_)));
-    last_releaser_ = who;
+    last_releaser_ = &who;
     released_ += v;
     traced_instant(TraceKind::LockRelease, "release", at, who, v);
     if (at <= now_cycles() && pending_.empty()) {
@@ -168,7 +168,8 @@ void SemaphoreLock::set(int v, ProcessClock& clk, const std::string& who) {
     base_ = v;
     acquired_ = released_ = 0;
     for (const auto& p : pending_) released_ += p.value; // releases still to come count on top of v
-    last_releaser_ = who;
+    setter_ = who;
+    last_releaser_ = &setter_;
     traced(now_cycles());
     traced_instant(TraceKind::LockSet, "set", now_cycles(), who, v);
     event_.notify();

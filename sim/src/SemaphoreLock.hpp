@@ -29,8 +29,12 @@ public:
     void acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall = nullptr);
     /// Add v at the releaser's local time.
     void release(int v, ProcessClock& clk, const std::string& who);
-    /// Add v at cycle `at` (>= now), for releases done on a process's behalf in a callback.
+    /// Add v at cycle `at` (>= now), for releases done on a process's behalf in a callback. `who`
+    /// (here and in release) must outlive the lock: it is kept by reference for last_releaser()
+    /// (the releasing process's name; a release is on the hot path, a copy is not).
     void release_at(int v, std::uint64_t at, const std::string& who);
+    void release(int, ProcessClock&, std::string&&) = delete; // `who` must outlive the lock
+    void release_at(int, std::uint64_t, std::string&&) = delete; // (see release_at)
     /// Take v at cycle `at` if the lock holds at least v then (no waiting); false otherwise.
     /// `who` names the taker in the trace. With `taken_at` and a run-ahead lock (set_run_ahead), a
     /// release already made for a later cycle counts too: the lock is taken at that release's
@@ -57,7 +61,7 @@ public:
     int final_value() const;
     const std::string& name() const { return name_; }
     const std::string& where() const { return where_; }
-    const std::string& last_releaser() const { return last_releaser_; }
+    const std::string& last_releaser() const { return *last_releaser_; }
     void wake_all() { event_.notify(); }
     /// Notify `e` whenever this lock's own waiters would be woken (a release or set, at the time it
     /// takes effect; at once for a release already pending, at its time), until unwatch(e). For a
@@ -83,7 +87,11 @@ private:
         int value;
         bool set;
     };
-    void apply_due(std::uint64_t t);
+    /// Apply every release due at `t` (inline: most calls find none due).
+    void apply_due(std::uint64_t t) {
+        if (!pending_.empty() && pending_.front().at <= t) apply_pending(t);
+    }
+    void apply_pending(std::uint64_t t);
     /// Bring the lock to `ready` at the caller's local time: at once, by running ahead to a pending
     /// release (run-ahead locks), or by waiting.
     template <class Ready>
@@ -117,7 +125,8 @@ private:
     bool run_ahead_ = false;
     std::uint64_t ran_ahead_ = 0;
     std::uint64_t ran_ahead_to_ = 0; ///< the latest cycle an acquirer took a pending release at
-    std::string last_releaser_;
+    std::string setter_; ///< who set the lock last (set() takes any string)
+    const std::string* last_releaser_ = &setter_; ///< a releaser's name (see release_at) or setter_
     /// Future releases, sorted by time: a vector consumed from a head index and emptied (keeping
     /// its capacity) when drained, so a release made ahead of time allocates nothing in steady
     /// state (a deque allocated a node whenever one release was pending at a time).

@@ -74,7 +74,7 @@ private:
     /// Kernel calls' threads (SimOptions::kernel_threads > 1). Declared after the tile memories:
     /// it ends (every call finished) before they go.
     std::unique_ptr<KernelPool> kernel_pool_;
-    std::vector<std::pair<std::string_view, std::uint64_t>> kernel_nanos_; ///< CoreProcessServices::kernel_nanos
+    std::vector<KernelTiming> kernel_nanos_; ///< CoreProcessServices::kernel_nanos
     std::vector<std::unique_ptr<CoreProcess>> cores_;
     std::vector<std::unique_ptr<CascadeLink>> cascades_; ///< one per netlist cascade, in order
     /// Per netlist flow that ends at a core's stream port (Flow::to_core): that port's receiver.

@@ -1,13 +1,8 @@
 #include "StreamLink.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 namespace npusim::sim {
-
-std::uint64_t stream_transfer_cycles(std::uint64_t bytes, double bytes_per_cycle, std::uint32_t latency_cycles) {
-    return static_cast<std::uint64_t>(std::ceil(static_cast<double>(bytes) / bytes_per_cycle)) + latency_cycles;
-}
 
 double stream_link_rate(double sender_bytes_per_cycle, double stream_bytes_per_cycle,
                         const std::vector<StreamReceiver*>& receivers) {

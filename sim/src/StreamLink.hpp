@@ -48,8 +48,15 @@ public:
 };
 
 /// Cycles to move `bytes` over a link at `bytes_per_cycle`, plus `latency_cycles` (the route's
-/// latency, charged on the first chunk of each sender BD).
-std::uint64_t stream_transfer_cycles(std::uint64_t bytes, double bytes_per_cycle, std::uint32_t latency_cycles);
+/// latency, charged on the first chunk of each sender BD). Inline, and the ceiling without libm's
+/// ceil (a call at the baseline ISA): the truncation rounded up when it dropped a fraction, which
+/// is ceil for every quotient below 2^63.
+inline std::uint64_t stream_transfer_cycles(std::uint64_t bytes, double bytes_per_cycle, std::uint32_t latency_cycles) {
+    const double q = static_cast<double>(bytes) / bytes_per_cycle;
+    auto cycles = static_cast<std::uint64_t>(q);
+    if (static_cast<double>(cycles) < q) ++cycles;
+    return cycles + latency_cycles;
+}
 
 /// The rate of a link: the slowest of the sender channel, the stream, and every receiver channel.
 double stream_link_rate(double sender_bytes_per_cycle, double stream_bytes_per_cycle,

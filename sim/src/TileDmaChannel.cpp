@@ -134,9 +134,8 @@ void TileDmaChannel::note_lock_stall(const model::BufferDescriptor& bd, const Se
     }
 }
 
-void TileDmaChannel::trace_bd(const model::BufferDescriptor& bd, std::uint64_t begin, std::uint64_t end,
-                              std::uint64_t bytes, std::uint64_t streaming) {
-    if (track_ < 0) return;
+void TileDmaChannel::emit_bd(const model::BufferDescriptor& bd, std::uint64_t begin, std::uint64_t end,
+                             std::uint64_t bytes, std::uint64_t streaming) {
     const TraceArg args[] = {TraceArg::str("fifo", bd.prov.object),
                              TraceArg::str("role", bd.prov.role),
                              TraceArg::num("element", bd.prov.element),
@@ -149,9 +148,8 @@ void TileDmaChannel::trace_bd(const model::BufferDescriptor& bd, std::uint64_t b
     if (streaming > 0) sink->detailed_span(track_, TraceKind::Streaming, "streaming", end - streaming, end, args);
 }
 
-void TileDmaChannel::trace_stream_stall(const model::BufferDescriptor& bd, std::uint64_t from, std::uint64_t cycles,
-                                        std::string_view why) {
-    if (track_ < 0 || cycles == 0) return;
+void TileDmaChannel::emit_stream_stall(const model::BufferDescriptor& bd, std::uint64_t from, std::uint64_t cycles,
+                                       std::string_view why) {
     const TraceArg args[] = {TraceArg::str("fifo", bd.prov.object), TraceArg::num("BD", bd.bd_id),
                              TraceArg::str("cause", why)};
     svc_.tracks.sink()->detailed_span(track_, TraceKind::StreamStall, fmt::format("stream stall: {}", why), from,
@@ -262,7 +260,7 @@ void TileDmaChannel::on_filled() {
         const auto streaming = std::min(span, stream_transfer_cycles(bytes, link_->bytes_per_cycle(), 0));
         time_.active += streaming;
         time_.stream_stall += span - streaming;
-        if (track_ >= 0) trace_bd(bd, bd_begin_, now, bytes, streaming);
+        trace_bd(bd, bd_begin_, now, bytes, streaming);
         trace_stream_stall(bd, bd_begin_, span - streaming, "starved");
     }
     std::uint64_t at = now;

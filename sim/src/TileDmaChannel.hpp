@@ -69,11 +69,20 @@ private:
                          std::uint64_t stall);
     /// Trace one BD's transfer [begin, end) with its fifo, role, element, bytes and BD id, and the
     /// last `streaming` cycles of it as the time its data moved.
+    /// The checks are inline (a compare per BD without a trace).
     void trace_bd(const model::BufferDescriptor& bd, std::uint64_t begin, std::uint64_t end, std::uint64_t bytes,
-                  std::uint64_t streaming);
+                  std::uint64_t streaming) {
+        if (track_ >= 0) emit_bd(bd, begin, end, bytes, streaming);
+    }
     /// Trace `cycles` of waiting on the stream from `from` ("back-pressure" or "starved").
     void trace_stream_stall(const model::BufferDescriptor& bd, std::uint64_t from, std::uint64_t cycles,
-                            std::string_view why);
+                            std::string_view why) {
+        if (track_ >= 0 && cycles > 0) emit_stream_stall(bd, from, cycles, why);
+    }
+    void emit_bd(const model::BufferDescriptor& bd, std::uint64_t begin, std::uint64_t end, std::uint64_t bytes,
+                 std::uint64_t streaming);
+    void emit_stream_stall(const model::BufferDescriptor& bd, std::uint64_t from, std::uint64_t cycles,
+                           std::string_view why);
     void gather_padded(const model::BufferDescriptor& bd, std::int64_t base);
     void post(std::uint64_t at); ///< S2MM: offer the current BD's capacity from cycle `at`
     bool advance(); ///< move to the next BD; false when the chain ended

@@ -132,13 +132,13 @@ TEST_CASE("lock ledgers balance after acquires, releases and a set", "[sim][inva
     TestProcess a(rig.services, "a", [&](TestProcess& p) {
         l.acquire_ge(2, p.clock(), p.state());
         p.clock().advance(100);
-        l.release(1, p.clock(), "a"); // ahead of time: still pending when set() runs below
+        l.release(1, p.clock(), test::who("a")); // ahead of time: still pending when set() runs below
         l.acquire_ge(1, p.clock(), p.state());
     });
     TestProcess b(rig.services, "b", [&](TestProcess& p) {
         p.clock().wait_cycles(10);
         l.set(5, p.clock(), "sequence");
-        l.release(3, p.clock(), "b");
+        l.release(3, p.clock(), test::who("b"));
     });
     a.start();
     b.start();

@@ -5,8 +5,10 @@
 #include "SimProcess.hpp"
 #include "StreamLink.hpp"
 
+#include <deque>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace npusim::test {
@@ -18,6 +20,13 @@ struct Rig {
     sim::TraceTracks tracks{nullptr};
     sim::RunServices services{run, tracks, timing};
 };
+
+/// A releaser's name that outlives every lock of the test (SemaphoreLock::release_at keeps it by
+/// reference, as the engine's processes own theirs for the run).
+inline const std::string& who(std::string_view name) {
+    static std::deque<std::string> names;
+    return names.emplace_back(name);
+}
 
 /// A process whose body is a test lambda; exposes its clock.
 class TestProcess final : public sim::SimProcess {

@@ -44,7 +44,7 @@ TEST_CASE("lock instants: a release and the acquire it unblocks in one cycle are
     TestProcess waiter(services, "core", [&](TestProcess& p) { lock.acquire_ge(1, p.clock(), p.state()); });
     TestProcess releaser(services, "dma", [&](TestProcess& p) {
         p.clock().wait_cycles(10);
-        lock.release(1, p.clock(), "dma");
+        lock.release(1, p.clock(), test::who("dma"));
         p.clock().wait_cycles(5);
         lock.set(3, p.clock(), "runtime");
         CHECK(lock.try_acquire_ge_at(2, 20, "dma"));

@@ -19,9 +19,9 @@ TEST_CASE("acquire_ge blocks until releases reach the value, then subtracts it",
     });
     TestProcess releaser(rig.services, "releaser", [&](TestProcess& p) {
         p.clock().wait_cycles(10);
-        lock.release(1, p.clock(), "releaser");
+        lock.release(1, p.clock(), test::who("releaser"));
         p.clock().wait_cycles(10);
-        lock.release(1, p.clock(), "releaser");
+        lock.release(1, p.clock(), test::who("releaser"));
     });
     waiter.start();
     releaser.start();
@@ -42,7 +42,7 @@ TEST_CASE("a release is visible at the releaser's local time, not before", "[sim
     std::uint64_t acquired_at = 0;
     TestProcess releaser(rig.services, "ahead", [&](TestProcess& p) {
         p.clock().advance(500); // runs ahead of simulated time, no SystemC wait
-        lock.release(1, p.clock(), "ahead");
+        lock.release(1, p.clock(), test::who("ahead"));
     });
     TestProcess waiter(rig.services, "waiter", [&](TestProcess& p) {
         lock.acquire_ge(1, p.clock(), p.state());
@@ -64,9 +64,9 @@ TEST_CASE("acquire_eq waits for the exact value and leaves it unchanged", "[sim]
         at = sim::now_cycles();
     });
     TestProcess releaser(rig.services, "releaser", [&](TestProcess& p) {
-        lock.release(2, p.clock(), "releaser"); // 2: not yet
+        lock.release(2, p.clock(), test::who("releaser")); // 2: not yet
         p.clock().wait_cycles(40);
-        lock.release(1, p.clock(), "releaser"); // 3 at cycle 1 + 40
+        lock.release(1, p.clock(), test::who("releaser")); // 3 at cycle 1 + 40
     });
     waiter.start();
     releaser.start();
@@ -80,7 +80,7 @@ TEST_CASE("a release above the lock's maximum is a protocol error", "[sim][lock]
     sim::SemaphoreLock lock(rig.services, 0, "in_cons_prod_lock_0", "(0,2)", 63, 63, -1);
     bool after = false;
     TestProcess p(rig.services, "p", [&](TestProcess& self) {
-        lock.release(1, self.clock(), "worker 'w' on (0,2)");
+        lock.release(1, self.clock(), test::who("worker 'w' on (0,2)"));
         after = true;
     });
     p.start();
@@ -132,7 +132,7 @@ TEST_CASE("try_acquire_ge_at takes the value only if it is there at that cycle",
     sim::SemaphoreLock lock(rig.services, 0, "l", "(0,2)", 1, 63, -1);
     CHECK(lock.try_acquire_ge_at(1, 0));
     CHECK_FALSE(lock.try_acquire_ge_at(1, 0));
-    lock.release_at(2, 10, "dma");
+    lock.release_at(2, 10, test::who("dma"));
     CHECK(lock.final_value() == 2);
     CHECK(lock.try_acquire_ge_at(2, 10));
     CHECK(lock.final_value() == 0);
@@ -157,12 +157,12 @@ TEST_CASE("a lock's watcher is woken at each release until it unwatches", "[sim]
     });
     TestProcess releaser(rig.services, "releaser", [&](TestProcess& p) {
         p.clock().advance(100);
-        lock.release(1, p.clock(), "releaser"); // pending until 100
+        lock.release(1, p.clock(), test::who("releaser")); // pending until 100
         p.clock().sync();
         p.clock().wait_cycles(250 - sim::now_cycles());
-        lock.release(1, p.clock(), "releaser"); // at simulated time 250
+        lock.release(1, p.clock(), test::who("releaser")); // at simulated time 250
         p.clock().wait_cycles(100);
-        lock.release(1, p.clock(), "releaser"); // after unwatch: not seen
+        lock.release(1, p.clock(), test::who("releaser")); // after unwatch: not seen
     });
     watcher.start();
     releaser.start();
@@ -185,9 +185,9 @@ TEST_CASE("a run-ahead lock is taken at a pending release's cycle without a Syst
         std::uint64_t acquired_at = 0, stall = 0, waits = 0;
         TestProcess releaser(rig.services, "ahead", [&](TestProcess& p) {
             p.clock().advance(300);
-            lock.release(1, p.clock(), "ahead"); // value 1 at 300
+            lock.release(1, p.clock(), test::who("ahead")); // value 1 at 300
             p.clock().advance(200);
-            lock.release(1, p.clock(), "ahead"); // value 2 at 300 + 1 + 200
+            lock.release(1, p.clock(), test::who("ahead")); // value 2 at 300 + 1 + 200
         });
         TestProcess acquirer(rig.services, "acquirer", [&](TestProcess& p) {
             p.clock().advance(100);
@@ -212,14 +212,14 @@ TEST_CASE("try_acquire_ge_at on a run-ahead lock takes a later pending release",
     Rig rig;
     sim::SemaphoreLock lock(rig.services, 0, "l", "(0,2)", 0, 63, -1);
     std::uint64_t taken = 0;
-    lock.release_at(1, 40, "core");
+    lock.release_at(1, 40, test::who("core"));
     CHECK_FALSE(lock.try_acquire_ge_at(1, 10, "dma", &taken)); // not a run-ahead lock: not there at 10
     lock.set_run_ahead(true);
     CHECK_FALSE(lock.try_acquire_ge_at(2, 10, "dma", &taken)); // no pending release makes it 2
     CHECK(lock.try_acquire_ge_at(1, 10, "dma", &taken));
     CHECK(taken == 40);
     CHECK(lock.final_value() == 0);
-    lock.release_at(1, 50, "core");
+    lock.release_at(1, 50, test::who("core"));
     CHECK(lock.try_acquire_ge_at(1, 60, "dma", &taken)); // there at 60 already
     CHECK(taken == 60);
     CHECK(lock.ran_ahead() == 1);
@@ -232,11 +232,11 @@ TEST_CASE("a release behind a run-ahead acquire is an internal error", "[sim][lo
     Rig rig;
     sim::SemaphoreLock lock(rig.services, 0, "of_cons_lock_0", "(0,2)", 0, 63, -1);
     lock.set_run_ahead(true);
-    lock.release_at(1, 40, "DMA (0,2) S2MM 0");
+    lock.release_at(1, 40, test::who("DMA (0,2) S2MM 0"));
     std::uint64_t taken = 0;
     REQUIRE(lock.try_acquire_ge_at(1, 10, "worker 'w'", &taken));
     TestProcess other(rig.services, "other", [&](TestProcess& p) {
-        lock.release_at(1, 20, "worker 'x' on (0,3)");
+        lock.release_at(1, 20, test::who("worker 'x' on (0,3)"));
         p.clock().advance(1);
     });
     other.start();

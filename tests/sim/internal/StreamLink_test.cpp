@@ -4,6 +4,7 @@
 #include "StreamLink.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <numeric>
 
 using namespace npusim;
@@ -14,6 +15,11 @@ using npusim::test::TestProcess;
 TEST_CASE("stream_transfer_cycles and stream_link_rate", "[sim][stream][timing]") {
     CHECK(sim::stream_transfer_cycles(4096, 4.0, 12) == 1024 + 12);
     CHECK(sim::stream_transfer_cycles(5, 4.0, 0) == 2); // rounded up
+    // The ceiling is std::ceil's for whole, fractional and non-integral rates.
+    for (const double rate : {1.0, 2.5, 3.0, 4.0, 0.75, 10.0 / 3.0})
+        for (const std::uint64_t bytes : {0ull, 1ull, 3ull, 10ull, 11ull, 4096ull, 1000003ull, (1ull << 40) + 7})
+            CHECK(sim::stream_transfer_cycles(bytes, rate, 3) ==
+                  static_cast<std::uint64_t>(std::ceil(static_cast<double>(bytes) / rate)) + 3);
     Collect a, b;
     a.bytes_per_cycle = 8.0;
     b.bytes_per_cycle = 2.0;

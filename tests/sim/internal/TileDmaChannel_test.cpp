@@ -144,7 +144,8 @@ TEST_CASE("an S2MM chain fills its BDs in turn, the next posted from the sender'
     const double rate = s2mm.link.bytes_per_cycle();
     const std::uint64_t first = t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate) + TwoBdS2mm::latency;
     // BD 0 filled: release, take the next BD's lock, set it up, then its 32 B (no route latency)
-    CHECK(s2mm.sent_at == first + t.lock_release_cycles + t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate));
+    CHECK(s2mm.sent_at ==
+          first + t.lock_release_cycles + t.lock_acquire_cycles + t.bd_setup_cycles + ceil_div(32, rate));
     CHECK(ch.bds_done() == 2);
     CHECK(ch.bytes() == 64);
     CHECK(rig.locks.at(0).final_value() == 0);
@@ -172,8 +173,7 @@ TEST_CASE("a BD reaching outside its buffer is rejected when the channel is buil
 // (SemaphoreLock::watch) and is reported blocked on that lock meanwhile. The release made ahead of
 // simulated time (pending, a timed wake-up) and the release made at simulated time (an immediate
 // wake-up) give the same cycles and the same lock-stall accounting.
-TEST_CASE("an S2MM whose next BD's lock is held sleeps until its release, blocked on that lock",
-          "[sim][dma][lock]") {
+TEST_CASE("an S2MM whose next BD's lock is held sleeps until its release, blocked on that lock", "[sim][dma][lock]") {
     for (const bool ahead : {true, false}) {
         CAPTURE(ahead);
         DmaRig rig(1); // only the first BD's lock is free
@@ -190,7 +190,7 @@ TEST_CASE("an S2MM whose next BD's lock is held sleeps until its release, blocke
                 p.clock().advance(release_at - 300); // runs ahead: the release is pending until 500
             else
                 p.clock().wait_cycles(release_at - 300);
-            rig.locks.at(0).release(1, p.clock(), "consumer");
+            rig.locks.at(0).release(1, p.clock(), test::who("consumer"));
         });
         s2mm.start();
         consumer.start();

@@ -24,7 +24,8 @@ struct ArgType {
     bool is_tensor = true;
     TensorType tensor;
     DType dtype = DType::i32;
-    ArgType(const TensorType& t) : is_tensor(true), tensor(t), dtype(t.dtype) {} // NOLINT
+    std::int64_t elements = 0; ///< tensor.elements(), for the check on every call
+    ArgType(const TensorType& t) : is_tensor(true), tensor(t), dtype(t.dtype), elements(t.elements()) {} // NOLINT
     ArgType(const ScalarType& s) : is_tensor(false), dtype(s.dtype) {} // NOLINT
     std::string str() const;
 };
