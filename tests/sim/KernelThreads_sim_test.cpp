@@ -154,3 +154,46 @@ TEST_CASE("kernel threads: a kernel is timed once per run and not once per core"
     CHECK(serial.cores[0].pooled_kernel_calls + serial.cores[1].pooled_kernel_calls == 0);
     CHECK(serial.cycles == r.cycles);
 }
+
+// A call that stays on the simulating thread is timed on the kernel's first call and then once per
+// 32 (KernelTiming::kRetimeEvery in sim/src/KernelPool.hpp; two clock reads cost as much as a short kernel's call): a
+// kernel fast at first and slow later is handed over after its next timed call, the 33rd.
+TEST_CASE("kernel threads: an inline kernel is timed again every 32nd call", "[sim][kernel-threads]") {
+    static int calls = 0;
+    Kernel slower("slower",
+                  +[](const std::int32_t* a, std::int32_t* b) {
+                      // The first call is quick; every later one takes 3 ms, well over the limit.
+                      if (calls++ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(3));
+                      for (int i = 0; i < 4; ++i) b[i] = a[i];
+                  },
+                  {tensor<std::int32_t>({4}), tensor<std::int32_t>({4})});
+    ObjectFifo in(tensor<std::int32_t>({4}), "in"), out(tensor<std::int32_t>({4}), "out");
+    Worker w(
+        [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel kk) {
+            auto e = i.acquire(1);
+            auto f = o.acquire(1);
+            kk(e, f);
+            i.release(1);
+            o.release(1);
+        },
+        fn_args(in.cons(), out.prod(), slower), {.name = "w"});
+    const auto t = tensor<std::int32_t>({4 * 40});
+    Runtime rt(
+        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+            i.fill(a);
+            o.drain(b, {.wait = true});
+        },
+        fn_args(t, t, in.prod(), out.cons()));
+    const auto net = Program("npu1_1col", rt, {w}, "retimed").resolve();
+    auto o = opts(2);
+    o.kernel_pool_min_nanos = 1000000; // 1 ms: the quick first call stays under it
+    std::vector<std::vector<std::uint8_t>> host(2, std::vector<std::uint8_t>(4 * 40 * 4));
+    for (std::size_t i = 0; i < host[0].size(); ++i) host[0][i] = static_cast<std::uint8_t>(5 * i);
+    calls = 0;
+    const auto r = sim::simulate(net, host, o);
+    CHECK(r.host[1] == host[0]);
+    REQUIRE(r.cores.size() == 1);
+    CHECK(r.cores[0].kernel_calls == 40);
+    // Calls 1..33 inline (1 and 33 timed), 34..40 on the pool.
+    CHECK(r.cores[0].pooled_kernel_calls == 40 - 33);
+}

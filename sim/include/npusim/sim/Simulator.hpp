@@ -63,9 +63,10 @@ struct SimOptions {
     /// over), and then joins it; results, cycles and trace events are those of the serial run.
     /// Calls stay on the simulating thread while check_memory is on (the check compares tile
     /// memories around a call with nobody else writing them), on cores with cascade or stream
-    /// ports (a kernel moves their words on the core's clock), and for kernels whose last call
+    /// ports (a kernel moves their words on the core's clock), and for kernels whose last timed call
     /// took less than kernel_pool_min_nanos of host time (a hand-over costs more; a kernel's first
-    /// call in a run stays on the simulating thread and is timed).
+    /// call in a run stays on the simulating thread and is timed, as is every 32nd call that stays
+    /// there after it).
     unsigned kernel_threads = 0;
     std::uint64_t kernel_pool_min_nanos = 20000;
     /// A lock with one acquiring and one releasing process (model::one_acquirer_one_releaser: the
