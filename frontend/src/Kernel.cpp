@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <fmt/format.h>
+#include <new>
 #include <span>
 #include <vector>
 
@@ -114,14 +115,18 @@ void Kernel::call(std::span<const KernelArg> args) const {
     const std::uint64_t cycles = state_->cost(args);
     // The views, on the stack for the usual few arguments (a call is on the hot path).
     constexpr std::size_t kInlineViews = 8;
-    std::array<model::MemoryView, kInlineViews> inline_views;
+    union InlineViews { // not value-initialised: only the n filled below are read
+        InlineViews() {}
+        model::MemoryView v[kInlineViews];
+    } inline_views;
     std::vector<model::MemoryView> many_views(args.size() > kInlineViews ? args.size() : 0);
-    model::MemoryView* const out = many_views.empty() ? inline_views.data() : many_views.data();
+    model::MemoryView* const out = many_views.empty() ? inline_views.v : many_views.data();
     std::size_t n = 0;
     for (const auto& a : args)
         if (a.is_view)
-            out[n++] = {a.data, static_cast<std::size_t>(a.elements) * model::dtype_bytes(a.dtype),
-                        a.source ? std::string_view(*a.source) : std::string_view("view")};
+            new (&out[n++])
+                model::MemoryView{a.data, static_cast<std::size_t>(a.elements) * model::dtype_bytes(a.dtype),
+                                  a.source ? std::string_view(*a.source) : std::string_view("view")};
     const std::span<const model::MemoryView> views(out, n);
     const model::KernelWork work = state_->work ? state_->work(args) : model::KernelWork{};
     svc->kernel_call(

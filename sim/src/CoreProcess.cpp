@@ -97,26 +97,25 @@ void CoreProcess::PoolThreadServices::refuse(std::string_view what) const {
                                  what)};
 }
 
-bool CoreProcess::pooled(std::string_view kernel) const {
+bool CoreProcess::pooled(const KernelTiming* timing) const {
     // Cores with cascade or stream ports move words on their own clock inside kernels; the memory
     // check compares the reached tile memories around each call with nobody else writing them.
     if (!pool_ || guard_ || cascade_in_ || cascade_out_ || stream_in_ || stream_out_) return false;
     if (pool_min_nanos_ == 0) return true;
-    const auto* t = timing_of(kernel);
-    return t && t->nanos >= pool_min_nanos_; // a kernel's first call in the run runs here and is timed
+    return timing && timing->nanos >= pool_min_nanos_; // a kernel's first call in the run runs here and is timed
 }
 
 KernelTiming* CoreProcess::timing_of(std::string_view kernel) const {
+    if (!pool_ || !pool_min_nanos_) return nullptr;
     // A kernel's name comes from its one state object: the pointer finds it without comparing text.
     for (auto& t : *kernel_nanos_)
         if ((t.kernel.data() == kernel.data() && t.kernel.size() == kernel.size()) || t.kernel == kernel) return &t;
     return nullptr;
 }
 
-bool CoreProcess::time_inline_call(std::string_view kernel) {
+bool CoreProcess::time_inline_call(KernelTiming* timing) const {
     if (!pool_ || !pool_min_nanos_) return false;
-    auto* t = timing_of(kernel);
-    return !t || ++t->untimed >= KernelTiming::kRetimeEvery;
+    return !timing || ++timing->untimed >= KernelTiming::kRetimeEvery;
 }
 
 void CoreProcess::note_kernel_time(std::string_view kernel, std::uint64_t nanos) {
@@ -372,7 +371,8 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
     // --what-if free-kernels: the call still runs (the data stays exact) but costs no core time.
     const std::uint64_t total = free_kernels_ ? 0 : cycles + svc_.timing.kernel_call_overhead_cycles;
     if (free_kernels_) cycles = 0;
-    const bool on_pool = pooled(kernel);
+    KernelTiming* const timing = timing_of(kernel);
+    const bool on_pool = pooled(timing);
     if (on_pool) ++pooled_calls_;
     try {
         if (on_pool) {
@@ -407,7 +407,7 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
         } else {
             const model::NativeActivityScope in_kernel(model::NativeActivity::Phase::Simulation, prog_.worker, kernel,
                                                        begin);
-            const bool timed = time_inline_call(kernel);
+            const bool timed = time_inline_call(timing);
             const auto start = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
             run();
             if (timed)

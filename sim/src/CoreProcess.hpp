@@ -202,10 +202,12 @@ private:
         const CoreProcess& core_;
     };
     /// Whether this call goes to the pool, and the host time each kernel's last timed call took.
-    bool pooled(std::string_view kernel) const;
-    /// Whether a call of `kernel` on the simulating thread is timed (see KernelTiming).
-    bool time_inline_call(std::string_view kernel);
+    bool pooled(const KernelTiming* timing) const;
+    /// Whether a call on the simulating thread of the kernel `timing` is about (null: not timed
+    /// yet) is timed (see KernelTiming).
+    bool time_inline_call(KernelTiming* timing) const;
     void note_kernel_time(std::string_view kernel, std::uint64_t nanos);
+    /// The kernel's entry in the shared table; null before its first timed call, or without a pool.
     KernelTiming* timing_of(std::string_view kernel) const;
     KernelPool* pool_ = nullptr;
     std::uint64_t pool_min_nanos_ = 0;

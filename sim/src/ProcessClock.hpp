@@ -9,6 +9,8 @@
 #include "npusim/model/NativeActivity.hpp"
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #ifndef SC_INCLUDE_DYNAMIC_PROCESSES
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #endif
@@ -16,7 +18,18 @@
 
 namespace npusim::sim {
 
-inline sc_core::sc_time cycles_to_time(std::uint64_t cycles) { return sc_core::sc_time::from_value(cycles * 1000); }
+/// A cycle is 1000 time units (ps at SystemC's default resolution). sc_time::from_value is a call
+/// into the library (about 33 instructions, three times per object of a DMA-bound run) that only
+/// stores the value and marks the resolution fixed, which ScContextGuard does once per context;
+/// an sc_time is that one 64-bit value (checked below), so it is built here.
+inline sc_core::sc_time cycles_to_time(std::uint64_t cycles) {
+    static_assert(sizeof(sc_core::sc_time) == sizeof(sc_core::sc_time::value_type) &&
+                  std::is_standard_layout_v<sc_core::sc_time>);
+    const sc_core::sc_time::value_type v = cycles * 1000;
+    sc_core::sc_time t;
+    std::memcpy(static_cast<void*>(&t), &v, sizeof v);
+    return t;
+}
 /// Simulated time in cycles. Reads the current context's time directly (sc_simcontext::time_stamp
 /// is inline; sc_time_stamp() is two calls into the library, and a DMA-bound run asks ~40 times
 /// per object). A run always has its own current context (ScContextGuard).

@@ -98,3 +98,12 @@ TEST_CASE("ProcessClock: pending cycles, local time, sync and the quantum", "[si
     sc_core::sc_start();
     CHECK(seen == std::vector<std::uint64_t>{30, 30, 0, 0, 30, 0, 50, 70, 70 + sim::ProcessClock::kQuantumCycles + 1});
 }
+
+TEST_CASE("cycles_to_time builds the sc_time that sc_time::from_value does", "[sim][clock]") {
+    test::Rig rig;
+    for (const std::uint64_t c : {0ull, 1ull, 7ull, 1000ull, 123456789ull, 10000000000ull, (1ull << 50) + 3}) {
+        CHECK(sim::cycles_to_time(c) == sc_core::sc_time::from_value(c * 1000));
+        CHECK(sim::cycles_to_time(c).value() == c * 1000);
+    }
+    CHECK(sim::cycles_to_time(3) == sc_core::sc_time(3, sc_core::SC_NS)); // a cycle is 1000 ps (1 GHz)
+}
