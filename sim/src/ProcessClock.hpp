@@ -18,22 +18,21 @@
 
 namespace npusim::sim {
 
-/// A cycle is 1000 time units (ps at SystemC's default resolution). sc_time::from_value is a call
-/// into the library (about 33 instructions, three times per object of a DMA-bound run) that only
-/// stores the value and marks the resolution fixed, which ScContextGuard does once per context;
-/// an sc_time is that one 64-bit value (checked below), so it is built here.
+/// A cycle is one time unit: ScContextGuard sets each run's context to a resolution of 1 ns, so
+/// a cycle (1 ns at the 1 GHz the engine counts in) is an sc_time's raw value, with no scaling on
+/// the ~20 reads of the time per object of a DMA-bound run. sc_time::from_value is a call into the
+/// library (about 33 instructions, three times per object) that only stores the value and marks
+/// the resolution fixed, which ScContextGuard has done; an sc_time is that one 64-bit value
+/// (checked below), so it is built here.
 inline sc_core::sc_time cycles_to_time(std::uint64_t cycles) {
     static_assert(sizeof(sc_core::sc_time) == sizeof(sc_core::sc_time::value_type) &&
                   std::is_standard_layout_v<sc_core::sc_time>);
-    const sc_core::sc_time::value_type v = cycles * 1000;
+    const sc_core::sc_time::value_type v = cycles;
     sc_core::sc_time t;
     std::memcpy(static_cast<void*>(&t), &v, sizeof v);
     return t;
 }
-/// Simulated time in cycles. Reads the current context's time directly (sc_simcontext::time_stamp
-/// is inline; sc_time_stamp() is two calls into the library, and a DMA-bound run asks ~40 times
-/// per object). A run always has its own current context (ScContextGuard).
-inline std::uint64_t now_cycles() { return sc_core::sc_curr_simcontext->time_stamp().value() / 1000; }
+inline std::uint64_t now_cycles() { return sc_core::sc_curr_simcontext->time_stamp().value(); }
 
 class ProcessClock {
 public:

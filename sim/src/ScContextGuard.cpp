@@ -21,7 +21,9 @@ ScContextGuard::ScContextGuard() {
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
     sc_core::sc_set_stop_mode(sc_core::SC_STOP_IMMEDIATE);
-    (void)sc_core::sc_time::from_value(1); // fixes the time resolution, as cycles_to_time does not
+    // One time unit per cycle (cycles_to_time, now_cycles); fixed before any time is made.
+    sc_core::sc_set_time_resolution(1, sc_core::SC_NS);
+    (void)sc_core::sc_time::from_value(1); // marks it fixed, as cycles_to_time does not
 }
 
 ScContextGuard::~ScContextGuard() {

@@ -102,8 +102,13 @@ TEST_CASE("ProcessClock: pending cycles, local time, sync and the quantum", "[si
 TEST_CASE("cycles_to_time builds the sc_time that sc_time::from_value does", "[sim][clock]") {
     test::Rig rig;
     for (const std::uint64_t c : {0ull, 1ull, 7ull, 1000ull, 123456789ull, 10000000000ull, (1ull << 50) + 3}) {
-        CHECK(sim::cycles_to_time(c) == sc_core::sc_time::from_value(c * 1000));
-        CHECK(sim::cycles_to_time(c).value() == c * 1000);
+        CHECK(sim::cycles_to_time(c) == sc_core::sc_time::from_value(c));
+        CHECK(sim::cycles_to_time(c).value() == c);
     }
-    CHECK(sim::cycles_to_time(3) == sc_core::sc_time(3, sc_core::SC_NS)); // a cycle is 1000 ps (1 GHz)
+    // A run's context counts in ns (ScContextGuard): a cycle is 1 ns (1 GHz), and the time read
+    // back after waiting is the cycles waited.
+    CHECK(sc_core::sc_get_time_resolution() == sc_core::sc_time(1, sc_core::SC_NS));
+    CHECK(sim::cycles_to_time(3) == sc_core::sc_time(3, sc_core::SC_NS));
+    sc_core::sc_start(sim::cycles_to_time(1234));
+    CHECK(sim::now_cycles() == 1234);
 }
