@@ -153,9 +153,13 @@ void CoreProcess::body() {
         resumed();
         run_body();
         model::NativeActivity::leave();
-        body_check();
         ++iterations_;
-        if (prog_.while_true && sync_ops_ == ops_before) {
+        const bool parked = prog_.while_true && sync_ops_ == ops_before;
+        // What the body wrote after its last call: a forever loop's next iteration checks it at its
+        // first fifo or kernel call, which sees the same memory and holds the same objects (nothing
+        // runs in between), so the check is made once there instead of twice.
+        if (!prog_.while_true || parked) body_check();
+        if (parked) {
             // A forever-loop body that never synchronises would spin without end.
             clk_.sync();
             svc_.run.warn(fmt::format("{}: its body acquires and releases nothing; it ran once and was parked "
@@ -341,13 +345,19 @@ void CoreProcess::emit_lock_stall(std::string_view what, const SemaphoreLock& lo
 void CoreProcess::check_kernel_writes(std::string_view kernel, std::span<const model::MemoryView> views,
                                       std::uint64_t begin) {
     if (!guard_) return;
+    // The views' names only matter in a report: named (and checked again) only when a write is found.
     std::vector<std::string> names;
-    names.reserve(views.size());
-    for (const auto& v : views) names.push_back(fmt::format("view '{}'", v.name));
     std::vector<MemoryGuard::Range> ranges;
+    ranges.reserve(views.size());
+    for (const auto& v : views) {
+        const auto* p = reinterpret_cast<const std::uint8_t*>(v.data);
+        ranges.push_back({p, p + v.bytes, {}});
+    }
+    if (guard_->check(ranges, all_ranges_).empty()) return;
+    names.reserve(views.size());
     for (std::size_t i = 0; i < views.size(); ++i) {
-        const auto* p = reinterpret_cast<const std::uint8_t*>(views[i].data);
-        ranges.push_back({p, p + views[i].bytes, names[i]});
+        names.push_back(fmt::format("view '{}'", views[i].name));
+        ranges[i].name = names.back();
     }
     const auto bad = guard_->check(ranges, all_ranges_);
     if (!bad.empty())

@@ -68,8 +68,9 @@ std::string MemoryGuard::check(std::span<const Range> allowed, std::span<const R
         const auto* base = spans_[i].base;
         const auto* end = base + spans_[i].bytes;
         const auto* copy = copies_[i].data();
-        // The allowed ranges inside this tile, in address order.
-        std::vector<Range> inside;
+        // The allowed ranges inside this tile, in address order (a buffer kept between calls).
+        auto& inside = inside_;
+        inside.clear();
         for (const auto& r : allowed)
             if (r.begin < end && r.end > base)
                 inside.push_back({std::max(r.begin, base), std::min(r.end, end), r.name});

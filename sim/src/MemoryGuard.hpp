@@ -50,6 +50,7 @@ private:
     std::vector<model::TileCoord> tiles_;
     std::vector<TileMemory::Span> spans_;
     std::vector<std::vector<std::uint8_t>> copies_;
+    mutable std::vector<Range> inside_; ///< check: the allowed ranges inside one tile (kept to reuse its storage)
     std::uint64_t seen_ = 0; ///< TileMemory write log entries already applied
     int shares_ = -1; ///< shares_tiles(): -1 not asked yet
 };
