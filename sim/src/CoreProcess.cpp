@@ -153,12 +153,12 @@ void CoreProcess::body() {
         resumed();
         run_body();
         model::NativeActivity::leave();
-        ++iterations_;
         const bool parked = prog_.while_true && sync_ops_ == ops_before;
         // What the body wrote after its last call: a forever loop's next iteration checks it at its
         // first fifo or kernel call, which sees the same memory and holds the same objects (nothing
         // runs in between), so the check is made once there instead of twice.
         if (!prog_.while_true || parked) body_check();
+        ++iterations_;
         if (parked) {
             // A forever-loop body that never synchronises would spin without end.
             clk_.sync();

@@ -24,9 +24,9 @@ sim::SimOptions opts(unsigned threads) {
     return o;
 }
 
-// A copying worker that calls `k` on each input object, 4 objects of 64 i32.
-model::Netlist design(const Kernel& k) {
-    ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
+// A copying worker that calls `k` on each input object, `objects` objects of `elements` i32.
+model::Netlist design(const Kernel& k, std::int64_t elements = 64, std::int64_t objects = 4) {
+    ObjectFifo in(tensor<std::int32_t>({elements}), "in"), out(tensor<std::int32_t>({elements}), "out");
     Worker w(
         [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel kk) {
             auto e = i.acquire(1);
@@ -41,7 +41,8 @@ model::Netlist design(const Kernel& k) {
             i.fill(a);
             o.drain(b, {.wait = true});
         },
-        fn_args(tensor<std::int32_t>({256}), tensor<std::int32_t>({256}), in.prod(), out.cons()));
+        fn_args(tensor<std::int32_t>({elements * objects}), tensor<std::int32_t>({elements * objects}), in.prod(),
+                out.cons()));
     return Program("npu1_1col", rt, {w}, "pool").resolve();
 }
 
@@ -167,24 +168,7 @@ TEST_CASE("kernel threads: an inline kernel is timed again every 32nd call", "[s
                       for (int i = 0; i < 4; ++i) b[i] = a[i];
                   },
                   {tensor<std::int32_t>({4}), tensor<std::int32_t>({4})});
-    ObjectFifo in(tensor<std::int32_t>({4}), "in"), out(tensor<std::int32_t>({4}), "out");
-    Worker w(
-        [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel kk) {
-            auto e = i.acquire(1);
-            auto f = o.acquire(1);
-            kk(e, f);
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(), out.prod(), slower), {.name = "w"});
-    const auto t = tensor<std::int32_t>({4 * 40});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(t, t, in.prod(), out.cons()));
-    const auto net = Program("npu1_1col", rt, {w}, "retimed").resolve();
+    const auto net = design(slower, 4, 40);
     auto o = opts(2);
     o.kernel_pool_min_nanos = 1000000; // 1 ms: the quick first call stays under it
     std::vector<std::vector<std::uint8_t>> host(2, std::vector<std::uint8_t>(4 * 40 * 4));
