@@ -112,13 +112,10 @@ DesignSpec make_memcpy() {
                 for (std::size_t w = 0; w < outs.size(); ++w) outs[w].drain(b, {.tap = taps[w], .wait = true});
             },
             fn_args(xfr_ty, xfr_ty, in_prods, out_conses));
-        std::mt19937_64 rng(o.seed);
-        std::vector<std::int32_t> a(static_cast<std::size_t>(size));
-        for (auto& x : a) x = static_cast<std::int32_t>(rng());
         auto reference = [](const Tensors& t) { return tensors("b", get(t, "a")); }; // golden: b == a
         return DesignInstance(Program(dev, rt, workers, design),
                               {ArgSpec::input("a", xfr_ty), ArgSpec::output("b", xfr_ty)},
-                              tensors("a", Tensor::from(xfr_ty.shape, a)), reference, design);
+                              tensors("a", Tensor::random_bits(xfr_ty.dtype, xfr_ty.shape, o.seed)), reference, design);
     };
     return s;
 }

@@ -1,6 +1,8 @@
 #include "npusim/harness/Tensor.hpp"
 
+#include <bit>
 #include <fmt/format.h>
+#include <random>
 #include <stdexcept>
 
 namespace npusim::harness {
@@ -67,6 +69,26 @@ Tensor::Tensor(DType t, std::vector<std::int64_t> s, std::vector<std::uint8_t> d
 }
 
 std::string Tensor::type_str() const { return type_string(dtype, shape); }
+
+Tensor Tensor::random_bits(DType t, std::vector<std::int64_t> s, std::uint64_t seed) {
+    if (dtype_is_float(t))
+        throw std::invalid_argument(fmt::format("Tensor::random_bits: {} is a float type (random bits would include "
+                                                "NaNs); draw its values instead",
+                                                dtype_name(t)));
+    static_assert(std::endian::native == std::endian::little, "a draw's bytes are stored as they lie in memory");
+    Tensor r(t, std::move(s));
+    std::mt19937_64 rng(seed);
+    auto* p = r.data.data();
+    const std::size_t n = r.data.size();
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const std::uint64_t w = rng();
+        std::memcpy(p + i, &w, 8); // least significant byte first
+    }
+    if (i < n)
+        for (std::uint64_t w = rng(); i < n; ++i, w >>= 8) p[i] = static_cast<std::uint8_t>(w);
+    return r;
+}
 
 const Tensor& get(const Tensors& tensors, const std::string& name) {
     const auto it = tensors.find(name);

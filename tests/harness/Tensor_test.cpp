@@ -3,6 +3,7 @@
 #include "npusim/harness/Tensor.hpp"
 
 #include <catch2/catch.hpp>
+#include <random>
 #include <stdexcept>
 
 using namespace npusim;
@@ -30,6 +31,32 @@ TEST_CASE("Tensor: zero-filled or from values, typed access checked", "[harness]
     CHECK_THROWS_WITH(Tensor(DType::i32, {2}, std::vector<std::uint8_t>(7)),
                       "Tensor i32[2]: 7 bytes of data, expected 8");
     CHECK(Tensor(DType::i32, {}).type_str() == "i32[]");
+}
+
+// The generated inputs of the data-movement designs (E1, memcpy): each 64-bit draw of
+// mt19937_64 gives the next 8 bytes, least significant first. The reference takes the draws' bytes
+// by shifting, one at a time; the sizes cover whole draws, a partial last draw and an empty tensor.
+TEST_CASE("Tensor::random_bits: the bytes of successive mt19937_64 draws", "[harness][tensor]") {
+    for (const std::int64_t elements : {0, 1, 7, 8, 9, 4096, 4099}) {
+        for (const auto dt : {DType::u8, DType::i8, DType::i16, DType::i32, DType::u32}) {
+            const auto t = Tensor::random_bits(dt, {elements}, 42);
+            REQUIRE(t.dtype == dt);
+            REQUIRE(t.shape == std::vector<std::int64_t>{elements});
+            REQUIRE(t.bytes() == static_cast<std::uint64_t>(elements) * dtype_bytes(dt));
+            std::mt19937_64 rng(42);
+            std::uint64_t w = 0;
+            for (std::size_t i = 0; i < t.data.size(); ++i) {
+                if (i % 8 == 0) w = rng();
+                REQUIRE(t.data[i] == static_cast<std::uint8_t>(w >> (8 * (i % 8))));
+            }
+        }
+    }
+    // Another seed, other bytes; the same seed, the same bytes.
+    CHECK(Tensor::random_bits(DType::u8, {64}, 1).data != Tensor::random_bits(DType::u8, {64}, 2).data);
+    CHECK(Tensor::random_bits(DType::u8, {64}, 1).data == Tensor::random_bits(DType::u8, {64}, 1).data);
+    CHECK_THROWS_WITH(Tensor::random_bits(DType::bf16, {4}, 1),
+                      "Tensor::random_bits: bf16 is a float type (random bits would include NaNs); draw its values "
+                      "instead");
 }
 
 TEST_CASE("byte helpers round-trip host vectors", "[harness][tensor]") {

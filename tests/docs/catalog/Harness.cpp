@@ -134,6 +134,9 @@ void add_harness(Catalog& c) {
                  Tensor(DType::i32, {4}).values<float>());
     NPUSIM_ERROR(c, "tensor.from_count", kOther, "Tensor::from: 2 values for a shape of 4 elements",
                  Tensor::from<std::int32_t>({4}, {1, 2}));
+    NPUSIM_ERROR(c, "tensor.random_bits_float", kOther,
+                 "Tensor::random_bits: f32 is a float type (random bits would include NaNs); draw its values instead",
+                 Tensor::random_bits(DType::f32, {4}, 1));
     NPUSIM_ERROR(c, "tensor.data_size", kOther, "Tensor i32[4]: 3 bytes of data, expected 16",
                  Tensor(DType::i32, {4}, std::vector<std::uint8_t>(3)));
     NPUSIM_ERROR(c, "tensor.get", kOther, "no tensor 'a' (tensors: none)", harness::get(Tensors{}, "a"));

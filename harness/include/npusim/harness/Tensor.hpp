@@ -53,6 +53,12 @@ struct Tensor {
     std::uint64_t bytes() const { return data.size(); }
     /// "i16[4096]", "f32[2,3]", "i32[]" for a scalar.
     std::string type_str() const;
+
+    /// An integer tensor of uniformly random bits: its bytes are the successive 64-bit draws of
+    /// std::mt19937_64(seed), least significant byte first (a byte tensor takes 8 elements from
+    /// each draw, not one: generating a 64 MiB input costs 8 M draws instead of 64 M). A float
+    /// dtype is refused (std::invalid_argument): random bits there would include NaNs.
+    static Tensor random_bits(DType dtype, std::vector<std::int64_t> shape, std::uint64_t seed);
 };
 
 /// Tensors by argument name (a design's inputs, or its expected outputs).
