@@ -72,7 +72,9 @@ struct RunReport {
     std::vector<OutputCheck> checks; ///< of the last invocation
     bool all_match = false; ///< every checked invocation matched
     std::vector<InvocationReport> invocations; ///< every invocation (one unless iters/warmup ask more)
-    double build_seconds = 0; ///< building the design and its inputs (generated, or read from --input files)
+    /// Building the design and its host tensors: inputs generated or read from --input files,
+    /// outputs zeroed.
+    double build_seconds = 0;
     double resolve_seconds = 0; ///< Program::resolve
     double simulate_seconds = 0;
     double reference_seconds = 0; ///< the golden reference computations (every checked invocation)
