@@ -1,5 +1,6 @@
 #include "MatmulCommon.hpp"
 
+#include "GemmMod32.hpp"
 #include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/matmul.hpp"
 #include "npusim/model/ComputePeak.hpp"
@@ -239,61 +240,56 @@ Tensor random_input(DType t, std::int64_t count, std::uint64_t seed) {
     return Tensor::from({count}, v);
 }
 
-namespace {
-// row[j] += x * b[j] mod 2^32 for integer inputs: the reference's inner loop. Built for AVX2 as
-// well as the baseline (GCC function multi-versioning picks one at load time), so the golden check
-// keeps up with the simulation on machines that have it; both compute the same bits.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define NPUSIM_REFERENCE_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define NPUSIM_REFERENCE_CLONES
-#endif
-NPUSIM_REFERENCE_CLONES void axpy_wrap(std::uint32_t* row, std::uint32_t x, const std::int16_t* b, std::int64_t n) {
-    for (std::int64_t j = 0; j < n; ++j) row[j] += x * static_cast<std::uint32_t>(static_cast<std::int32_t>(b[j]));
-}
-NPUSIM_REFERENCE_CLONES void axpy_wrap(std::uint32_t* row, std::uint32_t x, const std::int8_t* b, std::int64_t n) {
-    for (std::int64_t j = 0; j < n; ++j) row[j] += x * static_cast<std::uint32_t>(static_cast<std::int32_t>(b[j]));
-}
-} // namespace
-
 Tensor reference(const Tensor& A, const Tensor& B, std::int64_t M, std::int64_t K, std::int64_t N, Types ty) {
     Tensor C;
     with_types(ty, [&](auto a, auto c) {
         using TA = decltype(a);
         using TC = decltype(c);
-        // Integer outputs are at most 32 bits and astype keeps the low bits, so accumulating mod 2^32
-        // (unsigned, wrapping) gives exactly the bits the int64 sum would: half the width, twice the
-        // lanes of the int64 loop. Floats accumulate in double.
-        constexpr bool kInt = std::is_integral_v<TA>;
-        static_assert(!kInt || sizeof(TC) <= 4);
-        using Wide = std::conditional_t<kInt, std::uint32_t, double>;
-        auto widen = [](TA v) {
-            if constexpr (kInt)
-                return static_cast<std::uint32_t>(static_cast<std::int32_t>(v));
-            else
-                return static_cast<double>(static_cast<float>(v));
-        };
-        const auto av = A.values<TA>(), bv = B.values<TA>();
-        std::vector<Wide> acc(static_cast<std::size_t>(M * N), Wide{0});
-        for (std::int64_t i = 0; i < M; ++i) {
-            auto* row = &acc[static_cast<std::size_t>(i * N)];
-            for (std::int64_t q = 0; q < K; ++q) {
-                const Wide x = widen(av[static_cast<std::size_t>(i * K + q)]);
-                const TA* b = &bv[static_cast<std::size_t>(q * N)];
-                if constexpr (kInt)
-                    axpy_wrap(row, x, b, N);
-                else
-                    for (std::int64_t j = 0; j < N; ++j) row[j] += x * widen(b[j]);
+        C = Tensor(ty.out, {M * N});
+        auto* out = reinterpret_cast<TC*>(C.data.data());
+        if constexpr (std::is_integral_v<TA>) {
+            // Integer outputs are at most 32 bits and astype keeps the low bits, so accumulating mod
+            // 2^32 gives exactly the bits the int64 sum would (gemm_mod32, GemmMod32.hpp). int16
+            // inputs are read where they are; int8 ones widen to int16 (exactly) first.
+            static_assert(sizeof(TC) <= 4);
+            auto as_i16 = [](const Tensor& t, std::int64_t n, std::vector<std::int16_t>& wide) {
+                if (t.dtype != dtype_of<TA>() || t.elements() != n)
+                    throw std::invalid_argument(fmt::format("matmul::reference: an input is {}, not {}[{}]",
+                                                            t.type_str(), dtype_name(dtype_of<TA>()), n));
+                const auto* v = reinterpret_cast<const TA*>(t.data.data());
+                if constexpr (std::is_same_v<TA, std::int16_t>) {
+                    return v;
+                } else {
+                    wide.assign(v, v + n);
+                    return static_cast<const std::int16_t*>(wide.data());
+                }
+            };
+            std::vector<std::int16_t> wa, wb;
+            const auto* a16 = as_i16(A, M * K, wa);
+            const auto* b16 = as_i16(B, K * N, wb);
+            if constexpr (sizeof(TC) == 4) {
+                gemm_mod32(a16, b16, reinterpret_cast<std::uint32_t*>(out), M, K, N);
+            } else {
+                std::vector<std::uint32_t> acc(static_cast<std::size_t>(M * N));
+                gemm_mod32(a16, b16, acc.data(), M, K, N);
+                for (std::size_t i = 0; i < acc.size(); ++i)
+                    out[i] = static_cast<TC>(acc[i]); // astype: the low bits (modular since C++20)
             }
+        } else {
+            // Floats accumulate in double, then round to the output type.
+            auto widen = [](TA v) { return static_cast<double>(static_cast<float>(v)); };
+            const auto av = A.values<TA>(), bv = B.values<TA>();
+            std::vector<double> acc(static_cast<std::size_t>(M * N), 0.0);
+            for (std::int64_t i = 0; i < M; ++i) {
+                auto* row = &acc[static_cast<std::size_t>(i * N)];
+                for (std::int64_t q = 0; q < K; ++q) {
+                    const double x = widen(av[static_cast<std::size_t>(i * K + q)]);
+                    const TA* b = &bv[static_cast<std::size_t>(q * N)];
+                    for (std::int64_t j = 0; j < N; ++j) row[j] += x * widen(b[j]);
+                }
+            }
+            for (std::size_t i = 0; i < acc.size(); ++i) out[i] = TC(static_cast<float>(acc[i]));
         }
-        std::vector<TC> out(acc.size());
-        for (std::size_t i = 0; i < out.size(); ++i) {
-            if constexpr (std::is_integral_v<TC>)
-                out[i] = static_cast<TC>(acc[i]); // astype: the low bits (modular since C++20)
-            else
-                out[i] = TC(static_cast<float>(acc[i]));
-        }
-        C = Tensor::from({M * N}, out);
     });
     return C;
 }

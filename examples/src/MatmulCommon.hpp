@@ -82,9 +82,9 @@ iron::TensorType matrix(DType t, std::int64_t rows, std::int64_t cols);
 Tensor random_input(DType t, std::int64_t count, std::uint64_t seed);
 std::vector<std::int16_t> random_i16(std::size_t n, std::uint64_t seed);
 
-/// Golden C (M x N, flat, type ty.out): A @ B in a plain triple loop, int64 for integers (then
-/// truncated to the output type, numpy astype) or double for bf16 (then rounded to f32, and to bf16
-/// to nearest even).
+/// Golden C (M x N, flat, type ty.out): A @ B, for integers mod 2^32 (the low bits of the int64
+/// sum; gemm_mod32, GemmMod32.hpp), then truncated to the output type (numpy astype); for bf16 in
+/// double, then rounded to f32, and to bf16 to nearest even.
 Tensor reference(const Tensor& A, const Tensor& B, std::int64_t M, std::int64_t K, std::int64_t N, Types ty);
 
 /// The output's check: exact for integers; bf16 and f32 within rtol (see MatmulCommon.cpp).

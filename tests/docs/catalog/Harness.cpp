@@ -343,6 +343,15 @@ void add_harness(Catalog& c) {
           "design 'matmul_whole_array': dtype_in=i16 dtype_out=i8 is not a combination the mm kernel builds (i8->i8, "
           "i8->i16, i8->i32, i16->i16, i16->i32, bf16->bf16, bf16->f32)",
           {"run", "matmul_whole_array", "--device", "npu1", "--param", "dtype_in=i16", "--param", "dtype_out=i8"});
+    c.internal("example.matmul_reference_input", "matmul::reference: an input is i32[16], not i16[64]",
+               "Only if a matmul design hands its golden a tensor other than the A or B it generated (both are "
+               "built from the same M, K, N and dtype_in).");
+    c.site("examples/src/GemmMod32.cpp");
+    c.internal("example.gemm_path_avx2", "gemm_mod32: the AVX2 path was asked for on a CPU without AVX2",
+               "The goldens ask for the best path the CPU has; only a test naming a path asks for one, and it asks "
+               "only where gemm_mod32_has_avx2().");
+    c.internal("example.gemm_path_vnni", "gemm_mod32: the AVX512-VNNI path was asked for on a CPU without it",
+               "As example.gemm_path_avx2, for gemm_mod32_has_vnni().");
     c.internal("example.matmul_no_kernel", "matmul: no kernel for i16 -> i8",
                "matmul::dtypes admits only the seven combinations the kernel bindings have.");
     c.cli("example.matmul_shim_tasks", kDesign,
