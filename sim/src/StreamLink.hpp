@@ -76,7 +76,12 @@ public:
     void receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps);
 
     const std::string& label() const { return label_; }
-    void notify_posted() { posted_.notify(); }
+    /// A receiver posted: wake the sender if it waits for that (only send() waits on it, with
+    /// sender_waiting() set; an immediate notification with nobody waiting does nothing, and cost
+    /// about 74 instructions per object on E1, whose sender is usually the one posting).
+    void notify_posted() {
+        if (sender_waiting_) posted_.notify();
+    }
     const std::vector<StreamReceiver*>& receivers() const { return rx_; }
     bool sender_waiting() const { return sender_waiting_; }
     double bytes_per_cycle() const { return rate_; }
