@@ -12,13 +12,17 @@ MemoryGuard::MemoryGuard(TileMemory& memory, std::vector<model::TileCoord> tiles
     tiles_.erase(std::unique(tiles_.begin(), tiles_.end()), tiles_.end());
     for (const auto& t : tiles_) {
         spans_.push_back(memory_.with_guards(t));
-        copies_.emplace_back(spans_.back().bytes);
+        constexpr std::uintptr_t kLine = 64;
+        auto& storage = copy_storage_.emplace_back(spans_.back().bytes + kLine);
+        const auto raw = reinterpret_cast<std::uintptr_t>(storage.data());
+        const auto phase = reinterpret_cast<std::uintptr_t>(spans_.back().base) % kLine;
+        copies_.push_back(storage.data() + (phase + kLine - raw % kLine) % kLine);
         memory_.watch(t, this);
     }
 }
 
 void MemoryGuard::snapshot() {
-    for (std::size_t i = 0; i < spans_.size(); ++i) std::memcpy(copies_[i].data(), spans_[i].base, spans_[i].bytes);
+    for (std::size_t i = 0; i < spans_.size(); ++i) std::memcpy(copies_[i], spans_[i].base, spans_[i].bytes);
     seen_ = memory_.log_end();
 }
 
@@ -59,7 +63,7 @@ void MemoryGuard::refresh(std::span<const Range> ranges) {
             const auto* end = base + spans_[i].bytes;
             const auto* b = std::max(r.begin, base);
             const auto* e = std::min(r.end, end);
-            if (b < e) std::memcpy(copies_[i].data() + (b - base), b, static_cast<std::size_t>(e - b));
+            if (b < e) std::memcpy(copies_[i] + (b - base), b, static_cast<std::size_t>(e - b));
         }
 }
 
@@ -67,7 +71,7 @@ std::string MemoryGuard::check(std::span<const Range> allowed, std::span<const R
     for (std::size_t i = 0; i < spans_.size(); ++i) {
         const auto* base = spans_[i].base;
         const auto* end = base + spans_[i].bytes;
-        const auto* copy = copies_[i].data();
+        const auto* copy = copies_[i];
         // The allowed ranges inside this tile, in address order (a buffer kept between calls).
         auto& inside = inside_;
         inside.clear();
