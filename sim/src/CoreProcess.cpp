@@ -55,9 +55,8 @@ CoreProcess::CoreProcess(const CoreProcessServices& services, const model::CoreP
     open_track(TrackInfo::Kind::Core, prog.tile);
 }
 
-const std::vector<MemoryGuard::Range>& CoreProcess::body_ranges() {
-    auto& r = body_ranges_;
-    r.assign(buffer_ranges_.begin(), buffer_ranges_.end());
+std::vector<MemoryGuard::Range> CoreProcess::body_ranges() const {
+    std::vector<MemoryGuard::Range> r(buffer_ranges_.begin(), buffer_ranges_.end());
     for (std::size_t i = 0; i < rings_.size(); ++i) {
         const auto& ring = rings_[i];
         const int depth = static_cast<int>(ring.elems.size());
@@ -69,7 +68,8 @@ const std::vector<MemoryGuard::Range>& CoreProcess::body_ranges() {
 
 void CoreProcess::body_check() {
     if (!guard_) return;
-    const auto bad = guard_->check(body_ranges(), all_ranges_);
+    const auto ranges = body_ranges();
+    const auto bad = guard_->check(ranges, all_ranges_);
     if (!bad.empty())
         fail(SimulationError(SimulationError::Kind::Kernel,
                              fmt::format("{}: its body wrote outside the objects it holds and its Buffers (between "
@@ -238,8 +238,7 @@ void CoreProcess::release(int key, int n) {
     if (n > r.held) protocol(fmt::format("release({}) on {} but only {} element(s) are held", n, r.label, r.held));
     if (guard_) {
         // The released objects leave the writable set: their bytes (written while held) go to the copy.
-        auto& released = released_ranges_;
-        released.clear();
+        std::vector<MemoryGuard::Range> released;
         const auto ri = static_cast<std::size_t>(&r - rings_.data());
         for (int k = 0; k < n; ++k)
             released.push_back(
@@ -348,8 +347,8 @@ void CoreProcess::check_kernel_writes(std::string_view kernel, std::span<const m
     if (!guard_) return;
     // The views' names only matter in a report: named (and checked again) only when a write is found.
     std::vector<std::string> names;
-    auto& ranges = view_ranges_;
-    ranges.clear();
+    std::vector<MemoryGuard::Range> ranges;
+    ranges.reserve(views.size());
     for (const auto& v : views) {
         const auto* p = reinterpret_cast<const std::uint8_t*>(v.data);
         ranges.push_back({p, p + v.bytes, {}});

@@ -107,9 +107,7 @@ private:
     /// what it may have written, for the guards of other cores that reach the same tiles.
     void body_check();
     void resync(std::uint64_t waits_before);
-    /// The objects held and the Buffers, in a buffer the core keeps (valid until the next call):
-    /// the check runs several times per object, and a vector per call was an allocation each.
-    const std::vector<MemoryGuard::Range>& body_ranges();
+    std::vector<MemoryGuard::Range> body_ranges() const;
     /// After a kernel ran (or before it waits on a cascade): it wrote only inside its views.
     void check_kernel_writes(std::string_view kernel, std::span<const model::MemoryView> views, std::uint64_t begin);
     /// One cascade put or get: its time (inside a kernel on the call's cascade cursor, else on the
@@ -151,9 +149,6 @@ private:
     std::vector<MemoryGuard::Range> buffer_ranges_; ///< per CoreBufferRef
     /// Every object of every ring and every Buffer: to name what a wild write was next to.
     std::vector<MemoryGuard::Range> all_ranges_;
-    /// Kept between calls for their storage: body_ranges(), a kernel call's views
-    /// (check_kernel_writes), the objects a release hands to the copy.
-    std::vector<MemoryGuard::Range> body_ranges_, view_ranges_, released_ranges_;
     const std::vector<model::NetBuffer>& buffers_;
     TileMemory& memory_;
     LockTable& locks_;
