@@ -103,10 +103,57 @@ public:
         resume();
     }
 
+    // A process that is an SC_METHOD (a state machine the scheduler calls, with no stack of its
+    // own: SimProcess::spawn_method) waits by naming its next activation and returning; it calls
+    // activated() when it runs again. Each is the wait above of the same name, with the same
+    // local-time rules.
+
+    /// As sync(): run again when the pending cycles have passed; false (nothing to wait for) if
+    /// there are none.
+    bool trigger_sync() {
+        if (!pending_) return false;
+        const auto p = pending_;
+        pending_ = 0;
+        sc_core::next_trigger(cycles_to_time(p));
+        return true;
+    }
+    /// As sync_to(at) (at >= now): false (nothing to wait for) if `at` is now.
+    bool trigger_at(std::uint64_t at) {
+        pending_ = at - now_cycles();
+        return trigger_sync();
+    }
+    /// As wait(e).
+    void trigger(const sc_core::sc_event& e) { sc_core::next_trigger(e); }
+    /// As wait_cycles(c), c > 0.
+    void trigger_cycles(std::uint64_t c) { sc_core::next_trigger(cycles_to_time(c)); }
+    /// As wait_keep_local(e).
+    void trigger_keep_local(const sc_core::sc_event& e) {
+        keep_local_ = local_cycles();
+        pending_ = 0;
+        sc_core::next_trigger(e);
+    }
+    /// The method runs again after one of the triggers above: false if the run is being torn down
+    /// (the method then names no trigger and never runs again).
+    bool activated() {
+        ++activations_;
+        if (run_->terminating()) return false;
+        model::NativeActivity::leave(); // simulator code runs
+        if (keep_local_ != kNoLocal) {
+            set_local_cycles(keep_local_);
+            keep_local_ = kNoLocal;
+        }
+        return true;
+    }
+
     /// SystemC waits so far: when it changed, other processes may have run (and written memory).
     std::uint64_t waits() const { return waits_; }
+    /// Activations of a method process after a trigger (its waits; none for a thread).
+    std::uint64_t activations() const { return activations_; }
 
 private:
+    static constexpr std::uint64_t kNoLocal = UINT64_MAX;
+    std::uint64_t keep_local_ = kNoLocal; ///< trigger_keep_local: the local time to go on from
+    std::uint64_t activations_ = 0;
     void suspend() {
         if (owner_) owner_->suspending();
     }

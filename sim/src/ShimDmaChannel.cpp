@@ -51,62 +51,110 @@ bool ShimDmaChannel::push(int task, std::uint64_t ready_cycle, std::uint64_t shi
     return true;
 }
 
-void ShimDmaChannel::body() {
+void ShimDmaChannel::activate() {
     const auto& t = svc_.timing;
     for (;;) {
-        ps_.status = ProcessState::Status::Idle;
-        ps_.detail.clear();
-        current_ = -1;
-        while (queue_.empty()) clk_.wait(pushed_);
-        const Queued q = queue_.front();
-        queue_.pop_front();
-        current_ = q.task; // still holds its slot (pending()) until it retires below
-        ps_.status = ProcessState::Status::Running;
-        const auto& task = tasks_.at(static_cast<std::size_t>(q.task));
-        ps_.detail = fmt::format("task {} ({})", task.id, task.prov.describe());
-        if (q.ready > now_cycles()) clk_.wait_cycles(q.ready - now_cycles());
-        clk_.advance(ep_.dir == model::Direction::MM2S ? t.shim_mm2s_task_overhead_cycles
-                                                       : t.shim_s2mm_task_overhead_cycles);
-        const model::AddressPattern pat(static_cast<std::int64_t>(task.offset_bytes + q.shift), task.dims);
-        auto& host = host_tensors_.at(static_cast<std::size_t>(task.host_tensor));
-        host_ = host.data();
-        const std::uint64_t begin = clk_.local_cycles();
-        if (!link_) {
-            fail(SimulationError(SimulationError::Kind::Protocol,
-                                 fmt::format("{}: task {} has no stream flow", ps_.name, task.id)));
+        switch (phase_) {
+        case Phase::Idle:
+            ps_.status = ProcessState::Status::Idle;
+            ps_.detail.clear();
+            current_ = -1;
+            phase_ = Phase::Queue;
+            [[fallthrough]];
+        case Phase::Queue: {
+            if (queue_.empty()) return clk_.trigger(pushed_);
+            q_ = queue_.front();
+            queue_.pop_front();
+            current_ = q_.task; // still holds its slot (pending()) until it retires below
+            ps_.status = ProcessState::Status::Running;
+            const auto& task = tasks_.at(static_cast<std::size_t>(q_.task));
+            ps_.detail = fmt::format("task {} ({})", task.id, task.prov.describe());
+            phase_ = Phase::Start;
+            if (q_.ready > now_cycles()) return clk_.trigger_cycles(q_.ready - now_cycles());
+            break;
         }
-        if (ep_.dir == model::Direction::MM2S) {
-            const std::uint8_t* data;
-            if (pat.run_bytes() == pat.total_bytes()) {
-                data = host_ + pat.min_offset();
-            } else {
-                staging_.resize(pat.total_bytes());
-                model::AddressPattern::Cursor(pat).gather(host_, staging_.data(), pat.total_bytes());
-                data = staging_.data();
+        case Phase::Start: {
+            const auto& task = tasks_.at(static_cast<std::size_t>(q_.task));
+            clk_.advance(ep_.dir == model::Direction::MM2S ? t.shim_mm2s_task_overhead_cycles
+                                                           : t.shim_s2mm_task_overhead_cycles);
+            pat_.emplace(static_cast<std::int64_t>(task.offset_bytes + q_.shift), task.dims);
+            auto& host = host_tensors_.at(static_cast<std::size_t>(task.host_tensor));
+            host_ = host.data();
+            begin_ = clk_.local_cycles();
+            if (!link_) {
+                fail(SimulationError(SimulationError::Kind::Protocol,
+                                     fmt::format("{}: task {} has no stream flow", ps_.name, task.id)));
             }
-            const auto stalled_before = time_.stream_stall;
-            link_->send(data, pat.total_bytes(), clk_, ps_, time_);
-            trace_stream_stall(task, begin, time_.stream_stall - stalled_before, "back-pressure");
-        } else {
-            cursor_.emplace(pat);
-            link_->receive(*this, pat.total_bytes(), clk_, ps_);
+            if (ep_.dir == model::Direction::MM2S) {
+                const std::uint8_t* data;
+                if (pat_->run_bytes() == pat_->total_bytes()) {
+                    data = host_ + pat_->min_offset();
+                } else {
+                    staging_.resize(pat_->total_bytes());
+                    model::AddressPattern::Cursor(*pat_).gather(host_, staging_.data(), pat_->total_bytes());
+                    data = staging_.data();
+                }
+                stalled_before_ = time_.stream_stall;
+                link_->begin_send(send_, data, pat_->total_bytes());
+                phase_ = Phase::Sending;
+            } else {
+                cursor_.emplace(*pat_);
+                phase_ = Phase::Receiving;
+                if (pat_->total_bytes() > 0) {
+                    link_->post_receive(*this, pat_->total_bytes(), clk_, ps_);
+                    if (posted) return clk_.trigger(filled);
+                }
+            }
+            break;
+        }
+        case Phase::Sending:
+            switch (link_->step(send_, clk_, ps_, time_)) {
+            case StreamSend::Wait::Posts: return clk_.trigger_keep_local(link_->posted_event());
+            case StreamSend::Wait::Arrival:
+                if (clk_.trigger_at(send_.arrival)) return; // until the chunk has arrived
+                break;
+            case StreamSend::Wait::Done:
+                trace_stream_stall(tasks_.at(static_cast<std::size_t>(q_.task)), begin_,
+                                   time_.stream_stall - stalled_before_, "back-pressure");
+                phase_ = Phase::Sync;
+                break;
+            }
+            break;
+        case Phase::Receiving: {
+            if (posted) return clk_.trigger(filled);
+            if (pat_->total_bytes() > 0) {
+                // The data arrived at or after the time this channel posted (StreamLink::receive).
+                clk_.set_local_cycles(now_cycles());
+                ps_.status = ProcessState::Status::Running;
+            }
             // As a tile S2MM: the task's bytes moved at the link's rate up to its end; before, it waited.
-            const auto span = clk_.local_cycles() - begin;
+            const auto span = clk_.local_cycles() - begin_;
             const auto streaming =
-                std::min(span, stream_transfer_cycles(pat.total_bytes(), link_->bytes_per_cycle(), 0));
+                std::min(span, stream_transfer_cycles(pat_->total_bytes(), link_->bytes_per_cycle(), 0));
             time_.active += streaming;
             time_.stream_stall += span - streaming;
-            trace_stream_stall(task, begin, span - streaming, "starved");
+            trace_stream_stall(tasks_.at(static_cast<std::size_t>(q_.task)), begin_, span - streaming, "starved");
+            phase_ = Phase::Sync;
+            break;
         }
-        clk_.sync();
-        bytes_ += pat.total_bytes();
-        ++tasks_done_;
-        ++stats_.bd_transfers;
-        if (track_ >= 0) svc_.tracks.sink()->span(track_, task.prov.describe(), begin, now_cycles());
-        if (task.issue_token) ++tokens_received_;
-        ps_.acted("completed", &task_labels_[static_cast<std::size_t>(q.task)], -1, now_cycles());
-        current_ = -1; // retired: its slot is free
-        board_.mark_done(q.task);
+        case Phase::Sync:
+            phase_ = Phase::Retire;
+            if (clk_.trigger_sync()) return;
+            break;
+        case Phase::Retire: {
+            const auto& task = tasks_.at(static_cast<std::size_t>(q_.task));
+            bytes_ += pat_->total_bytes();
+            ++tasks_done_;
+            ++stats_.bd_transfers;
+            if (track_ >= 0) svc_.tracks.sink()->span(track_, task.prov.describe(), begin_, now_cycles());
+            if (task.issue_token) ++tokens_received_;
+            ps_.acted("completed", &task_labels_[static_cast<std::size_t>(q_.task)], -1, now_cycles());
+            current_ = -1; // retired: its slot is free
+            phase_ = Phase::Idle;
+            board_.mark_done(q_.task);
+            break;
+        }
+        }
     }
 }
 

@@ -355,7 +355,7 @@ void SimEngine::build() {
 
     const std::size_t dma_stack = 64 * 1024; // DMA and controller processes run no user code
     for (auto& c : tile_channels_) c->spawn(dma_stack, "dma");
-    for (auto& c : shim_channels_) c->spawn(dma_stack, "shim");
+    for (auto& c : shim_channels_) c->spawn_method("shim");
     for (auto& c : cores_) c->spawn(opts_.core_stack_bytes, "core");
     controller_->spawn(dma_stack, "runtime_sequence", false);
 }
@@ -528,7 +528,10 @@ SimResult SimEngine::run() {
     if (ddr_.bytes()) r.shared_paths.push_back(path_stats(ddr_));
     for (const auto& [tile, p] : memtile_paths_) r.shared_paths.push_back(path_stats(p));
     r.queue_waits = controller_->queue_waits();
-    for (const auto* p : processes_) r.scheduler_waits += p->waits();
+    for (const auto* p : processes_) {
+        r.scheduler_waits += p->waits();
+        r.scheduler_activations += p->activations();
+    }
     r.invocations = std::move(invocations_);
     r.bytes_moved = stats_.bytes_moved;
     r.bd_transfers = stats_.bd_transfers;

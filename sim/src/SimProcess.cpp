@@ -19,15 +19,10 @@ void SimProcess::open_track(const model::StreamEndpoint& channel) {
         {TrackInfo::Kind::Dma, channel.tile.col, channel.tile.row, ps_.name, channel.channel, channel.dir});
 }
 
-void SimProcess::spawn(std::size_t stack_bytes, const char* basename, bool unique) {
-    sc_core::sc_spawn_options o;
-    o.set_stack_size(static_cast<int>(stack_bytes));
-    sc_core::sc_spawn([this] { run_guarded(); }, unique ? sc_core::sc_gen_unique_name(basename) : basename, &o);
-}
-
-void SimProcess::run_guarded() {
+template <class F>
+void SimProcess::guarded(F&& f) {
     try {
-        body();
+        f();
     } catch (const ProcessAbort&) {
         // the run is being stopped (an error is recorded) or torn down
     } catch (const SimulationError& e) {
@@ -39,6 +34,30 @@ void SimProcess::run_guarded() {
         svc_.run.record(SimulationError(SimulationError::Kind::Protocol,
                                         fmt::format("{}: body threw an unknown exception", error_subject())));
     }
+}
+
+void SimProcess::spawn(std::size_t stack_bytes, const char* basename, bool unique) {
+    sc_core::sc_spawn_options o;
+    o.set_stack_size(static_cast<int>(stack_bytes));
+    sc_core::sc_spawn([this] { run_guarded(); }, unique ? sc_core::sc_gen_unique_name(basename) : basename, &o);
+}
+
+void SimProcess::spawn_method(const char* basename) {
+    sc_core::sc_spawn_options o;
+    o.spawn_method();
+    sc_core::sc_spawn(
+        [this] {
+            guarded([this] {
+                if (activated_once_ && !clk_.activated()) return; // torn down: no trigger, never again
+                activated_once_ = true;
+                activate();
+            });
+        },
+        sc_core::sc_gen_unique_name(basename), &o);
+}
+
+void SimProcess::run_guarded() {
+    guarded([this] { body(); });
 }
 
 ProcessView SimProcess::base_view(ProcessView::Kind kind) const {

@@ -1,7 +1,8 @@
 #pragma once
 // The base of every simulated process (tile DMA channel, shim DMA channel, core, runtime
 // controller): its name and state for reports, its clock, its trace track, and spawning it as a
-// SystemC thread whose body runs inside the one error wrapper (run_guarded). An exception must
+// SystemC thread whose body runs inside the one error wrapper (run_guarded), or as a SystemC
+// method (a state machine with no stack, each activation inside the same wrapper). An exception must
 // never escape a SystemC process (SystemC's report handler would abort the program), so the
 // wrapper catches everything and reports it through RunControl::record.
 #include "ProcessClock.hpp"
@@ -10,6 +11,7 @@
 #include "RunServices.hpp"
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 
 namespace npusim::sim {
@@ -26,6 +28,9 @@ public:
     void spawn(std::size_t stack_bytes, const char* basename, bool unique = true);
     /// The process's body inside the error wrapper; what spawn runs.
     void run_guarded();
+    /// Start the process as a SystemC method: activate() runs at the start and then whenever the
+    /// trigger it named last (ProcessClock::trigger*) comes.
+    void spawn_method(const char* basename);
 
     const std::string& name() const { return ps_.name; }
     ProcessState& state() { return ps_; }
@@ -33,12 +38,23 @@ public:
     int track() const { return track_; }
     /// SystemC waits this process has made so far (each is two coroutine switches).
     std::uint64_t waits() const { return clk_.waits(); }
+    /// Activations of a method process after a trigger (its waits; none for a thread).
+    std::uint64_t activations() const { return clk_.activations(); }
     /// What the deadlock analyzer sees of this process (its state, waits and progress).
     virtual ProcessView view() const = 0;
 
 protected:
-    /// What the process does; may throw anything.
-    virtual void body() = 0;
+    /// What a thread process does; may throw anything. Only a thread has a body.
+    virtual void body() {
+        throw std::logic_error("simulator invariant broken: spawned as a thread, but it is a method process. This is "
+                               "a bug in npusim, not in the design; please report it with the design");
+    }
+    /// One activation of a method process: go on until it must wait, name the trigger and return.
+    /// May throw anything; after a throw it never runs again. Only a method activates.
+    virtual void activate() {
+        throw std::logic_error("simulator invariant broken: spawned as a method, but it is a thread process. This "
+                               "is a bug in npusim, not in the design; please report it with the design");
+    }
     /// How errors of this process name it ("worker 'w'" for a core; its name otherwise).
     virtual std::string error_subject() const { return ps_.name; }
     /// Open this process's trace track (no-op without a sink).
@@ -54,6 +70,12 @@ protected:
     ProcessClock clk_;
     ProcessState ps_;
     int track_ = -1;
+
+private:
+    /// Run `f` inside the error wrapper: what it throws is recorded as the run's error.
+    template <class F>
+    void guarded(F&& f);
+    bool activated_once_ = false; ///< a method's first activation is its start, not a wake
 };
 
 } // namespace npusim::sim

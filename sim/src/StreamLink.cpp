@@ -17,38 +17,91 @@ StreamLink::StreamLink(const model::TimingParams& timing, RunStats& stats, std::
     : stats_(stats), label_(std::move(label)), rx_(std::move(receivers)),
       rate_(stream_link_rate(sender_bytes_per_cycle, timing.stream_bytes_per_cycle, rx_)), latency_(latency_cycles) {}
 
+namespace {
+bool all_posted(const std::vector<StreamReceiver*>& rx) {
+    for (auto* r : rx)
+        if (!r->posted) return false;
+    return true;
+}
+} // namespace
+
 void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps, ChannelTime& time,
                       const std::vector<StreamReceiver*>* to) {
-    const auto& rx = to ? *to : rx_;
-    std::uint64_t off = 0;
-    bool first = true;
+    StreamSend s;
+    begin_send(s, data, n, to);
+    for (;;) {
+        switch (step(s, clk, ps, time)) {
+        case StreamSend::Wait::Done: return;
+        case StreamSend::Wait::Posts: clk.wait_keep_local(posted_); break;
+        case StreamSend::Wait::Arrival: clk.sync_to(s.arrival); break; // one wait: until the chunk has arrived
+        }
+    }
+}
+
+void StreamLink::begin_send(StreamSend& s, const std::uint8_t* data, std::uint64_t n,
+                            const std::vector<StreamReceiver*>* to) {
+    s.data = data;
+    s.n = n;
+    s.off = 0;
+    s.rx = to ? to : &rx_;
+    s.first = true;
+    s.wait = StreamSend::Wait::Done;
     sending_ = n;
     sent_ = 0;
-    auto all_posted = [&] {
-        for (auto* r : rx)
-            if (!r->posted) return false;
-        return true;
-    };
-    while (off < n) {
-        if (!all_posted()) {
-            ps.status = ProcessState::Status::WaitStream;
-            ps.since = clk.local_cycles();
-            sender_waiting_ = true;
-            const auto waited_from = clk.local_cycles();
-            while (!all_posted()) clk.wait_keep_local(posted_);
-            time.stream_stall += clk.local_cycles() - waited_from; // the local time may stay ...
+}
+
+StreamSend::Wait StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState& ps, ChannelTime& time) {
+    const auto& rx = *s.rx;
+    for (;;) {
+        switch (s.wait) {
+        case StreamSend::Wait::Arrival:
+            // The chunk has arrived: deliver it, then go on with the next one.
+            s.wait = StreamSend::Wait::Done;
+            time.active += s.cycles;
+            for (auto* r : rx) {
+                r->accept(s.data + s.off, s.chunk);
+                r->remaining -= s.chunk;
+                if (r->remaining == 0) {
+                    r->posted = false;
+                    r->on_filled();
+                }
+            }
+            stats_.bytes_moved += s.chunk * rx.size();
+            delivered_ += s.chunk;
+            s.off += s.chunk;
+            sent_ = s.off;
+            continue;
+        case StreamSend::Wait::Posts:
+            if (!all_posted(rx)) return StreamSend::Wait::Posts;
+            s.wait = StreamSend::Wait::Done;
+            time.stream_stall += clk.local_cycles() - s.waited_from; // the local time may stay ...
             sender_waiting_ = false;
             ps.status = ProcessState::Status::Running;
+            break;
+        case StreamSend::Wait::Done:
+            if (s.off >= s.n) {
+                sending_ = sent_ = 0;
+                return StreamSend::Wait::Done;
+            }
+            if (!all_posted(rx)) {
+                ps.status = ProcessState::Status::WaitStream;
+                ps.since = clk.local_cycles();
+                sender_waiting_ = true;
+                s.waited_from = clk.local_cycles();
+                s.wait = StreamSend::Wait::Posts;
+                return StreamSend::Wait::Posts;
+            }
+            break;
         }
-        std::uint64_t chunk = n - off;
+        std::uint64_t chunk = s.n - s.off;
         std::uint64_t start = clk.local_cycles();
         for (auto* r : rx) {
             chunk = std::min(chunk, r->remaining);
             start = std::max(start, r->ready_at);
         }
         time.stream_stall += start - clk.local_cycles(); // ... and a receiver posted after it
-        auto cycles = stream_transfer_cycles(chunk, rate_, first ? latency_ : 0);
-        first = false;
+        auto cycles = stream_transfer_cycles(chunk, rate_, s.first ? latency_ : 0);
+        s.first = false;
         // A shim end shares the host-memory bandwidth with every other shim channel, a mem-tile
         // end its tile's banks with the tile's other channels.
         // The path that ends last bounds the chunk and is charged the delay.
@@ -59,32 +112,26 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
             if (held > cycles) cycles = held, bound = path;
         }
         if (bound) bound->count_delay(cycles - own);
-        clk.sync_to(start + cycles); // one wait: until the chunk has arrived
-        time.active += cycles;
-        for (auto* r : rx) {
-            r->accept(data + off, chunk);
-            r->remaining -= chunk;
-            if (r->remaining == 0) {
-                r->posted = false;
-                r->on_filled();
-            }
-        }
-        stats_.bytes_moved += chunk * rx.size();
-        delivered_ += chunk;
-        off += chunk;
-        sent_ = off;
+        s.chunk = chunk;
+        s.cycles = cycles;
+        s.arrival = start + cycles;
+        s.wait = StreamSend::Wait::Arrival;
+        return StreamSend::Wait::Arrival;
     }
-    sending_ = sent_ = 0;
 }
 
-void StreamLink::receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps) {
-    if (n == 0) return;
+void StreamLink::post_receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps) {
     r.remaining = n;
     r.ready_at = clk.local_cycles();
     r.posted = true;
     posted_.notify();
     ps.status = ProcessState::Status::WaitStream;
     ps.since = clk.local_cycles();
+}
+
+void StreamLink::receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps) {
+    if (n == 0) return;
+    post_receive(r, n, clk, ps);
     while (r.posted) clk.wait(r.filled);
     clk.set_local_cycles(now_cycles()); // the data arrived at or after the time this receiver posted
     ps.status = ProcessState::Status::Running;

@@ -62,6 +62,26 @@ inline std::uint64_t stream_transfer_cycles(std::uint64_t bytes, double bytes_pe
 double stream_link_rate(double sender_bytes_per_cycle, double stream_bytes_per_cycle,
                         const std::vector<StreamReceiver*>& receivers);
 
+/// A send in progress (StreamLink::begin_send, StreamLink::step): what send() keeps between its
+/// waits, so that a sender without a stack of its own (a state machine the scheduler calls,
+/// ShimDmaChannel) can wait by returning and go on at its next activation.
+struct StreamSend {
+    /// What the sender waits for before its next step: nothing (the send is done), every
+    /// receiver's post (StreamLink::posted_event, keeping its local time), or the arrival of the
+    /// chunk in flight (at cycle `arrival`, catching up with simulated time).
+    enum class Wait { Done, Posts, Arrival };
+    const std::uint8_t* data = nullptr;
+    std::uint64_t n = 0;
+    std::uint64_t off = 0;
+    const std::vector<StreamReceiver*>* rx = nullptr;
+    bool first = true; ///< the next chunk is the transfer's first (pays the route latency)
+    Wait wait = Wait::Done;
+    std::uint64_t waited_from = 0; ///< Posts: the sender's local time when it began waiting
+    std::uint64_t chunk = 0; ///< Arrival: the chunk's bytes and cycles
+    std::uint64_t cycles = 0;
+    std::uint64_t arrival = 0;
+};
+
 class StreamLink {
 public:
     StreamLink(const model::TimingParams& timing, RunStats& stats, std::string label,
@@ -70,10 +90,23 @@ public:
     /// Move n bytes from `data` to every receiver; returns when all were delivered. Adds the
     /// cycles data moved and the cycles the sender waited for receivers to `time`.
     /// `to`: only these receivers (a packet's destinations, PacketSwitch); default: all of them.
+    /// A thread's send: begin_send, then step and wait as each step says.
     void send(const std::uint8_t* data, std::uint64_t n, ProcessClock& clk, ProcessState& ps, ChannelTime& time,
               const std::vector<StreamReceiver*>* to = nullptr);
+    /// Start sending n bytes from `data` (to `to`, or to every receiver): `s` holds the transfer.
+    void begin_send(StreamSend& s, const std::uint8_t* data, std::uint64_t n,
+                    const std::vector<StreamReceiver*>* to = nullptr);
+    /// Go on with `s` until it must wait, and say what for (StreamSend::Wait); the sender then
+    /// waits (posted_event() keeping its local time, or until s.arrival) and steps again. A chunk
+    /// is delivered at the step after its arrival. Done: every byte was delivered.
+    StreamSend::Wait step(StreamSend& s, ProcessClock& clk, ProcessState& ps, ChannelTime& time);
+    /// Notified when a receiver posts while the sender waits for it (StreamSend::Wait::Posts).
+    const sc_core::sc_event& posted_event() const { return posted_; }
     /// Post a receiver's BD of n bytes and wait until it is filled.
     void receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps);
+    /// receive() without the wait: post the BD; the receiver is filled when `r.posted` is false
+    /// again (r.filled is notified then, or r.on_filled is called).
+    void post_receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps);
 
     const std::string& label() const { return label_; }
     /// A receiver posted: wake the sender if it waits for that (only send() waits on it, with

@@ -118,6 +118,16 @@ void add_simulation(Catalog& c) {
     NPUSIM_ERROR(c, "sim.body_design_error", kProtocol,
                  "worker 'w': acquire(0) on fifo 'in' consumer 0: the count must be >= 1",
                  simulate(passthrough({.body = on_run(1, [](F in, F) { in.acquire(0); })})));
+    c.site("sim/src/SimProcess.hpp");
+    c.internal("sim.thread_not_method",
+               "shim DMA (0,0) MM2S 0: simulator invariant broken: spawned as a thread, but it is a method process. "
+               "This is a bug in npusim, not in the design; please report it with the design",
+               "SimEngine spawns each process as what it is: the shim DMA channels as methods (spawn_method, "
+               "SimProcess::activate), every other process as a thread (spawn, SimProcess::body).");
+    c.internal("sim.method_not_thread",
+               "DMA (0,2) MM2S 0: simulator invariant broken: spawned as a method, but it is a thread process. "
+               "This is a bug in npusim, not in the design; please report it with the design",
+               "As sim.thread_not_method.");
     c.site("sim/src/RuntimeController.cpp");
     NPUSIM_ERROR(c, "sim.task_queue_full", kLimit,
                  "runtime sequence op 6 at cycle <N>: the task queue of shim (0,0) S2MM 0 is full (4 tasks pending) "

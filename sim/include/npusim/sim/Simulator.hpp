@@ -157,6 +157,10 @@ struct SimResult {
     /// besides the copies and the kernels (docs/performance.md). A fact about the engine, not the
     /// design (a core waits differently when its calls go to kernel threads): not in the reports.
     std::uint64_t scheduler_waits = 0;
+    /// Activations of the run's method processes after a trigger (the shim DMA channels, state
+    /// machines with no stack: each activation is a trip through the scheduler without a coroutine
+    /// switch, about 0.4x a thread's wait). Their waits, not counted in scheduler_waits.
+    std::uint64_t scheduler_activations = 0;
     std::vector<std::string> warnings; ///< e.g. tasks still pending at the end
     std::vector<InvocationResult> invocations; ///< one per run of the runtime sequence
 };
