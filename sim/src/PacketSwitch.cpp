@@ -26,48 +26,82 @@ int PacketSwitch::next_grant() const {
 
 void PacketSwitch::send(int source, int packet_id, std::uint32_t header, const std::uint8_t* data, std::uint64_t n,
                         ProcessClock& clk, ProcessState& ps, ChannelTime& time) {
+    Send p;
+    begin_send(p, source, packet_id, header, data, n);
+    for (auto w = step(p, clk, ps, time); !w.done(); w = step(p, clk, ps, time)) clk.wait_for(w);
+}
+
+void PacketSwitch::begin_send(Send& p, int source, int packet_id, std::uint32_t header, const std::uint8_t* data,
+                              std::uint64_t n) {
     auto it = routes_.find({source, packet_id});
     if (it == routes_.end()) // resolve checks every BD's id against its port's packet flows
         throw SimulationError(SimulationError::Kind::Protocol,
                               fmt::format("{}: packet id {} from {} has no packet flow", link_->label(), packet_id,
                                           model::to_string(sources_.at(static_cast<std::size_t>(source)))));
-    // Arbitrate at this sender's own time, after every sender of the same cycle has asked.
-    clk.sync();
-    waiting_.insert(source);
-    free_.notify(sc_core::SC_ZERO_TIME);
-    const auto from = clk.local_cycles();
-    ps.status = ProcessState::Status::WaitStream;
-    ps.since = from;
-    clk.wait(free_);
-    while (busy_ || next_grant() != source) clk.wait(free_);
-    ps.status = ProcessState::Status::Running;
-    time.stream_stall += clk.local_cycles() - from;
-    waiting_.erase(source);
-    busy_ = true;
-    last_ = source;
-    const Route& r = it->second;
-    const std::uint8_t* payload = data;
-    std::uint64_t bytes = n;
-    if (r.keep_header) {
-        staging_.resize(n + 4);
-        std::memcpy(staging_.data(), &header, 4);
-        std::memcpy(staging_.data() + 4, data, n);
-        payload = staging_.data();
-        bytes = n + 4;
-    } else {
-        // The destination drops the header, but it took its word slot on the stream.
-        const auto slot = stream_transfer_cycles(4, link_->bytes_per_cycle(), 0);
-        clk.advance(slot);
-        time.active += slot;
+    p.stage = Send::Stage::Sync;
+    p.source = source;
+    p.route = &it->second;
+    p.header = header;
+    p.data = data;
+    p.n = n;
+}
+
+Wake PacketSwitch::step(Send& p, ProcessClock& clk, ProcessState& ps, ChannelTime& time) {
+    switch (p.stage) {
+    case Send::Stage::Sync:
+        // Arbitrate at this sender's own time, after every sender of the same cycle has asked.
+        p.stage = Send::Stage::Ask;
+        if (clk.pending()) return Wake::pending();
+        [[fallthrough]];
+    case Send::Stage::Ask:
+        waiting_.insert(p.source);
+        free_.notify(sc_core::SC_ZERO_TIME);
+        p.from = clk.local_cycles();
+        ps.status = ProcessState::Status::WaitStream;
+        ps.since = p.from;
+        p.stage = Send::Stage::Grant;
+        return Wake::on(free_);
+    case Send::Stage::Grant: {
+        if (busy_ || next_grant() != p.source) return Wake::on(free_);
+        ps.status = ProcessState::Status::Running;
+        time.stream_stall += clk.local_cycles() - p.from;
+        waiting_.erase(p.source);
+        busy_ = true;
+        last_ = p.source;
+        const Route& r = *p.route;
+        const std::uint8_t* payload = p.data;
+        std::uint64_t bytes = p.n;
+        if (r.keep_header) {
+            staging_.resize(p.n + 4);
+            std::memcpy(staging_.data(), &p.header, 4);
+            std::memcpy(staging_.data() + 4, p.data, p.n);
+            payload = staging_.data();
+            bytes = p.n + 4;
+        } else {
+            // The destination drops the header, but it took its word slot on the stream.
+            const auto slot = stream_transfer_cycles(4, link_->bytes_per_cycle(), 0);
+            clk.advance(slot);
+            time.active += slot;
+        }
+        link_->begin_send(p.link, payload, bytes, &r.dests);
+        p.stage = Send::Stage::Stream;
+        [[fallthrough]];
     }
-    try {
-        link_->send(payload, bytes, clk, ps, time, &r.dests);
-    } catch (...) {
+    case Send::Stage::Stream: {
+        Wake w;
+        try {
+            w = link_->step(p.link, clk, ps, time);
+        } catch (...) {
+            busy_ = false;
+            throw;
+        }
+        if (!w.done()) return w;
         busy_ = false;
-        throw;
+        free_.notify(sc_core::SC_ZERO_TIME);
+        return {};
     }
-    busy_ = false;
-    free_.notify(sc_core::SC_ZERO_TIME);
+    }
+    return {};
 }
 
 } // namespace npusim::sim

@@ -25,7 +25,22 @@
 namespace npusim::sim {
 
 class PacketSwitch {
+    struct Route;
+
 public:
+    /// A packet send in progress (begin_send, step).
+    struct Send {
+        enum class Stage { Sync, Ask, Grant, Stream };
+        Stage stage = Stage::Sync;
+        int source = -1;
+        const Route* route = nullptr; ///< the route for (source, packet id)
+        std::uint32_t header = 0;
+        const std::uint8_t* data = nullptr;
+        std::uint64_t n = 0;
+        std::uint64_t from = 0; ///< the local time the sender asked for the grant
+        StreamSend link; ///< the packet's transfer once granted
+    };
+
     /// `link`: the group's stream, whose receivers are every destination of the group.
     explicit PacketSwitch(std::unique_ptr<StreamLink> link) : link_(std::move(link)) {}
 
@@ -37,6 +52,11 @@ public:
     /// Send one packet: wait for the grant, then the header word and the n data bytes.
     void send(int source, int packet_id, std::uint32_t header, const std::uint8_t* data, std::uint64_t n,
               ProcessClock& clk, ProcessState& ps, ChannelTime& time);
+    /// send() in steps, for a sender that waits by returning: begin_send, then step until Done,
+    /// waiting for what each step says (as StreamLink::step).
+    void begin_send(Send& p, int source, int packet_id, std::uint32_t header, const std::uint8_t* data,
+                    std::uint64_t n);
+    Wake step(Send& p, ProcessClock& clk, ProcessState& ps, ChannelTime& time);
 
     StreamLink& link() { return *link_; }
     const StreamLink& link() const { return *link_; }

@@ -34,6 +34,33 @@ inline sc_core::sc_time cycles_to_time(std::uint64_t cycles) {
 }
 inline std::uint64_t now_cycles() { return sc_core::sc_curr_simcontext->time_stamp().value(); }
 
+/// What a step of a resumable operation waits for before it goes on (StreamLink::step,
+/// PacketSwitch::step, SemaphoreLock::acquire_step). A thread waits for it in place
+/// (ProcessClock::wait_for); a method names it as its next trigger and returns
+/// (ProcessClock::trigger_for). Each kind is one of ProcessClock's waits, with its local-time rule.
+struct Wake {
+    enum class Kind {
+        Done, ///< nothing: the operation is complete
+        Pending, ///< sync(): until the process's pending cycles have passed
+        At, ///< sync_to(at)
+        Event, ///< wait(*event)
+        EventKeepLocal, ///< wait_keep_local(*event)
+        EventKeepLocalUntil, ///< wait_keep_local(at, *event)
+    };
+    Kind kind = Kind::Done;
+    const sc_core::sc_event* event = nullptr;
+    std::uint64_t at = 0;
+
+    bool done() const { return kind == Kind::Done; }
+    static Wake pending() { return {Kind::Pending, nullptr, 0}; }
+    static Wake until(std::uint64_t cycle) { return {Kind::At, nullptr, cycle}; }
+    static Wake on(const sc_core::sc_event& e) { return {Kind::Event, &e, 0}; }
+    static Wake keep_local(const sc_core::sc_event& e) { return {Kind::EventKeepLocal, &e, 0}; }
+    static Wake keep_local(std::uint64_t cycle, const sc_core::sc_event& e) {
+        return {Kind::EventKeepLocalUntil, &e, cycle};
+    }
+};
+
 class ProcessClock {
 public:
     explicit ProcessClock(const RunControl& run, model::CoreServices* owner = nullptr) : run_(&run), owner_(owner) {}
@@ -103,13 +130,45 @@ public:
         resume();
     }
 
+    /// A thread waits for `w` (which is not Done).
+    void wait_for(const Wake& w) {
+        switch (w.kind) {
+        case Wake::Kind::Done: break;
+        case Wake::Kind::Pending: sync(); break;
+        case Wake::Kind::At: sync_to(w.at); break;
+        case Wake::Kind::Event: wait(*w.event); break;
+        case Wake::Kind::EventKeepLocal: wait_keep_local(*w.event); break;
+        case Wake::Kind::EventKeepLocalUntil: wait_keep_local(w.at, *w.event); break;
+        }
+    }
+
     // A process that is an SC_METHOD (a state machine the scheduler calls, with no stack of its
-    // own: SimProcess::spawn_method) waits by naming its next activation and returning; it calls
-    // activated() when it runs again. Each is the wait above of the same name, with the same
+    // own: SimProcess::is_method) waits by naming its next activation and returning; it calls
+    // activated() when it runs again. Each is the wait of the same name above, with the same
     // local-time rules.
 
-    /// As sync(): run again when the pending cycles have passed; false (nothing to wait for) if
-    /// there are none.
+    /// Name `w` as the method's next activation: true, or false if there is nothing to wait for
+    /// (Done, Pending with no pending cycles, At now), and the method goes on at once.
+    bool trigger_for(const Wake& w) {
+        switch (w.kind) {
+        case Wake::Kind::Done: return false;
+        case Wake::Kind::Pending: return trigger_sync();
+        case Wake::Kind::At: pending_ = w.at - now_cycles(); return trigger_sync();
+        case Wake::Kind::Event: sc_core::next_trigger(*w.event); return true;
+        case Wake::Kind::EventKeepLocal:
+            keep_local_ = local_cycles();
+            pending_ = 0;
+            sc_core::next_trigger(*w.event);
+            return true;
+        case Wake::Kind::EventKeepLocalUntil:
+            keep_local_ = local_cycles();
+            pending_ = 0;
+            sc_core::next_trigger(cycles_to_time(w.at - now_cycles()), *w.event);
+            return true;
+        }
+        return false;
+    }
+    /// As sync(): false (nothing to wait for) if there are no pending cycles.
     bool trigger_sync() {
         if (!pending_) return false;
         const auto p = pending_;
@@ -117,21 +176,10 @@ public:
         sc_core::next_trigger(cycles_to_time(p));
         return true;
     }
-    /// As sync_to(at) (at >= now): false (nothing to wait for) if `at` is now.
-    bool trigger_at(std::uint64_t at) {
-        pending_ = at - now_cycles();
-        return trigger_sync();
-    }
-    /// As wait(e).
-    void trigger(const sc_core::sc_event& e) { sc_core::next_trigger(e); }
+    /// As maybe_sync().
+    bool trigger_maybe_sync() { return pending_ > kQuantumCycles && trigger_sync(); }
     /// As wait_cycles(c), c > 0.
     void trigger_cycles(std::uint64_t c) { sc_core::next_trigger(cycles_to_time(c)); }
-    /// As wait_keep_local(e).
-    void trigger_keep_local(const sc_core::sc_event& e) {
-        keep_local_ = local_cycles();
-        pending_ = 0;
-        sc_core::next_trigger(e);
-    }
     /// The method runs again after one of the triggers above: false if the run is being torn down
     /// (the method then names no trigger and never runs again).
     bool activated() {

@@ -59,62 +59,69 @@ bool SemaphoreLock::ready_ahead(Ready ready, std::uint64_t& at) {
     return false;
 }
 
-template <class Ready>
-void SemaphoreLock::settle(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal, std::uint64_t* stall) {
-    auto at = clk.local_cycles();
-    apply_due(at);
-    if (ready(value_)) return;
-    const auto from = at;
-    if (ready_ahead(ready, at)) {
-        clk.set_local_cycles(at);
-        if (stall) *stall += at - from;
-        return;
+Wake SemaphoreLock::acquire_step(LockAcquire& a, ProcessClock& clk, ProcessState& ps) {
+    const auto ready = [&a](int value) { return a.equal ? value == a.value : value >= a.value; };
+    if (!a.waiting) {
+        auto at = clk.local_cycles();
+        apply_due(at);
+        if (!ready(value_)) {
+            const auto from = at;
+            if (ready_ahead(ready, at)) {
+                clk.set_local_cycles(at);
+                if (a.stall) *a.stall += at - from;
+            } else {
+                // Wait until the lock is ready at this process's local time. The process does not
+                // first wait for simulated time to catch up with its local time: releases are
+                // timed, so a wait on the lock's event (or on the next scheduled release) is the
+                // only SystemC wait needed.
+                a.start = clk.local_cycles();
+                ps.waiting_on_lock(index_, a.value, a.equal, a.start);
+                ++waiters_;
+                a.waiting = true;
+            }
+        }
     }
-    wait_until(ready, clk, ps, v, equal, stall);
-}
-
-template <class Ready>
-void SemaphoreLock::wait_until(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal,
-                               std::uint64_t* stall) {
-    // Block until the lock is ready at this process's local time. The process does not first
-    // wait for simulated time to catch up with its local time: releases are timed, so a wait on
-    // the lock's event (or on the next scheduled release) is the only SystemC wait needed.
-    const auto start = clk.local_cycles();
-    ps.waiting_on_lock(index_, v, equal, start);
-    ++waiters_;
-    for (;;) {
+    if (a.waiting) {
         apply_due(clk.local_cycles());
-        if (ready(value_)) break;
-        if (pending_.empty())
-            clk.wait_keep_local(event_);
-        else
-            clk.wait_keep_local(std::max(pending_.front().at, now_cycles() + 1), event_);
+        if (!ready(value_))
+            return pending_.empty() ? Wake::keep_local(event_)
+                                    : Wake::keep_local(std::max(pending_.front().at, now_cycles() + 1), event_);
+        a.waiting = false;
+        --waiters_;
+        ps.status = ProcessState::Status::Running;
+        ps.ring = nullptr;
+        if (a.stall) *a.stall += clk.local_cycles() - a.start;
     }
-    --waiters_;
-    ps.status = ProcessState::Status::Running;
-    ps.ring = nullptr;
-    if (stall) *stall += clk.local_cycles() - start;
+    if (a.equal) {
+        traced_instant(TraceKind::LockAcquire, "acquire ==", clk.local_cycles(), ps.name, a.value);
+    } else {
+        value_ -= a.value;
+        acquired_ += a.value;
+        traced(clk.local_cycles());
+        traced_instant(TraceKind::LockAcquire, "acquire", clk.local_cycles(), ps.name, a.value);
+    }
+    clk.advance(svc_.timing.lock_acquire_cycles);
+    return {};
 }
 
 void SemaphoreLock::acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall) {
-    settle([v](int value) { return value >= v; }, clk, ps, v, false, stall);
-    value_ -= v;
-    acquired_ += v;
-    traced(clk.local_cycles());
-    traced_instant(TraceKind::LockAcquire, "acquire", clk.local_cycles(), ps.name, v);
-    clk.advance(svc_.timing.lock_acquire_cycles);
+    LockAcquire a{v, false, stall};
+    for (auto w = acquire_step(a, clk, ps); !w.done(); w = acquire_step(a, clk, ps)) clk.wait_for(w);
 }
 
 void SemaphoreLock::acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall) {
-    settle([v](int value) { return value == v; }, clk, ps, v, true, stall);
-    traced_instant(TraceKind::LockAcquire, "acquire ==", clk.local_cycles(), ps.name, v);
-    clk.advance(svc_.timing.lock_acquire_cycles);
+    LockAcquire a{v, true, stall};
+    for (auto w = acquire_step(a, clk, ps); !w.done(); w = acquire_step(a, clk, ps)) clk.wait_for(w);
 }
 
 void SemaphoreLock::release(int v, ProcessClock& clk, const std::string& who) {
+    release_unsynced(v, clk, who);
+    clk.maybe_sync();
+}
+
+void SemaphoreLock::release_unsynced(int v, ProcessClock& clk, const std::string& who) {
     release_at(v, clk.local_cycles(), who);
     clk.advance(svc_.timing.lock_release_cycles);
-    clk.maybe_sync();
 }
 
 bool SemaphoreLock::try_acquire_ge_at(int v, std::uint64_t at, std::string_view who, std::uint64_t* taken_at) {

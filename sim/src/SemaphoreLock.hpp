@@ -20,6 +20,15 @@
 
 namespace npusim::sim {
 
+/// An acquire in progress (SemaphoreLock::acquire_step), for a process that waits by returning.
+struct LockAcquire {
+    int value = 0;
+    bool equal = false; ///< acquire-equal (== value, no change) rather than acquire-greater-equal
+    std::uint64_t* stall = nullptr; ///< the cycles waited are added here
+    bool waiting = false;
+    std::uint64_t start = 0; ///< the local time the wait began
+};
+
 class SemaphoreLock {
 public:
     SemaphoreLock(const RunServices& services, int index, std::string name, std::string where, int init, int max_value,
@@ -27,8 +36,16 @@ public:
 
     void acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall = nullptr);
     void acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall = nullptr);
+    /// acquire_ge / acquire_eq in steps: go on with `a` until it must wait and say what for; the
+    /// process waits for that and steps again. Done: the lock is taken. acquire_ge and acquire_eq
+    /// are this, waiting in place.
+    Wake acquire_step(LockAcquire& a, ProcessClock& clk, ProcessState& ps);
     /// Add v at the releaser's local time.
     void release(int v, ProcessClock& clk, const std::string& who);
+    /// release() without its sync at the end of a quantum (ProcessClock::maybe_sync), for a
+    /// process that waits by returning (it does the same with trigger_maybe_sync).
+    void release_unsynced(int v, ProcessClock& clk, const std::string& who);
+    void release_unsynced(int, ProcessClock&, std::string&&) = delete;
     /// Add v at cycle `at` (>= now), for releases done on a process's behalf in a callback. `who`
     /// (here and in release) must outlive the lock: it is kept by reference for last_releaser()
     /// (the releasing process's name; a release is on the hot path, a copy is not).
@@ -92,16 +109,10 @@ private:
         if (!pending_.empty() && pending_.front().at <= t) apply_pending(t);
     }
     void apply_pending(std::uint64_t t);
-    /// Bring the lock to `ready` at the caller's local time: at once, by running ahead to a pending
-    /// release (run-ahead locks), or by waiting.
-    template <class Ready>
-    void settle(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal, std::uint64_t* stall);
     /// Run-ahead locks: the cycle of the first pending release after which `ready(value)` holds,
     /// with every pending release up to it applied; false (nothing changed) if there is none.
     template <class Ready>
     bool ready_ahead(Ready ready, std::uint64_t& at);
-    template <class Ready>
-    void wait_until(Ready ready, ProcessClock& clk, ProcessState& ps, int v, bool equal, std::uint64_t* stall);
     /// The lock's counter at `cycle` on its track (nothing without a trace: checked inline, as
     /// these run on every lock operation).
     void traced(std::uint64_t cycle) {
@@ -151,7 +162,7 @@ private:
         std::size_t head_ = 0;
     };
     PendingList pending_;
-    int waiters_ = 0; ///< processes blocked in wait_until (notify only when > 0)
+    int waiters_ = 0; ///< processes waiting in acquire_step (notify only when > 0)
     std::vector<sc_core::sc_event*> watchers_; ///< see watch()
     /// Wake the waiters and watchers at `delay` cycles from now (0: at once).
     void wake(std::uint64_t delay);

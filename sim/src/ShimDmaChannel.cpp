@@ -62,7 +62,10 @@ void ShimDmaChannel::activate() {
             phase_ = Phase::Queue;
             [[fallthrough]];
         case Phase::Queue: {
-            if (queue_.empty()) return clk_.trigger(pushed_);
+            if (queue_.empty()) {
+                clk_.trigger_for(Wake::on(pushed_));
+                return;
+            }
             q_ = queue_.front();
             queue_.pop_front();
             current_ = q_.task; // still holds its slot (pending()) until it retires below
@@ -102,26 +105,24 @@ void ShimDmaChannel::activate() {
                 phase_ = Phase::Receiving;
                 if (pat_->total_bytes() > 0) {
                     link_->post_receive(*this, pat_->total_bytes(), clk_, ps_);
-                    if (posted) return clk_.trigger(filled);
+                    if (posted && clk_.trigger_for(Wake::on(filled))) return;
                 }
             }
             break;
         }
-        case Phase::Sending:
-            switch (link_->step(send_, clk_, ps_, time_)) {
-            case StreamSend::Wait::Posts: return clk_.trigger_keep_local(link_->posted_event());
-            case StreamSend::Wait::Arrival:
-                if (clk_.trigger_at(send_.arrival)) return; // until the chunk has arrived
-                break;
-            case StreamSend::Wait::Done:
-                trace_stream_stall(tasks_.at(static_cast<std::size_t>(q_.task)), begin_,
-                                   time_.stream_stall - stalled_before_, "back-pressure");
-                phase_ = Phase::Sync;
+        case Phase::Sending: {
+            const auto w = link_->step(send_, clk_, ps_, time_);
+            if (!w.done()) {
+                if (clk_.trigger_for(w)) return;
                 break;
             }
+            trace_stream_stall(tasks_.at(static_cast<std::size_t>(q_.task)), begin_,
+                               time_.stream_stall - stalled_before_, "back-pressure");
+            phase_ = Phase::Sync;
             break;
+        }
         case Phase::Receiving: {
-            if (posted) return clk_.trigger(filled);
+            if (posted && clk_.trigger_for(Wake::on(filled))) return;
             if (pat_->total_bytes() > 0) {
                 // The data arrived at or after the time this channel posted (StreamLink::receive).
                 clk_.set_local_cycles(now_cycles());

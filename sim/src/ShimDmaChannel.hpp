@@ -3,7 +3,7 @@
 // tensor (4-D pattern whose outermost dimension is the repeat), moved as stream transactions.
 // A task with a completion token reports to the runtime controller when it is done.
 //
-// The channel is a SystemC method, not a thread (SimProcess::spawn_method): a state machine that
+// The channel is a SystemC method, not a thread (SimProcess::is_method): a state machine that
 // runs its task until it must wait (for a task, the task's start, a receiver's post, a chunk's
 // arrival, its own BD's fill) and names what it waits for. It runs no user code, so it needs no
 // stack; a method's activation costs SystemC about 0.4x a thread's wait (BM_SystemCWaitVsMethod).
@@ -64,6 +64,7 @@ public:
     }
 
 private:
+    bool is_method() const override { return true; }
     void activate() override;
     /// Trace `cycles` of waiting on the stream from `from` ("back-pressure" or "starved").
     void trace_stream_stall(const model::ShimTask& task, std::uint64_t from, std::uint64_t cycles,

@@ -353,9 +353,10 @@ void SimEngine::build() {
         }});
     processes_.push_back(controller_.get());
 
-    const std::size_t dma_stack = 64 * 1024; // DMA and controller processes run no user code
+    // DMA and controller processes run no user code; the DMA channels are methods (no stack).
+    const std::size_t dma_stack = 64 * 1024;
     for (auto& c : tile_channels_) c->spawn(dma_stack, "dma");
-    for (auto& c : shim_channels_) c->spawn_method("shim");
+    for (auto& c : shim_channels_) c->spawn(dma_stack, "shim");
     for (auto& c : cores_) c->spawn(opts_.core_stack_bytes, "core");
     controller_->spawn(dma_stack, "runtime_sequence", false);
 }

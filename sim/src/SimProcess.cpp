@@ -37,23 +37,23 @@ void SimProcess::guarded(F&& f) {
 }
 
 void SimProcess::spawn(std::size_t stack_bytes, const char* basename, bool unique) {
+    const char* name = unique ? sc_core::sc_gen_unique_name(basename) : basename;
     sc_core::sc_spawn_options o;
+    if (is_method()) {
+        o.spawn_method();
+        sc_core::sc_spawn(
+            [this] {
+                guarded([this] {
+                    if (activated_once_ && !clk_.activated()) return; // torn down: no trigger, never again
+                    activated_once_ = true;
+                    activate();
+                });
+            },
+            name, &o);
+        return;
+    }
     o.set_stack_size(static_cast<int>(stack_bytes));
-    sc_core::sc_spawn([this] { run_guarded(); }, unique ? sc_core::sc_gen_unique_name(basename) : basename, &o);
-}
-
-void SimProcess::spawn_method(const char* basename) {
-    sc_core::sc_spawn_options o;
-    o.spawn_method();
-    sc_core::sc_spawn(
-        [this] {
-            guarded([this] {
-                if (activated_once_ && !clk_.activated()) return; // torn down: no trigger, never again
-                activated_once_ = true;
-                activate();
-            });
-        },
-        sc_core::sc_gen_unique_name(basename), &o);
+    sc_core::sc_spawn([this] { run_guarded(); }, name, &o);
 }
 
 void SimProcess::run_guarded() {

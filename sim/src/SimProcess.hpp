@@ -23,14 +23,15 @@ public:
     SimProcess(const SimProcess&) = delete;
     SimProcess& operator=(const SimProcess&) = delete;
 
-    /// Start the process as a SystemC thread with `stack_bytes` of stack. `basename` names the
-    /// SystemC process (made unique unless `unique` is false).
+    /// Start the process: as a SystemC thread with `stack_bytes` of stack, or as a SystemC method
+    /// if it is one (is_method(); no stack). `basename` names the SystemC process (made unique
+    /// unless `unique` is false).
     void spawn(std::size_t stack_bytes, const char* basename, bool unique = true);
     /// The process's body inside the error wrapper; what spawn runs.
     void run_guarded();
-    /// Start the process as a SystemC method: activate() runs at the start and then whenever the
-    /// trigger it named last (ProcessClock::trigger*) comes.
-    void spawn_method(const char* basename);
+    /// A method process: a state machine whose activate() runs at the start and then whenever the
+    /// trigger it named last (ProcessClock::trigger_for) comes. A thread process runs body().
+    virtual bool is_method() const { return false; }
 
     const std::string& name() const { return ps_.name; }
     ProcessState& state() { return ps_; }

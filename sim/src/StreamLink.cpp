@@ -29,13 +29,7 @@ void StreamLink::send(const std::uint8_t* data, std::uint64_t n, ProcessClock& c
                       const std::vector<StreamReceiver*>* to) {
     StreamSend s;
     begin_send(s, data, n, to);
-    for (;;) {
-        switch (step(s, clk, ps, time)) {
-        case StreamSend::Wait::Done: return;
-        case StreamSend::Wait::Posts: clk.wait_keep_local(posted_); break;
-        case StreamSend::Wait::Arrival: clk.sync_to(s.arrival); break; // one wait: until the chunk has arrived
-        }
-    }
+    for (auto w = step(s, clk, ps, time); !w.done(); w = step(s, clk, ps, time)) clk.wait_for(w);
 }
 
 void StreamLink::begin_send(StreamSend& s, const std::uint8_t* data, std::uint64_t n,
@@ -45,18 +39,18 @@ void StreamLink::begin_send(StreamSend& s, const std::uint8_t* data, std::uint64
     s.off = 0;
     s.rx = to ? to : &rx_;
     s.first = true;
-    s.wait = StreamSend::Wait::Done;
+    s.waiting = StreamSend::Waiting::Nothing;
     sending_ = n;
     sent_ = 0;
 }
 
-StreamSend::Wait StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState& ps, ChannelTime& time) {
+Wake StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState& ps, ChannelTime& time) {
     const auto& rx = *s.rx;
     for (;;) {
-        switch (s.wait) {
-        case StreamSend::Wait::Arrival:
+        switch (s.waiting) {
+        case StreamSend::Waiting::Arrival:
             // The chunk has arrived: deliver it, then go on with the next one.
-            s.wait = StreamSend::Wait::Done;
+            s.waiting = StreamSend::Waiting::Nothing;
             time.active += s.cycles;
             for (auto* r : rx) {
                 r->accept(s.data + s.off, s.chunk);
@@ -71,25 +65,25 @@ StreamSend::Wait StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState
             s.off += s.chunk;
             sent_ = s.off;
             continue;
-        case StreamSend::Wait::Posts:
-            if (!all_posted(rx)) return StreamSend::Wait::Posts;
-            s.wait = StreamSend::Wait::Done;
+        case StreamSend::Waiting::Posts:
+            if (!all_posted(rx)) return Wake::keep_local(posted_);
+            s.waiting = StreamSend::Waiting::Nothing;
             time.stream_stall += clk.local_cycles() - s.waited_from; // the local time may stay ...
             sender_waiting_ = false;
             ps.status = ProcessState::Status::Running;
             break;
-        case StreamSend::Wait::Done:
+        case StreamSend::Waiting::Nothing:
             if (s.off >= s.n) {
                 sending_ = sent_ = 0;
-                return StreamSend::Wait::Done;
+                return {};
             }
             if (!all_posted(rx)) {
                 ps.status = ProcessState::Status::WaitStream;
                 ps.since = clk.local_cycles();
                 sender_waiting_ = true;
                 s.waited_from = clk.local_cycles();
-                s.wait = StreamSend::Wait::Posts;
-                return StreamSend::Wait::Posts;
+                s.waiting = StreamSend::Waiting::Posts;
+                return Wake::keep_local(posted_);
             }
             break;
         }
@@ -114,9 +108,8 @@ StreamSend::Wait StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState
         if (bound) bound->count_delay(cycles - own);
         s.chunk = chunk;
         s.cycles = cycles;
-        s.arrival = start + cycles;
-        s.wait = StreamSend::Wait::Arrival;
-        return StreamSend::Wait::Arrival;
+        s.waiting = StreamSend::Waiting::Arrival;
+        return Wake::until(start + cycles); // one wait: until the chunk has arrived
     }
 }
 

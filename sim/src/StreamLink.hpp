@@ -63,23 +63,20 @@ double stream_link_rate(double sender_bytes_per_cycle, double stream_bytes_per_c
                         const std::vector<StreamReceiver*>& receivers);
 
 /// A send in progress (StreamLink::begin_send, StreamLink::step): what send() keeps between its
-/// waits, so that a sender without a stack of its own (a state machine the scheduler calls,
-/// ShimDmaChannel) can wait by returning and go on at its next activation.
+/// waits, so that a sender without a stack of its own (a state machine the scheduler calls: the
+/// DMA channels) can wait by returning and go on at its next activation.
 struct StreamSend {
-    /// What the sender waits for before its next step: nothing (the send is done), every
-    /// receiver's post (StreamLink::posted_event, keeping its local time), or the arrival of the
-    /// chunk in flight (at cycle `arrival`, catching up with simulated time).
-    enum class Wait { Done, Posts, Arrival };
     const std::uint8_t* data = nullptr;
     std::uint64_t n = 0;
     std::uint64_t off = 0;
     const std::vector<StreamReceiver*>* rx = nullptr;
     bool first = true; ///< the next chunk is the transfer's first (pays the route latency)
-    Wait wait = Wait::Done;
+    /// What the last step waited for: nothing, every receiver's post, or a chunk's arrival.
+    enum class Waiting { Nothing, Posts, Arrival };
+    Waiting waiting = Waiting::Nothing;
     std::uint64_t waited_from = 0; ///< Posts: the sender's local time when it began waiting
     std::uint64_t chunk = 0; ///< Arrival: the chunk's bytes and cycles
     std::uint64_t cycles = 0;
-    std::uint64_t arrival = 0;
 };
 
 class StreamLink {
@@ -96,12 +93,10 @@ public:
     /// Start sending n bytes from `data` (to `to`, or to every receiver): `s` holds the transfer.
     void begin_send(StreamSend& s, const std::uint8_t* data, std::uint64_t n,
                     const std::vector<StreamReceiver*>* to = nullptr);
-    /// Go on with `s` until it must wait, and say what for (StreamSend::Wait); the sender then
-    /// waits (posted_event() keeping its local time, or until s.arrival) and steps again. A chunk
-    /// is delivered at the step after its arrival. Done: every byte was delivered.
-    StreamSend::Wait step(StreamSend& s, ProcessClock& clk, ProcessState& ps, ChannelTime& time);
-    /// Notified when a receiver posts while the sender waits for it (StreamSend::Wait::Posts).
-    const sc_core::sc_event& posted_event() const { return posted_; }
+    /// Go on with `s` until it must wait, and say what for: every receiver's post (keeping the
+    /// sender's local time) or the arrival of the chunk in flight; the sender then waits and steps
+    /// again. A chunk is delivered at the step after its arrival. Done: every byte was delivered.
+    Wake step(StreamSend& s, ProcessClock& clk, ProcessState& ps, ChannelTime& time);
     /// Post a receiver's BD of n bytes and wait until it is filled.
     void receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps);
     /// receive() without the wait: post the BD; the receiver is filled when `r.posted` is false

@@ -49,18 +49,110 @@ ProcessView TileDmaChannel::view() const {
     return v;
 }
 
-void TileDmaChannel::body() {
-    if (!link_ || prog_.bds.empty()) {
-        ps_.status = ProcessState::Status::Done;
-        return;
+void TileDmaChannel::activate() {
+    for (;;) {
+        switch (phase_) {
+        case Phase::Start:
+            if (!link_ || prog_.bds.empty()) {
+                ps_.status = ProcessState::Status::Done;
+                phase_ = Phase::Done;
+                return;
+            }
+            repeats_left_ = prog_.repeat_count;
+            bd_ = prog_.start;
+            phase_ = prog_.dir == model::Direction::MM2S ? Phase::Mm2sBd : Phase::S2mmBd;
+            break;
+        case Phase::Mm2sBd: {
+            const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
+            ps_.prov = &bd.prov;
+            begin_bd_lock(bd);
+            phase_ = Phase::Mm2sLock;
+            [[fallthrough]];
+        }
+        case Phase::Mm2sLock: {
+            const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
+            if (const auto w = acquire_bd_lock(bd); !w.done()) {
+                if (clk_.trigger_for(w)) return;
+                break;
+            }
+            start_bd(bd);
+            phase_ = Phase::Mm2sSend;
+            [[fallthrough]];
+        }
+        case Phase::Mm2sSend: {
+            const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
+            const auto w =
+                packet_ ? packet_->step(packet_send_, clk_, ps_, time_) : link_->step(send_, clk_, ps_, time_);
+            if (!w.done()) {
+                if (clk_.trigger_for(w)) return;
+                break;
+            }
+            finish_bd(bd);
+            phase_ = Phase::Mm2sNext;
+            if (clk_.trigger_maybe_sync()) return; // as SemaphoreLock::release in a thread
+            [[fallthrough]];
+        }
+        case Phase::Mm2sNext:
+            if (++repeat_ <= prog_.bds[static_cast<std::size_t>(bd_)].repeat) {
+                phase_ = Phase::Mm2sBd;
+                break;
+            }
+            repeat_ = 0;
+            if (advance()) {
+                phase_ = Phase::Mm2sBd;
+                break;
+            }
+            ps_.status = ProcessState::Status::Done;
+            phase_ = Phase::Done;
+            return;
+        case Phase::S2mmBd: {
+            const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
+            ps_.prov = &bd.prov;
+            begin_bd_lock(bd, waiting_since_);
+            phase_ = Phase::S2mmLock;
+            [[fallthrough]];
+        }
+        case Phase::S2mmLock: {
+            const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
+            if (const auto w = acquire_bd_lock(bd); !w.done()) {
+                if (clk_.trigger_for(w)) return;
+                break;
+            }
+            clk_.advance(svc_.timing.bd_setup_cycles);
+            post(clk_.local_cycles());
+            // Sleep while on_filled() keeps the chain going; it wakes us when the chain ends, or
+            // when the next BD's lock, held when its predecessor filled, has been released (or
+            // must be waited for, for an acquire-equal).
+            ps_.status = ProcessState::Status::WaitStream;
+            ps_.since = clk_.local_cycles();
+            thread_asleep_ = true;
+            phase_ = Phase::S2mmAsleep;
+            [[fallthrough]];
+        }
+        case Phase::S2mmAsleep:
+            if (thread_asleep_) {
+                clk_.trigger_for(Wake::on(wake_));
+                return;
+            }
+            if (watching_ >= 0) {
+                locks_.at(watching_).unwatch(wake_);
+                watching_ = -1;
+                waiting_since_ = resume_at_;
+            } else {
+                waiting_since_ = UINT64_MAX;
+            }
+            ps_.status = ProcessState::Status::Running;
+            clk_.set_local_cycles(resume_at_);
+            if (chain_done_) {
+                ps_.status = ProcessState::Status::Done;
+                phase_ = Phase::Done;
+                return;
+            }
+            phase_ = Phase::S2mmBd;
+            break;
+        case Phase::Done: return;
+        }
     }
-    repeats_left_ = prog_.repeat_count;
-    bd_ = prog_.start;
-    if (prog_.dir == model::Direction::MM2S)
-        run_mm2s();
-    else
-        run_s2mm();
-    ps_.status = ProcessState::Status::Done;
 }
 
 bool TileDmaChannel::advance() {
@@ -74,13 +166,6 @@ bool TileDmaChannel::advance() {
         return true;
     }
     return false;
-}
-
-void TileDmaChannel::run_mm2s() {
-    do {
-        const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
-        for (int r = 0; r <= bd.repeat; ++r) run_bd(bd);
-    } while (advance());
 }
 
 // MM2S with padding: walk the padded index space; real positions read memory, padding emits the
@@ -110,17 +195,20 @@ void TileDmaChannel::gather_padded(const model::BufferDescriptor& bd, std::int64
     rec(rec, 0, base);
 }
 
-void TileDmaChannel::acquire_bd_lock(const model::BufferDescriptor& bd, std::uint64_t waiting_since) {
+void TileDmaChannel::begin_bd_lock(const model::BufferDescriptor& bd, std::uint64_t waiting_since) {
     if (bd.acquire_lock < 0) return;
-    auto& l = locks_.at(bd.acquire_lock);
     // An S2MM that slept until the lock's release (on_filled) has waited since then already.
-    const auto from = std::min(waiting_since, clk_.local_cycles());
-    std::uint64_t stall = clk_.local_cycles() - from;
-    if (bd.acquire_equal)
-        l.acquire_eq(bd.acquire_value, clk_, ps_, &stall);
-    else
-        l.acquire_ge(bd.acquire_value, clk_, ps_, &stall);
-    note_lock_stall(bd, l, from, stall);
+    lock_from_ = std::min(waiting_since, clk_.local_cycles());
+    lock_stall_ = clk_.local_cycles() - lock_from_;
+    acquire_ = LockAcquire{bd.acquire_value, bd.acquire_equal, &lock_stall_};
+}
+
+Wake TileDmaChannel::acquire_bd_lock(const model::BufferDescriptor& bd) {
+    if (bd.acquire_lock < 0) return {};
+    auto& l = locks_.at(bd.acquire_lock);
+    if (const auto w = l.acquire_step(acquire_, clk_, ps_); !w.done()) return w;
+    note_lock_stall(bd, l, lock_from_, lock_stall_);
+    return {};
 }
 
 void TileDmaChannel::note_lock_stall(const model::BufferDescriptor& bd, const SemaphoreLock& lock, std::uint64_t from,
@@ -156,12 +244,10 @@ void TileDmaChannel::emit_stream_stall(const model::BufferDescriptor& bd, std::u
                                       from + cycles, args);
 }
 
-void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
-    ps_.prov = &bd.prov;
-    acquire_bd_lock(bd);
+void TileDmaChannel::start_bd(const model::BufferDescriptor& bd) {
     clk_.advance(svc_.timing.bd_setup_cycles);
     const auto& pat = patterns_[static_cast<std::size_t>(bd_)];
-    const std::uint64_t begin = clk_.local_cycles();
+    bd_begin_ = clk_.local_cycles();
     const std::uint8_t* data;
     std::uint64_t total = pat.total_bytes();
     if (!bd.pad.empty()) {
@@ -176,11 +262,11 @@ void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
         model::AddressPattern::Cursor(pat).gather(mem_, staging_.data(), pat.total_bytes());
         data = staging_.data();
     }
-    const auto active_before = time_.active;
-    const auto stalled_before = time_.stream_stall;
+    active_before_ = time_.active;
+    stalled_before_ = time_.stream_stall;
     if (packet_) {
-        packet_->send(packet_source_, bd.packet_id, model::packet_header(bd.packet_id, bd.packet_type, prog_.tile),
-                      data, total, clk_, ps_, time_);
+        packet_->begin_send(packet_send_, packet_source_, bd.packet_id,
+                            model::packet_header(bd.packet_id, bd.packet_type, prog_.tile), data, total);
     } else if (bd.packet_id >= 0) {
         // A packet BD on a circuit-switched flow: its header word travels as the first data word.
         const std::uint32_t h = model::packet_header(bd.packet_id, bd.packet_type, prog_.tile);
@@ -188,18 +274,22 @@ void TileDmaChannel::run_bd(const model::BufferDescriptor& bd) {
         std::memcpy(packet_staging_.data(), &h, 4);
         std::memcpy(packet_staging_.data() + 4, data, total);
         total += 4;
-        link_->send(packet_staging_.data(), total, clk_, ps_, time_);
+        link_->begin_send(send_, packet_staging_.data(), total);
     } else {
-        link_->send(data, total, clk_, ps_, time_);
+        link_->begin_send(send_, data, total);
     }
+    total_ = total;
+}
+
+void TileDmaChannel::finish_bd(const model::BufferDescriptor& bd) {
     // The wait for the receivers comes before the data (a BD is usually one chunk): traced first.
-    trace_stream_stall(bd, begin, time_.stream_stall - stalled_before, "back-pressure");
-    bytes_ += total;
+    trace_stream_stall(bd, bd_begin_, time_.stream_stall - stalled_before_, "back-pressure");
+    bytes_ += total_;
     ++bds_done_;
     ps_.acted("sent", &bd_labels_[static_cast<std::size_t>(bd_)], -1, clk_.local_cycles());
     ++stats_.bd_transfers;
-    trace_bd(bd, begin, clk_.local_cycles(), total, time_.active - active_before);
-    if (bd.release_lock >= 0) locks_.at(bd.release_lock).release(bd.release_value, clk_, ps_.name);
+    trace_bd(bd, bd_begin_, clk_.local_cycles(), total_, time_.active - active_before_);
+    if (bd.release_lock >= 0) locks_.at(bd.release_lock).release_unsynced(bd.release_value, clk_, ps_.name);
 }
 
 void TileDmaChannel::post(std::uint64_t at) {
@@ -212,35 +302,6 @@ void TileDmaChannel::post(std::uint64_t at) {
     ready_at = at;
     posted = true;
     link_->notify_posted();
-}
-
-void TileDmaChannel::run_s2mm() {
-    const auto& t = svc_.timing;
-    std::uint64_t waiting_since = UINT64_MAX;
-    for (;;) {
-        const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
-        ps_.prov = &bd.prov;
-        acquire_bd_lock(bd, waiting_since);
-        clk_.advance(t.bd_setup_cycles);
-        post(clk_.local_cycles());
-        // Sleep while on_filled() keeps the chain going; it wakes us when the chain ends, or when
-        // the next BD's lock, held when its predecessor filled, has been released (or must be
-        // waited for, for an acquire-equal).
-        ps_.status = ProcessState::Status::WaitStream;
-        ps_.since = clk_.local_cycles();
-        thread_asleep_ = true;
-        while (thread_asleep_) clk_.wait(wake_);
-        if (watching_ >= 0) {
-            locks_.at(watching_).unwatch(wake_);
-            watching_ = -1;
-            waiting_since = resume_at_;
-        } else {
-            waiting_since = UINT64_MAX;
-        }
-        ps_.status = ProcessState::Status::Running;
-        clk_.set_local_cycles(resume_at_);
-        if (chain_done_) return;
-    }
 }
 
 void TileDmaChannel::on_filled() {

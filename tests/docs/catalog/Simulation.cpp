@@ -122,10 +122,11 @@ void add_simulation(Catalog& c) {
     c.internal("sim.thread_not_method",
                "shim DMA (0,0) MM2S 0: simulator invariant broken: spawned as a thread, but it is a method process. "
                "This is a bug in npusim, not in the design; please report it with the design",
-               "SimEngine spawns each process as what it is: the shim DMA channels as methods (spawn_method, "
-               "SimProcess::activate), every other process as a thread (spawn, SimProcess::body).");
+               "SimProcess::spawn starts each process as what it says it is (is_method): the DMA channels as "
+               "methods, which implement activate(), the cores and the runtime controller as threads, which "
+               "implement body().");
     c.internal("sim.method_not_thread",
-               "DMA (0,2) MM2S 0: simulator invariant broken: spawned as a method, but it is a thread process. "
+               "worker 'w': simulator invariant broken: spawned as a method, but it is a thread process. "
                "This is a bug in npusim, not in the design; please report it with the design",
                "As sim.thread_not_method.");
     c.site("sim/src/RuntimeController.cpp");

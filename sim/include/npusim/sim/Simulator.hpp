@@ -73,7 +73,8 @@ struct SimOptions {
     /// ObjectFifo ring locks) lets its acquirer take a release its releaser made ahead of simulated
     /// time at once, at that release's cycle, instead of waiting in SystemC until that cycle.
     /// Results, cycles and traces are the same either way (tested on every registered design);
-    /// off only to compare (fewer SystemC waits: SimResult::scheduler_waits).
+    /// off only to compare (fewer SystemC waits and activations: SimResult::scheduler_waits,
+    /// scheduler_activations).
     bool lock_run_ahead = true;
     /// Wall-clock limit of the run in seconds (0: none). The run stops with a Limit error and the
     /// progress report when it is reached between two slices of simulated time (checked every
@@ -152,12 +153,13 @@ struct SimResult {
     std::uint64_t bd_transfers = 0; ///< BD executions over all channels
     std::uint64_t shim_tasks = 0;
     std::uint64_t queue_waits = 0; ///< task pushes that waited for a free queue slot (queue_wait)
-    /// SystemC waits made by all the run's processes (each suspends one and resumes it later: two
-    /// coroutine switches and a trip through SystemC's scheduler): the simulator's own cost
-    /// besides the copies and the kernels (docs/performance.md). A fact about the engine, not the
-    /// design (a core waits differently when its calls go to kernel threads): not in the reports.
+    /// SystemC waits made by all the run's thread processes, the cores and the runtime controller
+    /// (each suspends one and resumes it later: two coroutine switches and a trip through
+    /// SystemC's scheduler): with scheduler_activations, the simulator's own cost besides the
+    /// copies and the kernels (docs/performance.md). A fact about the engine, not the design (a
+    /// core waits differently when its calls go to kernel threads): not in the reports.
     std::uint64_t scheduler_waits = 0;
-    /// Activations of the run's method processes after a trigger (the shim DMA channels, state
+    /// Activations of the run's method processes after a trigger (the DMA channels, state
     /// machines with no stack: each activation is a trip through the scheduler without a coroutine
     /// switch, about 0.4x a thread's wait). Their waits, not counted in scheduler_waits.
     std::uint64_t scheduler_activations = 0;
