@@ -59,8 +59,10 @@ bool SemaphoreLock::ready_ahead(Ready ready, std::uint64_t& at) {
     return false;
 }
 
-Wake SemaphoreLock::acquire_step(LockAcquire& a, ProcessClock& clk, ProcessState& ps) {
-    const auto ready = [&a](int value) { return a.equal ? value == a.value : value >= a.value; };
+template <bool Equal>
+[[gnu::always_inline]] inline Wake SemaphoreLock::acquire_step_as(LockAcquire& a, ProcessClock& clk, ProcessState& ps) {
+    const int v = a.value;
+    const auto ready = [v](int value) { return Equal ? value == v : value >= v; };
     if (!a.waiting) {
         auto at = clk.local_cycles();
         apply_due(at);
@@ -75,7 +77,7 @@ Wake SemaphoreLock::acquire_step(LockAcquire& a, ProcessClock& clk, ProcessState
                 // timed, so a wait on the lock's event (or on the next scheduled release) is the
                 // only SystemC wait needed.
                 a.start = clk.local_cycles();
-                ps.waiting_on_lock(index_, a.value, a.equal, a.start);
+                ps.waiting_on_lock(index_, v, Equal, a.start);
                 ++waiters_;
                 a.waiting = true;
             }
@@ -92,26 +94,31 @@ Wake SemaphoreLock::acquire_step(LockAcquire& a, ProcessClock& clk, ProcessState
         ps.ring = nullptr;
         if (a.stall) *a.stall += clk.local_cycles() - a.start;
     }
-    if (a.equal) {
-        traced_instant(TraceKind::LockAcquire, "acquire ==", clk.local_cycles(), ps.name, a.value);
+    if constexpr (Equal) {
+        traced_instant(TraceKind::LockAcquire, "acquire ==", clk.local_cycles(), ps.name, v);
     } else {
-        value_ -= a.value;
-        acquired_ += a.value;
+        value_ -= v;
+        acquired_ += v;
         traced(clk.local_cycles());
-        traced_instant(TraceKind::LockAcquire, "acquire", clk.local_cycles(), ps.name, a.value);
+        traced_instant(TraceKind::LockAcquire, "acquire", clk.local_cycles(), ps.name, v);
     }
     clk.advance(svc_.timing.lock_acquire_cycles);
     return {};
 }
 
+Wake SemaphoreLock::acquire_step(LockAcquire& a, ProcessClock& clk, ProcessState& ps) {
+    return a.equal ? acquire_step_as<true>(a, clk, ps) : acquire_step_as<false>(a, clk, ps);
+}
+
 void SemaphoreLock::acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall) {
     LockAcquire a{v, false, stall};
-    for (auto w = acquire_step(a, clk, ps); !w.done(); w = acquire_step(a, clk, ps)) clk.wait_for(w);
+    for (auto w = acquire_step_as<false>(a, clk, ps); !w.done(); w = acquire_step_as<false>(a, clk, ps))
+        clk.wait_for(w);
 }
 
 void SemaphoreLock::acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall) {
     LockAcquire a{v, true, stall};
-    for (auto w = acquire_step(a, clk, ps); !w.done(); w = acquire_step(a, clk, ps)) clk.wait_for(w);
+    for (auto w = acquire_step_as<true>(a, clk, ps); !w.done(); w = acquire_step_as<true>(a, clk, ps)) clk.wait_for(w);
 }
 
 void SemaphoreLock::release(int v, ProcessClock& clk, const std::string& who) {

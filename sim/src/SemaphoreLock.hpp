@@ -113,6 +113,10 @@ private:
     /// with every pending release up to it applied; false (nothing changed) if there is none.
     template <class Ready>
     bool ready_ahead(Ready ready, std::uint64_t& at);
+    /// acquire_step for one kind of acquire (compiled apart, so a thread's acquire_ge / acquire_eq
+    /// has it inline and tests the kind at compile time).
+    template <bool Equal>
+    Wake acquire_step_as(LockAcquire& a, ProcessClock& clk, ProcessState& ps);
     /// The lock's counter at `cycle` on its track (nothing without a trace: checked inline, as
     /// these run on every lock operation).
     void traced(std::uint64_t cycle) {
