@@ -5,6 +5,7 @@
 
 #include "npusim/model/NetlistRelations.hpp"
 
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <fmt/format.h>
@@ -68,6 +69,7 @@ std::vector<MemoryGuard::Range> CoreProcess::body_ranges() const {
 
 void CoreProcess::body_check() {
     if (!guard_) return;
+    body_unchecked_ = false;
     const auto ranges = body_ranges();
     const auto bad = guard_->check(ranges, all_ranges_);
     if (!bad.empty())
@@ -77,11 +79,46 @@ void CoreProcess::body_check() {
                                          error_subject(), clk_.local_cycles(), bad)));
 }
 
+void CoreProcess::acquire_check(const Ring& r, int first, int need) {
+    if (!guard_) return;
+    // Nobody else runs unless the acquire waits: then the whole check is made, before the wait
+    // (check_before_wait). An acquire that did not wait checks only the objects it took (a write
+    // there came before the body held them; nothing ran since the acquire began); the rest waits
+    // for the next full check, which comes before the core next waits or calls a kernel, and finds
+    // the same writes (the copy changes only at a release, over what was held, and after a wait).
+    const auto ri = static_cast<std::size_t>(&r - rings_.data());
+    const int depth = static_cast<int>(r.elems.size());
+    std::array<MemoryGuard::Range, 4> inline_ranges;
+    std::vector<MemoryGuard::Range> many;
+    const int take = std::min(need, depth - r.held);
+    std::span<MemoryGuard::Range> within;
+    if (take <= static_cast<int>(inline_ranges.size())) {
+        within = std::span(inline_ranges.data(), static_cast<std::size_t>(std::max(take, 0)));
+    } else {
+        many.resize(static_cast<std::size_t>(take));
+        within = many;
+    }
+    for (int k = 0; k < take; ++k)
+        within[static_cast<std::size_t>(k)] = element_ranges_[ri][static_cast<std::size_t>((first + k) % depth)];
+    body_unchecked_ = true;
+    const auto bad = guard_->check_within(within, body_ranges(), all_ranges_);
+    if (!bad.empty())
+        fail(SimulationError(SimulationError::Kind::Kernel,
+                             fmt::format("{}: its body wrote outside the objects it holds and its Buffers (between "
+                                         "cycle {} and its next fifo or kernel call): {}",
+                                         error_subject(), clk_.local_cycles(), bad)));
+}
+
+void CoreProcess::check_before_wait(void* self) { static_cast<CoreProcess*>(self)->body_check(); }
+
 void CoreProcess::resync(std::uint64_t waits_before) {
     if (guard_ && clk_.waits() != waits_before) guard_->catch_up();
 }
 
 void CoreProcess::suspending() {
+    // Writes an acquire left unchecked (acquire_check) are checked before others run; inside a
+    // kernel the body's writes were checked at the call.
+    if (body_unchecked_ && !kernel_) body_check();
     // What the body and its kernels may have written, for other cores' guards on these tiles.
     if (guard_ && guard_->shares_tiles()) guard_->publish(body_ranges());
 }
@@ -154,9 +191,9 @@ void CoreProcess::body() {
         run_body();
         model::NativeActivity::leave();
         const bool parked = prog_.while_true && sync_ops_ == ops_before;
-        // What the body wrote after its last call: a forever loop's next iteration checks it at its
-        // first fifo or kernel call, which sees the same memory and holds the same objects (nothing
-        // runs in between), so the check is made once there instead of twice.
+        // What the body wrote after its last call: a forever loop's next iteration checks it from its
+        // first fifo or kernel call on (acquire_check, then before it waits or calls a kernel), which
+        // sees the same memory and holds the same objects (nothing runs in between).
         if (!prog_.while_true || parked) body_check();
         ++iterations_;
         if (parked) {
@@ -208,7 +245,7 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
     // AIEObjectFifoStatefulTransform LowerObjectFifoAcquire): it ends in a deadlock report.
     const int need = std::max(0, n - r.held);
     if (need > 0) {
-        body_check();
+        const int first = r.index + r.held; // the first object it takes
         const auto waits = clk_.waits();
         ps_.ring = &r.label;
         ps_.count = n;
@@ -219,8 +256,9 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
         const auto requested = clk_.local_cycles();
         const auto stalled_before = stall_;
         trace_lock_request(TraceKind::LockAcquire, r.label, lock, amount, requested);
-        lock.acquire_ge(amount, clk_, ps_, &stall_);
+        lock.acquire_ge(amount, clk_, ps_, &stall_, guard_ ? &CoreProcess::check_before_wait : nullptr, this);
         trace_lock_stall(r.label, lock, amount, requested, stall_ - stalled_before);
+        if (clk_.waits() == waits) acquire_check(r, first, need); // else checked before the wait
         r.held += need;
         r.acquired += static_cast<std::uint64_t>(need);
         ps_.acted("acquired", &r.label, need, clk_.local_cycles());

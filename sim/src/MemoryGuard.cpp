@@ -67,11 +67,30 @@ void MemoryGuard::refresh(std::span<const Range> ranges) {
         }
 }
 
+std::string MemoryGuard::compare(std::size_t i, const std::uint8_t* from, const std::uint8_t* to,
+                                 std::span<const Range> allowed, std::span<const Range> context) const {
+    if (from >= to) return {};
+    const auto* base = spans_[i].base;
+    const auto* copy = copies_[i];
+    const auto off = static_cast<std::size_t>(from - base);
+    if (std::memcmp(from, copy + off, static_cast<std::size_t>(to - from)) == 0) return {};
+    const std::uint8_t* first = nullptr;
+    const std::uint8_t* last = nullptr;
+    std::size_t changed = 0;
+    for (const auto* q = from; q < to; ++q)
+        if (*q != copy[q - base]) {
+            if (!first) first = q;
+            last = q;
+            ++changed;
+        }
+    return describe(i, first, last, changed, allowed, context);
+}
+
 std::string MemoryGuard::check(std::span<const Range> allowed, std::span<const Range> context) const {
+    ++full_checks_;
     for (std::size_t i = 0; i < spans_.size(); ++i) {
         const auto* base = spans_[i].base;
         const auto* end = base + spans_[i].bytes;
-        const auto* copy = copies_[i];
         // The allowed ranges inside this tile, in address order (a buffer kept between calls).
         auto& inside = inside_;
         inside.clear();
@@ -80,27 +99,25 @@ std::string MemoryGuard::check(std::span<const Range> allowed, std::span<const R
                 inside.push_back({std::max(r.begin, base), std::min(r.end, end), r.name});
         std::sort(inside.begin(), inside.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
         const std::uint8_t* p = base;
-        auto compare = [&](const std::uint8_t* from, const std::uint8_t* to) -> std::string {
-            if (from >= to) return {};
-            const auto off = static_cast<std::size_t>(from - base);
-            if (std::memcmp(from, copy + off, static_cast<std::size_t>(to - from)) == 0) return {};
-            const std::uint8_t* first = nullptr;
-            const std::uint8_t* last = nullptr;
-            std::size_t changed = 0;
-            for (const auto* q = from; q < to; ++q)
-                if (*q != copy[q - base]) {
-                    if (!first) first = q;
-                    last = q;
-                    ++changed;
-                }
-            return describe(i, first, last, changed, allowed, context);
-        };
         for (const auto& r : inside) {
-            if (auto s = compare(p, r.begin); !s.empty()) return s;
+            if (auto s = compare(i, p, r.begin, allowed, context); !s.empty()) return s;
             p = std::max(p, r.end);
         }
-        if (auto s = compare(p, end); !s.empty()) return s;
+        if (auto s = compare(i, p, end, allowed, context); !s.empty()) return s;
     }
+    return {};
+}
+
+std::string MemoryGuard::check_within(std::span<const Range> within, std::span<const Range> allowed,
+                                      std::span<const Range> context) const {
+    ++partial_checks_;
+    for (const auto& r : within)
+        for (std::size_t i = 0; i < spans_.size(); ++i) {
+            const auto* base = spans_[i].base;
+            const auto* end = base + spans_[i].bytes;
+            if (auto s = compare(i, std::max(r.begin, base), std::min(r.end, end), allowed, context); !s.empty())
+                return s;
+        }
     return {};
 }
 

@@ -45,9 +45,20 @@ public:
     /// buffer hit, and the nearest of `allowed` and `context` as the range likely overrun); an
     /// empty string when there is none.
     std::string check(std::span<const Range> allowed, std::span<const Range> context = {}) const;
+    /// As check, looking only inside `within` (memory the code was not given, known unchanged
+    /// elsewhere or to be checked later): the first write there since the last snapshot.
+    std::string check_within(std::span<const Range> within, std::span<const Range> allowed,
+                             std::span<const Range> context = {}) const;
+    /// Compares made so far by check (each over the watched tiles outside the allowed ranges) and
+    /// by check_within (each over its ranges only).
+    std::uint64_t full_checks() const { return full_checks_; }
+    std::uint64_t partial_checks() const { return partial_checks_; }
     const std::vector<model::TileCoord>& tiles() const { return tiles_; }
 
 private:
+    /// The first change of tile `i` in [from, to) against its copy, described; "" when none.
+    std::string compare(std::size_t i, const std::uint8_t* from, const std::uint8_t* to, std::span<const Range> allowed,
+                        std::span<const Range> context) const;
     std::string describe(std::size_t tile, const std::uint8_t* first, const std::uint8_t* last, std::size_t changed,
                          std::span<const Range> allowed, std::span<const Range> context) const;
     TileMemory& memory_;
@@ -61,6 +72,8 @@ private:
     mutable std::vector<Range> inside_; ///< check: the allowed ranges inside one tile (kept to reuse its storage)
     std::uint64_t seen_ = 0; ///< TileMemory write log entries already applied
     int shares_ = -1; ///< shares_tiles(): -1 not asked yet
+    mutable std::uint64_t full_checks_ = 0;
+    mutable std::uint64_t partial_checks_ = 0;
 };
 
 } // namespace npusim::sim

@@ -110,10 +110,13 @@ Wake SemaphoreLock::acquire_step(LockAcquire& a, ProcessClock& clk, ProcessState
     return a.equal ? acquire_step_as<true>(a, clk, ps) : acquire_step_as<false>(a, clk, ps);
 }
 
-void SemaphoreLock::acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall) {
+void SemaphoreLock::acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall,
+                               void (*before_wait)(void*), void* ctx) {
     LockAcquire a{v, false, stall};
-    for (auto w = acquire_step_as<false>(a, clk, ps); !w.done(); w = acquire_step_as<false>(a, clk, ps))
-        clk.wait_for(w);
+    auto w = acquire_step_as<false>(a, clk, ps);
+    if (w.done()) return;
+    if (before_wait) before_wait(ctx);
+    for (; !w.done(); w = acquire_step_as<false>(a, clk, ps)) clk.wait_for(w);
 }
 
 void SemaphoreLock::acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall) {

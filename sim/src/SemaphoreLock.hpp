@@ -34,7 +34,10 @@ public:
     SemaphoreLock(const RunServices& services, int index, std::string name, std::string where, int init, int max_value,
                   int track);
 
-    void acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall = nullptr);
+    /// `before_wait(ctx)`, when given, runs once if the process has to wait, before it waits (a
+    /// core checks its memory there: others may write while it waits).
+    void acquire_ge(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall = nullptr,
+                    void (*before_wait)(void*) = nullptr, void* ctx = nullptr);
     void acquire_eq(int v, ProcessClock& clk, ProcessState& ps, std::uint64_t* stall = nullptr);
     /// acquire_ge / acquire_eq in steps: go on with `a` until it must wait and say what for; the
     /// process waits for that and steps again. Done: the lock is taken. acquire_ge and acquire_eq

@@ -119,3 +119,44 @@ TEST_CASE("with check_memory off the same overrun passes silently (what the NPU 
     const auto n = design(with_kernel(overrun_kernel(1)));
     CHECK_NOTHROW(sim::simulate(n, ones(n), o));
 }
+
+// An acquire that does not wait checks only the objects it takes and leaves the rest of memory to
+// the next full check, before the core waits or calls a kernel (CoreProcess::acquire_check). Neither
+// kind of write may get lost or be blamed on the kernel.
+TEST_CASE("a body write just before an acquire that does not wait is still caught and blamed on the body",
+          "[sim][memory][body]") {
+    SECTION("into the very object the acquire then takes") {
+        // 'out' has two objects: every other acquire takes the same one. Writing it before the
+        // acquire is outside what the body holds, even though the acquire makes it writable. (The
+        // first pointer is the body's resolve-time trace, in other memory.)
+        auto taken = std::make_shared<std::vector<std::int32_t*>>();
+        const auto msg = kernel_error(design(
+            [taken](ObjectFifoHandle i, ObjectFifoHandle o) {
+                auto e = i.acquire(1);
+                if (taken->size() == 3) (*taken)[1][3] = 77; // the object this acquire takes
+                auto f = o.acquire(1);
+                taken->push_back(f.as<std::int32_t>().data());
+                (void)e;
+                i.release(1);
+                o.release(1);
+            },
+            4));
+        CHECK(taken->size() == 3); // the run stopped at that acquire
+        CHECK_THAT(msg, Catch::StartsWith("worker 'w': its body wrote outside the objects it holds and its Buffers"));
+        CHECK_THAT(msg, Catch::Contains("1 byte(s) changed from tile (0,2) offset 0x"));
+        CHECK_THAT(msg, Catch::Contains("inside buffer 'out_buff_0' ('out' producer, element 0) at byte 12 of its 64"));
+    }
+    SECTION("elsewhere, before the kernel call that follows") {
+        const auto msg = kernel_error(design([](ObjectFifoHandle i, ObjectFifoHandle o) {
+            auto e = i.acquire(1);
+            e.as<std::int32_t>().data()[16] = -1; // one past the object it holds, before taking 'out'
+            auto f = o.acquire(1);
+            overrun_kernel(0)(e, f); // writes only its views: the body is to blame
+            i.release(1);
+            o.release(1);
+        }));
+        CHECK_THAT(msg, Catch::StartsWith("worker 'w': its body wrote outside the objects it holds and its Buffers"));
+        CHECK_THAT(msg, Catch::Contains("4 byte(s) changed from tile (0,2)"));
+        CHECK_THAT(msg, Catch::Contains("right after the end of fifo 'in' consumer 0 element 0 (64 B)"));
+    }
+}

@@ -76,3 +76,22 @@ TEST_CASE("writes are logged only for tiles another guard watches", "[sim][memor
     mem.note_write({0, 3}, mem.buffer(0), mem.buffer(0) + 4); // a tile nobody watches
     CHECK(mem.log_end() == 1);
 }
+
+// check_within: the compare an acquire that did not wait makes (CoreProcess::acquire_check), over
+// the objects it took only. Changes elsewhere are left for the next full check.
+TEST_CASE("check_within looks only inside its ranges and describes a change there as check does", "[sim][memory]") {
+    const auto bufs = two_buffers();
+    sim::TileMemory mem(bufs);
+    sim::MemoryGuard g(mem, {{0, 2}});
+    g.snapshot();
+    const Range x{mem.buffer(0), mem.buffer(0) + 256, "x"};
+    const Range y{mem.buffer(1), mem.buffer(1) + 256, "y"};
+    mem.buffer(1)[40] = 3; // into y
+    CHECK(g.check_within({&x, 1}, {}).empty()); // not looked at
+    const auto bad = g.check_within({&y, 1}, {&x, 1});
+    CHECK(bad.find("1 byte(s) changed from tile (0,2) offset 0x128") == 0);
+    CHECK(bad.find("inside buffer 'y' (") != std::string::npos);
+    CHECK(bad == g.check({&x, 1})); // the same report as the full check's
+    CHECK(g.partial_checks() == 2);
+    CHECK(g.full_checks() == 1);
+}
