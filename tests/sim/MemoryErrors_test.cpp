@@ -62,6 +62,12 @@ auto with_kernel(K k) {
         o.release(1);
     };
 }
+// A body's report: its first line, how many bytes changed where, and what it names there.
+void check_body_report(const std::string& msg, const std::string& changed, const std::string& names) {
+    CHECK_THAT(msg, Catch::StartsWith("worker 'w': its body wrote outside the objects it holds and its Buffers"));
+    CHECK_THAT(msg, Catch::Contains(changed));
+    CHECK_THAT(msg, Catch::Contains(names));
+}
 } // namespace
 
 TEST_CASE("a kernel writing one word past its output view is caught, naming what it overwrote",
@@ -92,9 +98,8 @@ TEST_CASE("a worker body writing past an object it holds, or into one it release
             i.release(1);
             o.release(1);
         }));
-        CHECK_THAT(msg, Catch::StartsWith("worker 'w': its body wrote outside the objects it holds and its Buffers"));
-        CHECK_THAT(msg, Catch::Contains("4 byte(s) changed from tile (0,2)"));
-        CHECK_THAT(msg, Catch::Contains("right after the end of fifo 'out' producer element 0 (64 B)"));
+        check_body_report(msg, "4 byte(s) changed from tile (0,2)",
+                          "right after the end of fifo 'out' producer element 0 (64 B)");
     }
     SECTION("into an object after releasing it") {
         const auto msg = kernel_error(design([](ObjectFifoHandle i, ObjectFifoHandle o) {
@@ -106,9 +111,8 @@ TEST_CASE("a worker body writing past an object it holds, or into one it release
             (void)e;
             i.release(1);
         }));
-        CHECK_THAT(msg, Catch::StartsWith("worker 'w': its body wrote outside the objects it holds and its Buffers"));
-        CHECK_THAT(msg, Catch::Contains("1 byte(s) changed from tile (0,2) offset 0x"));
-        CHECK_THAT(msg, Catch::Contains("inside buffer 'out_buff_0' ('out' producer, element 0) at byte 0 of its 64"));
+        check_body_report(msg, "1 byte(s) changed from tile (0,2) offset 0x",
+                          "inside buffer 'out_buff_0' ('out' producer, element 0) at byte 0 of its 64");
         CHECK_THAT(msg, !Catch::Contains("that is")); // no held object near the write to blame
     }
 }
@@ -142,9 +146,8 @@ TEST_CASE("a body write just before an acquire that does not wait is still caugh
             },
             4));
         CHECK(taken->size() == 3); // the run stopped at that acquire
-        CHECK_THAT(msg, Catch::StartsWith("worker 'w': its body wrote outside the objects it holds and its Buffers"));
-        CHECK_THAT(msg, Catch::Contains("1 byte(s) changed from tile (0,2) offset 0x"));
-        CHECK_THAT(msg, Catch::Contains("inside buffer 'out_buff_0' ('out' producer, element 0) at byte 12 of its 64"));
+        check_body_report(msg, "1 byte(s) changed from tile (0,2) offset 0x",
+                          "inside buffer 'out_buff_0' ('out' producer, element 0) at byte 12 of its 64");
     }
     SECTION("elsewhere, before the kernel call that follows") {
         const auto msg = kernel_error(design([](ObjectFifoHandle i, ObjectFifoHandle o) {
@@ -155,8 +158,7 @@ TEST_CASE("a body write just before an acquire that does not wait is still caugh
             i.release(1);
             o.release(1);
         }));
-        CHECK_THAT(msg, Catch::StartsWith("worker 'w': its body wrote outside the objects it holds and its Buffers"));
-        CHECK_THAT(msg, Catch::Contains("4 byte(s) changed from tile (0,2)"));
-        CHECK_THAT(msg, Catch::Contains("right after the end of fifo 'in' consumer 0 element 0 (64 B)"));
+        check_body_report(msg, "4 byte(s) changed from tile (0,2)",
+                          "right after the end of fifo 'in' consumer 0 element 0 (64 B)");
     }
 }
