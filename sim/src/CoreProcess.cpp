@@ -5,7 +5,6 @@
 
 #include "npusim/model/NetlistRelations.hpp"
 
-#include <array>
 #include <chrono>
 #include <cstring>
 #include <fmt/format.h>
@@ -70,13 +69,15 @@ std::vector<MemoryGuard::Range> CoreProcess::body_ranges() const {
 void CoreProcess::body_check() {
     if (!guard_) return;
     body_unchecked_ = false;
-    const auto ranges = body_ranges();
-    const auto bad = guard_->check(ranges, all_ranges_);
-    if (!bad.empty())
-        fail(SimulationError(SimulationError::Kind::Kernel,
-                             fmt::format("{}: its body wrote outside the objects it holds and its Buffers (between "
-                                         "cycle {} and its next fifo or kernel call): {}",
-                                         error_subject(), clk_.local_cycles(), bad)));
+    const auto bad = guard_->check(body_ranges(), all_ranges_);
+    if (!bad.empty()) body_wrote_outside(bad);
+}
+
+void CoreProcess::body_wrote_outside(const std::string& bad) {
+    fail(SimulationError(SimulationError::Kind::Kernel,
+                         fmt::format("{}: its body wrote outside the objects it holds and its Buffers (between "
+                                     "cycle {} and its next fifo or kernel call): {}",
+                                     error_subject(), clk_.local_cycles(), bad)));
 }
 
 void CoreProcess::acquire_check(const Ring& r, int first, int need) {
@@ -88,25 +89,13 @@ void CoreProcess::acquire_check(const Ring& r, int first, int need) {
     // the same writes (the copy changes only at a release, over what was held, and after a wait).
     const auto ri = static_cast<std::size_t>(&r - rings_.data());
     const int depth = static_cast<int>(r.elems.size());
-    std::array<MemoryGuard::Range, 4> inline_ranges;
-    std::vector<MemoryGuard::Range> many;
-    const int take = std::min(need, depth - r.held);
-    std::span<MemoryGuard::Range> within;
-    if (take <= static_cast<int>(inline_ranges.size())) {
-        within = std::span(inline_ranges.data(), static_cast<std::size_t>(std::max(take, 0)));
-    } else {
-        many.resize(static_cast<std::size_t>(take));
-        within = many;
-    }
-    for (int k = 0; k < take; ++k)
-        within[static_cast<std::size_t>(k)] = element_ranges_[ri][static_cast<std::size_t>((first + k) % depth)];
     body_unchecked_ = true;
-    const auto bad = guard_->check_within(within, body_ranges(), all_ranges_);
-    if (!bad.empty())
-        fail(SimulationError(SimulationError::Kind::Kernel,
-                             fmt::format("{}: its body wrote outside the objects it holds and its Buffers (between "
-                                         "cycle {} and its next fifo or kernel call): {}",
-                                         error_subject(), clk_.local_cycles(), bad)));
+    const auto allowed = body_ranges();
+    for (int k = 0; k < std::min(need, depth - r.held); ++k) {
+        const auto& taken = element_ranges_[ri][static_cast<std::size_t>((first + k) % depth)];
+        if (const auto bad = guard_->check_within({&taken, 1}, allowed, all_ranges_); !bad.empty())
+            body_wrote_outside(bad);
+    }
 }
 
 void CoreProcess::check_before_wait(void* self) { static_cast<CoreProcess*>(self)->body_check(); }

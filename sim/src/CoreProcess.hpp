@@ -102,11 +102,13 @@ private:
     /// memory outside the objects the core holds and its Buffers (body_ranges). body_check (on
     /// entry to a call that may wait or run a kernel, before an acquire waits, and after each
     /// iteration) compares outside those; an acquire that does not wait checks only the objects it
-    /// takes (acquire_check) and leaves the rest to the next body_check, before the core waits; after a call that waited, the copy takes what others wrote meanwhile (resync:
+    /// takes (acquire_check) and leaves the rest to the next body_check, before the core waits;
+    /// after a call that waited, the copy takes what others wrote meanwhile (resync:
     /// MemoryGuard::catch_up, from the TileMemory write log); a release hands the released
     /// objects' bytes to the copy. Before the core waits (suspending) and at a release, it logs
     /// what it may have written, for the guards of other cores that reach the same tiles.
     void body_check();
+    [[noreturn]] void body_wrote_outside(const std::string& bad); ///< the body's error, for a MemoryGuard report
     /// After an acquire that did not wait took `need` objects of `r` from `first` on: those objects
     /// (the rest before the core next waits or calls a kernel: body_unchecked_).
     void acquire_check(const Ring& r, int first, int need);
