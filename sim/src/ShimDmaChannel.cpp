@@ -99,9 +99,18 @@ void ShimDmaChannel::activate() {
                 }
                 stalled_before_ = time_.stream_stall;
                 link_->begin_send(send_, data, pat_->total_bytes());
+                // The link sends `data` in order, whether host memory or the gathered copy.
+                send_.ahead.reset(data, pat_->total_bytes(), false);
+                send_.ahead.advance(0);
                 phase_ = Phase::Sending;
             } else {
                 cursor_.emplace(*pat_);
+                if (pat_->run_bytes() == pat_->total_bytes()) { // written in order: its next bytes are known
+                    out_ahead_.reset(host_ + pat_->min_offset(), pat_->total_bytes(), true);
+                    out_ahead_.advance(0);
+                } else {
+                    out_ahead_.clear();
+                }
                 phase_ = Phase::Receiving;
                 if (pat_->total_bytes() > 0) {
                     link_->post_receive(*this, pat_->total_bytes(), clk_, ps_);
@@ -170,6 +179,7 @@ void ShimDmaChannel::trace_stream_stall(const model::ShimTask& task, std::uint64
 
 void ShimDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) {
     written += cursor_->scatter(host_, data, n);
+    out_ahead_.moved(n);
 }
 
 } // namespace npusim::sim

@@ -94,6 +94,7 @@ private:
     sc_core::sc_event pushed_;
     std::uint8_t* host_ = nullptr;
     std::optional<model::AddressPattern::Cursor> cursor_;
+    HostPrefetch out_ahead_; ///< an S2MM's next lines of host memory, when it writes them in order
     std::vector<std::uint8_t> staging_;
     int current_ = -1;
     std::vector<std::string> task_labels_; ///< per netlist task: "task 3 ('in' fill)"

@@ -40,6 +40,7 @@ void StreamLink::begin_send(StreamSend& s, const std::uint8_t* data, std::uint64
     s.rx = to ? to : &rx_;
     s.first = true;
     s.waiting = StreamSend::Waiting::Nothing;
+    s.ahead.clear();
     sending_ = n;
     sent_ = 0;
 }
@@ -64,6 +65,7 @@ Wake StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState& ps, Channe
             delivered_ += s.chunk;
             s.off += s.chunk;
             sent_ = s.off;
+            s.ahead.advance(s.off);
             continue;
         case StreamSend::Waiting::Posts:
             if (!all_posted(rx)) return Wake::keep_local(posted_);

@@ -7,6 +7,7 @@
 // wait in SystemC before offering or posting),
 // rate = the slowest of the stream and the two DMA channels. A receiver that has not posted
 // back-pressures the sender (a broadcast waits for all its destinations).
+#include "HostPrefetch.hpp"
 #include "ProcessClock.hpp"
 #include "ProcessState.hpp"
 #include "RunServices.hpp"
@@ -77,6 +78,9 @@ struct StreamSend {
     std::uint64_t waited_from = 0; ///< Posts: the sender's local time when it began waiting
     std::uint64_t chunk = 0; ///< Arrival: the chunk's bytes and cycles
     std::uint64_t cycles = 0;
+    /// The source's next lines, asked for as each chunk is delivered: set by a sender reading host
+    /// memory (a shim MM2S), empty otherwise (begin_send clears it).
+    HostPrefetch ahead;
 };
 
 class StreamLink {
