@@ -32,8 +32,8 @@ public:
     /// asked for yet, one line at a time from the first of them.
     /// The steps start at that byte, not at its line's start. Measured: starting each window at the
     /// line's start (one line more per window, on the page after the window's when the range is not
-    /// line-aligned, as a malloc'd tensor is not) made E1 at 64 MiB about 20 % slower than these
-    /// steps.
+    /// line-aligned, as a malloc'd tensor is not) made E1 at 64 MiB 17 % slower than these
+    /// steps (1,042 against 889 ns per object).
     void advance(std::uint64_t at) {
         const auto to = std::min(n_, at + kWindowBytes);
         const auto from = std::max(asked_, at);

@@ -7,6 +7,7 @@
 // runs its task until it must wait (for a task, the task's start, a receiver's post, a chunk's
 // arrival, its own BD's fill) and names what it waits for. It runs no user code, so it needs no
 // stack; a method's activation costs SystemC about 0.4x a thread's wait (BM_SystemCWaitVsMethod).
+#include "HostPrefetch.hpp"
 #include "SimProcess.hpp"
 #include "StreamLink.hpp"
 #include "TaskBoard.hpp"
