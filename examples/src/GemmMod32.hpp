@@ -28,5 +28,11 @@ bool gemm_mod32_has_vnni();
 /// C (M x N, row-major) = A (M x K) @ B (K x N) mod 2^32, every element written.
 void gemm_mod32(const std::int16_t* A, const std::int16_t* B, std::uint32_t* C, std::int64_t M, std::int64_t K,
                 std::int64_t N, GemmPath path = GemmPath::best);
+/// The same product's low 16 or 8 bits (numpy's astype to int16 or int8), written straight into
+/// C: no M x N array of 32-bit sums in between.
+void gemm_mod32(const std::int16_t* A, const std::int16_t* B, std::int16_t* C, std::int64_t M, std::int64_t K,
+                std::int64_t N, GemmPath path = GemmPath::best);
+void gemm_mod32(const std::int16_t* A, const std::int16_t* B, std::int8_t* C, std::int64_t M, std::int64_t K,
+                std::int64_t N, GemmPath path = GemmPath::best);
 
 } // namespace npusim::examples

@@ -267,14 +267,10 @@ Tensor reference(const Tensor& A, const Tensor& B, std::int64_t M, std::int64_t 
             std::vector<std::int16_t> wa, wb;
             const auto* a16 = as_i16(A, M * K, wa);
             const auto* b16 = as_i16(B, K * N, wb);
-            if constexpr (sizeof(TC) == 4) {
+            if constexpr (sizeof(TC) == 4)
                 gemm_mod32(a16, b16, reinterpret_cast<std::uint32_t*>(out), M, K, N);
-            } else {
-                std::vector<std::uint32_t> acc(static_cast<std::size_t>(M * N));
-                gemm_mod32(a16, b16, acc.data(), M, K, N);
-                for (std::size_t i = 0; i < acc.size(); ++i)
-                    out[i] = static_cast<TC>(acc[i]); // astype: the low bits (modular since C++20)
-            }
+            else
+                gemm_mod32(a16, b16, out, M, K, N); // astype: the low bits, written in place
         } else {
             // Floats accumulate in double, then round to the output type.
             auto widen = [](TA v) { return static_cast<double>(static_cast<float>(v)); };

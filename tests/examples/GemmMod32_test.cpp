@@ -3,7 +3,8 @@
 // (A.astype(int64) @ B).astype(uint32)). Sizes cover the AVX2 kernel's 4 x 16 blocks, the rows and
 // columns past them, odd K (the last pair padded with a zero), K = 0 and empty results; values
 // cover the full int16 range and the one input where vpmaddwd's 32-bit pair sum overflows
-// (2 x (-32768)^2 = 2^31).
+// (2 x (-32768)^2 = 2^31). The int16 and int8 outputs are checked against the same product's low
+// bits, as astype(int16) / astype(int8) keeps them.
 #include "GemmMod32.hpp"
 
 #include <Eigen/Core>
@@ -75,6 +76,35 @@ TEST_CASE("gemm_mod32: every path gives the low 32 bits of the int64 product", "
             std::vector<std::uint32_t> got(want.size());
             gemm_mod32(A.data(), B.data(), got.data(), M, K, N, path);
             CHECK(got == want);
+        }
+    }
+}
+
+TEST_CASE("gemm_mod32: int16 and int8 outputs are the low bits of the int64 product", "[examples][matmul][golden]") {
+    std::mt19937_64 rng(12);
+    struct Size {
+        std::int64_t M, K, N;
+    };
+    for (const Size s : {Size{1, 1, 1}, Size{4, 2, 16}, Size{5, 3, 17}, Size{8, 64, 32}, Size{7, 33, 50},
+                         Size{64, 128, 64}, Size{13, 257, 35}, Size{3, 0, 5}, Size{0, 4, 4}, Size{4, 4, 0}}) {
+        std::vector<std::int16_t> A(static_cast<std::size_t>(s.M * s.K)), B(static_cast<std::size_t>(s.K * s.N));
+        for (auto& x : A) x = static_cast<std::int16_t>(rng());
+        for (auto& x : B) x = static_cast<std::int16_t>(rng());
+        const auto want = eigen_reference(A, B, s.M, s.K, s.N);
+        std::vector<std::int16_t> want16(want.size());
+        std::vector<std::int8_t> want8(want.size());
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            want16[i] = static_cast<std::int16_t>(want[i] & 0xffffu);
+            want8[i] = static_cast<std::int8_t>(want[i] & 0xffu);
+        }
+        for (const auto path : paths()) {
+            INFO("M " << s.M << " K " << s.K << " N " << s.N << " path " << static_cast<int>(path));
+            std::vector<std::int16_t> got16(want.size(), 0x5a5a); // every element must be written
+            std::vector<std::int8_t> got8(want.size(), 0x5a);
+            gemm_mod32(A.data(), B.data(), got16.data(), s.M, s.K, s.N, path);
+            gemm_mod32(A.data(), B.data(), got8.data(), s.M, s.K, s.N, path);
+            CHECK(got16 == want16);
+            CHECK(got8 == want8);
         }
     }
 }
