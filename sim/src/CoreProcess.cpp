@@ -71,13 +71,14 @@ void CoreProcess::body_check() {
     body_unchecked_ = false;
     const auto bad = guard_->check(body_ranges(), all_ranges_);
     if (!bad.empty()) body_wrote_outside(bad);
+    body_clean_at_ = clk_.local_cycles();
 }
 
 void CoreProcess::body_wrote_outside(const std::string& bad) {
     fail(SimulationError(SimulationError::Kind::Kernel,
                          fmt::format("{}: its body wrote outside the objects it holds and its Buffers (between "
-                                     "cycle {} and its next fifo or kernel call): {}",
-                                     error_subject(), clk_.local_cycles(), bad)));
+                                     "cycle {}, its last fifo or kernel call checked, and cycle {}, this one): {}",
+                                     error_subject(), body_clean_at_, clk_.local_cycles(), bad)));
 }
 
 void CoreProcess::acquire_check(const Ring& r, int first, int need) {
@@ -475,6 +476,7 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
                              fmt::format("{}: kernel '{}' threw an unknown exception", error_subject(), kernel)));
     }
     check_kernel_writes(kernel, views, begin);
+    if (guard_) body_clean_at_ = begin + total; // nothing outside the views changed: the body next writes after
     std::uint64_t cascade_extra = 0; // cycles the call's cascade words lengthened it
     if (kernel_->words == 0) {
         if (!on_pool) clk_.advance(total);

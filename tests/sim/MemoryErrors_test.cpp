@@ -7,6 +7,7 @@
 #include "npusim/sim/Simulator.hpp"
 
 #include <catch2/catch.hpp>
+#include <regex>
 
 using namespace npusim;
 using namespace npusim::iron;
@@ -62,9 +63,21 @@ auto with_kernel(K k) {
         o.release(1);
     };
 }
-// A body's report: its first line, how many bytes changed where, and what it names there.
+// The cycles a body's report names: after the first, when its writes were last found clean, and by
+// the second, when the write was found ({-1, -1} if the report names none).
+std::pair<long, long> body_write_window(const std::string& msg) {
+    std::smatch m;
+    static const std::regex re("between cycle ([0-9]+), its last fifo or kernel call checked, and cycle ([0-9]+), "
+                               "this one\\)");
+    if (!std::regex_search(msg, m, re)) return {-1, -1};
+    return {std::stol(m[1]), std::stol(m[2])};
+}
+// A body's report: its first line, when, how many bytes changed where, and what it names there.
 void check_body_report(const std::string& msg, const std::string& changed, const std::string& names) {
     CHECK_THAT(msg, Catch::StartsWith("worker 'w': its body wrote outside the objects it holds and its Buffers"));
+    const auto [after, by] = body_write_window(msg);
+    CHECK(after >= 0);
+    CHECK(after <= by);
     CHECK_THAT(msg, Catch::Contains(changed));
     CHECK_THAT(msg, Catch::Contains(names));
 }
@@ -161,4 +174,23 @@ TEST_CASE("a body write just before an acquire that does not wait is still caugh
         check_body_report(msg, "4 byte(s) changed from tile (0,2)",
                           "right after the end of fifo 'in' consumer 0 element 0 (64 B)");
     }
+}
+
+TEST_CASE("a body write's report names the cycles between which it was made", "[sim][memory][body]") {
+    // The kernel call (10 cycles of work plus the call overhead) ends with every byte outside its
+    // views as it was; the body's write after it is found at its next fifo call, the release.
+    const auto msg = kernel_error(design([](ObjectFifoHandle i, ObjectFifoHandle o) {
+        auto e = i.acquire(1);
+        auto f = o.acquire(1);
+        overrun_kernel(0)(e, f);
+        f.as<std::int32_t>().data()[16] = -1; // one past the object it holds
+        i.release(1);
+        o.release(1);
+    }));
+    check_body_report(msg, "4 byte(s) changed from tile (0,2)",
+                      "right after the end of fifo 'out' producer element 0 (64 B)");
+    const auto [after, by] = body_write_window(msg);
+    // Not before the kernel call ended: at least its 10 cycles of work after the first acquire's data.
+    CHECK(after >= 10);
+    CHECK(by >= after);
 }

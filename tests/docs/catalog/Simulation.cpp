@@ -83,8 +83,8 @@ void add_simulation(Catalog& c) {
                      copy(in, out);
                  }})));
     NPUSIM_ERROR(c, "sim.body_wrote_outside", kKernel,
-                 "worker 'w': its body wrote outside the objects it holds and its Buffers (between cycle <N> and its "
-                 "next fifo or kernel call): <...>",
+                 "worker 'w': its body wrote outside the objects it holds and its Buffers (between cycle <N>, its "
+                 "last fifo or kernel call checked, and cycle <N>, this one): <...>",
                  simulate(passthrough(
                      {.body = on_run(1, [](F, F out) { out.acquire(1).as<std::int32_t>().data()[256] = 1; })})));
     NPUSIM_ERROR(c, "sim.release_more_than_held", kProtocol,
