@@ -15,11 +15,19 @@
 #include <chrono>
 #include <filesystem>
 #include <random>
+#include <sys/resource.h>
 #include <thread>
 
 using namespace npusim;
 
 namespace {
+
+/// Minor page faults of this process so far (first touches of fresh pages).
+double minor_faults() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_minflt);
+}
 
 // The kernel calls matmul_whole_array's cores make, natively and without a simulator: per core
 // (M/4m)*(N/(n*cols)) output tiles of one zero and K/k matmuls, on ping-pong buffers of its own.
@@ -137,7 +145,7 @@ void BM_MatmulKernelThreads(benchmark::State& state) {
     sim::SimOptions serial = o, pooled = o;
     serial.kernel_threads = 1;
     pooled.kernel_threads = 2;
-    double native_s = 0, native2_s = 0, serial_s = 0, pooled_s = 0;
+    double native_s = 0, native2_s = 0, serial_s = 0, pooled_s = 0, serial_faults = 0, pooled_faults = 0;
     bool ok = true;
     for (auto _ : state) {
         auto host_a = inst.host(), host_b = inst.host(); // generated outside the timed regions
@@ -154,10 +162,14 @@ void BM_MatmulKernelThreads(benchmark::State& state) {
         }
         const auto p1 = std::chrono::steady_clock::now();
         native2_s += std::chrono::duration<double>(p1 - p0).count();
+        const double f0 = minor_faults();
         auto a = sim::simulate(net, std::move(host_a), serial);
         const auto t2 = std::chrono::steady_clock::now();
+        const double f1 = minor_faults();
         auto b = sim::simulate(net, std::move(host_b), pooled);
         const auto t3 = std::chrono::steady_clock::now();
+        serial_faults += f1 - f0;
+        pooled_faults += minor_faults() - f1;
         native_s += std::chrono::duration<double>(t1 - t0).count();
         serial_s += std::chrono::duration<double>(t2 - p1).count();
         pooled_s += std::chrono::duration<double>(t3 - t2).count();
@@ -175,6 +187,8 @@ void BM_MatmulKernelThreads(benchmark::State& state) {
     state.counters["sim1_over_native"] = serial_s / native_s;
     state.counters["sim2_over_native"] = pooled_s / native_s;
     state.counters["speedup_2_over_1"] = serial_s / pooled_s;
+    state.counters["sim1_page_faults"] = serial_faults / it;
+    state.counters["sim2_page_faults"] = pooled_faults / it;
 }
 
 } // namespace
