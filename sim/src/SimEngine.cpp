@@ -353,12 +353,11 @@ void SimEngine::build() {
         }});
     processes_.push_back(controller_.get());
 
-    // DMA and controller processes run no user code; the DMA channels are methods (no stack).
-    const std::size_t dma_stack = 64 * 1024;
-    for (auto& c : tile_channels_) c->spawn(dma_stack, "dma");
-    for (auto& c : shim_channels_) c->spawn(dma_stack, "shim");
-    for (auto& c : cores_) c->spawn(opts_.core_stack_bytes, "core");
-    controller_->spawn(dma_stack, "runtime_sequence", false);
+    // The DMA channels are methods (no stack); the runtime controller runs no user code.
+    for (auto& c : tile_channels_) c->spawn("dma");
+    for (auto& c : shim_channels_) c->spawn("shim");
+    for (auto& c : cores_) c->spawn("core", opts_.core_stack_bytes);
+    controller_->spawn("runtime_sequence", 64 * 1024, false);
 }
 
 DeadlockAnalyzer SimEngine::analyzer() const {

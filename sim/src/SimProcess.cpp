@@ -36,7 +36,13 @@ void SimProcess::guarded(F&& f) {
     }
 }
 
-void SimProcess::spawn(std::size_t stack_bytes, const char* basename, bool unique) {
+void SimProcess::spawn(const char* basename, std::size_t thread_stack_bytes, bool unique) {
+    if (is_method() == (thread_stack_bytes > 0))
+        throw std::logic_error(fmt::format("{}: simulator invariant broken: spawned {} a stack, but it is a {} "
+                                           "process. This is a bug in npusim, not in the design; please report it "
+                                           "with the design",
+                                           ps_.name, is_method() ? "with" : "without",
+                                           is_method() ? "method" : "thread"));
     const char* name = unique ? sc_core::sc_gen_unique_name(basename) : basename;
     sc_core::sc_spawn_options o;
     if (is_method()) {
@@ -52,7 +58,7 @@ void SimProcess::spawn(std::size_t stack_bytes, const char* basename, bool uniqu
             name, &o);
         return;
     }
-    o.set_stack_size(static_cast<int>(stack_bytes));
+    o.set_stack_size(static_cast<int>(thread_stack_bytes));
     sc_core::sc_spawn([this] { run_guarded(); }, name, &o);
 }
 

@@ -23,10 +23,11 @@ public:
     SimProcess(const SimProcess&) = delete;
     SimProcess& operator=(const SimProcess&) = delete;
 
-    /// Start the process: as a SystemC thread with `stack_bytes` of stack, or as a SystemC method
-    /// if it is one (is_method(); no stack). `basename` names the SystemC process (made unique
-    /// unless `unique` is false).
-    void spawn(std::size_t stack_bytes, const char* basename, bool unique = true);
+    /// Start the process: as a SystemC method if it is one (is_method(), no stack: give none), else
+    /// as a SystemC thread with `thread_stack_bytes` (> 0) of stack; std::logic_error (an
+    /// invariant) otherwise. `basename` names the SystemC process (made unique unless `unique` is
+    /// false).
+    void spawn(const char* basename, std::size_t thread_stack_bytes = 0, bool unique = true);
     /// The process's body inside the error wrapper; what spawn runs.
     void run_guarded();
     /// A method process: a state machine whose activate() runs at the start and then whenever the

@@ -125,6 +125,18 @@ void add_simulation(Catalog& c) {
                "SimProcess::spawn starts each process as what it says it is (is_method): the DMA channels as "
                "methods, which implement activate(), the cores and the runtime controller as threads, which "
                "implement body().");
+    c.site("sim/src/SimProcess.cpp");
+    c.internal("sim.spawn_stack_to_method",
+               "DMA (0,2) S2MM 0: simulator invariant broken: spawned with a stack, but it is a method process. "
+               "This is a bug in npusim, not in the design; please report it with the design",
+               "SimEngine spawns the DMA channels, which are methods, without a stack "
+               "(sim_internal_tests \"a DMA channel is a method process and refuses a stack\").");
+    c.internal("sim.spawn_no_stack_to_thread",
+               "worker 'w' on (0,2): simulator invariant broken: spawned without a stack, but it is a thread process. "
+               "This is a bug in npusim, not in the design; please report it with the design",
+               "SimEngine spawns the cores and the runtime controller with their stacks "
+               "(sim_internal_tests \"a core is a thread process and is not spawned without a stack\").");
+    c.site("sim/src/SimProcess.hpp");
     c.internal("sim.method_not_thread",
                "worker 'w': simulator invariant broken: spawned as a method, but it is a thread process. "
                "This is a bug in npusim, not in the design; please report it with the design",

@@ -39,7 +39,7 @@ TEST_CASE("a core's barrier wait is acquire-equal and its release adds", "[sim][
         p.clock().wait_cycles(50);
         rig.locks.at(0).set(2, p.clock(), "runtime sequence");
     });
-    core.spawn(1 << 20, "core");
+    core.spawn("core", 1 << 20);
     runtime.start();
     sc_core::sc_start();
     REQUIRE_FALSE(rig.run.error());
@@ -60,7 +60,7 @@ TEST_CASE("a core using a barrier that is not among its fn_args is a protocol er
     prog.while_true = false;
     prog.body = [] { CoreServices::current()->lock_release(7, 1); };
     sim::CoreProcess core(rig.core(), prog);
-    core.spawn(1 << 20, "core");
+    core.spawn("core", 1 << 20);
     sc_core::sc_start();
     REQUIRE(rig.run.error());
     CHECK(rig.run.error()->kind() == SimulationError::Kind::Protocol);
@@ -74,10 +74,22 @@ TEST_CASE("a worker body that throws is reported with the worker's name", "[sim]
     prog.tile = {0, 2};
     prog.body = [] { throw std::runtime_error("oops"); };
     sim::CoreProcess core(rig.core(), prog);
-    core.spawn(1 << 20, "core");
+    core.spawn("core", 1 << 20);
     sc_core::sc_start();
     REQUIRE(rig.run.error());
     CHECK(std::string(rig.run.error()->what()) == "worker 'w': body threw: oops");
     CHECK(rig.run.error()->kind() == SimulationError::Kind::Protocol);
     CHECK(CoreServices::current() == nullptr);
+}
+
+TEST_CASE("a core is a thread process and is not spawned without a stack", "[sim][core][errors]") {
+    CoreRig rig;
+    CoreProgram prog;
+    prog.worker = "w";
+    prog.tile = {0, 2};
+    prog.body = [] {};
+    sim::CoreProcess core(rig.core(), prog);
+    CHECK_THROWS_WITH(core.spawn("core"), Catch::StartsWith(core.name() + ": simulator invariant broken: spawned "
+                                                                          "without a stack, but it is a thread "
+                                                                          "process."));
 }

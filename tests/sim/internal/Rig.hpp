@@ -34,7 +34,7 @@ public:
     TestProcess(const sim::RunServices& s, std::string name, std::function<void(TestProcess&)> f)
         : SimProcess(s, std::move(name)), f_(std::move(f)) {}
     sim::ProcessClock& clock() { return clk_; }
-    void start() { spawn(64 * 1024, "test"); }
+    void start() { spawn("test", 64 * 1024); }
     sim::ProcessView view() const override { return base_view(sim::ProcessView::Kind::Worker); }
 
 private:

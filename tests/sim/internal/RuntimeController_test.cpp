@@ -45,7 +45,7 @@ TEST_CASE("the runtime sequence sets a lock at its own time, then finishes the r
     });
     sim::RuntimeController ctl(rig.controller());
     waiter.start();
-    ctl.spawn(64 * 1024, "runtime_sequence", false);
+    ctl.spawn("runtime_sequence", 64 * 1024, false);
     sc_core::sc_start(); // pauses when the sequence has finished
     CHECK(rig.run.finished());
     CHECK(ctl.state().status == sim::ProcessState::Status::Done);
@@ -66,7 +66,7 @@ TEST_CASE("starting a task on a shim channel without a flow is a protocol error"
     rig.net.tasks.push_back(t);
     rig.net.sequence.push_back({RuntimeOp::Kind::StartTask, 0});
     sim::RuntimeController ctl(rig.controller());
-    ctl.spawn(64 * 1024, "runtime_sequence", false);
+    ctl.spawn("runtime_sequence", 64 * 1024, false);
     sc_core::sc_start();
     REQUIRE(rig.run.error());
     CHECK(rig.run.error()->kind() == SimulationError::Kind::Protocol);

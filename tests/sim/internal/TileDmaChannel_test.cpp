@@ -81,7 +81,7 @@ struct TwoBdS2mm {
         std::iota(data.begin(), data.end(), first);
     }
     void start() {
-        ch.spawn(64 * 1024, "dma");
+        ch.spawn("dma");
         sender.start();
     }
 };
@@ -108,7 +108,7 @@ TEST_CASE("an MM2S BD moves the bytes of its pattern in acquire + setup + bytes/
         link.receive(rx, 32, p.clock(), p.state());
         filled_at = sim::now_cycles();
     });
-    ch.spawn(64 * 1024, "dma");
+    ch.spawn("dma");
     receiver.start();
     sc_core::sc_start();
     REQUIRE_FALSE(rig.run.error());
@@ -211,4 +211,14 @@ TEST_CASE("an S2MM whose next BD's lock is held sleeps until its release, blocke
         CHECK(rig.locks.at(0).final_value() == 0);
         CHECK(ch.state().status == sim::ProcessState::Status::Done);
     }
+}
+
+TEST_CASE("a DMA channel is a method process and refuses a stack", "[sim][dma][errors]") {
+    // SimProcess::spawn: what a process is (is_method) decides how it starts; a stack given to a
+    // method, or none to a thread, is an internal invariant broken, named with the process.
+    DmaRig rig(1);
+    sim::TileDmaChannel ch(rig.dma(), two_bd_s2mm());
+    CHECK_THROWS_WITH(ch.spawn("dma", 64 * 1024),
+                      Catch::StartsWith(ch.name() + ": simulator invariant broken: spawned with a stack, but it is a "
+                                                    "method process."));
 }
