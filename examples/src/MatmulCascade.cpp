@@ -288,9 +288,7 @@ DesignSpec make_matmul_cascade() {
             fn_args(A_ty, B_ty, C_ty, a_in, b_in, c_out));
         const matmul::Types ty{DType::i16, out};
         auto reference = [M, K, N, ty](const Tensors& in) {
-            Tensors want; // emplaced: a braced list would copy C
-            want.emplace("C", matmul::reference(get(in, "A"), get(in, "B"), M, K, N, ty));
-            return want;
+            return tensors("C", matmul::reference(get(in, "A"), get(in, "B"), M, K, N, ty)); // moved, not copied
         };
         return DesignInstance(
             Program(dev, rt, flat_workers, name),

@@ -114,7 +114,7 @@ private:
     void acquire_check(const Ring& r, int first, int need);
     static void check_before_wait(void* self); ///< SemaphoreLock::acquire_ge's before_wait: body_check
     bool body_unchecked_ = false; ///< body writes since the last body_check were not all checked yet
-    std::uint64_t body_clean_at_ = 0; ///< local cycle of the last body_check that found nothing
+    std::uint64_t body_clean_at_ = 0; ///< last cycle the body's writes were found clean: a body_check, a kernel's end
     void resync(std::uint64_t waits_before);
     std::vector<MemoryGuard::Range> body_ranges() const;
     /// After a kernel ran (or before it waits on a cascade): it wrote only inside its views.
