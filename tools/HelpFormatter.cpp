@@ -16,6 +16,9 @@ const char* const kOptionFormsNote =
     "options: --option value or --option=value; given twice, a repeatable option keeps both values, any\n"
     "other the last; -h, --help on every command\n";
 
+const char* const kNpyNote = ".npy files: NumPy format 1.0/2.0/3.0, little-endian, C order; int8 uint8 int16 int32 "
+                             "uint32\nfloat32 and bfloat16 (descr '<V2' or 'bfloat16').\n";
+
 namespace {
 
 constexpr std::size_t kNameWidth = 20; // "  --device NAME" and the description from column 23

@@ -1,0 +1,161 @@
+#include "CompareDevices.hpp"
+
+#include "Cli.hpp"
+#include "CliSupport.hpp"
+#include "JsonDocument.hpp"
+#include "RunReport.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <utility>
+
+namespace npusim::tools {
+
+namespace {
+
+// --device a,b,c: the devices in the order given, each once.
+std::vector<std::string> device_list(const std::string& v) {
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    for (;;) {
+        const auto comma = v.find(',', pos);
+        const std::string name = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+        if (name.empty()) throw UsageError(fmt::format("--device '{}': an empty device name in the list", v));
+        const std::string canonical = model::device_by_name(name).name;
+        if (std::find(out.begin(), out.end(), canonical) == out.end()) out.push_back(canonical);
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
+    return out;
+}
+
+// FNV-1a over an output's bytes: equal outputs on two devices have equal digests.
+std::uint64_t digest(const std::vector<std::uint8_t>& bytes) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (auto b : bytes) h = (h ^ b) * 1099511628211ull;
+    return h;
+}
+
+} // namespace
+
+// --device a,b: the same design, parameters and seed on each device, outputs and cycles side by side.
+int run_on_devices(const RunArgs& r, std::ostream& out) {
+    const auto devices = device_list(r.device);
+    for (const auto* f : {&r.trace_file, &r.vcd_file, &r.dot_file, &r.html_file})
+        if (!f->empty())
+            throw UsageError(
+                "--trace, --vcd, --dot and --html write one run's files: give one device, not a --device list");
+    if (!r.save_dir.empty()) throw UsageError("--save-outputs writes one run's files: give one device, not a list");
+    if (!r.what_if.empty()) throw UsageError("--what-if compares ablations on one device: give one device, not a list");
+    if (r.netlist) throw UsageError("--netlist prints one device's netlist: give one device, not a list");
+    const auto& spec = harness::design_by_name(r.design);
+    struct Row {
+        std::string device;
+        std::optional<harness::RunReport> rep;
+        model::TimingParams timing;
+        ErrorClass error;
+        std::string message;
+    };
+    std::vector<Row> rows;
+    for (const auto& d : devices) {
+        const auto& dev = model::device_by_name(d);
+        const auto ro = run_options(r, dev, RunKind::device_list);
+        Row row{d, std::nullopt, ro.sim.timing, {}, {}};
+        try {
+            row.rep = harness::run_design(spec, d, r.params, ro);
+        } catch (const std::exception& e) {
+            row.error = classify_error(e);
+            row.message = e.what();
+        }
+        rows.push_back(std::move(row));
+    }
+    // Outputs by name, in the first successful run's order; a digest per device.
+    std::vector<std::string> outputs;
+    for (const auto& row : rows)
+        if (row.rep && outputs.empty())
+            for (const auto& c : row.rep->checks) outputs.push_back(c.arg);
+    auto output_digest = [](const harness::RunReport& rep, const std::string& arg) -> std::optional<std::uint64_t> {
+        for (const auto& c : rep.checks)
+            if (c.arg == arg && c.arg_index >= 0 && static_cast<std::size_t>(c.arg_index) < rep.result.host.size())
+                return digest(rep.result.host[static_cast<std::size_t>(c.arg_index)]);
+        return std::nullopt;
+    };
+    int code = 0;
+    bool identical = true;
+    std::map<std::string, std::uint64_t> first_digest;
+    for (const auto& row : rows) {
+        if (!row.rep) {
+            code = std::max(code, row.error.code);
+            continue;
+        }
+        if (!row.rep->all_match) code = std::max(code, 1);
+        for (const auto& o : outputs) {
+            const auto d = output_digest(*row.rep, o);
+            if (!d) continue;
+            const auto [it, fresh] = first_digest.try_emplace(o, *d);
+            if (!fresh && it->second != *d) identical = false;
+        }
+    }
+    if (r.json) {
+        auto j = json_document("run_devices", {{"design", r.design}, {"devices", nlohmann::json::array()}});
+        for (const auto& row : rows) {
+            nlohmann::json d;
+            if (row.rep) {
+                d = run_report_json(*row.rep, row.timing);
+                for (const auto& o : outputs)
+                    if (const auto dg = output_digest(*row.rep, o))
+                        d["output_digests"][o] = fmt::format("{:016x}", *dg);
+            } else {
+                d = {{"device", row.device},
+                     {"status", row.error.status},
+                     {"error", {{"kind", row.error.kind}, {"message", row.message}}}};
+            }
+            j["devices"].push_back(std::move(d));
+        }
+        j["outputs_identical"] = identical;
+        j["status"] = code == 0 ? "pass" : "fail";
+        out << j.dump(2) << "\n";
+        return code;
+    }
+    out << fmt::format("npusim: {} on {} devices (same parameters, seed {})\n", r.design, rows.size(), r.seed);
+    std::string head = fmt::format("  {:<10} {:<6} {:>4} {:>14} {:>11} {:>11}", "device", "arch", "cols", "cycles",
+                                   "array time", "npu time");
+    auto rtrim = [](std::string s) {
+        while (!s.empty() && s.back() == ' ') s.pop_back();
+        return s;
+    };
+    for (const auto& o : outputs) head += fmt::format("  {:<24}", o + " (digest, check)");
+    out << rtrim(head) << "\n";
+    for (const auto& row : rows) {
+        const auto& dev = model::device_by_name(row.device);
+        std::string line = fmt::format("  {:<10} {:<6} {:>4}", row.device, model::arch_name(dev.arch), dev.cols);
+        if (!row.rep) {
+            out << line << "  " << row.error.kind << ": " << row.message << "\n";
+            continue;
+        }
+        const auto cycles = row.rep->result.cycles;
+        const double array_us = static_cast<double>(cycles) / row.timing.clock_mhz;
+        line += fmt::format(" {:>14} {:>8.1f} us {:>8.1f} us", grouped(cycles), array_us,
+                            array_us + row.timing.host_invocation_latency_us);
+        for (const auto& o : outputs) {
+            const auto d = output_digest(*row.rep, o);
+            bool match = false;
+            for (const auto& c : row.rep->checks)
+                if (c.arg == o) match = c.match;
+            line += fmt::format("  {:<24}", d ? fmt::format("{:016x} {}", *d, match ? "ok" : "MISMATCH") : "-");
+        }
+        out << rtrim(line) << "\n";
+    }
+    const bool all_ran = std::all_of(rows.begin(), rows.end(), [](const Row& x) { return x.rep.has_value(); });
+    if (all_ran && rows.size() > 1)
+        out << (identical ? "  outputs: identical on every device\n"
+                          : "  outputs: DIFFER between devices (the digests above): a portability bug\n");
+    out << (code == 0 ? "result: PASS on every device\n" : "result: FAIL\n");
+    return code;
+}
+
+} // namespace npusim::tools
