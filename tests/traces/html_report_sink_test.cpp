@@ -17,6 +17,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 
 namespace fs = std::filesystem;
 using npusim::sim::TraceArg;
@@ -185,8 +186,8 @@ TEST_CASE("HtmlReportSink embeds every span with its arguments and the fifo occu
     // Laid out by Graphviz: the tiles' labels whole, the flow labelled with its name.
     const std::string svg = svg_of(page, "design-graph");
     for (int row = 0; row < 6; ++row)
-        check_label_whole(svg, fmt::format("{} (0,{})",
-                                           npusim::model::tile_kind_name(npusim::model::tile_kind_of_row(row)), row));
+        check_label_whole(
+            svg, fmt::format("{} (0,{})", npusim::model::tile_kind_name(npusim::model::tile_kind_of_row(row)), row));
     check_label_whole(svg, "1 buffers, 1 KiB");
     check_label_whole(svg, "'" + kEvil + "' stream");
 }
@@ -320,8 +321,8 @@ TEST_CASE("HtmlReportSink draws the deadlock graph with its cycle and the diagno
 
 TEST_CASE("HtmlReportSink shows long names in its graphs whole", "[traces][html]") {
     TempDir d;
-    const std::string long_fifo = "a_fifo_with_a_very_long_name_that_no_box_of_a_fixed_width_could_hold_whole_" +
-                                  std::string(40, 'x') + "_end";
+    const std::string long_fifo =
+        "a_fifo_with_a_very_long_name_that_no_box_of_a_fixed_width_could_hold_whole_" + std::string(40, 'x') + "_end";
     const std::string long_worker = "worker_" + std::string(60, 'w') + "_with <a> long & 'odd' name";
     auto net = evil_netlist();
     net.cores.push_back({});
@@ -361,8 +362,8 @@ TEST_CASE("HtmlReportSink shows long names in its graphs whole", "[traces][html]
     const std::string design = svg_of(page, "design-graph");
     check_label_whole(design, "\u2699 " + long_worker);
     for (const auto& f : net.fifo_ends)
-        check_label_whole(design, f.describe() + ": " + npusim::model::fifo_end_holding_name(f.holding) +
-                                      ", depth 2 x 4 KiB");
+        check_label_whole(design,
+                          f.describe() + ": " + npusim::model::fifo_end_holding_name(f.holding) + ", depth 2 x 4 KiB");
     check_label_whole(design, "'" + long_fifo + "' stream");
     const std::string wait_for = svg_of(page, "deadlock-graph");
     for (const auto& node : diag.nodes) {
@@ -372,6 +373,35 @@ TEST_CASE("HtmlReportSink shows long names in its graphs whole", "[traces][html]
     for (const auto& edge : diag.edges) check_label_whole(wait_for, edge.label);
     // No label is shortened anywhere in the page.
     CHECK_THAT(page, !Catch::Contains("\u2026</text>"));
+}
+
+TEST_CASE("HtmlReportSink lays out graphs from several threads at once", "[traces][html]") {
+    // Graphviz's library is not thread-safe: the layouts take turns, and each page is whole.
+    npusim::sim::Diagnosis diag;
+    using N = npusim::sim::WaitNode;
+    diag.nodes = {{N::Kind::Worker, "worker:a", "worker 'a'", "blocked", "", true, true},
+                  {N::Kind::Lock, "lock:l", "lock l", "", "value 0", true, true}};
+    diag.edges = {{0, 1, "waits >= 1", true, true}, {1, 0, "released by", true, true}};
+    const auto net = evil_netlist();
+    const auto timing = npusim::model::TimingParams::for_arch(npusim::model::Arch::AIE2);
+    std::vector<std::string> pages(4);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < pages.size(); ++i)
+        threads.emplace_back([&, i] {
+            HtmlReportSink sink("unused.html", false);
+            feed(sink, net, timing);
+            sink.finish(1000);
+            HtmlReportSink::Outcome o;
+            o.status = "deadlock";
+            o.diagnosis = &diag;
+            pages[i] = sink.render(o);
+        });
+    for (auto& t : threads) t.join();
+    for (const auto& page : pages) {
+        CHECK(count(page, "<g class=\"node in-cycle\"") == 2);
+        CHECK(count(page, "<g class=\"tile") == 6);
+        CHECK(page == pages.front());
+    }
 }
 
 TEST_CASE("HtmlReportSink names the file it cannot write, rejects unknown tracks", "[traces][html]") {
