@@ -221,7 +221,7 @@ document.getElementById('pan-right').onclick = function () { pan(0.25); };
   });
 });
 window.addEventListener('resize', rerender);
-// Static SVG (design and deadlock graphs, laid out by Graphviz): their tooltips are native (<a xlink:title>).
+// Static SVG (design and deadlock graphs): <title> children give their tooltips natively.
 var parsed = Date.now();
 render();
 document.body.dataset.parseMs = parsed - started;

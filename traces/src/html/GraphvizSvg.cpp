@@ -43,7 +43,16 @@ std::string inline_svg(std::string doc, std::string_view svg_id) {
     tag.replace(0, 4, "<svg class=\"graph\" id=\"" + std::string(svg_id) + "\"");
     doc.replace(0, tag_end, tag);
     static const std::regex group(R"re(<g id="([^"]*)" class="(?:node|edge|cluster) ([^"]+)">)re");
-    return std::regex_replace(doc, group, "<g class=\"$2\" id=\"$1\">");
+    doc = std::regex_replace(doc, group, "<g class=\"$2\" id=\"$1\">");
+    // Graphviz's <title>s name the DOT objects ("0", "t0_2"): dropped. Its tooltip anchors
+    // (`<a xlink:title="...">`, written only for a tooltip: these graphs set no URL) become <title>
+    // children, which every browser shows as the tooltip.
+    static const std::regex name_title(R"re(<title>[^<]*</title>\n?)re");
+    doc = std::regex_replace(doc, name_title, "");
+    static const std::regex anchor(R"re(<a xlink:title="([^"]*)">)re");
+    doc = std::regex_replace(doc, anchor, "<title>$1</title>");
+    replace_all(doc, "</a>\n", "");
+    return doc;
 }
 
 } // namespace

@@ -6,7 +6,8 @@
 // class "graph" and the given id; a node, edge or cluster group whose DOT `class` attribute is set
 // carries that class alone, first (`<g class="tile used" id="...">`, where Graphviz writes
 // `<g id="..." class="node tile used">`); `&#45;` (Graphviz's '-') is written as '-'. A DOT
-// `tooltip` is the element's native tooltip (`<a xlink:title>`).
+// `tooltip` becomes a <title> child (the browser's native tooltip); Graphviz's own <title>s (the
+// DOT names) are dropped. A graph must not set URL or href: the page links nothing.
 //
 // Graphviz's library is not thread-safe: the layouts of all threads run one at a time.
 #include <functional>
