@@ -7,6 +7,9 @@ add_library(npusim_systemc INTERFACE)
 target_link_libraries(npusim_systemc INTERFACE PkgConfig::SYSTEMC)
 target_compile_definitions(npusim_systemc INTERFACE SC_CPLUSPLUS=201703L SC_DISABLE_API_VERSION_CHECK)
 
+# Graphviz's library (libgraphviz-dev): the HTML report lays out its graphs with the dot engine.
+pkg_check_modules(GRAPHVIZ REQUIRED IMPORTED_TARGET libgvc libcgraph)
+
 find_package(Boost 1.74 REQUIRED COMPONENTS graph)
 find_package(Eigen3 3.4 REQUIRED NO_MODULE)
 find_package(fmt REQUIRED)

@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config libsystemc-dev libboost-graph-dev libeigen3-dev libfmt-dev
           catch2 libbenchmark-dev nlohmann-json3-dev libcli11-dev
           graphviz   # graphviz: the tests render --dot graphs with `dot`
+          libgraphviz-dev # libgvc, libcgraph: the --html report lays out its graphs with Graphviz
           gtkwave    # gtkwave: the tests convert --vcd waveforms with `vcd2fst` (trace:vcd-gtkwave)
           chromium   # chromium: the tests render --html reports in headless Chromium (trace:html-chromium)
           libopenmpi-dev openmpi-bin # Open MPI: `mpirun -np N npusim sweep` (tools:sweep-mpi)

@@ -1,12 +1,14 @@
 // HtmlReportSink: what the page embeds (spans, arguments, counters), that it loads nothing from the
 // network, that design names cannot break it, the reduction of large runs, the diagnosis section,
-// and when the file is written. (ctest trace:html-chromium renders real reports in Chromium.)
+// the Graphviz-drawn graphs (every label whole), and when the file is written. (ctest
+// trace:html-chromium renders real reports in Chromium.)
 #include "TraceTestFiles.hpp"
 #include "npusim/traces/HtmlReportSink.hpp"
 
 #include "npusim/model/DeviceSpec.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -15,6 +17,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 
 namespace fs = std::filesystem;
 using npusim::sim::TraceArg;
@@ -44,6 +47,25 @@ std::size_t count(const std::string& s, const std::string& what) {
     std::size_t n = 0;
     for (auto at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
     return n;
+}
+
+// The <svg> element with id `id` in a page.
+std::string svg_of(const std::string& page, const std::string& id) {
+    const auto b = page.find("<svg class=\"graph\" id=\"" + id + "\"");
+    REQUIRE(b != std::string::npos);
+    const auto e = page.find("</svg>", b);
+    REQUIRE(e != std::string::npos);
+    return page.substr(b, e - b);
+}
+
+// Each line of `label` as a whole <text> element of `svg` (Graphviz writes one per line, escaped
+// like escape_html).
+void check_label_whole(const std::string& svg, const std::string& label) {
+    std::istringstream lines(label);
+    for (std::string line; std::getline(lines, line);) {
+        INFO(line);
+        CHECK_THAT(svg, Catch::Contains(">" + HtmlReportSink::escape_html(line) + "</text>"));
+    }
 }
 
 const std::string kEvil = "<script>alert(\"x\")</script> & 'q'";
@@ -161,6 +183,13 @@ TEST_CASE("HtmlReportSink embeds every span with its arguments and the fifo occu
     CHECK(count(page, "<g class=\"tile") == 6);
     CHECK(count(page, "<g class=\"flow\"") == 1);
     CHECK_THAT(page, Catch::Contains("(0,0) MM2S 0 \u2192 (0,2) S2MM 0 (3 switch hops)"));
+    // Laid out by Graphviz: the tiles' labels whole, the flow labelled with its name.
+    const std::string svg = svg_of(page, "design-graph");
+    for (int row = 0; row < 6; ++row)
+        check_label_whole(
+            svg, fmt::format("{} (0,{})", npusim::model::tile_kind_name(npusim::model::tile_kind_of_row(row)), row));
+    check_label_whole(svg, "1 buffers, 1 KiB");
+    check_label_whole(svg, "'" + kEvil + "' stream");
 }
 
 TEST_CASE("HtmlReportSink loads nothing from the network", "[traces][html]") {
@@ -276,8 +305,103 @@ TEST_CASE("HtmlReportSink draws the deadlock graph with its cycle and the diagno
     CHECK(count(page, "<g class=\"node in-cycle\"") == 2);
     CHECK(count(page, "<g class=\"edge in-cycle\"") == 2);
     CHECK_THAT(page, Catch::Contains("lock l &lt;1&gt;"));
+    // The graph of Diagnosis::to_dot() (what --dot writes), laid out by Graphviz: as many node and
+    // edge groups as the DOT has nodes and edges, every label whole.
+    const std::string svg = svg_of(page, "deadlock-graph");
+    const std::string dot = diag.to_dot();
+    CHECK(count(svg, "<g class=\"node") == count(dot, "[label=") - diag.edges.size());
+    CHECK(count(svg, "<g class=\"edge") == count(dot, "->"));
+    CHECK(count(svg, "<g class=\"edge") == diag.edges.size());
+    for (const auto& node : diag.nodes) check_label_whole(svg, node.label);
+    for (const auto& edge : diag.edges) check_label_whole(svg, edge.label);
+    check_label_whole(svg, "[blocked]\nvalue 0\n[finished]");
     CHECK_THAT(page, Catch::Contains("deadlock at cycle 50 &lt;in&gt; &#39;x&#39;"));
     CHECK_THAT(page, Catch::Contains("<li>worker &#39;a&#39; waits</li>"));
+}
+
+TEST_CASE("HtmlReportSink shows long names in its graphs whole", "[traces][html]") {
+    TempDir d;
+    const std::string long_fifo =
+        "a_fifo_with_a_very_long_name_that_no_box_of_a_fixed_width_could_hold_whole_" + std::string(40, 'x') + "_end";
+    const std::string long_worker = "worker_" + std::string(60, 'w') + "_with <a> long & 'odd' name";
+    auto net = evil_netlist();
+    net.cores.push_back({});
+    net.cores.back().worker = long_worker;
+    net.cores.back().tile = {0, 2};
+    npusim::model::FifoEndpointInfo end;
+    end.fifo = long_fifo;
+    end.consumer = 0;
+    end.end = "consumer 0";
+    end.tile = {0, 2};
+    end.depth = 2;
+    end.object_bytes = 4096;
+    net.fifo_ends.push_back(end);
+    net.flows.back().prov = {long_fifo, "stream"};
+    const auto timing = npusim::model::TimingParams::for_arch(npusim::model::Arch::AIE2);
+    HtmlReportSink sink(d.file("r.html"), false);
+    feed(sink, net, timing);
+    sink.finish(1000);
+
+    npusim::sim::Diagnosis diag;
+    diag.cycle = 7;
+    diag.case_id = "lock_cycle";
+    diag.case_title = "lock cycle";
+    using N = npusim::sim::WaitNode;
+    const std::string long_lock = "lock " + long_fifo + "_cons_cons_lock_0 on (0,2)";
+    diag.nodes = {{N::Kind::Worker, "worker:w", "worker '" + long_worker + "' on (0,2)", "blocked",
+                   "acquire 1 of fifo '" + long_fifo + "' consumer 0", true, true},
+                  {N::Kind::Lock, "lock:l", long_lock, "", "value 0, wants >= 1", true, true}};
+    diag.edges = {{0, 1, "waits for " + long_fifo + " to hold an object", true, true},
+                  {1, 0, "released by worker '" + long_worker + "'", true, true}};
+    HtmlReportSink::Outcome o;
+    o.status = "deadlock";
+    o.diagnosis = &diag;
+    sink.write(o);
+    const std::string page = slurp(d.file("r.html"));
+
+    const std::string design = svg_of(page, "design-graph");
+    check_label_whole(design, "\u2699 " + long_worker);
+    for (const auto& f : net.fifo_ends)
+        check_label_whole(design,
+                          f.describe() + ": " + npusim::model::fifo_end_holding_name(f.holding) + ", depth 2 x 4 KiB");
+    check_label_whole(design, "'" + long_fifo + "' stream");
+    const std::string wait_for = svg_of(page, "deadlock-graph");
+    for (const auto& node : diag.nodes) {
+        check_label_whole(wait_for, node.label);
+        check_label_whole(wait_for, node.detail);
+    }
+    for (const auto& edge : diag.edges) check_label_whole(wait_for, edge.label);
+    // No label is shortened anywhere in the page.
+    CHECK_THAT(page, !Catch::Contains("\u2026</text>"));
+}
+
+TEST_CASE("HtmlReportSink lays out graphs from several threads at once", "[traces][html]") {
+    // Graphviz's library is not thread-safe: the layouts take turns, and each page is whole.
+    npusim::sim::Diagnosis diag;
+    using N = npusim::sim::WaitNode;
+    diag.nodes = {{N::Kind::Worker, "worker:a", "worker 'a'", "blocked", "", true, true},
+                  {N::Kind::Lock, "lock:l", "lock l", "", "value 0", true, true}};
+    diag.edges = {{0, 1, "waits >= 1", true, true}, {1, 0, "released by", true, true}};
+    const auto net = evil_netlist();
+    const auto timing = npusim::model::TimingParams::for_arch(npusim::model::Arch::AIE2);
+    std::vector<std::string> pages(4);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < pages.size(); ++i)
+        threads.emplace_back([&, i] {
+            HtmlReportSink sink("unused.html", false);
+            feed(sink, net, timing);
+            sink.finish(1000);
+            HtmlReportSink::Outcome o;
+            o.status = "deadlock";
+            o.diagnosis = &diag;
+            pages[i] = sink.render(o);
+        });
+    for (auto& t : threads) t.join();
+    for (const auto& page : pages) {
+        CHECK(count(page, "<g class=\"node in-cycle\"") == 2);
+        CHECK(count(page, "<g class=\"tile") == 6);
+        CHECK(page == pages.front());
+    }
 }
 
 TEST_CASE("HtmlReportSink names the file it cannot write, rejects unknown tracks", "[traces][html]") {

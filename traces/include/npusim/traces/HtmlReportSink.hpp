@@ -4,7 +4,7 @@
 //   - the header: design, device, arch, clock, cycles, the status (PASS, FAIL, deadlock, limit,
 //     error) and the run's figures;
 //   - the deadlock (or limit) diagnosis when the run ended in one: its case, the wait-for graph
-//     drawn as SVG (the cycle red, the causal chain bold) and the report's text;
+//     of `--dot` drawn as SVG (the cycle red, the causal chain bold) and the report's text;
 //   - a per-tile timeline: one row per core and DMA channel (and the runtime), spans coloured by
 //     kind (kernel call, transfer, streaming, lock stall, blocked, other), zoom and pan (wheel,
 //     drag, buttons), a tooltip with the span's name, cycles and arguments;
@@ -14,8 +14,9 @@
 //   - utilisation against peak: per core, kernel cycles over the run; per DMA channel, streaming
 //     cycles and bytes per cycle against the channel's peak (TimingParams tile_dma / shim_dma
 //     bytes_per_cycle);
-//   - the design graph: the array's tiles (DeviceSpec columns x rows), the stream flows as arrows
-//     along their switchbox paths, and per tile its worker, buffers, locks and fifo ends.
+//   - the design graph: the array's tiles (DeviceSpec columns x rows, a cluster per column), the
+//     stream flows as arrows labelled with their names, and per tile its worker, buffers, locks
+//     and fifo ends.
 //
 // The sink collects every track, span and counter (RunInfo::netlist and ::timing give the design
 // graph and the peaks; begin_run copies what it needs). The file is written by finish() or, with
@@ -29,19 +30,28 @@
 // with &amp; &lt; &gt; &quot; &#39;, the embedded JSON with \u003c \u003e \u0026, so a name such
 // as `<script>` shows as text. Write errors are std::runtime_error naming the path
 // ("cannot write HTML report to '...': ...").
+//
+// The parts, in traces/src/html/: SpanCollector (the callbacks' data), Reduction (timeline
+// merging, counter reduction, utilisation figures), ReportPage and its sections (Sections,
+// DiagnosisSection, DesignSection, DataJson). The wait-for and design graphs are laid out by
+// Graphviz's library (GraphvizSvg: libgvc, the dot engine) and inlined as SVG; the page's style
+// and script are traces/resources/report.css and report.js, embedded at build time.
 #include "npusim/sim/Diagnosis.hpp"
 #include "npusim/sim/Simulator.hpp"
 #include "npusim/sim/TraceSink.hpp"
 
 #include <cstdint>
-#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace npusim::traces {
+
+namespace html {
+class SpanCollector;
+}
 
 class HtmlReportSink final : public sim::TraceSink {
 public:
@@ -62,6 +72,7 @@ public:
 
     explicit HtmlReportSink(std::string path, bool write_on_finish = true);
     HtmlReportSink(std::string path, bool write_on_finish, Limits limits);
+    ~HtmlReportSink() override;
 
     void begin_run(const sim::RunInfo& info) override;
     /// Throws std::invalid_argument if `track` was already added.
@@ -80,8 +91,8 @@ public:
     std::string render(const Outcome& outcome) const;
 
     const std::string& path() const noexcept { return path_; }
-    bool finished() const noexcept { return finished_; }
-    std::size_t span_count() const noexcept { return span_count_; }
+    bool finished() const noexcept;
+    std::size_t span_count() const noexcept;
 
     /// Text for HTML content and attribute values: & < > " ' as entities.
     static std::string escape_html(std::string_view s);
@@ -90,75 +101,10 @@ public:
     static std::string json_string(std::string_view s);
 
 private:
-    struct Span {
-        std::uint64_t begin = 0, end = 0;
-        std::uint32_t name = 0; ///< index into names_
-        std::uint32_t args = 0; ///< index into args_ (0: none)
-        std::uint32_t merged = 1; ///< spans it stands for (after reduction)
-        sim::TraceKind kind = sim::TraceKind::Other;
-    };
-    struct Track {
-        int id = 0;
-        sim::TrackInfo info;
-        std::vector<Span> spans;
-        std::vector<std::pair<std::uint64_t, std::int64_t>> values; ///< counter
-        std::uint64_t kernel_cycles = 0, stall_cycles = 0, transfer_cycles = 0, streaming_cycles = 0;
-        std::uint64_t blocked_cycles = 0, bytes = 0, calls = 0, transfers = 0;
-    };
-    struct LockInfo {
-        std::string name, object, role;
-        model::TileCoord tile;
-        int init = 0;
-    };
-    struct TileInfo {
-        model::TileCoord tile;
-        std::vector<std::string> workers, buffers, locks, fifo_ends;
-        std::uint64_t buffer_bytes = 0;
-    };
-    struct FlowInfo {
-        std::string label; ///< "'in' stream"
-        model::StreamEndpoint source;
-        std::vector<model::StreamEndpoint> dests;
-        std::vector<std::vector<model::TileCoord>> paths;
-    };
-    struct StringHash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-    };
-
-    Track& track_of(int track, const char* call);
-    std::uint32_t intern(std::string_view name);
-    void add_span(int track, sim::TraceKind kind, std::string_view name, std::uint64_t begin, std::uint64_t end,
-                  sim::TraceArgs args);
-
-    // Parts of the page (HtmlReportSink.cpp).
-    std::string render_header(const Outcome& o) const;
-    std::string render_diagnosis(const Outcome& o) const;
-    std::string render_utilisation(const Outcome& o) const;
-    std::string render_design() const;
-    std::string render_data(std::uint64_t& merged_quantum, std::size_t& embedded) const;
-
     std::string path_;
     bool write_on_finish_ = true;
     Limits limits_;
-    bool finished_ = false;
-    std::uint64_t end_cycle_ = 0;
-    std::size_t span_count_ = 0;
-    sim::RunInfo run_;
-    double tile_dma_peak_ = 0, shim_dma_peak_ = 0; ///< bytes per cycle, 0: unknown
-    int cols_ = 0, rows_ = 0;
-    std::vector<LockInfo> locks_;
-    std::vector<TileInfo> tiles_;
-    std::vector<FlowInfo> flows_;
-    /// Per shim channel ("(c,0) MM2S n"), the bytes of its tasks in sequence order (a completed
-    /// task span is the next one, cyclically over invocations).
-    std::unordered_map<std::string, std::vector<std::uint64_t>> shim_task_bytes_;
-    std::vector<Track> tracks_; ///< in add_track order
-    std::unordered_map<int, std::size_t> index_; ///< track id -> index
-    std::vector<std::string> names_;
-    std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> name_ids_;
-    std::vector<std::string> args_{""}; ///< rendered JSON objects
-    std::unordered_map<std::string, std::uint32_t> arg_ids_; ///< rendered JSON object -> index
+    std::unique_ptr<html::SpanCollector> collector_;
 };
 
 } // namespace npusim::traces
