@@ -44,7 +44,7 @@ std::string join(const std::vector<std::string>& v, const std::string& sep) {
     return s;
 }
 
-bool is_blocked(const ProcessView& v) { return v.progress.state == "blocked"; }
+bool is_blocked(const ProcessView& v) { return v.progress.state == ProcessProgress::State::Blocked; }
 
 std::string node_id(const ProcessView& v) {
     switch (v.kind) {
@@ -489,7 +489,7 @@ std::string DeadlockAnalyzer::step_text(const Diagnosis& d, std::size_t i, Chain
 std::string DeadlockAnalyzer::root_text(std::size_t i, Chain& c) const {
     const auto& p = procs_[i];
     const auto& name = p.progress.process;
-    if (p.progress.state == "idle" && p.kind == ProcessView::Kind::ShimDma) {
+    if (p.progress.state == ProcessProgress::State::Idle && p.kind == ProcessView::Kind::ShimDma) {
         const auto bytes = p.progress.bytes;
         const bool fill = p.endpoint.dir == model::Direction::MM2S;
         std::string s = fmt::format("{} has no task queued: the sequence's {} on it moved {} B", name,
@@ -517,7 +517,7 @@ std::string DeadlockAnalyzer::root_text(std::size_t i, Chain& c) const {
         }
         return s;
     }
-    if (p.progress.state == "finished" && p.kind == ProcessView::Kind::Worker) {
+    if (p.progress.state == ProcessProgress::State::Finished && p.kind == ProcessView::Kind::Worker) {
         const auto& prog = net_.cores.at(static_cast<std::size_t>(p.index));
         std::string s = fmt::format("{} has finished: its body {} returned after {}", name,
                                     prog.while_true ? "(parked: it never synchronises)" : "(while_true=false)",
@@ -537,7 +537,7 @@ std::string DeadlockAnalyzer::root_text(std::size_t i, Chain& c) const {
         }
         return s;
     }
-    if (p.progress.state == "finished")
+    if (p.progress.state == ProcessProgress::State::Finished)
         return fmt::format("{} has finished its BD chain after {}", name, plural(p.progress.steps, "BD", "BDs"));
     return {};
 }
@@ -569,7 +569,7 @@ void DeadlockAnalyzer::name_case(Diagnosis& d, const Chain& c) const {
     }
     if (c.terminal >= 0) {
         const auto& t = procs_[static_cast<std::size_t>(c.terminal)];
-        if (t.kind == ProcessView::Kind::ShimDma && t.progress.state == "idle") {
+        if (t.kind == ProcessView::Kind::ShimDma && t.progress.state == ProcessProgress::State::Idle) {
             if (t.endpoint.dir == model::Direction::MM2S) {
                 for (auto i : c.path) {
                     const auto& p = procs_[i];
@@ -606,7 +606,7 @@ void DeadlockAnalyzer::name_case(Diagnosis& d, const Chain& c) const {
                             t.progress.process));
             return;
         }
-        if (t.kind == ProcessView::Kind::Worker && t.progress.state == "finished") {
+        if (t.kind == ProcessView::Kind::Worker && t.progress.state == ProcessProgress::State::Finished) {
             // A worker on the chain waits on a cascade of this finished worker.
             for (auto i : c.path) {
                 const auto& p = procs_[i];
@@ -652,7 +652,7 @@ void DeadlockAnalyzer::name_case(Diagnosis& d, const Chain& c) const {
                             t.progress.process, plural(t.progress.steps, "iteration", "iterations")));
             return;
         }
-        if (t.kind == ProcessView::Kind::TileDma && t.progress.state == "finished") {
+        if (t.kind == ProcessView::Kind::TileDma && t.progress.state == ProcessProgress::State::Finished) {
             set("finished_channel", "finished DMA channel",
                 fmt::format("{} ran its BD chain to its end (its repeat count is spent) while others still wait for "
                             "it. Match the repeat counts / iteration counts of both sides.",
@@ -771,11 +771,12 @@ std::string DeadlockAnalyzer::flat_report() const {
     if (blocked == 0) out += "  (none)\n";
     std::string idle;
     for (const auto& p : procs_)
-        if (p.progress.state == "idle") idle += fmt::format("  {}: no task queued\n", p.progress.process);
+        if (p.progress.state == ProcessProgress::State::Idle)
+            idle += fmt::format("  {}: no task queued\n", p.progress.process);
     if (!idle.empty()) out += "idle:\n" + idle;
     std::string finished;
     for (const auto& p : procs_)
-        if (p.progress.state == "finished")
+        if (p.progress.state == ProcessProgress::State::Finished)
             finished += fmt::format(
                 "  {}: finished after {}\n", p.progress.process,
                 plural(p.progress.steps, singular(p.progress.steps_unit).c_str(), p.progress.steps_unit.c_str()));
@@ -805,7 +806,7 @@ std::string DeadlockAnalyzer::progress_table() const {
             done += fmt::format(", {} B", grouped(g.bytes));
         std::string last =
             g.last_action.empty() ? "-" : fmt::format("{} (cycle {})", g.last_action, grouped(g.last_cycle));
-        rows.push_back({g.process, g.state, done, last});
+        rows.push_back({g.process, to_string(g.state), done, last});
         std::vector<std::string> lines;
         for (const auto& fe : g.fifo_ends)
             lines.push_back(fmt::format("{}: acquired {}, released {}, holds {}", fe.end, grouped(fe.acquired),
@@ -905,7 +906,8 @@ Diagnosis DeadlockAnalyzer::limit(std::uint64_t max_cycles, double wall_seconds)
     const std::uint64_t since = cycle_ > window ? cycle_ - window : 0;
     std::vector<std::string> active;
     for (const auto& p : procs_)
-        if ((!p.progress.last_action.empty() && p.progress.last_cycle >= since) || p.progress.state == "running")
+        if ((!p.progress.last_action.empty() && p.progress.last_cycle >= since) ||
+            p.progress.state == ProcessProgress::State::Running)
             active.push_back(p.progress.process);
     std::string out =
         wall_seconds > 0

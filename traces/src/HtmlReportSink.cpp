@@ -757,11 +757,11 @@ std::string HtmlReportSink::render_diagnosis(const Outcome& o) const {
         const auto& node = d->nodes[i];
         std::string fill = "#ebf4ff", stroke = "#90a4c0";
         if (node.is_process()) {
-            if (node.state == "blocked")
+            if (node.state == sim::ProcessProgress::State::Blocked)
                 fill = "#fed7d7", stroke = "#c53030";
-            else if (node.state == "finished")
+            else if (node.state == sim::ProcessProgress::State::Finished)
                 fill = "#e2e8f0", stroke = "#718096";
-            else if (node.state == "idle")
+            else if (node.state == sim::ProcessProgress::State::Idle)
                 fill = "#feebc8", stroke = "#dd6b20";
             else
                 fill = "#c6f6d5", stroke = "#2f855a";
@@ -773,14 +773,14 @@ std::string HtmlReportSink::render_diagnosis(const Outcome& o) const {
         const double sw = node.in_cycle ? 3 : node.in_chain ? 2 : 1;
         s += fmt::format("<g class=\"node{}\" data-id=\"{}\"><title>{}{}{}</title>", node.in_cycle ? " in-cycle" : "",
                          escape_html(node.id), escape_html(node.label),
-                         node.state.empty() ? std::string() : escape_html(" [" + node.state + "]"),
+                         !node.state ? std::string() : escape_html(" [" + std::string(node.state_name()) + "]"),
                          node.detail.empty() ? std::string() : escape_html("\n" + node.detail));
         s += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"{}\" "
                          "stroke=\"{}\" stroke-width=\"{}\"/>",
                          x[i], y[i], kW, kH, rx, fill, stroke, sw);
         s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-weight=\"600\">{}</text>",
                          x[i] + kW / 2, y[i] + 18, escape_html(clip(node.label, 36)));
-        const std::string sub = node.is_process() ? node.state : node.detail;
+        const std::string sub = node.is_process() ? node.state_name() : node.detail;
         s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" fill=\"#4a5568\">{}</text></g>\n",
                          x[i] + kW / 2, y[i] + 34, escape_html(clip(sub, 38)));
     }
