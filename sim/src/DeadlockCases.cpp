@@ -289,11 +289,16 @@ const char* retitle_lock_cycle(const CaseFacts& f) {
     return cycle_facts(f).back_pressure ? "lock cycle through a stream's back-pressure" : "lock cycle";
 }
 
+// Nothing above matched: the report still lists every blocked process.
 bool always(const CaseFacts&) { return true; }
 std::string explain_unknown(const CaseFacts&) {
     return "No root cause was found on the chain; see the blocked processes below.";
 }
 
+// The table, tried top to bottom. Its order is the priority: a wait nobody can ever serve (an
+// acquire beyond the pool) first, then what the host is stuck on (a full task queue), then the root
+// cause the chain ends at (an idle shim channel, a finished worker or channel, a lock wait), then
+// the cycle the chain closes.
 // clang-format off
 const std::array kCases{
     DeadlockCase{"pool_overacquire", "acquire beyond the shared pool",
