@@ -248,7 +248,7 @@ nlohmann::json diagnosis_json(const sim::Diagnosis& d) {
         j["nodes"].push_back({{"id", n.id},
                               {"kind", kinds[static_cast<int>(n.kind)]},
                               {"label", n.label},
-                              {"state", n.state},
+                              {"state", n.state_name()},
                               {"detail", n.detail},
                               {"in_cycle", n.in_cycle},
                               {"in_chain", n.in_chain}});
@@ -270,7 +270,7 @@ nlohmann::json diagnosis_json(const sim::Diagnosis& d) {
         j["chain"].push_back({{"step", k + 1}, {"process", d.nodes.at(d.chain_nodes.at(k)).id}, {"text", d.chain[k]}});
     j["progress"] = nlohmann::json::array();
     for (const auto& p : d.progress) {
-        nlohmann::json q{{"process", p.process},       {"state", p.state},
+        nlohmann::json q{{"process", p.process},       {"state", sim::to_string(p.state)},
                          {"waits_for", p.waits_for},   {"steps", p.steps},
                          {"steps_unit", p.steps_unit}, {"bytes", p.bytes},
                          {"current", p.current},       {"last_action", p.last_action},

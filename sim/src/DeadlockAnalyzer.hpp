@@ -1,12 +1,12 @@
 #pragma once
-// DeadlockAnalyzer: turns the state of a stopped run into a Diagnosis. From each process's view
-// (ProcessView), the stream links, the lock values and the netlist's relations (who acquires,
-// releases and sets each lock, who sends and receives each flow, which shim channel completes each
-// task) it builds the wait-for graph, finds its cycles (WaitForGraph), walks the causal chain from
-// the runtime sequence down to the root cause, names the case and writes the report. It reads
-// only plain data: it knows no process class and no SystemC.
-#include "ProcessView.hpp"
-#include "npusim/model/NetlistRelations.hpp"
+// DeadlockAnalyzer: turns the state of a stopped run into a Diagnosis and its report. For a
+// deadlock it builds the wait-for graph (WaitGraphBuilder) and finds its cycles (WaitForGraph),
+// follows the causal chain from the runtime sequence down to the root cause (CausalChain), names
+// the case from the table of cases (DeadlockCases), and writes the report: case, chain, cycles,
+// every blocked / idle / finished process, and the progress table. For a cycle or wall-clock limit
+// it tells a livelock from a stall and writes the progress table. It reads only plain data
+// (StoppedRun): it knows no process class and no SystemC.
+#include "StoppedRun.hpp"
 #include "npusim/sim/Diagnosis.hpp"
 
 #include <cstdint>
@@ -14,22 +14,6 @@
 #include <vector>
 
 namespace npusim::sim {
-
-/// A stream flow (Netlist::flows order) when the run stopped.
-struct LinkView {
-    std::string label; ///< the flow's provenance
-    int sender = -1; ///< index into the process views
-    std::vector<int> receivers; ///< indices into the process views
-    std::vector<bool> posted; ///< per receiver: ready to take data
-    bool sender_waiting = false; ///< the sender waits for a receiver to post
-};
-
-/// A lock when the run stopped.
-struct LockView {
-    std::string name, where;
-    int value = 0;
-    std::string last_releaser;
-};
 
 class DeadlockAnalyzer {
 public:
@@ -43,29 +27,15 @@ public:
     Diagnosis limit(std::uint64_t max_cycles, double wall_seconds = 0) const;
 
 private:
-    struct Chain;
-    int process_of(const model::Actor& a) const;
-    int shim_process(const model::StreamEndpoint& e) const;
-    int link_of(const ProcessView& p) const;
-    /// The first StartTask on shim channel `e` at or after the runtime sequence's current
-    /// instruction (a task the host has not pushed yet), -1 if none.
-    int later_start(const model::StreamEndpoint& e) const;
-    void build_graph(Diagnosis& d) const;
-    void walk_chain(Diagnosis& d, Chain& c) const;
-    void name_case(Diagnosis& d, const Chain& c) const;
-    std::string step_text(const Diagnosis& d, std::size_t process, Chain& c) const;
-    std::string root_text(std::size_t process, Chain& c) const;
+    /// Every process that is not running, by state: what each blocked one waits on and who could
+    /// release it, the idle and finished ones, and the streams whose sender waits for receivers.
     std::string flat_report() const;
+    /// One row per process: state, steps done, last action; under it, its fifo ends and position.
     std::string progress_table() const;
+    /// A diagnosis with what both triggers share: cycle, design, device, progress, warnings.
     Diagnosis base(Diagnosis::Trigger t) const;
 
-    const model::Netlist& net_;
-    model::NetlistRelations rel_;
-    std::vector<ProcessView> procs_;
-    std::vector<LinkView> links_;
-    std::vector<LockView> locks_;
-    std::uint64_t cycle_;
-    std::vector<std::string> warnings_;
+    StoppedRun run_;
 };
 
 } // namespace npusim::sim

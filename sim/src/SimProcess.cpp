@@ -74,15 +74,15 @@ ProcessView SimProcess::base_view(ProcessView::Kind kind) const {
     p.process = ps_.name;
     using S = ProcessState::Status;
     switch (ps_.status) {
-    case S::Running: p.state = "running"; break;
+    case S::Running: p.state = ProcessProgress::State::Running; break;
     case S::WaitLock:
     case S::WaitStream:
     case S::WaitTask:
-    case S::WaitCascade: p.state = "blocked"; break;
-    case S::Idle: p.state = "idle"; break;
-    case S::Done: p.state = "finished"; break;
+    case S::WaitCascade: p.state = ProcessProgress::State::Blocked; break;
+    case S::Idle: p.state = ProcessProgress::State::Idle; break;
+    case S::Done: p.state = ProcessProgress::State::Finished; break;
     }
-    if (p.state == "blocked") p.waits_for = ps_.describe();
+    if (p.state == ProcessProgress::State::Blocked) p.waits_for = ps_.describe();
     p.last_action = ps_.last_action();
     p.last_cycle = ps_.last_cycle;
     return v;

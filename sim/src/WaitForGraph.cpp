@@ -104,15 +104,15 @@ std::string WaitForGraph::dot(const std::string& title) const {
         case WaitNode::Kind::Queue: shape = "note"; break;
         }
         if (n.is_process()) {
-            if (n.state == "blocked") fill = "#f8c9c4", color = "#c0392b";
-            if (n.state == "finished") fill = "#dddddd", color = "#777777";
-            if (n.state == "idle") fill = "#fde3b0", color = "#d68910";
+            if (n.state == ProcessProgress::State::Blocked) fill = "#f8c9c4", color = "#c0392b";
+            if (n.state == ProcessProgress::State::Finished) fill = "#dddddd", color = "#777777";
+            if (n.state == ProcessProgress::State::Idle) fill = "#fde3b0", color = "#d68910";
         } else {
             fill = "#eef3fb";
         }
         if (n.in_cycle) color = "#c0392b";
         std::string label = n.label;
-        if (n.is_process() && !n.state.empty()) label += "\n[" + n.state + "]";
+        if (n.is_process() && n.state) label += std::string("\n[") + n.state_name() + "]";
         if (!n.detail.empty()) label += "\n" + n.detail;
         os << "[label=\"" << escape(label) << "\", shape=" << shape << ", style=\"" << style << "\", fillcolor=\""
            << fill << "\", color=\"" << color << "\"" << (n.in_cycle || n.in_chain ? ", penwidth=2" : "") << ", id=\""

@@ -83,7 +83,7 @@ TEST_CASE("diagnosis: a fill smaller than what the worker consumes is starvation
                             "objects of 64 B), worker 'w' consumed 4 objects and wants the 5th");
     // Every step is a process on the chain; the graph links them through the resources they wait on.
     CHECK(d.chain_nodes.size() == d.chain.size());
-    CHECK(d.nodes[d.chain_nodes.back()].state == "idle");
+    CHECK(d.nodes[d.chain_nodes.back()].state == sim::ProcessProgress::State::Idle);
     CHECK(has_edge(d, "worker 'w' on (0,2)", "lock in_cons_cons_lock_0 on (0,2)"));
     CHECK(has_edge(d, "lock in_cons_cons_lock_0 on (0,2)", "DMA (0,2) S2MM 0"));
     CHECK(d.cycles.empty());
@@ -92,7 +92,7 @@ TEST_CASE("diagnosis: a fill smaller than what the worker consumes is starvation
     for (const auto& p : d.progress)
         if (p.process == "worker 'w' on (0,2)") {
             seen = true;
-            CHECK(p.state == "blocked");
+            CHECK(p.state == sim::ProcessProgress::State::Blocked);
             CHECK(p.steps == 4);
             REQUIRE(p.fifo_ends.size() == 2);
             CHECK(p.fifo_ends[0].acquired == 4);

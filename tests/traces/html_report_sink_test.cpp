@@ -286,9 +286,10 @@ TEST_CASE("HtmlReportSink draws the deadlock graph with its cycle and the diagno
     diag.case_title = "lock cycle";
     diag.text = "deadlock at cycle 50 <in> 'x'";
     using N = npusim::sim::WaitNode;
-    diag.nodes = {{N::Kind::Worker, "worker:a", "worker 'a'", "blocked", "", true, true},
-                  {N::Kind::Lock, "lock:l", "lock l <1>", "", "value 0", true, true},
-                  {N::Kind::Worker, "worker:b", "worker 'b'", "finished", "", false, false}};
+    using S = npusim::sim::ProcessProgress::State;
+    diag.nodes = {{N::Kind::Worker, "worker:a", "worker 'a'", S::Blocked, "", true, true},
+                  {N::Kind::Lock, "lock:l", "lock l <1>", std::nullopt, "value 0", true, true},
+                  {N::Kind::Worker, "worker:b", "worker 'b'", S::Finished, "", false, false}};
     diag.edges = {{0, 1, "waits >= 1", true, true}, {1, 0, "released by", true, true}, {1, 2, "released by"}};
     diag.cycles = {{0, 1}};
     diag.chain = {"worker 'a' waits"};

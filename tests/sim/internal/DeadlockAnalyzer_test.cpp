@@ -39,9 +39,9 @@ struct Scene {
         v.state = &ps;
         v.index = index;
         v.progress.process = name;
-        v.progress.state = st == ProcessState::Status::Done   ? "finished"
-                           : st == ProcessState::Status::Idle ? "idle"
-                                                              : "blocked";
+        v.progress.state = st == ProcessState::Status::Done   ? ProcessProgress::State::Finished
+                           : st == ProcessState::Status::Idle ? ProcessProgress::State::Idle
+                                                              : ProcessProgress::State::Blocked;
         views.push_back(v);
         return views.back();
     }

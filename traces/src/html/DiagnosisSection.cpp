@@ -20,7 +20,7 @@ void decorate(GraphvizGraph& g, const sim::Diagnosis& d) {
         const std::string name = std::to_string(i);
         g.set_node(name, "class", node.in_cycle ? "node in-cycle" : "node");
         g.set_node(name, "tooltip",
-                   node.label + (node.state.empty() ? std::string() : " [" + node.state + "]") +
+                   node.label + (!node.state ? std::string() : " [" + std::string(node.state_name()) + "]") +
                        (node.detail.empty() ? std::string() : "\n" + node.detail));
     }
     // Graphviz keeps the edges by tail node; each is matched to the diagnosis edge it was written

@@ -9,33 +9,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace npusim::sim {
-
-/// A node of the wait-for graph: a process, or a resource a process waits on.
-struct WaitNode {
-    enum class Kind { Worker, TileDma, ShimDma, Runtime, Lock, Stream, Task, Queue };
-    Kind kind = Kind::Worker;
-    std::string id; ///< stable and unique: "worker:w", "lock:in_cons_cons_lock_0", "stream:3"
-    std::string label; ///< "worker 'w' on (0,2)", "lock in_cons_cons_lock_0 on (0,2)"
-    /// Processes: "blocked", "finished", "idle", "running". Resources: "" (see detail).
-    std::string state;
-    std::string detail; ///< what a process waits for; a lock's value and wanted value
-    bool in_cycle = false; ///< on one of the graph's cycles
-    bool in_chain = false; ///< on the causal chain
-    bool is_process() const { return kind <= Kind::Runtime; }
-};
-
-/// An edge: a process waits on a resource ("waits for"), or a resource can be acted on by a
-/// process ("released by", "sent by", "completed by", ...).
-struct WaitEdge {
-    std::size_t from = 0, to = 0; ///< indices into Diagnosis::nodes
-    std::string label;
-    bool in_cycle = false;
-    bool in_chain = false;
-};
 
 /// What one end of a fifo did in a worker: objects acquired and released, objects held now.
 struct FifoEndProgress {
@@ -47,8 +25,11 @@ struct FifoEndProgress {
 
 /// What a process had done when the run stopped.
 struct ProcessProgress {
+    /// Running: still has work; Blocked: waits on a lock, stream, task or cascade; Idle: a shim
+    /// channel with no task queued; Finished: a worker body that returned, a BD chain that ended.
+    enum class State { Running, Blocked, Idle, Finished };
     std::string process; ///< its name ("worker 'w' on (0,2)", "shim DMA (0,0) MM2S 0", ...)
-    std::string state; ///< "blocked", "finished", "idle", "running"
+    State state = State::Running; ///< written as to_string(state) in reports, JSON and DOT
     std::string waits_for; ///< blocked: what it waits for, in design terms
     /// Worker: completed body iterations; DMA: BD executions; shim: tasks; runtime: instructions.
     std::uint64_t steps = 0;
@@ -60,6 +41,42 @@ struct ProcessProgress {
     std::uint64_t last_cycle = 0; ///< the cycle of last_action
 };
 
+/// The word reports, the JSON (--json) and the DOT graph use for a state: "running", "blocked",
+/// "idle", "finished". Inline: the trace sinks use it without linking the engine.
+inline const char* to_string(ProcessProgress::State s) {
+    switch (s) {
+    case ProcessProgress::State::Running: return "running";
+    case ProcessProgress::State::Blocked: return "blocked";
+    case ProcessProgress::State::Idle: return "idle";
+    case ProcessProgress::State::Finished: return "finished";
+    }
+    return "?";
+}
+
+/// A node of the wait-for graph: a process, or a resource a process waits on.
+struct WaitNode {
+    enum class Kind { Worker, TileDma, ShimDma, Runtime, Lock, Stream, Task, Queue };
+    Kind kind = Kind::Worker;
+    std::string id; ///< stable and unique: "worker:w", "lock:in_cons_cons_lock_0", "stream:3"
+    std::string label; ///< "worker 'w' on (0,2)", "lock in_cons_cons_lock_0 on (0,2)"
+    std::optional<ProcessProgress::State> state; ///< processes only; resources have none (see detail)
+    std::string detail; ///< what a process waits for; a lock's value and wanted value
+    bool in_cycle = false; ///< on one of the graph's cycles
+    bool in_chain = false; ///< on the causal chain
+    bool is_process() const { return kind <= Kind::Runtime; }
+    /// The state's word, "" for a resource.
+    const char* state_name() const { return state ? to_string(*state) : ""; }
+};
+
+/// An edge: a process waits on a resource ("waits for"), or a resource can be acted on by a
+/// process ("released by", "sent by", "completed by", ...).
+struct WaitEdge {
+    std::size_t from = 0, to = 0; ///< indices into Diagnosis::nodes
+    std::string label;
+    bool in_cycle = false;
+    bool in_chain = false;
+};
+
 struct Diagnosis {
     enum class Trigger { Deadlock, Limit };
     Trigger trigger = Trigger::Deadlock;
@@ -67,8 +84,9 @@ struct Diagnosis {
     std::string design, device;
     /// The case, by id: lock_cycle, held_exceeds_depth, pool_overacquire, fill_less_than_consumed,
     /// fill_after_await, drain_more_than_produced, drain_less_than_produced, partial_object,
-    /// finished_worker, finished_channel, full_task_queue, barrier_never_set, no_releaser (deadlocks);
-    /// livelock, stalled (cycle limit); unknown.
+    /// finished_worker, finished_channel, full_task_queue, barrier_never_set, no_releaser,
+    /// cascade_never_put, cascade_never_got, unknown (deadlocks: the rows of the engine's table of
+    /// cases, docs/deadlocks.md); livelock, stalled (cycle or wall-clock limit).
     std::string case_id;
     std::string case_title; ///< "lock cycle", "starvation: the sequence fills less than is consumed"
     std::string case_explanation; ///< one or two sentences in design terms, with the fix
