@@ -349,9 +349,10 @@ TEST_CASE("HtmlReportSink shows long names in its graphs whole", "[traces][html]
     diag.case_title = "lock cycle";
     using N = npusim::sim::WaitNode;
     const std::string long_lock = "lock " + long_fifo + "_cons_cons_lock_0 on (0,2)";
-    diag.nodes = {{N::Kind::Worker, "worker:w", "worker '" + long_worker + "' on (0,2)", "blocked",
+    diag.nodes = {{N::Kind::Worker, "worker:w", "worker '" + long_worker + "' on (0,2)",
+                   npusim::sim::ProcessProgress::State::Blocked,
                    "acquire 1 of fifo '" + long_fifo + "' consumer 0", true, true},
-                  {N::Kind::Lock, "lock:l", long_lock, "", "value 0, wants >= 1", true, true}};
+                  {N::Kind::Lock, "lock:l", long_lock, std::nullopt, "value 0, wants >= 1", true, true}};
     diag.edges = {{0, 1, "waits for " + long_fifo + " to hold an object", true, true},
                   {1, 0, "released by worker '" + long_worker + "'", true, true}};
     HtmlReportSink::Outcome o;
@@ -380,8 +381,8 @@ TEST_CASE("HtmlReportSink lays out graphs from several threads at once", "[trace
     // Graphviz's library is not thread-safe: the layouts take turns, and each page is whole.
     npusim::sim::Diagnosis diag;
     using N = npusim::sim::WaitNode;
-    diag.nodes = {{N::Kind::Worker, "worker:a", "worker 'a'", "blocked", "", true, true},
-                  {N::Kind::Lock, "lock:l", "lock l", "", "value 0", true, true}};
+    diag.nodes = {{N::Kind::Worker, "worker:a", "worker 'a'", npusim::sim::ProcessProgress::State::Blocked, "", true, true},
+                  {N::Kind::Lock, "lock:l", "lock l", std::nullopt, "value 0", true, true}};
     diag.edges = {{0, 1, "waits >= 1", true, true}, {1, 0, "released by", true, true}};
     const auto net = evil_netlist();
     const auto timing = npusim::model::TimingParams::for_arch(npusim::model::Arch::AIE2);
