@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what npusim needs from Debian 12 packages, only what is missing. Uses sudo when not root.
 set -euo pipefail
-packages=(build-essential cmake pkg-config libsystemc-dev libboost-graph-dev libeigen3-dev libfmt-dev
+packages=(build-essential cmake ninja-build ccache pkg-config libsystemc-dev libboost-graph-dev libeigen3-dev libfmt-dev
           catch2 libbenchmark-dev nlohmann-json3-dev libcli11-dev
           graphviz   # graphviz: the tests render --dot graphs with `dot`
           libgraphviz-dev # libgvc, libcgraph: the --html report lays out its graphs with Graphviz

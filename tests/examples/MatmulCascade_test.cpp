@@ -23,7 +23,7 @@ RunOptions run_opts(const std::string& device, KernelSet ks = KernelSet::referen
 
 } // namespace
 
-TEST_CASE("matmul_cascade: cascade.py's defaults match the golden on npu1 and npu2", "[examples][cascade]") {
+TEST_CASE("matmul_cascade: cascade.py's defaults match the golden on npu1 and npu2", "[examples][cascade][slow]") {
     for (const char* device : {"npu1", "npu2"}) {
         INFO(device);
         const auto r = run_design(design_by_name("matmul_cascade"), device, {}, run_opts(device));

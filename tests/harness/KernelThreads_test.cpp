@@ -138,7 +138,7 @@ void check_same(const Outcome& first, const Outcome& second) {
 } // namespace
 
 TEST_CASE("every registered design runs the same with kernel calls on two pool threads, reference and AIE-API kernels",
-          "[harness][kernel-threads]") {
+          "[harness][kernel-threads][slow]") {
     int designs = 0, aie_designs = 0; // with the AIE-API kernels: the designs that have them
     for (const auto& d : all_designs())
         for (const auto kernels : {KernelSet::reference, KernelSet::aie}) {
@@ -183,7 +183,7 @@ RunAheadCount compare_run_ahead(KernelSet kernels) {
 } // namespace
 
 TEST_CASE("every registered design runs the same with lock run-ahead off, with fewer SystemC waits on",
-          "[harness][run-ahead]") {
+          "[harness][run-ahead][slow]") {
     const auto n = compare_run_ahead(KernelSet::reference);
     CHECK(n.designs >= 40);
     // A ring saves waits where its releaser runs ahead of the acquirer (a core's kernel time, a
@@ -192,6 +192,6 @@ TEST_CASE("every registered design runs the same with lock run-ahead off, with f
 }
 
 // The AIE-API kernels cost other cycles than the references, so the processes meet in other orders.
-TEST_CASE("the designs with AIE-API kernels run the same with lock run-ahead off", "[harness][run-ahead]") {
+TEST_CASE("the designs with AIE-API kernels run the same with lock run-ahead off", "[harness][run-ahead][slow]") {
     CHECK(compare_run_ahead(KernelSet::aie).ran >= 5);
 }

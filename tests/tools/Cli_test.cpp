@@ -673,7 +673,7 @@ Out cli_in_child(std::vector<std::string> args) {
 TEST_CASE("the wall-clock limit (--timeout): a kernel that never returns is named and the run ends with exit code 4 "
           "within a second of "
           "the limit, so is a body looping in its resolve-time trace",
-          "[cli][timeout]") {
+          "[cli][timeout][slow]") {
     register_test_designs();
     const auto t0 = std::chrono::steady_clock::now();
     const auto k = cli_in_child({"run", "test_spin", "--timeout", "1"});
