@@ -66,12 +66,6 @@ void parse_named_file(const std::string& kv, const std::string& opt, std::map<st
     into[name] = kv.substr(eq + 1);
 }
 
-std::string grouped(std::uint64_t v) {
-    std::string s = std::to_string(v);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-    return s;
-}
-
 ChildRun run_cli_in_child(const std::vector<std::string>& args) {
     int fds[2];
     if (::pipe(fds) != 0)

@@ -4,6 +4,7 @@
 #include "CliOptions.hpp"
 
 #include "npusim/harness/DesignParams.hpp"
+#include "npusim/model/Text.hpp"
 
 #include <cstdint>
 #include <stdexcept>
@@ -48,7 +49,7 @@ void add_batch_options(CliOptions& o, const BatchOptionTargets& t, const std::st
                        const std::string& csv_rows);
 
 /// 1234567 -> "1,234,567".
-std::string grouped(std::uint64_t v);
+using model::grouped; // npusim/model/Text.hpp
 
 /// What a command run in a child process gave: its exit code (128 + the signal when a signal ended
 /// it) and its stdout and stderr, interleaved as written (one pipe).

@@ -4,16 +4,6 @@
 
 namespace npusim::sim {
 
-std::string grouped(std::uint64_t v) {
-    std::string s = std::to_string(v);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-    return s;
-}
-
-std::string plural(std::uint64_t n, const char* one, const char* many) {
-    return fmt::format("{} {}", grouped(n), n == 1 ? one : many);
-}
-
 std::string singular(const std::string& unit) {
     return !unit.empty() && unit.back() == 's' ? unit.substr(0, unit.size() - 1) : unit;
 }

@@ -22,7 +22,7 @@ std::size_t HtmlReportSink::span_count() const noexcept { return collector_->run
 
 std::string HtmlReportSink::escape_html(std::string_view s) { return html::escape_html(s); }
 
-std::string HtmlReportSink::json_string(std::string_view s) { return html::json_string(s); }
+std::string HtmlReportSink::json_string(std::string_view s) { return html::script_json_string(s); }
 
 void HtmlReportSink::begin_run(const sim::RunInfo& info) { collector_->begin_run(info); }
 

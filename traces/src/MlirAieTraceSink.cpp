@@ -1,5 +1,6 @@
 #include "npusim/traces/MlirAieTraceSink.hpp"
 
+#include "npusim/model/Text.hpp"
 #include "npusim/traces/OutputFile.hpp"
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 
 namespace npusim::traces {
 
+using model::json_string;
 using model::TraceUnitType;
 using sim::TraceKind;
 using sim::TrackInfo;
@@ -29,10 +31,6 @@ constexpr std::uint64_t kPacketBytes = 32;
 constexpr std::uint64_t kPayloadBytes = 28;
 constexpr std::uint64_t kStartFrameBytes = 8; // convert_to_commands: Start = 0xF0 + 7-byte timer
 constexpr std::uint64_t kSyncCycles = 0x3FFFF; // Event_Sync: a gap of 0x3FFFF cycles
-
-std::string json_string(std::string_view s) {
-    return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 /// One stretch [begin, end) a slot is active. `seq`/`sub` order equal timestamps by cause: the
 /// record that produced it, then begin-derived (0) before end-derived (1) events of that record.

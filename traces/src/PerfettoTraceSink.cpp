@@ -1,6 +1,7 @@
 #include "npusim/traces/PerfettoTraceSink.hpp"
 
 #include "npusim/model/DeviceSpec.hpp"
+#include "npusim/model/Text.hpp"
 #include "npusim/traces/OutputFile.hpp"
 
 #include <fmt/format.h>
@@ -15,14 +16,10 @@
 
 namespace npusim::traces {
 
+using model::json_string;
 using sim::TrackInfo;
 
 namespace {
-
-/// A JSON string literal, quotes included; invalid UTF-8 becomes U+FFFD instead of throwing.
-std::string json_string(std::string_view s) {
-    return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 /// Sort key of the process a track belongs to: the runtime first, then tiles by (col, row),
 /// then core / DMA / locks within a tile.

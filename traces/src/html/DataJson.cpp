@@ -22,11 +22,11 @@ std::string render_data(const CollectedRun& run, const ReducedTimeline& timeline
     std::string j = "{";
     j += fmt::format("\"end\":{},\"clock_mhz\":{},\"quantum\":{},\"kinds\":[", run.end_cycle, run.run.clock_mhz,
                      timeline.quantum);
-    for (std::size_t k = 0; k < std::size(kKinds); ++k) j += (k ? "," : "") + json_string(kKinds[k]);
+    for (std::size_t k = 0; k < std::size(kKinds); ++k) j += (k ? "," : "") + script_json_string(kKinds[k]);
     j += "],\"colors\":[";
-    for (std::size_t k = 0; k < std::size(kColors); ++k) j += (k ? "," : "") + json_string(kColors[k]);
+    for (std::size_t k = 0; k < std::size(kColors); ++k) j += (k ? "," : "") + script_json_string(kColors[k]);
     j += "],\"names\":[";
-    for (std::size_t k = 0; k < run.names.size(); ++k) j += (k ? "," : "") + json_string(run.names[k]);
+    for (std::size_t k = 0; k < run.names.size(); ++k) j += (k ? "," : "") + script_json_string(run.names[k]);
     j += "],\n\"args\":[null";
     // A merged span keeps the arguments of its first span only; the arguments of spans that are
     // not embedded are not written. Indices in order of first use (0: none).
@@ -54,14 +54,14 @@ std::string render_data(const CollectedRun& run, const ReducedTimeline& timeline
                               info.row);
         if (label != current_group || first_group) {
             if (!first_group) groups += "]},\n";
-            groups += "{\"label\":" + json_string(label) + ",\"tracks\":[";
+            groups += "{\"label\":" + script_json_string(label) + ",\"tracks\":[";
             current_group = label;
             first_group = false;
             first_track = true;
         }
         groups += first_track ? "" : ",\n";
         first_track = false;
-        groups += "{\"name\":" + json_string(info.name) + ",\"series\":[";
+        groups += "{\"name\":" + script_json_string(info.name) + ",\"series\":[";
         bool first_series = true;
         for (const auto& s : row.series) {
             std::string b, d, n, a, m, u;
@@ -96,8 +96,8 @@ std::string render_data(const CollectedRun& run, const ReducedTimeline& timeline
     for (const auto& c : counters) {
         j += first_counter ? "" : ",\n";
         first_counter = false;
-        j += fmt::format("{{\"label\":{},\"sub\":{},\"kind\":{},\"cap\":{}", json_string(c.label), json_string(c.sub),
-                         json_string(c.kind), c.cap);
+        j += fmt::format("{{\"label\":{},\"sub\":{},\"kind\":{},\"cap\":{}", script_json_string(c.label), script_json_string(c.sub),
+                         script_json_string(c.kind), c.cap);
         if (!c.envelope)
             j += ",\"t\":[" + joined(c.t) + "],\"v\":[" + joined(c.v) + "]}";
         else

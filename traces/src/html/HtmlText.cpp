@@ -22,7 +22,7 @@ std::string escape_html(std::string_view s) {
     return out;
 }
 
-std::string json_string(std::string_view s) {
+std::string script_json_string(std::string_view s) {
     std::string out = "\"";
     out.reserve(s.size() + 2);
     const auto* p = reinterpret_cast<const unsigned char*>(s.data());
@@ -62,12 +62,6 @@ std::string json_string(std::string_view s) {
     }
     out += '"';
     return out;
-}
-
-std::string grouped(std::uint64_t v) {
-    std::string s = std::to_string(v);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
-    return s;
 }
 
 std::string tile_str(model::TileCoord t) { return fmt::format("({},{})", t.col, t.row); }

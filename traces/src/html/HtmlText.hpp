@@ -2,6 +2,7 @@
 // Text helpers of the HTML report: escaping for HTML and for the embedded JSON, and the number
 // formats the report's tables use.
 #include "npusim/model/DeviceSpec.hpp"
+#include "npusim/model/Text.hpp"
 
 #include <cstdint>
 #include <string>
@@ -13,10 +14,10 @@ namespace npusim::traces::html {
 std::string escape_html(std::string_view s);
 /// A JSON string literal (quotes included) safe inside a <script> element: < > & as \u003c \u003e
 /// \u0026, control characters escaped, invalid UTF-8 as U+FFFD.
-std::string json_string(std::string_view s);
+std::string script_json_string(std::string_view s);
 
 /// 1234567 -> "1,234,567".
-std::string grouped(std::uint64_t v);
+using model::grouped; // npusim/model/Text.hpp
 /// "(col,row)".
 std::string tile_str(model::TileCoord t);
 /// "4 KiB", "1 MiB", "1,000 B".

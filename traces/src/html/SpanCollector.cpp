@@ -144,7 +144,7 @@ void SpanCollector::add_span(int track, TraceKind kind, std::string_view name, s
         std::string a = "{";
         for (const auto& arg : args) {
             if (a.size() > 1) a += ",";
-            a += json_string(arg.key) + ":" + (arg.is_number ? std::to_string(arg.number) : json_string(arg.text));
+            a += script_json_string(arg.key) + ":" + (arg.is_number ? std::to_string(arg.number) : script_json_string(arg.text));
         }
         a += "}";
         const auto [it, added] = arg_ids_.try_emplace(std::move(a), static_cast<std::uint32_t>(run_.args.size()));
