@@ -79,7 +79,7 @@ TEST_CASE("softmax --kernels aie runs the AIE-API builds of softmax.cc: the refe
           "[examples][softmax][aie]") {
     // kernels_ref/aie/softmax.cc (softmax_bf16_aie2 on npu1, softmax_bf16_aie2p on npu2) through the
     // AIE-API host layer's parallel_lookup / exp2 / inv: bit for bit the reference kernels' outputs
-    // (tests/kernels_ref/aie_api/aie_exp_softmax_test.cpp), so the design's output and cycle count
+    // (tests/kernels_ref/aie_api/AieExpSoftmax_test.cpp), so the design's output and cycle count
     // equal the reference run's, and both pass the golden check (rtol 0.128).
     const Params p{{"size", 65536}};
     for (const char* dev : {"npu1", "npu2"}) {

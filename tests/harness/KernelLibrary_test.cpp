@@ -125,7 +125,7 @@ TEST_CASE("add / mul / relu through the transform templates", "[harness][kernel_
 TEST_CASE("bf16_exp and softmax through the transform templates, each generation's source",
           "[harness][kernel_library]") {
     // Inputs as vector_exp.py draws none (it sweeps every bf16): values in [-8, 8) here; the reference
-    // and AIE-API builds compute the same bits (tests/kernels_ref/aie_api/aie_exp_softmax_test.cpp), so
+    // and AIE-API builds compute the same bits (tests/kernels_ref/aie_api/AieExpSoftmax_test.cpp), so
     // each is checked against e^x within IRON's rtol 0.128 (bf16_exp_ref) and against the other.
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> d(-8.0f, 8.0f);
