@@ -1,6 +1,7 @@
 // The remaining ObjectFifo options, each through the whole path: init_values, via_DMA between
 // neighbours, consumer_obj_type (asymmetric granularity), set_iter_count, the seed's to_stream
 // spelling, and the shim d0 size limit.
+#include "FifoState.hpp"
 #include "HostBytes.hpp"
 #include "NetlistQuery.hpp"
 #include "npusim/iron.hpp"

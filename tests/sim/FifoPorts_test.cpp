@@ -2,6 +2,7 @@
 // as option structs (prod({...}), cons({...})), and prod/cons `channel=` (the seed's Port.dma(n))
 // pinning an end's DMA channel. The toolchain's rules are cited at each test; designs are
 // resolved and simulated against references computed here.
+#include "FifoState.hpp"
 #include "HostBytes.hpp"
 #include "NetlistQuery.hpp"
 #include "npusim/iron.hpp"

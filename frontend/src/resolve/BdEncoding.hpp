@@ -3,6 +3,7 @@
 // field-width check, for tile BDs (compute and mem) and shim BDs alike. Each limit comes from the
 // tile's model::TileResources (length bits, wrap/step/iteration bits, dims count, padding) and
 // model::DeviceSpec::max_repeat_count (see docs/resolve.md, steps 5, 7 and 9).
+#include "FifoState.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/TensorAccessPattern.hpp"
 #include "npusim/frontend/TensorType.hpp"
