@@ -2,8 +2,8 @@
 // ObjectFifo and its handles (IRON aie.iron.ObjectFifo). A fifo carries objects of one tensor
 // type from one producer endpoint to one or more consumer endpoints (several cons() handles =
 // broadcast). Endpoints are owned by a Worker, the Runtime (shim DMA) or a link (forward).
-#include "npusim/frontend/Element.hpp"
 #include "npusim/frontend/ScratchpadParameter.hpp"
+#include "npusim/frontend/Element.hpp"
 #include "npusim/frontend/TensorAccessPattern.hpp"
 #include "npusim/frontend/TensorType.hpp"
 #include "npusim/frontend/Tile.hpp"
