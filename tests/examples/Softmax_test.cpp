@@ -5,6 +5,7 @@
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/kernels/softmax_lut.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -16,12 +17,7 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions opts(const std::string& device) {
-    RunOptions o;
-    o.seed = 11;
-    o.sim.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
-    return o;
-}
+RunOptions opts(const std::string& device) { return test::run_opts(device, 11); }
 
 } // namespace
 

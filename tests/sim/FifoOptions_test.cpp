@@ -2,10 +2,10 @@
 // neighbours, consumer_obj_type (asymmetric granularity), set_iter_count, the seed's to_stream
 // spelling, and the shim d0 size limit.
 #include "FifoState.hpp"
-#include "HostBytes.hpp"
 #include "NetlistQuery.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>

@@ -3,10 +3,10 @@
 // pinning an end's DMA channel. The toolchain's rules are cited at each test; designs are
 // resolved and simulated against references computed here.
 #include "FifoState.hpp"
-#include "HostBytes.hpp"
 #include "NetlistQuery.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>

@@ -1,8 +1,8 @@
 // HtmlReportSink: what the page embeds (spans, arguments, counters), that it loads nothing from the
 // network, that design names cannot break it, the reduction of large runs, the diagnosis section,
 // and when the file is written. (ctest trace:html-chromium renders real reports in Chromium.)
-#include "TraceTestFiles.hpp"
 #include "npusim/traces/HtmlReportSink.hpp"
+#include "support/TempDir.hpp"
 
 #include "npusim/model/DeviceSpec.hpp"
 
@@ -25,10 +25,10 @@ using Kind = TrackInfo::Kind;
 
 namespace {
 
-struct TempDir : npusim::tracetest::TempDir {
-    TempDir() : npusim::tracetest::TempDir("npusim_html_test_") {}
+struct TempDir : npusim::test::TempDir {
+    TempDir() : npusim::test::TempDir("npusim_html_test") {}
 };
-using npusim::tracetest::slurp;
+using npusim::test::slurp;
 
 // The embedded data object of a page.
 nlohmann::json data_of(const std::string& page) {
