@@ -39,7 +39,9 @@ void fill_drain(RuntimeData a, RuntimeData b, F in, F out) {
 }
 
 Program passthrough(const Passthrough& p) {
-    ObjectFifo in(p.type, std::string(p.in_name), p.depth, p.in), out(p.type, std::string(p.out_name), p.depth, p.out);
+    const TensorType out_type = p.out_type.value_or(p.type);
+    ObjectFifo in(p.type, std::string(p.in_name), p.depth, p.in),
+        out(out_type, std::string(p.out_name), p.depth, p.out);
     const auto worker = [&]() {
         if (p.buffers.empty())
             return Worker([body = p.body](F i, F o) { body(i, o); }, fn_args(in.cons(p.in_cons), out.prod(p.out_prod)),
@@ -47,9 +49,11 @@ Program passthrough(const Passthrough& p) {
         return Worker([body = p.body](F i, F o, const std::vector<Buffer>&) { body(i, o); },
                       fn_args(in.cons(p.in_cons), out.prod(p.out_prod), p.buffers), p.worker);
     }();
-    TensorType host = p.type, out_host = p.type;
+    TensorType host = p.type, out_host = out_type;
     host.shape = {p.host_elements ? p.host_elements : p.type.elements() * 4};
-    out_host.shape = p.out_host_elements ? std::vector<std::int64_t>{p.out_host_elements} : host.shape;
+    out_host.shape = {p.out_host_elements ? p.out_host_elements
+                      : p.host_elements   ? p.host_elements
+                                          : out_type.elements() * 4};
     Runtime rt(p.seq, fn_args(host, out_host, in.prod(p.in_prod), out.cons(p.out_cons)));
     if (p.spec) return Program(*p.spec, rt, {worker}, std::string(p.program));
     return Program(std::string(p.device), rt, {worker}, std::string(p.program));

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,7 @@ struct Passthrough {
     /// with none the worker takes the two handles only.
     std::vector<iron::Buffer> buffers = {};
     iron::TensorType type = iron::tensor<std::int32_t>({256}); ///< object type of both fifos
+    std::optional<iron::TensorType> out_type = {}; ///< object type of 'out' when it differs
     int depth = 2; ///< both fifos' depth
     PassBody body = copy_one;
     PassSequence seq = fill_drain;
@@ -44,9 +46,9 @@ struct Passthrough {
     iron::ConsOptions in_cons = {};
     iron::ProdOptions out_prod = {};
     iron::ConsOptions out_cons = {};
-    /// Elements of each host tensor (of the fifos' dtype); 0: four objects.
+    /// Elements of each host tensor (of its fifo's dtype); 0: four objects.
     std::int64_t host_elements = 0;
-    /// Elements of the second (drained) host tensor when it differs; 0: host_elements.
+    /// Elements of the second (drained) host tensor when it differs; 0: as the first.
     std::int64_t out_host_elements = 0;
     /// The device, when the design is built for a DeviceSpec (overrides `device`).
     const model::DeviceSpec* spec = nullptr;
