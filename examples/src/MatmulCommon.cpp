@@ -301,15 +301,6 @@ ArgSpec output_spec(const TensorType& C_ty, Types ty, std::int64_t K, std::int64
     return ArgSpec::output("C", C_ty);
 }
 
-std::int64_t shim_tasks(const model::DeviceSpec& dev, const TensorAccessPattern& tap) {
-    const auto& s = tap.sizes();
-    const auto& st = tap.strides();
-    const std::int64_t chunk = std::int64_t{1} << dev.shim.iteration_bits;
-    const bool contiguous = st[3] == 1 && (s[2] == 1 || st[2] == s[3]) && (s[1] == 1 || st[1] == s[2] * s[3]);
-    if (s[0] - 1 <= chunk || contiguous) return 1;
-    return (s[0] + chunk - 1) / chunk;
-}
-
 GroupPlan plan_groups(const model::DeviceSpec& dev, const std::string& design, std::int64_t a, std::int64_t b,
                       std::int64_t c) {
     const std::int64_t queue = dev.task_queue_depth, bds = dev.shim.bds;

@@ -90,13 +90,6 @@ Tensor reference(const Tensor& A, const Tensor& B, std::int64_t M, std::int64_t 
 /// The output's check: exact for integers; bf16 and f32 within rtol (see MatmulCommon.cpp).
 ArgSpec output_spec(const iron::TensorType& C_ty, Types ty, std::int64_t K, std::int64_t k);
 
-/// The shim tasks one fill or drain of `tap` becomes on `dev`: one, unless its repeat (outermost
-/// size) exceeds the shim BD's iteration range (2^iteration_bits + 1) and its inner dimensions are
-/// not one contiguous run; aie-decompose-large-dma-bd then splits the repeat into pieces of
-/// 2^iteration_bits, each a task with its own BD id and queue slot (the frontend's
-/// shim_repeat_chunks, frontend/src/resolve/BdEncoding.cpp, lowers it the same way).
-std::int64_t shim_tasks(const model::DeviceSpec& dev, const iron::TensorAccessPattern& tap);
-
 /// How the matmul sequences group their transfers: `rows` row blocks per task group (IRON's
 /// tb_max_n_rows // 2 in whole_array.py L246-247, rows_per_block // 2 in single_core.py L141),
 /// `in_flight` groups issued before the oldest is finished (2: IRON's ping-pong).

@@ -66,8 +66,8 @@ DesignSpec make_matmul_single_core() {
         auto c_tap = [=](std::int64_t row, std::int64_t n_rows) {
             return TensorAccessPattern({M * N}, row * m * N, {n_rows, N / n, m, n}, {m * N, n, N, 1});
         };
-        const auto plan = matmul::plan_groups(dev, name, matmul::shim_tasks(dev, a_tap(0)),
-                                              matmul::shim_tasks(dev, b_tap), matmul::shim_tasks(dev, c_tap(0, 2)));
+        const auto plan = matmul::plan_groups(dev, name, shim_task_count(a_tap(0), dev.shim),
+                                              shim_task_count(b_tap, dev.shim), shim_task_count(c_tap(0, 2), dev.shim));
         Runtime rt(
             [=](RuntimeData A, RuntimeData B, RuntimeData C, ObjectFifoHandle ha, ObjectFifoHandle hb,
                 ObjectFifoHandle hc) {

@@ -15,7 +15,7 @@
 // fill per column, all in one TaskGroup; the first group holds two halves, then each half is
 // finished as soon as it is issued. That keeps at most 4 tasks on a shim channel's queue and 10 of
 // its 16 BD ids in use; where a fill's repeat is split into several tasks (N / (n cols) > 65,
-// matmul::shim_tasks), the groups shrink to one row block (IRON's own tb_max_n_rows = 2) and then
+// shim_task_count), the groups shrink to one row block (IRON's own tb_max_n_rows = 2) and then
 // to one group in flight (matmul::plan_groups), so that no size runs out of BD ids or queue slots.
 // M / (4m) must be even (IRON's _validate_shape_args, L489-495).
 // Golden: (A @ B in int64).astype(dtype_out), or for bf16 (A @ B in double) rounded to dtype_out,
@@ -136,8 +136,8 @@ DesignSpec make_matmul_whole_array() {
                                        {m * rows * N, n * cols, N, 1});
         };
         const auto plan =
-            matmul::plan_groups(dev, name, matmul::shim_tasks(dev, a_tap(0)), matmul::shim_tasks(dev, b_tap(0)),
-                                matmul::shim_tasks(dev, c_tap(0, 2, 0)));
+            matmul::plan_groups(dev, name, shim_task_count(a_tap(0), dev.shim), shim_task_count(b_tap(0), dev.shim),
+                                shim_task_count(c_tap(0, 2, 0), dev.shim));
         Runtime rt(
             [=](RuntimeData A, RuntimeData B, RuntimeData C, std::vector<ObjectFifoHandle> ha,
                 std::vector<ObjectFifoHandle> hb, std::vector<ObjectFifoHandle> hc) {

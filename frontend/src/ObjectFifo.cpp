@@ -1,5 +1,6 @@
 #include "npusim/frontend/ObjectFifo.hpp"
 
+#include "FifoState.hpp"
 #include "npusim/frontend/Runtime.hpp"
 #include "npusim/model/CoreServices.hpp"
 #include "npusim/model/Error.hpp"
@@ -27,6 +28,10 @@ std::string EndpointState::describe() const {
     return fmt::format("fifo '{}' consumer {}", fifo->name, index);
 }
 } // namespace detail
+
+const std::string& ObjectFifo::name() const { return state_->name; }
+const TensorType& ObjectFifo::obj_type() const { return state_->obj_type; }
+int ObjectFifo::depth() const { return state_->depth; }
 
 namespace {
 // A default-constructed handle belongs to no fifo: using it is a DesignError, not a null dereference.
@@ -312,7 +317,7 @@ std::vector<ObjectFifo> ObjectFifoHandle::join(std::vector<std::int64_t> offsets
     return make_link(detail::LinkState::Kind::Join, std::move(offsets), std::move(opts));
 }
 
-std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkState::Kind kind, std::vector<std::int64_t> offsets,
+std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkKind kind, std::vector<std::int64_t> offsets,
                                                     LinkOptions opts) const {
     const bool join = kind == detail::LinkState::Kind::Join;
     const char* what = kind == detail::LinkState::Kind::Forward ? "forward" : join ? "join" : "split";

@@ -1,5 +1,6 @@
 #include "npusim/frontend/Runtime.hpp"
 
+#include "FifoState.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 #include "npusim/frontend/Worker.hpp"
 
+#include "FifoState.hpp"
 #include "npusim/frontend/Runtime.hpp"
 #include "npusim/model/CoreServices.hpp"
 #include "npusim/model/Error.hpp"

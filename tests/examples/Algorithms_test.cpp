@@ -4,6 +4,7 @@
 // against the design's golden reference.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -12,11 +13,7 @@ using namespace npusim::harness;
 
 namespace {
 RunOptions opts(const std::string& device, KernelSet ks = KernelSet::reference) {
-    RunOptions o;
-    o.seed = 11;
-    o.kernels = ks;
-    o.sim.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
-    return o;
+    return test::run_opts(device, 11, ks);
 }
 } // namespace
 

@@ -3,6 +3,7 @@
 // the size-changing forwards through the mem tile, and the parameter rules.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,13 +14,7 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions opts(const std::string& device, KernelSet k = KernelSet::reference) {
-    RunOptions o;
-    o.seed = 9;
-    o.kernels = k;
-    o.sim.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
-    return o;
-}
+RunOptions opts(const std::string& device, KernelSet k = KernelSet::reference) { return test::run_opts(device, 9, k); }
 
 } // namespace
 

@@ -4,6 +4,7 @@
 // its golden reference; plus reduced sizes, the AIE-API kernel builds and the parameter errors.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,11 +14,7 @@ using namespace npusim::harness;
 namespace {
 const char* const kDevices[] = {"npu1_1col", "npu1", "npu2_1col", "npu2"};
 
-sim::SimOptions opts(const std::string& device) {
-    sim::SimOptions o;
-    o.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
-    return o;
-}
+sim::SimOptions opts(const std::string& device) { return test::sim_opts(device); }
 
 RunReport require_pass(const std::string& design, const std::string& device, const Params& p = {}) {
     INFO(design << " on " << device);

@@ -2,6 +2,7 @@
 // parameter variants (element widths, sizes).
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -9,11 +10,7 @@ using namespace npusim;
 using namespace npusim::harness;
 
 namespace {
-sim::SimOptions opts(const std::string& device) {
-    sim::SimOptions o;
-    o.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
-    return o;
-}
+sim::SimOptions opts(const std::string& device) { return test::sim_opts(device); }
 void require_pass(const std::string& design, const std::string& device, const Params& p = {}) {
     INFO(design << " on " << device);
     const auto rep = run_design(design_by_name(design), device, p, 7, opts(device));

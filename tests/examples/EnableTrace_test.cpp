@@ -4,6 +4,7 @@
 // unit, with IRON's default core events, and the trace buffer's size is honoured.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/traces/MlirAieTraceSink.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -23,7 +24,8 @@ struct Traced {
 };
 
 Traced traced_run(std::int64_t trace_size) {
-    const auto path = std::filesystem::temp_directory_path() / "npusim_enable_trace_test.json";
+    const npusim::test::TempDir tmp("npusim_enable_trace_test");
+    const auto path = tmp.path / "trace.json";
     traces::MlirAieTraceSink sink(path.string());
     sim::SimOptions o;
     o.timing = model::TimingParams::for_arch(model::Arch::AIE2);

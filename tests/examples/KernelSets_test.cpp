@@ -2,6 +2,7 @@
 // designs that refuse them.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -10,12 +11,7 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions run_opts(const std::string& device, std::uint64_t seed = 1) {
-    RunOptions o;
-    o.seed = seed;
-    o.sim.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
-    return o;
-}
+using test::run_opts;
 
 } // namespace
 

@@ -5,6 +5,7 @@
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,11 +15,7 @@ using namespace npusim::harness;
 namespace {
 
 RunOptions run_opts(const std::string& device, KernelSet ks = KernelSet::reference) {
-    RunOptions o;
-    o.seed = 3;
-    o.kernels = ks;
-    o.sim.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
-    return o;
+    return test::run_opts(device, 3, ks);
 }
 
 } // namespace

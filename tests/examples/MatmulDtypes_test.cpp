@@ -5,6 +5,7 @@
 // the rtol the design states).
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,12 +14,7 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions run_opts(const std::string& device) {
-    RunOptions o;
-    o.seed = 5;
-    o.sim.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
-    return o;
-}
+RunOptions run_opts(const std::string& device) { return test::run_opts(device, 5); }
 
 const std::pair<const char*, const char*> kCombos[] = {{"i8", "i8"},   {"i8", "i16"},    {"i8", "i32"},  {"i16", "i16"},
                                                        {"i16", "i32"}, {"bf16", "bf16"}, {"bf16", "f32"}};

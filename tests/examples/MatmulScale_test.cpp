@@ -7,6 +7,7 @@
 // no kernel runs); docs/performance.md has the wall time of a full 4096^3 simulation.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -73,11 +74,7 @@ SequenceUse sequence_use(const model::Netlist& n) {
     return u;
 }
 
-RunOptions opts(const std::string& device) {
-    RunOptions o;
-    o.sim.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
-    return o;
-}
+RunOptions opts(const std::string& device) { return test::run_opts(device); }
 
 } // namespace
 

@@ -5,6 +5,7 @@
 // ddr_bytes_per_cycle (50 B/cycle, sim/src/DdrBandwidth.hpp), which then caps it.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -15,12 +16,7 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions opts(const std::string& device) {
-    RunOptions o;
-    o.seed = 7;
-    o.sim.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
-    return o;
-}
+RunOptions opts(const std::string& device) { return test::run_opts(device, 7); }
 
 // Bytes per cycle of a warm invocation (the second of two: every shim channel is past its cold
 // dispatch) moving `size` bf16 elements in and out.

@@ -5,6 +5,7 @@
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/kernels/softmax_lut.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -16,12 +17,7 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions opts(const std::string& device) {
-    RunOptions o;
-    o.seed = 11;
-    o.sim.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
-    return o;
-}
+RunOptions opts(const std::string& device) { return test::run_opts(device, 11); }
 
 } // namespace
 
@@ -79,7 +75,7 @@ TEST_CASE("softmax --kernels aie runs the AIE-API builds of softmax.cc: the refe
           "[examples][softmax][aie]") {
     // kernels_ref/aie/softmax.cc (softmax_bf16_aie2 on npu1, softmax_bf16_aie2p on npu2) through the
     // AIE-API host layer's parallel_lookup / exp2 / inv: bit for bit the reference kernels' outputs
-    // (tests/kernels_ref/aie_api/aie_exp_softmax_test.cpp), so the design's output and cycle count
+    // (tests/kernels_ref/aie_api/AieExpSoftmax_test.cpp), so the design's output and cycle count
     // equal the reference run's, and both pass the golden check (rtol 0.128).
     const Params p{{"size", 65536}};
     for (const char* dev : {"npu1", "npu2"}) {

@@ -5,6 +5,7 @@
 // behind barriers) and the parameter rules.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -16,13 +17,7 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions opts(const std::string& device, KernelSet k = KernelSet::reference) {
-    RunOptions o;
-    o.seed = 5;
-    o.kernels = k;
-    o.sim.timing = model::TimingParams::for_arch(model::device_by_name(device).arch);
-    return o;
-}
+RunOptions opts(const std::string& device, KernelSet k = KernelSet::reference) { return test::run_opts(device, 5, k); }
 
 const model::FifoEndpointInfo& end_of(const model::Netlist& n, const std::string& fifo, const std::string& end) {
     for (const auto& e : n.fifo_ends)

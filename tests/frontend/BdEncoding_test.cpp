@@ -147,6 +147,10 @@ TEST_CASE("shim_task_dims: an outermost size up to 65 passes AIEX verifyStridesW
     CHECK(chunks[1].sizes()[0] == 36);
     CHECK(chunks[0].offset() == 0);
     CHECK(chunks[1].offset() == 64 * 3);
+    // The public count (npusim/frontend/ShimTasks.hpp) is the number of chunks.
+    CHECK(shim_task_count(ok, shim) == 1);
+    CHECK(shim_task_count(over, shim) == 1);
+    CHECK(shim_task_count(strided, shim) == 2);
 }
 
 TEST_CASE("shim_task_dims: d0 size 1023 words fits the 10-bit size field, 1024 does not", "[resolve][bd][shim]") {

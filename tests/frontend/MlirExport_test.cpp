@@ -3,6 +3,7 @@
 // reconstructed from IRON's emitters in /work/shared/reference/iron-mlir-golden.md (§1.x (R)).
 // The goldens below are copied verbatim from that document, trailing spaces included.
 #include "npusim/iron.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -494,27 +495,26 @@ const char* const kRtpLoadGolden = R"MLIR(module {
 )MLIR";
 
 Program rtp_load_design() {
-    const auto ty = tensor<std::int32_t>({64});
-    ObjectFifo in(ty, "in"), out(ty, "out");
     Buffer rtp = Buffer(tensor<std::int32_t>({16}), "my_rtp").use_write_rtp();
-    Worker w(
-        [](ObjectFifoHandle i, ObjectFifoHandle o, Buffer r) {
-            [[maybe_unused]] const std::int32_t scale = r.at<std::int32_t>(0);
-            i.acquire(1);
-            o.acquire(1);
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(), out.prod(), rtp));
-    Runtime rt(
-        [rtp](RuntimeData a, RuntimeData b, ObjectFifoHandle ih, ObjectFifoHandle oh) {
-            rtp[0] = 7;
-            rtp[1] = 3;
-            ih.fill(a);
-            oh.drain(b, {.wait = true});
-        },
-        fn_args(ty, ty, in.prod(), out.cons()));
-    return Program("npu1_1col", rt, {w});
+    return test::passthrough({.buffers = {rtp},
+                              .type = tensor<std::int32_t>({64}),
+                              .body =
+                                  [rtp](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                      [[maybe_unused]] const std::int32_t scale = rtp.at<std::int32_t>(0);
+                                      i.acquire(1);
+                                      o.acquire(1);
+                                      i.release(1);
+                                      o.release(1);
+                                  },
+                              .seq =
+                                  [rtp](RuntimeData a, RuntimeData b, ObjectFifoHandle ih, ObjectFifoHandle oh) {
+                                      rtp[0] = 7;
+                                      rtp[1] = 3;
+                                      ih.fill(a);
+                                      oh.drain(b, {.wait = true});
+                                  },
+                              .host_elements = 64,
+                              .worker = {}});
 }
 
 // iron-mlir-golden.md §1.8 (R), test/python/worker_buffer_sharing.py, unplaced: `buf[0] = 1` is an
@@ -702,23 +702,18 @@ TEST_CASE("export: objFifo_iron_dma_channel_pin.py prints channel pins as prod_d
     const std::string none = export_mlir(channel_pin_design("of_free", std::nullopt, {std::nullopt}));
     CHECK(none.find("dma_channel") == std::string::npos);
     // Port::dma(n) is the same pin.
-    const auto ty = tensor<std::int32_t>({16});
-    ObjectFifo in(ty, "in"), out(ty, "out");
-    Worker w(
-        [](ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.acquire(1);
-            o.acquire(1);
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons({.port = Port::dma(1)}), out.prod({.port = Port::dma(0)})), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle ih, ObjectFifoHandle oh) {
-            ih.fill(a);
-            oh.drain(b, {.wait = true});
-        },
-        fn_args(ty, ty, in.prod(), out.cons()));
-    const std::string ported = export_mlir(Program("npu1_1col", rt, {w}, "ported"));
+    const std::string ported = export_mlir(test::passthrough({.type = tensor<std::int32_t>({16}),
+                                                              .body =
+                                                                  [](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                                                      i.acquire(1);
+                                                                      o.acquire(1);
+                                                                      i.release(1);
+                                                                      o.release(1);
+                                                                  },
+                                                              .in_cons = {.port = Port::dma(1)},
+                                                              .out_prod = {.port = Port::dma(0)},
+                                                              .host_elements = 16,
+                                                              .program = "ported"}));
     CHECK(file_check(ported, {"CHECK-DAG: aie.objectfifo @in({{.*}}) {cons_dma_channels = array<i32: 1>} : "
                               "!aie.objectfifo<memref<16xi32>>",
                               "CHECK-DAG: aie.objectfifo @out({{.*}}) {prod_dma_channel = 0 : i32} : "
@@ -878,23 +873,19 @@ TEST_CASE("export: ScratchpadParameter declarations, reads, the sync and offset_
 TEST_CASE("export: an element copied in the body is memref.load then memref.store of the load", "[export]") {
     const auto ty = tensor<std::int32_t>({8});
     auto design = [&](bool add_one) {
-        ObjectFifo in(ty, "in"), out(ty, "out");
-        Worker w(
-            [add_one](ObjectFifoHandle i, ObjectFifoHandle o) {
-                auto a = i.acquire(1);
-                auto b = o.acquire(1);
-                for (std::int64_t n = 0; n < 2; ++n) b.at<std::int32_t>(n) = a.at<std::int32_t>(n) + (add_one ? 1 : 0);
-                i.release(1);
-                o.release(1);
-            },
-            fn_args(in.cons(), out.prod()), {.name = "copy"});
-        Runtime rt(
-            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-                i.fill(a);
-                o.drain(b, {.wait = true});
-            },
-            fn_args(ty, ty, in.prod(), out.cons()));
-        return Program("npu1_1col", rt, {w}, "t");
+        return test::passthrough({.type = ty,
+                                  .body =
+                                      [add_one](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                          auto a = i.acquire(1);
+                                          auto b = o.acquire(1);
+                                          for (std::int64_t n = 0; n < 2; ++n)
+                                              b.at<std::int32_t>(n) = a.at<std::int32_t>(n) + (add_one ? 1 : 0);
+                                          i.release(1);
+                                          o.release(1);
+                                      },
+                                  .host_elements = ty.elements(),
+                                  .program = "t",
+                                  .worker = {.name = "copy"}});
     };
     const std::string m = export_mlir(design(false));
     CHECK(file_check(m, {"CHECK: %[[IN:.+]] = aie.objectfifo.subview.access %{{.*}}[0] : "

@@ -1,6 +1,7 @@
 // Every structural error of resolve() and of the design API, with its exact message.
 #include "npusim/iron.hpp"
 #include "npusim/kernels/passthrough.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -8,80 +9,57 @@ using namespace npusim;
 using namespace npusim::iron;
 
 namespace {
-using Body = std::function<void(ObjectFifoHandle, ObjectFifoHandle)>;
+using test::acquire_release;
+using test::passthrough;
 
-// shim -> worker(body) -> shim, with fifo type/depth chosen by the test.
-Program one_worker(Body body, TensorType t = tensor<std::int32_t>({256}), int depth = 2,
-                   std::string device = "npu1_1col") {
-    ObjectFifo in(t, "in", depth), out(t, "out", depth);
-    Worker w(body, fn_args(in.cons(), out.prod()), {.name = "w"});
-    TensorType big = t;
-    big.shape = {t.elements() * 4};
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(big, big, in.prod(), out.cons()));
-    return Program(device, rt, {w}, "t");
-}
-
-void copy_body(ObjectFifoHandle i, ObjectFifoHandle o) {
-    auto e = i.acquire(1);
-    auto f = o.acquire(1);
-    (void)e;
-    (void)f;
-    i.release(1);
-    o.release(1);
-}
+void copy_body(ObjectFifoHandle i, ObjectFifoHandle o) { acquire_release(i, o); }
 } // namespace
 
 TEST_CASE("a fifo too large for tile memory", "[frontend][errors]") {
-    auto p = one_worker(copy_body, tensor<std::int32_t>({8192})); // 2 x 32 KiB per fifo side
+    auto p =
+        passthrough({.type = tensor<std::int32_t>({8192}), .body = copy_body, .program = "t"}); // 2 x 32 KiB per side
     CHECK_THROWS_WITH(p.resolve(),
                       "compute tile (0,2): Basic sequential allocation also failed. Out of data memory: needs 132096 "
                       "B (stack 1024 B, 'in' 2 x 32768 B, 'out' 2 x 32768 B) but the tile has 65536 B");
 }
 
 TEST_CASE("acquire(n) with n larger than the depth", "[frontend][errors]") {
-    auto p = one_worker([](ObjectFifoHandle i, ObjectFifoHandle o) {
-        auto e = i.acquire(3);
-        (void)o;
-        (void)e;
-    });
+    auto p = passthrough({.body =
+                              [](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                  auto e = i.acquire(3);
+                                  (void)o;
+                                  (void)e;
+                              },
+                          .program = "t"});
     CHECK_THROWS_WITH(p.resolve(), "worker 'w': acquire(3) on fifo 'in' consumer 0 exceeds its depth 2");
 }
 
 TEST_CASE("release of more than held", "[frontend][errors]") {
-    auto p = one_worker([](ObjectFifoHandle i, ObjectFifoHandle o) {
-        auto e = i.acquire(1);
-        (void)e;
-        (void)o;
-        i.release(2);
-    });
+    auto p = passthrough({.body =
+                              [](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                  auto e = i.acquire(1);
+                                  (void)e;
+                                  (void)o;
+                                  i.release(2);
+                              },
+                          .program = "t"});
     CHECK_THROWS_WITH(p.resolve(), "worker 'w': release(2) on fifo 'in' consumer 0 but only 1 element(s) are held");
 }
 
 TEST_CASE("a kernel called with wrong-size views", "[frontend][errors]") {
-    ObjectFifo in(tensor<std::uint8_t>({1024}), "in"), out(tensor<std::uint8_t>({1024}), "out");
     Kernel k("passThroughLine", kernels::passThroughLine_u8,
              {tensor<std::uint8_t>({512}), tensor<std::uint8_t>({512}), scalar<std::int32_t>()});
-    Worker w(
-        [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel kk) {
-            auto e = i.acquire(1);
-            auto f = o.acquire(1);
-            kk(e, f, 512);
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(), out.prod(), k), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::uint8_t>({4096}), tensor<std::uint8_t>({4096}), in.prod(), out.cons()));
-    CHECK_THROWS_WITH(Program("npu1", rt, {w}).resolve(),
+    const auto p = passthrough({.type = tensor<std::uint8_t>({1024}),
+                                .body =
+                                    [k](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                        auto e = i.acquire(1);
+                                        auto f = o.acquire(1);
+                                        k(e, f, 512);
+                                        i.release(1);
+                                        o.release(1);
+                                    },
+                                .device = "npu1"});
+    CHECK_THROWS_WITH(p.resolve(),
                       "worker 'w': kernel 'passThroughLine' argument 0: expects u8[512] (512 elements), got a view of "
                       "'in' with 1024 u8 elements");
 }
@@ -96,16 +74,16 @@ TEST_CASE("kernel argument declarations must fit the native function", "[fronten
 }
 
 TEST_CASE("a fill whose pattern does not fit the tensor", "[frontend][errors]") {
-    ObjectFifo in(tensor<std::int32_t>({256}), "in"), out(tensor<std::int32_t>({256}), "out");
-    Worker w(copy_body, fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a, {.tap = TensorAccessPattern({1024}, 512, {1, 1, 2, 512}, {0, 0, 512, 1})});
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({1024}), tensor<std::int32_t>({1024}), in.prod(), out.cons()));
+    const auto p =
+        passthrough({.body = copy_body,
+                     .seq =
+                         [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                             i.fill(a, {.tap = TensorAccessPattern({1024}, 512, {1, 1, 2, 512}, {0, 0, 512, 1})});
+                             o.drain(b, {.wait = true});
+                         },
+                     .device = "npu1"});
     CHECK_THROWS_WITH(
-        Program("npu1", rt, {w}).resolve(),
+        p.resolve(),
         "fill of fifo 'in' with runtime argument 0 (i32[1024]): access pattern tap(offset=512, "
         "sizes=[1,1,2,512], strides=[0,0,512,1]) reaches elements 512..1535, outside the tensor's 1024 elements");
 }
@@ -175,7 +153,7 @@ TEST_CASE("design API misuse is reported at construction", "[frontend][errors]")
 }
 
 TEST_CASE("objects that move through DMA must be whole 32-bit words (DMABDOp::verify)", "[frontend][errors]") {
-    auto p = one_worker(copy_body, tensor<std::uint8_t>({1022}));
+    auto p = passthrough({.type = tensor<std::uint8_t>({1022}), .body = copy_body, .program = "t"});
     CHECK_THROWS_WITH(p.resolve(), Catch::StartsWith("fifo 'in': object type u8[1022] is 1022 B, but it moves through "
                                                      "DMA: transfer length must be multiple of 4 (i.e., represent 4 "
                                                      "byte aligned address) (DMABDOp::verify)"));
@@ -251,24 +229,16 @@ TEST_CASE("pinned tiles must exist and be free", "[frontend][errors]") {
 }
 
 TEST_CASE("a runtime sequence that throws says where: the design and how far it was recorded", "[frontend][errors]") {
-    ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
-    Worker w(
-        [](ObjectFifoHandle i, ObjectFifoHandle o) {
-            auto x = i.acquire(1);
-            auto y = o.acquire(1);
-            (void)x;
-            (void)y;
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData, ObjectFifoHandle i, ObjectFifoHandle) {
-            i.fill(a);
-            throw std::runtime_error("tile size out of range");
-        },
-        fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
-    CHECK_THROWS_WITH(Program("npu1_1col", rt, {w}, "thrower").resolve(),
+    const auto p = passthrough({.type = tensor<std::int32_t>({16}),
+                                .body = acquire_release,
+                                .seq =
+                                    [](RuntimeData a, RuntimeData, ObjectFifoHandle i, ObjectFifoHandle) {
+                                        i.fill(a);
+                                        throw std::runtime_error("tile size out of range");
+                                    },
+                                .host_elements = 16,
+                                .program = "thrower"});
+    CHECK_THROWS_WITH(p.resolve(),
                       "design 'thrower': the runtime sequence threw while it was recorded (after 1 recorded "
                       "operation(s)): tile size out of range");
 }

@@ -2,6 +2,7 @@
 // docs/resolve.md "Rule labels" (R2-R8, R11) and every structural error's text.
 #include "npusim/iron.hpp"
 #include "npusim/kernels/passthrough.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -30,23 +31,19 @@ Kernel copy_kernel(std::int64_t n) {
 
 // E1 shape: shim -> core -> shim.
 Program passthrough(const std::string& device, std::int64_t tile = 1024, int depth = 2, int acquire_in = 1) {
-    ObjectFifo in(tensor<std::uint8_t>({tile}), "in", depth), out(tensor<std::uint8_t>({tile}), "out", depth);
-    Worker w(
-        [tile, acquire_in](ObjectFifoHandle i, ObjectFifoHandle o, Kernel k) {
-            auto eo = o.acquire(1);
-            auto ei = i.acquire(acquire_in);
-            k(acquire_in == 1 ? static_cast<const Element&>(ei) : ei[0], eo, static_cast<std::int32_t>(tile));
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(), out.prod(), copy_kernel(tile)), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::uint8_t>({4 * tile}), tensor<std::uint8_t>({4 * tile}), in.prod(), out.cons()));
-    return Program(device, rt, {w}, "t");
+    return test::passthrough({.type = tensor<std::uint8_t>({tile}),
+                              .depth = depth,
+                              .body =
+                                  [tile, acquire_in, k = copy_kernel(tile)](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                      auto eo = o.acquire(1);
+                                      auto ei = i.acquire(acquire_in);
+                                      k(acquire_in == 1 ? static_cast<const Element&>(ei) : ei[0], eo,
+                                        static_cast<std::int32_t>(tile));
+                                      i.release(1);
+                                      o.release(1);
+                                  },
+                              .device = device,
+                              .program = "t"});
 }
 
 } // namespace
@@ -117,23 +114,19 @@ TEST_CASE("compute-tile depth rule: an int depth becomes the largest acquire + 1
 }
 
 TEST_CASE("a depth list is honoured verbatim", "[frontend][resolve]") {
-    ObjectFifo in(tensor<std::int32_t>({16}), "in", 2), out(tensor<std::int32_t>({16}), "out", 2);
-    Worker w(
-        [](ObjectFifoHandle i, ObjectFifoHandle o) {
-            auto e = i.acquire(1);
-            auto f = o.acquire(1);
-            f.as<std::int32_t>()[0] = e.as<std::int32_t>()[0];
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(5), out.prod()));
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
-    const auto n = Program("npu1_1col", rt, {w}).resolve();
+    const auto n = test::passthrough({.type = tensor<std::int32_t>({16}),
+                                      .body =
+                                          [](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                              auto e = i.acquire(1);
+                                              auto f = o.acquire(1);
+                                              f.as<std::int32_t>()[0] = e.as<std::int32_t>()[0];
+                                              i.release(1);
+                                              o.release(1);
+                                          },
+                                      .in_cons = {.depth = 5},
+                                      .host_elements = 16,
+                                      .worker = {}})
+                       .resolve();
     CHECK(lock_named(n, "in_cons_prod_lock_0").init == 5); // [2, 5]: consumer gets 5
     CHECK(lock_named(n, "out_prod_lock_0").init == 2);
 }

@@ -5,6 +5,7 @@
 // and the acquire/release check; the lit tests test/objectFifo-stateful-transform/aie_stream/*).
 // docs/resolve.md "Stream ports".
 #include "npusim/iron.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -20,20 +21,19 @@ const TensorType line = tensor<std::int32_t>({16});
 model::Netlist stream_out_design(ProdOptions prod_opts, FifoOptions fifo_opts = {},
                                  const std::string& dev = "npu1_1col",
                                  std::function<void(ObjectFifoHandle, ObjectFifoHandle)> body = nullptr) {
-    ObjectFifo in(line, "in"), out(line, "out", 2, std::move(fifo_opts));
     if (!body)
         body = [](ObjectFifoHandle i, ObjectFifoHandle) {
             i.acquire(1);
             i.release(1);
         };
-    Worker w(body, fn_args(in.cons(), out.prod(std::move(prod_opts))), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(line, line, in.prod(), out.cons()));
-    return Program(dev, rt, {w}, "stream_out").resolve();
+    return test::passthrough({.type = line,
+                              .body = std::move(body),
+                              .out = std::move(fifo_opts),
+                              .out_prod = std::move(prod_opts),
+                              .host_elements = line.elements(),
+                              .device = dev,
+                              .program = "stream_out"})
+        .resolve();
 }
 
 } // namespace
@@ -177,17 +177,13 @@ TEST_CASE("ObjectFifoCreateOp::verify's aie_stream rules", "[frontend][stream_po
                           "Port::stream(0) but is filled or drained by the runtime sequence)");
     }
     SECTION("consumer-side dims unavailable on a stream end") {
-        ObjectFifo in(line, "in"), out(line, "out");
-        Worker w([](ObjectFifoHandle, ObjectFifoHandle o) { o.acquire(1), o.release(1); },
-                 fn_args(in.cons({.dims_from_stream = {{4, 4}, {4, 1}}, .port = Port::stream(0)}), out.prod()),
-                 {.name = "w"});
-        Runtime rt(
-            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-                i.fill(a);
-                o.drain(b, {.wait = true});
-            },
-            fn_args(line, line, in.prod(), out.cons()));
-        CHECK_THROWS_WITH(Program("npu1_1col", rt, {w}, "dims").resolve(),
+        const auto p =
+            test::passthrough({.type = line,
+                               .body = [](ObjectFifoHandle, ObjectFifoHandle o) { o.acquire(1), o.release(1); },
+                               .in_cons = {.dims_from_stream = {{4, 4}, {4, 1}}, .port = Port::stream(0)},
+                               .host_elements = line.elements(),
+                               .program = "dims"});
+        CHECK_THROWS_WITH(p.resolve(),
                           "fifo 'in': `dimensionsFromStreamPerConsumer` data layout transformations are unavailable "
                           "on stream end (its consumer is a stream port)");
     }
@@ -214,17 +210,13 @@ TEST_CASE("one core stream port per direction: a second stream producer on a wor
 TEST_CASE("the export prints a stream-port end as upstream's aie_stream attributes",
           "[frontend][stream_port][export]") {
     // (end, port) as test/objectFifo-stateful-transform/aie_stream/producer_stream_AIE2.mlir spells it.
-    ObjectFifo in(line, "in"), out(line, "out");
     // Both ends of the worker are stream ports: its kernel would get_ss / put_ms every word.
-    Worker w([](ObjectFifoHandle, ObjectFifoHandle) {},
-             fn_args(in.cons({.port = Port::stream(0)}), out.prod({.port = Port::stream(0)})), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(line, line, in.prod(), out.cons()));
-    const auto text = export_mlir(Program("npu1_1col", rt, {w}, "t"));
+    const auto text = export_mlir(test::passthrough({.type = line,
+                                                     .body = [](ObjectFifoHandle, ObjectFifoHandle) {},
+                                                     .in_cons = {.port = Port::stream(0)},
+                                                     .out_prod = {.port = Port::stream(0)},
+                                                     .host_elements = line.elements(),
+                                                     .program = "t"}));
     CHECK_THAT(text, Contains("aie.objectfifo @out(%logical_core, {%logical_shim_noc_0}, 2 : i32) {aie_stream = 0 : "
                               "i32, aie_stream_port = 0 : i32} : !aie.objectfifo<memref<16xi32>>"));
     CHECK_THAT(text, Contains("{aie_stream = 1 : i32, aie_stream_port = 0 : i32} : !aie.objectfifo<memref<16xi32>>"));

@@ -6,6 +6,7 @@
 #include "npusim/model/Error.hpp"
 #include "npusim/taplib/AccessHeatmap.hpp"
 #include "npusim/taplib/TensorTiler2D.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -190,8 +191,8 @@ TEST_CASE("the access heatmap as SVG, read back by xmllint", "[frontend][taplib]
     // visualization2d.py draws the access order as a heatmap; ours is an SVG document (and a PPM).
     // Its consumer here is libxml2's xmllint: the document must parse, and XPath reads cells back.
     const auto tas = TensorTiler2D::simple_tiler({4, 6}, V{2, 3});
-    const auto dir = std::filesystem::temp_directory_path() / "npusim_taplib_heatmap";
-    std::filesystem::create_directories(dir);
+    const npusim::test::TempDir tmp("npusim_taplib_heatmap");
+    const auto& dir = tmp.path;
     const std::string svg = (dir / "map.svg").string();
     { std::ofstream(svg) << access_heatmap_svg(tas, 4); }
     auto run = [](const std::string& cmd) {

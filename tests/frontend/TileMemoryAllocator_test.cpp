@@ -2,6 +2,7 @@
 // (AIEAssignBufferAddressesPass, simpleBankAwareAllocation, basicAllocation) does it;
 // docs/resolve.md, "Mem-tile placement and memory allocation".
 #include "npusim/iron.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -31,15 +32,14 @@ void copy_one(ObjectFifoHandle i, ObjectFifoHandle o) {
 // (getNumBanks = 4 of getLocalMemorySize 64 KiB), so only basic-sequential places it
 // (1 KiB stack + 2 x 20 KiB + 2 x 64 B fit the 64 KiB).
 Program big_input(int in_elems = 5120, Tile tile = AnyComputeTile) {
-    ObjectFifo in(tensor<std::int32_t>({in_elems}), "in", 2), out(tensor<std::int32_t>({16}), "a_out", 2);
-    Worker w(copy_one, fn_args(in.cons(), out.prod()), {.tile = tile, .name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({in_elems}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
-    return Program("npu1_1col", rt, {w}, "big_input");
+    return test::passthrough({.type = tensor<std::int32_t>({in_elems}),
+                              .out_type = tensor<std::int32_t>({16}),
+                              .body = copy_one,
+                              .host_elements = in_elems,
+                              .out_host_elements = 16,
+                              .program = "big_input",
+                              .out_name = "a_out",
+                              .worker = {.tile = tile, .name = "w"}});
 }
 } // namespace
 

@@ -1,7 +1,7 @@
 // aie_kernel bindings keep the AIE core modes (rounding, saturation) per worker.
-#include "TestSupport.hpp"
 #include "npusim/harness/AieKernel.hpp"
 #include "npusim/iron.hpp"
+#include "support/RunOptions.hpp"
 
 #include <aie_api/aie.hpp>
 #include <catch2/catch.hpp>
@@ -9,7 +9,7 @@
 
 using namespace npusim;
 using namespace npusim::harness;
-using namespace npusim::harness::test;
+using namespace npusim::test;
 
 namespace {
 // An AIE-API-style kernel that reports the rounding mode it finds, then sets its own (the value

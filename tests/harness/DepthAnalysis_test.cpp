@@ -3,10 +3,11 @@
 // DesignErrors; the analysis finds the smallest depth of a sliding-window consumer; forked worker
 // processes give the serial run's results; the cache answers repeated configurations; a worker
 // process that crashes or hangs is a reported outcome.
-#include "TestSupport.hpp"
 #include "npusim/harness/DepthAnalysis.hpp"
+#include "npusim/harness/DesignRunner.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/Passthrough.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -41,7 +42,6 @@ DesignSpec window_spec() {
         const auto mode = p.at("misbehave");
         const auto obj = tensor<std::int32_t>({kTile});
         const auto in_ty = tensor<std::int32_t>({n * kTile}), out_ty = tensor<std::int32_t>({(n - 1) * kTile});
-        ObjectFifo of_in(obj, "in", 2), of_out(obj, "out", 2);
         Kernel misbehave(
             "misbehave",
             [mode](std::span<const KernelArg>) {
@@ -49,28 +49,29 @@ DesignSpec window_spec() {
                 if (mode == 2) std::this_thread::sleep_for(std::chrono::seconds(60));
             },
             {}, cost::fixed(10));
-        Worker w(
-            [n](ObjectFifoHandle in, ObjectFifoHandle out, Kernel k) {
-                for (std::int64_t t = 0; t + 1 < n; ++t) {
-                    auto win = in.acquire(2);
-                    auto dst = out.acquire(1);
-                    const auto a = win[0].as<std::int32_t>(), b = win[1].as<std::int32_t>();
-                    auto y = dst.as<std::int32_t>();
-                    for (std::size_t j = 0; j < y.size(); ++j) y[j] = a[j] + b[j];
-                    add_cycles(400);
-                    k();
-                    in.release(1);
-                    out.release(1);
-                }
-                in.release(1);
-            },
-            fn_args(of_in.cons(), of_out.prod(), misbehave), {.name = "window"});
-        Runtime rt(
-            [](RuntimeData a, RuntimeData c, ObjectFifoHandle in, ObjectFifoHandle out) {
-                in.fill(a);
-                out.drain(c, {.wait = true});
-            },
-            fn_args(in_ty, out_ty, of_in.prod(), of_out.cons()));
+        auto program = npusim::test::passthrough({.type = obj,
+                                                  .body =
+                                                      [n, misbehave](ObjectFifoHandle in, ObjectFifoHandle out) {
+                                                          for (std::int64_t t = 0; t + 1 < n; ++t) {
+                                                              auto win = in.acquire(2);
+                                                              auto dst = out.acquire(1);
+                                                              const auto a = win[0].as<std::int32_t>(),
+                                                                         b = win[1].as<std::int32_t>();
+                                                              auto y = dst.as<std::int32_t>();
+                                                              for (std::size_t j = 0; j < y.size(); ++j)
+                                                                  y[j] = a[j] + b[j];
+                                                              add_cycles(400);
+                                                              misbehave();
+                                                              in.release(1);
+                                                              out.release(1);
+                                                          }
+                                                          in.release(1);
+                                                      },
+                                                  .host_elements = in_ty.elements(),
+                                                  .out_host_elements = out_ty.elements(),
+                                                  .spec = &dev,
+                                                  .program = "depth_test_window",
+                                                  .worker = {.name = "window"}});
         std::vector<std::int32_t> a(static_cast<std::size_t>(n * kTile));
         for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::int32_t>((i * 7919 + o.seed) % 1000);
         auto reference = [n, shape = out_ty.shape](const Tensors& in) {
@@ -79,8 +80,7 @@ DesignSpec window_spec() {
             for (std::size_t i = 0; i < c.size(); ++i) c[i] = x[i] + x[i + kTile];
             return Tensors{{"c", Tensor::from(shape, c)}};
         };
-        return DesignInstance(Program(dev, rt, {w}, "depth_test_window"),
-                              {ArgSpec::input("a", in_ty), ArgSpec::output("c", out_ty)},
+        return DesignInstance(std::move(program), {ArgSpec::input("a", in_ty), ArgSpec::output("c", out_ty)},
                               {{"a", Tensor::from(in_ty.shape, a)}}, reference, "depth_test_window");
     };
     return s;

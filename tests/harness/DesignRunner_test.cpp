@@ -1,9 +1,10 @@
 // run_design: .npy inputs, expected files, saved outputs, and the errors for files and names that
 // do not fit the design.
-#include "TestSupport.hpp"
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/harness/NpyFile.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/RunOptions.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -12,7 +13,7 @@
 
 using namespace npusim;
 using namespace npusim::harness;
-using namespace npusim::harness::test;
+using namespace npusim::test;
 
 TEST_CASE("run_design with .npy inputs, an expected file, and saved outputs", "[golden]") {
     TempDir dir("npusim_golden_test");

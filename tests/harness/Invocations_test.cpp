@@ -6,6 +6,7 @@
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -68,12 +69,9 @@ TEST_CASE("an invocation whose outputs differ from the reference at its index is
 
 TEST_CASE("init_values are not re-applied and worker loops keep running across invocations", "[sim][invocations]") {
     using namespace npusim::iron;
-    auto bytes = [](std::vector<std::int32_t> v) {
-        std::vector<std::uint8_t> b(v.size() * 4);
-        std::memcpy(b.data(), v.data(), b.size());
-        return b;
-    };
-    ObjectFifo c(tensor<std::int32_t>({4}), "c", 2, {.init_values = {bytes({1, 2, 3, 4}), bytes({5, 6, 7, 8})}});
+    using I32 = std::vector<std::int32_t>;
+    ObjectFifo c(tensor<std::int32_t>({4}), "c", 2,
+                 {.init_values = {npusim::test::bytes_of(I32{1, 2, 3, 4}), npusim::test::bytes_of(I32{5, 6, 7, 8})}});
     Worker p(
         [](ObjectFifoHandle h) {
             auto g = h.acquire(2);
@@ -91,11 +89,7 @@ TEST_CASE("init_values are not re-applied and worker loops keep running across i
     o.invocations = 2;
     const auto r = sim::simulate(net, {std::vector<std::uint8_t>(64)}, o);
     REQUIRE(r.invocations.size() == 2);
-    auto vals = [](const std::vector<std::uint8_t>& b) {
-        std::vector<std::int32_t> v(b.size() / 4);
-        std::memcpy(v.data(), b.data(), b.size());
-        return v;
-    };
+    const auto vals = [](const std::vector<std::uint8_t>& b) { return npusim::test::values_of<std::int32_t>(b); };
     CHECK(vals(r.invocations[0].host[0]) ==
           std::vector<std::int32_t>{1, 2, 3, 4, 5, 6, 7, 8, 101, 102, 103, 104, 105, 106, 107, 108});
     // Rounds 2 and 3 of the producer, not the initial objects again.

@@ -6,6 +6,7 @@
 #include "npusim/harness/KernelLibrary.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -19,21 +20,11 @@ using namespace npusim::iron;
 namespace ik = npusim::harness::iron_kernels;
 namespace alg = npusim::iron::algorithms;
 using harness::KernelSet;
+using npusim::test::bytes_of;
+using npusim::test::values_of;
 
 namespace {
 
-template <class T>
-std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
-    std::vector<std::uint8_t> b(v.size() * sizeof(T));
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-}
-template <class T>
-std::vector<T> values_of(const std::vector<std::uint8_t>& b) {
-    std::vector<T> v(b.size() / sizeof(T));
-    std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
-    return v;
-}
 const model::DeviceSpec& npu1() { return model::device_by_name("npu1_1col"); }
 // bf16 of a float, rounded to nearest even, written here from the bit pattern
 bfloat16 bf16_rne(float f) {
@@ -125,7 +116,7 @@ TEST_CASE("add / mul / relu through the transform templates", "[harness][kernel_
 TEST_CASE("bf16_exp and softmax through the transform templates, each generation's source",
           "[harness][kernel_library]") {
     // Inputs as vector_exp.py draws none (it sweeps every bf16): values in [-8, 8) here; the reference
-    // and AIE-API builds compute the same bits (tests/kernels_ref/aie_api/aie_exp_softmax_test.cpp), so
+    // and AIE-API builds compute the same bits (tests/kernels_ref/aie_api/AieExpSoftmax_test.cpp), so
     // each is checked against e^x within IRON's rtol 0.128 (bf16_exp_ref) and against the other.
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> d(-8.0f, 8.0f);

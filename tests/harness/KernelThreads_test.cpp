@@ -3,10 +3,10 @@
 // design gives the same outputs, cycles, statistics, errors and trace (the same sink calls in the
 // same order) with calls handed to two pool threads as with every call on the simulating thread,
 // and with run-ahead locks as with every acquirer waiting in SystemC.
-#include "TestSupport.hpp"
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/model/Error.hpp"
 #include "npusim/sim/TraceSink.hpp"
+#include "support/RunOptions.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -18,7 +18,7 @@
 
 using namespace npusim;
 using namespace npusim::harness;
-using namespace npusim::harness::test;
+using namespace npusim::test;
 
 namespace {
 // Every trace call as one line of text, in the order the simulator made them.

@@ -2,6 +2,7 @@
 // NumPy 1.24's np.save), round trips of every dtype, the bfloat16 descr variants, other format
 // versions, and the error messages (each names the file).
 #include "npusim/harness/NpyFile.hpp"
+#include "support/HostBytes.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 using namespace npusim;
 using namespace npusim::harness;
+using npusim::test::bytes_of;
 
 namespace {
 
@@ -27,8 +29,6 @@ std::string numpy_header(const std::string& dict) {
     h += '\n';
     return h;
 }
-
-std::vector<std::uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }
 
 std::string write_file(const std::string& name, const std::string& content) {
     std::ofstream f(name, std::ios::binary);

@@ -3,6 +3,7 @@
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/harness/OutputCheck.hpp"
 #include "npusim/iron.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -76,26 +77,29 @@ TEST_CASE("an inout argument starts with given contents (a sentinel) and is comp
     spec.devices = {"npu1_1col"};
     spec.build = [](const model::DeviceSpec& dev, const Params&, const BuildOptions&) {
         using namespace iron;
-        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
-        Worker w(
-            [](ObjectFifoHandle i, ObjectFifoHandle o) {
-                auto e = i.acquire(1);
-                auto f = o.acquire(1);
-                std::memcpy(f.data(), e.data(), 64);
-                i.release(1);
-                o.release(1);
-            },
-            fn_args(in.cons(), out.prod()), {.name = "w"});
-        Runtime rt(
-            [](RuntimeData a, RuntimeData c, ObjectFifoHandle i, ObjectFifoHandle o) {
-                i.fill(a);
-                o.drain(c, {.wait = true, .transfer_len = 16});
-            },
-            fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({32}), in.prod(), out.cons()));
+        auto program =
+            npusim::test::passthrough({.type = tensor<std::int32_t>({16}),
+                                       .body =
+                                           [](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                               auto e = i.acquire(1);
+                                               auto f = o.acquire(1);
+                                               std::memcpy(f.data(), e.data(), 64);
+                                               i.release(1);
+                                               o.release(1);
+                                           },
+                                       .seq =
+                                           [](RuntimeData a, RuntimeData c, ObjectFifoHandle i, ObjectFifoHandle o) {
+                                               i.fill(a);
+                                               o.drain(c, {.wait = true, .transfer_len = 16});
+                                           },
+                                       .host_elements = 16,
+                                       .out_host_elements = 32,
+                                       .spec = &dev,
+                                       .program = "test_inout"});
         std::vector<std::int32_t> a(16), sentinel(32, -7);
         for (std::size_t i = 0; i < 16; ++i) a[i] = static_cast<std::int32_t>(i * 3);
         return DesignInstance(
-            Program(dev, rt, {w}, "test_inout"),
+            std::move(program),
             {ArgSpec::input("a", tensor<std::int32_t>({16})), ArgSpec::inout("c", tensor<std::int32_t>({32}))},
             {{"a", Tensor::from<std::int32_t>({16}, a)}, {"c", Tensor::from<std::int32_t>({32}, sentinel)}},
             [](const Tensors& t) {

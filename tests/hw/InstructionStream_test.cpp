@@ -3,6 +3,7 @@
 // bytes") and load_instr_sequence (one hex word per line; "Unable to parse instruction file").
 #include "npusim/hw/InstructionStream.hpp"
 #include "npusim/model/Error.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -16,10 +17,14 @@ using npusim::hw::InstructionStream;
 
 namespace {
 
+// The tests' scratch directory, removed at exit.
+const std::filesystem::path& scratch_dir() {
+    static const npusim::test::TempDir dir("npusim_hw_tests");
+    return dir.path;
+}
+
 std::string scratch(const std::string& name, const std::string& bytes) {
-    const auto dir = std::filesystem::temp_directory_path() / "npusim_hw_tests";
-    std::filesystem::create_directories(dir);
-    const auto path = (dir / name).string();
+    const auto path = (scratch_dir() / name).string();
     std::ofstream(path, std::ios::binary) << bytes;
     return path;
 }
@@ -94,7 +99,7 @@ TEST_CASE("insts file that is empty, missing or a directory is refused", "[hw][i
     const auto empty_txt = scratch("empty.txt", "");
     CHECK(message_of(empty_txt) ==
           "instruction file '" + empty_txt + "' is empty: the NPU needs at least one instruction word");
-    const auto dir = std::filesystem::temp_directory_path() / "npusim_hw_tests";
+    const auto& dir = scratch_dir();
     const auto missing = (dir / "none.bin").string();
     std::filesystem::remove(missing);
     CHECK(message_of(missing) == "cannot open instruction file '" + missing + "'");

@@ -2,6 +2,7 @@
 // writes from the sequence, and placement errors.
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -10,33 +11,34 @@ using namespace npusim;
 using namespace npusim::iron;
 
 TEST_CASE("a buffer keeps state across iterations, the sequence writes run-time parameters", "[sim][buffer]") {
-    ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
     Buffer acc = Buffer::with_values(tensor<std::int32_t>({16}), "acc", std::vector<std::int32_t>(16, 1000));
     Buffer rtp = Buffer(tensor<std::int32_t>({4}), "rtp").use_write_rtp();
-    Worker w(
-        [](ObjectFifoHandle i, ObjectFifoHandle o, Buffer a, Buffer p) {
-            auto e = i.acquire(1);
-            auto f = o.acquire(1);
-            auto x = e.as<std::int32_t>();
-            auto y = f.as<std::int32_t>();
-            auto s = a.as<std::int32_t>();
-            for (int j = 0; j < 16; ++j) {
-                s[static_cast<std::size_t>(j)] +=
-                    x[static_cast<std::size_t>(j)] * p.as<std::int32_t>()[0]; // running sum x scale
-                y[static_cast<std::size_t>(j)] = s[static_cast<std::size_t>(j)];
-            }
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(), out.prod(), acc, rtp), {.name = "acc"});
-    Runtime rt(
-        [&rtp](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            rtp.write<std::int32_t>(0, 3);
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({64}), in.prod(), out.cons()));
-    const auto net = Program("npu1_1col", rt, {w}).resolve();
+    const auto net =
+        test::passthrough({.buffers = {acc, rtp},
+                           .type = tensor<std::int32_t>({16}),
+                           .body =
+                               [a = acc, p = rtp](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                   auto e = i.acquire(1);
+                                   auto f = o.acquire(1);
+                                   auto x = e.as<std::int32_t>();
+                                   auto y = f.as<std::int32_t>();
+                                   auto s = a.as<std::int32_t>();
+                                   for (int j = 0; j < 16; ++j) {
+                                       s[static_cast<std::size_t>(j)] += x[static_cast<std::size_t>(j)] *
+                                                                         p.as<std::int32_t>()[0]; // running sum x scale
+                                       y[static_cast<std::size_t>(j)] = s[static_cast<std::size_t>(j)];
+                                   }
+                                   i.release(1);
+                                   o.release(1);
+                               },
+                           .seq =
+                               [&rtp](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                                   rtp.write<std::int32_t>(0, 3);
+                                   i.fill(a);
+                                   o.drain(b, {.wait = true});
+                               },
+                           .worker = {.name = "acc"}})
+            .resolve();
     std::vector<std::int32_t> a(64);
     for (std::size_t k = 0; k < 64; ++k) a[k] = static_cast<std::int32_t>(k);
     std::vector<std::uint8_t> ab(256);

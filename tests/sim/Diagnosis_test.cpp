@@ -5,11 +5,13 @@
 #include "npusim/iron.hpp"
 #include "npusim/sim/Diagnosis.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace npusim;
 using namespace npusim::iron;
+using npusim::test::passthrough;
 
 namespace {
 sim::SimOptions opts() {
@@ -59,15 +61,12 @@ TEST_CASE("diagnosis: a fill smaller than what the worker consumes is starvation
           "sequence's await down to the idle shim channel",
           "[sim][deadlock][diagnosis]") {
     // 4 objects of 16 words are filled, the drain wants 8: the worker copies 4, then waits for a 5th.
-    ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
-    Worker w(copy_body, fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({128}), in.prod(), out.cons()));
-    const auto net = Program("npu1_1col", rt, {w}, "starved").resolve();
+    const auto net = passthrough({.type = tensor<std::int32_t>({16}),
+                                  .body = copy_body,
+                                  .host_elements = 64,
+                                  .out_host_elements = 128,
+                                  .program = "starved"})
+                         .resolve();
     const auto d = diagnose(net);
     CHECK(d.trigger == sim::Diagnosis::Trigger::Deadlock);
     CHECK(d.case_id == "fill_less_than_consumed");
@@ -155,15 +154,9 @@ TEST_CASE("diagnosis: two workers that acquire two fifos in opposite orders form
 
 TEST_CASE("diagnosis at the cycle limit: a livelock / too-slow report with every process's progress",
           "[sim][limit][diagnosis]") {
-    ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
-    Worker w(copy_body, fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({65536}), tensor<std::int32_t>({65536}), in.prod(), out.cons()));
-    const auto net = Program("npu1_1col", rt, {w}, "long").resolve();
+    const auto net =
+        passthrough({.type = tensor<std::int32_t>({64}), .body = copy_body, .host_elements = 65536, .program = "long"})
+            .resolve();
     auto o = opts();
     o.max_cycles = 10000;
     const auto d = diagnose(net, o);
@@ -198,16 +191,19 @@ TEST_CASE("diagnosis: drains pushed before the fill they need fill the task queu
           "[sim][deadlock][diagnosis]") {
     // Five one-object drains, then the fill: with --queue-wait the fifth push waits for a slot that
     // the four queued drains never free, as they wait for data the fill would bring.
-    ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
-    Worker w(copy_body, fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            for (std::int64_t k = 0; k < 5; ++k)
-                o.drain(b, {.tap = TensorAccessPattern({80}, k * 16, {1, 1, 1, 16}, {0, 0, 0, 1}), .wait = true});
-            i.fill(a);
-        },
-        fn_args(tensor<std::int32_t>({80}), tensor<std::int32_t>({80}), in.prod(), out.cons()));
-    const auto net = Program("npu1_1col", rt, {w}, "queue").resolve();
+    const auto net =
+        passthrough({.type = tensor<std::int32_t>({16}),
+                     .body = copy_body,
+                     .seq =
+                         [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                             for (std::int64_t k = 0; k < 5; ++k)
+                                 o.drain(b, {.tap = TensorAccessPattern({80}, k * 16, {1, 1, 1, 16}, {0, 0, 0, 1}),
+                                             .wait = true});
+                             i.fill(a);
+                         },
+                     .host_elements = 80,
+                     .program = "queue"})
+            .resolve();
     auto o = opts();
     o.queue_wait = true;
     const auto d = diagnose(net, o);
@@ -229,15 +225,10 @@ TEST_CASE("diagnosis: drains pushed before the fill they need fill the task queu
 }
 
 TEST_CASE("a wall-clock limit stops a long run between slices with the progress report", "[sim][limit][timeout]") {
-    ObjectFifo in(tensor<std::int32_t>({1024}), "in"), out(tensor<std::int32_t>({1024}), "out");
-    Worker w(copy_body, fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({1 << 22}), tensor<std::int32_t>({1 << 22}), in.prod(), out.cons()));
-    const auto net = Program("npu1_1col", rt, {w}, "long_wall").resolve();
+    const auto net =
+        passthrough(
+            {.type = tensor<std::int32_t>({1024}), .body = copy_body, .host_elements = 1 << 22, .program = "long_wall"})
+            .resolve();
     auto o = opts();
     o.wall_timeout_seconds = 0.001;
     const auto d = diagnose(net, o);

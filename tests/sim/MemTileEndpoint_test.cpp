@@ -5,10 +5,10 @@
 // createMemTileDMA for an unlinked mem-tile producer: depth 1 -> one BD with a hardware repeat of
 // R-1; depth d -> d x R BDs (test/objectFifo-stateful-transform/init_values/
 // init_values_repeat_test.mlir); prod lock 0, cons lock #init x R.
-#include "HostBytes.hpp"
 #include "NetlistQuery.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>

@@ -5,6 +5,7 @@
 // never a crash or silently corrupted data. SimOptions::check_memory turns the check off.
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 #include <regex>
@@ -32,15 +33,9 @@ std::string kernel_error(const model::Netlist& n, sim::SimOptions o = {}) {
 // the two objects it holds.
 template <class Step>
 model::Netlist design(Step step, int objects = 2) {
-    ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
-    Worker w(step, fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({16 * objects}), tensor<std::int32_t>({16 * objects}), in.prod(), out.cons()));
-    return Program("npu1_1col", rt, {w}, "overrun").resolve();
+    return test::passthrough(
+               {.type = tensor<std::int32_t>({16}), .body = step, .host_elements = 16 * objects, .program = "overrun"})
+        .resolve();
 }
 // A kernel copying 16 words and writing `extra` more past the end of its output.
 Kernel overrun_kernel(int extra) {

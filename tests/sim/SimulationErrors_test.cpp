@@ -2,11 +2,14 @@
 // throw, protocol violations the resolve-time trace cannot see, task-queue overflow, big stacks.
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 
 using namespace npusim;
 using namespace npusim::iron;
+using npusim::test::kernel_body;
+using npusim::test::passthrough;
 
 namespace {
 sim::SimOptions opts() {
@@ -40,11 +43,13 @@ void copy_body(ObjectFifoHandle i, ObjectFifoHandle o) {
 } // namespace
 
 TEST_CASE("deadlock: a worker acquires from a fifo nobody fills", "[sim][deadlock]") {
-    ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
-    Worker w(copy_body, fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt([](RuntimeData, RuntimeData b, ObjectFifoHandle, ObjectFifoHandle o) { o.drain(b, {.wait = true}); },
-               fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({64}), in.prod(), out.cons()));
-    const auto net = Program("npu1_1col", rt, {w}, "starved").resolve();
+    const auto net = passthrough({.type = tensor<std::int32_t>({64}),
+                                  .body = copy_body,
+                                  .seq = [](RuntimeData, RuntimeData b, ObjectFifoHandle,
+                                            ObjectFifoHandle o) { o.drain(b, {.wait = true}); },
+                                  .host_elements = 64,
+                                  .program = "starved"})
+                         .resolve();
     std::string msg;
     REQUIRE(run_kind(net, msg) == SimulationError::Kind::Deadlock);
     CHECK_THAT(msg, Catch::StartsWith("deadlock at cycle "));
@@ -61,15 +66,9 @@ TEST_CASE("deadlock: a worker acquires from a fifo nobody fills", "[sim][deadloc
 }
 
 TEST_CASE("the cycle limit stops a run that would go on", "[sim][limit]") {
-    ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
-    Worker w(copy_body, fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({65536}), tensor<std::int32_t>({65536}), in.prod(), out.cons()));
-    const auto net = Program("npu1_1col", rt, {w}, "long").resolve();
+    const auto net =
+        passthrough({.type = tensor<std::int32_t>({64}), .body = copy_body, .host_elements = 65536, .program = "long"})
+            .resolve();
     auto o = opts();
     o.max_cycles = 5000;
     std::string msg;
@@ -79,57 +78,35 @@ TEST_CASE("the cycle limit stops a run that would go on", "[sim][limit]") {
 }
 
 TEST_CASE("a kernel that throws is reported with worker and kernel", "[sim][kernel]") {
-    ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
     Kernel boom("boom", +[](const std::int32_t*, std::int32_t*) { throw std::runtime_error("bad input"); },
                 {tensor<std::int32_t>({64}), tensor<std::int32_t>({64})});
-    Worker w(
-        [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel k) {
-            auto e = i.acquire(1);
-            auto f = o.acquire(1);
-            k(e, f);
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(), out.prod(), boom), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({64}), in.prod(), out.cons()));
-    const auto net = Program("npu1_1col", rt, {w}).resolve();
+    const auto net =
+        passthrough({.type = tensor<std::int32_t>({64}), .body = kernel_body(boom), .host_elements = 64}).resolve();
     std::string msg;
     REQUIRE(run_kind(net, msg) == SimulationError::Kind::Kernel);
     CHECK(msg == "worker 'w': kernel 'boom' threw: bad input");
 }
 
 TEST_CASE("a release the trace could not see is a protocol error at run time", "[sim][protocol]") {
-    ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
     auto iteration = std::make_shared<int>(0);
-    Worker w(
-        [iteration](ObjectFifoHandle i, ObjectFifoHandle o) {
-            auto e = i.acquire(1);
-            auto f = o.acquire(1);
-            (void)e;
-            (void)f;
-            o.release(1);
-            i.release(++*iteration == 3 ? 2 : 1); // the third iteration (the second simulated) releases too much
-        },
-        fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({256}), tensor<std::int32_t>({256}), in.prod(), out.cons()));
-    const auto net = Program("npu1_1col", rt, {w}).resolve();
+    const auto net = passthrough({.type = tensor<std::int32_t>({64}),
+                                  .body =
+                                      [iteration](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                          auto e = i.acquire(1);
+                                          auto f = o.acquire(1);
+                                          (void)e;
+                                          (void)f;
+                                          o.release(1);
+                                          // the third iteration (the second simulated) releases too much
+                                          i.release(++*iteration == 3 ? 2 : 1);
+                                      }})
+                         .resolve();
     std::string msg;
     REQUIRE(run_kind(net, msg) == SimulationError::Kind::Protocol);
     CHECK(msg == "worker 'w': release(2) on fifo 'in' consumer 0 but only 1 element(s) are held");
 }
 
 TEST_CASE("kernels run on a large core stack", "[sim][stack]") {
-    ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
     Kernel big("big_stack",
                +[](const std::int32_t* a, std::int32_t* b) {
                    volatile std::int32_t scratch[512 * 1024]; // 2 MiB on the core process's stack
@@ -137,22 +114,8 @@ TEST_CASE("kernels run on a large core stack", "[sim][stack]") {
                    for (int i = 0; i < 64; ++i) b[i] = a[i] + scratch[0] * 0 + 1;
                },
                {tensor<std::int32_t>({64}), tensor<std::int32_t>({64})});
-    Worker w(
-        [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel k) {
-            auto e = i.acquire(1);
-            auto f = o.acquire(1);
-            k(e, f);
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(), out.prod(), big), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({64}), tensor<std::int32_t>({64}), in.prod(), out.cons()));
-    const auto net = Program("npu1_1col", rt, {w}).resolve();
+    const auto net =
+        passthrough({.type = tensor<std::int32_t>({64}), .body = kernel_body(big), .host_elements = 64}).resolve();
     std::vector<std::int32_t> a(64);
     for (int i = 0; i < 64; ++i) a[static_cast<std::size_t>(i)] = i * 3;
     std::vector<std::uint8_t> ab(256);

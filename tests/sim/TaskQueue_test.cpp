@@ -7,10 +7,11 @@
 // npu.sync on a channel and consumes that channel's oldest completion token (AIEX.td
 // NpuSyncOp: "blocks ... until a task-complete token (TCT) is received on column,row,channel,
 // direction"; AIEDMATasksToNPU DMAAwaitTaskOpPattern).
-#include "HostBytes.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
 #include "npusim/sim/TraceSink.hpp"
+#include "support/HostBytes.hpp"
+#include "support/Passthrough.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -31,25 +32,26 @@ sim::SimOptions opts() {
 // One fill of six 64-element objects; a worker copies each (adding `cycles` of work per object);
 // six drains of one object each, all wait=true in the default group: pushed before any await.
 model::Netlist six_drains(std::uint64_t cycles) {
-    ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
-    Worker w(
-        [cycles](ObjectFifoHandle i, ObjectFifoHandle o) {
-            auto e = i.acquire(1);
-            auto f = o.acquire(1);
-            std::memcpy(f.data(), e.data(), 256);
-            if (cycles) add_cycles(cycles);
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            for (int k = 0; k < 6; ++k)
-                o.drain(b, {.tap = TensorAccessPattern({384}, 64 * k, {64}, {1}), .wait = true});
-        },
-        fn_args(tensor<std::int32_t>({384}), tensor<std::int32_t>({384}), in.prod(), out.cons()));
-    return Program("npu1_1col", rt, {w}, "six_drains").resolve();
+    return test::passthrough({.type = tensor<std::int32_t>({64}),
+                              .body =
+                                  [cycles](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                      auto e = i.acquire(1);
+                                      auto f = o.acquire(1);
+                                      std::memcpy(f.data(), e.data(), 256);
+                                      if (cycles) add_cycles(cycles);
+                                      i.release(1);
+                                      o.release(1);
+                                  },
+                              .seq =
+                                  [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                                      i.fill(a);
+                                      for (int k = 0; k < 6; ++k)
+                                          o.drain(b,
+                                                  {.tap = TensorAccessPattern({384}, 64 * k, {64}, {1}), .wait = true});
+                                  },
+                              .host_elements = 384,
+                              .program = "six_drains"})
+        .resolve();
 }
 
 std::vector<std::int32_t> ramp(std::size_t n) {
@@ -110,29 +112,33 @@ TEST_CASE("an await consumes the channel's oldest completion token, not the name
           "[sim][queue]") {
     // Two unmanaged drains A then B on one channel; the sequence awaits B first. The first sync
     // returns when A's token arrives (the channel completes in queue order); the second at B's.
-    ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
-    Worker w(
-        [](ObjectFifoHandle i, ObjectFifoHandle o) {
-            auto e = i.acquire(1);
-            auto f = o.acquire(1);
-            std::memcpy(f.data(), e.data(), 256);
-            add_cycles(20000);
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a, {.wait = true, .managed = false}).await_();
-            auto A = o.drain(b, {.tap = TensorAccessPattern({128}, 0, {64}, {1}), .wait = true, .managed = false});
-            auto B = o.drain(b, {.tap = TensorAccessPattern({128}, 64, {64}, {1}), .wait = true, .managed = false});
-            B.await_();
-            A.await_();
-            A.free();
-            B.free();
-        },
-        fn_args(tensor<std::int32_t>({128}), tensor<std::int32_t>({128}), in.prod(), out.cons()));
-    const auto net = Program("npu1_1col", rt, {w}, "out_of_order").resolve();
+    const auto net =
+        test::passthrough(
+            {.type = tensor<std::int32_t>({64}),
+             .body =
+                 [](ObjectFifoHandle i, ObjectFifoHandle o) {
+                     auto e = i.acquire(1);
+                     auto f = o.acquire(1);
+                     std::memcpy(f.data(), e.data(), 256);
+                     add_cycles(20000);
+                     i.release(1);
+                     o.release(1);
+                 },
+             .seq =
+                 [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                     i.fill(a, {.wait = true, .managed = false}).await_();
+                     auto A =
+                         o.drain(b, {.tap = TensorAccessPattern({128}, 0, {64}, {1}), .wait = true, .managed = false});
+                     auto B =
+                         o.drain(b, {.tap = TensorAccessPattern({128}, 64, {64}, {1}), .wait = true, .managed = false});
+                     B.await_();
+                     A.await_();
+                     A.free();
+                     B.free();
+                 },
+             .host_elements = 128,
+             .program = "out_of_order"})
+            .resolve();
     struct Timed final : sim::TraceSink {
         std::vector<std::pair<std::string, std::uint64_t>> ends;
         void add_track(int, const sim::TrackInfo&) override {}

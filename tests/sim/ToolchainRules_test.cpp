@@ -2,10 +2,11 @@
 // test naming the toolchain rule it mirrors (mlir-aie at 3ca0193c; research in
 // docs/notes/issue8-toolchain-rules.md, sections L1-L7 and L10). Designs are built in C++,
 // resolved, and where they run, simulated against references computed here.
-#include "HostBytes.hpp"
 #include "NetlistQuery.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -16,6 +17,7 @@ using npusim::test::bytes_of;
 using npusim::test::channel_of;
 using npusim::test::has_buffer;
 using npusim::test::lock_init;
+using npusim::test::passthrough;
 using npusim::test::values_of;
 
 namespace {
@@ -26,18 +28,6 @@ void copy_object(ObjectFifoHandle i, ObjectFifoHandle o) {
     std::memcpy(f.data(), e.data(), e[0].bytes());
     i.release(1);
     o.release(1);
-}
-
-// shim -> in -> worker 'w' -> out -> shim; `in` built by the caller.
-Program through_worker(ObjectFifo& in, ObjectFifo& out, std::int64_t total) {
-    Worker w(copy_object, fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({total}), tensor<std::int32_t>({total}), in.prod(), out.cons()));
-    return Program("npu1_1col", rt, {w}, "t");
 }
 } // namespace
 
@@ -56,10 +46,9 @@ TEST_CASE("init_values must fill the producer's depth: \"`init_values` does not 
 TEST_CASE("init_values on a fifo the runtime fills: \"`init_values` unavailable for shim tiles\"",
           "[sim][toolchain][init_values]") {
     const auto obj = bytes_of(std::vector<std::int32_t>(16, 7));
-    ObjectFifo in(tensor<std::int32_t>({16}), "in", 2, {.init_values = {obj, obj}}),
-        out(tensor<std::int32_t>({16}), "out");
-    CHECK_THROWS_WITH(through_worker(in, out, 64).resolve(),
-                      Catch::StartsWith("fifo 'in': `init_values` unavailable for shim tiles"));
+    const auto p = passthrough(
+        {.type = tensor<std::int32_t>({16}), .body = copy_object, .in = {.init_values = {obj, obj}}, .program = "t"});
+    CHECK_THROWS_WITH(p.resolve(), Catch::StartsWith("fifo 'in': `init_values` unavailable for shim tiles"));
 }
 
 TEST_CASE("init_values fix the depth: a producer acquiring 2 of depth 2 gets 2 buffers, not 3 (runOnOperation "
@@ -98,33 +87,28 @@ TEST_CASE("init_values fix the depth: a producer acquiring 2 of depth 2 gets 2 b
 
 TEST_CASE("repeat_count on a runtime-filled fifo: \"`repeat_count` unavailable for shim tiles\"",
           "[sim][toolchain][repeat]") {
-    ObjectFifo in(tensor<std::int32_t>({16}), "in", 2, {.repeat_count = 2}), out(tensor<std::int32_t>({16}), "out");
-    CHECK_THROWS_WITH(through_worker(in, out, 64).resolve(),
-                      Catch::StartsWith("fifo 'in': `repeat_count` unavailable for shim tiles"));
+    const auto p = passthrough(
+        {.type = tensor<std::int32_t>({16}), .body = copy_object, .in = {.repeat_count = 2}, .program = "t"});
+    CHECK_THROWS_WITH(p.resolve(), Catch::StartsWith("fifo 'in': `repeat_count` unavailable for shim tiles"));
 }
 
 TEST_CASE("layouts on shim ends: dimensionsToStream / dimensionsFromStreamPerConsumer not supported on shim tiles",
           "[sim][toolchain][layout]") {
     {
-        ObjectFifo in(tensor<std::int32_t>({64}), "in", 2, {.dims_to_stream = {{4, 16}, {16, 1}}}),
-            out(tensor<std::int32_t>({64}), "out");
-        CHECK_THROWS_WITH(through_worker(in, out, 256).resolve(),
+        const auto p = passthrough({.type = tensor<std::int32_t>({64}),
+                                    .body = copy_object,
+                                    .in = {.dims_to_stream = {{4, 16}, {16, 1}}},
+                                    .program = "t"});
+        CHECK_THROWS_WITH(p.resolve(),
                           Catch::StartsWith("fifo 'in': `dimensionsToStream` data layout transformations are not "
                                             "supported on shim tile producers"));
     }
     {
-        ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
-        Worker w(copy_object, fn_args(in.cons(), out.prod()), {.name = "w"});
-        Runtime rt(
-            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-                i.fill(a);
-                o.drain(b, {.wait = true});
-            },
-            fn_args(tensor<std::int32_t>({256}), tensor<std::int32_t>({256}), in.prod(),
-                    out.cons({.dims_from_stream = {{4, 16}, {16, 1}}})));
-        CHECK_THROWS_WITH(Program("npu1_1col", rt, {w}).resolve(),
-                          Catch::StartsWith("fifo 'out': `dimensionsFromStreamPerConsumer` data layout "
-                                            "transformations are not supported on shim tile consumers"));
+        const auto p = passthrough({.type = tensor<std::int32_t>({64}),
+                                    .body = copy_object,
+                                    .out_cons = {.dims_from_stream = {{4, 16}, {16, 1}}}});
+        CHECK_THROWS_WITH(p.resolve(), Catch::StartsWith("fifo 'out': `dimensionsFromStreamPerConsumer` data layout "
+                                                         "transformations are not supported on shim tile consumers"));
     }
 }
 
@@ -375,17 +359,10 @@ TEST_CASE("two workers with one name are refused", "[sim][toolchain][names]") {
 TEST_CASE("a Buffer named like a fifo's generated buffer: \"redefinition of symbol\" as in the toolchain's module "
           "verification",
           "[sim][toolchain][names]") {
-    ObjectFifo in(tensor<std::int32_t>({8}), "in"), out(tensor<std::int32_t>({8}), "out");
     Buffer clash(tensor<std::int32_t>({8}), "out_buff_0");
-    Worker w([](ObjectFifoHandle i, ObjectFifoHandle o, Buffer) { copy_object(i, o); },
-             fn_args(in.cons(), out.prod(), clash), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({8}), tensor<std::int32_t>({8}), in.prod(), out.cons()));
-    CHECK_THROWS_WITH(Program("npu1_1col", rt, {w}).resolve(),
+    const auto p =
+        passthrough({.buffers = {clash}, .type = tensor<std::int32_t>({8}), .body = copy_object, .host_elements = 8});
+    CHECK_THROWS_WITH(p.resolve(),
                       Catch::Contains("buffer 'out_buff_0' of ") && Catch::Contains("redefinition of symbol named "
                                                                                     "'out_buff_0'"));
 }
@@ -395,16 +372,16 @@ TEST_CASE("a Buffer named like a fifo's generated buffer: \"redefinition of symb
 TEST_CASE("a fill or drain issues a token exactly when it waits (IRON dmatask.py issue_token=wait, "
           "AIEDMATasksToNPU)",
           "[sim][toolchain][sequence]") {
-    ObjectFifo in(tensor<std::int32_t>({8}), "in"), out(tensor<std::int32_t>({8}), "out");
-    Worker w(copy_object, fn_args(in.cons(), out.prod()), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a, {.wait = true});
-            o.drain(b, {.wait = false});
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({8}), tensor<std::int32_t>({8}), in.prod(), out.cons()));
-    const auto n = Program("npu1_1col", rt, {w}).resolve();
+    const auto n = passthrough({.type = tensor<std::int32_t>({8}),
+                                .body = copy_object,
+                                .seq =
+                                    [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                                        i.fill(a, {.wait = true});
+                                        o.drain(b, {.wait = false});
+                                        o.drain(b, {.wait = true});
+                                    },
+                                .host_elements = 8})
+                       .resolve();
     REQUIRE(n.tasks.size() == 3);
     CHECK(n.tasks[0].issue_token);
     CHECK_FALSE(n.tasks[1].issue_token);
@@ -484,15 +461,15 @@ TEST_CASE("static checks: an acquire beyond a shared pool and a partial last obj
     }
     {
         // 40 elements in objects of 16: two whole objects and 8 elements the worker never gets.
-        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
-        Worker w(copy_object, fn_args(in.cons(), out.prod()), {.name = "w"});
-        Runtime rt(
-            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-                i.fill(a);
-                o.drain(b, {.wait = true, .transfer_len = 32});
-            },
-            fn_args(tensor<std::int32_t>({40}), tensor<std::int32_t>({40}), in.prod(), out.cons()));
-        const Program p("npu1_1col", rt, {w}, "partial");
+        const Program p = passthrough({.type = tensor<std::int32_t>({16}),
+                                       .body = copy_object,
+                                       .seq =
+                                           [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                                               i.fill(a);
+                                               o.drain(b, {.wait = true, .transfer_len = 32});
+                                           },
+                                       .host_elements = 40,
+                                       .program = "partial"});
         const auto n = p.resolve();
         REQUIRE(n.warnings.size() == 1);
         CHECK(n.warnings[0] == "fill of fifo 'in' moves 160 B, not a whole number of its 64 B objects (2 and 32 B "

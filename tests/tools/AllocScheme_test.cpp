@@ -5,6 +5,7 @@
 #include "CliRun.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/iron.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -41,28 +42,26 @@ void register_alloc_designs() {
         s.build = [](const model::DeviceSpec& dev, const harness::Params&, const harness::BuildOptions&) {
             using namespace iron;
             const auto big = tensor<std::int32_t>({5120}), small = tensor<std::int32_t>({16});
-            ObjectFifo in(big, "in", 2), out(small, "out", 2);
-            Worker w(
-                [](ObjectFifoHandle i, ObjectFifoHandle o) {
-                    auto e = i.acquire(1);
-                    auto f = o.acquire(1);
-                    std::copy(e.as<std::int32_t>().begin(), e.as<std::int32_t>().begin() + 16,
-                              f.as<std::int32_t>().begin());
-                    i.release(1);
-                    o.release(1);
-                },
-                fn_args(in.cons(), out.prod()), {.name = "w"});
-            Runtime rt(
-                [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-                    i.fill(a);
-                    o.drain(b, {.wait = true});
-                },
-                fn_args(big, small, in.prod(), out.cons()));
+            auto program = npusim::test::passthrough({.type = big,
+                                                      .out_type = small,
+                                                      .body =
+                                                          [](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                                              auto e = i.acquire(1);
+                                                              auto f = o.acquire(1);
+                                                              std::copy(e.as<std::int32_t>().begin(),
+                                                                        e.as<std::int32_t>().begin() + 16,
+                                                                        f.as<std::int32_t>().begin());
+                                                              i.release(1);
+                                                              o.release(1);
+                                                          },
+                                                      .host_elements = 5120,
+                                                      .out_host_elements = 16,
+                                                      .spec = &dev,
+                                                      .program = "test_alloc_big"});
             std::vector<std::int32_t> a(5120);
             for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<std::int32_t>(3 * k + 1);
             return harness::DesignInstance(
-                Program(dev, rt, {w}, "test_alloc_big"),
-                {harness::ArgSpec::input("a", big), harness::ArgSpec::output("b", small)},
+                std::move(program), {harness::ArgSpec::input("a", big), harness::ArgSpec::output("b", small)},
                 {{"a", harness::Tensor::from<std::int32_t>({5120}, a)}},
                 [](const harness::Tensors& x) {
                     auto v = x.at("a").values<std::int32_t>();

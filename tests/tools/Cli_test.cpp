@@ -2,9 +2,10 @@
 #include "CliRun.hpp"
 #include "CliSupport.hpp"
 #include "ProgressLine.hpp"
-#include "harness/TestSupport.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/iron.hpp"
+#include "support/Passthrough.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -36,22 +37,17 @@ void register_test_designs() {
     s.devices = {"npu1_1col"};
     s.build = [](const model::DeviceSpec& dev, const harness::Params&, const harness::BuildOptions&) {
         using namespace iron;
-        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
-        Worker w(
-            [](ObjectFifoHandle i, ObjectFifoHandle o) {
-                auto e = i.acquire(1);
-                auto f = o.acquire(1);
-                (void)e;
-                (void)f;
-                i.release(1);
-                o.release(1);
-            },
-            fn_args(in.cons(), out.prod()), {.name = "starving"});
-        Runtime rt([](RuntimeData, RuntimeData b, ObjectFifoHandle, ObjectFifoHandle o) { o.drain(b, {.wait = true}); },
-                   fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
         const auto t = tensor<std::int32_t>({16});
+        auto program = npusim::test::passthrough({.type = t,
+                                                  .body = npusim::test::acquire_release,
+                                                  .seq = [](RuntimeData, RuntimeData b, ObjectFifoHandle,
+                                                            ObjectFifoHandle o) { o.drain(b, {.wait = true}); },
+                                                  .host_elements = 16,
+                                                  .spec = &dev,
+                                                  .program = "test_starved",
+                                                  .worker = {.name = "starving"}});
         return harness::DesignInstance(
-            Program(dev, rt, {w}, "test_starved"), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            std::move(program), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
             {{"a", harness::Tensor(DType::i32, {16})}},
             [](const harness::Tensors& x) {
                 return harness::Tensors{{"b", x.at("a")}};
@@ -67,7 +63,6 @@ void register_test_designs() {
     ov.devices = {"npu1_1col"};
     ov.build = [](const model::DeviceSpec& dev, const harness::Params&, const harness::BuildOptions&) {
         using namespace iron;
-        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
         Kernel over(
             "copy_over",
             [](std::span<const KernelArg> a) {
@@ -76,26 +71,16 @@ void register_test_designs() {
                 for (int i = 0; i < 17; ++i) y[i] = x[i % 16] + 1;
             },
             {tensor<std::int32_t>({16}), tensor<std::int32_t>({16})}, cost::fixed(10));
-        Worker w(
-            [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel k) {
-                auto e = i.acquire(1);
-                auto f = o.acquire(1);
-                k(e, f);
-                i.release(1);
-                o.release(1);
-            },
-            fn_args(in.cons(), out.prod(), over), {.name = "w"});
-        Runtime rt(
-            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-                i.fill(a);
-                o.drain(b, {.wait = true});
-            },
-            fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
         const auto t = tensor<std::int32_t>({16});
+        auto program = npusim::test::passthrough({.type = t,
+                                                  .body = npusim::test::kernel_body(over),
+                                                  .host_elements = 16,
+                                                  .spec = &dev,
+                                                  .program = "test_overrun"});
         std::vector<std::int32_t> a(16);
         for (int i = 0; i < 16; ++i) a[static_cast<std::size_t>(i)] = i;
         return harness::DesignInstance(
-            Program(dev, rt, {w}, "test_overrun"), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            std::move(program), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
             {{"a", harness::Tensor::from(t.shape, a)}},
             [t](const harness::Tensors& x) {
                 auto v = x.at("a").values<std::int32_t>();
@@ -115,7 +100,6 @@ void register_test_designs() {
     sp.params = {{"where", 0, "0: in a kernel, 1: in the body during the resolve-time trace"}};
     sp.build = [](const model::DeviceSpec& dev, const harness::Params& p, const harness::BuildOptions&) {
         using namespace iron;
-        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
         Kernel spin(
             "spin",
             [](std::span<const KernelArg>) {
@@ -124,27 +108,25 @@ void register_test_designs() {
             },
             {tensor<std::int32_t>({16})}, cost::fixed(10));
         const bool in_body = p.at("where") == 1;
-        Worker w(
-            [in_body](ObjectFifoHandle i, ObjectFifoHandle o, Kernel k) {
-                volatile bool forever = in_body;
-                while (forever) {}
-                auto e = i.acquire(1);
-                auto f = o.acquire(1);
-                k(f);
-                (void)e;
-                i.release(1);
-                o.release(1);
-            },
-            fn_args(in.cons(), out.prod(), spin), {.name = "spinner"});
-        Runtime rt(
-            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-                i.fill(a);
-                o.drain(b, {.wait = true});
-            },
-            fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
         const auto t = tensor<std::int32_t>({16});
+        auto program = npusim::test::passthrough({.type = t,
+                                                  .body =
+                                                      [in_body, spin](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                                          volatile bool forever = in_body;
+                                                          while (forever) {}
+                                                          auto e = i.acquire(1);
+                                                          auto f = o.acquire(1);
+                                                          spin(f);
+                                                          (void)e;
+                                                          i.release(1);
+                                                          o.release(1);
+                                                      },
+                                                  .host_elements = 16,
+                                                  .spec = &dev,
+                                                  .program = "test_spin",
+                                                  .worker = {.name = "spinner"}});
         return harness::DesignInstance(
-            Program(dev, rt, {w}, "test_spin"), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            std::move(program), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
             {{"a", harness::Tensor(DType::i32, {16})}},
             [](const harness::Tensors& x) {
                 return harness::Tensors{{"b", x.at("a")}};
@@ -160,7 +142,6 @@ void register_test_designs() {
     st.devices = {"npu1_1col"};
     st.build = [](const model::DeviceSpec& dev, const harness::Params&, const harness::BuildOptions&) {
         using namespace iron;
-        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
         Kernel big(
             "big_local",
             [](std::span<const KernelArg> a) {
@@ -170,26 +151,23 @@ void register_test_designs() {
                 std::memcpy(a[0].data, const_cast<const char*>(&local[kBytes - 64]), 64);
             },
             {tensor<std::int32_t>({16})}, cost::fixed(10));
-        Worker w(
-            [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel k) {
-                auto e = i.acquire(1);
-                auto f = o.acquire(1);
-                k(f);
-                (void)e;
-                i.release(1);
-                o.release(1);
-            },
-            fn_args(in.cons(), out.prod(), big), {.name = "deep"});
-        Runtime rt(
-            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-                i.fill(a);
-                o.drain(b, {.wait = true});
-            },
-            fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
         const auto t = tensor<std::int32_t>({16});
+        auto program = npusim::test::passthrough({.type = t,
+                                                  .body =
+                                                      [big](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                                          auto e = i.acquire(1);
+                                                          auto f = o.acquire(1);
+                                                          big(f);
+                                                          (void)e;
+                                                          i.release(1);
+                                                          o.release(1);
+                                                      },
+                                                  .host_elements = 16,
+                                                  .spec = &dev,
+                                                  .program = "test_big_stack",
+                                                  .worker = {.name = "deep"}});
         return harness::DesignInstance(
-            Program(dev, rt, {w}, "test_big_stack"),
-            {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            std::move(program), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
             {{"a", harness::Tensor(DType::i32, {16})}},
             [](const harness::Tensors& x) {
                 return harness::Tensors{{"b", x.at("a")}};
@@ -206,30 +184,32 @@ void register_test_designs() {
     q.devices = {"npu1_1col"};
     q.build = [](const model::DeviceSpec& dev, const harness::Params&, const harness::BuildOptions&) {
         using namespace iron;
-        ObjectFifo in(tensor<std::int32_t>({64}), "in"), out(tensor<std::int32_t>({64}), "out");
-        Worker w(
-            [](ObjectFifoHandle i, ObjectFifoHandle o) {
-                auto e = i.acquire(1);
-                auto f = o.acquire(1);
-                std::memcpy(f.data(), e.data(), 256);
-                add_cycles(100000);
-                i.release(1);
-                o.release(1);
-            },
-            fn_args(in.cons(), out.prod()), {.name = "slow"});
-        Runtime rt(
-            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-                i.fill(a);
-                for (int k = 0; k < 6; ++k)
-                    o.drain(b, {.tap = TensorAccessPattern({384}, 64 * k, {64}, {1}), .wait = true});
-            },
-            fn_args(tensor<std::int32_t>({384}), tensor<std::int32_t>({384}), in.prod(), out.cons()));
+        auto program = npusim::test::passthrough(
+            {.type = tensor<std::int32_t>({64}),
+             .body =
+                 [](ObjectFifoHandle i, ObjectFifoHandle o) {
+                     auto e = i.acquire(1);
+                     auto f = o.acquire(1);
+                     std::memcpy(f.data(), e.data(), 256);
+                     add_cycles(100000);
+                     i.release(1);
+                     o.release(1);
+                 },
+             .seq =
+                 [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                     i.fill(a);
+                     for (int k = 0; k < 6; ++k)
+                         o.drain(b, {.tap = TensorAccessPattern({384}, 64 * k, {64}, {1}), .wait = true});
+                 },
+             .host_elements = 384,
+             .spec = &dev,
+             .program = "test_queue_flood",
+             .worker = {.name = "slow"}});
         const auto t = tensor<std::int32_t>({384});
         std::vector<std::int32_t> a(384);
         for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<std::int32_t>(k * 7);
         return harness::DesignInstance(
-            Program(dev, rt, {w}, "test_queue_flood"),
-            {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            std::move(program), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
             {{"a", harness::Tensor::from({384}, a)}},
             [](const harness::Tensors& x) {
                 return harness::Tensors{{"b", x.at("a")}};
@@ -457,7 +437,7 @@ TEST_CASE("timing overrides from a file change the cycle count", "[cli]") {
 }
 
 TEST_CASE("traces are always built in: --trace, --vcd and --html write their files", "[cli]") {
-    harness::test::TempDir d("npusim_cli_traces");
+    npusim::test::TempDir d("npusim_cli_traces");
     const auto r = cli({"run", "passthrough_kernel", "--trace", d.file("t.json"), "--vcd=" + d.file("t.vcd")});
     INFO(r.out << r.err);
     REQUIRE(r.code == 0);
@@ -485,7 +465,7 @@ TEST_CASE("traces are always built in: --trace, --vcd and --html write their fil
 }
 
 TEST_CASE("a run that fails still writes its --html report: the deadlock graph, exit code kept", "[cli]") {
-    harness::test::TempDir d("npusim_cli_html");
+    npusim::test::TempDir d("npusim_cli_html");
     const auto r = cli({"run", "deadlock_fill_less", "--html", d.file("d.html"), "--json"});
     INFO(r.out << r.err);
     CHECK(r.code == 3);
@@ -551,7 +531,7 @@ TEST_CASE("a deadlocked run still writes its trace and waveform, with each block
           "bad output path fails before simulating",
           "[cli][trace]") {
     register_test_designs();
-    harness::test::TempDir d("npusim_cli_deadlock_traces");
+    npusim::test::TempDir d("npusim_cli_deadlock_traces");
     const auto r = cli({"run", "test_starved", "--trace", d.file("t.json"), "--vcd", d.file("t.vcd")});
     REQUIRE(r.code == 3);
     CHECK_THAT(r.err, Catch::Contains("  trace written to " + d.file("t.json") + " (up to the failure)\n"));
@@ -579,7 +559,7 @@ TEST_CASE("a deadlock with --json carries the structured deadlock object, --dot 
           "Graphviz renders",
           "[cli][deadlock]") {
     register_test_designs();
-    harness::test::TempDir d("npusim_cli_deadlock_dot");
+    npusim::test::TempDir d("npusim_cli_deadlock_dot");
     const auto r = cli({"run", "test_starved", "--json", "--dot", d.file("g.dot")});
     REQUIRE(r.code == 3);
     const auto doc = nlohmann::json::parse(r.out);
@@ -621,7 +601,7 @@ TEST_CASE("a deadlock with --json carries the structured deadlock object, --dot 
 
 TEST_CASE("a run that finishes writes no --dot graph and says so, a bad --dot path fails before simulating",
           "[cli][deadlock]") {
-    harness::test::TempDir d("npusim_cli_dot_ok");
+    npusim::test::TempDir d("npusim_cli_dot_ok");
     const auto ok = cli({"run", "passthrough_kernel", "--dot", d.file("g.dot")});
     CHECK(ok.code == 0);
     CHECK_FALSE(std::filesystem::exists(d.file("g.dot")));

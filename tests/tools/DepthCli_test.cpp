@@ -1,6 +1,6 @@
 // `npusim depth`: the table, --json, --csv, and the usage errors (exit code 2).
 #include "CliRun.hpp"
-#include "harness/TestSupport.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -116,7 +116,7 @@ TEST_CASE("npusim depth of a hanging design finds the depth that fixes it", "[de
 }
 
 TEST_CASE("npusim depth --csv writes one row per endpoint and depth", "[depth][cli]") {
-    harness::test::TempDir dir("npusim_depth_csv");
+    npusim::test::TempDir dir("npusim_depth_csv");
     const auto path = dir.file("depth.csv");
     const auto r = cli(with(kReduceMax, {"--csv", path, "--max-depth", "2"}));
     INFO(r.out << r.err);

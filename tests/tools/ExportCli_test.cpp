@@ -5,6 +5,7 @@
 // body narrows the value, as color_threshold.py does).
 #include "CliRun.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -94,7 +95,8 @@ TEST_CASE("export --generic prints every op in MLIR's generic form, to stdout or
     CHECK(count(r.out, "\"aie.objectfifo.acquire\"()") ==
           count(cli({"export", "vector_scalar_mul"}).out, "aie.objectfifo.acquire @"));
     // -o writes the same text.
-    const auto file = std::filesystem::temp_directory_path() / "npusim_export_generic_test.mlir";
+    const npusim::test::TempDir tmp("npusim_export_generic_test");
+    const auto file = tmp.path / "out.mlir";
     REQUIRE(cli({"export", "vector_scalar_mul", "--generic", "-o", file.string()}).code == 0);
     std::ifstream in(file);
     const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -134,7 +136,8 @@ TEST_CASE("export --json: one document holding the module, and the build command
     CHECK(j["output"].is_null());
     CHECK(j["commands"].is_null());
     // With --print-commands and -o: the commands as --print-commands prints them, the file written.
-    const auto file = std::filesystem::temp_directory_path() / "npusim_export_json_test.mlir";
+    const npusim::test::TempDir tmp("npusim_export_json_test");
+    const auto file = tmp.path / "out.mlir";
     const Out c = cli({"export", "vector_scalar_mul", "--print-commands", "-o", file.string(), "--json"});
     REQUIRE(c.code == 0);
     const auto k = nlohmann::json::parse(c.out);

@@ -2,10 +2,10 @@
 // outputs, expected files (deliberately wrong ones too), float tolerances, --kernels=aie, and the
 // error texts and exit codes for files that do not fit.
 #include "CliRun.hpp"
-#include "harness/TestSupport.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/harness/NpyFile.hpp"
 #include "npusim/iron.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -29,7 +29,7 @@ using npusim::test::cli;
         CHECK((r).code == (want));                                                                                     \
     } while (false)
 
-using harness::test::TempDir;
+using npusim::test::TempDir;
 
 // A float design: y = x * 0.1f (f32, rtol 1e-6) and z = bf16(x * 3) (bf16, rtol 1e-2), computed in
 // the core body. Its reference does the same float arithmetic.

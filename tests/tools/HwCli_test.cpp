@@ -8,6 +8,7 @@
 #include "npusim/harness/NpyFile.hpp"
 #include "npusim/hw/BufferPlan.hpp"
 #include "npusim/hw/XrtRunner.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -23,7 +24,8 @@ using npusim::test::Out;
 namespace {
 
 std::filesystem::path scratch(const std::string& name) {
-    auto d = std::filesystem::temp_directory_path() / "npusim_hw_cli_tests" / name;
+    static const npusim::test::TempDir base("npusim_hw_cli_tests"); // removed at exit
+    auto d = base.path / name;
     std::filesystem::remove_all(d);
     std::filesystem::create_directories(d);
     return d;

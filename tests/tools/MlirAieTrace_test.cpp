@@ -3,12 +3,13 @@
 // get_trace_summary.py prints), enable_trace's choices and trace-buffer limit, and a lock hand-off
 // within one cycle in the rich Perfetto trace and in the VCD.
 #include "Cli.hpp"
-#include "harness/TestSupport.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/traces/MlirAieTraceSink.hpp"
 #include "npusim/traces/PerfettoTraceSink.hpp"
 #include "npusim/traces/TeeTraceSink.hpp"
 #include "npusim/traces/VcdTraceSink.hpp"
+#include "support/RunOptions.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -127,7 +128,7 @@ sim::SimResult simulate_design(const std::string& design, const std::string& dev
     auto inst = spec.build(dev, spec.resolve_params(params), harness::BuildOptions(1));
     configure(inst.program);
     const auto net = inst.program.resolve();
-    auto so = harness::test::sim_opts(device);
+    auto so = npusim::test::sim_opts(device);
     so.trace = &sink;
     auto r = sim::simulate(net, inst.host(), so);
     for (const auto& c : inst.check(r.host)) CHECK(c.match);
@@ -135,7 +136,7 @@ sim::SimResult simulate_design(const std::string& design, const std::string& dev
 }
 
 Run run_mlir_aie(const std::string& design, const std::string& device, const harness::Params& params,
-                 const harness::test::TempDir& d) {
+                 const npusim::test::TempDir& d) {
     traces::MlirAieTraceSink sink(d.file(design + ".json"));
     auto r = simulate_design(design, device, params, sink, [](iron::Program&) {});
     return {std::move(r), read_json(d.file(design + ".json"))};
@@ -144,7 +145,7 @@ Run run_mlir_aie(const std::string& design, const std::string& device, const har
 } // namespace
 
 TEST_CASE("mlir-aie trace: the cycle-summary rule counts every kernel call of every core", "[traces][mlir-aie]") {
-    harness::test::TempDir d("npusim_mlir_aie_summary");
+    npusim::test::TempDir d("npusim_mlir_aie_summary");
     struct Case {
         std::string design, device;
         harness::Params params;
@@ -189,7 +190,7 @@ TEST_CASE("mlir-aie trace: the cycle-summary rule counts every kernel call of ev
 TEST_CASE("mlir-aie trace: enable_trace picks workers, tiles and events, a full trace buffer drops events with a "
           "warning",
           "[traces][mlir-aie]") {
-    harness::test::TempDir d("npusim_mlir_aie_enable_trace");
+    npusim::test::TempDir d("npusim_mlir_aie_enable_trace");
     const harness::Params params = {{"size", 8192}};
     const std::string file = d.file("t.json");
     model::TileCoord traced_tile;
@@ -278,7 +279,7 @@ TEST_CASE("enable_trace is checked when the design resolves", "[traces][mlir-aie
 
 TEST_CASE("a lock hand-off within one cycle shows in the Perfetto trace (two instants) and in the VCD (two events)",
           "[traces][locks]") {
-    harness::test::TempDir d("npusim_lock_handoff");
+    npusim::test::TempDir d("npusim_lock_handoff");
     traces::PerfettoTraceSink perfetto(d.file("t.json"));
     traces::VcdTraceSink vcd(d.file("t.vcd"));
     traces::TeeTraceSink tee({&perfetto, &vcd});
@@ -337,7 +338,7 @@ TEST_CASE(
     "npusim run --trace-format: mlir-aie writes the mlir-aie file, unknown formats and a format without --trace are "
     "usage errors",
     "[cli][traces]") {
-    harness::test::TempDir d("npusim_cli_trace_format");
+    npusim::test::TempDir d("npusim_cli_trace_format");
     std::ostringstream o, e;
     int code =
         tools::run_cli({"run", "passthrough_kernel", "--trace", d.file("m.json"), "--trace-format=mlir-aie"}, o, e);

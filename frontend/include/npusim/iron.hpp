@@ -18,6 +18,7 @@
 #include "npusim/frontend/Program.hpp"
 #include "npusim/frontend/Runtime.hpp"
 #include "npusim/frontend/ScratchpadParameter.hpp"
+#include "npusim/frontend/ShimTasks.hpp"
 #include "npusim/frontend/TensorAccessPattern.hpp"
 #include "npusim/frontend/TensorType.hpp"
 #include "npusim/frontend/Tile.hpp"

@@ -3,6 +3,7 @@
 #include "export/BodyRecorder.hpp"
 #include "export/MlirTypes.hpp"
 #include "export/SequenceExporter.hpp"
+#include "resolve/DepthRule.hpp"
 
 #include "npusim/frontend/Runtime.hpp"
 #include "npusim/model/Error.hpp"
@@ -149,7 +150,7 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
     std::vector<std::string> from_stream; // per consumer, for the generic form
     if (!f->dims_to_stream.empty()) t.push_back(lit(" dimensionsToStream " + dims_text(f->dims_to_stream)));
     t.push_back(lit(", {"));
-    std::vector<int> depths{f->prod->depth.value_or(f->depth)};
+    std::vector<int> depths{declared_depth(*f->prod)}; // every consumer, used or not (unlike declared_depths)
     for (std::size_t i = 0; i < f->cons.size(); ++i) {
         const auto* c = f->cons[i].get();
         if (i) t.push_back(lit(", "));
@@ -158,7 +159,7 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
         const StreamDims& from = c->dims_from_stream.empty() ? f->default_dims_from_stream : c->dims_from_stream;
         if (!from.empty()) t.push_back(lit(" dimensionsFromStream " + dims_text(from)));
         from_stream.push_back(dims_text(from));
-        depths.push_back(c->depth.value_or(f->depth));
+        depths.push_back(declared_depth(*c));
     }
     std::string depth;
     if (std::all_of(depths.begin(), depths.end(), [&](int d) { return d == depths[0]; })) {

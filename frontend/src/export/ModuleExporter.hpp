@@ -4,6 +4,7 @@
 // (name-sorted, each link group together with its aie.objectfifo.link), per worker its buffers
 // and kernel declarations, per worker its barrier locks and core, cascade flows, and the runtime
 // sequence last (SequenceExporter).
+#include "FifoState.hpp"
 #include "export/BodyRecorder.hpp"
 #include "export/MlirIr.hpp"
 

@@ -190,16 +190,10 @@ void check_shim_dim_fields(const std::vector<model::Dim>& dims, const model::Til
 
 } // namespace
 
-bool shim_inner_contiguous(const TensorAccessPattern& tap) {
-    const auto& s = tap.sizes();
-    const auto& st = tap.strides();
-    return st[3] == 1 && (s[2] == 1 || st[2] == s[3]) && (s[1] == 1 || st[1] == s[2] * s[3]);
-}
-
 std::vector<TensorAccessPattern> shim_repeat_chunks(const TensorAccessPattern& tap, const model::TileResources& shim) {
+    if (shim_task_count(tap, shim) == 1) return {tap};
     const std::int64_t R = tap.sizes()[0];
     const std::int64_t chunk = max_iterations(shim);
-    if (R - 1 <= chunk || shim_inner_contiguous(tap)) return {tap};
     std::vector<TensorAccessPattern> out;
     std::vector<std::int64_t> sizes(tap.sizes().begin(), tap.sizes().end());
     const std::vector<std::int64_t> strides(tap.strides().begin(), tap.strides().end());

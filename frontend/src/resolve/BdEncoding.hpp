@@ -3,7 +3,9 @@
 // field-width check, for tile BDs (compute and mem) and shim BDs alike. Each limit comes from the
 // tile's model::TileResources (length bits, wrap/step/iteration bits, dims count, padding) and
 // model::DeviceSpec::max_repeat_count (see docs/resolve.md, steps 5, 7 and 9).
+#include "FifoState.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
+#include "npusim/frontend/ShimTasks.hpp"
 #include "npusim/frontend/TensorAccessPattern.hpp"
 #include "npusim/frontend/TensorType.hpp"
 #include "npusim/model/DeviceSpec.hpp"
@@ -55,13 +57,10 @@ void encode_padding(std::vector<model::BufferDescriptor>& bds, const FifoState& 
 
 /// Byte offset of a runtime transfer into its host tensor (must be 4-byte aligned).
 std::uint64_t shim_task_offset(const TensorAccessPattern& tap, std::int64_t elem_bytes, const std::string& who);
-/// d0..d2 of a shim pattern form one contiguous run (linear mode; AIEDecomposeLargeDmaBd
-/// isContiguousTransfer, which ignores the outermost dimension).
-bool shim_inner_contiguous(const TensorAccessPattern& tap);
 /// aie-decompose-large-dma-bd (AIEDecomposeLargeDmaBd.cpp, DmaDecomposition.cpp decomposeRecursive):
-/// a pattern whose outermost size is beyond the iteration field (size - 1 > 1 << iteration_bits)
-/// and whose inner dimensions are not contiguous becomes chunks of 1 << iteration_bits repeats,
-/// each at offset + i x chunk x outermost stride; contiguous ones stay whole (and are refused).
+/// the shim_task_count(tap, shim) pieces of a pattern (npusim/frontend/ShimTasks.hpp): chunks of
+/// 1 << iteration_bits repeats, each at offset + i x chunk x outermost stride; a pattern that stays
+/// one task is returned whole (a contiguous one beyond the range is refused later).
 std::vector<TensorAccessPattern> shim_repeat_chunks(const TensorAccessPattern& tap, const model::TileResources& shim);
 /// The 4 shim BD dims of a runtime transfer, outermost (repeat) first, in 32-bit words; a
 /// contiguous d0..d2 part uses only the length field (linear mode).

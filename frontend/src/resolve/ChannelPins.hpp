@@ -3,6 +3,7 @@
 // channel whose tile is known after placement is reserved before any first-free assignment, as
 // AIEObjectFifoStatefulTransform reservePinnedChannels does (lib/Dialect/AIE/Transforms/
 // AIEObjectFifoStatefulTransform.cpp), so auto-assignment never steals a pinned channel.
+#include "FifoState.hpp"
 #include "resolve/ResolveContext.hpp"
 
 #include <string>

@@ -1,5 +1,6 @@
 #include "resolve/Collect.hpp"
 
+#include "FifoState.hpp"
 #include "resolve/BodyTracer.hpp"
 #include "resolve/FifoVerifier.hpp"
 

@@ -3,6 +3,7 @@
 // repeat_count factor on lock values (IRON ObjectFifo._get_depths + mlir-aie's
 // findObjectFifoSize in lib/Dialect/AIE/Transforms/AIEObjectFifoStatefulTransform.cpp; see
 // docs/resolve.md, step 4 "Depths").
+#include "FifoState.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/model/DeviceSpec.hpp"
 

@@ -4,6 +4,7 @@
 // docs/resolve.md, step 4): a shared pool when producer and consumer cores share memory,
 // otherwise a producer copy and one consumer copy per consumer, linked by one stream flow.
 // Shim endpoints only get a channel; link endpoints get a channel their link's chain uses.
+#include "FifoState.hpp"
 #include "resolve/ResolveContext.hpp"
 
 namespace npusim::iron::detail {

@@ -2,6 +2,7 @@
 // FifoVerifier: mlir-aie's ObjectFifoCreateOp::verify (lib/Dialect/AIE/IR/AIEDialect.cpp) on one
 // fifo of the design, with the toolchain's messages: what a runtime (shim) producer or consumer
 // may not carry, and init_values that must fill every object of the producer's depth.
+#include "FifoState.hpp"
 #include "resolve/ResolveContext.hpp"
 
 namespace npusim::iron::detail {

@@ -4,6 +4,7 @@
 // the split/join BD chains). The link keeps one buffer pool: forward and split use the input's
 // link-side copy, join the output's. A split or join with n sub-fifos gets n lock pairs; the
 // pool side walks n segment BDs per buffer, each sub-fifo's channel one BD per buffer.
+#include "FifoState.hpp"
 #include "resolve/ResolveContext.hpp"
 
 namespace npusim::iron::detail {

@@ -2,6 +2,7 @@
 // Placement: which tile every worker, Buffer, link and runtime (shim) endpoint goes on. Links
 // follow mlir-aie's SequentialPlacer (lib/Dialect/AIE/Transforms/AIEPlacer.cpp); workers and shim
 // endpoints use our own deterministic rule; both are documented in docs/resolve.md, step 3.
+#include "FifoState.hpp"
 #include "resolve/ResolveContext.hpp"
 
 #include <optional>

@@ -1,6 +1,7 @@
 #pragma once
 // ResolveContext: the plain state resolve's passes share (see docs/resolve.md). Each pass reads
 // what earlier passes filled in and adds its own part; the netlist is the result.
+#include "FifoState.hpp"
 #include "npusim/frontend/Program.hpp"
 #include "npusim/model/Netlist.hpp"
 #include "resolve/DepthRule.hpp"

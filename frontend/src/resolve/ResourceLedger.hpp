@@ -2,6 +2,7 @@
 // ResourceLedger: what each tile has handed out so far — DMA channels (with their owners), locks,
 // BD ids (per id range) and buffers — and the shim BD ids the runtime sequence holds. Every
 // "out of <resource>" DesignError of resolve is raised here (see docs/resolve.md, step 7).
+#include "FifoState.hpp"
 #include "npusim/model/DeviceSpec.hpp"
 #include "npusim/model/Netlist.hpp"
 

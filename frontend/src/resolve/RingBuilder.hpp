@@ -4,6 +4,7 @@
 // (full slots), and a circular BD chain walking the buffers (mlir-aie
 // lib/Dialect/AIE/Transforms/AIEObjectFifoStatefulTransform.cpp: createObjectFifoElements,
 // createObjectFifoLocks, createBdBlock; see docs/resolve.md, steps 4 and 5).
+#include "FifoState.hpp"
 #include "npusim/model/Netlist.hpp"
 #include "resolve/DepthRule.hpp"
 #include "resolve/ResourceLedger.hpp"

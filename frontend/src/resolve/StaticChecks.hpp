@@ -1,6 +1,7 @@
 #pragma once
 // StaticChecks: hangs that can be decided from the design before simulating (issue 9's static
 // checks), reported as warnings in Netlist::warnings (errors with ResolveOptions::werror).
+#include "FifoState.hpp"
 #include "resolve/ResolveContext.hpp"
 
 namespace npusim::iron::detail {

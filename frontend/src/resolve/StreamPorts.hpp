@@ -5,6 +5,7 @@
 // stream port Core:n, and the kernel moves each 32-bit word with put_ms / get_ss. The verifier
 // rules and messages are ObjectFifoCreateOp::verify (lib/Dialect/AIE/IR/AIEDialect.cpp) and
 // AIEObjectFifoStatefulTransform.cpp (reservePinnedChannels, checkAIEStreamIndex).
+#include "FifoState.hpp"
 #include "resolve/ResolveContext.hpp"
 
 namespace npusim::iron::detail {

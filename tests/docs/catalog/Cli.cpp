@@ -22,7 +22,7 @@ void register_catalog_design(const std::string& name, const std::string& what, s
     s.build = [pass, name](const model::DeviceSpec&, const harness::Params& p, const harness::BuildOptions&) {
         const auto t = i32(1024);
         return harness::DesignInstance(
-            passthrough(pass(p)), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            errcat::passthrough(pass(p)), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
             harness::tensors("a", harness::Tensor(DType::i32, {1024})),
             [](const harness::Tensors& x) {
                 return harness::Tensors{{"b", x.at("a")}};

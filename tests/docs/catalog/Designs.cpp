@@ -1,30 +1,14 @@
 #include "Designs.hpp"
 
-#include <algorithm>
-
 namespace npusim::errcat {
 
-void copy(F in, F out) {
-    auto a = in.acquire(1);
-    auto b = out.acquire(1);
-    std::copy_n(a.data(), std::min(a.single().bytes(), b.single().bytes()), b.data());
-    in.release(1);
-    out.release(1);
-}
+void copy(F in, F out) { test::copy_one(in, out); }
 
-void fill_drain(RuntimeData a, RuntimeData b, F in, F out) {
-    in.fill(a);
-    out.drain(b, {.wait = true});
-}
+void fill_drain(RuntimeData a, RuntimeData b, F in, F out) { test::fill_drain(a, b, in, out); }
 
-Program passthrough(const Pass& p) {
-    ObjectFifo in(p.type, "in", p.depth, p.in), out(p.type, "out", p.depth, p.out);
-    Worker w([body = p.body](F i, F o, const std::vector<Buffer>&) { body(i, o); },
-             fn_args(in.cons(), out.prod(), p.buffers), p.worker);
-    TensorType host = p.type;
-    host.shape = {p.host_elements ? p.host_elements : p.type.elements() * 4};
-    Runtime rt(p.seq, fn_args(host, host, in.prod(), out.cons()));
-    return Program(p.device, rt, {w}, "t");
+Program passthrough(Pass p) {
+    p.program = "t";
+    return test::passthrough(p);
 }
 
 model::Netlist resolve(const Program& p, ResolveOptions o) { return p.resolve(o); }

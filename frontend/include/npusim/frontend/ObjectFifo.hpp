@@ -28,70 +28,14 @@ using StreamDims = std::vector<std::pair<std::int64_t, std::int64_t>>;
 using PadDims = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
 namespace detail {
+// The fifo's shared state, its endpoints and links: defined in the frontend's private
+// FifoState.hpp (frontend/src), so a design does not recompile when resolve's bookkeeping changes.
 struct FifoState;
-struct WorkerState;
+struct EndpointState;
 struct LinkState;
-
-enum class Role { Producer, Consumer };
-/// Who drives an endpoint. MemTile: a producer endpoint on a mem tile that only sends the fifo's
-/// init_values (IRON `of.prod().endpoint = ObjectFifoEndpoint(AnyMemTile)`).
-enum class OwnerKind { None, Worker, Runtime, Link, MemTile };
-
-struct EndpointState {
-    FifoState* fifo = nullptr;
-    Role role = Role::Producer;
-    int index = 0; ///< consumer index (position in the fifo's consumer list)
-    int uid = 0; ///< process-unique key used by core programs
-    OwnerKind owner = OwnerKind::None;
-    WorkerState* worker = nullptr;
-    LinkState* link = nullptr;
-    Tile tile; ///< requested tile for runtime (shim) endpoints
-    std::optional<int> depth; ///< per-endpoint depth override
-    StreamDims dims_from_stream; ///< consumer-side layout (S2MM BD dims)
-    /// IRON prod(channel=)/cons(channel=) (the seed's Port.dma(n)): the DMA channel this end uses
-    /// on its tile instead of first-free assignment (reserved before any auto-assignment).
-    std::optional<int> channel;
-    /// Port::stream(n) (upstream's `aie_stream` / `aie_stream_port` on the aie.objectfifo op): this
-    /// end is the core's stream port n, with no L1 buffer and no DMA channel on its tile; the
-    /// kernel moves each 32-bit word with put_ms (producer) / get_ss (consumer).
-    std::optional<int> stream_port;
-    std::string describe() const; ///< "fifo 'in' consumer 0"
-};
-
-struct FifoState {
-    std::string name;
-    TensorType obj_type;
-    int depth = 2;
-    StreamDims dims_to_stream;
-    bool via_dma = false;
-    /// Every object is sent this many times. Unset and 1 differ, as in mlir-aie: any set value
-    /// makes the fifo use DMA (AIEObjectFifoStatefulTransform requiresDMAs) and is refused on shim
-    /// producers (ObjectFifoCreateOp::verify).
-    std::optional<int> repeat_count;
-    int repeats() const { return repeat_count.value_or(1); }
-    std::vector<std::vector<std::uint8_t>> init_values; ///< initial producer-side objects
-    /// What a cons() handle given no dims gets (IRON dims_from_stream_per_cons): set on the
-    /// sub-fifos of split() and forward().
-    StreamDims default_dims_from_stream;
-    std::optional<TensorType> consumer_obj_type; ///< consumer-side granularity
-    PadDims pad_dimensions; ///< mem-tile MM2S padding
-    std::int64_t pad_value = 0;
-    int iter_count = 0; ///< mem-tile chain iterations (0: forever)
-    std::unique_ptr<EndpointState> prod;
-    std::vector<std::unique_ptr<EndpointState>> cons;
-    std::shared_ptr<LinkState> link_from_cons; ///< link this fifo feeds (its consumer is the link)
-    LinkState* link_to_prod = nullptr; ///< link that produces into this fifo
-};
-
-/// A link on a mem tile (or a compute tile for forward): forward (1 -> 1), split/distribute
-/// (1 -> N, `offsets` into the input object), join (N -> 1, offsets into the output object).
-struct LinkState {
-    enum class Kind { Forward, Split, Join } kind = Kind::Forward;
-    Tile tile;
-    std::vector<FifoState*> inputs;
-    std::vector<std::shared_ptr<FifoState>> outputs;
-    std::vector<std::int64_t> offsets; ///< elements of the parent object
-};
+struct WorkerState;
+/// What a link does: forward (1 -> 1), split/distribute (1 -> N), join (N -> 1).
+enum class LinkKind { Forward, Split, Join };
 
 int next_uid();
 /// "of<N>" from a process-wide counter starting at 0, as IRON names a fifo given no name
@@ -194,8 +138,7 @@ public:
 
 private:
     Task transfer(const RuntimeData& data, TransferOptions opts, bool fill) const;
-    std::vector<ObjectFifo> make_link(detail::LinkState::Kind kind, std::vector<std::int64_t> offsets,
-                                      LinkOptions opts) const;
+    std::vector<ObjectFifo> make_link(detail::LinkKind kind, std::vector<std::int64_t> offsets, LinkOptions opts) const;
     std::shared_ptr<detail::FifoState> fifo_;
     detail::EndpointState* ep_ = nullptr;
 };
@@ -266,9 +209,9 @@ public:
     /// cons() with IRON's keyword arguments: `of.cons({.dims_from_stream = dims})`.
     ObjectFifoHandle cons(ConsOptions opts) const;
 
-    const std::string& name() const { return state_->name; }
-    const TensorType& obj_type() const { return state_->obj_type; }
-    int depth() const { return state_->depth; }
+    const std::string& name() const;
+    const TensorType& obj_type() const;
+    int depth() const;
     /// Mem-tile BD chains of this fifo run `n` times (1..256) instead of forever.
     void set_iter_count(int n) const;
     const std::shared_ptr<detail::FifoState>& state() const { return state_; }

@@ -54,7 +54,6 @@ struct WorkerState {
     /// _outgoing_cascades, python/iron/worker.py l.121-124): each names its destination worker.
     std::vector<std::weak_ptr<WorkerState>> outgoing_cascades;
 };
-void claim_endpoint(EndpointState* ep, OwnerKind kind, WorkerState* worker, const std::string& who);
 void validate_worker_tile(const WorkerOptions& o);
 
 template <class Owner, class T>

@@ -144,7 +144,7 @@ void bitwiseANDLine(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* 
 // max == g (g wins a tie with r), (341, r, g) otherwise; 0 if d == 0. It runs in the core's modes
 // (upstream sets none; at reset floor and no saturation, which this formula assumes). It is NOT the
 // scalar formula of npusim::kernels::rgba2hue_line: the floored table inverse makes about a quarter
-// of all RGB triples one lower (tests/kernels_ref/aie_api/aie_rgba2hue_test.cpp). width % 32 == 0.
+// of all RGB triples one lower (tests/kernels_ref/aie_api/AieRgba2Hue_test.cpp). width % 32 == 0.
 void rgba2hueLine_vector(const std::uint8_t* rgba, std::uint8_t* hue, std::int32_t width);
 
 // ---- conv2dk1_i8 (ml/conv2d) -----------------------------------------------------------------------

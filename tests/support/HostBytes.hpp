@@ -1,11 +1,13 @@
 #pragma once
-// Host-tensor byte conversions shared by the simulation tests.
+// Host tensors as bytes and back: what sim::simulate takes and returns, from and to typed values.
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 namespace npusim::test {
 
+/// The bytes of `v` (its object representation, in order).
 template <class T>
 std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
     std::vector<std::uint8_t> b(v.size() * sizeof(T));
@@ -13,6 +15,10 @@ std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
     return b;
 }
 
+/// The bytes of a string (a file's content, say).
+inline std::vector<std::uint8_t> bytes_of(std::string_view s) { return {s.begin(), s.end()}; }
+
+/// `b` read as values of T (a trailing partial value is dropped).
 template <class T>
 std::vector<T> values_of(const std::vector<std::uint8_t>& b) {
     std::vector<T> v(b.size() / sizeof(T));

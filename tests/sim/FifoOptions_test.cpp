@@ -1,10 +1,11 @@
 // The remaining ObjectFifo options, each through the whole path: init_values, via_DMA between
 // neighbours, consumer_obj_type (asymmetric granularity), set_iter_count, the seed's to_stream
 // spelling, and the shim d0 size limit.
-#include "HostBytes.hpp"
+#include "FifoState.hpp"
 #include "NetlistQuery.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>

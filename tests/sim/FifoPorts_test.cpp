@@ -2,10 +2,11 @@
 // as option structs (prod({...}), cons({...})), and prod/cons `channel=` (the seed's Port.dma(n))
 // pinning an end's DMA channel. The toolchain's rules are cited at each test; designs are
 // resolved and simulated against references computed here.
-#include "HostBytes.hpp"
+#include "FifoState.hpp"
 #include "NetlistQuery.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>

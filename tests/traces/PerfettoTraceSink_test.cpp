@@ -1,7 +1,7 @@
 // PerfettoTraceSink: feed a small synthetic run, parse the JSON back and check its structure, the
 // clock metadata, arguments and instants.
-#include "TraceTestFiles.hpp"
 #include "npusim/traces/PerfettoTraceSink.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -22,10 +22,10 @@ using nlohmann::json;
 
 namespace {
 
-struct TempDir : npusim::tracetest::TempDir {
-    TempDir() : npusim::tracetest::TempDir("npusim_perfetto_test_") {}
+struct TempDir : npusim::test::TempDir {
+    TempDir() : npusim::test::TempDir("npusim_perfetto_test") {}
 };
-using npusim::tracetest::slurp;
+using npusim::test::slurp;
 
 // Tracks deliberately added out of tile order; ids are the call order.
 void feed(npusim::sim::TraceSink& s) {
@@ -184,7 +184,8 @@ TEST_CASE("PerfettoTraceSink handles empty runs, odd spans and bad bytes", "[tra
 }
 
 TEST_CASE("PerfettoTraceSink rejects unknown and duplicate tracks", "[traces][perfetto]") {
-    PerfettoTraceSink sink((fs::temp_directory_path() / "npusim_unused.json").string());
+    TempDir dir;
+    PerfettoTraceSink sink(dir.file("unused.json"));
     sink.add_track(0, {Kind::Core, 0, 2, "core"});
     CHECK_THROWS_AS(sink.add_track(0, {Kind::Core, 0, 2, "again"}), std::invalid_argument);
     CHECK_THROWS_WITH(sink.span(9, "k", 0, 1), Catch::Contains("track 9") && Catch::Contains("never added"));

@@ -5,6 +5,7 @@
 #include "npusim/iron.hpp"
 #include "npusim/sim/Diagnosis.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
 
 #include <array>
 #include <catch2/catch.hpp>
@@ -15,6 +16,7 @@
 using namespace npusim;
 using namespace npusim::iron;
 using Catch::Matchers::Contains;
+using npusim::test::bytes_of;
 
 namespace {
 
@@ -59,12 +61,6 @@ Chain two_worker_chain(int objects, std::uint64_t top_cycles, const std::string&
     Chain c{Program(device, rt, {top, bottom}, "cascade_chain").resolve(), {}};
     for (std::int64_t k = 0; k < n; ++k) c.in.push_back(static_cast<std::int32_t>(k * 3 - 7));
     return c;
-}
-
-std::vector<std::uint8_t> bytes_of(const std::vector<std::int32_t>& v) {
-    std::vector<std::uint8_t> b(v.size() * 4);
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
 }
 
 sim::SimResult run(const Chain& c) {

@@ -1,6 +1,6 @@
 // VcdTraceSink: header, scopes, declarations and the exact ordered value changes.
-#include "TraceTestFiles.hpp"
 #include "npusim/traces/VcdTraceSink.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -18,10 +18,10 @@ using Kind = TrackInfo::Kind;
 
 namespace {
 
-struct TempDir : npusim::tracetest::TempDir {
-    TempDir() : npusim::tracetest::TempDir("npusim_vcd_test_") {}
+struct TempDir : npusim::test::TempDir {
+    TempDir() : npusim::test::TempDir("npusim_vcd_test") {}
 };
-using npusim::tracetest::slurp;
+using npusim::test::slurp;
 
 } // namespace
 

@@ -1,7 +1,7 @@
 // MlirAieTraceSink on a synthetic run: the exact file parse.py would print (names, pids, threads,
 // B/E order), which event fires when, the trace configuration's units, and the trace buffer.
-#include "TraceTestFiles.hpp"
 #include "npusim/traces/MlirAieTraceSink.hpp"
+#include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -27,10 +27,10 @@ using nlohmann::json;
 
 namespace {
 
-struct TempDir : npusim::tracetest::TempDir {
-    TempDir() : npusim::tracetest::TempDir("npusim_mlir_aie_test_") {}
+struct TempDir : npusim::test::TempDir {
+    TempDir() : npusim::test::TempDir("npusim_mlir_aie_test") {}
 };
-using npusim::tracetest::slurp;
+using npusim::test::slurp;
 
 // Two cores, (0,2) and (1,2), and the DMA channels of (0,2) and of the shim (0,0).
 void tracks(MlirAieTraceSink& s) {

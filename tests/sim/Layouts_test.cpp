@@ -1,9 +1,9 @@
 // Data layouts through the whole path: a column-major shim tap into a compute-tile forward (E10's
 // transpose by DMA), a shim repeat dimension, and a 4-D mem-tile re-tiling (E6's a_dims), each
 // against indices computed here.
-#include "HostBytes.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>

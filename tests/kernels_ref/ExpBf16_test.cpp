@@ -44,7 +44,7 @@ TEST_CASE("exp_bf16_exp2 (AIE2P) is e^x within its log2e and bf16 rounding error
 
 TEST_CASE("exp_bf16_lut (AIE2) is the table exp, within 2% of e^x over [-10, 10]", "[kernels][exp]") {
     // Per element it is softmax_lut's table exp (tested against lut_based_ops.cpp's tables in
-    // softmax_lut_test.cpp). Against std::exp: the input's 8.8 fixed point (error <= 2^-9 in x, i.e.
+    // SoftmaxLut_test.cpp). Against std::exp: the input's 8.8 fixed point (error <= 2^-9 in x, i.e.
     // e^(2^-9) - 1 = 0.2% relatively), two table entries rounded to bf16 (2^-8 = 0.39% each) and a
     // truncated product (< 2^-7 = 0.78%): at most about 1.8%, checked as 2%.
     const auto in = grid(-10.0f, 10.0f);

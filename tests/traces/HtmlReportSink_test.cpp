@@ -2,8 +2,8 @@
 // network, that design names cannot break it, the reduction of large runs, the diagnosis section,
 // the Graphviz-drawn graphs (every label whole), and when the file is written. (ctest
 // trace:html-chromium renders real reports in Chromium.)
-#include "TraceTestFiles.hpp"
 #include "npusim/traces/HtmlReportSink.hpp"
+#include "support/TempDir.hpp"
 
 #include "npusim/model/DeviceSpec.hpp"
 
@@ -28,10 +28,10 @@ using Kind = TrackInfo::Kind;
 
 namespace {
 
-struct TempDir : npusim::tracetest::TempDir {
-    TempDir() : npusim::tracetest::TempDir("npusim_html_test_") {}
+struct TempDir : npusim::test::TempDir {
+    TempDir() : npusim::test::TempDir("npusim_html_test") {}
 };
-using npusim::tracetest::slurp;
+using npusim::test::slurp;
 
 // The embedded data object of a page.
 nlohmann::json data_of(const std::string& page) {

@@ -4,6 +4,7 @@
 // KernelThreads_test.cpp.)
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -26,24 +27,11 @@ sim::SimOptions opts(unsigned threads) {
 
 // A copying worker that calls `k` on each input object, `objects` objects of `elements` i32.
 model::Netlist design(const Kernel& k, std::int64_t elements = 64, std::int64_t objects = 4) {
-    ObjectFifo in(tensor<std::int32_t>({elements}), "in"), out(tensor<std::int32_t>({elements}), "out");
-    Worker w(
-        [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel kk) {
-            auto e = i.acquire(1);
-            auto f = o.acquire(1);
-            kk(e, f);
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(), out.prod(), k), {.name = "w"});
-    Runtime rt(
-        [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-            i.fill(a);
-            o.drain(b, {.wait = true});
-        },
-        fn_args(tensor<std::int32_t>({elements * objects}), tensor<std::int32_t>({elements * objects}), in.prod(),
-                out.cons()));
-    return Program("npu1_1col", rt, {w}, "pool").resolve();
+    return test::passthrough({.type = tensor<std::int32_t>({elements}),
+                              .body = test::kernel_body(k),
+                              .host_elements = elements * objects,
+                              .program = "pool"})
+        .resolve();
 }
 
 std::string error_of(const model::Netlist& net, unsigned threads) {

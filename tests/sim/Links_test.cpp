@@ -1,7 +1,7 @@
 // Data through split/join, repeat_count and mem-tile padding, against goldens computed here.
-#include "HostBytes.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>

@@ -5,6 +5,8 @@
 #include "npusim/iron.hpp"
 #include "npusim/model/CoreServices.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
+#include "support/Passthrough.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -12,22 +14,14 @@
 using namespace npusim;
 using namespace npusim::iron;
 using Catch::Matchers::Contains;
+using npusim::test::bytes_of;
+using npusim::test::values_of;
 
 namespace {
 
 constexpr std::int64_t kLine = 32;
 const TensorType line = tensor<std::int32_t>({kLine});
 
-std::vector<std::uint8_t> bytes_of(const std::vector<std::int32_t>& v) {
-    std::vector<std::uint8_t> b(v.size() * 4);
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-}
-std::vector<std::int32_t> ints_of(const std::vector<std::uint8_t>& b) {
-    std::vector<std::int32_t> v(b.size() / 4);
-    std::memcpy(v.data(), b.data(), b.size());
-    return v;
-}
 std::vector<std::int32_t> input(std::int64_t n) {
     std::vector<std::int32_t> v;
     for (std::int64_t k = 0; k < n; ++k) v.push_back(static_cast<std::int32_t>(k * 7919 - 123456));
@@ -51,18 +45,22 @@ TEST_CASE("a stream-port producer: the core's words reach the host in order", "[
     for (const std::string dev : {"npu1_1col", "npu2"}) {
         INFO(dev);
         const std::int64_t n = 4 * kLine;
-        ObjectFifo in(line, "in"), out(line, "out");
-        Worker w(
-            [](ObjectFifoHandle i, ObjectFifoHandle) {
-                auto e = i.acquire(1);
-                for (std::int64_t k = 0; k < kLine; ++k) put(e.as<std::int32_t>()[k] * 3 + 1);
-                i.release(1);
-            },
-            fn_args(in.cons(), out.prod({.port = Port::stream(0)})), {.name = "w"});
-        const auto net = Program(dev, in_out_runtime(n, in, out), {w}, "sp").resolve();
+        const auto net = test::passthrough({.type = line,
+                                            .body =
+                                                [](ObjectFifoHandle i, ObjectFifoHandle) {
+                                                    auto e = i.acquire(1);
+                                                    for (std::int64_t k = 0; k < kLine; ++k)
+                                                        put(e.as<std::int32_t>()[k] * 3 + 1);
+                                                    i.release(1);
+                                                },
+                                            .out_prod = {.port = Port::stream(0)},
+                                            .host_elements = n,
+                                            .device = dev,
+                                            .program = "sp"})
+                             .resolve();
         const auto x = input(n);
         const auto r = sim::simulate(net, {bytes_of(x), std::vector<std::uint8_t>(n * 4)}, {});
-        const auto got = ints_of(r.host[1]);
+        const auto got = values_of<std::int32_t>(r.host[1]);
         for (std::size_t k = 0; k < x.size(); ++k) REQUIRE(got[k] == x[k] * 3 + 1);
         // One word per cycle at the core port at best.
         CHECK(r.cycles >= static_cast<std::uint64_t>(n));
@@ -71,18 +69,21 @@ TEST_CASE("a stream-port producer: the core's words reach the host in order", "[
 
 TEST_CASE("a stream-port consumer: the core gets the words the shim's DMA sends", "[sim][stream_port]") {
     const std::int64_t n = 3 * kLine;
-    ObjectFifo in(line, "in"), out(line, "out");
-    Worker w(
-        [](ObjectFifoHandle, ObjectFifoHandle o) {
-            auto e = o.acquire(1);
-            for (std::int64_t k = 0; k < kLine; ++k) e.as<std::int32_t>()[k] = get() - 5;
-            o.release(1);
-        },
-        fn_args(in.cons({.port = Port::stream(0)}), out.prod()), {.name = "w"});
-    const auto net = Program("npu1_1col", in_out_runtime(n, in, out), {w}, "sc").resolve();
+    const auto net = test::passthrough({.type = line,
+                                        .body =
+                                            [](ObjectFifoHandle, ObjectFifoHandle o) {
+                                                auto e = o.acquire(1);
+                                                for (std::int64_t k = 0; k < kLine; ++k)
+                                                    e.as<std::int32_t>()[k] = get() - 5;
+                                                o.release(1);
+                                            },
+                                        .in_cons = {.port = Port::stream(0)},
+                                        .host_elements = n,
+                                        .program = "sc"})
+                         .resolve();
     const auto x = input(n);
     const auto r = sim::simulate(net, {bytes_of(x), std::vector<std::uint8_t>(n * 4)}, {});
-    const auto got = ints_of(r.host[1]);
+    const auto got = values_of<std::int32_t>(r.host[1]);
     for (std::size_t k = 0; k < x.size(); ++k) REQUIRE(got[k] == x[k] - 5);
 }
 
@@ -113,7 +114,7 @@ TEST_CASE("core to core over stream ports, with back-pressure on the putter", "[
     const auto fast = sim::simulate(build(0), {bytes_of(x), std::vector<std::uint8_t>(n * 4)}, {});
     const auto slow = sim::simulate(build(100), {bytes_of(x), std::vector<std::uint8_t>(n * 4)}, {});
     for (const auto* r : {&fast, &slow}) {
-        const auto got = ints_of(r->host[1]);
+        const auto got = values_of<std::int32_t>(r->host[1]);
         for (std::size_t k = 0; k < x.size(); ++k) REQUIRE(got[k] == (x[k] ^ 0x5a5a) + 1);
     }
     // The getter takes a word every 100 cycles, so the putter waits on the stream for it.
@@ -124,17 +125,18 @@ TEST_CASE("core to core over stream ports, with back-pressure on the putter", "[
 }
 
 TEST_CASE("a stream put or get on a core without a stream-port end is a protocol error", "[sim][stream_port][errors]") {
-    ObjectFifo in(line, "in"), out(line, "out");
-    Worker w(
-        [](ObjectFifoHandle i, ObjectFifoHandle o) {
-            auto e = i.acquire(1);
-            auto f = o.acquire(1);
-            put(1);
-            i.release(1);
-            o.release(1);
-        },
-        fn_args(in.cons(), out.prod()), {.name = "w"});
-    const auto net = Program("npu1_1col", in_out_runtime(kLine, in, out), {w}, "np").resolve();
+    const auto net = test::passthrough({.type = line,
+                                        .body =
+                                            [](ObjectFifoHandle i, ObjectFifoHandle o) {
+                                                auto e = i.acquire(1);
+                                                auto f = o.acquire(1);
+                                                put(1);
+                                                i.release(1);
+                                                o.release(1);
+                                            },
+                                        .host_elements = kLine,
+                                        .program = "np"})
+                         .resolve();
     CHECK_THROWS_WITH(
         sim::simulate(net, {std::vector<std::uint8_t>(kLine * 4), std::vector<std::uint8_t>(kLine * 4)}, {}),
         Contains("put_ms: no ObjectFifo producer end at this worker is Port::stream, so its core's output stream "

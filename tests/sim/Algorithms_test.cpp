@@ -7,6 +7,7 @@
 #include "npusim/iron.hpp"
 #include "npusim/kernels/reduce_max.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,21 +18,11 @@
 using namespace npusim;
 using namespace npusim::iron;
 namespace alg = npusim::iron::algorithms;
+using npusim::test::bytes_of;
+using npusim::test::values_of;
 
 namespace {
 
-template <class T>
-std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
-    std::vector<std::uint8_t> b(v.size() * sizeof(T));
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-}
-template <class T>
-std::vector<T> values_of(const std::vector<std::uint8_t>& b) {
-    std::vector<T> v(b.size() / sizeof(T));
-    std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
-    return v;
-}
 template <class T>
 std::vector<T> random_values(std::size_t n, int lo, int hi, unsigned seed) {
     std::mt19937 rng(seed);
