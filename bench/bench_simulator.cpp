@@ -133,7 +133,7 @@ double systemc_method_activations_seconds(std::uint64_t activations) {
 }
 
 // What a process activation costs SystemC by itself: a thread's wait against a method's
-// activation, 10^6 hand-overs each (docs/performance.md, fifth round).
+// activation, 10^6 hand-overs each (docs/performance.md, the BM_SystemCWaitVsMethod table).
 void BM_SystemCWaitVsMethod(benchmark::State& state) {
     constexpr std::uint64_t n = 1000000;
     double thread_s = 0, method_s = 0;
@@ -172,7 +172,7 @@ void copy_objects(const std::vector<std::uint8_t>& src, std::vector<std::uint8_t
 // Data movement against its floor: simulate E1 at 64 MiB with 4 KiB BDs, and in the same iteration a
 // loop doing only the copies the run makes per 4 KiB object (host -> core's input buffer, the
 // kernel's copy into its output buffer, output buffer -> host; ping-pong buffers as in the tile),
-// plain (memcpy_*, the floor issue 15's target names) and with the host memory asked for one object
+// plain (memcpy_*, the floor the 1.6x target is measured against) and with the host memory asked for one object
 // ahead (prefetched_memcpy_*, the floor for copies that hide host memory's latency).
 // Also in the same iteration: as many bare SystemC waits as the run's threads made
 // (systemc_waits_seconds) and as many bare activations as its methods had
@@ -203,7 +203,7 @@ void BM_PassthroughVsMemcpy(benchmark::State& state) {
         auto r = sim::simulate(net, std::move(host), o);
         const auto t1 = std::chrono::steady_clock::now();
         const std::size_t n = static_cast<std::size_t>(bytes) / object;
-        // The copies twice: plain (memcpy_*, the floor issue 15's target names), and with each
+        // The copies twice: plain (memcpy_*, the floor the 1.6x target is measured against), and with each
         // object's host source and destination asked for one object ahead, as the simulator's shim
         // channels do (HostPrefetch; prefetched_memcpy_*, the floor for copies that hide host
         // memory's latency). Whichever runs first right after simulate() is measurably slower on

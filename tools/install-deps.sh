@@ -9,7 +9,7 @@ packages=(build-essential cmake ninja-build ccache pkg-config libsystemc-dev lib
           chromium   # chromium: the tests render --html reports in headless Chromium (trace:html-chromium)
           libopenmpi-dev openmpi-bin # Open MPI: `mpirun -np N npusim sweep` (tools:sweep-mpi)
           mlir-16-tools # mlir-opt-16: the tests parse `npusim export --generic` modules with it (tools:export-mlir-opt)
-          libxrt-dev # XRT 202210.2.13 headers and libxrt_coreutil: for running designs on a real NPU (issue 13, hw/)
+          libxrt-dev # XRT 202210.2.13 headers and libxrt_coreutil: for running designs on a real NPU (hw/)
           python3-jsonschema python3-numpy) # the tests validate --json output and load .npy files (tools:json-schemas, tools:npy-numpy)
 missing=()
 for p in "${packages[@]}"; do

@@ -4,7 +4,7 @@
 // caches) finds each chunk's source (a shim MM2S) or destination (a shim S2MM) cold, and a chunk's
 // copy runs at the end of its transfer, after the simulation of the steps between. Asked for one
 // window ahead, the lines arrive while those steps are simulated instead of stalling the copy
-// (docs/performance.md, "Data movement against a memcpy floor", tenth round). A hint only: nothing a
+// (docs/performance.md, "Data movement against a memcpy floor", "What an object costs now"). A hint only: nothing a
 // run computes depends on it, and it never touches memory outside the range it was given.
 #include <algorithm>
 #include <cstdint>

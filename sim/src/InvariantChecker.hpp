@@ -1,5 +1,5 @@
 #pragma once
-// Invariants of every simulation, checked whatever the design (issue 10): a broken one is a bug in
+// Invariants of every simulation, checked whatever the design: a broken one is a bug in
 // npusim, never in the design, and ends the run with SimulationError kind Internal (exit code 5).
 //
 // Before the run (check_netlist): every buffer lies inside its tile's data memory, every lock's

@@ -1,5 +1,5 @@
 #pragma once
-// A memory path several DMA channels share (issue 11): the host memory (DDR / NoC) behind every
+// A memory path several DMA channels share: the host memory (DDR / NoC) behind every
 // shim channel (ddr_bytes_per_cycle), and a mem tile's banks behind its 12 channels
 // (memtile_memory_bytes_per_cycle). Each chunk a channel reads or writes through it reserves
 // ceil(bytes / bytes_per_cycle) cycles of a single server of that rate, from the chunk's start on,

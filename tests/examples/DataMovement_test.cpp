@@ -1,4 +1,4 @@
-// Invariant (issue 10): a design that only moves data reproduces its input, checked against the
+// Invariant: a design that only moves data reproduces its input, checked against the
 // input bytes themselves rather than the design's own reference: E1 (passThroughLine copies),
 // E2 (mem-tile forward), E11 (memcpy, DMA-only and through workers) give back the input byte for
 // byte; E10 (the shim DMA's column-major read) gives back its transpose, computed here with Eigen.
@@ -71,7 +71,7 @@ TEST_CASE("transpose_dma gives back the transpose of its input", "[examples][inv
     }
 }
 
-// The simulator's own cost per object (issue 15, docs/performance.md): each SystemC wait of a
+// The simulator's own cost per object (docs/performance.md): each SystemC wait of a
 // thread is two coroutine switches and a trip through SystemC's scheduler (about 85 ns here,
 // against 700-900 ns for the three 4 KiB copies an E1 object takes); an activation of a method
 // process (the DMA channels, state machines with no stack) is the trip alone (about 35 ns).

@@ -1,4 +1,4 @@
-// Shared resources of the timing model (issue 11): every shim channel shares the host-memory
+// Shared resources of the timing model: every shim channel shares the host-memory
 // bandwidth (ddr_bytes_per_cycle), and the first task a shim channel runs pays the cold dispatch.
 // E11 memcpy through 8 columns x 2 channels on npu2 moves 16 MiB each way: alone each channel
 // runs at 4 B/cycle (16 x 2 x 4 = 128 B/cycle), so the 50 B/cycle host memory is what bounds it.

@@ -1,4 +1,4 @@
-// Spellings IRON users rely on (issue 12): multi-dimensional element indexing (IRON elem[i, j])
+// Spellings IRON users rely on: multi-dimensional element indexing (IRON elem[i, j])
 // and Worker.grid (python/iron/worker.py L180-205).
 #include "npusim/iron.hpp"
 

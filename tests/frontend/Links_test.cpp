@@ -106,7 +106,7 @@ TEST_CASE("repeat_count on a forward: the pool's free-slot lock counts depth x R
     const auto& mm2s = channel(n, {0, 1}, model::Direction::MM2S, 0);
     REQUIRE(mm2s.bds.size() == 1); // depth 1: one BD with a hardware repeat
     CHECK(mm2s.bds[0].repeat == 2);
-    // --netlist shows it (issue 8: BD repeat counts in the dump)
+    // --netlist shows it (BD repeat counts in the dump)
     CHECK_THAT(n.dump(), Catch::Contains("next 0  repeat 2"));
 }
 

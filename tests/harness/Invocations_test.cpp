@@ -1,4 +1,4 @@
-// Issue 8, invocations (docs/notes/issue8-toolchain-rules.md I1): a loaded design runs its
+// Invocations (docs/notes/toolchain-rules.md I1): a loaded design runs its
 // runtime sequence again as XRT's test wrapper does (runtime_lib/test_lib/xrt_test_wrapper.h: per
 // iteration a new run on the same buffers, warm-up iterations unchecked), on the same configured
 // array: worker loops keep running, locks, rotating buffers and Buffers persist, init_values are

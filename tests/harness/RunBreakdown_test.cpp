@@ -1,4 +1,4 @@
-// The run summary's breakdown (issue 11): per-tile time by cause, achieved MACs against peak, and
+// The run summary's breakdown: per-tile time by cause, achieved MACs against peak, and
 // the unit that bounds throughput, checked on runs whose answer is known independently.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/harness/RunBreakdown.hpp"

@@ -1,4 +1,4 @@
-// Issue 8 (docs/notes/issue8-toolchain-rules.md I2): the two tolerance formulas at their
+// The toolchain's rules (docs/notes/toolchain-rules.md I2): the two tolerance formulas at their
 // boundaries, the ignore mask of never-written elements, and the in-out argument role.
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/harness/OutputCheck.hpp"

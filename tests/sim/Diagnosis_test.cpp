@@ -1,4 +1,4 @@
-// The structured deadlock diagnosis (issue 9): the wait-for graph, its cycles, the causal chain
+// The structured deadlock diagnosis: the wait-for graph, its cycles, the causal chain
 // from the runtime sequence to the root cause, the case's name and every process's progress, on
 // small designs built here. The catalog of hanging designs (examples/src/Deadlock*.cpp) is
 // checked case by case in tests/examples/DeadlockCatalog_test.cpp.

@@ -1,4 +1,4 @@
-// Issue 12, ObjectFifo ergonomics and DMA ports: generated fifo names, IRON's keyword arguments
+// ObjectFifo ergonomics and DMA ports: generated fifo names, IRON's keyword arguments
 // as option structs (prod({...}), cons({...})), and prod/cons `channel=` (the seed's Port.dma(n))
 // pinning an end's DMA channel. The toolchain's rules are cited at each test; designs are
 // resolved and simulated against references computed here.

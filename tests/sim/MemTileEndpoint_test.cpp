@@ -1,4 +1,4 @@
-// Issue 8 (docs/notes/issue8-toolchain-rules.md L8): a fifo produced by a mem-tile endpoint that
+// A toolchain rule (docs/notes/toolchain-rules.md L8): a fifo produced by a mem-tile endpoint that
 // holds init_values and has no worker and no fill (IRON `of.prod().endpoint =
 // ObjectFifoEndpoint(AnyMemTile)`; mlir-aie test/python/npu/test_iron_object_fifo_init_values.py)
 // sends its initial objects, each repeat_count times. Lowering as AIEObjectFifoStatefulTransform

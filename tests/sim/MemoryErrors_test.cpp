@@ -1,4 +1,4 @@
-// Writes of native code outside the memory it was given (issue 10): a kernel writing past its
+// Writes of native code outside the memory it was given: a kernel writing past its
 // output view (a word into the neighbouring buffer, or kilobytes), a worker body writing past an
 // object it holds or into one it has released. Each is a SimulationError (Kernel, exit code 2)
 // naming the worker, the kernel, the tile, the offset, the buffer hit and the view it overran,

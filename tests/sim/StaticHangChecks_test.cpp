@@ -1,4 +1,4 @@
-// Static hang checks decided from the design before simulating (issue 9): producer and consumer
+// Static hang checks decided from the design before simulating: producer and consumer
 // holding more than a shared pool together, and split/join links whose sides move different
 // numbers of objects. Each warning is confirmed by simulating the design (it does deadlock, and
 // the diagnosis names the same case) and each check has a control that runs without a warning.

@@ -1,4 +1,4 @@
-// Issue 8, runtime sequence and shim queues (docs/notes/issue8-toolchain-rules.md R1-R3): a task
+// Runtime sequence and shim queues (docs/notes/toolchain-rules.md R1-R3): a task
 // holds its queue slot from its push until it retires (aie-rt XAie_DmaGetPendingBdCount counts the
 // queued tasks plus the one in progress); the controller pushes at the command processor's rate
 // (shim_task_dispatch_cycles); a push onto a full queue is the hardware's Task_Queue_Overflow

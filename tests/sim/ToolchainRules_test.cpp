@@ -1,6 +1,6 @@
-// Issue 8: the design rules npusim takes from mlir-aie's verifiers and object-fifo lowering, each
+// The design rules npusim takes from mlir-aie's verifiers and object-fifo lowering, each
 // test naming the toolchain rule it mirrors (mlir-aie at 3ca0193c; research in
-// docs/notes/issue8-toolchain-rules.md, sections L1-L7 and L10). Designs are built in C++,
+// docs/notes/toolchain-rules.md, sections L1-L7 and L10). Designs are built in C++,
 // resolved, and where they run, simulated against references computed here.
 #include "NetlistQuery.hpp"
 #include "npusim/iron.hpp"
@@ -442,7 +442,7 @@ TEST_CASE("distribute_repeat: each sub-fifo of a one-buffer pool replays its BD 
     }
 }
 
-// ---- Static hang checks (issue 9): warnings before simulating, errors with werror ------------
+// ---- Static hang checks: warnings before simulating, errors with werror ------------
 
 TEST_CASE("static checks: an acquire beyond a shared pool and a partial last object are reported before simulating, "
           "werror makes them errors",

@@ -56,7 +56,7 @@ void register_test_designs() {
     };
     harness::register_design(s);
 
-    // A kernel that writes one word past its output view (issue 10's memory check).
+    // A kernel that writes one word past its output view (the memory check).
     harness::DesignSpec ov;
     ov.name = "test_overrun";
     ov.description = "test: a kernel writes past its output";

@@ -1,4 +1,4 @@
-// The random-design fuzzer (tools/fuzz, issue 10): its independent expected outputs on hand-made
+// The random-design fuzzer (tools/fuzz, docs/fuzzing.md): its independent expected outputs on hand-made
 // plans, the endings it sorts cases into (and that a wrong output or a missed fault is a bug, so
 // the smoke run can fail), and a bounded seeded run in which no case may end in a bug.
 #include "FuzzRunner.hpp"

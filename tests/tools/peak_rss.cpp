@@ -1,7 +1,7 @@
 // peak_rss LIMIT_MIB COMMAND [ARGS...]: runs COMMAND (its output discarded) and passes (exit 0)
 // when it exits 0 with a peak resident set size (getrusage ru_maxrss of the child) of at most
-// LIMIT_MIB MiB; prints the peak either way. Guards the host memory of `npusim run` (issue 10,
-// docs/performance.md) without depending on /usr/bin/time.
+// LIMIT_MIB MiB; prints the peak either way. Guards the host memory of `npusim run`
+// (docs/performance.md) without depending on /usr/bin/time.
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Trace files checked by their real consumers (issue 11):
+# Trace files checked by their real consumers:
 #   vcd   - the VCD of a run converted by GTKWave's vcd2fst (Debian package gtkwave) without an
 #           error or a crash into a non-empty FST, which fst2vcd reads back with the lock
 #           acquire/release events still triggering;

@@ -1,6 +1,6 @@
 // npusim-calibrate: npusim's predictions against the hardware figures of
 // ../shared/reference/hardware-figures.md that a registered design (or, marked so, a kernel cost
-// model alone) can reproduce, as a Markdown table with the error in % (issue 11). tools/calibrate.sh
+// model alone) can reproduce, as a Markdown table with the error in %. tools/calibrate.sh
 // writes it into docs/calibration.md; the ctest tools:calibration-current keeps that file current.
 // Every prediction comes from simulating the design with the generation's default timing table;
 // nothing here is tuned: the parameters cite these figures in model/src/TimingParams.cpp.

@@ -1,5 +1,5 @@
 #pragma once
-// A random design made through the public design API (issue 10): a pipeline from the host through
+// A random design made through the public design API: a pipeline from the host through
 // stages and back, on a random device, with random element type, object size, depths, fill access
 // pattern and sequence, and sometimes a fault planted on purpose (a kernel that throws or writes
 // past its output, a body that over-acquires, releases too much or stops early, a sequence that

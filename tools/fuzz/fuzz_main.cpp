@@ -1,4 +1,4 @@
-// npusim-fuzz: random designs through the public API, resolved and simulated (issue 10).
+// npusim-fuzz: random designs through the public API, resolved and simulated.
 //
 //   npusim-fuzz [--seed S] [--cases N] [--first I] [--max-cycles C] [--case-timeout SECONDS]
 //               [--verbose] [--netlist] [--show-errors K]

@@ -1,5 +1,5 @@
 #pragma once
-// StaticChecks: hangs that can be decided from the design before simulating (issue 9's static
+// StaticChecks: hangs that can be decided from the design before simulating (the static
 // checks), reported as warnings in Netlist::warnings (errors with ResolveOptions::werror).
 #include "FifoState.hpp"
 #include "resolve/ResolveContext.hpp"

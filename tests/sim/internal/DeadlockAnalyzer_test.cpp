@@ -1,5 +1,4 @@
-// DeadlockAnalyzer on hand-built states: cases the IRON front end cannot build yet (barriers come
-// with issue 12) or that need a precise state: a barrier lock only the runtime sequence sets, a
+// DeadlockAnalyzer on hand-built states: cases that need a precise state: a barrier lock only the runtime sequence sets, a
 // lock nothing releases, a finished DMA channel; and the causal chain's order from the sequence.
 #include "DeadlockAnalyzer.hpp"
 

@@ -1,7 +1,7 @@
 // HostPrefetch: a shim DMA channel asks for its host range one window (4 KiB) ahead of its position.
 // Each byte is asked for once, never past the range's end, and a cleared range asks for nothing.
 // (What the hint buys is measured, not tested: docs/performance.md, "Data movement against a memcpy
-// floor", tenth round.)
+// floor", "What an object costs now".)
 #include "HostPrefetch.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// Where a run's time went (issue 11's run summary): per tile, the busy and stalled cycles of its
+// Where a run's time went (the run summary's breakdown): per tile, the busy and stalled cycles of its
 // core and DMA channels by cause; the MACs the kernels declared against the matrix units' peak;
 // and the unit whose busy share of the run is largest, the one that bounds throughput. Computed
 // from sim::SimResult only, so `npusim run`'s table, its --json and the HTML report agree.
