@@ -27,15 +27,7 @@ asan="${NPUSIM_ASAN_BUILD_DIR:-build-asan}"
 jobs="${NPUSIM_JOBS:-$(nproc)}"
 [ "$quick" = 1 ] || bash tools/install-deps.sh
 
-# configure DIR ARGS...: the generator and compiler launcher for a new build directory.
-configure() {
-    local dir=$1
-    shift
-    local extra=()
-    if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja >/dev/null; then extra+=(-G Ninja); fi
-    if command -v ccache >/dev/null; then extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
-    cmake -S . -B "$dir" "${extra[@]}" "$@" >/dev/null
-}
+configure() { bash tools/configure.sh "$@" >/dev/null; }
 
 summary=()
 stage() { # stage NAME START: one line of the closing summary
