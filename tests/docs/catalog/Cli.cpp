@@ -92,29 +92,37 @@ void register_catalog_designs() {
 void add_cli(Catalog& c) {
     register_catalog_designs();
     c.component("CLI: usage", "Command lines npusim does not take: the usage text, then the error (`tools/Cli.cpp`, "
-                              "`tools/CliOptions.cpp`, `tools/CliSupport.cpp`, `tools/DepthCommand.cpp`); CLI11 parses the command line and "
+                              "`tools/RunArgs.cpp`, `tools/CliOptions.cpp`, `tools/CliSupport.cpp`, `tools/DepthCommand.cpp`); CLI11 parses the command line and "
                               "its own errors are worded as npusim's.");
     c.site("tools/Cli.cpp");
     c.cli("usage.unknown_command", kUsage, "unknown command 'frobnicate'", {"frobnicate"});
+    c.site("tools/RunCommand.cpp");
     c.cli("usage.run_without_design", kUsage, "run: which design? (see `npusim list`)", {"run"});
+    c.site("tools/Cli.cpp");
     c.cli("usage.unknown_top_option", kUsage, "unknown option '--fast'", {"--fast"});
     c.cli("usage.unexpected_after_dashes", kUsage, "run: unexpected argument 'twice'",
           {"run", "passthrough_kernel", "--", "twice"});
+    c.site("tools/InfoCommands.cpp");
     c.cli("usage.help_unknown_command", kUsage, "help: unknown command 'frobnicate'", {"help", "frobnicate"});
+    c.site("tools/RunArgs.cpp");
     c.cli("usage.number", kUsage, "--rtol expects a non-negative number, got 'x'",
           {"run", "passthrough_kernel", "--rtol", "x"});
+    c.site("tools/CliSupport.cpp");
     c.cli("usage.named_file", kUsage, "--input expects NAME=FILE.npy, got 'in'",
           {"run", "passthrough_kernel", "--input", "in"});
     c.cli("usage.named_file_twice", kUsage, "--input in is given twice",
           {"run", "passthrough_kernel", "--input", "in=a.npy", "--input", "in=b.npy"});
+    c.site("tools/RunArgs.cpp");
     c.cli("usage.core_stack", kUsage, "--core-stack expects 1048576 up to 2147483648 bytes, got 1000",
           {"run", "passthrough_kernel", "--core-stack", "1000"});
     c.cli("usage.kernel_threads", kUsage, "--kernel-threads expects 0 up to 256 threads, got 1000",
           {"run", "passthrough_kernel", "--kernel-threads", "1000"});
+    c.site("tools/WhatIf.cpp");
     c.cli("usage.what_if", kUsage,
           "--what-if: unknown ablation 'free-dma' (one of: free-kernels, unlimited-ddr, ideal-locks, "
           "zero-host-latency, all)",
           {"run", "passthrough_kernel", "--what-if", "free-dma"});
+    c.site("tools/CompareDevices.cpp");
     c.cli("usage.device_list_empty", kUsage, "--device 'npu1,,npu2': an empty device name in the list",
           {"run", "passthrough_kernel", "--device", "npu1,,npu2"});
     c.cli("usage.device_list_files", kUsage,
@@ -127,6 +135,7 @@ void add_cli(Catalog& c) {
           {"run", "passthrough_kernel", "--device", "npu1,npu2", "--what-if", "all"});
     c.cli("usage.device_list_netlist", kUsage, "--netlist prints one device's netlist: give one device, not a list",
           {"run", "passthrough_kernel", "--device", "npu1,npu2", "--netlist"});
+    c.site("tools/RunArgs.cpp");
     c.cli("usage.kernels", kUsage, "--kernels expects ref or aie, got 'hls'",
           {"run", "passthrough_kernel", "--kernels", "hls"});
     c.cli("usage.tolerance", kUsage, "--tolerance expects allclose or nearly-equal, got 'exact'",
@@ -135,16 +144,22 @@ void add_cli(Catalog& c) {
           {"run", "passthrough_kernel", "--iters", "0"});
     c.cli("usage.alloc_scheme", kUsage, "--alloc-scheme expects bank-aware or basic-sequential, got 'best'",
           {"run", "passthrough_kernel", "--alloc-scheme", "best"});
+    c.site("tools/Cli.cpp");
     c.cli("usage.args_alloc_scheme", kUsage, "args: unknown option '--alloc-scheme'",
           {"args", "passthrough_kernel", "--alloc-scheme", "bank-aware"});
+    c.site("tools/InfoCommands.cpp");
     c.cli("usage.args_without_design", kUsage, "args: which design? (see `npusim list`)", {"args"});
+    c.site("tools/Cli.cpp");
     c.cli("usage.timing_argument", kUsage, "timing: unknown option '--fast'", {"timing", "--fast"});
     c.cli("usage.list_argument", kUsage, "list: unexpected argument 'all'", {"list", "all"});
     c.cli("usage.devices_argument", kUsage, "devices: unknown option '--fast'", {"devices", "--fast"});
+    c.site("tools/RunArgs.cpp");
     c.cli("usage.trace_format", kUsage, "--trace-format expects rich or mlir-aie, got 'ctf'",
           {"run", "passthrough_kernel", "--trace", "t.json", "--trace-format", "ctf"});
+    c.site("tools/RunCommand.cpp");
     c.cli("usage.trace_format_without_trace", kUsage, "--trace-format mlir-aie needs --trace FILE.json",
           {"run", "passthrough_kernel", "--trace-format", "mlir-aie"});
+    c.site("tools/Cli.cpp");
     c.cli("usage.takes_no_value", kUsage, "--json takes no value", {"run", "passthrough_kernel", "--json=yes"});
     c.cli("usage.needs_value", kUsage, "--device needs a value", {"run", "passthrough_kernel", "--device"});
     c.site("tools/CliOptions.cpp");
@@ -182,16 +197,16 @@ void add_cli(Catalog& c) {
 
     c.component("CLI: output files and the process",
                 "Output files that cannot be written, and what ends the process: a crash in native design code "
-                "(`tools/CrashReporter.cpp`) and the wall-clock watchdog of `--timeout` (`tools/Cli.cpp`). The "
+                "(`tools/CrashReporter.cpp`) and the wall-clock watchdog of `--timeout` (`tools/RunArgs.cpp`). The "
                 "catalog_* designs are registered by the catalog (`tests/docs/catalog/Cli.cpp`): native code that "
                 "crashes or never returns, which no example design has.");
-    c.site("tools/Cli.cpp");
+    c.site("tools/RunCommand.cpp");
     c.cli("process.output_file", kOther, "cannot write --trace '/nonexistent/t.json': No such file or directory",
           {"run", "passthrough_kernel", "--trace", "/nonexistent/t.json"});
     c.site("traces/src/OutputFile.cpp");
     c.cli("process.trace_write", kOther, "cannot write Perfetto trace to '/dev/full': No space left on device",
           {"run", "passthrough_kernel", "--trace", "/dev/full"});
-    c.site("tools/Cli.cpp");
+    c.site("tools/RunCommand.cpp");
     c.cli("process.html_file", kOther, "cannot write --html '/nonexistent/r.html': No such file or directory",
           {"run", "passthrough_kernel", "--html", "/nonexistent/r.html"});
     c.site("traces/src/OutputFile.cpp");
@@ -238,7 +253,7 @@ void add_cli(Catalog& c) {
                  "(illegal instruction)",
                  {"run", "catalog_crash", "--param", "how=2"})
         .sanitizer_skip = true;
-    c.site("tools/Cli.cpp");
+    c.site("tools/RunArgs.cpp");
     c.cli_forked("process.watchdog", kLimit,
                  "wall-clock limit of 1 s reached (--timeout): worker 'spinner' is running kernel 'spin' (entered at "
                  "cycle <N> of the simulation); it has not returned, so npusim stops here",
@@ -248,6 +263,7 @@ void add_cli(Catalog& c) {
         "wall-clock limit of 1 s reached (--timeout): worker 'spinner' is running its body in the resolve-time "
         "trace of its body; it has not returned, so npusim stops here",
         {"run", "catalog_spin", "--param", "where=1", "--timeout", "1"});
+    c.site("tools/Cli.cpp");
     c.internal("process.watchdog_unknown",
                "wall-clock limit of 1 s reached (--timeout): the simulator did not return; it has not returned, so "
                "npusim stops here",

@@ -301,7 +301,7 @@ void add_lowlevel(Catalog& c) {
                "packet flows of 'PacketFlow(3) ...' packet flow: packet id 5 from (0,2) MM2S 0 has no packet flow",
                "resolve() checks every BD of a packet flow's source channel against the port's packet ids "
                "(packet.bd_id_unrouted).");
-    c.site("sim/src/SimEngine.cpp");
+    c.site("sim/src/Elaborator.cpp");
     c.internal("packet.sim_end_unprogrammed",
                "packet flow 'PacketFlow(3) ...' packet flow: destination (0,3) S2MM 0 has no DMA channel program",
                "resolve() refuses a packet flow whose tile end has no BD program (packet.end_unprogrammed).");

@@ -814,7 +814,7 @@ void add_resolve(Catalog& c) {
                      if (runs++ == 1) (void)model::CoreServices::current()->stream_get();
                      copy(in, out);
                  }})));
-    c.site("sim/src/SimEngine.cpp");
+    c.site("sim/src/Elaborator.cpp");
     c.internal("stream.flow_not_at_core",
                "worker 'w': its output stream port names flow 0, which does not start at its core",
                "resolve() sets CoreProgram::stream_out / stream_in only to the flow it lowers from that core's "

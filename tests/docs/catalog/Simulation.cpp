@@ -48,6 +48,7 @@ void add_simulation(Catalog& c) {
     c.internal("sim.netlist_without_device", "netlist has no device",
                "resolve() always sets the netlist's device; only a model::Netlist built by hand and passed to "
                "sim::simulate lacks one.");
+    c.site("sim/src/Elaborator.cpp");
     c.internal("sim.flow_without_program", "flow 'in' stream: destination (0,2) S2MM 0 has no DMA channel program",
                "resolve() gives every flow end a DMA channel program (or a shim task channel); only a hand-built "
                "netlist has a flow without one (also 'source ... has no DMA channel program').");
