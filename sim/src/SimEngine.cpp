@@ -42,7 +42,8 @@ SimEngine::SimEngine(const model::Netlist& net, std::vector<std::vector<std::uin
                               fmt::format("design '{}' declares {} scratchpad parameter(s), {} scratchpad words were "
                                           "given",
                                           net.design, net.scratchpad_params.size(), opts_.scratchpad.size()));
-    if (opts_.core_stack_bytes < (1u << 20)) opts_.core_stack_bytes = 1u << 20;
+    // SystemC takes a thread's stack size as an int: 2 GiB would overflow it (SystemC's E518).
+    opts_.core_stack_bytes = std::clamp<std::size_t>(opts_.core_stack_bytes, kMinCoreStackBytes, kMaxCoreStackBytes);
     InvariantChecker::check_netlist(net_);
     build();
 }
