@@ -213,3 +213,13 @@ TEST_CASE("a kernel writing 64 KiB past its view faults in the kernel, which is 
     }
 }
 #endif
+
+TEST_CASE("--core-stack's advertised maximum (1 GiB) runs, and above it is npusim's usage error, not SystemC's",
+          "[cli][guard]") {
+    const auto ok = cli({"run", "passthrough_kernel", "--core-stack", "1073741824"});
+    CHECK(ok.code == 0);
+    const auto big = cli({"run", "passthrough_kernel", "--core-stack", "2147483648"});
+    CHECK(big.code == 2);
+    CHECK_THAT(big.err, Catch::Contains("--core-stack expects 1048576 up to 1073741824 bytes (1 GiB), got 2147483648"));
+    CHECK_THAT(big.err, !Catch::Contains("E518"));
+}
