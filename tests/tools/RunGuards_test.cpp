@@ -223,3 +223,22 @@ TEST_CASE("--core-stack's advertised maximum (1 GiB) runs, and above it is npusi
     CHECK_THAT(big.err, Catch::Contains("--core-stack expects 1048576 up to 1073741824 bytes (1 GiB), got 2147483648"));
     CHECK_THAT(big.err, !Catch::Contains("E518"));
 }
+
+TEST_CASE("--timeout on a slow run that still moves data says limit reached with the progress, not livelock",
+          "[cli][timeout][limit]") {
+    const auto r = cli({"run", "passthrough_kernel", "--param", "size=16777216", "--param", "tile=4096", "--timeout",
+                        "0.002"});
+    REQUIRE(r.code == 4);
+    CHECK_THAT(r.err, Catch::StartsWith("npusim: limit reached: design 'passthrough_kernel' on npu1_1col: reached "
+                                        "the wall-clock limit of 0.002 s at cycle "));
+    CHECK_THAT(r.err, Catch::Contains("case: still making progress at the limit [progressing]\n"));
+    CHECK_THAT(r.err, Catch::Contains("it is not stuck, only longer than the limit. Raise --timeout (0: none)"));
+    CHECK_THAT(r.err, Catch::Contains("progress:\n  process"));
+    CHECK_THAT(r.err, !Catch::Contains("livelock"));
+    const auto j = cli({"run", "passthrough_kernel", "--param", "size=16777216", "--param", "tile=4096", "--timeout",
+                        "0.002", "--json"});
+    REQUIRE(j.code == 4);
+    const auto doc = nlohmann::json::parse(j.out);
+    CHECK(doc["status"] == "limit");
+    CHECK(doc["limit"]["case"]["id"] == "progressing");
+}
