@@ -125,7 +125,7 @@ TEST_CASE("a --device list guards each run as a single run is: a kernel that nev
     CHECK_THAT(r.err, Catch::Contains("it has not returned, so npusim stops here"));
 }
 
-TEST_CASE("--core-stack applies to --what-if reruns and to every device of a list", "[cli][guard]") {
+TEST_CASE("run: --core-stack applies to --what-if reruns and to every device of a list", "[cli][guard]") {
     const auto w = child({"run", "guard_fault", "--param", "how=1", "--core-stack", "67108864", "--what-if",
                           "free-kernels,ideal-locks"});
     INFO(w.err);
@@ -140,7 +140,7 @@ TEST_CASE("--core-stack applies to --what-if reruns and to every device of a lis
     CHECK_THAT(d.err, Catch::Contains("result: PASS on every device"));
 }
 
-TEST_CASE("--timeout is bounded: above a week is a usage error, and a watchdog caps an overflowing wait",
+TEST_CASE("run: --timeout is bounded: above a week is a usage error, and a watchdog caps an overflowing wait",
           "[cli][timeout][guard]") {
     for (const char* v : {"1e19", "18446744073709551615", "604801"}) {
         const auto r = cli({"run", "passthrough_kernel", "--timeout", v});
@@ -214,7 +214,7 @@ TEST_CASE("a kernel writing 64 KiB past its view faults in the kernel, which is 
 }
 #endif
 
-TEST_CASE("--core-stack's advertised maximum (1 GiB) runs, and above it is npusim's usage error, not SystemC's",
+TEST_CASE("run: --core-stack's advertised maximum (1 GiB) runs, and above it is npusim's usage error, not SystemC's",
           "[cli][guard]") {
     const auto ok = cli({"run", "passthrough_kernel", "--core-stack", "1073741824"});
     CHECK(ok.code == 0);
@@ -224,7 +224,7 @@ TEST_CASE("--core-stack's advertised maximum (1 GiB) runs, and above it is npusi
     CHECK_THAT(big.err, !Catch::Contains("E518"));
 }
 
-TEST_CASE("--timeout on a slow run that still moves data says limit reached with the progress, not livelock",
+TEST_CASE("run: --timeout on a slow run that still moves data says limit reached with the progress, not livelock",
           "[cli][timeout][limit]") {
     const auto r = cli({"run", "passthrough_kernel", "--param", "size=16777216", "--param", "tile=4096", "--timeout",
                         "0.002"});
