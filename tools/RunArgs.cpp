@@ -80,8 +80,8 @@ void add_run_options(CliOptions& o, RunArgs& r) {
     o.value("--max-cycles", "N", "stop with exit code 4 after N simulated cycles (default 10000000000; 0: none)",
             [&r](const std::string& v) { r.max_cycles = parse_u64(v, "--max-cycles"); });
     o.value("--core-stack", "BYTES",
-            "host stack of each core's worker body and kernels (default 4194304); a kernel with large local arrays "
-            "needs more (a stack overflow is reported, exit 2)",
+            "host stack of each core's worker body and kernels (default 4194304; 1048576 up to 1073741824); a kernel "
+            "with large local arrays needs more (a stack overflow is reported, exit 2)",
             [&r](const std::string& v) {
                 r.core_stack_bytes = parse_u64(v, "--core-stack");
                 if (r.core_stack_bytes < sim::kMinCoreStackBytes || r.core_stack_bytes > sim::kMaxCoreStackBytes)

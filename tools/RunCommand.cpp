@@ -86,6 +86,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     if (!sinks.empty()) so.trace = &tee;
     std::string netlist_text; // --netlist: printed now, or with --json a field of the document
     if (r.netlist) {
+        const RunGuard guard(r, "", out, err); // the bodies' resolve-time trace is native code too
         auto inst = spec.build(dev, spec.resolve_params(r.params), harness::BuildOptions(r.seed, r.kernels));
         netlist_text = inst.program.resolve(harness::resolve_options(spec, ro)).dump();
         if (!r.json) out << netlist_text;
