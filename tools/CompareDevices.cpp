@@ -3,14 +3,18 @@
 #include "Cli.hpp"
 #include "CliSupport.hpp"
 #include "JsonDocument.hpp"
+#include "ProgressLine.hpp"
+#include "RunGuard.hpp"
 #include "RunReport.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <unistd.h>
 #include <utility>
 
 namespace npusim::tools {
@@ -43,7 +47,7 @@ std::uint64_t digest(const std::vector<std::uint8_t>& bytes) {
 } // namespace
 
 // --device a,b: the same design, parameters and seed on each device, outputs and cycles side by side.
-int run_on_devices(const RunArgs& r, std::ostream& out) {
+int run_on_devices(const RunArgs& r, std::ostream& out, std::ostream& err) {
     const auto devices = device_list(r.device);
     for (const auto* f : {&r.trace_file, &r.vcd_file, &r.dot_file, &r.html_file})
         if (!f->empty())
@@ -61,12 +65,14 @@ int run_on_devices(const RunArgs& r, std::ostream& out) {
         std::string message;
     };
     std::vector<Row> rows;
+    std::optional<ProgressLine> progress; // --progress: on stderr, in place on a terminal
+    if (r.progress) progress.emplace(err, &err == &std::cerr && ::isatty(STDERR_FILENO));
     for (const auto& d : devices) {
         const auto& dev = model::device_by_name(d);
-        const auto ro = run_options(r, dev, RunKind::device_list);
+        const auto ro = run_options(r, dev, RunKind::device_list, progress ? &*progress : nullptr);
         Row row{d, std::nullopt, ro.sim.timing, {}, {}};
         try {
-            row.rep = harness::run_design(spec, d, r.params, ro);
+            row.rep = guarded_run(r, spec, d, ro, "on " + d, out, err);
         } catch (const std::exception& e) {
             row.error = classify_error(e);
             row.message = e.what();

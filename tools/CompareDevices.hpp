@@ -10,7 +10,9 @@ namespace npusim::tools {
 /// Runs `r` on each device of its --device list (in the order given, each once) and reports them.
 /// UsageError for an empty name in the list or an option that writes one run's files (--trace,
 /// --vcd, --dot, --html, --save-outputs), --what-if or --netlist; DesignError for an unknown device.
-/// Returns the worst exit code of the runs (0 when every device ran and matched).
-int run_on_devices(const RunArgs& r, std::ostream& out);
+/// Returns the worst exit code of the runs (0 when every device ran and matched). Each run has the
+/// options and guards of the single run (run_options, guarded_run: --timeout per device,
+/// --core-stack, --kernel-threads, --progress on `err`, the crash reporter and the watchdog).
+int run_on_devices(const RunArgs& r, std::ostream& out, std::ostream& err);
 
 } // namespace npusim::tools

@@ -1,6 +1,7 @@
 #include "CrashReporter.hpp"
 
 #include "npusim/model/NativeActivity.hpp"
+#include "npusim/sim/MemoryFences.hpp"
 
 #include <csignal>
 #include <cstdlib>
@@ -27,11 +28,12 @@ const char* signal_name(int sig) {
     case SIGBUS: return "SIGBUS (bus error)";
     case SIGFPE: return "SIGFPE (arithmetic error, e.g. an integer division by zero)";
     case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGABRT: return "SIGABRT (abort: a failed assert, a call to abort(), or the C library stopping on a corrupted heap)";
     }
     return "a fatal signal";
 }
 
-void on_fatal(int sig, siginfo_t*, void*) {
+void on_fatal(int sig, siginfo_t* info, void*) {
     char who[512];
     if (!model::NativeActivity::describe_into(who, sizeof who)) {
         // Not in design code: the simulator's own fault. Default action (core dump, signal exit).
@@ -43,7 +45,10 @@ void on_fatal(int sig, siginfo_t*, void*) {
     put(who);
     put(" and it crashed with ");
     put(signal_name(sig));
-    if (sig == SIGSEGV || sig == SIGBUS)
+    if (sig == SIGSEGV && info && sim::in_memory_fence(info->si_addr))
+        put(" at an address far outside the tile memory it was given (beyond the guard zones the memory check "
+            "watches): it wrote or read well past (or before) one of its views, e.g. with a wrong size or index.");
+    else if (sig == SIGSEGV || sig == SIGBUS)
         put(". Most likely its stack overflowed (a large local array: each core runs on a host stack of "
             "SimOptions::core_stack_bytes, 4 MiB by default; raise it with --core-stack BYTES) or it wrote "
             "through a wild pointer.");
@@ -70,7 +75,7 @@ void CrashReporter::install() {
     sa.sa_sigaction = on_fatal;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) ::sigaction(sig, &sa, nullptr);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::sigaction(sig, &sa, nullptr);
 }
 
 } // namespace npusim::tools

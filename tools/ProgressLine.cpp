@@ -20,7 +20,7 @@ std::string ProgressLine::format(const sim::SimProgress& p) {
 
 void ProgressLine::operator()(const sim::SimProgress& p) {
     if (!p.final && p.wall_seconds - last_ < interval_seconds()) return;
-    last_ = p.wall_seconds;
+    last_ = p.final ? -1e9 : p.wall_seconds; // the next run (a --device list, --what-if) starts afresh
     const auto text = format(p);
     if (terminal_) {
         // Pad over a longer previous line; end the line with the last report.

@@ -1,19 +1,12 @@
 #include "RunArgs.hpp"
 
 #include "CliSupport.hpp"
-#include "CrashReporter.hpp"
-#include "JsonDocument.hpp"
 #include "ProgressLine.hpp"
 #include "WhatIf.hpp"
 
-#include "npusim/model/NativeActivity.hpp"
-
 #include <charconv>
-#include <cstdlib>
 #include <fmt/format.h>
 #include <limits>
-#include <nlohmann/json.hpp>
-#include <ostream>
 
 namespace npusim::tools {
 
@@ -87,13 +80,13 @@ void add_run_options(CliOptions& o, RunArgs& r) {
     o.value("--max-cycles", "N", "stop with exit code 4 after N simulated cycles (default 10000000000; 0: none)",
             [&r](const std::string& v) { r.max_cycles = parse_u64(v, "--max-cycles"); });
     o.value("--core-stack", "BYTES",
-            "host stack of each core's worker body and kernels (default 4194304); a kernel with large local arrays "
-            "needs more (a stack overflow is reported, exit 2)",
+            "host stack of each core's worker body and kernels (default 4194304; 1048576 up to 1073741824); a kernel "
+            "with large local arrays needs more (a stack overflow is reported, exit 2)",
             [&r](const std::string& v) {
                 r.core_stack_bytes = parse_u64(v, "--core-stack");
-                if (r.core_stack_bytes < (1u << 20) || r.core_stack_bytes > (1ull << 31))
-                    throw UsageError(fmt::format("--core-stack expects 1048576 up to 2147483648 bytes, got {}",
-                                                 r.core_stack_bytes));
+                if (r.core_stack_bytes < sim::kMinCoreStackBytes || r.core_stack_bytes > sim::kMaxCoreStackBytes)
+                    throw UsageError(fmt::format("--core-stack expects {} up to {} bytes (1 GiB), got {}",
+                                                 sim::kMinCoreStackBytes, sim::kMaxCoreStackBytes, r.core_stack_bytes));
             });
     o.value("--kernel-threads", "N",
             "run kernel calls on N host threads, the simulating thread one of them (default 0: one per hardware "
@@ -106,10 +99,16 @@ void add_run_options(CliOptions& o, RunArgs& r) {
                         fmt::format("--kernel-threads expects 0 up to 256 threads, got {}", r.kernel_threads));
             });
     o.value("--timeout", "SECONDS",
-            "stop with exit code 4 after this much wall-clock time (default 600; 0: none), with the progress "
-            "report; a worker body or kernel that never returns (in the simulation or the resolve-time trace) is "
-            "named and the process ends within a second of the limit",
-            [&r](const std::string& v) { r.timeout_seconds = parse_tolerance(v, "--timeout"); });
+            "stop with exit code 4 after this much wall-clock time per simulation (default 600; 0: none; at most "
+            "604800, a week), with the progress report; a worker body or kernel that never returns (in the "
+            "simulation or the resolve-time trace) is named and the process ends within a second of the limit. A "
+            "--device list and --what-if give each of their simulations this limit",
+            [&r](const std::string& v) {
+                r.timeout_seconds = parse_tolerance(v, "--timeout");
+                if (r.timeout_seconds > kMaxTimeoutSeconds)
+                    throw UsageError(fmt::format("--timeout expects 0 (none) up to {:g} seconds (a week), got {}",
+                                                 kMaxTimeoutSeconds, v));
+            });
     o.value("--timing", "FILE", "JSON object overriding timing parameters",
             [&r](const std::string& v) { r.timing_file = v; });
     o.value("--trace", "FILE.json", "Perfetto / Chrome trace of cores, DMA channels and locks (ts in cycles)",
@@ -199,44 +198,16 @@ harness::RunOptions run_options(const RunArgs& r, const model::DeviceSpec& dev, 
     so.max_cycles = r.max_cycles;
     so.queue_wait = r.queue_wait;
     so.check_memory = r.check_memory;
-    switch (kind) {
-    case RunKind::single:
-        if (progress) {
-            // Reports every million simulated cycles, printed as ProgressLine throttles them.
-            so.progress_interval_cycles = 1'000'000;
-            so.progress = [progress](const sim::SimProgress& p) { (*progress)(p); };
-        }
-        so.wall_timeout_seconds = r.timeout_seconds;
-        if (r.core_stack_bytes) so.core_stack_bytes = static_cast<std::size_t>(r.core_stack_bytes);
-        so.kernel_threads = static_cast<unsigned>(r.kernel_threads);
-        break;
-    case RunKind::device_list: break;
-    case RunKind::what_if: ro.save_dir.clear(); break; // the baseline's files stay the baseline's
+    if (progress) {
+        // Reports every million simulated cycles, printed as ProgressLine throttles them.
+        so.progress_interval_cycles = 1'000'000;
+        so.progress = [progress](const sim::SimProgress& p) { (*progress)(p); };
     }
+    so.wall_timeout_seconds = r.timeout_seconds;
+    if (r.core_stack_bytes) so.core_stack_bytes = static_cast<std::size_t>(r.core_stack_bytes);
+    so.kernel_threads = static_cast<unsigned>(r.kernel_threads);
+    if (kind == RunKind::what_if) ro.save_dir.clear(); // the baseline's files stay the baseline's
     return ro;
-}
-
-void guard_native_code(const RunArgs& r, std::optional<Watchdog>& watchdog, std::ostream& out, std::ostream& err) {
-    CrashReporter::install(); // a kernel that crashes gets a message naming it, not a bare signal
-    // Native code that never returns cannot be stopped from inside: a watchdog names it and ends
-    // the process a second after the limit (the simulation itself stops at the limit when it can).
-    if (r.timeout_seconds > 0)
-        watchdog.emplace(r.timeout_seconds + 1.0, [&out, &err, json = r.json, t = r.timeout_seconds] {
-            std::string where = model::NativeActivity::describe();
-            const std::string msg = fmt::format(
-                "wall-clock limit of {:g} s reached (--timeout): {}; it has not returned, so npusim stops here", t,
-                where.empty() ? std::string("the simulator did not return") : where);
-            if (json)
-                out << json_document("error",
-                                     {{"status", "limit"}, {"error", {{"kind", "limit reached"}, {"message", msg}}}})
-                           .dump(2)
-                    << "\n";
-            else
-                err << "npusim: limit reached: " << msg << "\n";
-            out.flush();
-            err.flush();
-            std::_Exit(4);
-        });
 }
 
 } // namespace npusim::tools

@@ -3,7 +3,6 @@
 // the option tables that fill it, and what every run the command makes is built from it - the
 // harness options (run_options) and the guards against native code that crashes or never returns.
 #include "CliOptions.hpp"
-#include "Watchdog.hpp"
 
 #include "npusim/harness/DesignRunner.hpp"
 
@@ -22,6 +21,9 @@ class ProgressLine;
 // registered one, matmul_whole_array on npu2, simulates about 10^6 cycles in under a second).
 constexpr std::uint64_t kDefaultMaxCycles = 10'000'000'000;
 constexpr double kDefaultTimeoutSeconds = 600;
+/// --timeout's largest value, a week: a larger one is a usage error (a deadline 10^19 s away
+/// overflows the clock; 0 is the way to ask for none).
+constexpr double kMaxTimeoutSeconds = 604'800;
 
 struct RunArgs {
     std::string design;
@@ -60,23 +62,14 @@ enum class RunKind {
 };
 
 /// The harness options of a run of `r` on `dev`: the one place every run of `npusim run` gets them.
-/// Every kind takes the seed, kernels, inputs, expected outputs, tolerances, iterations, --werror,
-/// the timing model (with --timing), --max-cycles, --queue-wait and the memory check. The kinds
-/// differ in what protects the run, as they always have:
-///  - single: also --timeout (the wall-clock limit), --core-stack, --kernel-threads and, when
-///    `progress` is given (--progress), a report every million simulated cycles;
-///  - device_list and what_if: none of those (no wall-clock limit, SimOptions' core stack and
-///    kernel threads, no progress);
-///  - what_if: without --save-outputs (the baseline's files stay the baseline's).
-/// Trace sinks are the single run's own (run_command's); guard_native_code adds the crash reporter
-/// and the watchdog to a single run only.
+/// Every kind takes the same: the seed, kernels, inputs, expected outputs, tolerances, iterations,
+/// --werror, the timing model (with --timing), --max-cycles, --queue-wait, the memory check,
+/// --timeout (the simulation's wall-clock limit), --core-stack, --kernel-threads and, when
+/// `progress` is given (--progress), a report every million simulated cycles. The only difference:
+/// a what_if rerun has no --save-outputs (the baseline's files stay the baseline's). Trace sinks
+/// are the single run's own (run_command's). Every run is made under a RunGuard (guarded_run,
+/// RunGuard.hpp): the crash reporter, the exit guard and a watchdog of its own.
 harness::RunOptions run_options(const RunArgs& r, const model::DeviceSpec& dev, RunKind kind,
                                 ProgressLine* progress = nullptr);
-
-/// Guards a single run against native code (a kernel or worker body): installs the CrashReporter
-/// (a crash names the kernel instead of a bare signal) and, with a --timeout, arms `watchdog` to
-/// end the process (exit 4, the limit reported on `out` with --json, else on `err`) a second after
-/// the limit when the code never returns. Device-list runs have neither.
-void guard_native_code(const RunArgs& r, std::optional<Watchdog>& watchdog, std::ostream& out, std::ostream& err);
 
 } // namespace npusim::tools

@@ -6,6 +6,7 @@
 #include "HtmlReportOutcome.hpp"
 #include "JsonDocument.hpp"
 #include "ProgressLine.hpp"
+#include "RunGuard.hpp"
 #include "RunReport.hpp"
 #include "WhatIf.hpp"
 
@@ -48,7 +49,7 @@ void clear_failed_run_files() { files_of_failed_run().clear(); }
 
 int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     const auto& spec = harness::design_by_name(r.design);
-    if (r.device.find(',') != std::string::npos) return run_on_devices(r, out);
+    if (r.device.find(',') != std::string::npos) return run_on_devices(r, out, err);
     const auto& dev = model::device_by_name(r.device);
     std::optional<ProgressLine> progress; // --progress: on stderr, in place on a terminal
     if (r.progress) progress.emplace(err, &err == &std::cerr && ::isatty(STDERR_FILENO));
@@ -85,15 +86,14 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     if (!sinks.empty()) so.trace = &tee;
     std::string netlist_text; // --netlist: printed now, or with --json a field of the document
     if (r.netlist) {
+        const RunGuard guard(r, "", out, err); // the bodies' resolve-time trace is native code too
         auto inst = spec.build(dev, spec.resolve_params(r.params), harness::BuildOptions(r.seed, r.kernels));
         netlist_text = inst.program.resolve(harness::resolve_options(spec, ro)).dump();
         if (!r.json) out << netlist_text;
     }
-    std::optional<Watchdog> watchdog;
-    guard_native_code(r, watchdog, out, err);
     std::optional<harness::RunReport> run;
     try {
-        run = harness::run_design(spec, dev.name, r.params, ro);
+        run = guarded_run(r, spec, dev.name, ro, "", out, err);
     } catch (const SimulationError& e) {
         // The simulator wrote the trace and waveform up to the failure (blocked spans open there).
         if (html) {
@@ -153,6 +153,8 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         err << "  --dot: the run finished, so there is no wait-for graph to draw (" << r.dot_file << " not written)\n";
     }
     const auto& rep = *run;
+    // The reruns get the run's own options and guards (RunKind::what_if: all but --save-outputs).
+    auto what_if_options = [&] { return run_options(r, dev, RunKind::what_if, progress ? &*progress : nullptr); };
     if (html) html->write(html_outcome(rep));
     if (r.json) {
         auto j = json_document("run", run_report_json(rep, so.timing));
@@ -163,11 +165,11 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
                                         {"html", &r.html_file},
                                         {"save_outputs", &r.save_dir}})
             if (!path->empty()) j["files"][key] = *path;
-        if (!r.what_if.empty()) run_what_ifs(r, spec, run_options(r, dev, RunKind::what_if), rep, out, &j);
+        if (!r.what_if.empty()) run_what_ifs(r, spec, what_if_options(), rep, out, err, &j);
         out << j.dump(2) << "\n";
     } else {
         print_run_summary(out, rep, so.timing);
-        if (!r.what_if.empty()) run_what_ifs(r, spec, run_options(r, dev, RunKind::what_if), rep, out, nullptr);
+        if (!r.what_if.empty()) run_what_ifs(r, spec, what_if_options(), rep, out, err, nullptr);
     }
     if (!r.trace_file.empty() && !r.json)
         out << "  trace written to " << r.trace_file

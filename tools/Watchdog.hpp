@@ -11,7 +11,10 @@ namespace npusim::tools {
 
 class Watchdog {
 public:
-    /// Call `on_fire` after `seconds` unless destroyed first. `on_fire` runs on the watchdog's
+    /// The longest wait, ten years: a longer one (up to infinity) waits this long, as its deadline
+    /// would overflow the clock (steady_clock counts nanoseconds in 64 bits, about 292 years).
+    static constexpr double kMaxSeconds = 10 * 365.25 * 86400;
+    /// Call `on_fire` after `seconds` (at most kMaxSeconds; NaN: kMaxSeconds) unless destroyed first. `on_fire` runs on the watchdog's
     /// thread while the main thread is stuck; it should end the process (std::_Exit).
     Watchdog(double seconds, std::function<void()> on_fire);
     ~Watchdog();

@@ -2,6 +2,7 @@
 
 #include "Cli.hpp"
 #include "CliSupport.hpp"
+#include "RunGuard.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -63,7 +64,7 @@ void parse_what_if(const std::string& v, std::vector<std::string>& into) {
 
 // --what-if: each ablation alone, the same design, inputs and checks as the baseline, side by side.
 void run_what_ifs(const RunArgs& r, const harness::DesignSpec& spec, const harness::RunOptions& base,
-                  const harness::RunReport& baseline, std::ostream& out, nlohmann::json* json) {
+                  const harness::RunReport& baseline, std::ostream& out, std::ostream& err, nlohmann::json* json) {
     const auto& timing = base.sim.timing;
     const auto npu_us = [](const harness::RunReport& rep, const model::TimingParams& t) {
         return static_cast<double>(rep.result.cycles) / t.clock_mhz + t.host_invocation_latency_us;
@@ -82,7 +83,8 @@ void run_what_ifs(const RunArgs& r, const harness::DesignSpec& spec, const harne
         a.apply(ro.sim);
         Row row{a.name, a.what, std::nullopt, ro.sim.timing, {}};
         try {
-            row.rep = harness::run_design(spec, baseline.device, r.params, ro);
+            row.rep = guarded_run(r, spec, baseline.device, ro, fmt::format("in the what-if rerun '{}'", a.name), out,
+                                  err);
         } catch (const std::exception& e) {
             const auto c = classify_error(e);
             row.error = fmt::format("{}: {}", c.kind, e.what());

@@ -20,8 +20,10 @@ void parse_what_if(const std::string& v, std::vector<std::string>& into);
 
 /// Reruns `spec` on the baseline's device with each of r.what_if alone applied to `base` (the
 /// options of RunKind::what_if), and reports them against `baseline`: into `*json` ("what_if")
-/// when given, else as a table on `out`. A rerun that fails is a row with its error.
+/// when given, else as a table on `out`. A rerun that fails is a row with its error. Each rerun is
+/// guarded as the baseline was (guarded_run: crash reporter, exit guard, its own --timeout
+/// watchdog reporting on `out`/`err`).
 void run_what_ifs(const RunArgs& r, const harness::DesignSpec& spec, const harness::RunOptions& base,
-                  const harness::RunReport& baseline, std::ostream& out, nlohmann::json* json);
+                  const harness::RunReport& baseline, std::ostream& out, std::ostream& err, nlohmann::json* json);
 
 } // namespace npusim::tools

@@ -168,19 +168,24 @@ Diagnosis DeadlockAnalyzer::deadlock() const {
 }
 
 // At a limit nothing is known to be stuck: the graph holds only the processes, and the case tells
-// a run still making progress (too long, or a livelock) from one that stalled.
-Diagnosis DeadlockAnalyzer::limit(std::uint64_t max_cycles, double wall_seconds) const {
+// a run still making progress (too slow for the limit) from one whose processes act without
+// progress (a livelock) and from one that stalled.
+Diagnosis DeadlockAnalyzer::limit(std::uint64_t max_cycles, double wall_seconds, std::uint64_t progress_cycle) const {
     Diagnosis d = base(Diagnosis::Trigger::Limit);
     WaitGraphBuilder(run_, d).add_processes(false);
-    // "Still making progress": some process acted in the last tenth of the run.
+    // "Recently": in the last tenth of the run.
     const std::uint64_t span = wall_seconds > 0 ? run_.cycle : max_cycles;
     const std::uint64_t window = std::max<std::uint64_t>(1000, span / 10);
     const std::uint64_t since = run_.cycle > window ? run_.cycle - window : 0;
     std::vector<std::string> active;
-    for (const auto& p : run_.procs)
+    std::uint64_t host_bytes = 0, instructions = 0;
+    for (const auto& p : run_.procs) {
         if ((!p.progress.last_action.empty() && p.progress.last_cycle >= since) ||
             p.progress.state == ProcessProgress::State::Running)
             active.push_back(p.progress.process);
+        if (p.kind == ProcessView::Kind::ShimDma) host_bytes += p.progress.bytes;
+        if (p.kind == ProcessView::Kind::Runtime) instructions += p.progress.steps;
+    }
     std::string out =
         wall_seconds > 0
             ? fmt::format("design '{}' on {}: reached the wall-clock limit of {:g} s at cycle {} before the runtime "
@@ -189,15 +194,24 @@ Diagnosis DeadlockAnalyzer::limit(std::uint64_t max_cycles, double wall_seconds)
             : fmt::format("design '{}' on {}: reached the cycle limit of {} cycles before the runtime sequence "
                           "finished (--max-cycles)\n",
                           run_.net.design, d.device, max_cycles);
-    if (!active.empty()) {
-        d.case_id = "livelock";
+    const char* raise = wall_seconds > 0 ? "--timeout" : "--max-cycles";
+    if (progress_cycle > 0 && progress_cycle >= since) {
+        d.case_id = "progressing";
         d.case_title = "still making progress at the limit";
         d.case_explanation = fmt::format(
-            "{} of {} processes acted in the last {} cycles or are busy now ({}): the run is too long for the limit, "
-            "or loops "
-            "without end (a livelock). Raise --max-cycles, or compare the counters below with what the design should "
-            "do.",
-            active.size(), run_.procs.size(), grouped(window), join(active, ", "));
+            "The run moved data to or from host memory or ran sequence instructions in its last {} cycles "
+            "({} host bytes moved and {} sequence instructions done so far): it is not stuck, only longer than the "
+            "limit. Raise {} (0: none), or give the design a smaller problem.",
+            grouped(window), grouped(host_bytes), grouped(instructions), raise);
+    } else if (!active.empty()) {
+        d.case_id = "livelock";
+        d.case_title = "acting without progress at the limit";
+        d.case_explanation = fmt::format(
+            "{} of {} processes acted in the last {} cycles or are busy now ({}), but no data moved to or from host "
+            "memory and no sequence instruction ran then: they repeat without progress (a livelock), or compute "
+            "for longer than that between transfers. Compare the counters below with what the design should do, "
+            "or raise {}.",
+            active.size(), run_.procs.size(), grouped(window), join(active, ", "), raise);
     } else {
         d.case_id = "stalled";
         d.case_title = "no progress near the limit";

@@ -23,8 +23,11 @@ public:
     /// The run's event queue emptied before the runtime sequence finished.
     Diagnosis deadlock() const;
     /// The run reached its cycle limit (`max_cycles`) while events were still pending, or its
-    /// wall-clock limit (`wall_seconds` > 0).
-    Diagnosis limit(std::uint64_t max_cycles, double wall_seconds = 0) const;
+    /// wall-clock limit (`wall_seconds` > 0). `progress_cycle`: the last cycle the run moved host
+    /// bytes or did sequence instructions (as far as the engine sampled it; 0: never). The case:
+    /// progressing (it did so in the last tenth of the run: too slow for the limit), livelock
+    /// (processes act, but it did not: they repeat without progress), stalled (nothing acts).
+    Diagnosis limit(std::uint64_t max_cycles, double wall_seconds = 0, std::uint64_t progress_cycle = 0) const;
 
 private:
     /// Every process that is not running, by state: what each blocked one waits on and who could

@@ -42,7 +42,8 @@ SimEngine::SimEngine(const model::Netlist& net, std::vector<std::vector<std::uin
                               fmt::format("design '{}' declares {} scratchpad parameter(s), {} scratchpad words were "
                                           "given",
                                           net.design, net.scratchpad_params.size(), opts_.scratchpad.size()));
-    if (opts_.core_stack_bytes < (1u << 20)) opts_.core_stack_bytes = 1u << 20;
+    // SystemC takes a thread's stack size as an int: 2 GiB would overflow it (SystemC's E518).
+    opts_.core_stack_bytes = std::clamp<std::size_t>(opts_.core_stack_bytes, kMinCoreStackBytes, kMaxCoreStackBytes);
     InvariantChecker::check_netlist(net_);
     build();
 }
@@ -162,7 +163,17 @@ void SimEngine::close_trace_on_failure() {
 }
 
 void SimEngine::throw_limit(std::uint64_t at) const {
-    throw DiagnosedError(SimulationError::Kind::Limit, std::make_shared<const Diagnosis>(analyzer().limit(at)));
+    throw DiagnosedError(SimulationError::Kind::Limit,
+                         std::make_shared<const Diagnosis>(analyzer().limit(at, 0, progress_cycle_)));
+}
+
+void SimEngine::note_progress() {
+    std::uint64_t sum = parts_.controller->ops_done();
+    for (const auto& c : parts_.shim_channels) sum += c->view().progress.bytes;
+    if (sum != progress_sum_) {
+        progress_sum_ = sum;
+        progress_cycle_ = now_cycles();
+    }
 }
 
 SimResult SimEngine::run() {
@@ -170,6 +181,9 @@ SimResult SimEngine::run() {
     const double wall = opts_.wall_timeout_seconds;
     if (wall > 0) slice = slice ? std::min<std::uint64_t>(slice, 100'000) : 100'000;
     const std::uint64_t max = opts_.max_cycles;
+    // A cycle limit alone runs in 20 slices too, so that its diagnosis knows when the run last
+    // progressed (note_progress).
+    if (max && !slice) slice = std::max<std::uint64_t>(max / 20, 1000);
     const auto started = std::chrono::steady_clock::now();
     bool wall_reached = false;
     auto report = [&](bool final) {
@@ -197,6 +211,7 @@ SimResult SimEngine::run() {
             if (!run_.finished() && !run_.error() && sc_core::sc_pending_activity() && now_cycles() < target)
                 sc_core::sc_start(cycles_to_time(target - now_cycles()), sc_core::SC_RUN_TO_TIME);
             if (run_.finished() || run_.error() || !sc_core::sc_pending_activity()) break;
+            note_progress();
             report(false);
             if (max && now_cycles() >= max) break;
             if (wall > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() >= wall) {
@@ -213,7 +228,7 @@ SimResult SimEngine::run() {
     if (wall_reached && !run_.error() && !run_.finished()) {
         close_trace_on_failure();
         throw DiagnosedError(SimulationError::Kind::Limit,
-                             std::make_shared<const Diagnosis>(analyzer().limit(max, wall)));
+                             std::make_shared<const Diagnosis>(analyzer().limit(max, wall, progress_cycle_)));
     }
     if (run_.error()) {
         close_trace_on_failure();

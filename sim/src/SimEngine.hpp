@@ -40,6 +40,9 @@ private:
     DeadlockAnalyzer analyzer() const;
     void close_trace_on_failure();
     [[noreturn]] void throw_limit(std::uint64_t at) const;
+    /// Between slices of the run: note the cycle when the run last progressed (host bytes moved
+    /// by the shim channels, or runtime sequence instructions done, changed since the last call).
+    void note_progress();
 
     ScContextGuard ctx_; // first member: created first, destroyed last
     const model::Netlist& net_;
@@ -58,6 +61,10 @@ private:
     /// The links, channels, cores, cascades and runtime controller (Elaborator), in their
     /// construction order; after the tile memories, locks and shared paths they use.
     SimParts parts_;
+    /// note_progress: host bytes + sequence instructions at the last call, and the cycle they last
+    /// changed (the limit diagnosis tells a run still progressing from one repeating itself).
+    std::uint64_t progress_sum_ = 0;
+    std::uint64_t progress_cycle_ = 0;
     std::vector<InvocationResult> invocations_; ///< completed runs of the runtime sequence
 };
 

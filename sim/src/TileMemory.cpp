@@ -1,7 +1,13 @@
 #include "TileMemory.hpp"
 
+#include "MemoryFences.hpp"
+
 #include <algorithm>
 #include <cstring>
+#include <new>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <utility>
 
 namespace npusim::sim {
 
@@ -12,11 +18,44 @@ std::uint32_t tile_memory_extent(const std::vector<model::NetBuffer>& buffers, m
     return extent;
 }
 
+// [fence][unused rest of the first page][guard | memory | guard][fence]: the span ends where the
+// back fence begins, so the first byte past the back guard zone faults (an overrun is the common
+// case); up to a page before the front guard zone is accessible but unwatched.
+TileMemory::Block::Block(std::size_t bytes) : size_(bytes) {
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t body = (bytes + page - 1) / page * page;
+    map_bytes_ = kFenceBytes + body + kFenceBytes;
+    map_ = ::mmap(nullptr, map_bytes_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map_ == MAP_FAILED) {
+        map_ = nullptr;
+        throw std::bad_alloc();
+    }
+    auto* first = static_cast<std::uint8_t*>(map_) + kFenceBytes;
+    if (::mprotect(first, body, PROT_READ | PROT_WRITE) != 0) {
+        ::munmap(map_, map_bytes_);
+        map_ = nullptr;
+        throw std::bad_alloc();
+    }
+    data_ = first + (body - bytes); // fresh anonymous pages are zero
+    add_memory_fence(map_, kFenceBytes);
+    add_memory_fence(first + body, kFenceBytes);
+}
+
+TileMemory::Block::~Block() {
+    if (!map_) return;
+    remove_memory_fence(map_);
+    remove_memory_fence(static_cast<std::uint8_t*>(map_) + map_bytes_ - kFenceBytes);
+    ::munmap(map_, map_bytes_);
+}
+
+TileMemory::Block::Block(Block&& o) noexcept
+    : map_(std::exchange(o.map_, nullptr)), map_bytes_(o.map_bytes_), data_(o.data_), size_(o.size_) {}
+
 TileMemory::Span TileMemory::with_guards(model::TileCoord tile) {
     auto it = memory_.find(tile);
     if (it == memory_.end()) {
         const std::size_t extent = tile_memory_extent(buffers_, tile);
-        std::vector<std::uint8_t> m(extent + 2 * kGuardBytes, 0);
+        Block m(extent + 2 * kGuardBytes);
         std::memset(m.data(), kGuardPattern, kGuardBytes);
         std::memset(m.data() + kGuardBytes + extent, kGuardPattern, kGuardBytes);
         it = memory_.emplace(tile, std::move(m)).first;

@@ -2,9 +2,13 @@
 // The data memories of the tiles of a run, created on first use. Each is surrounded by a guard
 // zone of kGuardBytes filled with a known pattern, so that a native kernel or body writing a little
 // before or past a tile's memory writes into the guard (where MemoryGuard finds it) rather than
-// into the simulator's own heap.
+// into the simulator's own heap. Beyond the guard zones lie kFenceBytes of inaccessible pages on
+// each side (each tile is a mapping of its own): a write further out (a kernel writing 64 KiB past
+// its view) faults at once in the code that makes it - the crash reporter names its worker and
+// kernel - instead of corrupting the heap, which would break the report of the memory check.
 #include "npusim/model/Netlist.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -21,6 +25,7 @@ class TileMemory {
 public:
     static constexpr std::uint32_t kGuardBytes = 4096; ///< before and after each tile's memory
     static constexpr std::uint8_t kGuardPattern = 0xA5;
+    static constexpr std::size_t kFenceBytes = std::size_t{1} << 20; ///< inaccessible, beyond each guard zone
 
     explicit TileMemory(const std::vector<model::NetBuffer>& buffers) : buffers_(buffers) {}
     /// The zero-initialised memory of `tile` (tile_memory_extent bytes).
@@ -67,8 +72,26 @@ public:
 
 private:
     void log_write(model::TileCoord tile, const std::uint8_t* begin, const std::uint8_t* end, const void* by);
+    /// One tile's memory and guard zones, mapped between two fences of inaccessible pages.
+    class Block {
+    public:
+        explicit Block(std::size_t bytes);
+        ~Block();
+        Block(Block&& o) noexcept;
+        Block(const Block&) = delete;
+        Block& operator=(const Block&) = delete;
+        Block& operator=(Block&&) = delete;
+        std::uint8_t* data() const { return data_; }
+        std::size_t size() const { return size_; }
+
+    private:
+        void* map_ = nullptr;
+        std::size_t map_bytes_ = 0;
+        std::uint8_t* data_ = nullptr; ///< `size_` accessible bytes ending at the back fence
+        std::size_t size_ = 0;
+    };
     const std::vector<model::NetBuffer>& buffers_;
-    std::map<model::TileCoord, std::vector<std::uint8_t>> memory_;
+    std::map<model::TileCoord, Block> memory_;
     std::map<model::TileCoord, std::vector<const void*>> watchers_;
     std::vector<Write> log_;
     std::uint64_t log_base_ = 0;

@@ -152,7 +152,8 @@ TEST_CASE("diagnosis: two workers that acquire two fifos in opposite orders form
     CHECK_THAT(dot, Catch::Contains("worker 'w1' on (0,2)\\n[blocked]"));
 }
 
-TEST_CASE("diagnosis at the cycle limit: a livelock / too-slow report with every process's progress",
+TEST_CASE("diagnosis at the cycle limit: a run still moving host data is progressing (too slow), with every "
+          "process's progress",
           "[sim][limit][diagnosis]") {
     const auto net =
         passthrough({.type = tensor<std::int32_t>({64}), .body = copy_body, .host_elements = 65536, .program = "long"})
@@ -161,8 +162,9 @@ TEST_CASE("diagnosis at the cycle limit: a livelock / too-slow report with every
     o.max_cycles = 10000;
     const auto d = diagnose(net, o);
     CHECK(d.trigger == sim::Diagnosis::Trigger::Limit);
-    CHECK(d.case_id == "livelock");
-    CHECK_THAT(d.text, Catch::Contains("case: still making progress at the limit [livelock]"));
+    CHECK(d.case_id == "progressing");
+    CHECK_THAT(d.text, Catch::Contains("case: still making progress at the limit [progressing]"));
+    CHECK_THAT(d.text, Catch::Contains("it is not stuck, only longer than the limit. Raise --max-cycles"));
     CHECK_THAT(d.text, Catch::Contains("progress:\n  process"));
     bool worker = false;
     for (const auto& p : d.progress)
@@ -236,5 +238,44 @@ TEST_CASE("a wall-clock limit stops a long run between slices with the progress 
     CHECK_THAT(d.text, Catch::StartsWith("design 'long_wall' on npu1_1col: reached the wall-clock limit of 0.001 s at "
                                          "cycle "));
     CHECK_THAT(d.text, Catch::Contains("(--timeout)\n"));
+    CHECK(d.case_id == "progressing"); // a slow run, not a livelock
+    CHECK_THAT(d.text, Catch::Contains("Raise --timeout (0: none)"));
+}
+
+TEST_CASE("diagnosis at a limit: workers passing an object round forever while no host data moves is a livelock",
+          "[sim][limit][diagnosis]") {
+    // w1 and w2 hand one object back and forth through fifos a and b without end; the sequence
+    // waits for 'out', which nobody produces.
+    ObjectFifo a(tensor<std::int32_t>({16}), "a"), b(tensor<std::int32_t>({16}), "b");
+    ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
+    Worker w1(
+        [](ObjectFifoHandle to, ObjectFifoHandle from) {
+            auto x = to.acquire(1);
+            to.release(1);
+            auto y = from.acquire(1);
+            from.release(1);
+        },
+        fn_args(a.prod(), b.cons()), {.name = "w1"});
+    Worker w2(
+        [](ObjectFifoHandle from, ObjectFifoHandle to) {
+            auto x = from.acquire(1);
+            from.release(1);
+            auto y = to.acquire(1);
+            to.release(1);
+        },
+        fn_args(a.cons(), b.prod()), {.name = "w2"});
+    Worker w3(copy_body, fn_args(in.cons(), out.prod()), {.name = "w3"});
+    Runtime rt([](RuntimeData, RuntimeData o, ObjectFifoHandle, ObjectFifoHandle d) { d.drain(o, {.wait = true}); },
+               fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
+    const auto net = Program("npu1_1col", rt, {w1, w2, w3}, "round").resolve();
+    auto o = opts();
+    o.max_cycles = 100000;
+    const auto d = diagnose(net, o);
+    INFO(d.text);
+    CHECK(d.trigger == sim::Diagnosis::Trigger::Limit);
     CHECK(d.case_id == "livelock");
+    CHECK_THAT(d.text, Catch::Contains("case: acting without progress at the limit [livelock]"));
+    CHECK_THAT(d.text, Catch::Contains("but no data moved to or from host memory and no sequence instruction ran "
+                                       "then: they repeat without progress (a livelock)"));
+    CHECK_THAT(d.text, Catch::Contains("worker 'w1' on "));
 }

@@ -691,7 +691,7 @@ TEST_CASE("a kernel that overflows the core stack is reported with its worker, k
     CHECK(ok.code != 2);
     const auto bad = cli({"run", "test_big_stack", "--core-stack", "1000"});
     CHECK(bad.code == 2);
-    CHECK_THAT(bad.err, Catch::Contains("--core-stack expects 1048576 up to 2147483648 bytes, got 1000"));
+    CHECK_THAT(bad.err, Catch::Contains("--core-stack expects 1048576 up to 1073741824 bytes (1 GiB), got 1000"));
 }
 
 // Every JSON document starts with what it is and the versions of its schema and of npusim

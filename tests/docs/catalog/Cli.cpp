@@ -5,6 +5,7 @@
 
 #include "npusim/harness/DesignRegistry.hpp"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace npusim::errcat {
@@ -39,7 +40,8 @@ void register_catalog_designs() {
     register_catalog_design("catalog_crash", "error catalog: native code that crashes",
                             {{"how", 0,
                               "0: a 16 MiB local array in a kernel, 1: a kernel divides by zero, 2: the body "
-                              "traps in its resolve-time trace"}},
+                              "traps in its resolve-time trace, 3: a kernel calls abort(), 4: a kernel calls "
+                              "exit(0), 5: a kernel writes 64 KiB past its view"}},
                             [](const harness::Params& p) {
                                 const auto how = p.at("how");
                                 // Two functions: the 16 MiB frame of the first would overflow any call.
@@ -59,7 +61,16 @@ void register_catalog_designs() {
                                         *reinterpret_cast<int*>(a[0].data) = n / zero;
                                     },
                                     {i32(256)}, cost::fixed(10));
-                                Kernel k = how == 0 ? big : divide;
+                                Kernel quit(
+                                    "quit",
+                                    [how](std::span<const KernelArg> a) {
+                                        if (how == 3) std::abort();
+                                        if (how == 4) std::exit(0);
+                                        auto* y = reinterpret_cast<std::int32_t*>(a[0].data);
+                                        for (std::size_t i = 256; i < 256 + 16384; ++i) y[i] = 7;
+                                    },
+                                    {i32(256)}, cost::fixed(10));
+                                Kernel k = how == 0 ? big : how == 1 ? divide : quit;
                                 return Pass{.body = [k, how](F in, F out) {
                                     if (how == 2) __builtin_trap();
                                     k(out.acquire(1));
@@ -113,8 +124,10 @@ void add_cli(Catalog& c) {
     c.cli("usage.named_file_twice", kUsage, "--input in is given twice",
           {"run", "passthrough_kernel", "--input", "in=a.npy", "--input", "in=b.npy"});
     c.site("tools/RunArgs.cpp");
-    c.cli("usage.core_stack", kUsage, "--core-stack expects 1048576 up to 2147483648 bytes, got 1000",
+    c.cli("usage.core_stack", kUsage, "--core-stack expects 1048576 up to 1073741824 bytes (1 GiB), got 1000",
           {"run", "passthrough_kernel", "--core-stack", "1000"});
+    c.cli("usage.timeout", kUsage, "--timeout expects 0 (none) up to 604800 seconds (a week), got 1e19",
+          {"run", "passthrough_kernel", "--timeout", "1e19"});
     c.cli("usage.kernel_threads", kUsage, "--kernel-threads expects 0 up to 256 threads, got 1000",
           {"run", "passthrough_kernel", "--kernel-threads", "1000"});
     c.site("tools/WhatIf.cpp");
@@ -197,9 +210,11 @@ void add_cli(Catalog& c) {
 
     c.component("CLI: output files and the process",
                 "Output files that cannot be written, and what ends the process: a crash in native design code "
-                "(`tools/CrashReporter.cpp`) and the wall-clock watchdog of `--timeout` (`tools/RunArgs.cpp`). The "
-                "catalog_* designs are registered by the catalog (`tests/docs/catalog/Cli.cpp`): native code that "
-                "crashes or never returns, which no example design has.");
+                "(`tools/CrashReporter.cpp`), native code calling exit() during a run and the wall-clock watchdog "
+                "of `--timeout` (`tools/RunGuard.cpp`; every simulation of `run` - a single device, each device of "
+                "a list, each --what-if rerun - is guarded alike). The catalog_* designs are registered by the "
+                "catalog (`tests/docs/catalog/Cli.cpp`): native code that crashes, ends the process or never "
+                "returns, which no example design has.");
     c.site("tools/RunCommand.cpp");
     c.cli("process.output_file", kOther, "cannot write --trace '/nonexistent/t.json': No such file or directory",
           {"run", "passthrough_kernel", "--trace", "/nonexistent/t.json"});
@@ -253,11 +268,31 @@ void add_cli(Catalog& c) {
                  "(illegal instruction)",
                  {"run", "catalog_crash", "--param", "how=2"})
         .sanitizer_skip = true;
-    c.site("tools/RunArgs.cpp");
+    c.cli_forked("process.crash_abort", kKernel,
+                 "worker 'w' was running kernel 'quit' (entered at cycle <N>) and it crashed with SIGABRT (abort: a "
+                 "failed assert, a call to abort(), or the C library stopping on a corrupted heap)",
+                 {"run", "catalog_crash", "--param", "how=3"})
+        .sanitizer_skip = true;
+    c.cli_forked("process.crash_far_outside", kKernel,
+                 "worker 'w' was running kernel 'quit' (entered at cycle <N>) and it crashed with SIGSEGV (invalid "
+                 "memory access) at an address far outside the tile memory it was given (beyond the guard zones the "
+                 "memory check watches): it wrote or read well past (or before) one of its views, e.g. with a wrong "
+                 "size or index.",
+                 {"run", "catalog_crash", "--param", "how=5"})
+        .sanitizer_skip = true;
+    c.site("tools/RunGuard.cpp");
+    c.cli_forked("process.exit_in_run", kKernel,
+                 "worker 'w' is running kernel 'quit' (entered at cycle <N> of the simulation) and it ended the "
+                 "process (exit status 0) before the run finished; the run has no result",
+                 {"run", "catalog_crash", "--param", "how=4"});
     c.cli_forked("process.watchdog", kLimit,
                  "wall-clock limit of 1 s reached (--timeout): worker 'spinner' is running kernel 'spin' (entered at "
                  "cycle <N> of the simulation); it has not returned, so npusim stops here",
                  {"run", "catalog_spin", "--timeout", "1"});
+    c.cli_forked("process.watchdog_device_list", kLimit,
+                 "wall-clock limit of 1 s reached (--timeout) on npu1_1col: worker 'spinner' is running kernel 'spin' "
+                 "(entered at cycle <N> of the simulation); it has not returned, so npusim stops here",
+                 {"run", "catalog_spin", "--device", "npu1_1col,npu1", "--timeout", "1"});
     c.cli_forked(
         "process.watchdog_in_trace", kLimit,
         "wall-clock limit of 1 s reached (--timeout): worker 'spinner' is running its body in the resolve-time "

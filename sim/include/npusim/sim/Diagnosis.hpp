@@ -86,7 +86,7 @@ struct Diagnosis {
     /// fill_after_await, drain_more_than_produced, drain_less_than_produced, partial_object,
     /// finished_worker, finished_channel, full_task_queue, barrier_never_set, no_releaser,
     /// cascade_never_put, cascade_never_got, unknown (deadlocks: the rows of the engine's table of
-    /// cases, docs/deadlocks.md); livelock, stalled (cycle or wall-clock limit).
+    /// cases, docs/deadlocks.md); progressing, livelock, stalled (cycle or wall-clock limit).
     std::string case_id;
     std::string case_title; ///< "lock cycle", "starvation: the sequence fills less than is consumed"
     std::string case_explanation; ///< one or two sentences in design terms, with the fix

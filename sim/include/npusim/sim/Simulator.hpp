@@ -7,6 +7,7 @@
 #include "npusim/model/TimingParams.hpp"
 #include "npusim/sim/TraceSink.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -26,11 +27,17 @@ struct SimProgress {
     double cycles_per_second() const { return wall_seconds > 0 ? static_cast<double>(cycles) / wall_seconds : 0; }
 };
 
+/// The bounds of SimOptions::core_stack_bytes: 1 MiB up to 1 GiB (SystemC takes the size as an int).
+inline constexpr std::size_t kMinCoreStackBytes = std::size_t{1} << 20;
+inline constexpr std::size_t kMaxCoreStackBytes = std::size_t{1} << 30;
+
 struct SimOptions {
     model::TimingParams timing; ///< use TimingParams::for_arch(device.arch) by default
     std::uint64_t max_cycles = 0; ///< 0: no limit
     TraceSink* trace = nullptr; ///< optional
-    std::size_t core_stack_bytes = 4u << 20; ///< host stack of each core process (>= 1 MiB)
+    /// Host stack of each core process, kMinCoreStackBytes to kMaxCoreStackBytes (a value outside
+    /// is taken as the nearer bound).
+    std::size_t core_stack_bytes = 4u << 20;
     /// Called about every `progress_interval_cycles` simulated cycles (0: never), and once more
     /// with `final` set when the run ends however it ends.
     std::function<void(const SimProgress&)> progress;
