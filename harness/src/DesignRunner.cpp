@@ -63,17 +63,18 @@ iron::ResolveOptions resolve_options(const DesignSpec& spec, const RunOptions& o
 }
 
 Tensor load_tensor_for(const ArgSpec& arg, const std::string& path, const std::string& design) {
-    Tensor t = NpyFile::read(path);
-    if (t.dtype != arg.dtype)
-        throw NpyError(
-            fmt::format("'{}': dtype {} ('{}') does not match {} '{}' of design '{}', which is {} ('{}'), shape {}",
-                        path, numpy_dtype_name(t.dtype), NpyFile::descr(t.dtype), role_name(arg.role), arg.name, design,
-                        numpy_dtype_name(arg.dtype), NpyFile::descr(arg.dtype), shape_str(arg.shape)));
-    if (t.shape != arg.shape)
-        throw NpyError(fmt::format("'{}': shape {} does not match {} '{}' of design '{}', which has shape {} ({})",
-                                   path, shape_str(t.shape), role_name(arg.role), arg.name, design,
-                                   shape_str(arg.shape), numpy_dtype_name(arg.dtype)));
-    return t;
+    // Checked from the header, before the data is read: a file of another shape costs nothing.
+    return NpyFile::read(path, [&](DType dtype, const std::vector<std::int64_t>& shape) {
+        if (dtype != arg.dtype)
+            throw NpyError(fmt::format(
+                "'{}': dtype {} ('{}') does not match {} '{}' of design '{}', which is {} ('{}'), shape {}", path,
+                numpy_dtype_name(dtype), NpyFile::descr(dtype), role_name(arg.role), arg.name, design,
+                numpy_dtype_name(arg.dtype), NpyFile::descr(arg.dtype), shape_str(arg.shape)));
+        if (shape != arg.shape)
+            throw NpyError(fmt::format("'{}': shape {} does not match {} '{}' of design '{}', which has shape {} ({})",
+                                       path, shape_str(shape), role_name(arg.role), arg.name, design,
+                                       shape_str(arg.shape), numpy_dtype_name(arg.dtype)));
+    });
 }
 
 RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides,

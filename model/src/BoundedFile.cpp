@@ -26,26 +26,43 @@ BoundedFile::~BoundedFile() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-std::string BoundedFile::read(std::uint64_t n) {
+namespace {
+
+// Up to `n` bytes of `fd` appended to `out` (a std::string or a byte vector), in chunks of at most
+// 1 MiB, so that a source that ends early never costs `n` bytes of memory.
+template <class Bytes>
+void read_chunks(int fd, std::uint64_t n, Bytes& out) {
     constexpr std::uint64_t kChunk = 1 << 20;
-    std::string out;
-    // A regular file's bytes are known to be there: one allocation. Anything else grows by chunks.
-    if (regular_) out.reserve(static_cast<std::size_t>(std::min(n, size_)));
-    while (out.size() < n) {
-        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(n - out.size(), kChunk));
+    const std::size_t start = out.size();
+    while (out.size() - start < n) {
+        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(n - (out.size() - start), kChunk));
         const std::size_t at = out.size();
         out.resize(at + want);
-        const ssize_t got = ::read(fd_, out.data() + at, want);
+        const ssize_t got = ::read(fd, out.data() + at, want);
         if (got < 0) {
-            if (errno == EINTR) {
-                out.resize(at);
-                continue;
-            }
+            out.resize(at);
+            if (errno == EINTR) continue;
             throw BoundedFileError(BoundedFileError::Kind::Read, std::strerror(errno));
         }
         out.resize(at + static_cast<std::size_t>(got));
         if (got == 0) break;
     }
+}
+
+} // namespace
+
+std::string BoundedFile::read(std::uint64_t n) {
+    std::string out;
+    // A regular file's bytes are known to be there: one allocation. Anything else grows by chunks.
+    if (regular_) out.reserve(static_cast<std::size_t>(std::min(n, size_)));
+    read_chunks(fd_, n, out);
+    return out;
+}
+
+std::vector<std::uint8_t> BoundedFile::read_bytes(std::uint64_t n) {
+    std::vector<std::uint8_t> out;
+    if (regular_) out.reserve(static_cast<std::size_t>(std::min(n, size_)));
+    read_chunks(fd_, n, out);
     return out;
 }
 

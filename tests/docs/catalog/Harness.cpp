@@ -157,6 +157,13 @@ void add_harness(Catalog& c) {
                  "'x.npy': truncated .npy header: it declares 57 bytes, the file has 10 after the prefix",
                  auto b = npy("{'descr': '<i4', 'fortran_order': False, 'shape': (4,), }");
                  b.resize(20); NpyFile::parse(b, "x.npy"));
+    NPUSIM_ERROR(c, "npy.header_limit", kFile,
+                 "'x.npy': the .npy header declares 2147483648 bytes, more than the limit of 1 MiB (the header of a "
+                 "plain array has a few hundred)",
+                 auto b = npy("", 0, 2); b[11] = 0x80; NpyFile::parse(b, "x.npy"));
+    NPUSIM_ERROR(c, "npy.nesting", kFile,
+                 "'x.npy': malformed .npy header: more than 32 nested tuples or lists at offset 42",
+                 NpyFile::parse(npy("{'descr': " + std::string(20000, '[') + std::string(20000, ']') + "}"), "x.npy"));
     NPUSIM_ERROR(c, "npy.key_not_string", kFile, "'x.npy': malformed .npy header: a key must be a string, got 1",
                  NpyFile::parse(npy("{1: 2}"), "x.npy"));
     NPUSIM_ERROR(c, "npy.text_after_dict", kFile, "'x.npy': malformed .npy header: unexpected text after the dict: 'x'",

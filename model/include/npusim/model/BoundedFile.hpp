@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace npusim::model {
 
@@ -44,6 +45,8 @@ public:
     /// so that a source that ends early never costs `n` bytes of memory; BoundedFileError(Read)
     /// on a read error.
     std::string read(std::uint64_t n);
+    /// The same as bytes.
+    std::vector<std::uint8_t> read_bytes(std::uint64_t n);
     /// True when at least one more byte can be read (it is consumed).
     bool more();
 
