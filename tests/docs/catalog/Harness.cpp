@@ -10,6 +10,7 @@
 #include "npusim/harness/NpyFile.hpp"
 #include "npusim/harness/Sweep.hpp"
 
+#include <new>
 #include <stdexcept>
 
 namespace npusim::errcat {
@@ -262,15 +263,27 @@ void add_harness(Catalog& c) {
                  o.rtol = -1; harness::run_design(harness::design_by_name("passthrough_kernel"), "npu1_1col", {}, o));
     NPUSIM_ERROR(c, "run.host_memory", kDesign,
                  "design 'passthrough_kernel' (bits=8 size=4096 tile=1024) on npu1_1col: its runtime arguments take "
-                 "8192 B and a run needs about <...>, more than the 16384 B of host memory available",
+                 "8 KiB and a run needs about <...>, more than the 16 KiB of host memory available",
                  harness::RunOptions o;
                  o.host_memory_bytes = 16 << 10;
                  harness::run_design(harness::design_by_name("passthrough_kernel"), "npu1_1col", {}, o));
-    c.cli("run.out_of_host_memory", kDesign,
-          "design 'passthrough_kernel' (bits=8 size=100000000000000 tile=1024) on npu1_1col: out of host memory "
-          "while building its tensors (this machine has <...> available)",
-          {"run", "passthrough_kernel", "--param", "size=100000000000000"})
-        .sanitizer_skip = true;
+    c.cli("run.host_memory_limit", kDesign,
+          "design 'passthrough_kernel' (bits=8 size=100000000000000 tile=1024) on npu1_1col: its runtime arguments "
+          "take 181.9 TiB and a run needs about 3 times that (545.7 TiB), more than the <...> of host memory "
+          "available (<...>)",
+          {"run", "passthrough_kernel", "--param", "size=100000000000000"});
+    NPUSIM_ERROR(c, "run.out_of_host_memory", kDesign,
+                 "design 'x' (bits=8 size=4096 tile=1024) on npu1_1col: out of host memory (std::bad_alloc) while "
+                 "building the design and generating its inputs; 1 GiB of host memory was available when the run "
+                 "started",
+                 harness::DesignSpec s = harness::design_by_name("passthrough_kernel"); s.name = "x";
+                 s.build = [](const model::DeviceSpec&, const harness::Params&,
+                              const harness::BuildOptions&) -> harness::DesignInstance { throw std::bad_alloc(); };
+                 harness::RunOptions o; o.host_memory_bytes = 1 << 30; harness::run_design(s, "npu1_1col", {}, o));
+    c.internal("run.out_of_host_memory_early",
+               "design '<...>' on <...>: out of host memory (std::bad_alloc) while starting",
+               "A std::bad_alloc before the run's memory limit is known: while its device and parameters are "
+               "checked, which allocate a few strings.");
     NPUSIM_ERROR(c, "run.iters", kDesign, "design 'passthrough_kernel': --iters must be at least 1",
                  harness::RunOptions o;
                  o.iters = 0; harness::run_design(harness::design_by_name("passthrough_kernel"), "npu1_1col", {}, o));
