@@ -13,7 +13,7 @@ namespace npusim::harness {
 
 struct HostMemoryLimit {
     std::uint64_t bytes = 0; ///< 0: unknown (nothing could be read)
-    std::string source; ///< what set it: "MemAvailable", "RLIMIT_AS (ulimit -v)", "cgroup memory.max", ...
+    std::string source; ///< what set it: "MemAvailable", "RLIMIT_AS, ulimit -v", "cgroup memory.max (FILE)", ...
 };
 
 /// Where the limits are read from: the real files by default; tests point them at a fake tree.
