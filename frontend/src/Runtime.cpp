@@ -30,6 +30,20 @@ std::string RecordedTransfer::label() const {
 
 } // namespace detail
 
+namespace {
+thread_local RuntimeArgumentsCheck* innermost_check = nullptr;
+}
+
+RuntimeArgumentsCheck::RuntimeArgumentsCheck(Fn check) : check_(std::move(check)), outer_(innermost_check) {
+    innermost_check = this;
+}
+
+RuntimeArgumentsCheck::~RuntimeArgumentsCheck() { innermost_check = outer_; }
+
+void RuntimeArgumentsCheck::run(const std::vector<TensorType>& tensors) {
+    if (innermost_check && innermost_check->check_) innermost_check->check_(tensors);
+}
+
 TaskGroup::TaskGroup() {
     auto* rec = detail::SequenceRecorder::current();
     if (!rec) throw DesignError("TaskGroup must be constructed inside the runtime sequence");

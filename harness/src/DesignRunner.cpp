@@ -1,6 +1,8 @@
 #include "npusim/harness/DesignRunner.hpp"
 
 #include "npusim/harness/NpyFile.hpp"
+
+#include "RunMemory.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <algorithm>
@@ -42,17 +44,7 @@ const ArgSpec& argument(const DesignInstance& inst, const std::string& design, c
 
 } // namespace
 
-std::uint64_t available_host_memory() {
-    // MemAvailable (what can be allocated without swapping), else physical memory; 0: unknown.
-    std::ifstream f("/proc/meminfo");
-    std::string key;
-    std::uint64_t kib = 0;
-    std::string unit;
-    while (f >> key >> kib >> unit)
-        if (key == "MemAvailable:") return kib * 1024;
-    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-    return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
-}
+std::uint64_t available_host_memory() { return host_memory_limit().bytes; }
 
 iron::ResolveOptions resolve_options(const DesignSpec& spec, const RunOptions& opts) {
     iron::ResolveOptions ro;
@@ -63,21 +55,30 @@ iron::ResolveOptions resolve_options(const DesignSpec& spec, const RunOptions& o
 }
 
 Tensor load_tensor_for(const ArgSpec& arg, const std::string& path, const std::string& design) {
-    Tensor t = NpyFile::read(path);
-    if (t.dtype != arg.dtype)
-        throw NpyError(
-            fmt::format("'{}': dtype {} ('{}') does not match {} '{}' of design '{}', which is {} ('{}'), shape {}",
-                        path, numpy_dtype_name(t.dtype), NpyFile::descr(t.dtype), role_name(arg.role), arg.name, design,
-                        numpy_dtype_name(arg.dtype), NpyFile::descr(arg.dtype), shape_str(arg.shape)));
-    if (t.shape != arg.shape)
-        throw NpyError(fmt::format("'{}': shape {} does not match {} '{}' of design '{}', which has shape {} ({})",
-                                   path, shape_str(t.shape), role_name(arg.role), arg.name, design,
-                                   shape_str(arg.shape), numpy_dtype_name(arg.dtype)));
-    return t;
+    // Checked from the header, before the data is read: a file of another shape costs nothing.
+    return NpyFile::read(path, [&](DType dtype, const std::vector<std::int64_t>& shape) {
+        if (dtype != arg.dtype)
+            throw NpyError(fmt::format(
+                "'{}': dtype {} ('{}') does not match {} '{}' of design '{}', which is {} ('{}'), shape {}", path,
+                numpy_dtype_name(dtype), NpyFile::descr(dtype), role_name(arg.role), arg.name, design,
+                numpy_dtype_name(arg.dtype), NpyFile::descr(arg.dtype), shape_str(arg.shape)));
+        if (shape != arg.shape)
+            throw NpyError(fmt::format("'{}': shape {} does not match {} '{}' of design '{}', which has shape {} ({})",
+                                       path, shape_str(shape), role_name(arg.role), arg.name, design,
+                                       shape_str(arg.shape), numpy_dtype_name(arg.dtype)));
+    });
 }
 
-RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides,
-                     const RunOptions& opts) {
+namespace {
+
+// What a run is doing, for the error a std::bad_alloc becomes (run_design).
+struct RunPhase {
+    std::optional<detail::RunMemory> memory;
+    std::string doing = "starting";
+};
+
+RunReport run_design_in(const DesignSpec& spec, const std::string& device, const Params& overrides,
+                        const RunOptions& opts, RunPhase& phase) {
     const auto& dev = model::device_by_name(device);
     if (!spec.supports(dev.name))
         throw DesignError(fmt::format("design '{}' does not run on {} (devices: {})", spec.name, dev.name,
@@ -102,32 +103,32 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     rep.kernels_note = spec.kernels_note;
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
-    // Host memory: a design too large for this machine is a clear error, not std::bad_alloc.
+    // Host memory: a design too large for this machine is a clear error, not std::bad_alloc. The
+    // estimate is made from the runtime arguments' types as soon as the design's Runtime has them,
+    // before its inputs are generated; then again with what more invocations keep.
     auto param_text = [&] {
         std::string t;
         for (const auto& [k, v] : rep.params) t += fmt::format("{}{}={}", t.empty() ? "" : " ", k, v);
         return t.empty() ? std::string("its defaults") : t;
     };
-    const std::uint64_t available = opts.host_memory_bytes ? opts.host_memory_bytes : available_host_memory();
-    auto size = [](std::uint64_t b) {
-        return b >= (1u << 20) ? fmt::format("{} MiB", b >> 20) : fmt::format("{} B", b);
-    };
+    phase.memory.emplace(fmt::format("design '{}' ({}) on {}", spec.name, param_text(), dev.name),
+                         opts.host_memory_bytes);
+    const detail::RunMemory& memory = *phase.memory;
     std::optional<DesignInstance> built;
-    try {
+    {
+        iron::RuntimeArgumentsCheck early([&](const std::vector<iron::TensorType>& tensors) {
+            std::uint64_t bytes = 0;
+            for (const auto& t : tensors) bytes += t.bytes();
+            memory.check(bytes);
+        });
+        phase.doing = "building the design and generating its inputs";
         built.emplace(spec.build(dev, rep.params, BuildOptions(opts.seed, opts.kernels)));
-    } catch (const std::bad_alloc&) {
-        throw DesignError(fmt::format("design '{}' ({}) on {}: out of host memory while building its tensors "
-                                      "(this machine has {} available)",
-                                      spec.name, param_text(), dev.name, size(available)));
     }
     DesignInstance& inst = *built;
     {
-        // A run's peak resident memory is at most about 2x the bytes of its runtime arguments
-        // (1.5x for a copy such as E1: the simulator's host tensors and the expected outputs; 2x
-        // where the design's input generation or reference holds a second copy of a tensor;
-        // docs/performance.md); estimate 3x and refuse what cannot fit. More than one invocation
-        // keeps the checked outputs of each measured one (SimOptions::snapshot_tensors), and with
-        // more than one measured, a copy of the inputs for their references.
+        // More than one invocation keeps the checked outputs of each measured one
+        // (SimOptions::snapshot_tensors), and with more than one measured, a copy of the inputs
+        // for their references.
         std::uint64_t bytes = 0, input_bytes = 0, checked_bytes = 0;
         for (const auto& a : inst.args) {
             bytes += a.bytes();
@@ -137,14 +138,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
         const std::uint64_t invocations = std::uint64_t{opts.warmup} + opts.iters;
         const std::uint64_t extra =
             (invocations > 1 ? opts.iters * checked_bytes : 0) + (opts.iters > 1 ? input_bytes : 0);
-        const std::uint64_t need = 3 * bytes + extra;
-        if (available && need > available)
-            throw DesignError(fmt::format(
-                "design '{}' ({}) on {}: its runtime arguments take {} and a run needs about 3 times that{} ({}), "
-                "more than the {} of host memory available",
-                spec.name, param_text(), dev.name, size(bytes),
-                extra ? fmt::format(", plus {} for {} invocations", size(extra), invocations) : "", size(need),
-                size(available)));
+        memory.check(bytes, extra, invocations);
     }
     rep.args = inst.args;
 
@@ -153,6 +147,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     rep.arg_sources.assign(inst.args.size(), "-");
     for (std::size_t i = 0; i < inst.args.size(); ++i)
         if (inst.args[i].takes_input()) rep.arg_sources[i] = fmt::format("seed {}", opts.seed);
+    phase.doing = "reading the --input and --expect files";
     for (const auto& [name, path] : opts.input_files) {
         const auto& a = argument(inst, spec.name, name, ArgRole::input, "--input");
         inputs.erase(name); // the generated tensor is freed before the file's is read
@@ -166,6 +161,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
         expected_from_files[name] = load_tensor_for(a, path, spec.name);
     }
 
+    phase.doing = "resolving the design";
     const auto tr = clock::now();
     const model::Netlist net = inst.program.resolve(resolve_options(spec, opts));
     const auto t1 = clock::now();
@@ -197,6 +193,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
         for (const auto& [name, t] : expected_from_files) w[name] = t;
         return w;
     };
+    phase.doing = "computing the expected outputs";
     Tensors want;
     if (need_reference) {
         const auto r0 = clock::now();
@@ -216,6 +213,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     }
     // The host tensors (inputs moved in, outputs zeroed: the first touch of their pages) are part
     // of building the run, not of simulating it.
+    phase.doing = "simulating";
     const auto th = clock::now();
     auto run_host = inst.host_tensors(std::move(inputs));
     const auto t2 = clock::now();
@@ -226,6 +224,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     rep.resolve_seconds = std::chrono::duration<double>(t1 - tr).count();
     rep.simulate_seconds = std::chrono::duration<double>(t3 - t2).count();
 
+    phase.doing = "saving the tensors (--save-outputs)";
     if (!opts.save_dir.empty()) {
         std::error_code ec;
         std::filesystem::create_directories(opts.save_dir, ec);
@@ -256,6 +255,7 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
                 c.expected_from = it->second;
         return checks;
     };
+    phase.doing = "checking the outputs";
     rep.checks = check_host(rep.result.host, want);
     want.clear(); // other invocations compute their own
     // Every invocation: warm-ups unchecked, the others against the reference at their index.
@@ -282,6 +282,20 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
                     std::all_of(rep.invocations.begin(), rep.invocations.end(),
                                 [](const InvocationReport& i) { return i.all_match; });
     return rep;
+}
+
+} // namespace
+
+RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides,
+                     const RunOptions& opts) {
+    RunPhase phase;
+    try {
+        return run_design_in(spec, device, overrides, opts, phase);
+    } catch (const std::bad_alloc&) {
+        if (phase.memory) phase.memory->out_of_memory(phase.doing);
+        throw DesignError(fmt::format("design '{}' on {}: out of host memory (std::bad_alloc) while {}", spec.name,
+                                      device, phase.doing));
+    }
 }
 
 RunReport run_design(const DesignSpec& spec, const std::string& device, const Params& overrides, std::uint64_t seed,

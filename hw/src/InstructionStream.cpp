@@ -1,24 +1,32 @@
 #include "npusim/hw/InstructionStream.hpp"
 
+#include "npusim/model/BoundedFile.hpp"
 #include "npusim/model/Error.hpp"
 
+#include <filesystem>
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 
 namespace npusim::hw {
 
 namespace {
 
 std::string read_file(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw DesignError(fmt::format("cannot read instruction file '{}': it is a directory", path));
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw DesignError(fmt::format("cannot open instruction file '{}'", path));
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    try {
+        return model::read_bounded_file(path, InstructionStream::kMaxBytes);
+    } catch (const model::BoundedFileError& e) {
+        switch (e.kind()) {
+        case model::BoundedFileError::Kind::Directory:
+            throw DesignError(fmt::format("cannot read instruction file '{}': it is a directory", path));
+        case model::BoundedFileError::Kind::Open:
+            throw DesignError(fmt::format("cannot open instruction file '{}'", path));
+        case model::BoundedFileError::Kind::Read:
+            throw DesignError(fmt::format("cannot read instruction file '{}': {}", path, e.what()));
+        case model::BoundedFileError::Kind::TooLarge:
+            throw DesignError(fmt::format("instruction file '{}' is too large: {}", path, e.what()));
+        }
+        throw;
+    }
 }
 
 // load_instr_binary: "File size is not a multiple of 4 bytes"; the words are little-endian.

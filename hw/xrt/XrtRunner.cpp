@@ -1,10 +1,10 @@
 #include "npusim/hw/XrtRunner.hpp"
 
 #include "npusim/hw/HardwareError.hpp"
+#include "npusim/model/BoundedFile.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <optional>
 
 #if NPUSIM_HAVE_XRT
@@ -24,10 +24,23 @@ namespace npusim::hw {
 
 namespace {
 
-void require_readable(const std::string& path, const char* what) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw DesignError(fmt::format("{} '{}' cannot be read", what, path));
-    if (f.peek() == std::ifstream::traits_type::eof()) throw DesignError(fmt::format("{} '{}' is empty", what, path));
+// The xclbin is handed to XRT by path, and XRT reads it whole: refuse what it cannot read, an
+// empty file, anything but a regular file (a pipe or /dev/zero would be read without end) and a
+// file over the limit, before XRT is touched.
+void require_xclbin(const std::string& path) {
+    std::optional<model::BoundedFile> f;
+    try {
+        f.emplace(path);
+    } catch (const model::BoundedFileError&) {
+        throw DesignError(fmt::format("xclbin '{}' cannot be read", path));
+    }
+    if (!f->regular())
+        throw DesignError(fmt::format("xclbin '{}' is not a regular file (XRT reads an xclbin whole, from a file)",
+                                      path));
+    if (f->size() == 0) throw DesignError(fmt::format("xclbin '{}' is empty", path));
+    if (f->size() > XrtRequest::kMaxXclbinBytes)
+        throw DesignError(fmt::format("xclbin '{}' is too large: it has {} bytes, more than the limit of {}", path,
+                                      f->size(), model::byte_size_text(XrtRequest::kMaxXclbinBytes)));
 }
 
 } // namespace
@@ -42,7 +55,7 @@ std::string XrtRunner::xrt_version() {
 
 XrtResult XrtRunner::run(const XrtRequest& req, const InstructionStream& insts, const BufferPlan& plan,
                          const std::vector<std::vector<std::uint8_t>>& inputs) {
-    require_readable(req.xclbin, "xclbin");
+    require_xclbin(req.xclbin);
     if (req.iters == 0) throw DesignError("XrtRequest: iters must be at least 1 (timed runs)");
 #if !NPUSIM_HAVE_XRT
     (void)insts;

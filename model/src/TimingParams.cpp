@@ -1,11 +1,10 @@
 #include "npusim/model/TimingParams.hpp"
 
+#include "npusim/model/BoundedFile.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <cmath>
-#include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -186,14 +185,24 @@ void TimingParams::apply_json(const std::string& json_text, const std::string& o
 }
 
 void TimingParams::apply_json_file(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw DesignError(fmt::format("cannot read timing file '{}': it is a directory", path));
-    std::ifstream in(path);
-    if (!in) throw DesignError(fmt::format("cannot open timing file '{}'", path));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    apply_json(ss.str(), "'" + path + "'");
+    std::string text;
+    try {
+        text = read_bounded_file(path, kMaxTimingFileBytes);
+    } catch (const BoundedFileError& e) {
+        switch (e.kind()) {
+        case BoundedFileError::Kind::Directory:
+            throw DesignError(fmt::format("cannot read timing file '{}': it is a directory", path));
+        case BoundedFileError::Kind::Open: throw DesignError(fmt::format("cannot open timing file '{}'", path));
+        case BoundedFileError::Kind::Read:
+            throw DesignError(fmt::format("cannot read timing file '{}': {}", path, e.what()));
+        case BoundedFileError::Kind::TooLarge:
+            throw DesignError(fmt::format("timing file '{}' is too large: {} (a timing file is a JSON object of "
+                                          "a few dozen parameters)",
+                                          path, e.what()));
+        }
+        throw;
+    }
+    apply_json(text, "'" + path + "'");
 }
 
 std::vector<TimingParams::Info> TimingParams::describe() const {

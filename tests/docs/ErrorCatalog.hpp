@@ -118,6 +118,7 @@ void add_lowlevel(Catalog& c);
 void add_model(Catalog& c);
 void add_simulation(Catalog& c);
 void add_harness(Catalog& c);
+void add_npy(Catalog& c); ///< called by add_harness
 void add_cli(Catalog& c);
 void add_export(Catalog& c);
 void add_scratchpad(Catalog& c);

@@ -112,7 +112,7 @@ TEST_CASE("a design too large for the host memory is a design error naming its s
     ro.host_memory_bytes = 16 << 10;
     CHECK_THROWS_WITH(run_design(spec, "npu1_1col", {}, ro),
                       "design 'passthrough_kernel' (bits=8 size=4096 tile=1024) on npu1_1col: its runtime arguments "
-                      "take 8192 B and a run needs about 3 times that (24576 B), more than the 16384 B of host memory "
+                      "take 8 KiB and a run needs about 3 times that (24 KiB), more than the 16 KiB of host memory "
                       "available");
     ro.host_memory_bytes = 1 << 20;
     CHECK_NOTHROW(run_design(spec, "npu1_1col", {}, ro));
@@ -124,14 +124,49 @@ TEST_CASE("a design too large for the host memory is a design error naming its s
     ro.warmup = 1;
     CHECK_THROWS_WITH(run_design(spec, "npu1_1col", {}, ro),
                       "design 'passthrough_kernel' (bits=8 size=4096 tile=1024) on npu1_1col: its runtime arguments "
-                      "take 8192 B and a run needs about 3 times that, plus 16384 B for 4 invocations (40960 B), more "
-                      "than the 32768 B of host memory available");
-#if !defined(__SANITIZE_ADDRESS__) // AddressSanitizer aborts on such a request instead of throwing
-    // 100 TB: the allocation itself fails while the design builds its input.
+                      "take 8 KiB and a run needs about 3 times that, plus 16 KiB for 4 invocations (40 KiB), more "
+                      "than the 32 KiB of host memory available");
+    // 100 TB: refused from the estimate (the machine's limit), before anything is allocated.
     CHECK_THROWS_WITH(run_design(spec, "npu1_1col", {{"size", 100'000'000'000'000}}, RunOptions{}),
                       Catch::StartsWith("design 'passthrough_kernel' (bits=8 size=100000000000000 tile=1024) on "
-                                        "npu1_1col: out of host memory while building its tensors"));
-#endif
+                                        "npu1_1col: its runtime arguments take 181.9 TiB and a run needs about 3 times "
+                                        "that (545.7 TiB), more than the "));
+}
+
+TEST_CASE("a 40960^3 matmul is refused from its parameters, before its inputs are allocated", "[golden][memory]") {
+    RunOptions ro;
+    ro.host_memory_bytes = std::uint64_t{16} << 30; // a 16 GiB machine, whatever this one has
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK_THROWS_WITH(run_design(design_by_name("matmul_single_core"), "npu1", {{"M", 40960}, {"K", 40960}, {"N", 40960}, {"n", 640}},
+                                 ro),
+                      Catch::Contains("on npu1: its runtime arguments take 12.5 GiB and a run needs about 3 times "
+                                      "that (37.5 GiB), more than the 16 GiB of host memory available"));
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < 1.0);
+}
+
+TEST_CASE("a std::bad_alloc in a run is a design error naming the run and what it was doing", "[golden][memory]") {
+    // passthrough_kernel, with a reference that runs out of memory.
+    DesignSpec spec = design_by_name("passthrough_kernel");
+    spec.name = "greedy";
+    const auto build = spec.build;
+    spec.build = [build](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
+        DesignInstance inst = build(dev, p, o);
+        inst.reference = [](const Tensors&) -> Tensors { throw std::bad_alloc(); };
+        return inst;
+    };
+    RunOptions ro;
+    ro.host_memory_bytes = 1 << 30;
+    CHECK_THROWS_WITH(run_design(spec, "npu1_1col", {}, ro),
+                      "design 'greedy' (bits=8 size=4096 tile=1024) on npu1_1col: out of host memory (std::bad_alloc) "
+                      "while computing the expected outputs; 1 GiB of host memory was available when the run started");
+    // While building: the design's build function itself.
+    spec.build = [](const model::DeviceSpec&, const Params&, const BuildOptions&) -> DesignInstance {
+        throw std::bad_alloc();
+    };
+    CHECK_THROWS_WITH(run_design(spec, "npu1_1col", {}, ro),
+                      "design 'greedy' (bits=8 size=4096 tile=1024) on npu1_1col: out of host memory (std::bad_alloc) "
+                      "while building the design and generating its inputs; 1 GiB of host memory was available when "
+                      "the run started");
 }
 
 TEST_CASE("the inputs move into the simulator and are kept only where still needed: iters, --save", "[golden]") {

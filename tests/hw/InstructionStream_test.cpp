@@ -105,3 +105,12 @@ TEST_CASE("insts file that is empty, missing or a directory is refused", "[hw][i
     CHECK(message_of(missing) == "cannot open instruction file '" + missing + "'");
     CHECK(message_of(dir.string()) == "cannot read instruction file '" + dir.string() + "': it is a directory");
 }
+
+TEST_CASE("an instruction file over 64 MiB is refused before it is read", "[hw][insts]") {
+    CHECK(message_of("/dev/zero") == "instruction file '/dev/zero' is too large: it has more than the limit of 64 MiB");
+    const auto path = scratch("huge.bin", "");
+    std::filesystem::resize_file(path, std::uintmax_t{8} << 30); // sparse: no memory, no disk blocks
+    CHECK(message_of(path) ==
+          "instruction file '" + path + "' is too large: it has 8589934592 bytes, more than the limit of 64 MiB");
+    std::remove(path.c_str());
+}

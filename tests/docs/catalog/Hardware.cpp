@@ -5,6 +5,8 @@
 #include "npusim/hw/InstructionStream.hpp"
 #include "npusim/hw/XrtRunner.hpp"
 
+#include <filesystem>
+
 namespace npusim::errcat {
 
 void add_hardware(Catalog& c) {
@@ -18,6 +20,11 @@ void add_hardware(Catalog& c) {
                  InstructionStream::load(ctx.tmp + "/none.bin"));
     NPUSIM_ERROR(c, "hw.insts_directory", kDesign, "cannot read instruction file '$TMP': it is a directory",
                  InstructionStream::load(ctx.tmp));
+    NPUSIM_ERROR(c, "hw.insts_too_large", kDesign,
+                 "instruction file '/dev/zero' is too large: it has more than the limit of 64 MiB",
+                 InstructionStream::load("/dev/zero"));
+    NPUSIM_ERROR(c, "hw.insts_read", kDesign, "cannot read instruction file '/proc/self/mem': Input/output error",
+                 InstructionStream::load("/proc/self/mem"));
     NPUSIM_ERROR(c, "hw.insts_empty", kDesign,
                  "instruction file '$TMP/insts.bin' is empty: the NPU needs at least one instruction word",
                  write_file(ctx, "insts.bin", ""), InstructionStream::load(ctx.tmp + "/insts.bin"));
@@ -52,6 +59,19 @@ void add_hardware(Catalog& c) {
           "touch $TMP/x.xclbin; printf '\\0\\0\\3\\6' > $TMP/insts.bin", [insts](const Context& ctx) {
               insts(ctx);
               write_file(ctx, "x.xclbin", "");
+          });
+    c.cli("hw.xclbin_not_regular", kDesign,
+          "xclbin '/dev/zero' is not a regular file (XRT reads an xclbin whole, from a file)",
+          {"hw", "passthrough_kernel", "--xclbin", "/dev/zero", "--insts", "$TMP/insts.bin"},
+          "printf '\\0\\0\\3\\6' > $TMP/insts.bin", insts);
+    c.cli("hw.xclbin_too_large", kDesign,
+          "xclbin '$TMP/x.xclbin' is too large: it has 268435457 bytes, more than the limit of 256 MiB",
+          {"hw", "passthrough_kernel", "--xclbin", "$TMP/x.xclbin", "--insts", "$TMP/insts.bin"},
+          "truncate -s 268435457 $TMP/x.xclbin; printf '\\0\\0\\3\\6' > $TMP/insts.bin",
+          [insts](const Context& ctx) {
+              insts(ctx);
+              write_file(ctx, "x.xclbin", "");
+              std::filesystem::resize_file(ctx.tmp + "/x.xclbin", 268435457); // sparse
           });
     NPUSIM_ERROR(c, "hw.iters", kDesign, "XrtRequest: iters must be at least 1 (timed runs)",
                  write_file(ctx, "x.xclbin", "xclbin"); write_file(ctx, "i.bin", std::string(4, '\0'));

@@ -10,6 +10,7 @@
 #include "npusim/harness/NpyFile.hpp"
 #include "npusim/harness/Sweep.hpp"
 
+#include <new>
 #include <stdexcept>
 
 namespace npusim::errcat {
@@ -27,18 +28,6 @@ harness::DesignInstance instance(std::vector<ArgSpec> args, Tensors inputs, harn
 std::vector<ArgSpec> ab() { return {ArgSpec::input("a", kArg), ArgSpec::output("b", kArg)}; }
 Tensors a_in() { return {{"a", Tensor(DType::i32, {1024})}}; }
 Tensors copy_a(const Tensors& in) { return {{"b", in.at("a")}}; }
-/// .npy bytes: the magic string, version 1.0, and this header (padded as numpy does not need).
-std::vector<std::uint8_t> npy(const std::string& header, std::size_t data_bytes = 0, int major = 1) {
-    std::string s = "\x93NUMPY";
-    s += static_cast<char>(major);
-    s += '\0';
-    s += static_cast<char>(header.size() & 0xFF);
-    s += static_cast<char>(header.size() >> 8);
-    if (major > 1) s += std::string(2, '\0');
-    s += header;
-    s += std::string(data_bytes, '\0');
-    return {s.begin(), s.end()};
-}
 } // namespace
 
 void add_harness(Catalog& c) {
@@ -141,84 +130,7 @@ void add_harness(Catalog& c) {
                  Tensor(DType::i32, {4}, std::vector<std::uint8_t>(3)));
     NPUSIM_ERROR(c, "tensor.get", kOther, "no tensor 'a' (tensors: none)", harness::get(Tensors{}, "a"));
 
-    c.component("Harness: .npy files",
-                "Reading and writing NumPy .npy files (`harness/src/NpyFile.cpp`): `--input`, `--expect`, "
-                "`--save-outputs`. `npy(header, data bytes, major version)` makes the bytes of a file.");
-    c.site("harness/src/NpyFile.cpp");
-    using harness::NpyFile;
-    NPUSIM_ERROR(c, "npy.magic", kFile, "'x.npy': not a .npy file (it does not start with the magic string \\x93NUMPY)",
-                 NpyFile::parse(std::vector<std::uint8_t>{'P', 'K', 3, 4, 0, 0, 0, 0}, "x.npy"));
-    NPUSIM_ERROR(c, "npy.version", kFile,
-                 "'x.npy': unsupported .npy format version 4.0 (npusim reads 1.0, 2.0 and 3.0)",
-                 NpyFile::parse(npy("{}", 0, 4), "x.npy"));
-    NPUSIM_ERROR(c, "npy.truncated_prefix", kFile, "'x.npy': truncated .npy header", auto b = npy(""); b.resize(9);
-                 NpyFile::parse(b, "x.npy"));
-    NPUSIM_ERROR(c, "npy.truncated_header", kFile,
-                 "'x.npy': truncated .npy header: it declares 57 bytes, the file has 10 after the prefix",
-                 auto b = npy("{'descr': '<i4', 'fortran_order': False, 'shape': (4,), }");
-                 b.resize(20); NpyFile::parse(b, "x.npy"));
-    NPUSIM_ERROR(c, "npy.key_not_string", kFile, "'x.npy': malformed .npy header: a key must be a string, got 1",
-                 NpyFile::parse(npy("{1: 2}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.text_after_dict", kFile, "'x.npy': malformed .npy header: unexpected text after the dict: 'x'",
-                 NpyFile::parse(npy("{} x"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.expected_char", kFile, "'x.npy': malformed .npy header: expected ':' at offset 9, found '''",
-                 NpyFile::parse(npy("{'descr' '<i4'}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.header_ended", kFile, "'x.npy': malformed .npy header: expected '}', the header ended",
-                 NpyFile::parse(npy("{'descr': '<i4'"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.ended_inside_dict", kFile, "'x.npy': malformed .npy header: the header ended inside the dict",
-                 NpyFile::parse(npy("{'descr':"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.number_without_digits", kFile, "'x.npy': malformed .npy header: a number without digits",
-                 NpyFile::parse(npy("{'shape': (-,)}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.number_too_large", kFile, "'x.npy': malformed .npy header: a number too large",
-                 NpyFile::parse(npy("{'shape': (99999999999999999999,)}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.unexpected_word", kFile, "'x.npy': malformed .npy header: unexpected 'Maybe' at offset 18",
-                 NpyFile::parse(npy("{'fortran_order': Maybe}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.unexpected_key", kFile, "'x.npy': malformed .npy header: unexpected key 'order'",
-                 NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': False, 'shape': (4,), 'order': 'C'}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.missing_key", kFile,
-                 "'x.npy': malformed .npy header: it needs the keys 'descr', 'fortran_order' and 'shape', has: "
-                 "{'descr': '<i4', 'shape': (4,)}",
-                 NpyFile::parse(npy("{'descr': '<i4', 'shape': (4,)}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.structured_dtype", kFile,
-                 "'x.npy': unsupported dtype [('x', '<i4')] (a structured dtype); npusim reads plain arrays",
-                 NpyFile::parse(npy("{'descr': [('x', '<i4')], 'fortran_order': False, 'shape': (4,)}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.big_endian", kFile,
-                 "'x.npy': big-endian dtype '>i4' is not supported; save a little-endian array (arr.astype('<i4'))",
-                 NpyFile::parse(npy("{'descr': '>i4', 'fortran_order': False, 'shape': (4,)}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.unsupported_dtype", kFile,
-                 "'x.npy': unsupported dtype '<f8' (float64); npusim reads |i1 (int8), |u1 (uint8), <i2 (int16), <i4 "
-                 "(int32), <u4 (uint32), <f4 (float32) and bfloat16 ('<V2' or 'bfloat16')",
-                 NpyFile::parse(npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4,)}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.fortran_order_value", kFile, "'x.npy': malformed .npy header: fortran_order is 0",
-                 NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': 0, 'shape': (4,)}"), "x.npy"));
-    NPUSIM_ERROR(
-        c, "npy.fortran_order", kFile,
-        "'x.npy': Fortran-order arrays are not supported; save a C-order array (np.save(f, np.ascontiguousarray(a)))",
-        NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': True, 'shape': (4,)}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.shape_not_tuple", kFile, "'x.npy': malformed .npy header: shape is [4]",
-                 NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': False, 'shape': [4]}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.shape_entry", kFile, "'x.npy': malformed .npy header: shape (-4,)",
-                 NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': False, 'shape': (-4,)}"), "x.npy"));
-    NPUSIM_ERROR(
-        c, "npy.shape_too_large", kFile, "'x.npy': shape (4294967296, 4294967296,) is too large",
-        NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': False, 'shape': (4294967296, 4294967296,)}"), "x.npy"));
-    NPUSIM_ERROR(c, "npy.data_size", kFile,
-                 "'x.npy': truncated data: 12 bytes after the header, dtype int32 shape (4,) needs 16",
-                 NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': False, 'shape': (4,)}", 12), "x.npy"));
-    NPUSIM_ERROR(c, "npy.read_directory", kFile, "cannot read '$TMP': it is a directory", NpyFile::read(ctx.tmp));
-    NPUSIM_ERROR(c, "npy.open", kFile, "cannot open '$TMP/none.npy': No such file or directory",
-                 NpyFile::read(ctx.tmp + "/none.npy"));
-    NPUSIM_ERROR(c, "npy.read", kFile, "cannot read '/proc/self/mem': <...>Input/output error",
-                 NpyFile::read("/proc/self/mem"));
-    NPUSIM_ERROR(c, "npy.write_size", kFile, "cannot write '$TMP/x.npy': 3 bytes given for int32 (4,), which takes 16",
-                 NpyFile::write(ctx.tmp + "/x.npy", DType::i32, {4}, std::vector<std::uint8_t>(3)));
-    NPUSIM_ERROR(c, "npy.write_open", kFile, "cannot write '$TMP/no/x.npy': No such file or directory",
-                 NpyFile::write(ctx.tmp + "/no/x.npy", Tensor(DType::i32, {4})));
-    NPUSIM_ERROR(c, "npy.write", kFile, "cannot write '/dev/full': No space left on device",
-                 NpyFile::write("/dev/full", Tensor(DType::i32, {4})));
-    c.internal("npy.header_too_large", "npy header of 4294967296 bytes is too large",
-               "Version 2.0 headers hold up to 4 GiB; the header of a dtype and a shape of at most 32 dimensions "
-               "is a few hundred bytes.");
+    add_npy(c); // catalog/Npy.cpp, in this place of the page
 
     c.component("Harness: runs",
                 "`npusim run` and `harness::run_design` (`harness/src/DesignRunner.cpp`, `DepthAnalysis.cpp`).");
@@ -255,15 +167,27 @@ void add_harness(Catalog& c) {
                  o.rtol = -1; harness::run_design(harness::design_by_name("passthrough_kernel"), "npu1_1col", {}, o));
     NPUSIM_ERROR(c, "run.host_memory", kDesign,
                  "design 'passthrough_kernel' (bits=8 size=4096 tile=1024) on npu1_1col: its runtime arguments take "
-                 "8192 B and a run needs about <...>, more than the 16384 B of host memory available",
+                 "8 KiB and a run needs about <...>, more than the 16 KiB of host memory available",
                  harness::RunOptions o;
                  o.host_memory_bytes = 16 << 10;
                  harness::run_design(harness::design_by_name("passthrough_kernel"), "npu1_1col", {}, o));
-    c.cli("run.out_of_host_memory", kDesign,
-          "design 'passthrough_kernel' (bits=8 size=100000000000000 tile=1024) on npu1_1col: out of host memory "
-          "while building its tensors (this machine has <...> available)",
-          {"run", "passthrough_kernel", "--param", "size=100000000000000"})
-        .sanitizer_skip = true;
+    c.cli("run.host_memory_limit", kDesign,
+          "design 'passthrough_kernel' (bits=8 size=100000000000000 tile=1024) on npu1_1col: its runtime arguments "
+          "take 181.9 TiB and a run needs about 3 times that (545.7 TiB), more than the <...> of host memory "
+          "available (<...>)",
+          {"run", "passthrough_kernel", "--param", "size=100000000000000"});
+    NPUSIM_ERROR(c, "run.out_of_host_memory", kDesign,
+                 "design 'x' (bits=8 size=4096 tile=1024) on npu1_1col: out of host memory (std::bad_alloc) while "
+                 "building the design and generating its inputs; 1 GiB of host memory was available when the run "
+                 "started",
+                 harness::DesignSpec s = harness::design_by_name("passthrough_kernel"); s.name = "x";
+                 s.build = [](const model::DeviceSpec&, const harness::Params&,
+                              const harness::BuildOptions&) -> harness::DesignInstance { throw std::bad_alloc(); };
+                 harness::RunOptions o; o.host_memory_bytes = 1 << 30; harness::run_design(s, "npu1_1col", {}, o));
+    c.internal("run.out_of_host_memory_early",
+               "design '<...>' on <...>: out of host memory (std::bad_alloc) while starting",
+               "A std::bad_alloc before the run's memory limit is known: while its device and parameters are "
+               "checked, which allocate a few strings.");
     NPUSIM_ERROR(c, "run.iters", kDesign, "design 'passthrough_kernel': --iters must be at least 1",
                  harness::RunOptions o;
                  o.iters = 0; harness::run_design(harness::design_by_name("passthrough_kernel"), "npu1_1col", {}, o));

@@ -51,6 +51,12 @@ void add_model(Catalog& c) {
           {"run", "passthrough_kernel", "--timing", "$TMP"});
     c.cli("model.timing_missing", kDesign, "cannot open timing file '$TMP/none.json'",
           {"run", "passthrough_kernel", "--timing", "$TMP/none.json"});
+    c.cli("model.timing_file_too_large", kDesign,
+          "timing file '/dev/zero' is too large: it has more than the limit of 1 MiB (a timing file is a JSON "
+          "object of a few dozen parameters)",
+          {"run", "passthrough_kernel", "--timing", "/dev/zero"});
+    c.cli("model.timing_read", kDesign, "cannot read timing file '/proc/self/mem': Input/output error",
+          {"run", "passthrough_kernel", "--timing", "/proc/self/mem"});
     c.site("model/src/ComputePeak.cpp");
     NPUSIM_ERROR(c, "model.mac_peak", kDesign,
                  "no matrix-unit peak for f32 inputs on AIE2 (the mmul unit takes i8, i16 and bf16)",

@@ -122,6 +122,26 @@ struct RuntimeOptions {
     bool strict_task_groups = true;
 };
 
+/// While one lives, every Runtime constructed on this thread passes its tensor arguments' types
+/// to `check` as soon as it has them, before the code that builds the design goes on (to generate
+/// its inputs, say): a harness can refuse a design whose host tensors cannot fit in memory from
+/// their types, before they are allocated (harness::run_design). What `check` throws leaves the
+/// Runtime's constructor. Scopes nest; the innermost is called.
+class RuntimeArgumentsCheck {
+public:
+    using Fn = std::function<void(const std::vector<TensorType>& tensors)>;
+    explicit RuntimeArgumentsCheck(Fn check);
+    ~RuntimeArgumentsCheck();
+    RuntimeArgumentsCheck(const RuntimeArgumentsCheck&) = delete;
+    RuntimeArgumentsCheck& operator=(const RuntimeArgumentsCheck&) = delete;
+    /// Calls the innermost live check of this thread, if any.
+    static void run(const std::vector<TensorType>& tensors);
+
+private:
+    Fn check_;
+    RuntimeArgumentsCheck* outer_ = nullptr;
+};
+
 /// Options of shim_dma_single_bd_task (aiex.shim_dma_single_bd_task), in declaration order.
 struct ShimTaskOptions {
     std::optional<TensorAccessPattern> tap; ///< default: the whole tensor, linear
@@ -149,6 +169,7 @@ public:
         state_->run = [seq = std::move(seq), converted = std::move(converted)]() mutable {
             std::apply(seq, converted);
         };
+        RuntimeArgumentsCheck::run(state_->tensors);
     }
 
     const std::shared_ptr<detail::RuntimeState>& state() const { return state_; }

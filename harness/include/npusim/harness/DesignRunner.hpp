@@ -4,6 +4,7 @@
 // (the design's reference on those same inputs, or .npy files), optionally save every tensor as
 // .npy, and compare each output: exactly for integers, with rtol/atol for f32 and bf16.
 #include "npusim/harness/DesignRegistry.hpp"
+#include "npusim/harness/HostMemory.hpp"
 #include "npusim/sim/Simulator.hpp"
 
 #include <map>
@@ -34,8 +35,11 @@ struct RunOptions {
     std::uint32_t warmup = 0;
     /// Resolve-time warnings (static hang checks) are errors (iron::ResolveOptions::werror).
     bool werror = false;
-    /// Host memory the run may use, in bytes (0: what the machine has available now). A design whose
-    /// runtime arguments need more (about 3x their bytes) is refused before simulating.
+    /// Host memory the run may use, in bytes (0: host_memory_limit(), the smallest of MemAvailable,
+    /// the rlimits and the cgroup's limit). A design whose runtime arguments need more (about 3x
+    /// their bytes) is refused as soon as its Runtime gives their types, before its inputs are
+    /// generated (iron::RuntimeArgumentsCheck). A std::bad_alloc anywhere in the run becomes a
+    /// DesignError naming the run and what it was doing.
     std::uint64_t host_memory_bytes = 0;
     /// Depths of single fifo endpoints (iron::ResolveOptions::depth_overrides; `npusim depth`).
     std::vector<iron::DepthOverride> depth_overrides;
@@ -50,7 +54,7 @@ struct InvocationReport {
     bool all_match = true;
 };
 
-/// Host memory that can be allocated now (MemAvailable), in bytes; 0 when unknown.
+/// Host memory that can be allocated now, in bytes (host_memory_limit().bytes); 0 when unknown.
 std::uint64_t available_host_memory();
 
 /// The options `spec` is resolved with in a run: its alloc_scheme unless `opts` overrides it.

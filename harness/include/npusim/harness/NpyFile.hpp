@@ -18,6 +18,7 @@
 #include "npusim/harness/Tensor.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -35,8 +36,14 @@ public:
 
 class NpyFile {
 public:
-    /// Read a whole .npy file.
-    static Tensor read(const std::string& path);
+    /// Called with a file's dtype and shape, from its header, before its data is read: throws to
+    /// refuse the file (an argument of another type) without reading gigabytes first.
+    using HeaderCheck = std::function<void(DType dtype, const std::vector<std::int64_t>& shape)>;
+    /// Read a whole .npy file. The header (at most 1 MiB, tuples and lists nested at most 32 deep)
+    /// says how many data bytes follow: a regular file of another size is refused from its size,
+    /// before the data is read; from anything else (a pipe, a device) at most that many bytes and
+    /// one more are read.
+    static Tensor read(const std::string& path, const HeaderCheck& check = {});
     /// Write `t` as a .npy file (byte-for-byte what numpy.save writes; bf16 as '<V2').
     static void write(const std::string& path, const Tensor& t);
     /// The same for bytes held elsewhere (a run's host tensor), written as they are, not copied

@@ -18,8 +18,12 @@ public:
     /// name the binary form insts.bin and the text form insts.txt).
     static Form form_for(const std::string& path);
 
+    /// The largest instruction file read: 64 MiB (a design's stream is a few KiB; the NPU's
+    /// instruction buffer object is far smaller than this).
+    static constexpr std::uint64_t kMaxBytes = std::uint64_t{64} << 20;
+
     /// Load and validate `path` in the form its name implies. Throws DesignError naming the file
-    /// when it cannot be read, is empty, has a size that is not a multiple of 4 bytes (binary) or a
+    /// when it cannot be read, has more than kMaxBytes (checked before reading), is empty, has a size that is not a multiple of 4 bytes (binary) or a
     /// line that is not one hex word (text).
     static InstructionStream load(const std::string& path);
     static InstructionStream load(const std::string& path, Form form);

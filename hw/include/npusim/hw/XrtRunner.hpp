@@ -17,7 +17,11 @@
 namespace npusim::hw {
 
 struct XrtRequest {
-    std::string xclbin; ///< path of the xclbin (checked readable before XRT is touched)
+    /// The largest xclbin accepted: 256 MiB (an NPU design's xclbin is well under 10 MiB).
+    static constexpr std::uint64_t kMaxXclbinBytes = std::uint64_t{256} << 20;
+    /// Path of the xclbin: checked to be a readable, non-empty regular file of at most
+    /// kMaxXclbinBytes before XRT is touched (XRT reads it whole).
+    std::string xclbin;
     std::string kernel_name = "MLIR_AIE";
     unsigned device_index = 0;
     std::uint32_t warmup = 0;

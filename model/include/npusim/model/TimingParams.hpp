@@ -55,7 +55,10 @@ struct TimingParams {
     static TimingParams for_arch(Arch arch);
     /// Override from a JSON object given as text; `origin` names it in errors.
     void apply_json(const std::string& json_text, const std::string& origin);
-    /// Override from a JSON file.
+    /// The largest timing file read (1 MiB; the full table as JSON is under 2 KiB).
+    static constexpr std::uint64_t kMaxTimingFileBytes = 1 << 20;
+    /// Override from a JSON file of at most kMaxTimingFileBytes: a larger one (or a device such as
+    /// /dev/zero) is a DesignError before more than that is read.
     void apply_json_file(const std::string& path);
 
     struct Info {
