@@ -103,14 +103,21 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
     // Host memory: a design too large for this machine is a clear error, not std::bad_alloc.
-    auto param_text = [&] {
+    auto param_text = [&] { // a named parameter by its name (dtype_in=i16), as --param takes it
         std::string t;
-        for (const auto& [k, v] : rep.params) t += fmt::format("{}{}={}", t.empty() ? "" : " ", k, v);
+        for (const auto& [k, v] : rep.params) {
+            const auto p = std::find_if(spec.params.begin(), spec.params.end(),
+                                        [&k = k](const ParamSpec& x) { return x.name == k; });
+            t += fmt::format("{}{}={}", t.empty() ? "" : " ", k, p != spec.params.end() ? p->value_str(v)
+                                                                                        : std::to_string(v));
+        }
         return t.empty() ? std::string("its defaults") : t;
     };
     const std::uint64_t available = opts.host_memory_bytes ? opts.host_memory_bytes : available_host_memory();
-    auto size = [](std::uint64_t b) {
-        return b >= (1u << 20) ? fmt::format("{} MiB", b >> 20) : fmt::format("{} B", b);
+    auto size = [](std::uint64_t b) { // whole MiB as such, else with one decimal (1.5 MiB, not 1 MiB)
+        if (b < (1u << 20)) return fmt::format("{} B", b);
+        if (b % (1u << 20) == 0) return fmt::format("{} MiB", b >> 20);
+        return fmt::format("{:.1f} MiB", static_cast<double>(b) / (1u << 20));
     };
     std::optional<DesignInstance> built;
     try {
@@ -147,6 +154,13 @@ RunReport run_design(const DesignSpec& spec, const std::string& device, const Pa
                 size(available)));
     }
     rep.args = inst.args;
+    if (!opts.save_dir.empty()) // each argument becomes a file in the folder, and nowhere else
+        for (const auto& a : inst.args)
+            if (a.role != ArgRole::unused && !is_plain_file_name(a.name))
+                throw DesignError(fmt::format(
+                    "--save-outputs: {} '{}' of design '{}' cannot be saved as '{}.npy': its name is not a plain file "
+                    "name (it holds '/' or is '.', '..' or empty) and would be written outside '{}'",
+                    role_name(a.role), a.name, spec.name, a.name, opts.save_dir));
 
     // Inputs: generated from the seed unless a file is given. Taken from the instance, not copied.
     Tensors inputs = std::move(inst.inputs);
