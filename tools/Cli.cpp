@@ -8,6 +8,7 @@
 #include "HwCommand.hpp"
 #include "InfoCommands.hpp"
 #include "JsonDocument.hpp"
+#include "MpiSession.hpp"
 #include "OutputPaths.hpp"
 #include "RunCommand.hpp"
 #include "RunReport.hpp"
@@ -27,6 +28,7 @@
 #include <optional>
 #include <ostream>
 #include <regex>
+#include <sstream>
 
 namespace npusim::tools {
 
@@ -142,12 +144,26 @@ std::string usage_hint(const CLI::App* app) {
 
 int run_command(std::optional<Cli>& cli, const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+// A rank other than 0: the command runs (its share of a sweep), what it prints is dropped.
+int run_cli_quietly(const std::vector<std::string>& args, std::ostream& sink) {
+    std::optional<Cli> cli;
+    try {
+        return run_command(cli, args, sink, sink);
+    } catch (const std::exception& e) {
+        return classify_error(e).code;
+    }
+}
+
 } // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     clear_failed_run_files();
     bool json = false;
     for (const auto& a : args) json |= a == "--json";
+    // Under mpirun every rank runs this; rank 0 alone speaks (it gathers what the others did), so
+    // one document comes out, on success and on error.
+    std::ostringstream silenced;
+    if (launched_by_mpi() && launcher_rank() > 0) return run_cli_quietly(args, silenced);
     exit_report::begin(json);
     std::optional<Cli> cli;
     try {
@@ -209,6 +225,7 @@ int run_command(std::optional<Cli>& cli, const std::vector<std::string>& args, s
 } // namespace
 
 ErrorClass classify_error(const std::exception& e) {
+    if (const auto* c = dynamic_cast<const ClassifiedError*>(&e)) return c->cls;
     if (dynamic_cast<const UsageError*>(&e)) return {2, "usage_error", "usage error"};
     if (dynamic_cast<const DesignError*>(&e)) return {2, "design_error", "design error"};
     if (dynamic_cast<const harness::NpyError*>(&e) || dynamic_cast<const FileError*>(&e) ||

@@ -1,5 +1,6 @@
 #include "SweepCommand.hpp"
 
+#include "Cli.hpp"
 #include "CliSupport.hpp"
 #include "JsonDocument.hpp"
 #include "OutputPaths.hpp"
@@ -13,6 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <fmt/format.h>
@@ -216,6 +218,19 @@ void decode_share(const std::string& s, std::vector<std::optional<harness::Sweep
     }
 }
 
+// "!CODE\nSTATUS\nKIND\nMESSAGE": the error a rank sent instead of its share, as rank 0 reports it.
+ClassifiedError rank_error(const std::string& share, int rank) {
+    std::istringstream in(share.substr(1));
+    ErrorClass c;
+    std::string code, message;
+    std::getline(in, code);
+    std::getline(in, c.status);
+    std::getline(in, c.kind);
+    std::getline(in, message, '\0');
+    c.code = std::atoi(code.c_str());
+    return ClassifiedError(c, fmt::format("sweep: rank {}: {}", rank, message));
+}
+
 int run_sweep(SweepArgs& r, std::ostream& out, std::ostream& err) {
     const auto& spec = harness::design_by_name(r.design);
     const auto points = harness::sweep_points(spec, r.devices, r.axes);
@@ -248,13 +263,25 @@ int run_sweep(SweepArgs& r, std::ostream& out, std::ostream& err) {
             line.show(fmt::format("  sweep{}: {}/{} points, {:.1f} s", ranks > 1 ? " (rank 0)" : "", done, total, s), s,
                       done == total);
         };
-    const auto my_results = harness::run_sweep(spec, my_points, r.opts);
+    // A rank whose share fails sends its error in place of its results: rank 0 reports it, once.
+    std::vector<harness::SweepResult> my_results;
+    std::string failure;
+    try {
+        my_results = harness::run_sweep(spec, my_points, r.opts);
+    } catch (const std::exception& e) {
+        if (!mpi) throw;
+        const auto c = classify_error(e);
+        failure = fmt::format("!{}\n{}\n{}\n{}", c.code, c.status, c.kind, e.what());
+    }
     line.finish();
 
     std::vector<harness::SweepResult> results(points.size());
     if (mpi) {
-        const auto shares = mpi->gather(encode_share(mine, my_results));
+        const auto shares = mpi->gather(failure.empty() ? encode_share(mine, my_results) : failure);
+        mpi->collectives_done();
         if (rank != 0) return 0;
+        for (std::size_t k = 0; k < shares.size(); ++k)
+            if (shares[k].starts_with("!")) throw rank_error(shares[k], static_cast<int>(k));
         std::vector<std::optional<harness::SweepResult>> got(points.size());
         for (std::size_t k = 0; k < shares.size(); ++k) decode_share(shares[k], got, static_cast<int>(k));
         for (std::size_t i = 0; i < points.size(); ++i) {
