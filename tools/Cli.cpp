@@ -2,11 +2,14 @@
 #include "CliOptions.hpp"
 #include "CliSupport.hpp"
 #include "DepthCommand.hpp"
+#include "ExitReport.hpp"
 #include "ExportCommand.hpp"
 #include "HelpFormatter.hpp"
 #include "HwCommand.hpp"
 #include "InfoCommands.hpp"
 #include "JsonDocument.hpp"
+#include "MpiSession.hpp"
+#include "OutputPaths.hpp"
 #include "RunCommand.hpp"
 #include "RunReport.hpp"
 #include "SweepCommand.hpp"
@@ -16,6 +19,7 @@
 #include "npusim/hw/HardwareError.hpp"
 #include "npusim/model/Error.hpp"
 #include "npusim/sim/Diagnosis.hpp"
+#include "npusim/traces/OutputFile.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -24,6 +28,7 @@
 #include <optional>
 #include <ostream>
 #include <regex>
+#include <sstream>
 
 namespace npusim::tools {
 
@@ -121,61 +126,111 @@ struct Cli {
     std::string help() const { return app.help(); }
 };
 
+// The usage line of the command a usage error concerns (the first line of its description), and
+// where its options are: not the whole help, which would bury the error.
+std::string usage_hint(const CLI::App* app) {
+    const CLI::App* sub = nullptr;
+    if (app)
+        for (const auto* s : app->get_subcommands())
+            if (s->parsed()) sub = s;
+    if (!sub) return "usage: npusim COMMAND [options] (`npusim --help` lists the commands and their options)\n";
+    std::string line = sub->get_description().substr(0, sub->get_description().find('\n'));
+    line.erase(0, line.find_first_not_of(' '));
+    // Up to the description beside it (after two spaces, or after "[options] ").
+    if (const auto gap = line.find("  "); gap != std::string::npos) line.erase(gap);
+    if (const auto opts = line.find("[options] "); opts != std::string::npos) line.erase(opts + 9);
+    return fmt::format("usage: {} (`npusim {} --help` for its options)\n", line, sub->get_name());
+}
+
+int run_command(std::optional<Cli>& cli, const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// A rank other than 0: the command runs (its share of a sweep), what it prints is dropped.
+int run_cli_quietly(const std::vector<std::string>& args, std::ostream& sink) {
+    std::optional<Cli> cli;
+    try {
+        return run_command(cli, args, sink, sink);
+    } catch (const std::exception& e) {
+        return classify_error(e).code;
+    }
+}
+
 } // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     clear_failed_run_files();
     bool json = false;
     for (const auto& a : args) json |= a == "--json";
+    // Under mpirun every rank runs this; rank 0 alone speaks (it gathers what the others did), so
+    // one document comes out, on success and on error.
+    std::ostringstream silenced;
+    if (launched_by_mpi() && launcher_rank() > 0) return run_cli_quietly(args, silenced);
+    exit_report::begin(json);
     std::optional<Cli> cli;
     try {
-        if (args.empty()) {
-            RunArgs r;
-            r.design = harness::default_design();
-            out << "npusim demo: simulating the IRON passthrough_kernel design (see `npusim --help`)\n\n";
-            return cmd_run(r, out, err);
-        }
-        cli.emplace(out, err);
-        std::vector<std::string> reversed(args.rbegin(), args.rend()); // as CLI11 takes them
-        try {
-            cli->app.parse(reversed);
-        } catch (const CLI::CallForHelp&) {
-            out << cli->help(); // the chosen command's, or the whole usage
-            return 0;
-        } catch (const CLI::ParseError& e) {
-            throw UsageError(usage_message(e));
-        }
-        if (cli->version) {
-            out << "npusim " << npusim_version() << "\n";
-            return 0;
-        }
-        const auto extra = cli->app.remaining();
-        for (const auto& c : cli->commands) {
-            if (!c.app->parsed()) continue;
-            if (!extra.empty()) // after `--`
-                throw UsageError(fmt::format("{}: unexpected argument '{}'", c.app->get_name(), extra.front()));
-            refuse_flag_values(*c.app, args);
-            return c.run();
-        }
-        if (!extra.empty() && extra.front().size() > 1 && extra.front()[0] == '-')
-            throw UsageError(fmt::format("unknown option '{}'", extra.front().substr(0, extra.front().find('='))));
-        throw UsageError(fmt::format("unknown command '{}'", extra.empty() ? std::string() : extra.front()));
+        const int code = run_command(cli, args, out, err);
+        // What the command printed must have arrived (stdout a full disk, a closed pipe): an output
+        // lost is an error, not exit 0.
+        check_stream_written(out, "standard output");
+        return code;
     } catch (const UsageError& e) {
-        if (!json) err << (cli ? cli->help() : std::string()) << "\n";
+        if (!json) err << usage_hint(cli ? &cli->app : nullptr);
         const auto c = classify_error(e);
         return error_exit(json, out, err, c.status, c.kind, e.what(), c.code);
     } catch (const std::exception& e) {
         const auto c = classify_error(e);
         const auto* sim_error = dynamic_cast<const SimulationError*>(&e);
-        return error_exit(json, out, err, c.status, c.kind, e.what(), c.code,
+        // With --json the document goes to stdout, unless stdout is what failed.
+        const bool doc = json && out.good();
+        return error_exit(doc, out, err, c.status, c.kind, e.what(), c.code,
                           sim_error ? sim::diagnosis_of(*sim_error) : nullptr);
     }
 }
 
+namespace {
+
+int run_command(std::optional<Cli>& cli, const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (args.empty()) {
+        RunArgs r;
+        r.design = harness::default_design();
+        out << "npusim demo: simulating the IRON passthrough_kernel design (see `npusim --help`)\n\n";
+        return cmd_run(r, out, err);
+    }
+    cli.emplace(out, err);
+    std::vector<std::string> reversed(args.rbegin(), args.rend()); // as CLI11 takes them
+    try {
+        cli->app.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        out << cli->help(); // the chosen command's, or the whole usage
+        return 0;
+    } catch (const CLI::ParseError& e) {
+        throw UsageError(usage_message(e));
+    }
+    if (cli->version) {
+        out << "npusim " << npusim_version() << "\n";
+        return 0;
+    }
+    const auto extra = cli->app.remaining();
+    for (const auto& c : cli->commands) {
+        if (!c.app->parsed()) continue;
+        if (!extra.empty()) // after `--`
+            throw UsageError(fmt::format("{}: unexpected argument '{}'", c.app->get_name(), extra.front()));
+        refuse_flag_values(*c.app, args);
+        return c.run();
+    }
+    if (!extra.empty() && extra.front().size() > 1 && extra.front()[0] == '-')
+        throw UsageError(fmt::format("unknown option '{}'", extra.front().substr(0, extra.front().find('='))));
+    throw UsageError(fmt::format("unknown command '{}'", extra.empty() ? std::string() : extra.front()));
+}
+
+} // namespace
+
 ErrorClass classify_error(const std::exception& e) {
+    if (const auto* c = dynamic_cast<const ClassifiedError*>(&e)) return c->cls;
     if (dynamic_cast<const UsageError*>(&e)) return {2, "usage_error", "usage error"};
     if (dynamic_cast<const DesignError*>(&e)) return {2, "design_error", "design error"};
-    if (dynamic_cast<const harness::NpyError*>(&e)) return {2, "file_error", "file error"};
+    if (dynamic_cast<const harness::NpyError*>(&e) || dynamic_cast<const FileError*>(&e) ||
+        dynamic_cast<const traces::OutputFileError*>(&e))
+        return {2, "file_error", "file error"};
     if (const auto* h = dynamic_cast<const hw::HardwareError*>(&e))
         return {static_cast<int>(ExitCode::Hardware), "hardware_error", hw::HardwareError::kind_name(h->kind())};
     if (const auto* s = dynamic_cast<const SimulationError*>(&e)) {

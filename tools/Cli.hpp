@@ -3,6 +3,7 @@
 // 0 ran and matched, 1 output mismatch, 2 design or usage error, 3 deadlock, 4 limit reached,
 // 5 internal error (a simulator invariant broke).
 #include <exception>
+#include <stdexcept>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -20,5 +21,11 @@ struct ErrorClass {
     std::string kind; ///< "usage error", "design error", "file error", "deadlock", "limit reached", ...
 };
 ErrorClass classify_error(const std::exception& e);
+
+/// An error classified elsewhere (another MPI rank's, sent to rank 0): reported with its class.
+struct ClassifiedError : std::runtime_error {
+    ClassifiedError(ErrorClass c, const std::string& message) : std::runtime_error(message), cls(std::move(c)) {}
+    ErrorClass cls;
+};
 
 } // namespace npusim::tools

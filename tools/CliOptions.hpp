@@ -45,9 +45,12 @@ public:
     const std::string& command() const { return cmd_; }
 
 private:
+    /// UsageError when the value `v` of option `name` is an option itself (its value was forgotten).
+    void refuse_option_value(const std::string& name, const std::string& v) const;
+
     CLI::App& sub_;
     std::string cmd_, heading_;
-    std::vector<std::function<void()>> steps_;
+    std::vector<std::function<void()>> checks_, steps_;
     std::vector<std::shared_ptr<void>> storage_; ///< the raw values CLI11 writes into
 };
 

@@ -1,7 +1,9 @@
 #include "CliSupport.hpp"
 
 #include "Cli.hpp"
+#include "OutputPaths.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -66,6 +68,36 @@ void parse_named_file(const std::string& kv, const std::string& opt, std::map<st
     into[name] = kv.substr(eq + 1);
 }
 
+int batch_exit_code(const std::vector<harness::RunOutcome>& outcomes) {
+    using S = harness::RunOutcome::Status;
+    auto all = [&](std::initializer_list<S> of) {
+        return !outcomes.empty() && std::all_of(outcomes.begin(), outcomes.end(), [&](const harness::RunOutcome& o) {
+                   return std::find(of.begin(), of.end(), o.status) != of.end();
+               });
+    };
+    if (std::any_of(outcomes.begin(), outcomes.end(), [](const harness::RunOutcome& o) { return o.ok(); })) return 0;
+    if (all({S::Mismatch})) return 1;
+    if (all({S::Deadlock})) return 3;
+    if (all({S::Limit, S::Timeout})) return 4;
+    return 2;
+}
+
+std::string batch_exit_note(const std::string& unit) {
+    return fmt::format("exit codes of {0}: 0 at least one {1} ran and matched (each {1}'s status is in the table); when "
+                       "none did: 1 every {1} ran and mismatched, 3 every {1} deadlocked, 4 every {1} reached a limit "
+                       "or timed out, 2 otherwise (refused, errors, crashes or a mix), and for a usage, design or file "
+                       "error of the command itself.\n",
+                       unit == "point" ? "sweep" : "depth", unit);
+}
+
+std::string status_counts(const std::vector<harness::RunOutcome>& outcomes) {
+    std::map<std::string, std::size_t> n;
+    for (const auto& o : outcomes) ++n[harness::to_string(o.status)];
+    std::string s;
+    for (const auto& [status, count] : n) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", count, status);
+    return s;
+}
+
 ChildRun run_cli_in_child(const std::vector<std::string>& args) {
     int fds[2];
     if (::pipe(fds) != 0)
@@ -118,10 +150,7 @@ void add_batch_options(CliOptions& o, const BatchOptionTargets& t, const std::st
             });
     o.flag("--json", "one JSON object instead of the table", t.json);
     o.value("--csv", "FILE", "also write the table to FILE as CSV, one row per " + csv_rows,
-            [t](const std::string& v) {
-                if (v.empty()) throw UsageError("--csv needs a file name");
-                t.csv_file = v;
-            });
+            [t](const std::string& v) { t.csv_file = output_name("--csv", v); });
     o.flag("--progress", "the progress line on stderr even when stderr is not a terminal", t.progress);
 }
 

@@ -4,6 +4,7 @@
 #include "CliOptions.hpp"
 
 #include "npusim/harness/DesignParams.hpp"
+#include "npusim/harness/RunOutcome.hpp"
 #include "npusim/model/Text.hpp"
 
 #include <cstdint>
@@ -47,6 +48,17 @@ struct BatchOptionTargets {
 /// ("configuration", "point") and `csv_rows` what a CSV row is ("endpoint and depth").
 void add_batch_options(CliOptions& o, const BatchOptionTargets& t, const std::string& what,
                        const std::string& csv_rows);
+
+/// The exit code of a batch of runs (sweep's points, depth's configurations): 0 when at least one ran
+/// and matched; when none did, 1 if every one ran and mismatched, 3 if every one deadlocked, 4 if
+/// every one reached a limit or timed out, else 2 (refused, errors, crashes, a mix; also no runs).
+int batch_exit_code(const std::vector<harness::RunOutcome>& outcomes);
+/// How batch_exit_code's codes arise, for the help of a command whose unit of work is `unit`
+/// ("point", "configuration").
+std::string batch_exit_note(const std::string& unit);
+/// "3 deadlock, 1 refused": how many of `outcomes` have each status, for the message that no run
+/// matched.
+std::string status_counts(const std::vector<harness::RunOutcome>& outcomes);
 
 /// 1234567 -> "1,234,567".
 using model::grouped; // npusim/model/Text.hpp

@@ -1,5 +1,7 @@
 #include "CrashReporter.hpp"
 
+#include "ExitReport.hpp"
+
 #include "npusim/model/NativeActivity.hpp"
 #include "npusim/sim/MemoryFences.hpp"
 
@@ -12,15 +14,15 @@ namespace npusim::tools {
 
 namespace {
 
-void put(const char* s) {
-    std::size_t n = std::strlen(s);
-    while (n > 0) {
-        const auto w = ::write(2, s, n);
-        if (w <= 0) return;
-        s += w;
-        n -= static_cast<std::size_t>(w);
+// The message, built without allocating (the handler may run on an exhausted stack or heap).
+struct Text {
+    char s[1024];
+    std::size_t n = 0;
+    void put(const char* t) {
+        while (*t && n + 1 < sizeof s) s[n++] = *t++;
+        s[n] = 0;
     }
-}
+};
 
 const char* signal_name(int sig) {
     switch (sig) {
@@ -41,19 +43,19 @@ void on_fatal(int sig, siginfo_t* info, void*) {
         std::raise(sig);
         return;
     }
-    put("npusim: kernel error: ");
-    put(who);
-    put(" and it crashed with ");
-    put(signal_name(sig));
+    Text m;
+    m.put(who);
+    m.put(" and it crashed with ");
+    m.put(signal_name(sig));
     if (sig == SIGSEGV && info && sim::in_memory_fence(info->si_addr))
-        put(" at an address far outside the tile memory it was given (beyond the guard zones the memory check "
-            "watches): it wrote or read well past (or before) one of its views, e.g. with a wrong size or index.");
+        m.put(" at an address far outside the tile memory it was given (beyond the guard zones the memory check "
+              "watches): it wrote or read well past (or before) one of its views, e.g. with a wrong size or index.");
     else if (sig == SIGSEGV || sig == SIGBUS)
-        put(". Most likely its stack overflowed (a large local array: each core runs on a host stack of "
+        m.put(". Most likely its stack overflowed (a large local array: each core runs on a host stack of "
             "SimOptions::core_stack_bytes, 4 MiB by default; raise it with --core-stack BYTES) or it wrote "
             "through a wild pointer.");
-    put("\n");
-    ::_exit(2);
+    // As run_cli reports an error: the error document with --json, the outputs not written named.
+    exit_report::fatal_exit(2, "error", "kernel error", m.s);
 }
 
 } // namespace

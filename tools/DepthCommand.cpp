@@ -2,6 +2,8 @@
 
 #include "CliSupport.hpp"
 #include "JsonDocument.hpp"
+#include "ProgressLine.hpp"
+#include "OutputPaths.hpp"
 
 #include "npusim/harness/DepthAnalysis.hpp"
 #include "npusim/model/Error.hpp"
@@ -195,7 +197,7 @@ nlohmann::json report_json(const harness::DepthReport& rep) {
 
 void write_csv(const harness::DepthReport& rep, const std::string& path) {
     std::ofstream f(path, std::ios::trunc);
-    if (!f) throw std::runtime_error(fmt::format("cannot write --csv '{}': {}", path, std::strerror(errno)));
+    if (!f) throw FileError(fmt::format("cannot write --csv '{}': {}", path, std::strerror(errno)));
     f << "design,device,fifo,endpoint,tile,holding,declared,resolved,min_depth,bytes_per_object,tile_bytes_used,"
          "tile_capacity,depth,status,cycles,message\n";
     for (const auto& e : rep.endpoints) {
@@ -215,7 +217,7 @@ void write_csv(const harness::DepthReport& rep, const std::string& path) {
                              csv_field(o.message));
     }
     f.close(); // written out now: an error (a full disk) shows here, not in the destructor
-    if (!f) throw std::runtime_error(fmt::format("cannot write --csv '{}': {}", path, std::strerror(errno)));
+    if (!f) throw FileError(fmt::format("cannot write --csv '{}': {}", path, std::strerror(errno)));
 }
 
 } // namespace
@@ -223,25 +225,20 @@ void write_csv(const harness::DepthReport& rep, const std::string& path) {
 namespace {
 
 int run_depth(DepthArgs& r, std::ostream& out, std::ostream& err) {
-    if (!r.csv_file.empty()) { // a bad path fails at once, not after the analysis
-        std::ofstream probe(r.csv_file, std::ios::app);
-        if (!probe)
-            throw std::runtime_error(fmt::format("cannot write --csv '{}': {}", r.csv_file, std::strerror(errno)));
-    }
-    bool progress_shown = false;
-    // One updating line on stderr: on a terminal, or when asked for (not into logs by default).
-    const bool show = r.progress || (&err == &std::cerr && ::isatty(STDERR_FILENO));
-    if (show)
-        r.opts.progress = [&err, &progress_shown](const harness::DepthProgress& p) {
-            err << fmt::format("\r  depth analysis: {}/{} configurations, {:.1f}/s, ETA {:.0f} s   ", p.done, p.total,
-                               p.rate(), p.eta_seconds())
-                << std::flush;
-            progress_shown = true;
+    if (!r.csv_file.empty()) check_output_file("--csv", r.csv_file); // at once, not after the analysis
+    // One updating line on stderr: on a terminal, or when asked for (whole lines in a log).
+    const bool terminal = &err == &std::cerr && ::isatty(STDERR_FILENO);
+    ProgressLine line(err, terminal);
+    if (r.progress || terminal) // the search can add configurations: no report is known to be the last
+        r.opts.progress = [&line](const harness::DepthProgress& p) {
+            line.show(fmt::format("  depth analysis: {}/{} configurations, {:.1f}/s, ETA {:.0f} s", p.done, p.total,
+                                  p.rate(), p.eta_seconds()),
+                      p.seconds, false);
         };
     const auto& spec = harness::design_by_name(r.design);
     harness::DepthAnalysis analysis(spec, r.device, r.opts);
     const harness::DepthReport rep = analysis.run();
-    if (progress_shown) err << "\n";
+    line.finish();
     if (r.json)
         out << json_document("depth", report_json(rep)).dump(2) << "\n";
     else
@@ -250,7 +247,14 @@ int run_depth(DepthArgs& r, std::ostream& out, std::ostream& err) {
         write_csv(rep, r.csv_file);
         if (!r.json) out << "  table written to " << r.csv_file << " (one row per endpoint and depth)\n";
     }
-    return 0;
+    // Every configuration (the baseline and each endpoint's depths) failed or was refused: there is
+    // no depth to recommend, so not exit 0 (--help says which code).
+    std::vector<harness::RunOutcome> outcomes{rep.baseline};
+    for (const auto& e : rep.endpoints)
+        for (const auto& [d, o] : e.by_depth) outcomes.push_back(o);
+    const int code = batch_exit_code(outcomes);
+    if (code != 0) err << "npusim depth: no configuration ran and matched (" << status_counts(outcomes) << ")\n";
+    return code;
 }
 
 } // namespace
@@ -259,6 +263,7 @@ Command add_depth_command(CLI::App& app, std::ostream& out, std::ostream& err) {
     auto* sub = app.add_subcommand("depth", "  npusim depth DESIGN [options]  ObjectFifo depth analysis: per fifo endpoint "
                                             "the smallest depth that\n                                 runs "
                                             "deadlock-free and matches, its memory, and cycles at depths 1..k");
+    sub->footer(batch_exit_note("configuration"));
     auto r = std::make_shared<DepthArgs>();
     auto o = std::make_shared<CliOptions>(*sub, "depth", "depth options");
     o->value("--device", "NAME", "the device (default npu1_1col), as for run",

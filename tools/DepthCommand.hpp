@@ -10,8 +10,8 @@
 namespace npusim::tools {
 
 /// Registers `depth` and its options on the App. Its run throws UsageError for a bad command line
-/// (exit 2 in run_cli) and DesignError when the design does not resolve; returns 0 once the
-/// analysis ran.
+/// (exit 2 in run_cli) and DesignError when the design does not resolve; returns batch_exit_code of
+/// its configurations (0 when at least one ran and matched).
 Command add_depth_command(CLI::App& app, std::ostream& out, std::ostream& err);
 
 } // namespace npusim::tools

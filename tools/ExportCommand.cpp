@@ -2,6 +2,7 @@
 
 #include "CliSupport.hpp"
 #include "JsonDocument.hpp"
+#include "OutputPaths.hpp"
 
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/harness/DesignSpec.hpp"
@@ -38,6 +39,7 @@ struct ExportArgs {
     bool chess = false;
     bool full_elf = false;
     bool json = false;
+    ExportArgs() { opts.refuse_unknown_link_with = true; } // a kernel the design lacks is a typo
 };
 
 } // namespace
@@ -86,6 +88,7 @@ namespace {
 int run_export(const ExportArgs& r, std::ostream& out) {
     const auto& spec = harness::design_by_name(r.design);
     const auto& dev = model::device_by_name(r.device);
+    if (!r.output.empty()) check_output_file("-o", r.output); // before building the design
     if (std::find(spec.devices.begin(), spec.devices.end(), dev.name) == spec.devices.end())
         throw DesignError(fmt::format("design '{}' does not run on {} (devices: {})", spec.name, dev.name,
                                       fmt::join(spec.devices, ", ")));
@@ -96,7 +99,7 @@ int run_export(const ExportArgs& r, std::ostream& out) {
         std::ofstream f(r.output);
         f << mlir;
         f.close();
-        if (!f) throw std::runtime_error(fmt::format("cannot write -o '{}': {}", r.output, std::strerror(errno)));
+        if (!f) throw FileError(fmt::format("cannot write -o '{}': {}", r.output, std::strerror(errno)));
     }
     const std::string commands =
         r.print_commands
@@ -145,10 +148,8 @@ Command add_export_command(CLI::App& app, std::ostream& out) {
                         throw UsageError(fmt::format("--link-with expects KERNEL=FILE.o, got '{}'", kv));
                     r->opts.link_with[kv.substr(0, eq)] = kv.substr(eq + 1);
                 });
-    o->value("-o", "FILE", "write the module to FILE instead of stdout", [r](const std::string& v) {
-        if (v.empty()) throw UsageError("-o needs a file name");
-        r->output = v;
-    });
+    o->value("-o", "FILE", "write the module to FILE instead of stdout",
+             [r](const std::string& v) { r->output = output_name("-o", v); });
     o->flag("--generic",
             "every op in MLIR's generic form (parses with mlir-opt --allow-unregistered-dialect)", r->opts.generic);
     o->flag("--print-commands",

@@ -10,7 +10,8 @@ namespace npusim::tools {
 
 const char* const kExitCodesNote =
     "exit codes: 0 outputs match, 1 output mismatch, 2 design, usage or file error, 3 deadlock,\n"
-    "4 limit reached, 5 internal error (a bug in npusim)\n";
+    "4 limit reached, 5 internal error (a bug in npusim), 6 the NPU could not run (hw, compare: no NPU,\n"
+    "no XRT, or XRT failed)\n";
 
 const char* const kOptionFormsNote =
     "options: --option value or --option=value; given twice, a repeatable option keeps both values, any\n"

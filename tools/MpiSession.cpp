@@ -16,6 +16,12 @@ bool launched_by_mpi() {
     return false;
 }
 
+int launcher_rank() {
+    for (const char* v : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+        if (const char* r = std::getenv(v)) return std::atoi(r);
+    return -1;
+}
+
 bool built_with_mpi() { return NPUSIM_HAVE_MPI != 0; }
 
 #if NPUSIM_HAVE_MPI
@@ -43,7 +49,7 @@ MpiSession::MpiSession() {
 // Leaving by an exception: the other ranks may wait in a collective this rank never reaches, so the
 // whole job ends (MPI_Abort) instead of hanging.
 MpiSession::~MpiSession() {
-    if (std::uncaught_exceptions() > 0) MPI_Abort(MPI_COMM_WORLD, 2);
+    if (std::uncaught_exceptions() > 0 && !collectives_done_) MPI_Abort(MPI_COMM_WORLD, 2);
     MPI_Finalize();
 }
 

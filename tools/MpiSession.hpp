@@ -11,6 +11,9 @@ namespace npusim::tools {
 /// Whether this process was started by an MPI launcher (its environment says so: Open MPI's
 /// OMPI_COMM_WORLD_SIZE, or PMI_SIZE / PMIX_RANK of other launchers).
 bool launched_by_mpi();
+/// This process's rank as its launcher set it in the environment (OMPI_COMM_WORLD_RANK, PMI_RANK or
+/// PMIX_RANK), before MPI is initialised; -1 when none is set.
+int launcher_rank();
 /// Whether npusim was built with MPI.
 bool built_with_mpi();
 
@@ -26,11 +29,15 @@ public:
     int size() const { return size_; }
     /// Ranks on this machine (to share its cores among them).
     int local_size() const { return local_size_; }
+    /// No collective call remains: leaving by an exception after this finalises MPI instead of
+    /// aborting the job (rank 0 reports the error the ranks gathered).
+    void collectives_done() { collectives_done_ = true; }
     /// Every rank's `mine`, in rank order, on rank 0; empty on the other ranks.
     std::vector<std::string> gather(const std::string& mine) const;
 
 private:
     int rank_ = 0, size_ = 1, local_size_ = 1;
+    bool collectives_done_ = false;
 };
 
 } // namespace npusim::tools

@@ -1,8 +1,15 @@
 #include "RunArgs.hpp"
 
 #include "CliSupport.hpp"
+#include "CrashReporter.hpp"
+#include "ExitReport.hpp"
+#include "JsonDocument.hpp"
+#include "OutputPaths.hpp"
 #include "ProgressLine.hpp"
 #include "WhatIf.hpp"
+
+#include "npusim/model/NativeActivity.hpp"
+#include "npusim/traces/OutputFile.hpp"
 
 #include <charconv>
 #include <fmt/format.h>
@@ -63,7 +70,7 @@ void add_run_options(CliOptions& o, RunArgs& r) {
     o.value("--save-outputs", "DIR",
             "write NAME.npy for every input and output argument and NAME.expected.npy for every output (bf16 is "
             "saved with descr '<V2', as ml_dtypes does: np.load(f).view(ml_dtypes.bfloat16))",
-            [&r](const std::string& v) { r.save_dir = v; });
+            [&r](const std::string& v) { r.save_dir = output_name("--save-outputs", v); });
     o.value("--rtol", "X", "relative tolerance of f32/bf16 outputs (default: the design's own); integer outputs are "
                            "always compared exactly",
             [&r](const std::string& v) { r.rtol = parse_tolerance(v, "--rtol"); });
@@ -112,7 +119,7 @@ void add_run_options(CliOptions& o, RunArgs& r) {
     o.value("--timing", "FILE", "JSON object overriding timing parameters",
             [&r](const std::string& v) { r.timing_file = v; });
     o.value("--trace", "FILE.json", "Perfetto / Chrome trace of cores, DMA channels and locks (ts in cycles)",
-            [&r](const std::string& v) { r.trace_file = v; });
+            [&r](const std::string& v) { r.trace_file = output_name("--trace", v); });
     o.value("--trace-format", "rich|mlir-aie",
             "rich (default): every kernel call, BD, lock stall, lock acquire/release and lock value, with arguments "
             "and the clock in its metadata; mlir-aie: the JSON mlir-aie's parse.py makes from a hardware trace (8 "
@@ -123,16 +130,16 @@ void add_run_options(CliOptions& o, RunArgs& r) {
                     throw UsageError(fmt::format("--trace-format expects rich or mlir-aie, got '{}'", f));
                 r.mlir_aie_trace = f == "mlir-aie";
             });
-    o.value("--vcd", "FILE.vcd", "VCD waveform for GTKWave", [&r](const std::string& v) { r.vcd_file = v; });
+    o.value("--vcd", "FILE.vcd", "VCD waveform for GTKWave", [&r](const std::string& v) { r.vcd_file = output_name("--vcd", v); });
     o.value("--dot", "FILE.dot",
             "on a deadlock or cycle limit: the wait-for graph in Graphviz DOT (blocked processes red, the cycle bold "
             "red, the causal chain bold); render it with `dot -Tsvg FILE.dot -o FILE.svg`",
-            [&r](const std::string& v) { r.dot_file = v; });
+            [&r](const std::string& v) { r.dot_file = output_name("--dot", v); });
     o.value("--html", "FILE.html",
             "one self-contained HTML report for a browser (no network): per-tile timeline with zoom and tooltips, "
             "fifo occupancy, utilisation against peak, the design graph, and the deadlock graph; written when the "
             "run fails too",
-            [&r](const std::string& v) { r.html_file = v; });
+            [&r](const std::string& v) { r.html_file = output_name("--html", v); });
     o.flag("--netlist", "print the resolved netlist before simulating (with --json: the document's \"netlist\")",
            r.netlist);
     o.value("--alloc-scheme", "bank-aware|basic-sequential",
@@ -147,7 +154,7 @@ void add_run_options(CliOptions& o, RunArgs& r) {
             });
     o.flag("--progress",
            "progress on stderr: sequence ops done/total, simulated cycles, rate, elapsed time (one updating line on "
-           "a terminal, whole lines every 2 s otherwise)",
+           "a terminal, cut to its width; whole lines every 5 s otherwise)",
            r.progress);
     auto count = [&r](const char* opt, std::uint64_t lo, std::uint32_t RunArgs::*into) {
         return [&r, opt, lo, into](const std::string& s) {

@@ -2,9 +2,11 @@
 
 #include "CliSupport.hpp"
 #include "CompareDevices.hpp"
+#include "ExitReport.hpp"
 #include "HelpFormatter.hpp"
 #include "HtmlReportOutcome.hpp"
 #include "JsonDocument.hpp"
+#include "OutputPaths.hpp"
 #include "ProgressLine.hpp"
 #include "RunGuard.hpp"
 #include "RunReport.hpp"
@@ -14,16 +16,13 @@
 #include "npusim/sim/Diagnosis.hpp"
 #include "npusim/traces/HtmlReportSink.hpp"
 #include "npusim/traces/MlirAieTraceSink.hpp"
+#include "npusim/traces/OutputFile.hpp"
 #include "npusim/traces/PerfettoTraceSink.hpp"
 #include "npusim/traces/TeeTraceSink.hpp"
 #include "npusim/traces/VcdTraceSink.hpp"
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -55,20 +54,18 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     if (r.progress) progress.emplace(err, &err == &std::cerr && ::isatty(STDERR_FILENO));
     harness::RunOptions ro = run_options(r, dev, RunKind::single, progress ? &*progress : nullptr);
     sim::SimOptions& so = ro.sim;
-    // Output files are opened before the run: a bad path fails at once, not after the simulation.
-    bool dot_existed = false;
-    for (const auto* path : {&r.trace_file, &r.vcd_file, &r.dot_file, &r.html_file}) {
-        if (path->empty()) continue;
-        if (path == &r.dot_file) dot_existed = std::filesystem::exists(*path);
-        std::ofstream probe(*path, std::ios::app);
-        if (!probe)
-            throw std::runtime_error(fmt::format("cannot write {} '{}': {}",
-                                                 path == &r.trace_file ? "--trace"
-                                                 : path == &r.vcd_file ? "--vcd"
-                                                 : path == &r.dot_file ? "--dot"
-                                                                       : "--html",
-                                                 *path, std::strerror(errno)));
-    }
+    // Output paths are checked before the run, without touching the files: a bad path fails at once,
+    // not after the simulation, and a run that fails later leaves a previous file as it was.
+    const std::vector<std::pair<std::string, std::string>> outputs{{"--trace", r.trace_file},
+                                                                   {"--vcd", r.vcd_file},
+                                                                   {"--dot", r.dot_file},
+                                                                   {"--html", r.html_file},
+                                                                   {"--save-outputs", r.save_dir}};
+    check_distinct_outputs(outputs);
+    for (const auto& [opt, path] : outputs)
+        if (!path.empty()) opt == "--save-outputs" ? check_output_dir(opt, path) : check_output_file(opt, path);
+    exit_report::set_pending_outputs(outputs); // named by a crash report or the watchdog
+    exit_report::install_interrupt_handlers();
     std::unique_ptr<traces::PerfettoTraceSink> perfetto;
     std::unique_ptr<traces::MlirAieTraceSink> mlir_aie;
     std::unique_ptr<traces::VcdTraceSink> vcd;
@@ -116,22 +113,20 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         }
         if (!r.dot_file.empty()) {
             if (const auto* d = sim::diagnosis_of(e)) {
-                std::ofstream f(r.dot_file, std::ios::trunc);
-                f << d->to_dot();
-                f.flush();
                 // A graph that cannot be written is noted; the deadlock report and exit code stay.
-                if (!f)
-                    err << "  --dot: cannot write '" << r.dot_file << "': " << std::strerror(errno)
-                        << "; the report follows\n";
-                else {
+                try {
+                    traces::OutputFile f(r.dot_file, "wait-for graph");
+                    f.write(d->to_dot());
+                    f.close();
                     err << "  wait-for graph written to " << r.dot_file << " (render: dot -Tsvg " << r.dot_file
                         << " -o graph.svg)\n";
                     files_of_failed_run()["dot"] = r.dot_file;
+                } catch (const traces::OutputFileError& w) {
+                    err << "  --dot: cannot write '" << r.dot_file << "': " << w.reason << "; the report follows\n";
                 }
-            } else if (!dot_existed) {
-                std::filesystem::remove(r.dot_file);
             }
         }
+        exit_report::clear_pending_outputs();
         throw;
     } catch (const std::exception& e) {
         // Before the simulation (a design error) or after it (--save-outputs cannot write): the
@@ -148,8 +143,8 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         }
         throw;
     }
+    exit_report::clear_pending_outputs();
     if (!r.dot_file.empty()) {
-        if (!dot_existed) std::filesystem::remove(r.dot_file);
         err << "  --dot: the run finished, so there is no wait-for graph to draw (" << r.dot_file << " not written)\n";
     }
     const auto& rep = *run;

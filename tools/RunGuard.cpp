@@ -1,9 +1,11 @@
 #include "RunGuard.hpp"
 
 #include "CrashReporter.hpp"
+#include "ExitReport.hpp"
 #include "JsonDocument.hpp"
 
 #include "npusim/model/NativeActivity.hpp"
+#include "npusim/traces/OutputFile.hpp"
 
 #include <atomic>
 #include <cstdlib>
@@ -45,9 +47,11 @@ void report(std::ostream& out, std::ostream& err, bool json, const char* status,
 void on_process_end(const std::string& how) {
     if (!g_armed_flag.exchange(false)) return; // not during a simulation, or reported already
     const std::string who = model::NativeActivity::describe();
-    const std::string msg = fmt::format("{} ended the process ({}) before the run finished{}; the run has no result",
+    const std::string msg = fmt::format("{} ended the process ({}) before the run finished{}; the run has no result{}",
                                         who.empty() ? std::string("the simulation") : who + " and it", how,
-                                        g_armed.context.empty() ? "" : " (" + g_armed.context + ")");
+                                        g_armed.context.empty() ? "" : " (" + g_armed.context + ")",
+                                        exit_report::unwritten_note());
+    traces::OutputFile::remove_unfinished();
     report(*g_armed.out, *g_armed.err, g_armed.json, "error", "kernel error", msg);
     ::_exit(2);
 }
@@ -86,9 +90,10 @@ RunGuard::RunGuard(const RunArgs& r, std::string context, std::ostream& out, std
             g_armed_flag.store(false); // std::_Exit runs no exit handlers; the guard stays quiet anyway
             const std::string where = model::NativeActivity::describe();
             const std::string msg = fmt::format(
-                "wall-clock limit of {:g} s reached (--timeout){}: {}; it has not returned, so npusim stops here", t,
+                "wall-clock limit of {:g} s reached (--timeout){}: {}; it has not returned, so npusim stops here{}", t,
                 context.empty() ? "" : " " + context,
-                where.empty() ? std::string("the simulator did not return") : where);
+                where.empty() ? std::string("the simulator did not return") : where, exit_report::unwritten_note());
+            traces::OutputFile::remove_unfinished();
             report(out, err, json, "limit", "limit reached", msg);
             std::_Exit(4);
         });

@@ -1,8 +1,11 @@
 #include "SweepCommand.hpp"
 
+#include "Cli.hpp"
 #include "CliSupport.hpp"
 #include "JsonDocument.hpp"
+#include "OutputPaths.hpp"
 #include "MpiSession.hpp"
+#include "ProgressLine.hpp"
 
 #include "npusim/harness/ForkPool.hpp"
 #include "npusim/harness/Sweep.hpp"
@@ -11,6 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <fmt/format.h>
@@ -171,7 +175,7 @@ nlohmann::json to_json(const Table& t) {
 
 void write_csv(const Table& t, const std::string& path) {
     std::ofstream f(path, std::ios::trunc);
-    if (!f) throw std::runtime_error(fmt::format("cannot write --csv '{}': {}", path, std::strerror(errno)));
+    if (!f) throw FileError(fmt::format("cannot write --csv '{}': {}", path, std::strerror(errno)));
     f << "design,device";
     for (const auto& k : t.swept) f << "," << csv_field(k);
     f << ",status,cycles,array_time_us,seconds,message\n";
@@ -186,7 +190,7 @@ void write_csv(const Table& t, const std::string& path) {
                          csv_field(o.message));
     }
     f.close(); // written out now: an error (a full disk) shows here, not in the destructor
-    if (!f) throw std::runtime_error(fmt::format("cannot write --csv '{}': {}", path, std::strerror(errno)));
+    if (!f) throw FileError(fmt::format("cannot write --csv '{}': {}", path, std::strerror(errno)));
 }
 
 // One rank's results as text: per point "index length\n" + encode(result).
@@ -214,9 +218,23 @@ void decode_share(const std::string& s, std::vector<std::optional<harness::Sweep
     }
 }
 
+// "!CODE\nSTATUS\nKIND\nMESSAGE": the error a rank sent instead of its share, as rank 0 reports it.
+ClassifiedError rank_error(const std::string& share, int rank) {
+    std::istringstream in(share.substr(1));
+    ErrorClass c;
+    std::string code, message;
+    std::getline(in, code);
+    std::getline(in, c.status);
+    std::getline(in, c.kind);
+    std::getline(in, message, '\0');
+    c.code = std::atoi(code.c_str());
+    return ClassifiedError(c, fmt::format("sweep: rank {}: {}", rank, message));
+}
+
 int run_sweep(SweepArgs& r, std::ostream& out, std::ostream& err) {
     const auto& spec = harness::design_by_name(r.design);
     const auto points = harness::sweep_points(spec, r.devices, r.axes);
+    if (!r.csv_file.empty()) check_output_file("--csv", r.csv_file); // at once, not after the sweep
     std::vector<std::string> swept;
     for (const auto& a : r.axes) swept.push_back(a.first);
 
@@ -235,23 +253,35 @@ int run_sweep(SweepArgs& r, std::ostream& out, std::ostream& err) {
         r.opts.jobs = std::max(1u, std::max(1u, std::thread::hardware_concurrency()) /
                                        static_cast<unsigned>(std::max(1, mpi->local_size())));
     const unsigned jobs = r.opts.fork_workers ? harness::ForkPool(r.opts.jobs).jobs() : 1;
-    bool progress_shown = false;
-    const bool show = rank == 0 && (r.progress || (&err == &std::cerr && ::isatty(STDERR_FILENO)));
+    const bool terminal = &err == &std::cerr && ::isatty(STDERR_FILENO);
+    const bool show = rank == 0 && (r.progress || terminal);
     const auto started = std::chrono::steady_clock::now();
+    ProgressLine line(err, terminal);
     if (show)
         r.opts.progress = [&](std::size_t done, std::size_t total) {
             const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            err << fmt::format("\r  sweep{}: {}/{} points, {:.1f} s   ", ranks > 1 ? " (rank 0)" : "", done, total, s)
-                << std::flush;
-            progress_shown = true;
+            line.show(fmt::format("  sweep{}: {}/{} points, {:.1f} s", ranks > 1 ? " (rank 0)" : "", done, total, s), s,
+                      done == total);
         };
-    const auto my_results = harness::run_sweep(spec, my_points, r.opts);
-    if (progress_shown) err << "\n";
+    // A rank whose share fails sends its error in place of its results: rank 0 reports it, once.
+    std::vector<harness::SweepResult> my_results;
+    std::string failure;
+    try {
+        my_results = harness::run_sweep(spec, my_points, r.opts);
+    } catch (const std::exception& e) {
+        if (!mpi) throw;
+        const auto c = classify_error(e);
+        failure = fmt::format("!{}\n{}\n{}\n{}", c.code, c.status, c.kind, e.what());
+    }
+    line.finish();
 
     std::vector<harness::SweepResult> results(points.size());
     if (mpi) {
-        const auto shares = mpi->gather(encode_share(mine, my_results));
+        const auto shares = mpi->gather(failure.empty() ? encode_share(mine, my_results) : failure);
+        mpi->collectives_done();
         if (rank != 0) return 0;
+        for (std::size_t k = 0; k < shares.size(); ++k)
+            if (shares[k].starts_with("!")) throw rank_error(shares[k], static_cast<int>(k));
         std::vector<std::optional<harness::SweepResult>> got(points.size());
         for (std::size_t k = 0; k < shares.size(); ++k) decode_share(shares[k], got, static_cast<int>(k));
         for (std::size_t i = 0; i < points.size(); ++i) {
@@ -276,7 +306,12 @@ int run_sweep(SweepArgs& r, std::ostream& out, std::ostream& err) {
         write_csv(t, r.csv_file);
         if (!r.json) out << "  table written to " << r.csv_file << " (one row per point)\n";
     }
-    return 0;
+    // A sweep where nothing ran and matched has no result to offer: not exit 0 (--help says which code).
+    std::vector<harness::RunOutcome> outcomes;
+    for (const auto& res : results) outcomes.push_back(res.outcome);
+    const int code = batch_exit_code(outcomes);
+    if (code != 0) err << "npusim sweep: no point ran and matched (" << status_counts(outcomes) << ")\n";
+    return code;
 }
 
 } // namespace
@@ -286,6 +321,7 @@ Command add_sweep_command(CLI::App& app, std::ostream& out, std::ostream& err) {
                                             "                                 the design at every point of a parameter "
                                             "grid, in worker processes\n                                 (one per "
                                             "core); under `mpirun -np N`, split over the ranks");
+    sub->footer(batch_exit_note("point"));
     auto r = std::make_shared<SweepArgs>();
     auto o = std::make_shared<CliOptions>(*sub, "sweep", "sweep options");
     o->repeated("--param", "K=V1,V2,...",

@@ -11,8 +11,8 @@
 namespace npusim::tools {
 
 /// Registers `sweep` and its options on the App. Its run throws UsageError for a bad command line,
-/// DesignError for an unknown design, device or parameter; returns 0 once every point ran (each
-/// point's status is reported).
+/// DesignError for an unknown design, device or parameter; returns batch_exit_code of the points
+/// (0 when at least one ran and matched; each point's status is reported).
 Command add_sweep_command(CLI::App& app, std::ostream& out, std::ostream& err);
 
 } // namespace npusim::tools

@@ -106,9 +106,14 @@ RunReport run_design_in(const DesignSpec& spec, const std::string& device, const
     // Host memory: a design too large for this machine is a clear error, not std::bad_alloc. The
     // estimate is made from the runtime arguments' types as soon as the design's Runtime has them,
     // before its inputs are generated; then again with what more invocations keep.
-    auto param_text = [&] {
+    auto param_text = [&] { // a named parameter by its name (dtype_in=i16), as --param takes it
         std::string t;
-        for (const auto& [k, v] : rep.params) t += fmt::format("{}{}={}", t.empty() ? "" : " ", k, v);
+        for (const auto& [k, v] : rep.params) {
+            const auto p = std::find_if(spec.params.begin(), spec.params.end(),
+                                        [&k = k](const ParamSpec& x) { return x.name == k; });
+            t += fmt::format("{}{}={}", t.empty() ? "" : " ", k, p != spec.params.end() ? p->value_str(v)
+                                                                                        : std::to_string(v));
+        }
         return t.empty() ? std::string("its defaults") : t;
     };
     phase.memory.emplace(fmt::format("design '{}' ({}) on {}", spec.name, param_text(), dev.name),
@@ -141,6 +146,13 @@ RunReport run_design_in(const DesignSpec& spec, const std::string& device, const
         memory.check(bytes, extra, invocations);
     }
     rep.args = inst.args;
+    if (!opts.save_dir.empty()) // each argument becomes a file in the folder, and nowhere else
+        for (const auto& a : inst.args)
+            if (a.role != ArgRole::unused && !is_plain_file_name(a.name))
+                throw DesignError(fmt::format(
+                    "--save-outputs: {} '{}' of design '{}' cannot be saved as '{}.npy': its name is not a plain file "
+                    "name (it holds '/' or is '.', '..' or empty) and would be written outside '{}'",
+                    role_name(a.role), a.name, spec.name, a.name, opts.save_dir));
 
     // Inputs: generated from the seed unless a file is given. Taken from the instance, not copied.
     Tensors inputs = std::move(inst.inputs);

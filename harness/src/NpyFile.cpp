@@ -141,4 +141,9 @@ void NpyFile::write(const std::string& path, DType dtype, const std::vector<std:
     if (!f) throw NpyError(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
 }
 
+bool is_plain_file_name(const std::string& name) {
+    return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+           name.find('\0') == std::string::npos;
+}
+
 } // namespace npusim::harness

@@ -3,6 +3,7 @@
 // code 2, "npusim: usage error: ...", or the JSON error document with --json).
 #include "CliRun.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -129,7 +130,10 @@ TEST_CASE("cli: an unknown option is a usage error naming it, on every subcomman
         args.push_back("--bogus=3");
         const auto r = cli(args);
         CHECK(r.code == 2);
-        CHECK_THAT(r.err, Catch::StartsWith("usage:\n  npusim " + cmd)); // that command's usage, then the error
+        // That command's usage line and where its options are (not the whole help), then the error.
+        CHECK_THAT(r.err, Catch::StartsWith("usage: npusim " + cmd));
+        CHECK_THAT(r.err, Catch::Contains("(`npusim " + cmd + " --help` for its options)\nnpusim: usage error: "));
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 2);
         CHECK_THAT(r.err, Catch::EndsWith("\nnpusim: usage error: " + cmd + ": unknown option '--bogus'\n"));
         args.push_back("--json");
         const auto j = cli(args);

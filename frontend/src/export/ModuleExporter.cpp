@@ -354,6 +354,13 @@ void ModuleExporter::emit_buffers_and_kernels(std::vector<Region>& bodies) {
             device_.ops.push_back(std::move(decl));
         }
     }
+    // An object file given for a kernel the design does not call would silently link nothing.
+    for (const auto& [name, obj] : opts_.link_with)
+        if (opts_.refuse_unknown_link_with && !kernels_done.count(name))
+            throw DesignError(fmt::format("--link-with {}={}: the design calls no kernel '{}' (its kernels: {})", name,
+                                          obj, name,
+                                          kernels_done.empty() ? std::string("none")
+                                                               : fmt::format("{}", fmt::join(kernels_done, ", "))));
 }
 
 void ModuleExporter::emit_cores(std::vector<Region>& bodies) {

@@ -3,10 +3,13 @@
 // code that crashes or never returns, which no example design has.
 #include "Designs.hpp"
 
+#include "OutputPaths.hpp"
+
 #include "npusim/harness/DesignRegistry.hpp"
 
 #include <cstdlib>
 #include <cstring>
+#include <ostream>
 
 namespace npusim::errcat {
 
@@ -14,19 +17,19 @@ namespace {
 // A registered design around passthrough(pass(params)) (objects of i32[256]): arguments a (input)
 // and b (output), i32[1024], the reference b = a.
 void register_catalog_design(const std::string& name, const std::string& what, std::vector<harness::ParamSpec> params,
-                             std::function<Pass(const harness::Params&)> pass) {
+                             std::function<Pass(const harness::Params&)> pass, const std::string& out = "b") {
     harness::DesignSpec s;
     s.name = name;
     s.description = what;
     s.devices = {"npu1_1col"};
     s.params = std::move(params);
-    s.build = [pass, name](const model::DeviceSpec&, const harness::Params& p, const harness::BuildOptions&) {
+    s.build = [pass, name, out](const model::DeviceSpec&, const harness::Params& p, const harness::BuildOptions&) {
         const auto t = i32(1024);
         return harness::DesignInstance(
-            errcat::passthrough(pass(p)), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            errcat::passthrough(pass(p)), {harness::ArgSpec::input("a", t), harness::ArgSpec::output(out, t)},
             harness::tensors("a", harness::Tensor(DType::i32, {1024})),
-            [](const harness::Tensors& x) {
-                return harness::Tensors{{"b", x.at("a")}};
+            [out](const harness::Tensors& x) {
+                return harness::Tensors{{out, x.at("a")}};
             },
             name);
     };
@@ -97,6 +100,8 @@ void register_catalog_designs() {
                                                 },
                                             .worker = {.name = "spinner"}};
                             });
+    register_catalog_design("catalog_escape", "error catalog: an output named as a path", {},
+                            [](const harness::Params&) { return Pass{}; }, "../b");
 }
 } // namespace
 
@@ -175,9 +180,17 @@ void add_cli(Catalog& c) {
     c.site("tools/Cli.cpp");
     c.cli("usage.takes_no_value", kUsage, "--json takes no value", {"run", "passthrough_kernel", "--json=yes"});
     c.cli("usage.needs_value", kUsage, "--device needs a value", {"run", "passthrough_kernel", "--device"});
+    c.site("tools/OutputPaths.cpp");
+    c.cli("usage.output_name", kUsage, "--trace needs a file name", {"run", "passthrough_kernel", "--trace", ""});
+    c.cli("usage.same_output", kUsage,
+          "--trace and --vcd name the same file 'x.json': each output needs its own file",
+          {"run", "passthrough_kernel", "--trace", "x.json", "--vcd", "x.json"});
     c.site("tools/CliOptions.cpp");
     c.cli("usage.unknown_option", kUsage, "run: unknown option '--fast'", {"run", "passthrough_kernel", "--fast"});
     c.cli("usage.unexpected_argument", kUsage, "run: unexpected argument 'twice'", {"run", "passthrough_kernel", "twice"});
+    c.cli("usage.option_as_value", kUsage,
+          "--trace needs a value, got the option '--alloc-scheme' (a file of that name: ./--alloc-scheme)",
+          {"run", "passthrough_kernel", "--trace", "--alloc-scheme", "bank-aware"});
     c.site("tools/CliSupport.cpp");
     c.cli("usage.integer", kUsage, "--max-cycles expects a non-negative integer, got 'many'",
           {"run", "passthrough_kernel", "--max-cycles", "many"});
@@ -209,34 +222,53 @@ void add_cli(Catalog& c) {
     c.cli("usage.sweep_without_design", kUsage, "sweep: which design? (see `npusim list`)", {"sweep"});
 
     c.component("CLI: output files and the process",
-                "Output files that cannot be written, and what ends the process: a crash in native design code "
-                "(`tools/CrashReporter.cpp`), native code calling exit() during a run and the wall-clock watchdog "
-                "of `--timeout` (`tools/RunGuard.cpp`; every simulation of `run` - a single device, each device of "
-                "a list, each --what-if rerun - is guarded alike). The catalog_* designs are registered by the "
-                "catalog (`tests/docs/catalog/Cli.cpp`): native code that crashes, ends the process or never "
-                "returns, which no example design has.");
-    c.site("tools/RunCommand.cpp");
-    c.cli("process.output_file", kOther, "cannot write --trace '/nonexistent/t.json': No such file or directory",
+                "Output files that cannot be written - each output path is checked before the work starts "
+                "(`tools/OutputPaths.cpp`) and each trace, report and graph is written under a temporary name and "
+                "renamed when complete (`traces/src/OutputFile.cpp`) - and what ends the process: a crash in native "
+                "design code (`tools/CrashReporter.cpp`), native code calling exit() during a run and the wall-clock "
+                "watchdog of `--timeout` (`tools/RunGuard.cpp`; every simulation of `run` - a single device, each "
+                "device of a list, each --what-if rerun - is guarded alike) and an interrupt, each reported as "
+                "run_cli reports an error, the error document with --json (`tools/ExitReport.cpp`). The catalog_* "
+                "designs are registered by the catalog (`tests/docs/catalog/Cli.cpp`): native code that crashes, "
+                "ends the process or never returns, which no example design has.");
+    c.site("tools/OutputPaths.cpp");
+    c.cli("process.output_file", kFile, "cannot write --trace '/nonexistent/t.json': No such file or directory",
           {"run", "passthrough_kernel", "--trace", "/nonexistent/t.json"});
-    c.site("traces/src/OutputFile.cpp");
-    c.cli("process.trace_write", kOther, "cannot write Perfetto trace to '/dev/full': No space left on device",
-          {"run", "passthrough_kernel", "--trace", "/dev/full"});
-    c.site("tools/RunCommand.cpp");
-    c.cli("process.html_file", kOther, "cannot write --html '/nonexistent/r.html': No such file or directory",
+    c.cli("process.html_file", kFile, "cannot write --html '/nonexistent/r.html': No such file or directory",
           {"run", "passthrough_kernel", "--html", "/nonexistent/r.html"});
+    c.cli("process.output_directory", kFile, "cannot write --vcd '/tmp': it is a directory",
+          {"run", "passthrough_kernel", "--vcd", "/tmp"});
+    c.cli("process.save_outputs_file", kFile, "cannot write --save-outputs '/dev/null': it exists and is not a directory",
+          {"run", "passthrough_kernel", "--save-outputs", "/dev/null"});
+    c.cli("process.save_outputs_parent", kFile,
+          "cannot write --save-outputs '/dev/null/out': '/dev/null' is not a directory",
+          {"run", "passthrough_kernel", "--save-outputs", "/dev/null/out"});
+    c.cli("process.output_folder", kFile, "cannot write -o '/dev/null/x.mlir': Not a directory",
+          {"export", "memcpy", "-o", "/dev/null/x.mlir"});
+    NPUSIM_ERROR(c, "process.stdout", kFile, "cannot write standard output: I/O error",
+                 std::ostream full(nullptr); // a stream that takes nothing, as stdout on a full disk
+                 full << "x"; tools::check_stream_written(full, "standard output"));
+    c.internal("process.output_unwritable_folder", "cannot write --trace 'ro/t.json': Permission denied",
+               "Only for a user who may not write the folder (the catalog runs as root, who may); "
+               "tests/tools/OutputFiles_test.cpp covers the same check with a missing folder.");
     c.site("traces/src/OutputFile.cpp");
-    c.cli("process.html_write", kOther, "cannot write HTML report to '/dev/full': No space left on device",
+    c.cli("process.trace_write", kFile, "cannot write Perfetto trace to '/dev/full': No space left on device",
+          {"run", "passthrough_kernel", "--trace", "/dev/full"});
+    c.cli("process.html_write", kFile, "cannot write HTML report to '/dev/full': No space left on device",
           {"run", "passthrough_kernel", "--html", "/dev/full"});
+    c.internal("process.output_rename", "cannot write VCD trace to 'w.vcd': Permission denied",
+               "The complete file is renamed from its temporary name in the same folder, which was checked to be "
+               "writable before the run; only a folder changed while the run goes on fails here.");
     c.site("tools/DepthCommand.cpp");
-    c.cli("process.csv_file", kOther, "cannot write --csv '/nonexistent/d.csv': No such file or directory",
+    c.cli("process.csv_file", kFile, "cannot write --csv '/nonexistent/d.csv': No such file or directory",
           {"depth", "passthrough_dmas", "--csv", "/nonexistent/d.csv"});
-    c.cli("process.csv_write", kOther, "cannot write --csv '/dev/full': No space left on device",
+    c.cli("process.csv_write", kFile, "cannot write --csv '/dev/full': No space left on device",
           {"depth", "passthrough_dmas", "--csv", "/dev/full"});
     c.internal("process.csv_reopen", "cannot write --csv 'd.csv': No such file or directory",
                "The --csv path was opened for writing before the analysis (process.csv_file); only a file removed "
                "or made unwritable while it runs fails here.");
     c.site("tools/SweepCommand.cpp");
-    c.cli("process.sweep_csv_file", kOther, "cannot write --csv '/nonexistent/s.csv': No such file or directory",
+    c.cli("process.sweep_csv_file", kFile, "cannot write --csv '/nonexistent/s.csv': No such file or directory",
           {"sweep", "passthrough_dmas", "--csv", "/nonexistent/s.csv"});
     c.internal("process.sweep_malformed", "sweep: rank 1 sent a malformed result",
                "Only if the bytes MPI gathers from a rank are not what that rank encoded (both sides are this code).");
@@ -305,6 +337,16 @@ void add_cli(Catalog& c) {
                "The simulation stops itself at the limit between slices of 100,000 cycles (sim.wall_clock_limit), a "
                "second before the watchdog; only native design code, which the watchdog names, keeps it from "
                "returning.");
+    c.site("tools/ExitReport.cpp");
+    c.internal("process.interrupted", "interrupted (SIGINT) before the command finished",
+               "A signal from outside (Ctrl-C, SIGINT; SIGTERM says \"stopped (SIGTERM)\"), which the catalog does not "
+               "send; tests/tools/output_streams.sh does, and checks that the JSON error document is printed and no "
+               "temporary file stays. Kind \"interrupted\"; the process then ends by the signal.");
+    c.site("harness/src/DesignRunner.cpp");
+    c.cli("process.save_outputs_name", kDesign,
+          "--save-outputs: output '../b' of design 'catalog_escape' cannot be saved as '../b.npy': its name is not a "
+          "plain file name (it holds '/' or is '.', '..' or empty) and would be written outside 'out'",
+          {"run", "catalog_escape", "--save-outputs", "out"});
     c.site("tools/CliSupport.cpp");
     c.internal("process.child_pipe", "run_cli_in_child: pipe failed: Too many open files",
                "Only tests and the error catalog run a command in a child process (to survive the watchdog); the "

@@ -247,12 +247,21 @@ void add_export(Catalog& c) {
     c.cli("export.extra_argument", kUsage, "export: unexpected argument 'b'", {"export", "memcpy", "b"});
     c.cli("export.link_with", kUsage, "--link-with expects KERNEL=FILE.o, got 'k'",
           {"export", "memcpy", "--link-with", "k"});
+    c.site("frontend/src/export/ModuleExporter.cpp");
+    c.cli("export.link_with_unknown", kDesign, "--link-with nope=x.o: the design calls no kernel 'nope' (its kernels: "
+                                               "passThroughLine)",
+          {"export", "passthrough_kernel", "--link-with", "nope=x.o"});
+    c.site("tools/ExportCommand.cpp");
     c.cli("export.chess_alone", kUsage,
           "export: --chess and --full-elf choose what --print-commands prints; give --print-commands",
           {"export", "memcpy", "--chess"});
     c.cli("export.o_empty", kUsage, "-o needs a file name", {"export", "memcpy", "-o", ""});
-    c.cli("export.o_write", kOther, "cannot write -o '/nonexistent/x.mlir': No such file or directory",
+    c.site("tools/OutputPaths.cpp");
+    c.cli("export.o_write", kFile, "cannot write -o '/nonexistent/x.mlir': No such file or directory",
           {"export", "memcpy", "-o", "/nonexistent/x.mlir"});
+    c.site("tools/ExportCommand.cpp");
+    c.cli("export.o_full", kFile, "cannot write -o '/dev/full': No space left on device",
+          {"export", "memcpy", "-o", "/dev/full"});
     c.site("frontend/src/ControlFlow.cpp");
     NPUSIM_ERROR(c, "export.range_step", kDesign,
                  "worker 'w': range_ with step 0: the step must be positive (scf.for: \"constant step operand must "

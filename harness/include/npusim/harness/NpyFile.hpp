@@ -65,4 +65,8 @@ public:
     static std::optional<DType> dtype_of_descr(std::string_view descr);
 };
 
+/// Whether `name` can be a file's name inside a folder, and nothing else: not empty, not "." or
+/// "..", no '/' (so no absolute path and no way out of the folder) and no NUL.
+bool is_plain_file_name(const std::string& name);
+
 } // namespace npusim::harness
