@@ -20,7 +20,8 @@ struct ExportOptions {
     /// Passed to the resolve that checks the design before it is exported.
     ResolveOptions resolve;
     /// Print every op in MLIR's generic form ("aie.objectfifo"() ({...}) {...} : () -> ()), which
-    /// MLIR tools without mlir-aie's dialects parse (mlir-opt --allow-unregistered-dialect).
+    /// MLIR tools without mlir-aie's dialects read (mlir-opt --allow-unregistered-dialect); their
+    /// verifier cannot resolve a func.call inside aie.core, whose symbol table only mlir-aie knows.
     bool generic = false;
 };
 
