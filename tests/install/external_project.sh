@@ -25,7 +25,7 @@ echo "installed into a fresh prefix: $(find "$prefix" -type f | wc -l) files"
 [ -f "$prefix/include/npusim/aie_api/lut_based_ops.h" ] || fail "no include/npusim/aie_api/lut_based_ops.h"
 [ ! -e "$prefix/include/aie_api" ] || fail "include/aie_api installed at the top of include/ (clashes with AMD's)"
 [ ! -e "$prefix/include/lut_based_ops.h" ] || fail "include/lut_based_ops.h installed at the top of include/"
-if grep -l 'libxrt_coreutil\|libmpi' "$prefix"/lib/cmake/npusim/*.cmake; then
+if grep -E '/[^" ;]*(xrt_coreutil|libmpi)[^" ;]*\.so' "$prefix"/lib/cmake/npusim/*.cmake; then
   fail "the CMake package names XRT's or MPI's library by path"
 fi
 

@@ -357,7 +357,7 @@ TEST_CASE(
     CHECK_THAT(e3.str(), Catch::Contains("--trace-format mlir-aie needs --trace FILE.json"));
 }
 
-TEST_CASE("the VCD of a run starts every lock at its initial value; cycle 0's acquires follow at #0",
+TEST_CASE("the VCD of a run starts every lock at its initial value, cycle 0's acquires follow at #0",
           "[traces][locks][vcd]") {
     harness::test::TempDir d("npusim_vcd_lock_init");
     traces::VcdTraceSink vcd(d.file("t.vcd"));
