@@ -13,14 +13,22 @@ add_library(npusim::npusim ALIAS npusim_all)
 set_target_properties(npusim_sim_interface PROPERTIES EXPORT_NAME sim_interface)
 set_target_properties(npusim_sim_internal PROPERTIES EXPORT_NAME sim_internal)
 set_target_properties(npusim_cli PROPERTIES EXPORT_NAME cli)
-foreach(layer kernels aie_api aie_kernels model frontend sim traces harness examples systemc hw xrt)
+foreach(layer kernels aie_api aie_kernels model frontend sim traces harness examples systemc hw xrt_none mpi_none)
   set_target_properties(npusim_${layer} PROPERTIES EXPORT_NAME ${layer})
+endforeach()
+# The optional components (find_package(npusim COMPONENTS xrt mpi)): installed when this build has them.
+set(NPUSIM_COMPONENT_TARGETS "")
+foreach(component xrt mpi)
+  if(TARGET npusim_${component})
+    set_target_properties(npusim_${component} PROPERTIES EXPORT_NAME ${component})
+    list(APPEND NPUSIM_COMPONENT_TARGETS npusim_${component})
+  endif()
 endforeach()
 
 set(NPUSIM_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/npusim)
 install(TARGETS npusim_all npusim_kernels npusim_aie_api npusim_aie_kernels npusim_model npusim_frontend
                 npusim_sim_interface npusim_sim_internal npusim_sim npusim_traces npusim_harness npusim_examples
-                npusim_cli npusim_systemc npusim_hw npusim_xrt
+                npusim_cli npusim_systemc npusim_hw npusim_xrt_none npusim_mpi_none ${NPUSIM_COMPONENT_TARGETS}
         EXPORT npusimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -30,10 +38,14 @@ install(TARGETS npusim EXPORT npusimTargets RUNTIME DESTINATION ${CMAKE_INSTALL_
 install(EXPORT npusimTargets NAMESPACE npusim:: DESTINATION ${NPUSIM_INSTALL_CMAKEDIR})
 
 # Public headers, one tree per layer (their include/ folders hold only public headers).
-foreach(dir kernels_ref/include kernels_ref/aie/include kernels_ref/aie_api/include model/include frontend/include
-            sim/include traces/include harness/include hw/include)
+foreach(dir kernels_ref/include kernels_ref/aie/include model/include frontend/include sim/include traces/include
+            harness/include hw/include)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
+# The AIE-API host layer (aie_api/aie.hpp, lut_based_ops.h) in npusim's own folder, not beside AMD's
+# aie_api in a shared prefix; npusim::aie_api puts that folder on the include path, so a kernel
+# source still writes #include <aie_api/aie.hpp> (pkg-config: npusim.pc's Cflags).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels_ref/aie_api/include/ DESTINATION ${NPUSIM_AIE_API_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/tools/Cli.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/npusim/cli)
 install(FILES ${PROJECT_SOURCE_DIR}/tools/main.cpp DESTINATION ${CMAKE_INSTALL_DATADIR}/npusim RENAME cli_main.cpp)
 

@@ -151,7 +151,10 @@ Command add_export_command(CLI::App& app, std::ostream& out) {
     o->value("-o", "FILE", "write the module to FILE instead of stdout",
              [r](const std::string& v) { r->output = output_name("-o", v); });
     o->flag("--generic",
-            "every op in MLIR's generic form (parses with mlir-opt --allow-unregistered-dialect)", r->opts.generic);
+            "every op in MLIR's generic form: mlir-opt --allow-unregistered-dialect reads it, but its verifier "
+            "cannot find the callee of a kernel call (a func.call inside the unregistered aie.core): check "
+            "those calls otherwise, as docs/export.md shows",
+            r->opts.generic);
     o->flag("--print-commands",
             "print the Peano (or xchesscc) and aiecc commands that build the module instead of the module", 
             r->print_commands);

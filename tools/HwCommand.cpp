@@ -1,6 +1,7 @@
 #include "HwCommand.hpp"
 #include "CliSupport.hpp"
 #include "JsonDocument.hpp"
+#include "RunReport.hpp"
 
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/harness/DesignRunner.hpp"
@@ -85,6 +86,7 @@ nlohmann::json checks_json(const std::vector<harness::OutputCheck>& checks) {
                          {"elements", c.elements},
                          {"mismatches", c.mismatches},
                          {"first_mismatches", c.first_mismatches},
+                         {"first", first_mismatches_json(c)},
                          {"error", c.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.error)}};
         if (c.is_float) {
             o["max_abs_err"] = std::isfinite(c.max_abs_err) ? nlohmann::json(c.max_abs_err) : nlohmann::json(nullptr);
@@ -288,7 +290,7 @@ int run_compare(const HwArgs& r, std::ostream& out) {
                               {"iters", r.iters},
                               {"warmup", r.warmup},
                               {"simulation",
-                               {{"cycles", sim_cycles},
+                               {{"cycles", std::llround(sim_cycles)},
                                 {"clock_mhz", timing.clock_mhz},
                                 {"array_time_us", sim_array_us},
                                 {"npu_time_us", sim_npu_us},

@@ -79,7 +79,8 @@ std::vector<std::string> MpiSession::gather(const std::string& mine) const {
 
 MpiSession::MpiSession() {
     throw std::runtime_error("npusim was built without MPI (CMake found no MPI: install libopenmpi-dev and "
-                             "rebuild), so it cannot split work over the ranks of mpirun");
+                             "rebuild; a project built against an installed npusim asks for it with "
+                             "find_package(npusim COMPONENTS mpi)), so it cannot split work over the ranks of mpirun");
 }
 
 MpiSession::~MpiSession() = default;

@@ -6,6 +6,7 @@
 #include "HelpFormatter.hpp"
 #include "HtmlReportOutcome.hpp"
 #include "JsonDocument.hpp"
+#include "NetlistJson.hpp"
 #include "OutputPaths.hpp"
 #include "ProgressLine.hpp"
 #include "RunGuard.hpp"
@@ -81,12 +82,15 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
         sinks.push_back((html = std::make_unique<traces::HtmlReportSink>(r.html_file, false)).get());
     traces::TeeTraceSink tee(sinks);
     if (!sinks.empty()) so.trace = &tee;
-    std::string netlist_text; // --netlist: printed now, or with --json a field of the document
+    nlohmann::json netlist_doc; // --netlist: printed now, or with --json the document's structured field
     if (r.netlist) {
         const RunGuard guard(r, "", out, err); // the bodies' resolve-time trace is native code too
         auto inst = spec.build(dev, spec.resolve_params(r.params), harness::BuildOptions(r.seed, r.kernels));
-        netlist_text = inst.program.resolve(harness::resolve_options(spec, ro)).dump();
-        if (!r.json) out << netlist_text;
+        const auto net = inst.program.resolve(harness::resolve_options(spec, ro));
+        if (r.json)
+            netlist_doc = netlist_json(net);
+        else
+            out << net.dump();
     }
     std::optional<harness::RunReport> run;
     try {
@@ -153,7 +157,7 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
     if (html) html->write(html_outcome(rep));
     if (r.json) {
         auto j = json_document("run", run_report_json(rep, so.timing));
-        if (!netlist_text.empty()) j["netlist"] = netlist_text;
+        if (r.netlist) j["netlist"] = std::move(netlist_doc);
         j["files"] = nlohmann::json::object(); // the files this run wrote
         for (const auto& [key, path] : {std::pair<const char*, const std::string*>{"trace", &r.trace_file},
                                         {"vcd", &r.vcd_file},

@@ -114,6 +114,26 @@ void print_run_summary(std::ostream& out, const harness::RunReport& rep, const m
     out << (rep.all_match ? "result: PASS\n" : "result: FAIL (output mismatch)\n");
 }
 
+nlohmann::json first_mismatches_json(const harness::OutputCheck& c) {
+    auto first = nlohmann::json::array();
+    for (const auto& v : c.first) {
+        // Values as numbers (integers exactly; a NaN or infinity, which JSON cannot hold, as null),
+        // and as text in the summary's notation.
+        nlohmann::json e{{"index", v.index}, {"got_text", v.got}, {"want_text", v.want}};
+        if (c.is_float) {
+            e["got"] = std::isfinite(v.got_value) ? nlohmann::json(v.got_value) : nlohmann::json();
+            e["want"] = std::isfinite(v.want_value) ? nlohmann::json(v.want_value) : nlohmann::json();
+            e["abs_err"] = v.abs_err;
+            e["rel_err"] = v.rel_err;
+        } else {
+            e["got"] = static_cast<std::int64_t>(v.got_value);
+            e["want"] = static_cast<std::int64_t>(v.want_value);
+        }
+        first.push_back(e);
+    }
+    return first;
+}
+
 nlohmann::json run_report_json(const harness::RunReport& rep, const model::TimingParams& timing) {
     // Array cycles and the time they take at the array clock, apart from the time a host would
     // measure around one run (array time + the host's invocation latency; docs/timing-model.md).
@@ -155,24 +175,7 @@ nlohmann::json run_report_json(const harness::RunReport& rep, const model::Timin
                          {"first_mismatches", c.first_mismatches},
                          {"expected_from", c.expected_from},
                          {"ignored", c.ignored}};
-        o["first"] = nlohmann::json::array();
-        for (const auto& v : c.first) {
-            // Values as numbers (integers exactly; a NaN or infinity, which JSON cannot hold, as null),
-            // and as text in the summary's notation.
-            nlohmann::json e{{"index", v.index}, {"got_text", v.got}, {"want_text", v.want}};
-            if (c.is_float) {
-                e["got"] = std::isfinite(v.got_value) ? nlohmann::json(v.got_value) : nlohmann::json();
-                e["want"] = std::isfinite(v.want_value) ? nlohmann::json(v.want_value) : nlohmann::json();
-            } else {
-                e["got"] = static_cast<std::int64_t>(v.got_value);
-                e["want"] = static_cast<std::int64_t>(v.want_value);
-            }
-            if (c.is_float) {
-                e["abs_err"] = v.abs_err;
-                e["rel_err"] = v.rel_err;
-            }
-            o["first"].push_back(e);
-        }
+        o["first"] = first_mismatches_json(c);
         if (c.is_float) {
             o["rtol"] = c.rtol;
             o["atol"] = c.atol;

@@ -17,6 +17,9 @@ void print_run_summary(std::ostream& out, const harness::RunReport& rep, const m
 /// The run document's fields (docs/json-schema/run.schema.json) without its head (json_document)
 /// and the command's own (netlist, files, what_if); also each device's entry of run_devices.
 nlohmann::json run_report_json(const harness::RunReport& rep, const model::TimingParams& timing);
+/// An output check's first differing elements as the documents' `first` array (run, compare, hw):
+/// index, got and want as numbers (null for NaN or infinity) and as text, float errors.
+nlohmann::json first_mismatches_json(const harness::OutputCheck& c);
 /// The structured diagnosis of a deadlock or limit: its case, wait-for graph, cycles, causal chain
 /// and each process's progress.
 nlohmann::json diagnosis_json(const sim::Diagnosis& d);

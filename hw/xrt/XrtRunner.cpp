@@ -62,8 +62,10 @@ XrtResult XrtRunner::run(const XrtRequest& req, const InstructionStream& insts, 
     (void)plan;
     (void)inputs;
     throw HardwareError(HardwareError::Kind::Unavailable,
-                        "this npusim was built without XRT (CMake found no xrt/xrt_device.h and libxrt_coreutil): "
-                        "install libxrt-dev (tools/install-deps.sh) and rebuild to run designs on an NPU");
+                        "this npusim was built without XRT (CMake found no xrt/xrt_device.h and libxrt_coreutil, "
+                        "or a project built against an installed npusim did not ask for it with "
+                        "find_package(npusim COMPONENTS xrt)): install libxrt-dev (tools/install-deps.sh) and "
+                        "rebuild to run designs on an NPU");
 #else
     // 1. The device. Without an NPU (or its amdxdna driver) XRT throws here.
     std::optional<xrt::device> device;

@@ -64,7 +64,11 @@ void Elaborator::locks() {
     for (std::size_t i = 0; i < net_.locks.size(); ++i) {
         const auto& l = net_.locks[i];
         int track = -1;
-        if (opts_.trace) track = in_.services.tracks.add({TrackInfo::Kind::Lock, l.tile.col, l.tile.row, l.name});
+        if (opts_.trace) {
+            TrackInfo info{TrackInfo::Kind::Lock, l.tile.col, l.tile.row, l.name};
+            info.initial = l.init;
+            track = in_.services.tracks.add(info);
+        }
         in_.locks.add(std::make_unique<SemaphoreLock>(in_.services, static_cast<int>(i), l.name,
                                                       model::to_string(l.tile), l.init,
                                                       dev_.resources(l.tile).lock_max_value, track));

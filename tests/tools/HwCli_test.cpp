@@ -139,6 +139,14 @@ TEST_CASE("compare against recorded outputs: equal, a changed element, and times
     CHECK(doc["status"] == "mismatch");
     CHECK(doc["outputs"][0]["mismatches"] == 1);
     CHECK(doc["outputs"][0]["first_mismatches"].get<std::string>().starts_with("[100]"));
+    // Structured as run's `first`: index, got and want as numbers (got is the hardware's, c[100] ^ 1).
+    REQUIRE(doc["outputs"][0]["first"].size() == 1);
+    const auto& first = doc["outputs"][0]["first"][0];
+    CHECK(first["index"] == 100);
+    CHECK(first["got"].is_number_integer());
+    CHECK((first["got"].get<std::int64_t>() ^ first["want"].get<std::int64_t>()) == 1);
+    CHECK(first["got_text"].is_string());
+    CHECK(doc["simulation"]["cycles"].is_number_integer());
     CHECK(doc["hardware"]["times"].is_null());
     CHECK(doc["ratio"].is_null());
     CHECK(doc["simulation"]["matches_reference"] == true);

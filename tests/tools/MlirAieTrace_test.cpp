@@ -357,3 +357,36 @@ TEST_CASE(
     CHECK(code == 2);
     CHECK_THAT(e3.str(), Catch::Contains("--trace-format mlir-aie needs --trace FILE.json"));
 }
+
+TEST_CASE("the VCD of a run starts every lock at its initial value, cycle 0's acquires follow at #0",
+          "[traces][locks][vcd]") {
+    npusim::test::TempDir d("npusim_vcd_lock_init");
+    traces::VcdTraceSink vcd(d.file("t.vcd"));
+    simulate_design("passthrough_kernel", "npu1_1col", {}, vcd, [](iron::Program&) {});
+    const auto& spec = harness::design_by_name("passthrough_kernel");
+    auto inst = spec.build(model::device_by_name("npu1_1col"), spec.resolve_params({}), harness::BuildOptions(1));
+    const auto net = inst.program.resolve();
+    REQUIRE_FALSE(net.locks.empty());
+
+    const std::string text = slurp(d.file("t.vcd"));
+    const auto dump = text.find("#0\n$dumpvars\n");
+    const auto dump_end = text.find("$end\n", dump);
+    const auto first_step = text.find("\n#", dump_end);
+    REQUIRE(dump != std::string::npos);
+    REQUIRE(first_step != std::string::npos);
+    const std::string dumpvars = text.substr(dump, dump_end - dump);
+    const std::string at_zero = text.substr(dump_end + 5, first_step + 1 - (dump_end + 5)); // after $dumpvars, at #0
+    int changed_in_cycle0 = 0;
+    for (const auto& l : net.locks) {
+        INFO("lock " << l.name << " init " << l.init);
+        const auto pos = text.find(" " + traces::VcdTraceSink::sanitize(l.name) + " $end");
+        REQUIRE(pos != std::string::npos);
+        const auto start = text.rfind(' ', pos - 1) + 1;
+        const std::string id = text.substr(start, pos - start);
+        const std::string bits = l.init == 0 ? "0" : fmt::format("{:b}", l.init);
+        CHECK_THAT(dumpvars, Catch::Contains("\nb" + bits + " " + id + "\n"));
+        if (at_zero.find(" " + id + "\n") != std::string::npos) ++changed_in_cycle0;
+    }
+    INFO(at_zero);
+    CHECK(changed_in_cycle0 > 0); // the run acquires a lock in cycle 0: its change follows $dumpvars
+}

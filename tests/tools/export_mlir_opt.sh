@@ -6,14 +6,16 @@
 # exported on npu1_1col, or on the first device it supports. A design the export refuses must be
 # refused as a design error (exit 2); anything else fails the test.
 #
-# One adjustment, checked rather than assumed:
-# - func.call: mlir-opt resolves a callee from the nearest symbol table, and
+# `npusim export --help` says what a stock mlir-opt does with it, and this script checks exactly that:
+# - As exported: a module without kernel calls parses and verifies; a module with them fails only
+#   on them. mlir-opt resolves a callee from the nearest symbol table, and
 #   SymbolTable::getNearestSymbolTable (mlir/lib/IR/SymbolTable.cpp) stops at an unregistered op
 #   with one region, so a call inside aie.core never finds the func.func declared in aie.device
 #   (a SymbolTable only in mlir-aie's dialect): "'func.call' op '...' does not reference a valid
-#   function". The calls are renamed to an unregistered op for mlir-opt, and this script checks
-#   that every callee is declared by a func.func in the same module and that the call's operand
-#   types are the declaration's function_type.
+#   function".
+# - With the calls renamed to an unregistered op, every module parses and verifies; this script
+#   checks that every callee is declared by a func.func in the same module and that the call's
+#   operand types are the declaration's function_type.
 # Usage: export_mlir_opt.sh NPUSIM [MLIR_OPT]
 set -uo pipefail
 npusim=$1
@@ -29,13 +31,18 @@ if [ -z "$mlir_opt" ]; then
 fi
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
+# The help names the limit this script checks.
+if ! "$npusim" export --help | tr -s ' \n' ' ' | grep -q "mlir-opt --allow-unregistered-dialect reads it, but its verifier cannot find the callee of a kernel call"; then
+  echo "FAIL: npusim export --help does not say what mlir-opt does with --generic output"
+  exit 1
+fi
 "$npusim" list --json >"$d/list.json" || { echo "npusim list --json failed"; exit 1; }
 designs=$(python3 -c "
 import json, sys
 for x in json.load(open('$d/list.json'))['designs']:
     dev = 'npu1_1col' if 'npu1_1col' in x['devices'] else x['devices'][0]
     print(x['name'], dev)")
-fail=0 exported=0 refused=0
+fail=0 exported=0 refused=0 plain=0
 while read -r name device; do
   f="$d/$name.mlir"
   "$npusim" export "$name" --device "$device" --generic -o "$f" 2>"$d/$name.err"
@@ -74,6 +81,20 @@ EOF
     fail=1
     continue
   fi
+  # As exported: passes, or fails on kernel calls alone (and passes when there are none).
+  if "$mlir_opt" --allow-unregistered-dialect "$f" -o /dev/null 2>"$d/$name.plain.err"; then
+    plain=$((plain + 1))
+  elif ! grep -q '"func\.call"(' "$f"; then
+    echo "FAIL $name ($device): mlir-opt rejects the module as exported, which has no kernel call:"
+    head -5 "$d/$name.plain.err"
+    fail=1
+    continue
+  elif grep 'error:' "$d/$name.plain.err" | grep -qv "error: 'func.call' op '[A-Za-z0-9_]*' does not reference a valid function"; then
+    echo "FAIL $name ($device): mlir-opt rejects the module as exported for more than its kernel calls:"
+    grep 'error:' "$d/$name.plain.err" | grep -v "'func.call' op" | head -3
+    fail=1
+    continue
+  fi
   sed 's/"func\.call"(/"npusim_check.func_call"(/' "$f" >"$d/$name.opt.mlir"
   "$mlir_opt" --allow-unregistered-dialect "$d/$name.opt.mlir" -o /dev/null 2>"$d/$name.opt.err"
   opt=$?
@@ -83,7 +104,11 @@ EOF
     fail=1
   fi
 done <<<"$designs"
-echo "export_mlir_opt: $exported exported, $refused refused, mlir-opt $mlir_opt"
+echo "export_mlir_opt: $exported exported ($plain pass mlir-opt as exported), $refused refused, mlir-opt $mlir_opt"
+if [ $plain -lt 1 ]; then
+  echo "FAIL: no design passed mlir-opt as exported (a design without kernel calls should)"
+  fail=1
+fi
 # The registry has designs of every kind the export writes; a run that exported few is broken.
 if [ $exported -lt 15 ]; then
   echo "FAIL: only $exported designs exported"

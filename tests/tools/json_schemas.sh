@@ -5,7 +5,8 @@
 # files written up to the failure; hw without an NPU), run_devices, depth, sweep, export (with
 # --print-commands and -o too), compare (recorded outputs, pass and mismatch); hw's own document
 # needs an NPU. Then the schemas must reject documents that break the contract (a number as a string, an
-# unknown field, a wrong document kind), so a schema that accepts anything fails here.
+# unknown field, a wrong document kind, a status outside its enum, fractional cycles, compare's
+# first mismatches unstructured, the netlist as text or with loose fields), so a schema that accepts anything fails here.
 # Usage: json_schemas.sh NPUSIM SCHEMA_DIR
 set -uo pipefail
 npusim=$1
@@ -38,6 +39,11 @@ run run_netlist run memcpy --netlist
 import numpy as np
 b = np.load('$d/saved/b.npy'); b[3] += 1; np.save('$d/bad.npy', b)"
 run run_mismatch golden memcpy --expect "b=$d/bad.npy"
+run run_float_saved run softmax --save-outputs "$d/sm"
+"$py" -c "
+import numpy as np
+b = np.load('$d/sm/b.npy'); v = b.view(np.uint16); v[3] ^= 0x4000; v[5] = 0x7fc0; np.save('$d/bad_bf16.npy', b)"
+run run_float_mismatch golden softmax --expect "b=$d/bad_bf16.npy"
 run error_usage run memcpy --no-such-option
 run error_design run no_such_design
 run error_deadlock run deadlock_ring3 --trace "$d/dl.json" --dot "$d/dl.dot"
@@ -68,7 +74,7 @@ failures, used = [], set()
 docs = {}
 for f in sorted(glob.glob(os.path.join(d, "*.json"))):
     name = os.path.basename(f)[:-5]
-    if name in ("t", "dl", "bad", "times"):
+    if name in ("t", "dl", "bad", "bad_bf16", "times"):
         continue
     try:
         doc = json.load(open(f))
@@ -121,6 +127,36 @@ m = copy.deepcopy(docs["compare_pass"]); m["hardware"]["source"] = "guess"
 rejected("compare", m, "an unknown hardware source")
 m = copy.deepcopy(docs["export"]); del m["module"]
 rejected("export", m, "a document without its module")
+m = copy.deepcopy(docs["run_netlist"]); m["netlist"] = "netlist of 'memcpy' on npu1_1col"
+rejected("run", m, "the netlist as text")
+m = copy.deepcopy(docs["run_netlist"]); m["netlist"]["locks"][0]["init"] = "2"
+rejected("run", m, "a lock's init as a string")
+m = copy.deepcopy(docs["run_netlist"]); m["netlist"]["sequence"][0]["kind"] = "sleep"
+rejected("run", m, "an unknown runtime operation")
+m = copy.deepcopy(docs["run_netlist"]); m["netlist"]["channels"][0]["bds"][0]["dims"] = "linear"
+rejected("run", m, "a BD's dims as text")
+m = copy.deepcopy(docs["run_netlist"]); m["netlist"]["extra"] = []
+rejected("run", m, "an unknown netlist field")
+m = copy.deepcopy(docs["sweep"]); m["points"][0]["status"] = "fine"
+rejected("sweep", m, "a point status outside its enum")
+m = copy.deepcopy(docs["compare_pass"]); m["simulation"]["cycles"] = 22879.5
+rejected("compare", m, "fractional simulated cycles")
+m = copy.deepcopy(docs["compare_pass"]); del m["outputs"][0]["first"]
+rejected("compare", m, "an output without its structured first mismatches")
+m = copy.deepcopy(docs["compare_mismatch"]); m["outputs"][0]["first"][0]["got"] = "3"
+rejected("compare", m, "a first mismatch's 'got' as a string")
+m = copy.deepcopy(docs["compare_mismatch"]); m["outputs"][0]["first"][0]["note"] = "x"
+rejected("compare", m, "an unknown field in a first mismatch")
+m = copy.deepcopy(docs["run_mismatch"]); m["outputs"][0]["first"][0]["index"] = 1.5
+rejected("run", m, "a fractional index of a first mismatch")
+# A float output's first mismatches carry their errors (a NaN expected: null, see want_text).
+ff = [o for o in docs.get("run_float_mismatch", {}).get("outputs", []) if not o["match"]]
+if not ff or "abs_err" not in ff[0]["first"][0] or not any(e["want"] is None for e in ff[0]["first"]):
+    failures.append(f"run_float_mismatch: no float first mismatch with abs_err and a NaN: {ff[:1]}")
+# compare's structured first mismatches are the ones its text names, as in run.
+cm = [o for o in docs.get("compare_mismatch", {}).get("outputs", []) if not o["match"]]
+if not cm or not cm[0]["first"] or f"[{cm[0]['first'][0]['index']}]" not in cm[0]["first_mismatches"]:
+    failures.append(f"compare_mismatch: first {cm[0]['first'] if cm else None} does not match first_mismatches")
 if docs.get("export_commands", {}).get("params", {}).get("dtype_in") != "i8":
     failures.append("export_commands: params.dtype_in is not 'i8'")
 for f in failures:

@@ -203,3 +203,34 @@ TEST_CASE("VcdTraceSink: lock acquire and release instants trigger event variabl
                                      "$var wire 1 % core $end\n"));
     CHECK_THAT(text, Catch::Contains("$dumpvars\nb0 !\nb1 $\n0%\n$end\n1#\n#10\n1#\n1\"\n#20\n"));
 }
+
+TEST_CASE("VcdTraceSink: $dumpvars shows a lock's initial value, its cycle-0 acquires follow at #0",
+          "[traces][vcd][locks]") {
+    TempDir dir;
+    const fs::path file = dir.path / "initial.vcd";
+    VcdTraceSink sink(file.string());
+    TrackInfo prod{Kind::Lock, 0, 2, "prod_lock"};
+    prod.initial = 2; // a fifo's free slots
+    TrackInfo wide{Kind::Lock, 0, 2, "wide"};
+    wide.initial = 100; // needs 7 bits, although no sample is above 63
+    TrackInfo still{Kind::Lock, 0, 2, "still"};
+    still.initial = 3; // never sampled: keeps its initial value, not x
+    sink.add_track(0, prod);
+    sink.add_track(1, {Kind::Dma, 0, 2, "dma"});
+    sink.add_track(2, wide);
+    sink.add_track(3, still);
+    // As the engine reports a lock: one sample per cycle, its value at the end of the cycle. An
+    // acquire in cycle 0 took prod_lock from 2 to 1.
+    sink.counter(0, 0, 1);
+    sink.span(1, "bd", 0, 10);
+    sink.counter(2, 0, 100); // unchanged in cycle 0: nothing at #0
+    sink.counter(0, 10, 2);
+    sink.counter(2, 12, 5);
+    sink.finish(20);
+
+    const std::string text = slurp(file);
+    CHECK_THAT(text, Catch::Contains("$var reg 6 ! prod_lock $end\n$var wire 1 \" dma $end\n"
+                                     "$var reg 7 # wide $end\n$var reg 6 $ still $end\n"));
+    CHECK_THAT(text, Catch::EndsWith("#0\n$dumpvars\nb10 !\n1\"\nb1100100 #\nb11 $\n$end\n"
+                                     "b1 !\n#10\nb10 !\n0\"\n#12\nb101 #\n#20\n"));
+}

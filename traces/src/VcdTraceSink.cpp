@@ -140,12 +140,15 @@ void VcdTraceSink::finish(std::uint64_t end_cycle) {
     std::vector<int> width(n, 1);
     for (std::size_t i = 0; i < n; ++i)
         if (is_reg(tracks_[i])) width[i] = kLockBits;
-    for (const Change& c : changes_) {
-        if (!is_reg(tracks_[c.track])) continue;
-        int& w = width[c.track];
-        if (c.value < 0) w = 64;
-        while (w < 64 && static_cast<std::uint64_t>(c.value) >> w != 0) ++w;
-    }
+    auto widen = [&](std::uint32_t i, std::int64_t v) {
+        int& w = width[i];
+        if (v < 0) w = 64;
+        while (w < 64 && static_cast<std::uint64_t>(v) >> w != 0) ++w;
+    };
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (is_reg(tracks_[i]) && tracks_[i].initial) widen(i, *tracks_[i].initial);
+    for (const Change& c : changes_)
+        if (is_reg(tracks_[c.track])) widen(c.track, c.value);
 
     // Scopes, declaration order, identifiers and unique names.
     std::map<std::tuple<int, int, int>, std::vector<std::uint32_t>> scopes;
@@ -239,8 +242,30 @@ void VcdTraceSink::finish(std::uint64_t end_cycle) {
         return k;
     };
 
+    // $dumpvars holds the values as cycle 0 begins: a lock's initial value (TrackInfo::initial),
+    // the wires whose spans begin at 0. A lock's samples at cycle 0 are its value at the end of
+    // that cycle (after the acquires there): they follow $dumpvars at the same time, #0. A lock
+    // track without an initial value takes its cycle-0 sample as the initial value (x without one).
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (is_reg(tracks_[i]) && tracks_[i].initial) {
+            value[i] = *tracks_[i].initial;
+            known[i] = true;
+        }
+    const auto zero_end = std::partition_point(changes_.begin(), changes_.end(),
+                                               [](const Change& c) { return c.time == 0; });
+    const auto after_dumpvars = std::stable_partition(changes_.begin(), zero_end, [&](const Change& c) {
+        return !(is_reg(tracks_[c.track]) && tracks_[c.track].initial);
+    });
     std::size_t k = 0;
-    if (k < changes_.size() && changes_[k].time == 0) k = apply_step(k, [](std::uint32_t) {});
+    for (; changes_.begin() + static_cast<std::ptrdiff_t>(k) != after_dumpvars; ++k) {
+        const Change& c = changes_[k];
+        if (is_reg(tracks_[c.track])) {
+            value[c.track] = c.value;
+            known[c.track] = true;
+        } else {
+            active[c.track] += c.value;
+        }
+    }
     put("#0\n$dumpvars\n");
     for (std::uint32_t i : declared) {
         shown[i] = current(i);

@@ -279,9 +279,11 @@ void add_cli(Catalog& c) {
     c.internal("process.mpi_call", "MPI: MPI_Gatherv failed",
                "Only when the MPI library reports an error (Open MPI's default handler aborts the job before this).");
     c.internal("process.mpi_missing",
-               "npusim was built without MPI (CMake found no MPI: install libopenmpi-dev and rebuild), so it cannot "
+               "npusim was built without MPI (CMake found no MPI: install libopenmpi-dev and rebuild; a project built "
+               "against an installed npusim asks for it with find_package(npusim COMPONENTS mpi)), so it cannot "
                "split work over the ranks of mpirun",
-               "Only in a build made without libopenmpi-dev, started by mpirun (the CI build has MPI).");
+               "Only in a build made without libopenmpi-dev, or a user's CLI built without the mpi component (the "
+               "test install:external-project runs one), started by mpirun (the CI build has MPI).");
     c.site("tools/CrashReporter.cpp");
     c.cli_forked("process.crash_stack", kKernel,
                  "worker 'w' was running kernel 'big_local' (entered at cycle <N>) and it crashed with SIGSEGV "

@@ -87,9 +87,11 @@ void add_hardware(Catalog& c) {
               write_file(ctx, "x.xclbin", "xclbin\n");
           });
     c.internal("hw.no_xrt",
-               "this npusim was built without XRT (CMake found no xrt/xrt_device.h and libxrt_coreutil): install "
-               "libxrt-dev (tools/install-deps.sh) and rebuild to run designs on an NPU",
-               "This build has XRT (Debian's libxrt-dev, installed by tools/install-deps.sh); a build without it "
+               "this npusim was built without XRT (CMake found no xrt/xrt_device.h and libxrt_coreutil, or a project "
+               "built against an installed npusim did not ask for it with find_package(npusim COMPONENTS xrt)): "
+               "install libxrt-dev (tools/install-deps.sh) and rebuild to run designs on an NPU",
+               "This build has XRT (Debian's libxrt-dev, installed by tools/install-deps.sh); a build without it, or "
+               "a user's CLI built without the xrt component (the test install:external-project runs one), "
                "reports this, kind 'no XRT' (exit 6), for every hw and compare run.");
     c.internal("hw.no_kernel", "xclbin '<...>' has no kernel named <...>*",
                "Reached only on a machine with an NPU, after XRT opened the device.");

@@ -24,11 +24,11 @@ namespace npusim::iron {
 
 /// IRON's keyword arguments (field order as upstream's signature), plus npusim's cost model.
 struct ExternalFunctionOptions {
-    std::optional<std::string> source_file; ///< the source the build was made from
-    std::optional<std::string> source_string; ///< refused: no run-time compilation here
-    std::vector<std::string> include_dirs;
-    std::vector<std::string> compile_flags;
-    CostModel cost; ///< cycles per call (npusim); empty: the Kernel default, 32 B of views per cycle
+    std::optional<std::string> source_file{}; ///< the source the build was made from
+    std::optional<std::string> source_string{}; ///< refused: no run-time compilation here
+    std::vector<std::string> include_dirs{};
+    std::vector<std::string> compile_flags{};
+    CostModel cost{}; ///< cycles per call (npusim); empty: the Kernel default, 32 B of views per cycle
 };
 
 class ExternalFunction : public Kernel {

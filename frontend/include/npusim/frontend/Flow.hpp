@@ -18,7 +18,7 @@ namespace npusim::iron {
 struct FlowOptions {
     int src_channel = 0;
     int dst_channel = 0;
-    std::string shim_symbol; ///< empty: none
+    std::string shim_symbol{}; ///< empty: none
 };
 
 namespace detail {

@@ -16,14 +16,15 @@ namespace npusim::iron {
 struct ExportOptions {
     /// The object file each kernel links with (func.func attributes {link_with = ...}); a kernel
     /// not listed links with "<kernel name>.o".
-    std::map<std::string, std::string> link_with;
+    std::map<std::string, std::string> link_with{};
     /// A link_with entry for a kernel the design does not call is a DesignError naming the design's
     /// kernels (npusim export --link-with), rather than ignored (one map shared by several designs).
     bool refuse_unknown_link_with = false;
     /// Passed to the resolve that checks the design before it is exported.
-    ResolveOptions resolve;
+    ResolveOptions resolve{};
     /// Print every op in MLIR's generic form ("aie.objectfifo"() ({...}) {...} : () -> ()), which
-    /// MLIR tools without mlir-aie's dialects parse (mlir-opt --allow-unregistered-dialect).
+    /// MLIR tools without mlir-aie's dialects read (mlir-opt --allow-unregistered-dialect); their
+    /// verifier cannot resolve a func.call inside aie.core, whose symbol table only mlir-aie knows.
     bool generic = false;
 };
 

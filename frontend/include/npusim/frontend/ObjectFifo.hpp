@@ -46,16 +46,16 @@ std::string next_fifo_name();
 /// Options of fill()/drain() (IRON keyword arguments). Designated initializers must follow this
 /// order: tap, wait, group, sizes, strides, offset, transfer_len, managed.
 struct TransferOptions {
-    std::optional<TensorAccessPattern> tap;
+    std::optional<TensorAccessPattern> tap{};
     bool wait = false;
     /// IRON offset_parameter=: a ScratchpadParameter (i32) whose value, in elements of the host
     /// tensor, is added to the transfer's start when the task is configured (an "addr" parameter).
-    std::optional<ScratchpadParameter> offset_parameter;
+    std::optional<ScratchpadParameter> offset_parameter{};
     TaskGroup* group = nullptr;
-    std::optional<std::vector<std::int64_t>> sizes; ///< alternative to tap
-    std::optional<std::vector<std::int64_t>> strides;
-    std::optional<std::int64_t> offset;
-    std::optional<std::int64_t> transfer_len;
+    std::optional<std::vector<std::int64_t>> sizes{}; ///< alternative to tap
+    std::optional<std::vector<std::int64_t>> strides{};
+    std::optional<std::int64_t> offset{};
+    std::optional<std::int64_t> transfer_len{};
     bool managed = true;
 };
 
@@ -65,15 +65,15 @@ struct TransferOptions {
 /// pad_dimensions, pad_value.
 struct LinkOptions {
     Tile tile = AnyMemTile;
-    std::vector<int> depths;
-    std::vector<TensorType> obj_types;
-    std::vector<std::string> names;
-    std::vector<StreamDims> dims_to_stream; ///< upstream name
-    std::vector<StreamDims> dims_from_stream; ///< upstream name
-    std::vector<StreamDims> to_stream; ///< the seed reference's names (give one of each pair)
-    std::vector<StreamDims> from_stream;
-    std::vector<std::optional<int>> repeat_counts; ///< unset entries: no repeat_count
-    std::vector<PadDims> pad_dimensions; ///< split only (mem-tile MM2S)
+    std::vector<int> depths{};
+    std::vector<TensorType> obj_types{};
+    std::vector<std::string> names{};
+    std::vector<StreamDims> dims_to_stream{}; ///< upstream name
+    std::vector<StreamDims> dims_from_stream{}; ///< upstream name
+    std::vector<StreamDims> to_stream{}; ///< the seed reference's names (give one of each pair)
+    std::vector<StreamDims> from_stream{};
+    std::vector<std::optional<int>> repeat_counts{}; ///< unset entries: no repeat_count
+    std::vector<PadDims> pad_dimensions{}; ///< split only (mem-tile MM2S)
     std::int64_t pad_value = 0;
 };
 
@@ -82,15 +82,15 @@ struct LinkOptions {
 /// repeat_count, pad_dimensions, pad_value.
 struct ForwardOptions {
     Tile tile = AnyMemTile;
-    std::optional<TensorType> obj_type;
-    std::optional<int> depth;
-    std::string name;
-    StreamDims dims_to_stream;
-    StreamDims dims_from_stream;
-    StreamDims to_stream; ///< seed names for the two above (give one of each pair)
-    StreamDims from_stream;
-    std::optional<int> repeat_count;
-    PadDims pad_dimensions;
+    std::optional<TensorType> obj_type{};
+    std::optional<int> depth{};
+    std::string name{};
+    StreamDims dims_to_stream{};
+    StreamDims dims_from_stream{};
+    StreamDims to_stream{}; ///< seed names for the two above (give one of each pair)
+    StreamDims from_stream{};
+    std::optional<int> repeat_count{};
+    PadDims pad_dimensions{};
     std::int64_t pad_value = 0;
 };
 
@@ -159,36 +159,36 @@ struct Port {
 /// follow this order: depth, channel, tile, port — e.g. `of.prod({.depth = 3, .tile = Tile(0, 0)})`,
 /// `of.prod({.port = Port::stream(0)})`.
 struct ProdOptions {
-    std::optional<int> depth; ///< buffers at the producer end (default: the fifo's depth)
-    std::optional<int> channel; ///< pin the producer end's MM2S DMA channel (default: first free)
-    std::optional<Tile> tile; ///< shim tile of a runtime (fill) endpoint
-    std::optional<Port> port; ///< Port::dma(n) (= channel n) or Port::stream(n)
+    std::optional<int> depth{}; ///< buffers at the producer end (default: the fifo's depth)
+    std::optional<int> channel{}; ///< pin the producer end's MM2S DMA channel (default: first free)
+    std::optional<Tile> tile{}; ///< shim tile of a runtime (fill) endpoint
+    std::optional<Port> port{}; ///< Port::dma(n) (= channel n) or Port::stream(n)
 };
 
 /// Options of cons() (IRON keyword arguments, in IRON's order). Designated initializers must
 /// follow this order: depth, dims_from_stream, channel, tile, port — e.g.
 /// `of.cons({.depth = 3, .dims_from_stream = {{4, 16}, {16, 1}}})`.
 struct ConsOptions {
-    std::optional<int> depth; ///< buffers at this consumer end (default: the fifo's depth)
-    StreamDims dims_from_stream; ///< consumer-side layout (default: the fifo's per-consumer dims)
-    std::optional<int> channel; ///< pin this consumer end's S2MM DMA channel (default: first free)
-    std::optional<Tile> tile; ///< shim tile of a runtime (drain) endpoint
-    std::optional<Port> port; ///< Port::dma(n) (= channel n) or Port::stream(n)
+    std::optional<int> depth{}; ///< buffers at this consumer end (default: the fifo's depth)
+    StreamDims dims_from_stream{}; ///< consumer-side layout (default: the fifo's per-consumer dims)
+    std::optional<int> channel{}; ///< pin this consumer end's S2MM DMA channel (default: first free)
+    std::optional<Tile> tile{}; ///< shim tile of a runtime (drain) endpoint
+    std::optional<Port> port{}; ///< Port::dma(n) (= channel n) or Port::stream(n)
 };
 
 /// Options of the ObjectFifo constructor. Designated initializers must follow this order:
 /// dims_to_stream, to_stream, via_dma, repeat_count, init_values, consumer_obj_type,
 /// pad_dimensions, pad_value.
 struct FifoOptions {
-    StreamDims dims_to_stream; ///< upstream name
-    StreamDims to_stream; ///< the seed reference's name for the same thing (give one)
+    StreamDims dims_to_stream{}; ///< upstream name
+    StreamDims to_stream{}; ///< the seed reference's name for the same thing (give one)
     bool via_dma = false;
-    std::optional<int> repeat_count; ///< unset: no repeat_count (differs from 1, see FifoState)
+    std::optional<int> repeat_count{}; ///< unset: no repeat_count (differs from 1, see FifoState)
     /// Raw bytes of each initial object: one per object of the producer's depth
     /// ("`init_values` does not initialize all objects" otherwise).
-    std::vector<std::vector<std::uint8_t>> init_values;
-    std::optional<TensorType> consumer_obj_type;
-    PadDims pad_dimensions;
+    std::vector<std::vector<std::uint8_t>> init_values{};
+    std::optional<TensorType> consumer_obj_type{};
+    PadDims pad_dimensions{};
     std::int64_t pad_value = 0;
 };
 

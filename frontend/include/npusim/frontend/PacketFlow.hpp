@@ -25,9 +25,9 @@ struct PacketDest {
 struct PacketFlowOptions {
     int src_channel = 0;
     int dst_channel = 0;
-    std::vector<PacketDest> extra_dsts;
+    std::vector<PacketDest> extra_dsts{};
     bool keep_pkt_header = false;
-    std::string shim_symbol; ///< empty: none
+    std::string shim_symbol{}; ///< empty: none
 };
 
 namespace detail {

@@ -34,7 +34,7 @@ struct ResolveOptions {
     bool werror = false;
     /// Depths of single endpoints, replacing what the depth rule would give them. Naming a fifo or
     /// end that does not exist or has no buffers of its own is a DesignError.
-    std::vector<DepthOverride> depth_overrides;
+    std::vector<DepthOverride> depth_overrides{};
 };
 
 /// A trace event of IRON's enable_trace lists: a bare name (CoreEvent.INSTR_EVENT_0 ->
@@ -48,14 +48,14 @@ struct TraceOptions {
     std::uint64_t trace_size = 0; ///< bytes of the trace buffer; 0 (as IRON's None): no trace
     /// The workers to trace; nullopt: every worker whose WorkerOptions::trace is set (IRON's
     /// workers=None). IRON traces the core of each (and its memory module with coremem_events).
-    std::optional<std::vector<Worker>> workers;
-    std::optional<std::vector<TraceEvent>> coretile_events;
-    std::optional<std::vector<TraceEvent>> coremem_events; ///< given: also trace each core tile's memory module
-    std::optional<std::vector<TraceEvent>> memtile_events;
-    std::optional<std::vector<TraceEvent>> shimtile_events;
+    std::optional<std::vector<Worker>> workers{};
+    std::optional<std::vector<TraceEvent>> coretile_events{};
+    std::optional<std::vector<TraceEvent>> coremem_events{}; ///< given: also trace each core tile's memory module
+    std::optional<std::vector<TraceEvent>> memtile_events{};
+    std::optional<std::vector<TraceEvent>> shimtile_events{};
     /// Mem and shim tiles to trace as well. IRON's Program traces worker tiles only; its lower-level
     /// configure_trace(tiles_to_trace) also takes mem and shim tiles, which is what this mirrors.
-    std::vector<model::TileCoord> tiles;
+    std::vector<model::TileCoord> tiles{};
 };
 
 class Program {

@@ -144,7 +144,7 @@ private:
 
 /// Options of shim_dma_single_bd_task (aiex.shim_dma_single_bd_task), in declaration order.
 struct ShimTaskOptions {
-    std::optional<TensorAccessPattern> tap; ///< default: the whole tensor, linear
+    std::optional<TensorAccessPattern> tap{}; ///< default: the whole tensor, linear
     bool issue_token = false; ///< needed to dma_await_task it
 };
 

@@ -32,7 +32,7 @@ struct WorkerOptions {
     Tile tile = AnyComputeTile;
     bool while_true = true; ///< run the body forever (IRON default)
     std::uint32_t stack_size = 0x400; ///< core stack reserved in tile memory (default 1 KiB)
-    std::string name; ///< for reports; default "worker_<i>" in Program order
+    std::string name{}; ///< for reports; default "worker_<i>" in Program order
     /// IRON Worker(trace=...): traced when Program::enable_trace is given no worker list.
     bool trace = false;
 };

@@ -18,6 +18,7 @@
 #include "npusim/model/TraceConfig.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -34,6 +35,9 @@ struct TrackInfo {
     /// Dma tracks: the channel (direction and number); -1 when not a DMA channel.
     int channel = -1;
     model::Direction dir = model::Direction::S2MM;
+    /// Lock tracks: the lock's initial value, its value before anything happens in cycle 0 (the
+    /// counter samples are values at the end of a cycle, so a cycle-0 acquire hides it there).
+    std::optional<std::int64_t> initial;
 
     TrackInfo() = default;
     TrackInfo(Kind k, int c, int r, std::string n, int ch = -1, model::Direction d = model::Direction::S2MM)

@@ -8,12 +8,17 @@
 //     $scope module tile_<col>_<row> $end    one scope per tile, ordered by (col, row)
 //       $var wire 1 <id> <name> $end         Core / Dma / Runtime track: 1 while a span is active
 //       $var reg 6 <id> <name> $end          Lock track: its value (wider only if a value > 63 or
-//                                            < 0 was reported: enough bits, or 64 for negatives)
+//                                            < 0 was reported or is the initial one: enough bits,
+//                                            or 64 for negatives)
 //       $var event 1 <id> <name>_acquire $end  Lock track: triggered at each acquire instant; also
 //       $var event 1 <id> <name>_release $end  _release and _set (runtime set_lock), each declared
 //                                            only if the lock has such instants
 //   ...
-//   #0 $dumpvars <initial values> $end       wires 0, regs x unless a value arrives at cycle 0
+//   #0 $dumpvars <initial values> $end       wires 1 if a span begins at 0, else 0; regs their
+//                                            TrackInfo::initial (the lock's initial value), else
+//                                            the value reported at cycle 0, else x
+//   <changes at cycle 0>                     a lock's value at the end of cycle 0 (after the
+//                                            acquires there) when it differs from the initial one
 //   #<t> <changes>                           increasing t; within a step in track-id order
 //   #<end_cycle>                             if the run ended after the last change
 //
