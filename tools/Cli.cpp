@@ -15,6 +15,7 @@
 #include "SweepCommand.hpp"
 
 #include "npusim/harness/DesignRunner.hpp"
+#include "npusim/harness/HostMemory.hpp"
 #include "npusim/harness/NpyFile.hpp"
 #include "npusim/hw/HardwareError.hpp"
 #include "npusim/model/Error.hpp"
@@ -181,7 +182,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         const auto* sim_error = dynamic_cast<const SimulationError*>(&e);
         // With --json the document goes to stdout, unless stdout is what failed.
         const bool doc = json && out.good();
-        return error_exit(doc, out, err, c.status, c.kind, e.what(), c.code,
+        return error_exit(doc, out, err, c.status, c.kind, error_message(e), c.code,
                           sim_error ? sim::diagnosis_of(*sim_error) : nullptr);
     }
 }
@@ -226,6 +227,7 @@ int run_command(std::optional<Cli>& cli, const std::vector<std::string>& args, s
 
 ErrorClass classify_error(const std::exception& e) {
     if (const auto* c = dynamic_cast<const ClassifiedError*>(&e)) return c->cls;
+    if (dynamic_cast<const std::bad_alloc*>(&e)) return {2, "error", "out of host memory"};
     if (dynamic_cast<const UsageError*>(&e)) return {2, "usage_error", "usage error"};
     if (dynamic_cast<const DesignError*>(&e)) return {2, "design_error", "design error"};
     if (dynamic_cast<const harness::NpyError*>(&e) || dynamic_cast<const FileError*>(&e) ||
@@ -246,6 +248,22 @@ ErrorClass classify_error(const std::exception& e) {
         return {code, "error", "protocol error"};
     }
     return {2, "error", "error"};
+}
+
+std::string error_message(const std::exception& e) {
+    // A run's own allocations are estimated and checked (harness::run_design names the design);
+    // one that fails elsewhere (reading inputs, writing a long run's trace) is named here, with the
+    // memory this process may use, instead of a bare "std::bad_alloc".
+    if (dynamic_cast<const std::bad_alloc*>(&e)) {
+        const auto limit = harness::host_memory_limit();
+        return fmt::format("a memory allocation failed (std::bad_alloc) while the command ran; this process may use "
+                           "{} more ({}): a smaller design or fewer outputs (--trace, --html and --vcd of a long run "
+                           "hold every span), or more memory",
+                           limit.bytes ? fmt::format("{:.1f} MiB", static_cast<double>(limit.bytes) / (1u << 20))
+                                       : std::string("an unknown amount"),
+                           limit.source.empty() ? std::string("no limit could be read") : limit.source);
+    }
+    return e.what();
 }
 
 } // namespace npusim::tools

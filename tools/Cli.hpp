@@ -21,6 +21,9 @@ struct ErrorClass {
     std::string kind; ///< "usage error", "design error", "file error", "deadlock", "limit reached", ...
 };
 ErrorClass classify_error(const std::exception& e);
+/// The message run_cli prints for `e`: its what(), except for std::bad_alloc (what ran out and how
+/// much memory this process may use).
+std::string error_message(const std::exception& e);
 
 /// An error classified elsewhere (another MPI rank's, sent to rank 0): reported with its class.
 struct ClassifiedError : std::runtime_error {

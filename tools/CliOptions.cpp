@@ -7,6 +7,13 @@
 
 namespace npusim::tools {
 
+CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,
+                      const std::string& footer) {
+    CLI::App* sub = app.add_subcommand(name, description);
+    if (!footer.empty()) sub->footer(footer);
+    return sub;
+}
+
 CliOptions::CliOptions(CLI::App& sub, std::string cmd, std::string heading)
     : sub_(sub), cmd_(std::move(cmd)), heading_(std::move(heading)) {
     sub_.allow_extras(); // left over, they are reported by apply() in npusim's words

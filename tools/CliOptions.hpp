@@ -23,6 +23,11 @@ struct Command {
     std::function<int()> run;
 };
 
+/// A subcommand `name` of `app` with `description` (its lines of the command list) and `footer` (the
+/// notes its help ends with): the one place a command's source meets CLI11's App.
+CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,
+                      const std::string& footer = {});
+
 class CliOptions {
 public:
     /// `heading` titles the options in the help ("run options"); `cmd` names the command in errors.

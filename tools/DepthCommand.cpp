@@ -8,7 +8,6 @@
 #include "npusim/harness/DepthAnalysis.hpp"
 #include "npusim/model/Error.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -155,17 +154,18 @@ void print_text(const harness::DepthReport& rep, std::ostream& out) {
     }
 }
 
-nlohmann::json outcome_json(const harness::DepthOutcome& o) {
-    if (o.ok()) return o.cycles;
-    return o.describe();
-}
+// Cycles are an integer where a run matched and null otherwise; what went wrong is its status (an
+// enum) and its message, never a string in the place of a number.
+nlohmann::json cycles_json(const harness::DepthOutcome& o) { return o.ok() ? nlohmann::json(o.cycles) : nlohmann::json(nullptr); }
 
 nlohmann::json report_json(const harness::DepthReport& rep) {
     nlohmann::json j;
     j["design"] = rep.design;
     j["device"] = rep.device;
     j["params"] = rep.params;
-    j["baseline"] = {{"status", harness::to_string(rep.baseline.status)}, {"cycles", outcome_json(rep.baseline)}};
+    j["baseline"] = {{"status", harness::to_string(rep.baseline.status)},
+                     {"cycles", cycles_json(rep.baseline)},
+                     {"message", rep.baseline.message}};
     j["endpoints"] = nlohmann::json::array();
     for (const auto& e : rep.endpoints) {
         const bool owns = e.info.owns_buffers();
@@ -182,8 +182,17 @@ nlohmann::json report_json(const harness::DepthReport& rep) {
             {"tile_bytes_used", e.tile_bytes_used},
             {"tile_capacity", e.tile_capacity}};
         if (!e.info.pool_owner.empty()) o["shares"] = e.info.pool_owner;
+        // Every depth tried has a status; the depths that ran and matched have cycles; those that
+        // did not and say why have a message.
         o["cycles_by_depth"] = nlohmann::json::object();
-        for (const auto& [d, oc] : e.by_depth) o["cycles_by_depth"][std::to_string(d)] = outcome_json(oc);
+        o["status_by_depth"] = nlohmann::json::object();
+        o["messages_by_depth"] = nlohmann::json::object();
+        for (const auto& [d, oc] : e.by_depth) {
+            const std::string k = std::to_string(d);
+            o["status_by_depth"][k] = harness::to_string(oc.status);
+            if (oc.ok()) o["cycles_by_depth"][k] = oc.cycles;
+            if (!oc.ok() && !oc.message.empty()) o["messages_by_depth"][k] = oc.message;
+        }
         o["notes"] = e.notes;
         j["endpoints"].push_back(o);
     }
@@ -260,10 +269,9 @@ int run_depth(DepthArgs& r, std::ostream& out, std::ostream& err) {
 } // namespace
 
 Command add_depth_command(CLI::App& app, std::ostream& out, std::ostream& err) {
-    auto* sub = app.add_subcommand("depth", "  npusim depth DESIGN [options]  ObjectFifo depth analysis: per fifo endpoint "
+    auto* sub = add_command(app, "depth", "  npusim depth DESIGN [options]  ObjectFifo depth analysis: per fifo endpoint "
                                             "the smallest depth that\n                                 runs "
-                                            "deadlock-free and matches, its memory, and cycles at depths 1..k");
-    sub->footer(batch_exit_note("configuration"));
+                                            "deadlock-free and matches, its memory, and cycles at depths 1..k", batch_exit_note("configuration"));
     auto r = std::make_shared<DepthArgs>();
     auto o = std::make_shared<CliOptions>(*sub, "depth", "depth options");
     o->value("--device", "NAME", "the device (default npu1_1col), as for run",

@@ -9,7 +9,6 @@
 #include "npusim/iron.hpp"
 #include "npusim/model/Error.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -129,7 +128,7 @@ int run_export(const ExportArgs& r, std::ostream& out) {
 } // namespace
 
 Command add_export_command(CLI::App& app, std::ostream& out) {
-    auto* sub = app.add_subcommand(
+    auto* sub = add_command(app,
         "export", "  npusim export DESIGN [--device D] [--param K=V ...] [--link-with KERNEL=FILE.o ...] [-o FILE]\n"
                   "                                 the AIE-dialect MLIR module IRON would print for the design (stdout\n"
                   "                                 without -o), or the commands that build it (docs/export.md)");

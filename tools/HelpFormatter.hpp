@@ -4,6 +4,8 @@
 // subcommand's description is its lines of the command list ("  npusim run DESIGN [options]  ..."),
 // its footer the notes; options are grouped under their heading ("run options ...") and their
 // descriptions wrapped under one another.
+#include "HelpNotes.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <string>
@@ -18,11 +20,5 @@ public:
     /// `indent` spaces (the first continues where the caller stands).
     static std::string wrap(const std::string& text, std::size_t indent, std::size_t width);
 };
-
-/// The notes every help ends with: how options are written, and npusim's exit codes.
-extern const char* const kOptionFormsNote;
-extern const char* const kExitCodesNote;
-/// The note on .npy files that the whole usage and the help of run, golden and args end with.
-extern const char* const kNpyNote;
 
 } // namespace npusim::tools

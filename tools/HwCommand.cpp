@@ -13,7 +13,6 @@
 #include "npusim/model/Error.hpp"
 #include "npusim/model/TimingParams.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -391,7 +390,7 @@ std::string comparison_text(const std::vector<harness::OutputCheck>& checks, dou
 }
 
 Command add_hw_command(CLI::App& app, std::ostream& out) {
-    auto* sub = app.add_subcommand(
+    auto* sub = add_command(app,
         "hw", "  npusim hw DESIGN --xclbin F --insts F [--iters N --warmup W] [options]\n"
               "                                 run the design on an NPU through XRT with the inputs `run` would\n"
               "                                 give it and check its outputs against the golden reference\n"
@@ -407,7 +406,7 @@ Command add_hw_command(CLI::App& app, std::ostream& out) {
 }
 
 Command add_compare_command(CLI::App& app, std::ostream& out) {
-    auto* sub = app.add_subcommand(
+    auto* sub = add_command(app,
         "compare", "  npusim compare DESIGN (--xclbin F --insts F | --hw-outputs DIR [--hw-times FILE]) [options]\n"
                    "                                 the simulation and the hardware with the same inputs: every output\n"
                    "                                 element by element, simulated beside measured times");

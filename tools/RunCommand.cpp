@@ -3,7 +3,7 @@
 #include "CliSupport.hpp"
 #include "CompareDevices.hpp"
 #include "ExitReport.hpp"
-#include "HelpFormatter.hpp"
+#include "HelpNotes.hpp"
 #include "HtmlReportOutcome.hpp"
 #include "JsonDocument.hpp"
 #include "NetlistJson.hpp"
@@ -22,7 +22,6 @@
 #include "npusim/traces/TeeTraceSink.hpp"
 #include "npusim/traces/VcdTraceSink.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
@@ -180,12 +179,11 @@ int cmd_run(const RunArgs& r, std::ostream& out, std::ostream& err) {
 }
 
 Command add_run_command(CLI::App& app, const std::string& name, std::ostream& out, std::ostream& err) {
-    auto* sub = app.add_subcommand(
+    auto* sub = add_command(app,
         name, name == "run" ? "  npusim run DESIGN [options]    simulate a design and check every output against its "
                               "golden\n                                 reference (the design's C++ reference on the "
                               "same inputs)"
-                            : "  npusim golden DESIGN [options] the same as run (for golden-model test scripts)");
-    sub->footer(kNpyNote);
+                            : "  npusim golden DESIGN [options] the same as run (for golden-model test scripts)", kNpyNote);
     auto r = std::make_shared<RunArgs>();
     auto o = std::make_shared<CliOptions>(*sub, name, "run options (golden takes the same)");
     add_design_options(*o, *r, true);

@@ -11,7 +11,6 @@
 #include "npusim/harness/Sweep.hpp"
 #include "npusim/model/Error.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -317,11 +316,11 @@ int run_sweep(SweepArgs& r, std::ostream& out, std::ostream& err) {
 } // namespace
 
 Command add_sweep_command(CLI::App& app, std::ostream& out, std::ostream& err) {
-    auto* sub = app.add_subcommand("sweep", "  npusim sweep DESIGN --param K=V1,V2,... [options]\n"
+    auto* sub = add_command(app, "sweep", "  npusim sweep DESIGN --param K=V1,V2,... [options]\n"
                                             "                                 the design at every point of a parameter "
                                             "grid, in worker processes\n                                 (one per "
-                                            "core); under `mpirun -np N`, split over the ranks");
-    sub->footer(batch_exit_note("point"));
+                                            "core); under `mpirun -np N`, split over the ranks",
+                            batch_exit_note("point"));
     auto r = std::make_shared<SweepArgs>();
     auto o = std::make_shared<CliOptions>(*sub, "sweep", "sweep options");
     o->repeated("--param", "K=V1,V2,...",

@@ -57,3 +57,18 @@ TEST_CASE("export: --link-with a kernel the design does not call is a design err
     const auto none = cli({"export", "passthrough_dmas", "--link-with", "k=k.o"});
     CHECK_THAT(none.err, Catch::EndsWith("(its kernels: none)\n"));
 }
+
+TEST_CASE("cli: a std::bad_alloc outside a run's own check is 'out of host memory', with what the process may use",
+          "[cli][messages]") {
+    const std::bad_alloc e;
+    const auto c = tools::classify_error(e);
+    CHECK(c.code == 2);
+    CHECK(c.status == "error");
+    CHECK(c.kind == "out of host memory");
+    const std::string m = tools::error_message(e);
+    CHECK_THAT(m, Catch::StartsWith("a memory allocation failed (std::bad_alloc) while the command ran; this process "
+                                    "may use "));
+    CHECK_THAT(m, Catch::Contains(" MiB more (") && Catch::Contains("fewer outputs"));
+    // Any other exception keeps its own text.
+    CHECK(tools::error_message(std::runtime_error("plain")) == "plain");
+}

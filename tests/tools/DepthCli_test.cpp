@@ -71,7 +71,8 @@ TEST_CASE("npusim depth --json is one object with every endpoint's cycles by dep
     bool seen = false;
     for (const auto& e : j["endpoints"]) {
         for (const char* k : {"fifo", "endpoint", "tile", "declared", "resolved", "min_depth", "bytes_per_object",
-                              "tile_bytes_used", "tile_capacity", "cycles_by_depth"})
+                              "tile_bytes_used", "tile_capacity", "cycles_by_depth", "status_by_depth",
+                              "messages_by_depth"})
             CHECK(e.contains(k));
         if (e["fifo"] == "in" && e["endpoint"] == "consumer 0") {
             seen = true;
@@ -80,7 +81,10 @@ TEST_CASE("npusim depth --json is one object with every endpoint's cycles by dep
             CHECK(e["bytes_per_object"] == 128 * 4);
             CHECK(e["tile_capacity"] == 65536);
             REQUIRE(e["cycles_by_depth"].size() == 3);
-            for (const auto& [d, c] : e["cycles_by_depth"].items()) CHECK(c.is_number_unsigned());
+            for (const auto& [d, c] : e["cycles_by_depth"].items()) {
+                CHECK(c.is_number_unsigned());
+                CHECK(e["status_by_depth"][d] == "ok");
+            }
         }
         if (e["holding"] == "runtime (host memory)") {
             CHECK(e["resolved"].is_null());
@@ -97,6 +101,7 @@ TEST_CASE("npusim depth of a hanging design finds the depth that fixes it", "[de
     REQUIRE(r.code == 0);
     const auto j = nlohmann::json::parse(r.out);
     CHECK(j["baseline"]["status"] == "deadlock");
+    CHECK(j["baseline"]["cycles"].is_null()); // a number or null, never a string in its place
     bool seen = false;
     for (const auto& e : j["endpoints"]) {
         if (e["fifo"] == "mid" && e["endpoint"] == "producer") {
@@ -104,7 +109,9 @@ TEST_CASE("npusim depth of a hanging design finds the depth that fixes it", "[de
             CHECK(e["holding"] == "shared pool");
             CHECK(e["resolved"] == 1);
             CHECK(e["min_depth"] == 2);
-            CHECK(e["cycles_by_depth"]["1"] == "deadlock");
+            CHECK(e["status_by_depth"]["1"] == "deadlock");
+            CHECK_FALSE(e["cycles_by_depth"].contains("1"));
+            CHECK(e["status_by_depth"]["2"] == "ok");
             CHECK(e["cycles_by_depth"]["2"].is_number_unsigned());
         }
         if (e["fifo"] == "mid" && e["endpoint"] == "consumer 0") {

@@ -149,6 +149,12 @@ m = copy.deepcopy(docs["compare_mismatch"]); m["outputs"][0]["first"][0]["note"]
 rejected("compare", m, "an unknown field in a first mismatch")
 m = copy.deepcopy(docs["run_mismatch"]); m["outputs"][0]["first"][0]["index"] = 1.5
 rejected("run", m, "a fractional index of a first mismatch")
+m = copy.deepcopy(docs["depth_deadlock"]); m["baseline"]["cycles"] = "deadlock"
+rejected("depth", m, "a status in the place of the baseline's cycles")
+m = copy.deepcopy(docs["depth"]); m["endpoints"][0]["cycles_by_depth"]["1"] = "deadlock"
+rejected("depth", m, "a status in the place of a depth's cycles")
+m = copy.deepcopy(docs["depth"]); m["endpoints"][0]["status_by_depth"]["1"] = "hung"
+rejected("depth", m, "a depth's status outside its enum")
 # A float output's first mismatches carry their errors (a NaN expected: null, see want_text).
 ff = [o for o in docs.get("run_float_mismatch", {}).get("outputs", []) if not o["match"]]
 if not ff or "abs_err" not in ff[0]["first"][0] or not any(e["want"] is None for e in ff[0]["first"]):

@@ -344,6 +344,14 @@ void add_cli(Catalog& c) {
                "A signal from outside (Ctrl-C, SIGINT; SIGTERM says \"stopped (SIGTERM)\"), which the catalog does not "
                "send; tests/tools/output_streams.sh does, and checks that the JSON error document is printed and no "
                "temporary file stays. Kind \"interrupted\"; the process then ends by the signal.");
+    c.site("tools/Cli.cpp");
+    c.internal("process.out_of_memory",
+               "a memory allocation failed (std::bad_alloc) while the command ran; this process may use <N> MiB more "
+               "(MemAvailable): a smaller design or fewer outputs (--trace, --html and --vcd of a long run hold every "
+               "span), or more memory",
+               "An allocation that fails outside a run's own memory check (run.host_memory_limit estimates a run "
+               "before it allocates): the catalog cannot make one fail deterministically; tools_tests checks the "
+               "message and class of a std::bad_alloc. Kind \"out of host memory\", exit code 2.");
     c.site("harness/src/DesignRunner.cpp");
     c.cli("process.save_outputs_name", kDesign,
           "--save-outputs: output '../b' of design 'catalog_escape' cannot be saved as '../b.npy': its name is not a "
