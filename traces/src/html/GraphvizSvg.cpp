@@ -92,7 +92,10 @@ GraphvizSvg layout_svg(std::string_view dot, std::string_view svg_id,
     g_messages = &messages;
     const agusererrf previous_handler = agseterrf(collect_message);
     const agerrlevel_t previous_level = agseterr(AGERR); // warnings are not errors
-    GVC_t* gvc = gvContext();
+    // One context for the process, never freed: Graphviz 2.42's pango plugin keeps a font name from
+    // the first context it served and reads it again in the next one, after gvFreeContext freed it
+    // (AddressSanitizer: heap-use-after-free in textspan_size on the second report of a run).
+    static GVC_t* const gvc = gvContext();
     const std::string text(dot);
     Agraph_t* g = agmemread(text.c_str());
     if (!g) {
@@ -114,7 +117,6 @@ GraphvizSvg layout_svg(std::string_view dot, std::string_view svg_id,
         }
         agclose(g);
     }
-    gvFreeContext(gvc);
     agseterr(previous_level);
     agseterrf(previous_handler);
     g_messages = nullptr;
