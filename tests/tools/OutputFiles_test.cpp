@@ -3,6 +3,7 @@
 // complete (traces::OutputFile), argument names that are not plain file names refused, stdout
 // that cannot be written reported, and the report of a crash in native code (tools/ExitReport.hpp).
 #include "CliRun.hpp"
+#include "support/Passthrough.hpp"
 #include "CliSupport.hpp"
 #include "support/TempDir.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
@@ -35,7 +36,6 @@ harness::DesignSpec passthrough_spec(const std::string& name, std::string a, std
     s.devices = {"npu1_1col"};
     s.build = [name, a, b, crash](const model::DeviceSpec& dev, const harness::Params&, const harness::BuildOptions&) {
         using namespace iron;
-        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
         Kernel add(
             crash ? "divide" : "add_one",
             [crash](std::span<const KernelArg> k) {
@@ -45,25 +45,11 @@ harness::DesignSpec passthrough_spec(const std::string& name, std::string a, std
                 for (int i = 0; i < 16; ++i) y[i] = crash ? x[i] / zero : x[i] + 1;
             },
             {tensor<std::int32_t>({16}), tensor<std::int32_t>({16})}, cost::fixed(10));
-        Worker w(
-            [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel k) {
-                auto e = i.acquire(1);
-                auto f = o.acquire(1);
-                k(e, f);
-                i.release(1);
-                o.release(1);
-            },
-            fn_args(in.cons(), out.prod(), add), {.name = "w"});
-        Runtime rt(
-            [](RuntimeData x, RuntimeData y, ObjectFifoHandle i, ObjectFifoHandle o) {
-                i.fill(x);
-                o.drain(y, {.wait = true});
-            },
-            fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
         const auto t = tensor<std::int32_t>({16});
         std::vector<std::int32_t> v(16, 1);
         return harness::DesignInstance(
-            Program(dev, rt, {w}, name), {harness::ArgSpec::input(a, t), harness::ArgSpec::output(b, t)},
+            test::passthrough({.type = tensor<std::int32_t>({16}), .body = test::kernel_body(add),
+                               .host_elements = 16, .spec = &dev, .program = name}), {harness::ArgSpec::input(a, t), harness::ArgSpec::output(b, t)},
             {{a, harness::Tensor::from(t.shape, v)}},
             [t, a, b](const harness::Tensors& x) {
                 auto r = x.at(a).values<std::int32_t>();

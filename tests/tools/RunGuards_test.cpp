@@ -3,6 +3,7 @@
 // --timeout; a kernel that ends the process (exit), aborts, or writes far outside its view.
 #undef NDEBUG // the assert kernel below must assert in a Release build too
 #include "CliRun.hpp"
+#include "support/Passthrough.hpp"
 #include "CliSupport.hpp"
 #include "Watchdog.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
@@ -49,7 +50,6 @@ void register_fault_design() {
     s.build = [](const model::DeviceSpec& dev, const harness::Params& p, const harness::BuildOptions&) {
         using namespace iron;
         const auto how = p.at("how");
-        ObjectFifo in(tensor<std::int32_t>({16}), "in"), out(tensor<std::int32_t>({16}), "out");
         Kernel k(
             "faulty",
             [how](std::span<const KernelArg> a) {
@@ -76,24 +76,10 @@ void register_fault_design() {
                 }
             },
             {tensor<std::int32_t>({16}), tensor<std::int32_t>({16})}, cost::fixed(10));
-        Worker w(
-            [](ObjectFifoHandle i, ObjectFifoHandle o, Kernel kernel) {
-                auto e = i.acquire(1);
-                auto f = o.acquire(1);
-                kernel(e, f);
-                i.release(1);
-                o.release(1);
-            },
-            fn_args(in.cons(), out.prod(), k), {.name = "w"});
-        Runtime rt(
-            [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-                i.fill(a);
-                o.drain(b, {.wait = true});
-            },
-            fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));
         const auto t = tensor<std::int32_t>({16});
         return harness::DesignInstance(
-            Program(dev, rt, {w}, "guard_fault"), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
+            test::passthrough({.type = tensor<std::int32_t>({16}), .body = test::kernel_body(k),
+                               .host_elements = 16, .spec = &dev, .program = "guard_fault"}), {harness::ArgSpec::input("a", t), harness::ArgSpec::output("b", t)},
             {{"a", harness::Tensor(DType::i32, {16})}},
             [](const harness::Tensors& x) {
                 return harness::Tensors{{"b", x.at("a")}};
