@@ -194,6 +194,17 @@ extern "C" void npusim_jit_leave(unsigned* rounding, unsigned* saturation) {
 
 } // namespace detail
 
+namespace {
+
+// Names of the AIE intrinsic API (the Peano / chess intrinsics and their types, lut_based_ops.h's
+// functions, the shuffle modes): what an undeclared name must look like to be reported as a piece the
+// host layer lacks.
+bool looks_like_intrinsic(const std::string& name) {
+    static const std::regex pattern(
+        R"re(^(undef_|get_|put_|ext_|upd_|set_|broadcast_|extract_|insert_|shuffle|shift_|lsrs|lups|srs|ups|mac_|mul_|msc_|negmul_|to_v|bfloat16_to_|float_to_|concat|sel_|band|bor|bxor|bneg|chess_|get[A-Z].*Bf16|T[0-9]+_)|v[0-9]+(u?int|acc|bfloat|float|bfp|cint)|bfp[0-9]+|ebs[0-9]+)re");
+    return name != "aie" && std::regex_search(name, pattern);
+}
+
 std::string plain_quotes(std::string_view text) {
     // gcc quotes names with U+2018 / U+2019 in UTF-8 locales
     std::string s(text);
@@ -201,6 +212,8 @@ std::string plain_quotes(std::string_view text) {
         for (std::size_t p = 0; (p = s.find(q, p)) != std::string::npos;) s.replace(p, q.size(), "'");
     return s;
 }
+
+} // namespace
 
 std::string first_compiler_error(std::string_view output) {
     std::string first_line;
@@ -214,8 +227,9 @@ std::string first_compiler_error(std::string_view output) {
     return first_line;
 }
 
-std::string missing_aie_piece(std::string_view output) {
-    const std::string err = first_compiler_error(output);
+namespace {
+// The piece one error line shows missing (empty: none).
+std::string piece_of(const std::string& err) {
     std::smatch m;
     // a name AIE-API declares in aie:: that the host layer does not: 'tanh' is not a member of 'aie'
     static const std::regex member(R"re('([A-Za-z_][A-Za-z0-9_:<>, ]*)' is not a member of '(aie(::[A-Za-z_0-9]+)*)')re");
@@ -226,18 +240,30 @@ std::string missing_aie_piece(std::string_view output) {
     // a member the host layer's classes lack: 'class aie::vector<...>' has no member named 'x'
     static const std::regex no_member(R"re('(?:class |struct )?(aie::[A-Za-z_0-9]+)[^']*' has no member named '([A-Za-z_0-9]+)')re");
     if (std::regex_search(err, m, no_member)) return m[1].str() + "::" + m[2].str();
-    // an intrinsic or AIE-API free function the host layer does not declare (getTanhBf16, undef_v16acc64, ...)
-    static const std::regex undeclared(R"re('([A-Za-z_][A-Za-z0-9_]*)' was not declared in this scope)re");
-    if (std::regex_search(err, m, undeclared) && m[1].str() != "aie") return m[1].str();
-    static const std::regex no_type(R"re('([A-Za-z_][A-Za-z0-9_]*)' does not name a type)re");
-    if (std::regex_search(err, m, no_type) && m[1].str() != "aie") return m[1].str();
+    // an undeclared name that is spelled as AIE intrinsics and their types are (getTanhBf16,
+    // undef_v16acc64, v64bfp16ebs8, the shuffle mode T8_2x64_lo, ...); other undeclared names are
+    // the source's own (a typo, a variable another #if branch declares)
+    static const std::regex undeclared(R"re('([A-Za-z_][A-Za-z0-9_]*)' (?:was not declared in this scope|does not name a type))re");
+    if (std::regex_search(err, m, undeclared) && looks_like_intrinsic(m[1].str())) return m[1].str();
     // a conversion AIE-API allows and the host layer does not: accum -> vector, ...
     static const std::regex conversion(R"re(conversion from '([^'']*aie::[^'']*)' to (?:non-scalar type )?'([^'']*)')re");
     if (std::regex_search(err, m, conversion)) return fmt::format("conversion {} -> {}", m[1].str(), m[2].str());
-    static const std::regex no_match(R"re(no match for '([^'']*)' \(operand types are '([^'']*aie::[^'']*|bfloat16)')re");
-    if (std::regex_search(err, m, no_match)) return fmt::format("{} on {}", m[1].str(), m[2].str());
+    static const std::regex no_match(R"re(no match for '([^']*)' \(operand types are '([^']*(?:aie::|bfloat16)[^']*)' and '([^']*)')re");
+    if (std::regex_search(err, m, no_match)) return fmt::format("{} on {} and {}", m[1].str(), m[2].str(), m[3].str());
     static const std::regex no_function(R"re(no matching function for call to '(aie::[^''(]*))re");
     if (std::regex_search(err, m, no_function)) return m[1].str() + " (these argument types)";
+    return {};
+}
+} // namespace
+
+std::string missing_aie_piece(std::string_view output) {
+    // the first error that shows one: an unknown type's first error is often its use
+    // ("variable or field 'f' declared void"), the next one names it
+    std::istringstream in{plain_quotes(output)};
+    std::string line;
+    while (std::getline(in, line))
+        if (line.find(": error: ") != std::string::npos)
+            if (auto p = piece_of(line); !p.empty()) return p;
     return {};
 }
 
