@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace npusim;
 using namespace npusim::iron;
@@ -166,6 +168,29 @@ TEST_CASE("a header the build read changed: the cached library is rebuilt", "[ha
     std::ofstream(inc.file("ext_affine_offset.h")) << "#define EXT_OFFSET 7\n";
     CHECK(run(ExternalFunction("ext_affine", types, opts)) == bytes_of(std::vector<std::int32_t>(64, 27)));
     CHECK(harness::kernel_compiler_stats().compiles == c0 + 2);
+}
+
+TEST_CASE("two processes building the same source at once share one cache entry", "[harness][jit]") {
+    FreshCache cache;
+    harness::HostKernelSpec spec{.source_string = kScaleSource, .names = {"jit_scale"}};
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) _exit(harness::build_host_kernel(spec).ok ? 0 : 1);
+    const auto mine = harness::build_host_kernel(spec);
+    int status = -1;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    CHECK(mine.ok);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    // one entry, no temporary or stale folder left, and a later build is a hit on it
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(cache.dir.path / "kernels"))
+        names.push_back(e.path().filename().string());
+    REQUIRE(names.size() == 1);
+    CHECK(names[0].front() != '.');
+    const auto again = harness::build_host_kernel(spec);
+    CHECK(again.from_cache);
+    CHECK(again.library.parent_path().filename() == names[0]);
 }
 
 TEST_CASE("a source using aie:: without including aie.hpp builds as under Peano", "[harness][jit]") {
