@@ -170,6 +170,39 @@ TEST_CASE("a header the build read changed: the cached library is rebuilt", "[ha
     CHECK(harness::kernel_compiler_stats().compiles == c0 + 2);
 }
 
+TEST_CASE("the core modes a run-time kernel sets stay with its worker for the next call", "[harness][jit]") {
+    FreshCache cache;
+    // in[0] == 1: select conv_even / saturate first; every call: out = in * 100 >> 3 with the worker's
+    // current modes (hardware reset: floor / none). (The body's own calls cannot choose: resolve traces
+    // the body once before the run.)
+    const char* const source = R"(#include <aie_api/aie.hpp>
+#include <cstdint>
+extern "C" void jit_modes(const int16_t* in, int16_t* out) {
+    if (in[0] == 1) {
+        aie::set_rounding(aie::rounding_mode::conv_even);
+        aie::set_saturation(aie::saturation_mode::saturate);
+    }
+    for (int i = 0; i < 64; i += 32)
+        aie::store_v(out + i, aie::mul(aie::load_v<32>(in + i), int16(100)).template to_vector<int16>(3));
+}
+)";
+    const auto tile = tensor<std::int16_t>({64});
+    ExternalFunction f("jit_modes", {tile, tile}, {.source_string = source});
+    std::vector<std::int16_t> in(128, 0);
+    in[0] = 1; // 12.5: floor 12, conv_even 12
+    in[1] = 3; // 37.5: floor 37, conv_even 38
+    in[2] = 32767; // floor / none wraps, saturate clamps
+    in[64] = 3;
+    in[65] = 32767;
+    const auto out = run_bytes(f, tile, bytes_of(in), [](const ExternalFunction& k, auto& i, auto& o) { k(i, o); });
+    std::vector<std::int16_t> got(128);
+    std::memcpy(got.data(), out.data(), out.size());
+    CHECK(got[1] == 38);
+    CHECK(got[2] == 32767);
+    CHECK(got[64] == 38); // the second call set nothing: the modes of the first call stayed
+    CHECK(got[65] == 32767);
+}
+
 TEST_CASE("two processes building the same source at once share one cache entry", "[harness][jit]") {
     FreshCache cache;
     harness::HostKernelSpec spec{.source_string = kScaleSource, .names = {"jit_scale"}};
