@@ -2,6 +2,8 @@
 // aie::accum<Tag, N>: integer accumulators (32 or 64 bits a lane, wrapping) and float accumulators.
 #include "vector.hpp"
 
+#include <bit>
+
 namespace aie {
 
 template <typename Tag, unsigned N>
@@ -43,6 +45,27 @@ public:
     requires(!std::is_same_v<Tag2, Tag> && detail::is_float_accum_tag<Tag2> == detail::is_float_accum_tag<Tag>)
         accum(const accum<Tag2, N>& o) {
         for (unsigned i = 0; i < N; ++i) data_[i] = static_cast<storage_type>(o.lane(i));
+    }
+
+    // A float vector stored into a 32-bit integer accumulator keeps each lane's 32 bits (a register
+    // move; no conversion). AIE API documents integer accumulators with integer vectors only, but
+    // mlir-aie's aie2p/rms_norm.cc (lines 20-29 at 3ca0193) keeps a running float sum this way:
+    // `accum<acc32, N> acc = aie::add(float_v, float_v); v = acc.to_vector<float>();`. [est] the
+    // hardware moves the bits unchanged; to_vector<float>() below moves them back.
+    template <typename T>
+    requires(std::is_same_v<T, float> && !detail::is_float_accum_tag<Tag> && detail::accum_tag_bits<Tag> == 32)
+        accum& operator=(const vector<T, N>& v) {
+        for (unsigned i = 0; i < N; ++i) data_[i] = std::bit_cast<storage_type>(v[i]);
+        return *this;
+    }
+
+    // A float accumulator converts implicitly to a bfloat16 or float vector, as to_vector<T>() (the
+    // AIE API conversion that lets `aie::vector<bfloat16, 16> v = aie::mul(a, b);` compile; bfloat16
+    // is rounded with the core's rounding mode, float is exact). Integer accumulators need an
+    // explicit to_vector<T>(shift).
+    template <typename T>
+    requires(detail::is_float_accum_tag<Tag> && detail::is_float_elem<T>) operator vector<T, N>() const {
+        return to_vector<T>();
     }
 
     template <typename T>
@@ -90,6 +113,9 @@ public:
                         r[i] = bfloat16::from_bits(detail::float_to_bf16_bits<R>(data_[i]));
                 });
             }
+        } else if constexpr (std::is_same_v<T, float> && accum_bits() == 32) {
+            // The lanes' bits back as floats (see operator= from a float vector) [est].
+            for (unsigned i = 0; i < N; ++i) r[i] = std::bit_cast<float>(static_cast<std::int32_t>(data_[i]));
         } else {
             static_assert(detail::is_int_elem<T>,
                           "npusim aie_api: an integer accumulator converts to an integer vector only (use "
