@@ -3,6 +3,7 @@
 // unchanged with g++ on x86; see kernels_ref/aie_api/README.md for what is covered and how the
 // hardware semantics are modelled.
 #include "detail/accum.hpp"
+#include "detail/bfp.hpp"
 #include "detail/cascade.hpp"
 #include "detail/config.hpp"
 #include "detail/elementary.hpp"

@@ -49,10 +49,6 @@ struct linear_approx {
     static_assert(detail::always_false<Ts...>, NPUSIM_AIE_UNSUPPORTED_MSG("linear_approx"));
 };
 template <typename T, unsigned N>
-class block_vector {
-    static_assert(detail::always_false<T>, NPUSIM_AIE_UNSUPPORTED_MSG("block_vector"));
-};
-template <typename T, unsigned N>
 class sparse_vector {
     static_assert(detail::always_false<T>, NPUSIM_AIE_UNSUPPORTED_MSG("sparse_vector"));
 };
