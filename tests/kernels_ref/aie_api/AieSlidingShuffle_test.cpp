@@ -26,7 +26,12 @@ aie::vector<T, N> iota_vec(int start) {
 TEST_CASE("extract_elem reads one lane", "[aie_api][intrinsics]") {
     const auto v = iota_vec<int32, 16>(-5);
     for (unsigned i = 0; i < 16; ++i) CHECK(extract_elem(v, int(i)) == -5 + int(i));
+    // The sign operand picks sign or zero extension of 8/16-bit lanes, whatever the vector's type.
     CHECK(extract_elem(iota_vec<int8, 64>(-64), 3, 1) == -61);
+    CHECK(extract_elem(iota_vec<int8, 64>(-64), 3, 0) == 195);
+    CHECK(extract_elem(iota_vec<uint8, 64>(250), 2, 1) == -4);
+    CHECK(extract_elem(iota_vec<uint16, 32>(65530), 1, 0) == 65531);
+    CHECK(extract_elem(iota_vec<int16, 32>(-3), 0, 0) == 65533);
 }
 
 TEST_CASE("shuffle(a, b, mode) transposes the a:b matrix its mode names", "[aie_api][intrinsics][shuffle]") {

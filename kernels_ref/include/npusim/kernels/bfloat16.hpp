@@ -30,15 +30,6 @@ struct bfloat16 {
     static float to_float(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 
     friend bool operator==(bfloat16 a, bfloat16 b) { return float(a) == float(b); }
-
-    // Compound assignment, as the AIE compilers' scalar bfloat16 does it (mlir-aie's mm.cc writes
-    // `bfloat16 c; c += a * b;`): the operation runs in float (bf16 + float is float under the usual
-    // arithmetic conversions) and the float result is rounded back to bf16 to nearest even, whatever
-    // the vector core's rounding mode. An integer operand converts to float first.
-    bfloat16& operator+=(float x) { return *this = bfloat16(float(*this) + x); }
-    bfloat16& operator-=(float x) { return *this = bfloat16(float(*this) - x); }
-    bfloat16& operator*=(float x) { return *this = bfloat16(float(*this) * x); }
-    bfloat16& operator/=(float x) { return *this = bfloat16(float(*this) / x); }
 };
 static_assert(sizeof(bfloat16) == 2);
 

@@ -31,6 +31,18 @@
 #define NPUSIM_AIE_ARCH 0
 #endif
 
+// Scalar bfloat16 compound assignment, as the AIE compilers' scalar bfloat16 has it (mlir-aie's
+// mm.cc writes `bfloat16 c; c += a * b;`): the operation runs in float (bf16 + float is float under
+// the usual arithmetic conversions) and the float result is rounded back to bf16 to nearest even
+// (Peano's bfloat16(float) constructor, aiev2intrin.h), whatever the vector core's rounding mode.
+// An integer or bfloat16 operand converts to float first. Found by argument-dependent lookup.
+namespace npusim {
+inline bfloat16& operator+=(bfloat16& a, float x) { return a = bfloat16(float(a) + x); }
+inline bfloat16& operator-=(bfloat16& a, float x) { return a = bfloat16(float(a) - x); }
+inline bfloat16& operator*=(bfloat16& a, float x) { return a = bfloat16(float(a) * x); }
+inline bfloat16& operator/=(bfloat16& a, float x) { return a = bfloat16(float(a) / x); }
+} // namespace npusim
+
 // ---------------------------------------------------------------------------------------------
 // AIE scalar type names (the AIE compilers predefine these).
 using int8 = std::int8_t;

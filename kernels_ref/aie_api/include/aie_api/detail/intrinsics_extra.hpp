@@ -11,16 +11,18 @@
 #include <stdexcept>
 #include <string>
 
-// extract_elem(v, idx[, sign]): element idx of v (idx modulo the lane count), as ext_elem. The sign
-// argument of the 8/16-bit forms selects sign or zero extension on the hardware; the host returns
-// the element in its own type, which the caller's conversion extends the same way.
+// extract_elem(v, idx): element idx of v (idx modulo the lane count), as ext_elem.
+// extract_elem(v, idx, sign) (8- and 16-bit integer vectors): the element widened to int, sign-extended
+// when sign != 0 and zero-extended when it is 0, whatever the vector's own signedness.
 template <typename T, unsigned N>
 inline T extract_elem(const aie::vector<T, N>& v, int idx) {
     return ext_elem(v, idx);
 }
 template <typename T, unsigned N>
-inline T extract_elem(const aie::vector<T, N>& v, int idx, int /*sign*/) {
-    return ext_elem(v, idx);
+requires(std::is_integral_v<T> && sizeof(T) <= 2) inline int extract_elem(const aie::vector<T, N>& v, int idx, int sign) {
+    const T x = ext_elem(v, idx);
+    return sign != 0 ? static_cast<int>(static_cast<std::make_signed_t<T>>(x))
+                     : static_cast<int>(static_cast<std::make_unsigned_t<T>>(x));
 }
 
 // shuffle(a, b, mode): the 1024-bit concatenation a:b (a first) read as a row-major R x C matrix of
