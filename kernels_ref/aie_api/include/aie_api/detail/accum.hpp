@@ -78,7 +78,7 @@ public:
     }
 
     // A bfloat16 or float vector assigned to a float accumulator loads its values (as from_vector;
-    // mlir-aie's aie2p/mm_bfp_mixed.cc writes `accum<accfloat, 64> acc; acc = bf16_vector;`).
+    // mlir-aie's aie2p/mm_bfp_mixed.cc l.81 at 3ca0193 writes `accum<accfloat, 64> acc; acc = bf16_vector;`).
     template <typename T>
     requires(detail::is_float_accum_tag<Tag> && detail::is_float_elem<T>) accum& operator=(const vector<T, N>& v) {
         return from_vector(v);
