@@ -1,0 +1,97 @@
+// Program, its MLIR export and its simulation for Python: simulate() runs a resolved program on
+// host tensors (bytes) and returns what the run report holds (cycles, outputs, per-core figures),
+// writing a Perfetto trace or a VCD when asked.
+#include "Bindings.hpp"
+
+#include "npusim/frontend/MlirExport.hpp"
+#include "npusim/frontend/Program.hpp"
+#include "npusim/sim/Simulator.hpp"
+#include "npusim/traces/PerfettoTraceSink.hpp"
+#include "npusim/traces/TeeTraceSink.hpp"
+#include "npusim/traces/VcdTraceSink.hpp"
+
+#include <memory>
+
+namespace npusim::python {
+
+namespace {
+
+py::dict simulate(const iron::Program& program, const std::vector<py::bytes>& host_in, std::uint64_t max_cycles,
+                  std::uint32_t iters, const std::string& trace_path, const std::string& vcd_path,
+                  const std::vector<iron::DepthOverride>& depths) {
+    iron::ResolveOptions ro;
+    ro.depth_overrides = depths;
+    const model::Netlist net = program.resolve(ro);
+    std::vector<std::vector<std::uint8_t>> host;
+    for (const auto& b : host_in) {
+        const std::string s = b;
+        host.emplace_back(s.begin(), s.end());
+    }
+    sim::SimOptions o;
+    o.timing = model::TimingParams::for_arch(program.device().arch);
+    o.max_cycles = max_cycles;
+    o.invocations = iters;
+    std::vector<std::unique_ptr<sim::TraceSink>> sinks;
+    std::vector<sim::TraceSink*> raw;
+    if (!trace_path.empty()) sinks.push_back(std::make_unique<traces::PerfettoTraceSink>(trace_path));
+    if (!vcd_path.empty()) sinks.push_back(std::make_unique<traces::VcdTraceSink>(vcd_path));
+    for (auto& s : sinks) raw.push_back(s.get());
+    std::unique_ptr<sim::TraceSink> tee;
+    if (raw.size() == 1) o.trace = raw[0];
+    if (raw.size() > 1) {
+        tee = std::make_unique<traces::TeeTraceSink>(raw);
+        o.trace = tee.get();
+    }
+    const sim::SimResult r = sim::simulate(net, std::move(host), o);
+    py::dict d;
+    d["cycles"] = r.cycles;
+    py::list out;
+    for (const auto& h : r.host) out.append(py::bytes(reinterpret_cast<const char*>(h.data()), h.size()));
+    d["host"] = out;
+    py::list inv;
+    for (const auto& i : r.invocations) inv.append(i.cycles());
+    d["invocation_cycles"] = inv;
+    py::list cores;
+    for (const auto& c : r.cores) {
+        py::dict cd;
+        cd["worker"] = c.worker;
+        cd["tile"] = py::make_tuple(c.tile.col, c.tile.row);
+        cd["busy_cycles"] = c.busy_cycles;
+        cd["kernel_cycles"] = c.kernel_cycles;
+        cd["body_cycles"] = c.body_cycles;
+        cd["stall_cycles"] = c.stall_cycles;
+        cd["kernel_calls"] = c.kernel_calls;
+        cd["iterations"] = c.iterations;
+        cores.append(cd);
+    }
+    d["cores"] = cores;
+    d["bytes_moved"] = r.bytes_moved;
+    d["warnings"] = r.warnings;
+    return d;
+}
+
+} // namespace
+
+void bind_program(py::module_& m) {
+    py::class_<iron::DepthOverride>(m, "DepthOverride")
+        .def(py::init([](std::string fifo, int consumer, int depth) { return iron::DepthOverride{std::move(fifo), consumer, depth}; }),
+             py::arg("fifo"), py::arg("consumer"), py::arg("depth"));
+    py::class_<iron::Program>(m, "Program")
+        .def(py::init<const std::string&, iron::Runtime, std::vector<iron::Worker>, std::string>(), py::arg("device"),
+             py::arg("runtime"), py::arg("workers"), py::arg("name") = "design")
+        .def_property_readonly("name", &iron::Program::name)
+        .def_property_readonly("device", [](const iron::Program& p) { return p.device().name; })
+        .def_property_readonly("arch", [](const iron::Program& p) { return std::string(model::arch_name(p.device().arch)); })
+        .def(
+            "enable_trace",
+            [](iron::Program& p, std::uint64_t size, std::optional<std::vector<iron::Worker>> workers) {
+                p.enable_trace(size, std::move(workers));
+            },
+            py::arg("trace_size"), py::arg("workers") = py::none())
+        .def("check", [](const iron::Program& p) { (void)p.resolve(); }, "Resolve the program (DesignError if it cannot be).")
+        .def("export_mlir", [](const iron::Program& p) { return iron::export_mlir(p); });
+    m.def("simulate", &simulate, py::arg("program"), py::arg("host"), py::arg("max_cycles") = 0, py::arg("iters") = 1,
+          py::arg("trace") = "", py::arg("vcd") = "", py::arg("depths") = std::vector<iron::DepthOverride>{});
+}
+
+} // namespace npusim::python
