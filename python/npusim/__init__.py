@@ -16,7 +16,7 @@ from ._errors import DeadlockError, DesignError, LimitError, NpusimError, Simula
 from ._types import dtype_name as _dtype_name, numpy_name as _numpy_name
 
 __all__ = ["simulate", "SimRun", "NpusimError", "DesignError", "SimulationError", "DeadlockError", "LimitError",
-           "install_import_hook", "options"]
+           "install_import_hook", "options", "depth"]
 
 #: Process-wide run options (set by `npusim python --trace/--vcd/--json/--max-cycles`): every
 #: simulate() call that does not give its own uses them.
@@ -100,6 +100,12 @@ def simulate(program, inputs, *, iters=1, trace=None, vcd=None, json=None, max_c
         with open(path, "w") as f:
             _json.dump(run.report(), f, indent=2)
     return run
+
+
+def depth(program, inputs, max_depth=4):
+    """Depth analysis of a Python design (npusim._depth): one row per fifo endpoint with buffers."""
+    from ._depth import depth as _depth
+    return _depth(program, inputs, max_depth)
 
 
 def install_import_hook():

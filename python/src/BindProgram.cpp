@@ -89,7 +89,26 @@ void bind_program(py::module_& m) {
             },
             py::arg("trace_size"), py::arg("workers") = py::none())
         .def("check", [](const iron::Program& p) { (void)p.resolve(); }, "Resolve the program (DesignError if it cannot be).")
-        .def("export_mlir", [](const iron::Program& p) { return iron::export_mlir(p); });
+        .def("export_mlir", [](const iron::Program& p) { return iron::export_mlir(p); })
+        .def(
+            "fifo_ends",
+            [](const iron::Program& p) {
+                py::list out;
+                for (const auto& e : p.resolve().fifo_ends) {
+                    py::dict d;
+                    d["fifo"] = e.fifo;
+                    d["consumer"] = e.consumer;
+                    d["end"] = e.describe();
+                    d["declared"] = e.declared;
+                    d["depth"] = e.depth;
+                    d["object_bytes"] = e.object_bytes;
+                    d["owns_buffers"] = e.owns_buffers();
+                    d["tile"] = py::make_tuple(e.tile.col, e.tile.row);
+                    out.append(d);
+                }
+                return out;
+            },
+            "Every fifo endpoint of the resolved design (model::FifoEndpointInfo), for depth analysis.");
     m.def("simulate", &simulate, py::arg("program"), py::arg("host"), py::arg("max_cycles") = 0, py::arg("iters") = 1,
           py::arg("trace") = "", py::arg("vcd") = "", py::arg("depths") = std::vector<iron::DepthOverride>{});
 }

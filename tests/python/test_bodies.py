@@ -97,3 +97,31 @@ def test_a_python_loop_unrolls_into_the_recording():
     run = npusim.simulate(p, [x, y])
     assert np.array_equal(y, ((x.astype(np.int64) << 2) - np.tile(np.arange(4), 4)).astype(np.int16))
     assert run.cores[0]["body_cycles"] == 4 * 4 * 4  # per element: load, shift, subtract, store
+
+
+def test_depth_analysis_of_a_python_design():
+    t = np.ndarray[(16,), np.dtype[np.int32]]
+    v = np.ndarray[(64,), np.dtype[np.int32]]
+    a, b = ObjectFifo(t, name="in"), ObjectFifo(t, name="out")
+
+    def two_at_once(i, o):
+        x = i.acquire(2)  # holds two objects of 'in': its consumer end needs depth 2
+        y = o.acquire(1)
+        for k in range_(16):
+            y[k] = x[0][k] + x[1][k]
+        i.release(2)
+        o.release(1)
+
+    w = Worker(two_at_once, [a.cons(), b.prod()])
+
+    def seq(x, y, hi, ho):
+        hi.fill(x)
+        ho.drain(y, wait=True)
+
+    p = Program(iron.get_current_device(), Runtime(seq, [v, np.ndarray[(32,), np.dtype[np.int32]], a.prod(),
+                                                         b.cons()]), workers=[w]).resolve_program()
+    rows = {r["end"]: r for r in npusim.depth(p, [np.arange(64, dtype=np.int32), np.zeros(32, np.int32)], 3)}
+    cons = rows["fifo 'in' consumer 0"]
+    assert cons["min_depth"] == 2
+    assert cons["by_depth"][1][0] != "ok"
+    assert rows["fifo 'out' producer"]["min_depth"] == 1
