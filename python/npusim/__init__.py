@@ -28,6 +28,7 @@ class SimRun:
 
     def __init__(self, d, outputs, program):
         self.cycles = d["cycles"]
+        self.clock_mhz = d["clock_mhz"]
         self.outputs = outputs
         self.cores = d["cores"]
         self.invocation_cycles = d["invocation_cycles"]
@@ -37,6 +38,7 @@ class SimRun:
 
     def report(self):
         return {"design": self.program._native.name, "device": self.program._native.device, "cycles": self.cycles,
+                "clock_mhz": self.clock_mhz,
                 "invocation_cycles": self.invocation_cycles, "cores": self.cores, "warnings": self.warnings}
 
     def __repr__(self):

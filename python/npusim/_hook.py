@@ -25,8 +25,11 @@ MODULES = {
     "aie.helpers.taplib.tap": "npusim.helpers.taplib",
     "aie.helpers.util": "npusim.helpers.util",
     "aie.utils.verify": "npusim.utils.verify",
+    "aie.utils.benchmark": "npusim.utils.benchmark",
+    "aie.utils.trace": "npusim.utils.trace",
+    "aie.utils.trace.utils": "npusim.utils.trace.utils",
 }
-PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.utils", "aie.helpers.taplib"}
+PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.utils", "aie.helpers.taplib", "aie.utils.trace"}
 
 
 class _Alias(importlib.abc.Loader):

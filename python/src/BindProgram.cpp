@@ -45,6 +45,7 @@ py::dict simulate(const iron::Program& program, const std::vector<py::bytes>& ho
     const sim::SimResult r = sim::simulate(net, std::move(host), o);
     py::dict d;
     d["cycles"] = r.cycles;
+    d["clock_mhz"] = o.timing.clock_mhz;
     py::list out;
     for (const auto& h : r.host) out.append(py::bytes(reinterpret_cast<const char*>(h.data()), h.size()));
     d["host"] = out;

@@ -54,3 +54,21 @@ def test_jit_caches_the_resolved_program_per_signature(example):
     assert len(mod.passthrough._cache) == 1
     mod.passthrough(np.arange(2048, dtype=np.uint8), np.zeros(2048, dtype=np.uint8))
     assert len(mod.passthrough._cache) == 2
+
+
+def test_run_iters_has_the_persistent_state_semantics_of_iters(example):
+    import json
+    import subprocess
+
+    from conftest import CLI
+    from npusim.utils.benchmark import run_iters
+
+    mod = example("passthrough")
+    a = np.arange(4096, dtype=np.uint8)
+    b = np.zeros_like(a)
+    bench = run_iters(mod.passthrough, a, b, warmup=1, iters=3)
+    out = subprocess.run([CLI, "run", "passthrough_kernel", "--iters", "3", "--warmup", "1", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    twin = [i["cycles"] for i in json.loads(out)["invocations"] if not i["warmup"]]
+    assert bench.cycles == twin
+    assert np.array_equal(b, a)
