@@ -66,7 +66,10 @@ def main(argv=None):
         print(f"npusim: unsupported: {e}", file=sys.stderr)
         return 2
     except SystemExit as e:
-        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        if e.code is None or isinstance(e.code, int):
+            return e.code or 0
+        print(e.code, file=sys.stderr)  # sys.exit("message"), as the interpreter would print it
+        return 1
     return 0
 
 

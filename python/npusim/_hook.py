@@ -21,15 +21,20 @@ MODULES = {
     "aie.iron.runtime": "npusim.iron.runtime",
     "aie.iron.program": "npusim.iron.program",
     "aie.iron.jit": "npusim.iron.jit",
+    "aie.iron.algorithms": "npusim.iron.algorithms",
     "aie.helpers.taplib": "npusim.helpers.taplib",
     "aie.helpers.taplib.tap": "npusim.helpers.taplib",
     "aie.helpers.util": "npusim.helpers.util",
     "aie.utils.verify": "npusim.utils.verify",
     "aie.utils.benchmark": "npusim.utils.benchmark",
+    "aie.utils.hostruntime": "npusim.utils.hostruntime",
+    "aie.utils.hostruntime.cli": "npusim.utils.hostruntime.cli",
+    "aie.utils.hostruntime.argparse": "npusim.utils.hostruntime.argparse",
     "aie.utils.trace": "npusim.utils.trace",
     "aie.utils.trace.utils": "npusim.utils.trace.utils",
 }
-PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.utils", "aie.helpers.taplib", "aie.utils.trace"}
+PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.utils", "aie.helpers.taplib", "aie.utils.trace",
+            "aie.utils.hostruntime"}
 
 
 class _Alias(importlib.abc.Loader):

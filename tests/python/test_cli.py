@@ -67,3 +67,45 @@ npusim.simulate(p, [np.zeros(64, np.int32), np.zeros(64, np.int32)])
     r = run_cli("python", str(f))
     assert r.returncode == 3, r.stderr
     assert "DeadlockError" in r.stderr
+
+
+RUN_DESIGN_CLI_SCRIPT = """
+import argparse
+import numpy as np
+import aie.iron as iron
+from aie.iron import CompileTime, In, Out, kernels
+from aie.iron.algorithms import transform
+from aie.utils.hostruntime.argparse import add_compile_args, device_from_args
+from aie.utils.hostruntime.cli import run_design_cli
+from aie.utils.verify import assert_pass
+
+@iron.jit
+def copy(a: In, c: Out, *, n: CompileTime[int]):
+    return transform(kernels.passthrough(tile_size=128, dtype=np.int32), np.ndarray[(n,), np.dtype[np.int32]],
+                     tile_size=128)
+
+def run(opts):
+    a = iron.arange(512, dtype=np.int32)
+    c = iron.zeros(512, dtype=np.int32)
+    copy(a, c, n=512)
+    assert_pass(c.numpy(), a.numpy())
+
+p = argparse.ArgumentParser()
+add_compile_args(p, with_emit_mlir=True)
+opts = p.parse_args()
+run_design_cli(copy, opts, compile_kwargs={"n": 512}, run_and_verify=run)
+"""
+
+
+def test_run_design_cli_modes(tmp_path):
+    f = tmp_path / "design.py"
+    f.write_text(RUN_DESIGN_CLI_SCRIPT)
+    r = run_cli("python", str(f))
+    assert r.returncode == 0, r.stderr
+    assert "PASS!" in r.stdout
+    r = run_cli("python", str(f), "--emit-mlir", "--dev", "npu")
+    assert r.returncode == 0, r.stderr
+    assert "aie.device(npu1)" in r.stdout
+    r = run_cli("python", str(f), "--xclbin-path", "x.xclbin", "--insts-path", "i.bin")
+    assert r.returncode != 0
+    assert "needs mlir-aie and the Peano compiler" in r.stderr

@@ -72,3 +72,25 @@ def test_run_iters_has_the_persistent_state_semantics_of_iters(example):
     twin = [i["cycles"] for i in json.loads(out)["invocations"] if not i["warmup"]]
     assert bench.cycles == twin
     assert np.array_equal(b, a)
+
+
+def test_algorithms_transform_and_transform_binary_equal_their_cpp_twins():
+    from npusim.iron import algorithms, kernels
+
+    vec16 = np.ndarray[(4096,), np.dtype[np.int16]]
+    prog = algorithms.transform(kernels.scale(tile_size=1024, dtype=np.int16), vec16,
+                                np.ndarray[(1,), np.dtype[np.int32]], tile_size=1024)
+    a = np.random.default_rng(6).integers(-1000, 1000, 4096, dtype=np.int16)
+    c = np.zeros_like(a)
+    run = npusim.simulate(prog, [a, c, np.array([-3], np.int32)])
+    assert np.array_equal(c, (a.astype(np.int64) * -3).astype(np.int16))
+    assert run.cycles == twin_cycles("vector_scalar_mul")
+
+    vec32 = np.ndarray[(1024,), np.dtype[np.int32]]
+    prog = algorithms.transform_binary(lambda x, y: x - y * 2, vec32, tile_size=16)
+    x = np.arange(1024, dtype=np.int32)
+    y = np.arange(1024, dtype=np.int32)[::-1].copy()
+    z = np.zeros_like(x)
+    run = npusim.simulate(prog, [x, y, z])
+    assert np.array_equal(z, x - y * 2)
+    assert run.cores[0]["body_cycles"] == 5 * 1024  # load, load, mul, sub, store

@@ -1,6 +1,6 @@
 """npusim.iron: IRON's design API (aie.iron), simulated by npusim. `import npusim.iron as iron`, or an
 unchanged `import aie.iron as iron` under `npusim python`."""
-from . import controlflow, device, kernels, placers  # noqa: F401
+from . import algorithms, controlflow, device, kernels, placers  # noqa: F401
 from .buffer import Buffer
 from .controlflow import range_
 from .dataflow import ObjectFifo, ObjectFifoHandle

@@ -103,12 +103,34 @@ class JitFunction:
             self._cache[k] = result
         return self._cache[k], tensors
 
+    def specialize(self, **kwargs):
+        """The design for these compile-time arguments (tensor parameters given as None), as IRON's
+        CallableDesign.specialize: .as_mlir() prints npusim's MLIR export."""
+        params = {n: None for n, p in self.sig.parameters.items()
+                  if n not in kwargs and p.default is inspect.Parameter.empty}
+        return _Specialized(self, {**params, **kwargs})
+
     def __call__(self, *args, **kwargs):
         from .. import simulate
         program, tensors = self.build(*args, **kwargs)
         arrays = [arr for _, _, arr in tensors]
         run = simulate(program, arrays)
         return run
+
+
+class _Specialized:
+    def __init__(self, jit_fn, kwargs):
+        self.jit_fn, self.kwargs = jit_fn, kwargs
+
+    def as_mlir(self):
+        from .program import Program
+        result = self.jit_fn.fn(**self.kwargs)
+        if isinstance(result, Program):
+            result = result.resolve_program()
+        return str(result)
+
+    def compile(self, **_):
+        raise NotImplementedError("compiling a design to an xclbin needs mlir-aie and Peano; npusim simulates it")
 
 
 def jit(fn=None, **config):
