@@ -72,7 +72,7 @@ def _host_bytes(loc, program, inputs):
             raise design_error(loc, f"simulate: tensor argument {i} is {name}{list(a.shape)}, the runtime sequence "
                                     f"declares {want}{list(t.shape)}")
         arrays.append(a)
-        host.append(_np.ascontiguousarray(a).tobytes())
+        host.append(_np.ascontiguousarray(a))  # the array itself when it is contiguous
     return arrays, host
 
 
@@ -90,12 +90,14 @@ def simulate(program, inputs, *, iters=1, trace=None, vcd=None, json=None, max_c
                                                                   else options["max_cycles"]),
                              iters=int(iters), trace=trace if trace is not None else options["trace"],
                              vcd=vcd if vcd is not None else options["vcd"], depths=native_depths)
+    # The simulator wrote each tensor back into the contiguous array it was given (None), or returned
+    # its bytes (a read-only array).
     outputs = []
-    for a, b in zip(arrays, d["host"]):
-        out = _np.frombuffer(b, dtype=a.dtype).reshape(a.shape).copy()
-        if a.flags.writeable:
-            _np.copyto(a, out)
-        outputs.append(out)
+    for a, c, b in zip(arrays, host, d["host"]):
+        out = c if b is None else _np.frombuffer(b, dtype=a.dtype).reshape(a.shape).copy()
+        if out is not a and a.flags.writeable:
+            _np.copyto(a, out.reshape(a.shape))
+        outputs.append(out.reshape(a.shape))
     run = SimRun(d, outputs, prog)
     path = json if json is not None else options["json"]
     if path:

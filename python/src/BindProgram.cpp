@@ -10,22 +10,27 @@
 #include "npusim/traces/TeeTraceSink.hpp"
 #include "npusim/traces/VcdTraceSink.hpp"
 
+#include <cstring>
 #include <memory>
 
 namespace npusim::python {
 
 namespace {
 
-py::dict simulate(const iron::Program& program, const std::vector<py::bytes>& host_in, std::uint64_t max_cycles,
+py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& host_in, std::uint64_t max_cycles,
                   std::uint32_t iters, const std::string& trace_path, const std::string& vcd_path,
                   const std::vector<iron::DepthOverride>& depths) {
     iron::ResolveOptions ro;
     ro.depth_overrides = depths;
     const model::Netlist net = program.resolve(ro);
+    // One copy in: each host tensor's bytes (a C-contiguous buffer: numpy arrays, bytes).
     std::vector<std::vector<std::uint8_t>> host;
+    std::vector<py::buffer_info> infos;
     for (const auto& b : host_in) {
-        const std::string s = b;
-        host.emplace_back(s.begin(), s.end());
+        infos.push_back(b.request());
+        const auto& info = infos.back();
+        const auto* p = static_cast<const std::uint8_t*>(info.ptr);
+        host.emplace_back(p, p + info.size * info.itemsize);
     }
     sim::SimOptions o;
     o.timing = model::TimingParams::for_arch(program.device().arch);
@@ -46,8 +51,18 @@ py::dict simulate(const iron::Program& program, const std::vector<py::bytes>& ho
     py::dict d;
     d["cycles"] = r.cycles;
     d["clock_mhz"] = o.timing.clock_mhz;
+    // One copy out: back into each writable buffer of the same size (None in "host"), else new bytes.
     py::list out;
-    for (const auto& h : r.host) out.append(py::bytes(reinterpret_cast<const char*>(h.data()), h.size()));
+    for (std::size_t i = 0; i < r.host.size(); ++i) {
+        const auto& h = r.host[i];
+        const auto& info = infos.at(i);
+        if (!info.readonly && static_cast<std::size_t>(info.size * info.itemsize) == h.size()) {
+            std::memcpy(info.ptr, h.data(), h.size());
+            out.append(py::none());
+        } else {
+            out.append(py::bytes(reinterpret_cast<const char*>(h.data()), h.size()));
+        }
+    }
     d["host"] = out;
     py::list inv;
     for (const auto& i : r.invocations) inv.append(i.cycles());

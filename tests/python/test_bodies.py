@@ -125,3 +125,35 @@ def test_depth_analysis_of_a_python_design():
     assert cons["min_depth"] == 2
     assert cons["by_depth"][1][0] != "ok"
     assert rows["fifo 'out' producer"]["min_depth"] == 1
+
+
+def test_host_arrays_non_contiguous_and_read_only():
+    t = np.ndarray[(16,), np.dtype[np.int32]]
+    v = np.ndarray[(64,), np.dtype[np.int32]]
+    a, b = ObjectFifo(t, name="in"), ObjectFifo(t, name="out")
+
+    def inc(i, o):
+        x, y = i.acquire(1), o.acquire(1)
+        for k in range_(16):
+            y[k] = x[k] + 1
+        i.release(1)
+        o.release(1)
+
+    w = Worker(inc, [a.cons(), b.prod()])
+
+    def seq(x, y, hi, ho):
+        hi.fill(x)
+        ho.drain(y, wait=True)
+
+    p = Program(iron.get_current_device(), Runtime(seq, [v, v, a.prod(), b.cons()]), workers=[w]).resolve_program()
+    x = np.arange(128, dtype=np.int32)[::2]  # strided views: copied in, and the output copied back
+    y = np.zeros(128, np.int32)[::2]
+    run = npusim.simulate(p, [x, y])
+    assert np.array_equal(y, x + 1)
+    assert np.array_equal(run.outputs[1], x + 1)
+    ro_in = np.arange(64, dtype=np.int32)
+    ro_out = np.zeros(64, np.int32)
+    ro_in.flags.writeable = ro_out.flags.writeable = False  # read-only: the results are in run.outputs only
+    run = npusim.simulate(p, [ro_in, ro_out])
+    assert np.array_equal(run.outputs[1], ro_in + 1)
+    assert not ro_out.any()
