@@ -56,35 +56,37 @@ Command add_python_command(CLI::App& app, std::ostream& out, std::ostream& err) 
     sub->allow_extras();
     sub->prefix_command();
     sub->set_help_flag(); // --help goes to the design's own parser (or python -m npusim's)
-    return {sub, [sub, &out, &err]() -> int {
-                out.flush();
-                const std::string dir = python_package_dir(self_exe());
-                if (!NPUSIM_PYTHON_AVAILABLE || dir.empty()) {
-                    err << "npusim python: this npusim was built without its Python module (it needs pybind11 and "
-                           "a python3 with numpy: tools/install-deps.sh)\n";
-                    return 2;
-                }
-                std::vector<std::string> args{NPUSIM_PYTHON_EXECUTABLE, "-m", "npusim"};
-                for (const auto& a : sub->remaining()) args.push_back(a);
-                std::vector<char*> argv;
-                for (auto& a : args) argv.push_back(a.data());
-                argv.push_back(nullptr);
-                const char* old = std::getenv("PYTHONPATH");
-                const std::string path = dir + (old && *old ? ":" + std::string(old) : std::string());
-                ::setenv("PYTHONPATH", path.c_str(), 1);
-                pid_t pid = 0;
-                const int rc = ::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
-                if (rc != 0) {
-                    err << "npusim python: cannot start " << argv[0] << ": " << std::strerror(rc) << "\n";
-                    return 2;
-                }
-                int status = 0;
-                while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-                }
-                if (WIFEXITED(status)) return WEXITSTATUS(status);
-                err << "npusim python: the interpreter ended with signal " << WTERMSIG(status) << "\n";
-                return 5;
-            }};
+    return {sub, [sub, &out, &err]() -> int { return run_python(sub->remaining(), out, err); }};
+}
+
+int run_python(const std::vector<std::string>& extra, std::ostream& out, std::ostream& err) {
+    out.flush();
+    const std::string dir = python_package_dir(self_exe());
+    if (!NPUSIM_PYTHON_AVAILABLE || dir.empty()) {
+        err << "npusim python: this npusim was built without its Python module (it needs pybind11 and "
+               "a python3 with numpy: tools/install-deps.sh)\n";
+        return 2;
+    }
+    std::vector<std::string> args{NPUSIM_PYTHON_EXECUTABLE, "-m", "npusim"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const char* old = std::getenv("PYTHONPATH");
+    const std::string path = dir + (old && *old ? ":" + std::string(old) : std::string());
+    ::setenv("PYTHONPATH", path.c_str(), 1);
+    pid_t pid = 0;
+    const int rc = ::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
+    if (rc != 0) {
+        err << "npusim python: cannot start " << argv[0] << ": " << std::strerror(rc) << "\n";
+        return 2;
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    err << "npusim python: the interpreter ended with signal " << WTERMSIG(status) << "\n";
+    return 5;
 }
 
 } // namespace npusim::tools

@@ -15,6 +15,9 @@ namespace npusim::tools {
 /// without its Python module or the interpreter cannot be started).
 Command add_python_command(CLI::App& app, std::ostream& out, std::ostream& err);
 
+/// Runs `python3 -m npusim ARGS...` as `npusim python` does; returns its exit code.
+int run_python(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
 /// The directory holding npusim's Python package for the executable at `exe` ("" if none).
 std::string python_package_dir(const std::string& exe);
 

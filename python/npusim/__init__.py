@@ -20,7 +20,8 @@ __all__ = ["simulate", "SimRun", "NpusimError", "DesignError", "SimulationError"
 
 #: Process-wide run options (set by `npusim python --trace/--vcd/--json/--max-cycles`): every
 #: simulate() call that does not give its own uses them.
-options = {"trace": "", "vcd": "", "json": "", "max_cycles": 0}
+options = {"trace": "", "vcd": "", "json": "", "max_cycles": 0, "depth": False, "max_depth": 4}
+_in_depth = False
 
 
 class SimRun:
@@ -82,6 +83,16 @@ def simulate(program, inputs, *, iters=1, trace=None, vcd=None, json=None, max_c
     DeadlockError (with .case, .chain, .dot, .json), LimitError or SimulationError."""
     loc = where()
     prog = _resolved(program)
+    global _in_depth
+    if options["depth"] and not _in_depth:  # `npusim depth FILE.py`: analyse each run first
+        from ._depth import depth as _depth, format_depth
+        _in_depth = True
+        try:
+            rows = _depth(prog, list(inputs), options["max_depth"])
+        finally:
+            _in_depth = False
+        print(f"depth analysis of '{prog._native.name}' on {prog._native.device}:")
+        print(format_depth(rows))
     arrays, host = _host_bytes(loc, prog, list(inputs))
     native_depths = [_npusim.DepthOverride(f, c, d) for f, c, d in (depths or [])]
     from ._errors import _Located

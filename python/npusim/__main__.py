@@ -24,13 +24,16 @@ def main(argv=None):
             print(__doc__.strip())
             return 0
         key = flag[2:]
+        if key == "depth":  # npusim depth FILE.py: a depth analysis of each simulated run
+            opts["depth"] = True
+            continue
         if "=" in key:
             key, value = key.split("=", 1)
         else:
             if not argv:
                 return _usage(f"{flag} needs a value")
             value = argv.pop(0)
-        if key not in ("device", "trace", "vcd", "json", "max-cycles", "html"):
+        if key not in ("device", "trace", "vcd", "json", "max-cycles", "html", "max-depth"):
             return _usage(f"unknown option {flag}")
         opts[key] = value
     if not argv:
@@ -49,7 +52,8 @@ def main(argv=None):
     except npusim.DesignError as e:
         return _usage(str(e))
     npusim.options.update({"trace": opts.get("trace", ""), "vcd": opts.get("vcd", ""), "json": opts.get("json", ""),
-                           "max_cycles": int(opts.get("max-cycles", 0))})
+                           "max_cycles": int(opts.get("max-cycles", 0)), "depth": bool(opts.get("depth")),
+                           "max_depth": int(opts.get("max-depth", 4))})
     npusim.install_import_hook()
     sys.argv = argv
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))

@@ -109,3 +109,11 @@ def test_run_design_cli_modes(tmp_path):
     r = run_cli("python", str(f), "--xclbin-path", "x.xclbin", "--insts-path", "i.bin")
     assert r.returncode != 0
     assert "needs mlir-aie and the Peano compiler" in r.stderr
+
+
+def test_npusim_depth_of_a_python_design():
+    r = run_cli("depth", "--max-depth", "2", os.path.join(EXAMPLES, "vector_scalar_mul.py"))
+    assert r.returncode == 0, r.stderr
+    assert "depth analysis of 'design' on npu2:" in r.stdout
+    assert "fifo 'out' producer: resolved depth 2, min depth 1 (1: " in r.stdout
+    assert "PASS!" in r.stdout
