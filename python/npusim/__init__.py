@@ -20,7 +20,7 @@ __all__ = ["simulate", "SimRun", "NpusimError", "DesignError", "SimulationError"
 
 #: Process-wide run options (set by `npusim python --trace/--vcd/--json/--max-cycles`): every
 #: simulate() call that does not give its own uses them.
-options = {"trace": "", "vcd": "", "json": "", "max_cycles": 0, "depth": False, "max_depth": 4}
+options = {"trace": "", "vcd": "", "html": "", "json": "", "max_cycles": 0, "depth": False, "max_depth": 4}
 _in_depth = False
 
 
@@ -77,7 +77,7 @@ def _host_bytes(loc, program, inputs):
     return arrays, host
 
 
-def simulate(program, inputs, *, iters=1, trace=None, vcd=None, json=None, max_cycles=None, depths=None):
+def simulate(program, inputs, *, iters=1, trace=None, vcd=None, html=None, json=None, max_cycles=None, depths=None):
     """Simulate a resolved program on host tensors (numpy arrays or iron tensors, one per runtime tensor
     argument, in order). Output arrays are updated in place; returns a SimRun. Raises DesignError,
     DeadlockError (with .case, .chain, .dot, .json), LimitError or SimulationError."""
@@ -100,7 +100,8 @@ def simulate(program, inputs, *, iters=1, trace=None, vcd=None, json=None, max_c
         d = _npusim.simulate(prog._native, host, max_cycles=int(max_cycles if max_cycles is not None
                                                                   else options["max_cycles"]),
                              iters=int(iters), trace=trace if trace is not None else options["trace"],
-                             vcd=vcd if vcd is not None else options["vcd"], depths=native_depths)
+                             vcd=vcd if vcd is not None else options["vcd"],
+                             html=html if html is not None else options["html"], depths=native_depths)
     # The simulator wrote each tensor back into the contiguous array it was given (None), or returned
     # its bytes (a read-only array).
     outputs = []

@@ -1,4 +1,4 @@
-"""python3 -m npusim [--device D] [--trace F] [--vcd F] [--json F] [--max-cycles N] FILE [ARGS...]
+"""python3 -m npusim [--device D] [--trace F] [--vcd F] [--html F] [--json F] [--max-cycles N] FILE [ARGS...]
 
 Runs an IRON design file unchanged on the simulator: IRON's `aie.*` module names are served by npusim
 in this process (npusim._hook). Exit codes as `npusim run`: 2 design error, 3 deadlock, 4 limit."""
@@ -41,8 +41,6 @@ def main(argv=None):
     path = argv[0]
     if not os.path.isfile(path):
         return _usage(f"no such file: {path}")
-    if "html" in opts:
-        return _usage("--html is not available for Python designs yet (use --trace or --vcd)")
     if "device" in opts:
         os.environ["NPUSIM_DEVICE"] = opts["device"]
     import npusim
@@ -51,7 +49,8 @@ def main(argv=None):
         _device.set_current_device(opts.get("device", os.environ.get("NPUSIM_DEVICE", "npu2")))
     except npusim.DesignError as e:
         return _usage(str(e))
-    npusim.options.update({"trace": opts.get("trace", ""), "vcd": opts.get("vcd", ""), "json": opts.get("json", ""),
+    npusim.options.update({"trace": opts.get("trace", ""), "vcd": opts.get("vcd", ""), "html": opts.get("html", ""),
+                           "json": opts.get("json", ""),
                            "max_cycles": int(opts.get("max-cycles", 0)), "depth": bool(opts.get("depth")),
                            "max_depth": int(opts.get("max-depth", 4))})
     npusim.install_import_hook()

@@ -6,6 +6,8 @@
 #include "npusim/frontend/MlirExport.hpp"
 #include "npusim/frontend/Program.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "npusim/sim/Diagnosis.hpp"
+#include "npusim/traces/HtmlReportSink.hpp"
 #include "npusim/traces/PerfettoTraceSink.hpp"
 #include "npusim/traces/TeeTraceSink.hpp"
 #include "npusim/traces/VcdTraceSink.hpp"
@@ -19,7 +21,7 @@ namespace {
 
 py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& host_in, std::uint64_t max_cycles,
                   std::uint32_t iters, const std::string& trace_path, const std::string& vcd_path,
-                  const std::vector<iron::DepthOverride>& depths) {
+                  const std::string& html_path, const std::vector<iron::DepthOverride>& depths) {
     iron::ResolveOptions ro;
     ro.depth_overrides = depths;
     const model::Netlist net = program.resolve(ro);
@@ -40,6 +42,12 @@ py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& h
     std::vector<sim::TraceSink*> raw;
     if (!trace_path.empty()) sinks.push_back(std::make_unique<traces::PerfettoTraceSink>(trace_path));
     if (!vcd_path.empty()) sinks.push_back(std::make_unique<traces::VcdTraceSink>(vcd_path));
+    // The HTML report is written once the outcome is known (as `npusim run --html` writes it).
+    traces::HtmlReportSink* html = nullptr;
+    if (!html_path.empty()) {
+        sinks.push_back(std::make_unique<traces::HtmlReportSink>(html_path, false));
+        html = static_cast<traces::HtmlReportSink*>(sinks.back().get());
+    }
     for (auto& s : sinks) raw.push_back(s.get());
     std::unique_ptr<sim::TraceSink> tee;
     if (raw.size() == 1) o.trace = raw[0];
@@ -47,7 +55,22 @@ py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& h
         tee = std::make_unique<traces::TeeTraceSink>(raw);
         o.trace = tee.get();
     }
-    const sim::SimResult r = sim::simulate(net, std::move(host), o);
+    sim::SimResult r;
+    try {
+        r = sim::simulate(net, std::move(host), o);
+    } catch (const SimulationError& e) {
+        if (html) {
+            const auto* d = sim::diagnosis_of(e);
+            const bool limit = e.kind() == SimulationError::Kind::Limit;
+            html->write({.status = e.kind() == SimulationError::Kind::Deadlock ? "deadlock" : limit ? "limit" : "error",
+                         .message = e.what(),
+                         .diagnosis = d,
+                         .design = program.name(),
+                         .device = program.device().name});
+        }
+        throw;
+    }
+    if (html) html->write({.result = &r});
     py::dict d;
     d["cycles"] = r.cycles;
     d["clock_mhz"] = o.timing.clock_mhz;
@@ -126,7 +149,7 @@ void bind_program(py::module_& m) {
             },
             "Every fifo endpoint of the resolved design (model::FifoEndpointInfo), for depth analysis.");
     m.def("simulate", &simulate, py::arg("program"), py::arg("host"), py::arg("max_cycles") = 0, py::arg("iters") = 1,
-          py::arg("trace") = "", py::arg("vcd") = "", py::arg("depths") = std::vector<iron::DepthOverride>{});
+          py::arg("trace") = "", py::arg("vcd") = "", py::arg("html") = "", py::arg("depths") = std::vector<iron::DepthOverride>{});
 }
 
 } // namespace npusim::python

@@ -64,9 +64,11 @@ rt = Runtime(seq, [v, v, a.prod(), b.cons()])
 p = Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
 npusim.simulate(p, [np.zeros(64, np.int32), np.zeros(64, np.int32)])
 """)
-    r = run_cli("python", str(f))
+    html = f.parent / "dl.html"
+    r = run_cli("python", "--html", str(html), str(f))
     assert r.returncode == 3, r.stderr
     assert "DeadlockError" in r.stderr
+    assert "fill_less_than_consumed" in html.read_text()  # the report's diagnosis section
 
 
 RUN_DESIGN_CLI_SCRIPT = """
