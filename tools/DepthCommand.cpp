@@ -1,4 +1,5 @@
 #include "DepthCommand.hpp"
+#include "PythonCommand.hpp"
 
 #include "CliSupport.hpp"
 #include "JsonDocument.hpp"
@@ -289,6 +290,14 @@ Command add_depth_command(CLI::App& app, std::ostream& out, std::ostream& err) {
     return {sub, [r, o, &out, &err] {
                 o->apply();
                 if (r->design.empty()) throw UsageError("depth: which design? (see `npusim list`)");
+                if (r->design.ends_with(".py")) { // an IRON Python design: npusim.depth on each of its runs
+                    std::vector<std::string> args{"--depth"};
+                    // depth's own default (npu1_1col) is not passed: a Python design runs on npu2 by default
+                    if (r->device != DepthArgs{}.device) args.insert(args.end(), {"--device", r->device});
+                    if (r->opts.max_depth > 0) args.insert(args.end(), {"--max-depth", std::to_string(r->opts.max_depth)});
+                    args.push_back(r->design);
+                    return run_python(args, out, err);
+                }
                 return run_depth(*r, out, err);
             }};
 }

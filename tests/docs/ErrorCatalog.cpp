@@ -156,6 +156,7 @@ const Catalog& catalog() {
         add_export(k);
         add_scratchpad(k);
         add_hardware(k);
+        add_recorded_body(k);
         return k;
     }();
     return c;

@@ -123,6 +123,7 @@ void add_cli(Catalog& c);
 void add_export(Catalog& c);
 void add_scratchpad(Catalog& c);
 void add_hardware(Catalog& c);
+void add_recorded_body(Catalog& c);
 
 } // namespace npusim::errcat
 
