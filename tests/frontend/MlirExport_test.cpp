@@ -903,9 +903,10 @@ TEST_CASE("export: an element copied in the body is memref.load then memref.stor
     // in[n] + 1 (refused before element arithmetic was exported): IRON's `x + 1` makes the integer an
     // arith.constant of x's type, then arith.addi, then the store's index constant and memref.store.
     CHECK(file_check(export_mlir(design(true)),
-                     {"CHECK: %[[OUT:.+]] = aie.objectfifo.subview.access",
+                     {"CHECK: %[[IN:.+]] = aie.objectfifo.subview.access",
+                      "CHECK: %[[OUT:.+]] = aie.objectfifo.subview.access",
                       "CHECK-NEXT: %[[I0:.+]] = arith.constant 0 : index",
-                      "CHECK-NEXT: %[[V0:.+]] = memref.load %{{.*}}[%[[I0]]] : memref<8xi32>",
+                      "CHECK-NEXT: %[[V0:.+]] = memref.load %[[IN]][%[[I0]]] : memref<8xi32>",
                       "CHECK-NEXT: %[[C1:.+]] = arith.constant 1 : i32",
                       "CHECK-NEXT: %[[S0:.+]] = arith.addi %[[V0]], %[[C1]] : i32",
                       "CHECK-NEXT: %[[J0:.+]] = arith.constant 0 : index",

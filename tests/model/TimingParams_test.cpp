@@ -138,11 +138,12 @@ TEST_CASE("timing_param_table: one row per TimingParams member, complete for bot
     // The binding names every member: a member added to TimingParams fails to compile here until the
     // table (and this list) has it.
     auto& [arch, clock_mhz, stream, hop, shim_dma, tile_dma, ddr, memtile, lock_acq, lock_rel, bd_setup, dispatch, cold,
-           mm2s, s2mm, kernel_call, cascade_latency, runtime_op, host_latency] = p;
+           mm2s, s2mm, kernel_call, cascade_latency, element_access, runtime_op, host_latency] = p;
     CHECK(arch == Arch::AIE2);
     const std::set<const void*> members = {
         &clock_mhz, &stream,   &hop,  &shim_dma, &tile_dma, &ddr,         &memtile,         &lock_acq,   &lock_rel,
-        &bd_setup,  &dispatch, &cold, &mm2s,     &s2mm,     &kernel_call, &cascade_latency, &runtime_op, &host_latency};
+        &bd_setup,  &dispatch, &cold, &mm2s,     &s2mm,     &kernel_call, &cascade_latency, &element_access,
+        &runtime_op, &host_latency};
     std::set<const void*> seen;
     std::set<std::string> names;
     for (const auto& row : timing_param_table()) {
