@@ -34,7 +34,7 @@ TEST_CASE("store_candidates: a copy first, then ops of two loads, then a load an
     CHECK(evaluate({ArithOp::max, 0, 1, 0}, DType::u32, 0xFFFFFFFFu, 7) == 0xFFFFFFFFu);
 }
 
-TEST_CASE("store_candidates: bf16 ops round to nearest even; floats take no constant", "[export][arith]") {
+TEST_CASE("store_candidates: bf16 ops round to nearest even, floats take no constant", "[export][arith]") {
     const auto three = bfloat16(3.0f).bits, four = bfloat16(4.0f).bits;
     const std::vector<LoadedValue> loads{{0, three}, {1, four}};
     const auto c = store_candidates(loads, DType::bf16, bfloat16(12.0f).bits);

@@ -65,7 +65,8 @@ TEST_CASE("timing defaults of both generations, every parameter", "[model][timin
         CHECK(p.runtime_op_cycles == 10);
         CHECK(p.memtile_memory_bytes_per_cycle == 256.0);
         CHECK(p.cascade_word_latency_cycles == 1);
-        CHECK(p.describe().size() == 18);
+        CHECK(p.core_element_access_cycles == 1);
+        CHECK(p.describe().size() == 19);
     }
     const TimingParams plain; // a default-constructed table is AIE2's
     CHECK(plain.stream_bytes_per_cycle == 4.0);

@@ -66,7 +66,7 @@ TEST_CASE("a body's at<T> accesses cost core_element_access_cycles each", "[sim]
     }
 }
 
-TEST_CASE("the AIE2 and AIE2P element access estimate is one cycle; add_cycles adds on top", "[sim][timing]") {
+TEST_CASE("the AIE2 and AIE2P element access estimate is one cycle, add_cycles adds on top", "[sim][timing]") {
     CHECK(model::TimingParams::for_arch(model::Arch::AIE2).core_element_access_cycles == 1);
     CHECK(model::TimingParams::for_arch(model::Arch::AIE2P).core_element_access_cycles == 1);
     const auto t = model::TimingParams::for_arch(model::Arch::AIE2);
