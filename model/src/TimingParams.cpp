@@ -73,6 +73,11 @@ const TimingParamRow kTable[] = {
     {"cascade_word_latency_cycles", TimingUnit::Cycles, &P::cascade_word_latency_cycles, 1,
      "[est] AM020 describes the cascade as a direct core-to-core accumulator stream; no latency figure published", 1,
      "[est] carried over from AIE2: no AIE2P cascade figure published"},
+    {"core_element_access_cycles", TimingUnit::Cycles, &P::core_element_access_cycles, 1,
+     "[est] one at<T>() load or store in a body, with its share of the scalar op between: the core issues two "
+     "loads, one store and a 1-cycle scalar add/sub/compare per VLIW bundle (AM020 'AIE-ML Processor'; AM009 "
+     "'Scalar Unit'), so a pipelined scalar element loop sustains about one access per cycle",
+     1, "[est] carried over from AIE2: the AIE2P core keeps the two load units and one store unit"},
     {"runtime_op_cycles", TimingUnit::Cycles, &P::runtime_op_cycles, 10, "[est] controller per instruction", 10,
      "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
     {"host_invocation_latency_us", TimingUnit::Microseconds, &P::host_invocation_latency_us, 250.0,

@@ -301,6 +301,10 @@ void TileDmaChannel::post(std::uint64_t at) {
     remaining = pat.total_bytes();
     ready_at = at;
     posted = true;
+    // Waiting for the stream's data since the BD was posted: also when on_filled posts the next
+    // BD of the chain itself (its lock free, or taken from a release made ahead), so that a run
+    // that stops here reports the wait from the same cycle with lock run-ahead on or off.
+    ps_.since = at;
     link_->notify_posted();
 }
 

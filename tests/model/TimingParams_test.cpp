@@ -65,7 +65,8 @@ TEST_CASE("timing defaults of both generations, every parameter", "[model][timin
         CHECK(p.runtime_op_cycles == 10);
         CHECK(p.memtile_memory_bytes_per_cycle == 256.0);
         CHECK(p.cascade_word_latency_cycles == 1);
-        CHECK(p.describe().size() == 18);
+        CHECK(p.core_element_access_cycles == 1);
+        CHECK(p.describe().size() == 19);
     }
     const TimingParams plain; // a default-constructed table is AIE2's
     CHECK(plain.stream_bytes_per_cycle == 4.0);
@@ -138,11 +139,12 @@ TEST_CASE("timing_param_table: one row per TimingParams member, complete for bot
     // The binding names every member: a member added to TimingParams fails to compile here until the
     // table (and this list) has it.
     auto& [arch, clock_mhz, stream, hop, shim_dma, tile_dma, ddr, memtile, lock_acq, lock_rel, bd_setup, dispatch, cold,
-           mm2s, s2mm, kernel_call, cascade_latency, runtime_op, host_latency] = p;
+           mm2s, s2mm, kernel_call, cascade_latency, element_access, runtime_op, host_latency] = p;
     CHECK(arch == Arch::AIE2);
     const std::set<const void*> members = {
         &clock_mhz, &stream,   &hop,  &shim_dma, &tile_dma, &ddr,         &memtile,         &lock_acq,   &lock_rel,
-        &bd_setup,  &dispatch, &cold, &mm2s,     &s2mm,     &kernel_call, &cascade_latency, &runtime_op, &host_latency};
+        &bd_setup,  &dispatch, &cold, &mm2s,     &s2mm,     &kernel_call, &cascade_latency, &element_access,
+        &runtime_op, &host_latency};
     std::set<const void*> seen;
     std::set<std::string> names;
     for (const auto& row : timing_param_table()) {

@@ -43,9 +43,12 @@ Op transfer_op(const RecordedTransfer& tr, int tensor_arg, const TensorType& ten
                  "static_sizes = " + i64_array(sizes), "static_strides = " + i64_array(strides)});
     Op task;
     task.result = id;
-    task.text = {lit(fmt::format("aiex.dma_configure_task_for @{}", tr.endpoint->fifo->name))};
+    // A fifo's task names the fifo; shim_dma_single_bd_task names a Flow's shim_symbol (its
+    // aie.shim_dma_allocation).
+    const std::string& alloc = tr.endpoint ? tr.endpoint->fifo->name : tr.symbol;
+    task.text = {lit(fmt::format("aiex.dma_configure_task_for @{}", alloc))};
     task.gen =
-        generic("aiex.dma_configure_task_for", {}, {fmt::format("alloc = @{}", tr.endpoint->fifo->name)}, "index");
+        generic("aiex.dma_configure_task_for", {}, {fmt::format("alloc = @{}", alloc)}, "index");
     task.regions.emplace_back();
     task.regions.back().ops.push_back(std::move(bd));
     task.regions.back().ops.push_back(Op{-1, {}, {lit("aie.end")}, {}, {}, generic("aie.end")});
