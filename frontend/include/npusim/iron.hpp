@@ -14,6 +14,7 @@
 #include "npusim/frontend/Lock.hpp"
 #include "npusim/frontend/MlirExport.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
+#include "npusim/frontend/ObjectFifoLink.hpp"
 #include "npusim/frontend/PacketFlow.hpp"
 #include "npusim/frontend/Program.hpp"
 #include "npusim/frontend/Runtime.hpp"
