@@ -109,6 +109,31 @@ void check_ends_programmed(const ResolveContext& ctx, const std::string& object,
     }
 }
 
+void name_unnamed_objects(ResolveContext& ctx) {
+    auto number = [](const char* kind, auto& objects) {
+        std::set<std::string> taken;
+        for (auto* o : objects)
+            if (!o->default_name) taken.insert(o->name);
+        int k = 0;
+        for (auto* o : objects) {
+            if (!o->default_name) continue;
+            while (taken.count(fmt::format("{}_{}", kind, k))) ++k;
+            o->name = fmt::format("{}_{}", kind, k++);
+        }
+    };
+    auto locks = all_locks(ctx);
+    number("lock", locks);
+    std::vector<TileDmaState*> dmas;
+    for (const auto& d : ctx.program.runtime().state()->tile_dmas) dmas.push_back(d.get());
+    number("tile_dma", dmas);
+    std::vector<BarrierState*> barriers;
+    std::set<BarrierState*> seen;
+    for (auto* w : ctx.workers)
+        for (const auto& b : w->barriers)
+            if (seen.insert(b.get()).second) barriers.push_back(b.get());
+    number("barrier", barriers);
+}
+
 void place_locks(ResolveContext& ctx) {
     const auto locks = all_locks(ctx);
     // AIEAssignLockIDs: explicit ids are kept (a repeated one is an error), then the others take
