@@ -9,6 +9,7 @@
 #include "npusim/frontend/CascadeFlow.hpp"
 #include "npusim/frontend/ControlFlow.hpp"
 #include "npusim/frontend/Element.hpp"
+#include "npusim/frontend/ExternalFunction.hpp"
 #include "npusim/frontend/Flow.hpp"
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/frontend/Lock.hpp"
