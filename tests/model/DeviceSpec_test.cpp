@@ -247,7 +247,8 @@ TEST_CASE("arch_preset: every field of every preset is set", "[model][device]") 
     }
 }
 
-TEST_CASE("arch_preset: AIE2P tables are AIE2's except the mem tile's physical banks", "[model][device]") {
+TEST_CASE("arch_preset: AIE2P tables are AIE2's except the mem tile's physical banks and pad value register",
+          "[model][device]") {
     const ArchPreset& aie2 = arch_preset(Arch::AIE2);
     const ArchPreset& aie2p = arch_preset(Arch::AIE2P);
     CHECK(aie2p.compute == aie2.compute);
@@ -255,8 +256,11 @@ TEST_CASE("arch_preset: AIE2P tables are AIE2's except the mem tile's physical b
     CHECK_FALSE(aie2p.mem == aie2.mem);
     CHECK(aie2.mem.physical_banks == 16); // AM020: 16 x 32 KiB
     CHECK(aie2p.mem.physical_banks == 8); // AM027: 8 banks of 2K x 256 bit
+    CHECK_FALSE(aie2.mem.constant_pad_value); // AIETargetModel.h:456: no CONSTANT_PAD_VALUE on AIE2
+    CHECK(aie2p.mem.constant_pad_value); // AIETargetModel.h:926 BaseNPU2TargetModel
     TileResources mem = aie2p.mem;
     mem.physical_banks = aie2.mem.physical_banks;
+    mem.constant_pad_value = aie2.mem.constant_pad_value;
     CHECK(mem == aie2.mem);
     CHECK(aie2p.compute_ports == aie2.compute_ports);
     CHECK(aie2p.mem_ports == aie2.mem_ports);
