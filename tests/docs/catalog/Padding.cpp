@@ -56,6 +56,7 @@ void add_padding(Catalog& c) {
                 "Mem-tile MM2S padding (`pad_dimensions`, `pad_value`) of fifos and TileDma Bds "
                 "(`frontend/src/resolve/Padding.cpp`), and the explicit `ObjectFifoLink` "
                 "(`frontend/src/ObjectFifoLink.cpp`).");
+    c.site("frontend/src/resolve/Padding.cpp");
     NPUSIM_ERROR(c, "pad.value_register", kDesign,
                  "fifo 'out': pad_value 7 on npu1_1col: `padValue` requires the CONSTANT_PAD_VALUE register, "
                  "unavailable on this target (its mem tiles pad with zeros)",
@@ -91,7 +92,7 @@ void add_padding(Catalog& c) {
                      return in.cons().forward({.name = "out", .dims_to_stream = {{16, 1}}, .pad_dimensions = {{-1, 4}}});
                  }));
     NPUSIM_ERROR(c, "pad.padded_reads_outside", kDesign,
-                 "fifo 'out' link MM2S: the padded BD reads offsets 0..124 from 0 B of a 64 B buffer",
+                 "fifo 'out' link MM2S: the padded BD reads offsets 0..127 from 0 B of a 64 B buffer",
                  resolve_fwd(
                      [](const ObjectFifo& in) {
                          return in.cons().forward({.obj_type = i32(40),
@@ -123,7 +124,7 @@ void add_padding(Catalog& c) {
     NPUSIM_ERROR(c, "pad.bd_inner_after", kDesign,
                  "TileDma 'mem_dma' MM2S channel 0 Bd 0: padding after 3 x 1 B: Inner-most padding-after count must "
                  "result in padding in 32-bit words.",
-                 Bd b = padded_bd({{4, 3}}, {32}, 39); b.buffer = Buffer(tensor<std::int8_t>({32}), "b8", {}, kMem);
+                 Bd b = padded_bd({{4, 3}}, {32}, 40); b.buffer = Buffer(tensor<std::int8_t>({32}), "b8", {}, kMem);
                  Runtime rt([](RuntimeData) {}, fn_args(i32(8))); rt.add_flow(Flow(kMem, kShim, {.shim_symbol = "out"}));
                  rt.add_tile_dma(TileDma(kMem, {mm2s({b})}, "mem_dma")); resolve(Program("npu2", rt, {}, "pad")));
     NPUSIM_ERROR(c, "pad.bd_s2mm", kDesign,
@@ -159,6 +160,7 @@ void add_padding(Catalog& c) {
                  resolve_mem(mm2s({padded_bd()}, 5), "npu1_1col"));
 
     // split/join with one sub-fifo, and ObjectFifoLink.
+    c.site("frontend/src/ObjectFifoLink.cpp");
     NPUSIM_ERROR(c, "link.one_sub_offset", kDesign,
                  "fifo 'in': split() with one sub-fifo is a 1-to-1 link (a distribute needs more than one sub-fifo), "
                  "which moves whole objects and ignores offsets: offset 4 must be 0",
