@@ -7,6 +7,7 @@
 #include "OutputPaths.hpp"
 
 #include "npusim/harness/DepthAnalysis.hpp"
+#include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <algorithm>
@@ -63,8 +64,8 @@ std::string double_buffering(const harness::EndpointDepths& e) {
 }
 
 void print_text(const harness::DepthReport& rep, std::ostream& out) {
-    std::string params;
-    for (const auto& [k, v] : rep.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", k, v);
+    // A named parameter by its name (dtype_in=i16), as --param takes it.
+    const std::string params = harness::design_by_name(rep.design).params_text(rep.params);
     out << fmt::format("npusim depth: {} on {}{}\n", rep.design, rep.device, params.empty() ? "" : " (" + params + ")");
     out << fmt::format("  baseline (every endpoint at its resolved depth): {}\n",
                        rep.baseline.ok() ? grouped(rep.baseline.cycles) + " cycles, outputs match"

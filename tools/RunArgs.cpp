@@ -77,8 +77,9 @@ void add_run_options(CliOptions& o, RunArgs& r) {
     o.value("--atol", "Y", "absolute tolerance of f32/bf16 outputs (default: the design's own)",
             [&r](const std::string& v) { r.atol = parse_tolerance(v, "--atol"); });
     o.value("--tolerance", "allclose|nearly-equal",
-            "allclose (default, numpy): |got - want| <= atol + rtol*|want|, NaN == NaN; nearly-equal (mlir-aie "
-            "verify.py): got == want or |got - want| < max(atol, rtol*(|got| + |want|)) in float32, NaN never equal",
+            "allclose (numpy): |got - want| <= atol + rtol*|want|, NaN == NaN; nearly-equal (mlir-aie verify.py): "
+            "got == want or |got - want| < max(atol, rtol*(|got| + |want|)) in float32, NaN never equal (default: "
+            "the design's own, allclose unless it declares nearly-equal)",
             [&r](const std::string& v) {
                 const auto m = harness::parse_tolerance_mode(v);
                 if (!m) throw UsageError(fmt::format("--tolerance expects allclose or nearly-equal, got '{}'", v));

@@ -27,9 +27,7 @@ void print_run_summary(std::ostream& out, const harness::RunReport& rep, const m
     const auto& res = rep.result;
     out << fmt::format("npusim: {} on {} ({}, {} column{})\n", rep.design, dev.name, model::arch_name(dev.arch),
                        dev.cols, dev.cols == 1 ? "" : "s");
-    std::string params;
-    for (const auto& [k, v] : rep.params)
-        params += fmt::format("{}{}={}", params.empty() ? "" : " ", k, param_value_str(rep.design, k, v));
+    const std::string params = harness::design_by_name(rep.design).params_text(rep.params);
     std::string tiles;
     for (auto t : rep.tiles_used)
         tiles += fmt::format("{}{} {}", tiles.empty() ? "" : ", ", model::to_string(t),

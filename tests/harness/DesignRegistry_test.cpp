@@ -112,7 +112,7 @@ TEST_CASE("every example design is registered exactly once, in the npusim list o
               "init_values_repeat", "vec_vec_add_objfifo_init", "edge_detect", "color_detect", "color_threshold",
               "softmax", "conv2d", "transform", "reduce", "lowlevel_passthrough", "stream_port_passthrough",
               "scratchpad_multiply", "scratchpad_offset",
-              "packet_flow_merge",
+              "packet_flow_merge", "dma_padding",
               // the catalog of hanging designs (docs/deadlocks.md)
               "deadlock_shared_pool_overacquire", "deadlock_held_exceeds_depth", "deadlock_opposite_order",
               "deadlock_opposite_order_dma", "deadlock_ring3", "deadlock_broadcast_skip", "deadlock_join_early",

@@ -4,6 +4,7 @@
 
 #include "export/MlirTypes.hpp"
 #include "resolve/DepthRule.hpp"
+#include "resolve/Padding.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -103,7 +104,12 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
                              f->pad_dimensions[i].first, f->pad_dimensions[i].second);
         attrs.push_back("padDimensions = #aie<bd_pad_layout_array[" + p + "]>");
     }
-    if (f->pad_value != 0) attrs.push_back(fmt::format("padValue = {} : i32", f->pad_value));
+    // objectfifo.py _get_object_fifo: the per-element pad_value packed into the register's 32-bit
+    // word (pack_pad_value), e.g. 7 on i8 elements is 0x07070707.
+    if (f->pad_value != 0)
+        attrs.push_back(fmt::format(
+            "padValue = {} : i32",
+            static_cast<std::int32_t>(pack_pad_value(f->pad_value, model::dtype_bytes(f->obj_type.dtype)))));
     if (f->repeat_count) attrs.push_back(fmt::format("repeat_count = {} : i32", *f->repeat_count));
     if (f->via_dma) attrs.push_back("via_DMA = true");
     // prod(channel=)/cons(channel=) (Port::dma(n)): ObjectFifo.resolve stamps the producer's pin as

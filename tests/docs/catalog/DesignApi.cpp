@@ -164,7 +164,8 @@ void add_design_api(Catalog& c) {
                  resolve(passthrough({.body = [](F in, F) { in.release(0); }})));
 
     c.component("Links: forward, split and join",
-                "forward(), split() and join() of a fifo handle (`frontend/src/ObjectFifo.cpp`).");
+                "forward(), split() and join() of a fifo handle (`frontend/src/ObjectFifoLink.cpp`).");
+    c.site("frontend/src/ObjectFifoLink.cpp");
     NPUSIM_ERROR(
         c, "link.forward_dims_twice", kDesign,
         "fifo 'f': forward() takes dims_to_stream or to_stream (and dims_from_stream or from_stream), not both",
