@@ -60,8 +60,10 @@ const TimingParamRow kTable[] = {
      "[est] carried over from AIE2 in cycles: xdna-emu measures NPU1 (Phoenix, array clock 1028 MHz) only"},
     {"lock_release_cycles", TimingUnit::Cycles, &P::lock_release_cycles, 1, "[est] as acquire", 1,
      "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
-    {"bd_setup_cycles", TimingUnit::Cycles, &P::bd_setup_cycles, 4, "[est] BD fetch and lock handshake", 4,
-     "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
+    {"bd_setup_cycles", TimingUnit::Cycles, &P::bd_setup_cycles, 4,
+     "[est] BD fetch and lock handshake: a few cycles, as xdna-emu's Phoenix co-trace shows a producer's stream "
+     "stalling 1-6 cycles after its consumer's lock stall (the crossing latency); no per-BD figure published",
+     4, "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
     {"shim_task_dispatch_cycles", TimingUnit::Cycles, &P::shim_task_dispatch_cycles, 520,
      "[HW] xdna-emu: pipelined START_TASK gap ~520 cycles (cold ~3050)", 520,
      "[est] carried over from AIE2 in cycles: xdna-emu measures NPU1 (Phoenix, array clock 1028 MHz) only"},
