@@ -34,7 +34,9 @@ double per_invocation(const harness::RunReport& rep) {
     const auto n = rep.invocations.empty() ? std::size_t{1} : rep.invocations.size();
     return static_cast<double>(rep.result.cycles) / static_cast<double>(n);
 }
-double npu_us(double cycles, const model::TimingParams& t) { return cycles / t.clock_mhz + t.host_invocation_latency_us; }
+double npu_us(double cycles, const model::TimingParams& t) {
+    return cycles / t.clock_mhz + t.host_invocation_latency_us;
+}
 
 } // namespace
 

@@ -11,8 +11,8 @@ void print_trust(std::ostream& out, const harness::TrustReport& t) {
     if (t.charged_cycles <= 0) return;
     out << fmt::format("  trust        of {} unit cycles (every core's and DMA channel's time, summed): {:.0f}% rest "
                        "on [est] parameters, {:.0f}% on [HW]/[doc]/[code] ones, {:.0f}% on kernel cost models\n",
-                       grouped(static_cast<std::uint64_t>(t.charged_cycles)), 100 * t.est_share,
-                       100 * t.measured_share, 100 * t.model_share);
+                       grouped(static_cast<std::uint64_t>(t.charged_cycles)), 100 * t.est_share, 100 * t.measured_share,
+                       100 * t.model_share);
     std::string est, rest;
     for (const auto& c : t.charges) {
         if (c.share < 0.005) continue;

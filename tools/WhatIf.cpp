@@ -56,9 +56,8 @@ void parse_what_if(const std::string& v, std::vector<std::string>& into) {
             const bool known = std::any_of(std::begin(kAblations), std::end(kAblations),
                                            [&](const Ablation& a) { return name == a.name; });
             if (!known)
-                throw UsageError(
-                    fmt::format("--what-if: unknown ablation '{}' (one of: {}, all, sensitivity)", name,
-                                ablation_names()));
+                throw UsageError(fmt::format("--what-if: unknown ablation '{}' (one of: {}, all, sensitivity)", name,
+                                             ablation_names()));
             if (std::find(into.begin(), into.end(), name) == into.end()) into.push_back(name);
         }
         if (comma == std::string::npos) break;
@@ -88,8 +87,8 @@ void run_what_ifs(const RunArgs& r, const harness::DesignSpec& spec, const harne
         a.apply(ro.sim);
         Row row{a.name, a.what, std::nullopt, ro.sim.timing, {}};
         try {
-            row.rep = guarded_run(r, spec, baseline.device, ro, fmt::format("in the what-if rerun '{}'", a.name), out,
-                                  err);
+            row.rep =
+                guarded_run(r, spec, baseline.device, ro, fmt::format("in the what-if rerun '{}'", a.name), out, err);
         } catch (const std::exception& e) {
             const auto c = classify_error(e);
             row.error = fmt::format("{}: {}", c.kind, e.what());

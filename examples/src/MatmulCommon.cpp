@@ -153,7 +153,7 @@ MacDims mac_dims(model::Arch arch, DType in) {
 }
 
 kernels::MatmulLoop matmul_loop(model::Arch arch, Types ty) {
-    const kernels::MmInput in = ty.in == DType::i8    ? kernels::MmInput::i8
+    const kernels::MmInput in = ty.in == DType::i8     ? kernels::MmInput::i8
                                 : ty.in == DType::bf16 ? kernels::MmInput::bf16
                                                        : kernels::MmInput::i16;
     return kernels::mm_cc_loop(arch == model::Arch::AIE2P, in, static_cast<int>(dtype_bytes(ty.out)),

@@ -56,7 +56,8 @@ TrustReport trust_report(const sim::SimResult& r, const model::DeviceSpec& dev, 
         const auto* row = model::find_timing_param(name);
         rep.charges.push_back({name, row ? source_tag(row->source_for(t.arch)) : std::string("[model]"), cycles, 0});
     }
-    if (kernel_cycles - overhead > 0) rep.charges.push_back({"kernel cost models", "[model]", kernel_cycles - overhead, 0});
+    if (kernel_cycles - overhead > 0)
+        rep.charges.push_back({"kernel cost models", "[model]", kernel_cycles - overhead, 0});
     if (body_cycles > 0) rep.charges.push_back({"worker body cycles", "[model]", body_cycles, 0});
     for (const auto& c : rep.charges) rep.charged_cycles += c.cycles;
     for (auto& c : rep.charges) {

@@ -153,14 +153,14 @@ MatmulCycleParts matmul_cycle_parts(int m, int k, int n, const MatmulLoop& loop)
     const auto ceil_div64 = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
     // A size that is not a whole number of blocks runs as the next whole one (the kernel requires
     // whole blocks; the cost stays defined for any size).
-    const std::int64_t outer = ceil_div64(m, std::int64_t{loop.r} * loop.row_blocks) *
-                               ceil_div64(n, std::int64_t{loop.t} * loop.col_blocks);
+    const std::int64_t outer =
+        ceil_div64(m, std::int64_t{loop.r} * loop.row_blocks) * ceil_div64(n, std::int64_t{loop.t} * loop.col_blocks);
     const std::int64_t inner = ceil_div64(k, loop.s);
     const std::int64_t mmuls = std::int64_t{loop.row_blocks} * loop.col_blocks;
     const double macs_per_mmul = double(loop.r) * loop.s * loop.t;
     const double mmul_cycles = std::max(1.0, macs_per_mmul / loop.peak_macs_per_cycle);
-    const auto steady = static_cast<std::uint64_t>(
-        std::ceil(static_cast<double>(outer * inner * mmuls) * mmul_cycles - 1e-9));
+    const auto steady =
+        static_cast<std::uint64_t>(std::ceil(static_cast<double>(outer * inner * mmuls) * mmul_cycles - 1e-9));
     const std::int64_t stores = ceil_div64(mmuls * loop.r * loop.t * loop.out_bytes, kMatmulStoreBytesPerCycle);
     const auto fill_drain =
         static_cast<std::uint64_t>(outer * (kMatmulPipelineFillCycles + stores + kMatmulLoopControlCycles));

@@ -70,8 +70,7 @@ const TimingParamRow kTable[] = {
     {"shim_cold_task_dispatch_cycles", TimingUnit::Cycles, &P::shim_cold_task_dispatch_cycles, 3050,
      "[HW] xdna-emu: cold START_TASK ~3,050 cycles apart on one channel (the first task a channel runs starts this "
      "late; channels warm up in parallel [est])",
-     3050,
-     "[est] carried over from AIE2 in cycles: xdna-emu measures NPU1 (Phoenix, array clock 1028 MHz) only"},
+     3050, "[est] carried over from AIE2 in cycles: xdna-emu measures NPU1 (Phoenix, array clock 1028 MHz) only"},
     {"shim_mm2s_task_overhead_cycles", TimingUnit::Cycles, &P::shim_mm2s_task_overhead_cycles, 249,
      "[HW] xdna-emu: per-task MM2S overhead 249 cycles", 249,
      "[est] carried over from AIE2 in cycles: xdna-emu measures NPU1 (Phoenix, array clock 1028 MHz) only"},

@@ -20,8 +20,7 @@ TEST_CASE("run: the summary and --json say how much of the time rests on [est] p
     REQUIRE(j.code == 0);
     const auto doc = nlohmann::json::parse(j.out);
     const auto& t = doc.at("trust");
-    CHECK(t.at("est_share").get<double>() + t.at("measured_share").get<double>() +
-              t.at("model_share").get<double>() ==
+    CHECK(t.at("est_share").get<double>() + t.at("measured_share").get<double>() + t.at("model_share").get<double>() ==
           Approx(1.0));
     REQUIRE_FALSE(t.at("parameters").empty());
     for (const auto& p : t.at("parameters")) CHECK(p.at("share").get<double>() > 0);

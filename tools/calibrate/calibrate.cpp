@@ -217,8 +217,8 @@ int main(int argc, char** argv) {
         rows.push_back({"8", "matmul kernel call, bf16 -> bf16 64 x 64 x 64 (kernel cost model: mm.cc's loop nest)",
                         "kernels::matmul_cycles(64, 64, 64, mm_cc_loop(AIE2, bf16, 4x4 expansion)) + "
                         "kernel_call_overhead_cycles",
-                        2535, 2535, static_cast<double>(kernels::matmul_cycles(64, 64, 64, loop) +
-                                                        t1.kernel_call_overhead_cycles),
+                        2535, 2535,
+                        static_cast<double>(kernels::matmul_cycles(64, 64, 64, loop) + t1.kernel_call_overhead_cycles),
                         "cycles"});
     }
     // Per-core matmul kernel efficiency (Taka et al. Table 1, 2nd): mm.cc's AIE2P i8 -> i8 kernel at
@@ -287,8 +287,8 @@ int main(int argc, char** argv) {
                                     "N=512 --param m=32 --param k=32 --param n=32 --param dtype_in=bf16 --param "
                                     "dtype_out=f32 --warmup 1`: {:L} cycles at {:.0f} MHz + {:.0f} us host latency",
                                     timed.cycles, t2.clock_mhz, t2.host_invocation_latency_us),
-                        233, 233,
-                        static_cast<double>(timed.cycles) / t2.clock_mhz + t2.host_invocation_latency_us, "us"});
+                        233, 233, static_cast<double>(timed.cycles) / t2.clock_mhz + t2.host_invocation_latency_us,
+                        "us"});
     }
     // Row 33: ml/conv2d (community run), i8 32 x 32 image, 64 -> 64 channels: test.py times its one
     // and only run (no warm-up), on Strix and on Phoenix.
@@ -296,14 +296,12 @@ int main(int argc, char** argv) {
          std::vector<std::tuple<const char*, double, const char*>>{{"npu2", 490, "Strix"}, {"npu1", 900, "Phoenix"}}) {
         const auto t = model::TimingParams::for_arch(model::device_by_name(device).arch);
         const auto rep = run("conv2d", device, {});
-        rows.push_back({"33",
-                        fmt::format("ml/conv2d i8 32 x 32, 64 -> 64 channels, {}, NPU time of a single (cold) run",
-                                    where),
-                        fmt::format("`npusim run conv2d --device {}`: {:L} cycles at {:.0f} MHz + {:.0f} us host "
-                                    "latency (npusim's latency is a warm run's; test.py times one cold run)",
-                                    device, rep.result.cycles, t.clock_mhz, t.host_invocation_latency_us),
-                        fig, fig, static_cast<double>(rep.result.cycles) / t.clock_mhz + t.host_invocation_latency_us,
-                        "us"});
+        rows.push_back(
+            {"33", fmt::format("ml/conv2d i8 32 x 32, 64 -> 64 channels, {}, NPU time of a single (cold) run", where),
+             fmt::format("`npusim run conv2d --device {}`: {:L} cycles at {:.0f} MHz + {:.0f} us host "
+                         "latency (npusim's latency is a warm run's; test.py times one cold run)",
+                         device, rep.result.cycles, t.clock_mhz, t.host_invocation_latency_us),
+             fig, fig, static_cast<double>(rep.result.cycles) / t.clock_mhz + t.host_invocation_latency_us, "us"});
     }
     // Shim DMA single-BD durations (xdna-emu raw table): memcpy, mem-tile bypass, one channel.
     for (const auto& [words, mm2s, s2mm] :
