@@ -58,7 +58,8 @@ void add_design_options(CliOptions& o, RunArgs& r, bool device_list) {
 void add_run_options(CliOptions& o, RunArgs& r) {
     o.repeated("--what-if", "LIST",
             "after the run, rerun with each ablation alone and show it beside the baseline: free-kernels, "
-            "unlimited-ddr, ideal-locks, zero-host-latency, all (names separated by commas; repeatable)",
+            "unlimited-ddr, ideal-locks, zero-host-latency, all (names separated by commas; repeatable); "
+            "sensitivity: each [est] timing parameter at half and double, and the time range they span",
                [&r](const std::string& v) { parse_what_if(v, r.what_if); });
     o.repeated("--input", "NAME=FILE",
                "read input argument NAME from a .npy file (repeatable); inputs without a file are generated from "

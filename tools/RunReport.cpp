@@ -2,6 +2,7 @@
 
 #include "Breakdown.hpp"
 #include "CliSupport.hpp"
+#include "TrustOutput.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -89,6 +90,7 @@ void print_run_summary(std::ostream& out, const harness::RunReport& rep, const m
                                grouped(c.iterations));
     }
     print_breakdown(out, harness::run_breakdown(res, dev));
+    print_trust(out, harness::trust_report(res, dev, timing));
     for (const auto& w : res.warnings) out << "  warning: " << w << "\n";
     for (const auto& n : rep.notes) out << "  note: " << n << "\n";
     for (const auto& c : rep.checks) {
@@ -234,6 +236,7 @@ nlohmann::json run_report_json(const harness::RunReport& rep, const model::Timin
                                       {"delay_cycles", p.delay_cycles}});
     j["stats"] = st;
     j["breakdown"] = breakdown_json(harness::run_breakdown(rep.result, model::device_by_name(rep.device)));
+    j["trust"] = trust_json(harness::trust_report(rep.result, model::device_by_name(rep.device), timing));
     j["warnings"] = rep.result.warnings;
     return j;
 }
