@@ -53,21 +53,11 @@ public:
 
     void run() {
         exec(body_.stmts);
-        flush();
     }
 
 private:
     [[noreturn]] void fail(const std::string& what) const {
         throw DesignError("worker body '" + body_.name + "': " + what);
-    }
-    void flush() {
-        if (pending_ == 0) return;
-        const auto n = pending_;
-        pending_ = 0;
-        // While the body is exported its loads, stores and arithmetic are the export's own ops (the
-        // observer is set only then); their cycles are a simulation cost with no op of their own.
-        if (detail::element_access_observer) return;
-        add_cycles(n);
     }
     Value get(const Operand& o) const {
         Value v;
@@ -222,7 +212,6 @@ private:
     }
 
     void call(const Stmt& s) {
-        flush();
         std::vector<KernelArg> kargs;
         kargs.reserve(s.kargs.size());
         for (const auto& k : s.kargs) {
@@ -242,13 +231,11 @@ private:
     void exec(const Stmt& s) {
         switch (s.kind) {
         case Stmt::Kind::Acquire: {
-            flush();
             const ElementGroup g = args_.fifos.at(static_cast<std::size_t>(s.arg)).acquire(static_cast<int>(s.n));
             for (std::size_t k = 0; k < g.size(); ++k) elems_.at(static_cast<std::size_t>(s.dst) + k) = g[k];
             return;
         }
         case Stmt::Kind::Release:
-            flush();
             args_.fifos.at(static_cast<std::size_t>(s.arg)).release(static_cast<int>(s.n));
             return;
         case Stmt::Kind::Call: call(s); return;
@@ -265,29 +252,23 @@ private:
         }
         case Stmt::Kind::Load:
             regs_.at(static_cast<std::size_t>(s.dst)) = load(element(s.elem), index(s.a));
-            ++pending_;
             return;
         case Stmt::Kind::Store:
             store(element(s.elem), index(s.a), get(s.b));
-            ++pending_;
             return;
         case Stmt::Kind::Binary:
             regs_.at(static_cast<std::size_t>(s.dst)) = binary(s.op, get(s.a), get(s.b));
-            ++pending_;
             return;
         case Stmt::Kind::BufferView:
             elems_.at(static_cast<std::size_t>(s.dst)) = args_.buffers.at(static_cast<std::size_t>(s.arg)).view();
             return;
         case Stmt::Kind::BarrierWait:
-            flush();
             args_.barriers.at(static_cast<std::size_t>(s.arg)).wait_for_value(static_cast<int>(s.n));
             return;
         case Stmt::Kind::BarrierRelease:
-            flush();
             args_.barriers.at(static_cast<std::size_t>(s.arg)).release_with_value(static_cast<int>(s.n));
             return;
         case Stmt::Kind::Cycles:
-            flush();
             if (s.n > 0) add_cycles(static_cast<std::uint64_t>(s.n));
             return;
         }
@@ -297,7 +278,6 @@ private:
     const RecordedBodyArgs& args_;
     std::vector<Value> regs_;
     std::vector<Element> elems_;
-    std::uint64_t pending_ = 0; ///< cycles of scalar work not charged yet
 };
 
 } // namespace

@@ -11,10 +11,10 @@
 // The IR is a tree of statements over two register files: value registers (scalars: integers
 // with an element type, or floats) and element registers (views of acquired objects or Buffers).
 // Arguments are referred to by their index in the worker's argument lists (RecordedBodyArgs).
-// Scalar work in the body (loads, stores, arithmetic) costs one core cycle per operation [est],
-// charged before the next synchronising operation (acquire, release, kernel call, barrier) and at
-// the end of each body iteration: the C++ twin of E4 charges 4 cycles per element add (load, load,
-// add, store), and so does its recording.
+// Scalar work in the body costs what it costs a C++ body: each element load or store goes through
+// Element::at, which charges core_element_access_cycles (TimingParams); the arithmetic between
+// them issues in the same bundle and is not charged. E4's `c[i] = a[i] + b[i]` costs the same in
+// its recording as in its C++ twin.
 #include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
