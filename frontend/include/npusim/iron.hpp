@@ -16,6 +16,7 @@
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/PacketFlow.hpp"
 #include "npusim/frontend/Program.hpp"
+#include "npusim/frontend/RawSequence.hpp"
 #include "npusim/frontend/Runtime.hpp"
 #include "npusim/frontend/ScratchpadParameter.hpp"
 #include "npusim/frontend/ShimTasks.hpp"
