@@ -61,6 +61,8 @@ public:
     Wake step(Send& p, ProcessClock& clk, ProcessState& ps, ChannelTime& time);
 
     StreamLink& link() { return *link_; }
+    /// The sending MM2S ports, in add_source order.
+    const std::vector<model::StreamEndpoint>& sources() const { return sources_; }
     const StreamLink& link() const { return *link_; }
     void wake_all() {
         free_.notify();

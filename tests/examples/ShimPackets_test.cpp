@@ -122,10 +122,10 @@ TEST_CASE("a task on a shim packet source must carry a header a flow routes", "[
         rt.add_tile_dma(TileDma(core, {DmaChannel{DMAChannelDir::S2MM, 0, {Bd{.buffer = b, .acquires = {{e}}, .releases = {{f}}}}}}, "rx"));
         return Program("npu1_1col", rt, {}, "p").resolve();
     };
-    CHECK_THROWS_WITH(design(std::nullopt), "task 0 (in shim_dma_single_bd_task): its channel (0,0) MM2S 0 is the "
+    CHECK_THROWS_WITH(design(std::nullopt), "task 0 ('in' shim_dma_single_bd_task): its channel (0,0) MM2S 0 is the "
                                             "source of a PacketFlow, but the task sends no packet header; give it "
                                             "packet = {pkt_type, pkt_id}");
-    CHECK_THROWS_WITH(design(BdPacket{0, 6}), "task 0 (in shim_dma_single_bd_task): its packet id 6 matches no "
+    CHECK_THROWS_WITH(design(BdPacket{0, 6}), "task 0 ('in' shim_dma_single_bd_task): its packet id 6 matches no "
                                               "PacketFlow from (0,0) MM2S 0 (ids 5)");
     CHECK_NOTHROW(design(BdPacket{0, 5}));
 }
@@ -167,4 +167,38 @@ TEST_CASE("each packet flow pays its own route's hops, not the longest of its gr
     REQUIRE(joined.packet_flows.size() == 2);
     CHECK(joined.packet_flows[0].paths.at(0).size() < joined.packet_flows[1].paths.at(0).size());
     CHECK(c_joined == c_alone);
+}
+
+// SimEngine::analyzer gives the deadlock analysis one link per packet source: the wait-for graph
+// follows the shim's packet sender to the channel that does not take its data.
+TEST_CASE("the deadlock report follows a packet link from its sender to the receiver it waits for",
+          "[examples][packets][deadlock]") {
+    const Tile shim(0, 0), core(0, 2);
+    const auto ty = tensor<std::int32_t>({64});
+    Buffer b(ty, "b", {}, core);
+    Lock e(core, 0, 0, "stuck"), f(core, 1, 0, "full"); // nothing releases 'stuck'
+    Runtime rt(
+        [](RuntimeData a) {
+            const Task t = shim_dma_single_bd_task("in", a, {.issue_token = true, .packet = BdPacket{0, 5}});
+            dma_start_task(t);
+            dma_await_task(t);
+        },
+        fn_args(ty));
+    rt.add_flow(PacketFlow(5, shim, core, {.shim_symbol = "in"}));
+    rt.add_lock(e);
+    rt.add_lock(f);
+    rt.add_tile_dma(TileDma(core, {DmaChannel{DMAChannelDir::S2MM, 0, {Bd{.buffer = b, .acquires = {{e}}, .releases = {{f}}}}}}, "rx"));
+    const auto net = Program("npu1_1col", rt, {}, "stuck_packets").resolve();
+    try {
+        sim::simulate(net, {std::vector<std::uint8_t>(256, 1)}, {});
+        FAIL("expected a deadlock");
+    } catch (const SimulationError& x) {
+        REQUIRE(x.kind() == SimulationError::Kind::Deadlock);
+        const std::string msg = x.what();
+        INFO(msg);
+        CHECK_THAT(msg, Catch::Contains("shim DMA (0,0) MM2S 0 sends task 0 ('in' shim_dma_single_bd_task)"));
+        CHECK_THAT(msg, Catch::Contains("it waits for DMA (0,2) S2MM 0 to take data"));
+        CHECK_THAT(msg, Catch::Contains("DMA (0,2) S2MM 0 waits to run BD 0 ('rx' S2MM channel 0 Bd, element 0): lock "
+                                        "stuck on (0,2) is 0, needs >= 1"));
+    }
 }

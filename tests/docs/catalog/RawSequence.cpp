@@ -85,7 +85,7 @@ void add_raw_sequence(Catalog& c) {
                  Lock loose(kCore, 5, 0, "loose"); raw([loose](RuntimeData) { set_lock_value(loose, 1); }));
     NPUSIM_ERROR(c, "raw.unsimulated_register", kDesign,
                  "warning treated as an error (--werror): npu_write32(0x32000, 1) on (0,2): writes Core_Control of "
-                 "compute tile (0,2) (address 0x00432000), which npusim does not simulate: the write has no effect "
+                 "compute tile (0,2) (address 0x00232000), which npusim does not simulate: the write has no effect "
                  "in the simulation",
                  raw([](RuntimeData) { npu_write32(0x32000, 1, 0, 2); }, {.werror = true}));
     c.site("frontend/src/resolve/RawShimTasks.cpp");
@@ -221,14 +221,6 @@ void add_raw_sequence(Catalog& c) {
                  rt.add_flow(Flow(kCore, kShim, {.shim_symbol = "out"}));
                  rt.add_tile_dma(TileDma(kCore, {DmaChannel{DMAChannelDir::MM2S, 0, {Bd{.buffer = b}}}}, "tx"));
                  resolve(Program("npu1_1col", rt, {}, "pk")));
-
-    c.site("frontend/src/export/SequenceExporter.cpp");
-    NPUSIM_ERROR(c, "export.set_lock_unassigned", kDesign,
-                 "design 'raw': cannot export set_lock_value(lock 'l', 1): the lock needs a pinned tile and a lock_id "
-                 "(aie-lower-set-lock writes the lock's value register)",
-                 Lock l(kCore, std::nullopt, 0, "l"); Runtime rt([l](RuntimeData) { set_lock_value(l, 1); },
-                                                                 fn_args(i32(64)));
-                 rt.add_lock(l); (void)export_mlir(Program("npu1_1col", rt, {}, "raw")));
 }
 
 } // namespace npusim::errcat
