@@ -200,7 +200,7 @@ TEST_CASE("set_lock_value and a masked lock-value write set a Lock from the sequ
                           "mem_dma");
         const auto lock_reg = m.lock_value(model::TileKind::Mem, 3);
         Runtime rt(
-            [&, variant](RuntimeData out) {
+            [&, variant](RuntimeData) {
                 if (variant == 0) set_lock_value(go, 2);
                 else npu_maskwrite32(model::RegisterMap::join({0, 1}, lock_reg), 0xFFFFFF02u, 0x3F);
                 npu_writebd({.bd_id = 0, .buffer_length = 32, .column = 0, .row = 0});
