@@ -2,6 +2,7 @@
 #include "CliOptions.hpp"
 #include "CliSupport.hpp"
 #include "DepthCommand.hpp"
+#include "PythonCommand.hpp"
 #include "ExitReport.hpp"
 #include "ExportCommand.hpp"
 #include "HelpFormatter.hpp"
@@ -116,6 +117,7 @@ struct Cli {
         commands.push_back(add_depth_command(app, out, err));
         commands.push_back(add_sweep_command(app, out, err));
         commands.push_back(add_export_command(app, out));
+        commands.push_back(add_python_command(app, out, err));
         commands.push_back(add_hw_command(app, out));
         commands.push_back(add_compare_command(app, out));
         commands.push_back(add_help_command(app, out));

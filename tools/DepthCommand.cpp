@@ -1,4 +1,5 @@
 #include "DepthCommand.hpp"
+#include "PythonCommand.hpp"
 
 #include "CliSupport.hpp"
 #include "JsonDocument.hpp"
@@ -6,6 +7,7 @@
 #include "OutputPaths.hpp"
 
 #include "npusim/harness/DepthAnalysis.hpp"
+#include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <algorithm>
@@ -62,8 +64,8 @@ std::string double_buffering(const harness::EndpointDepths& e) {
 }
 
 void print_text(const harness::DepthReport& rep, std::ostream& out) {
-    std::string params;
-    for (const auto& [k, v] : rep.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", k, v);
+    // A named parameter by its name (dtype_in=i16), as --param takes it.
+    const std::string params = harness::design_by_name(rep.design).params_text(rep.params);
     out << fmt::format("npusim depth: {} on {}{}\n", rep.design, rep.device, params.empty() ? "" : " (" + params + ")");
     out << fmt::format("  baseline (every endpoint at its resolved depth): {}\n",
                        rep.baseline.ok() ? grouped(rep.baseline.cycles) + " cycles, outputs match"
@@ -289,6 +291,14 @@ Command add_depth_command(CLI::App& app, std::ostream& out, std::ostream& err) {
     return {sub, [r, o, &out, &err] {
                 o->apply();
                 if (r->design.empty()) throw UsageError("depth: which design? (see `npusim list`)");
+                if (r->design.ends_with(".py")) { // an IRON Python design: npusim.depth on each of its runs
+                    std::vector<std::string> args{"--depth"};
+                    // depth's own default (npu1_1col) is not passed: a Python design runs on npu2 by default
+                    if (r->device != DepthArgs{}.device) args.insert(args.end(), {"--device", r->device});
+                    if (r->opts.max_depth > 0) args.insert(args.end(), {"--max-depth", std::to_string(r->opts.max_depth)});
+                    args.push_back(r->design);
+                    return run_python(args, out, err);
+                }
                 return run_depth(*r, out, err);
             }};
 }

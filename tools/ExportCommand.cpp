@@ -44,7 +44,7 @@ struct ExportArgs {
 } // namespace
 
 std::string build_commands(const std::string& mlir, const std::string& mlir_file, const std::string& device, bool chess,
-                           bool full_elf) {
+                           bool full_elf, iron::AllocScheme alloc_scheme) {
     const bool npu2 = device.starts_with("npu2");
     const std::string arch = npu2 ? "aie2p" : "aie2";
     std::string out = fmt::format("# Build {} for {} ({}) with mlir-aie's toolchain.\n", mlir_file, device, arch);
@@ -78,6 +78,8 @@ std::string build_commands(const std::string& mlir, const std::string& mlir_file
         out += " --get-full-elf --full-elf-name=design.elf";
     else
         out += " --get-npu-insts --npu-insts-name=insts.bin --get-xclbin --xclbin-name=final.xclbin";
+    if (alloc_scheme != iron::AllocScheme::Default)
+        out += fmt::format(" --alloc-scheme={}", iron::alloc_scheme_name(alloc_scheme));
     out += fmt::format(" --tmpdir={} --output-dir={}\n", prj, prj);
     return out;
 }
@@ -93,7 +95,10 @@ int run_export(const ExportArgs& r, std::ostream& out) {
                                       fmt::join(spec.devices, ", ")));
     const auto params = spec.resolve_params(r.params);
     auto inst = spec.build(dev, params, harness::BuildOptions(r.seed, harness::KernelSet::reference));
-    const std::string mlir = iron::export_mlir(inst.program, r.opts);
+    // Resolved as a run resolves the design: with its own allocation scheme.
+    auto opts = r.opts;
+    opts.resolve.alloc_scheme = spec.alloc_scheme;
+    const std::string mlir = iron::export_mlir(inst.program, opts);
     if (!r.output.empty()) {
         std::ofstream f(r.output);
         f << mlir;
@@ -102,7 +107,8 @@ int run_export(const ExportArgs& r, std::ostream& out) {
     }
     const std::string commands =
         r.print_commands
-            ? build_commands(mlir, r.output.empty() ? r.design + ".mlir" : r.output, dev.name, r.chess, r.full_elf)
+            ? build_commands(mlir, r.output.empty() ? r.design + ".mlir" : r.output, dev.name, r.chess, r.full_elf,
+                             spec.alloc_scheme)
             : std::string();
     if (r.json) { // the module and the commands as fields of one document (docs/json.md)
         nlohmann::json j{{"design", spec.name},

@@ -5,6 +5,8 @@
 // docs/export.md.
 #include "CliOptions.hpp"
 
+#include "npusim/frontend/Tile.hpp"
+
 #include <iosfwd>
 #include <string>
 
@@ -18,8 +20,10 @@ Command add_export_command(CLI::App& app, std::ostream& out);
 /// The commands that turn `mlir_file` (its text `mlir`) plus the kernel sources into an xclbin and
 /// the instruction stream (or a full ELF) for `device`: one compile per link_with object (Peano's
 /// clang++, or xchesscc_wrapper with `chess`), then aiecc (programming_examples/makefile-common,
-/// python/utils/compile/utils.py _run_aiecc, HEAD 3ca0193c).
+/// python/utils/compile/utils.py _run_aiecc, HEAD 3ca0193c). A design built with an allocation
+/// scheme (DesignSpec::alloc_scheme) passes it to aiecc as `--alloc-scheme=` (tools/aiecc
+/// CommandLineOptions.h, `alloc-scheme`), so the xclbin places buffers as the simulation did.
 std::string build_commands(const std::string& mlir, const std::string& mlir_file, const std::string& device, bool chess,
-                           bool full_elf);
+                           bool full_elf, iron::AllocScheme alloc_scheme = iron::AllocScheme::Default);
 
 } // namespace npusim::tools

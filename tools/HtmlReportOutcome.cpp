@@ -2,6 +2,7 @@
 
 #include "CliSupport.hpp"
 
+#include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/sim/Diagnosis.hpp"
 
 #include <fmt/format.h>
@@ -12,8 +13,8 @@ traces::HtmlReportSink::Outcome html_outcome(const harness::RunReport& rep) {
     traces::HtmlReportSink::Outcome o;
     o.status = rep.all_match ? "PASS" : "FAIL";
     o.result = &rep.result;
-    std::string params;
-    for (const auto& [k, v] : rep.params) params += fmt::format("{}{}={}", params.empty() ? "" : " ", k, v);
+    // A named parameter by its name (dtype_in=i16), as --param takes it.
+    const std::string params = harness::design_by_name(rep.design).params_text(rep.params);
     o.figures.emplace_back("parameters", params.empty() ? "-" : params);
     o.figures.emplace_back("kernels", rep.kernels == harness::KernelSet::aie ? "aie (AIE-API kernel sources)"
                                                                              : "ref (reference C++ kernels)");

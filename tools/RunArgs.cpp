@@ -58,7 +58,8 @@ void add_design_options(CliOptions& o, RunArgs& r, bool device_list) {
 void add_run_options(CliOptions& o, RunArgs& r) {
     o.repeated("--what-if", "LIST",
             "after the run, rerun with each ablation alone and show it beside the baseline: free-kernels, "
-            "unlimited-ddr, ideal-locks, zero-host-latency, all (names separated by commas; repeatable)",
+            "unlimited-ddr, ideal-locks, zero-host-latency, all (names separated by commas; repeatable); "
+            "sensitivity: each [est] timing parameter at half and double, and the time range they span",
                [&r](const std::string& v) { parse_what_if(v, r.what_if); });
     o.repeated("--input", "NAME=FILE",
                "read input argument NAME from a .npy file (repeatable); inputs without a file are generated from "
@@ -77,8 +78,9 @@ void add_run_options(CliOptions& o, RunArgs& r) {
     o.value("--atol", "Y", "absolute tolerance of f32/bf16 outputs (default: the design's own)",
             [&r](const std::string& v) { r.atol = parse_tolerance(v, "--atol"); });
     o.value("--tolerance", "allclose|nearly-equal",
-            "allclose (default, numpy): |got - want| <= atol + rtol*|want|, NaN == NaN; nearly-equal (mlir-aie "
-            "verify.py): got == want or |got - want| < max(atol, rtol*(|got| + |want|)) in float32, NaN never equal",
+            "allclose (numpy): |got - want| <= atol + rtol*|want|, NaN == NaN; nearly-equal (mlir-aie verify.py): "
+            "got == want or |got - want| < max(atol, rtol*(|got| + |want|)) in float32, NaN never equal (default: "
+            "the design's own, allclose unless it declares nearly-equal)",
             [&r](const std::string& v) {
                 const auto m = harness::parse_tolerance_mode(v);
                 if (!m) throw UsageError(fmt::format("--tolerance expects allclose or nearly-equal, got '{}'", v));

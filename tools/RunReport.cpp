@@ -2,6 +2,7 @@
 
 #include "Breakdown.hpp"
 #include "CliSupport.hpp"
+#include "TrustOutput.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -27,9 +28,7 @@ void print_run_summary(std::ostream& out, const harness::RunReport& rep, const m
     const auto& res = rep.result;
     out << fmt::format("npusim: {} on {} ({}, {} column{})\n", rep.design, dev.name, model::arch_name(dev.arch),
                        dev.cols, dev.cols == 1 ? "" : "s");
-    std::string params;
-    for (const auto& [k, v] : rep.params)
-        params += fmt::format("{}{}={}", params.empty() ? "" : " ", k, param_value_str(rep.design, k, v));
+    const std::string params = harness::design_by_name(rep.design).params_text(rep.params);
     std::string tiles;
     for (auto t : rep.tiles_used)
         tiles += fmt::format("{}{} {}", tiles.empty() ? "" : ", ", model::to_string(t),
@@ -91,6 +90,7 @@ void print_run_summary(std::ostream& out, const harness::RunReport& rep, const m
                                grouped(c.iterations));
     }
     print_breakdown(out, harness::run_breakdown(res, dev));
+    print_trust(out, harness::trust_report(res, dev, timing));
     for (const auto& w : res.warnings) out << "  warning: " << w << "\n";
     for (const auto& n : rep.notes) out << "  note: " << n << "\n";
     for (const auto& c : rep.checks) {
@@ -236,6 +236,7 @@ nlohmann::json run_report_json(const harness::RunReport& rep, const model::Timin
                                       {"delay_cycles", p.delay_cycles}});
     j["stats"] = st;
     j["breakdown"] = breakdown_json(harness::run_breakdown(rep.result, model::device_by_name(rep.device)));
+    j["trust"] = trust_json(harness::trust_report(rep.result, model::device_by_name(rep.device), timing));
     j["warnings"] = rep.result.warnings;
     return j;
 }

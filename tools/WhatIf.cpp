@@ -3,6 +3,7 @@
 #include "Cli.hpp"
 #include "CliSupport.hpp"
 #include "RunGuard.hpp"
+#include "Sensitivity.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -46,15 +47,17 @@ void parse_what_if(const std::string& v, std::vector<std::string>& into) {
     for (;;) {
         const auto comma = v.find(',', pos);
         const std::string name = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        if (name == "all") {
+        if (name == "sensitivity") {
+            if (std::find(into.begin(), into.end(), name) == into.end()) into.push_back(name);
+        } else if (name == "all") {
             for (const auto& a : kAblations)
                 if (std::find(into.begin(), into.end(), a.name) == into.end()) into.push_back(a.name);
         } else {
             const bool known = std::any_of(std::begin(kAblations), std::end(kAblations),
                                            [&](const Ablation& a) { return name == a.name; });
             if (!known)
-                throw UsageError(
-                    fmt::format("--what-if: unknown ablation '{}' (one of: {}, all)", name, ablation_names()));
+                throw UsageError(fmt::format("--what-if: unknown ablation '{}' (one of: {}, all, sensitivity)", name,
+                                             ablation_names()));
             if (std::find(into.begin(), into.end(), name) == into.end()) into.push_back(name);
         }
         if (comma == std::string::npos) break;
@@ -77,14 +80,15 @@ void run_what_ifs(const RunArgs& r, const harness::DesignSpec& spec, const harne
     };
     std::vector<Row> rows;
     for (const auto& name : r.what_if) {
+        if (name == "sensitivity") continue; // run_sensitivity, below
         const auto& a = *std::find_if(std::begin(kAblations), std::end(kAblations),
                                       [&](const Ablation& x) { return name == x.name; });
         auto ro = base;
         a.apply(ro.sim);
         Row row{a.name, a.what, std::nullopt, ro.sim.timing, {}};
         try {
-            row.rep = guarded_run(r, spec, baseline.device, ro, fmt::format("in the what-if rerun '{}'", a.name), out,
-                                  err);
+            row.rep =
+                guarded_run(r, spec, baseline.device, ro, fmt::format("in the what-if rerun '{}'", a.name), out, err);
         } catch (const std::exception& e) {
             const auto c = classify_error(e);
             row.error = fmt::format("{}: {}", c.kind, e.what());
@@ -109,6 +113,12 @@ void run_what_ifs(const RunArgs& r, const harness::DesignSpec& spec, const harne
             }
             arr.push_back(std::move(j));
         }
+        if (std::find(r.what_if.begin(), r.what_if.end(), "sensitivity") != r.what_if.end())
+            run_sensitivity(r, spec, base, baseline, out, err, json);
+        return;
+    }
+    if (rows.empty()) {
+        run_sensitivity(r, spec, base, baseline, out, err, nullptr);
         return;
     }
     out << "  what-if: each ablation alone against the baseline (same inputs; outputs checked on every run)\n";
@@ -125,6 +135,8 @@ void run_what_ifs(const RunArgs& r, const harness::DesignSpec& spec, const harne
                            row.rep->all_match ? "match" : "MISMATCH");
     }
     for (const auto& row : rows) out << fmt::format("  {:<19} {}\n", row.name + ":", row.what);
+    if (std::find(r.what_if.begin(), r.what_if.end(), "sensitivity") != r.what_if.end())
+        run_sensitivity(r, spec, base, baseline, out, err, nullptr);
 }
 
 } // namespace npusim::tools

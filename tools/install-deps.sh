@@ -10,7 +10,8 @@ packages=(build-essential cmake ninja-build ccache pkg-config libsystemc-dev lib
           libopenmpi-dev openmpi-bin # Open MPI: `mpirun -np N npusim sweep` (tools:sweep-mpi)
           mlir-16-tools # mlir-opt-16: the tests parse `npusim export --generic` modules with it (tools:export-mlir-opt)
           libxrt-dev # XRT 202210.2.13 headers and libxrt_coreutil: for running designs on a real NPU (hw/)
-          python3-jsonschema python3-numpy) # the tests validate --json output and load .npy files (tools:json-schemas, tools:npy-numpy)
+          python3-jsonschema python3-numpy # the tests validate --json output and load .npy files (tools:json-schemas, tools:npy-numpy)
+          pybind11-dev python3-dev python3-pytest) # the Python module (python/) and its pytest suite (tests/python)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -19,8 +19,7 @@ DesignSpec make_deadlock_broadcast_skip() {
             [](ObjectFifoHandle i, ObjectFifoHandle m) {
                 auto x = i.acquire(2);
                 auto y = m.acquire(1);
-                const auto a = x[0].as<std::int32_t>();
-                std::copy(a.begin(), a.end(), y.as<std::int32_t>().begin());
+                copy_words(x[0], y);
                 i.release(2);
                 m.release(1);
             },
@@ -30,8 +29,7 @@ DesignSpec make_deadlock_broadcast_skip() {
                 auto first = m.acquire(1); // waits for 'pair' ...
                 auto x = i.acquire(1); // ... before it takes its own copy of 'in'
                 auto y = q.acquire(1);
-                const auto a = x.as<std::int32_t>();
-                std::copy(a.begin(), a.end(), y.as<std::int32_t>().begin());
+                copy_words(x, y);
                 (void)first;
                 m.release(1);
                 i.release(1);

@@ -24,7 +24,7 @@ DesignSpec make_deadlock_cascade_never_put() {
         Worker bottom(
             [](ObjectFifoHandle ou) {
                 auto y = ou.acquire(1);
-                cascade_get(y.as<std::int32_t>().data());
+                cascade_get(y.data()); // the word fills the object (aie.get_cascade, vector.store)
                 ou.release(1);
             },
             fn_args(out.prod()), {.tile = Tile(0, 2), .name = "bottom"});

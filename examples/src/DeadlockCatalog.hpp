@@ -16,13 +16,19 @@ inline constexpr std::int64_t kWords = 16; ///< i32 words per fifo object
 inline TensorType object_type() { return tensor<std::int32_t>({kWords}); }
 inline TensorType objects_type(std::int64_t n) { return tensor<std::int32_t>({kWords * n}); }
 
+/// Copy the values of one object into another, value by value in the core body, as IRON writes it
+/// (`for i in range_(n): y[i] = x[i]`: memref.load / memref.store in an scf.for; each access costs
+/// core_element_access_cycles).
+template <class From, class To>
+void copy_words(const From& from, const To& to) {
+    range_(from.elements(), [&](std::int64_t i) { to.template at<std::int32_t>(i) = from.template at<std::int32_t>(i); });
+}
+
 /// Copy one object of `in` into one object of `out` (acquire both, copy, release both).
 inline void copy_one(ObjectFifoHandle in, ObjectFifoHandle out) {
     auto x = in.acquire(1);
     auto y = out.acquire(1);
-    const auto a = x.as<std::int32_t>();
-    auto b = y.as<std::int32_t>();
-    std::copy(a.begin(), a.end(), b.begin());
+    copy_words(x, y);
     in.release(1);
     out.release(1);
 }

@@ -16,8 +16,7 @@ DesignSpec make_deadlock_fill_less() {
             [](ObjectFifoHandle i, ObjectFifoHandle q) {
                 auto x = i.acquire(2);
                 auto y = q.acquire(1);
-                const auto a = x[0].as<std::int32_t>();
-                std::copy(a.begin(), a.end(), y.as<std::int32_t>().begin());
+                copy_words(x[0], y);
                 i.release(2);
                 q.release(1);
             },

@@ -20,8 +20,7 @@ DesignSpec make_deadlock_held_exceeds_depth() {
                 auto x = i.acquire(2);
                 auto y = m.acquire(2);
                 for (std::size_t k = 0; k < 2; ++k) {
-                    const auto a = x[k].as<std::int32_t>();
-                    std::copy(a.begin(), a.end(), y[k].as<std::int32_t>().begin());
+                    copy_words(x[k], y[k]);
                 }
                 i.release(2);
                 m.release(2);
@@ -31,8 +30,7 @@ DesignSpec make_deadlock_held_exceeds_depth() {
             [](ObjectFifoHandle m, ObjectFifoHandle q) {
                 auto w = m.acquire(2);
                 auto y = q.acquire(1);
-                const auto a = w[0].as<std::int32_t>();
-                std::copy(a.begin(), a.end(), y.as<std::int32_t>().begin());
+                copy_words(w[0], y);
                 m.release(1);
                 q.release(1);
             },

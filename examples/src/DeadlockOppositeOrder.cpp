@@ -17,12 +17,10 @@ DesignInstance opposite_order_design(const model::DeviceSpec& dev, Tile server_t
         [](ObjectFifoHandle i, ObjectFifoHandle req, ObjectFifoHandle rep, ObjectFifoHandle o) {
             auto x = i.acquire(1);
             auto r = req.acquire(1); // request object taken ...
-            const auto a = x.as<std::int32_t>();
-            std::copy(a.begin(), a.end(), r.as<std::int32_t>().begin());
+            copy_words(x, r);
             auto answer = rep.acquire(1); // ... and held while waiting for the reply
             auto y = o.acquire(1);
-            const auto b = answer.as<std::int32_t>();
-            std::copy(b.begin(), b.end(), y.as<std::int32_t>().begin());
+            copy_words(answer, y);
             req.release(1);
             rep.release(1);
             i.release(1);
@@ -33,8 +31,7 @@ DesignInstance opposite_order_design(const model::DeviceSpec& dev, Tile server_t
         [](ObjectFifoHandle rep, ObjectFifoHandle req) {
             auto answer = rep.acquire(1); // the reply slot first ...
             auto q = req.acquire(1); // ... then the request: the opposite order
-            const auto a = q.as<std::int32_t>();
-            std::copy(a.begin(), a.end(), answer.as<std::int32_t>().begin());
+            copy_words(q, answer);
             req.release(1);
             rep.release(1);
         },

@@ -18,8 +18,7 @@ DesignSpec make_deadlock_ring3() {
                 auto x = i.acquire(1);
                 auto token = back.acquire(1); // waits for the ring to come round first
                 auto y = next.acquire(1);
-                const auto a = x.as<std::int32_t>();
-                std::copy(a.begin(), a.end(), y.as<std::int32_t>().begin());
+                copy_words(x, y);
                 (void)token;
                 back.release(1);
                 i.release(1);
@@ -32,9 +31,8 @@ DesignSpec make_deadlock_ring3() {
                 auto x = prev.acquire(1);
                 auto y = next.acquire(1);
                 auto z = q.acquire(1);
-                const auto a = x.as<std::int32_t>();
-                std::copy(a.begin(), a.end(), y.as<std::int32_t>().begin());
-                std::copy(a.begin(), a.end(), z.as<std::int32_t>().begin());
+                copy_words(x, y);
+                copy_words(x, z);
                 prev.release(1);
                 next.release(1);
                 q.release(1);

@@ -19,8 +19,7 @@ DesignSpec make_deadlock_shared_pool_overacquire() {
             [](ObjectFifoHandle m, ObjectFifoHandle q) {
                 auto w = m.acquire(2);
                 auto y = q.acquire(1);
-                const auto a = w[0].as<std::int32_t>();
-                std::copy(a.begin(), a.end(), y.as<std::int32_t>().begin());
+                copy_words(w[0], y);
                 m.release(2);
                 q.release(1);
             },

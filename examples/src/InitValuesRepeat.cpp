@@ -39,8 +39,8 @@ DesignSpec make_init_values_repeat() {
             [N](ObjectFifoHandle in, ObjectFifoHandle out) {
                 auto a = in.acquire(1);
                 auto b = out.acquire(1);
-                std::memcpy(b.data(), a.data(), static_cast<std::size_t>(N) * 4);
-                add_cycles(static_cast<std::uint64_t>(N)); // the upstream core copies element by element
+                // The upstream core copies element by element: for i in range_(N): b[i] = a[i].
+                range_(N, [&](std::int64_t i) { b.at<std::int32_t>(i) = a.at<std::int32_t>(i); });
                 out.release(1);
                 in.release(1);
             },

@@ -33,14 +33,15 @@ DesignSpec make_invocation_counter() {
             [n](ObjectFifoHandle in, ObjectFifoHandle out, Buffer c) {
                 auto a = in.acquire(1);
                 auto b = out.acquire(1);
-                const auto x = a.as<std::int32_t>();
-                auto y = b.as<std::int32_t>();
-                auto k = c.as<std::int32_t>();
-                for (std::int64_t i = 0; i < n; ++i)
-                    y[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(
-                        static_cast<std::uint32_t>(x[static_cast<std::size_t>(i)]) + static_cast<std::uint32_t>(k[0]));
-                k[0] = static_cast<std::int32_t>(static_cast<std::uint32_t>(k[0]) + 1U); // wraps as the core's adder
-                add_cycles(static_cast<std::uint64_t>(n)); // one element per cycle, scalar
+                // Element by element in the body (memref.load / arith.addi / memref.store), each
+                // access core_element_access_cycles; the adds wrap as the core's adder.
+                range_(n, [&](std::int64_t i) {
+                    const auto x = static_cast<std::uint32_t>(a.at<std::int32_t>(i));
+                    const auto k = static_cast<std::uint32_t>(c.at<std::int32_t>(0));
+                    b.at<std::int32_t>(i) = static_cast<std::int32_t>(x + k);
+                });
+                const auto k = static_cast<std::uint32_t>(c.at<std::int32_t>(0));
+                c.at<std::int32_t>(0) = static_cast<std::int32_t>(k + 1U);
                 in.release(1);
                 out.release(1);
             },

@@ -36,9 +36,8 @@ DesignSpec make_lowlevel_passthrough() {
             [tile](Buffer in, Buffer out, Lock in_e, Lock in_f, Lock out_e, Lock out_f) {
                 in_f.acquire();
                 out_e.acquire();
-                const auto src = in.as<std::int32_t>();
-                std::copy(src.begin(), src.end(), out.as<std::int32_t>().begin());
-                add_cycles(static_cast<std::uint64_t>(tile) / 8); // one 256-bit load and store per 8 words
+                // for i in range_(tile): out[i] = in[i] (memref.load / memref.store)
+                range_(tile, [&](std::int64_t i) { out.at<std::int32_t>(i) = in.at<std::int32_t>(i); });
                 in_e.release();
                 out_f.release();
             },

@@ -152,6 +152,14 @@ MacDims mac_dims(model::Arch arch, DType in) {
     }
 }
 
+kernels::MatmulLoop matmul_loop(model::Arch arch, Types ty) {
+    const kernels::MmInput in = ty.in == DType::i8     ? kernels::MmInput::i8
+                                : ty.in == DType::bf16 ? kernels::MmInput::bf16
+                                                       : kernels::MmInput::i16;
+    return kernels::mm_cc_loop(arch == model::Arch::AIE2P, in, static_cast<int>(dtype_bytes(ty.out)),
+                               model::matmul_mac_peak(arch, ty.in).macs_per_cycle);
+}
+
 Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch arch, Types ty, KernelSet ks) {
     const MacDims d = mac_dims(arch, ty.in);
     const int M = static_cast<int>(m), K = static_cast<int>(k), N = static_cast<int>(n);
@@ -178,10 +186,13 @@ Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch
                 make_aie_core_modes());
         });
     }
-    // Never faster than the generation's matrix unit for the input type (model::matmul_mac_peak:
-    // AIE2 i8/i16/bf16 256/64/128 MAC/cycle, AIE2P 512/128/256).
+    // The loop of mm.cc's kernel for this generation and type (kernels::matmul_cycles: the matrix
+    // unit's steady state plus the fill and C stores of every outer iteration), never faster than
+    // the matrix unit (model::matmul_mac_peak: AIE2 i8/i16/bf16 256/64/128 MAC/cycle, AIE2P
+    // 512/128/256).
     const double peak = model::matmul_mac_peak(arch, ty.in).macs_per_cycle;
-    auto cost = [=](std::span<const KernelArg>) { return kernels::matmul_cycles(M, K, N, peak); };
+    const kernels::MatmulLoop loop = matmul_loop(arch, ty);
+    auto cost = [=](std::span<const KernelArg>) { return kernels::matmul_cycles(M, K, N, loop); };
     Kernel kernel(fmt::format("matmul_{}_{}", dtype_name(ty.in), dtype_name(ty.out)), std::move(run), std::move(types),
                   cost);
     const auto macs = static_cast<std::uint64_t>(M) * static_cast<std::uint64_t>(K) * static_cast<std::uint64_t>(N);

@@ -4,6 +4,7 @@
 // input type, the kernel bindings, the mem-tile re-tiling patterns, the inputs and the golden
 // reference.
 #include "Design.hpp"
+#include "npusim/kernels/matmul.hpp"
 
 #include <fmt/format.h>
 #include <optional>
@@ -39,6 +40,9 @@ struct MacDims {
 };
 MacDims mac_dims(model::Arch arch, DType in);
 inline MacDims mac_dims_i16(model::Arch arch) { return mac_dims(arch, DType::i16); }
+
+/// The loop structure of mm.cc's kernel for `ty` on `arch` (kernels::mm_cc_loop), its cost model.
+kernels::MatmulLoop matmul_loop(model::Arch arch, Types ty);
 
 /// C += A.B on an m x k block of A and a k x n block of B in the blocked r x s / s x t layout.
 /// `ks` picks the reference kernels or the AIE-API mm/zero builds (kernels_ref/aie/mm.cc; each call

@@ -37,9 +37,12 @@ DesignSpec make_per_tile() {
         Worker worker(
             [n = th * tw](ObjectFifoHandle out, Buffer c) {
                 auto e = out.acquire(1);
-                auto v = e.as<std::int32_t>();
-                auto cnt = c.as<std::int32_t>();
-                for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = cnt[0]++;
+                // for i in range_(n): elem[i] = counter[0]; counter[0] = counter[0] + 1
+                range_(n, [&](std::int64_t i) {
+                    const std::int32_t k = c.at<std::int32_t>(0);
+                    e.at<std::int32_t>(i) = k;
+                    c.at<std::int32_t>(0) = static_cast<std::int32_t>(static_cast<std::uint32_t>(k) + 1U);
+                });
                 out.release(1);
             },
             fn_args(of_out.prod(), counter), {.name = "access_order"});

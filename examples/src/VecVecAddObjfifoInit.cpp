@@ -35,20 +35,20 @@ DesignSpec make_vec_vec_add_objfifo_init() {
         ObjectFifo of_in2(tile, "in2", 2), of_out(tile, "out", 2);
         Worker w(
             [N, n](ObjectFifoHandle in1, ObjectFifoHandle in2, ObjectFifoHandle out) {
+                // As upstream's core body: for j in range_(N_div_n): ... for i in range_(n):
+                // out[i] = in1[j * n + i] + in2[i] (the index computed with arith.muli / arith.addi).
                 auto a = in1.acquire(1);
-                const auto x = a.as<std::int32_t>();
-                for (std::int64_t j = 0; j < N / n; ++j) {
+                range_(N / n, [&](std::int64_t j) {
                     auto b = in2.acquire(1);
                     auto c = out.acquire(1);
-                    const auto y = b.as<std::int32_t>();
-                    auto z = c.as<std::int32_t>();
-                    for (std::int64_t i = 0; i < n; ++i)
-                        z[static_cast<std::size_t>(i)] =
-                            x[static_cast<std::size_t>(j * n + i)] + y[static_cast<std::size_t>(i)];
-                    add_cycles(static_cast<std::uint64_t>(n));
+                    range_(n, [&](std::int64_t i) {
+                        const auto x = static_cast<std::uint32_t>(a.at<std::int32_t>(j * n + i));
+                        const auto y = static_cast<std::uint32_t>(b.at<std::int32_t>(i));
+                        c.at<std::int32_t>(i) = static_cast<std::int32_t>(x + y);
+                    });
                     in2.release(1);
                     out.release(1);
-                }
+                });
                 in1.release(1);
             },
             fn_args(of_in1.cons(), of_in2.cons(), of_out.prod()), {.name = "add"});

@@ -6,9 +6,6 @@ namespace npusim::examples {
 
 using namespace npusim::iron;
 
-// A scalar add loop on the core: load, load, add, store per element [est].
-constexpr std::uint64_t kScalarAddCyclesPerElement = 4;
-
 DesignSpec make_vector_vector_add() {
     DesignSpec s;
     s.name = "vector_vector_add";
@@ -25,18 +22,20 @@ DesignSpec make_vector_vector_add() {
         const std::int64_t tiles = size / tile;
         Worker w(
             [tiles](ObjectFifoHandle a, ObjectFifoHandle b, ObjectFifoHandle c) {
-                for (std::int64_t t = 0; t < tiles; ++t) {
+                // vector_vector_add.py's core_body: for _ in range_(N_div_n), then
+                // for i in range_(n): elem_out[i] = elem_in1[i] + elem_in2[i] (memref.load, arith.addi,
+                // memref.store; three element accesses, core_element_access_cycles each).
+                range_(tiles, [&](std::int64_t) {
                     auto ea = a.acquire(1), eb = b.acquire(1), ec = c.acquire(1);
-                    auto x = ea.as<std::int32_t>(), y = eb.as<std::int32_t>();
-                    auto z = ec.as<std::int32_t>();
-                    for (std::size_t j = 0; j < z.size(); ++j)
-                        z[j] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x[j]) +
-                                                         static_cast<std::uint32_t>(y[j]));
-                    add_cycles(kScalarAddCyclesPerElement * z.size());
+                    range_(ec.elements(), [&](std::int64_t j) {
+                        const auto x = static_cast<std::uint32_t>(ea.at<std::int32_t>(j));
+                        const auto y = static_cast<std::uint32_t>(eb.at<std::int32_t>(j));
+                        ec.at<std::int32_t>(j) = static_cast<std::int32_t>(x + y);
+                    });
                     a.release(1);
                     b.release(1);
                     c.release(1);
-                }
+                });
             },
             fn_args(of_in0.cons(), of_in1.cons(), of_out.prod()), {.name = "add"});
         Runtime rt(

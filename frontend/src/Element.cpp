@@ -1,8 +1,13 @@
 #include "npusim/frontend/Element.hpp"
+#include "npusim/model/CoreServices.hpp"
 
 #include <fmt/format.h>
 
 namespace npusim::iron {
+
+void detail::charge_element_access() {
+    if (auto* s = model::CoreServices::current()) s->element_access();
+}
 
 void Element::throw_empty() { throw DesignError("use of an empty element view"); }
 

@@ -59,38 +59,49 @@ std::string shape_str(const std::vector<std::int64_t>& s) {
 const ExternalBuild* ExternalFunction::find_build(const std::string& name, const std::vector<ArgType>& arg_types,
                                                   const ExternalFunctionOptions& o) {
     if (name.empty()) throw DesignError("ExternalFunction: Kernel name cannot be empty.");
-    // kernel.py: source_file is used when given (source_string only otherwise)
-    if (!o.source_file && o.source_string)
-        throw DesignError(fmt::format("ExternalFunction '{}': source_string needs a compiler at run time, which "
-                                      "npusim does not run; put the source in a file and build it with "
-                                      "npusim_add_external_function (cmake/NpusimExternalFunction.cmake)",
-                                      name));
-    if (!o.source_file)
+    if (!o.source_file && !o.source_string)
         throw DesignError(fmt::format("ExternalFunction '{}': source_file or source_string must be "
                                       "provided.",
                                       name));
-    const auto builds = external_builds(name);
-    if (builds.empty())
-        throw DesignError(fmt::format("ExternalFunction '{}': no build of '{}' is linked into this program; compile "
-                                      "{} with npusim_add_external_function(... NAME {}) "
-                                      "(cmake/NpusimExternalFunction.cmake)",
-                                      name, name, *o.source_file, name));
+    const auto compiler = external_compiler();
+    const auto compile = [&] {
+        return compiler(ExternalCompileRequest{name, o.source_file, o.source_file ? std::nullopt : o.source_string,
+                                               o.include_dirs, o.compile_flags,
+                                               o.arch.value_or(default_external_arch())});
+    };
     const ExternalBuild* found = nullptr;
-    const auto flags = sorted(o.compile_flags);
-    for (const auto* b : builds)
-        if (same_path(*o.source_file, b->source_file) && sorted(b->compile_flags) == flags &&
-            same_dirs(o.include_dirs, b->include_dirs)) {
-            found = b;
-            break;
+    // kernel.py: source_file is used when given (source_string only otherwise)
+    if (!o.source_file) {
+        if (!compiler)
+            throw DesignError(fmt::format("ExternalFunction '{}': source_string needs npusim's run-time kernel "
+                                          "compiler, which this program does not link: link npusim::harness and "
+                                          "include npusim/harness/KernelCompiler.hpp (or npusim/npusim.hpp)",
+                                          name));
+        found = compile();
+    } else {
+        const auto builds = external_builds(name);
+        const auto flags = sorted(o.compile_flags);
+        for (const auto* b : builds)
+            if (same_path(*o.source_file, b->source_file) && sorted(b->compile_flags) == flags &&
+                same_dirs(o.include_dirs, b->include_dirs)) {
+                found = b;
+                break;
+            }
+        if (!found && compiler) found = compile();
+        if (!found && builds.empty())
+            throw DesignError(fmt::format("ExternalFunction '{}': no build of '{}' is linked into this program; "
+                                          "compile {} with npusim_add_external_function(... NAME {}) "
+                                          "(cmake/NpusimExternalFunction.cmake)",
+                                          name, name, *o.source_file, name));
+        if (!found) {
+            std::vector<std::string> have;
+            for (const auto* b : builds) have.push_back(describe(*b));
+            throw DesignError(fmt::format("ExternalFunction '{}': no linked build of '{}' has source {}, compile "
+                                          "flags [{}] and {} include dir{}; the builds are: {}",
+                                          name, name, *o.source_file, fmt::join(o.compile_flags, " "),
+                                          o.include_dirs.size(), o.include_dirs.size() == 1 ? "" : "s",
+                                          fmt::join(have, "; ")));
         }
-    if (!found) {
-        std::vector<std::string> have;
-        for (const auto* b : builds) have.push_back(describe(*b));
-        throw DesignError(fmt::format("ExternalFunction '{}': no linked build of '{}' has source {}, compile flags "
-                                      "[{}] and {} include dir{}; the builds are: {}",
-                                      name, name, *o.source_file, fmt::join(o.compile_flags, " "),
-                                      o.include_dirs.size(), o.include_dirs.size() == 1 ? "" : "s",
-                                      fmt::join(have, "; ")));
     }
     // arg_types against the compiled signature
     const auto& params = found->params;

@@ -2,6 +2,7 @@
 
 #include <deque>
 #include <mutex>
+#include <utility>
 
 namespace npusim::iron {
 
@@ -9,6 +10,8 @@ namespace {
 struct Registry {
     std::mutex mutex;
     std::deque<ExternalBuild> builds; // a deque: pointers stay valid as builds are added
+    ExternalCompiler compiler;
+    model::Arch default_arch = model::Arch::AIE2P;
 };
 Registry& registry() {
     static Registry r;
@@ -30,6 +33,31 @@ std::vector<const ExternalBuild*> external_builds(const std::string& name) {
     for (const auto& b : r.builds)
         if (b.name == name) out.push_back(&b);
     return out;
+}
+
+ExternalCompiler set_external_compiler(ExternalCompiler compiler) {
+    auto& r = registry();
+    std::lock_guard lock(r.mutex);
+    std::swap(r.compiler, compiler);
+    return compiler;
+}
+
+ExternalCompiler external_compiler() {
+    auto& r = registry();
+    std::lock_guard lock(r.mutex);
+    return r.compiler;
+}
+
+model::Arch default_external_arch() {
+    auto& r = registry();
+    std::lock_guard lock(r.mutex);
+    return r.default_arch;
+}
+
+void set_default_external_arch(model::Arch arch) {
+    auto& r = registry();
+    std::lock_guard lock(r.mutex);
+    r.default_arch = arch;
 }
 
 } // namespace npusim::iron

@@ -4,15 +4,9 @@
 #include "npusim/model/CoreServices.hpp"
 #include "npusim/model/Error.hpp"
 
-#include <atomic>
-
 #include <fmt/format.h>
 
 namespace npusim::iron {
-
-namespace {
-std::atomic<int> lock_counter{0}; // IRON Lock._glock_index
-} // namespace
 
 Lock::Lock(Tile tile, std::optional<int> lock_id, int init, std::string name)
     : state_(std::make_shared<detail::LockState>()) {
@@ -20,7 +14,8 @@ Lock::Lock(Tile tile, std::optional<int> lock_id, int init, std::string name)
     state_->tile = std::move(tile);
     state_->lock_id = lock_id;
     state_->init = init;
-    state_->name = name.empty() ? fmt::format("lock_{}", lock_counter++) : std::move(name);
+    state_->default_name = name.empty();
+    state_->name = name.empty() ? "lock" : std::move(name);
 }
 
 namespace {

@@ -11,7 +11,8 @@ TileDma::TileDma(Tile tile, std::vector<DmaChannel> channels, std::string name)
     state_->uid = detail::next_uid();
     state_->tile = std::move(tile);
     state_->channels = std::move(channels);
-    state_->name = name.empty() ? fmt::format("tile_dma_{}", state_->uid) : std::move(name);
+    state_->default_name = name.empty();
+    state_->name = name.empty() ? "tile_dma" : std::move(name);
 }
 
 } // namespace npusim::iron

@@ -13,7 +13,8 @@ WorkerRuntimeBarrier::WorkerRuntimeBarrier(int initial_value, std::string name)
     : state_(std::make_shared<detail::BarrierState>()) {
     state_->uid = detail::next_uid();
     state_->initial_value = initial_value;
-    state_->name = name.empty() ? fmt::format("barrier_{}", state_->uid) : std::move(name);
+    state_->default_name = name.empty();
+    state_->name = name.empty() ? "barrier" : std::move(name);
 }
 
 void WorkerRuntimeBarrier::wait_for_value(int value) const {

@@ -107,13 +107,7 @@ RunReport run_design_in(const DesignSpec& spec, const std::string& device, const
     // estimate is made from the runtime arguments' types as soon as the design's Runtime has them,
     // before its inputs are generated; then again with what more invocations keep.
     auto param_text = [&] { // a named parameter by its name (dtype_in=i16), as --param takes it
-        std::string t;
-        for (const auto& [k, v] : rep.params) {
-            const auto p = std::find_if(spec.params.begin(), spec.params.end(),
-                                        [&k = k](const ParamSpec& x) { return x.name == k; });
-            t += fmt::format("{}{}={}", t.empty() ? "" : " ", k, p != spec.params.end() ? p->value_str(v)
-                                                                                        : std::to_string(v));
-        }
+        const std::string t = spec.params_text(rep.params);
         return t.empty() ? std::string("its defaults") : t;
     };
     phase.memory.emplace(fmt::format("design '{}' ({}) on {}", spec.name, param_text(), dev.name),
@@ -260,7 +254,7 @@ RunReport run_design_in(const DesignSpec& spec, const std::string& device, const
 
     auto check_host = [&](const std::vector<std::vector<std::uint8_t>>& host, const Tensors& w) {
         const auto c0 = clock::now();
-        auto checks = check_outputs(spec.name, inst.args, host, w, {opts.rtol, opts.atol, opts.tolerance});
+        auto checks = check_outputs(spec.name, inst.args, host, w, {opts.rtol, opts.atol, opts.tolerance.value_or(spec.tolerance)});
         rep.check_seconds += std::chrono::duration<double>(clock::now() - c0).count();
         for (auto& c : checks)
             if (const auto it = opts.expected_files.find(c.arg); it != opts.expected_files.end())

@@ -59,4 +59,13 @@ Params DesignSpec::resolve_params(const Params& overrides) const {
     return p;
 }
 
+std::string DesignSpec::params_text(const Params& values) const {
+    std::string t;
+    for (const auto& [k, v] : values) {
+        const auto p = std::find_if(params.begin(), params.end(), [&k = k](const ParamSpec& x) { return x.name == k; });
+        t += fmt::format("{}{}={}", t.empty() ? "" : " ", k, p != params.end() ? p->value_str(v) : std::to_string(v));
+    }
+    return t;
+}
+
 } // namespace npusim::harness

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <npusim/kernels/matmul.hpp>
 #include <type_traits>
@@ -121,14 +122,54 @@ void matmul_bf16_f32(const bfloat16* A, const bfloat16* B, float* C, int m, int 
     blocked_matmul(A, B, C, m, k, n, r, s, t);
 }
 
-std::uint64_t matmul_cycles(int m, int k, int n, double peak_macs_per_cycle) {
+MatmulLoop mm_cc_loop(bool aie2p, MmInput in, int out_bytes, double peak_macs_per_cycle) {
+    switch (in) {
+    case MmInput::i8:
+        return aie2p ? MatmulLoop{8, 8, 8, 2, 2, peak_macs_per_cycle, out_bytes}
+                     : MatmulLoop{4, 8, 8, 4, 2, peak_macs_per_cycle, out_bytes};
+    case MmInput::i16:
+        return aie2p ? MatmulLoop{4, 4, 8, 2, 2, peak_macs_per_cycle, out_bytes}
+                     : MatmulLoop{4, 4, 4, 2, 2, peak_macs_per_cycle, out_bytes};
+    case MmInput::bf16:
+        return aie2p ? MatmulLoop{4, 8, 8, 2, 2, peak_macs_per_cycle, out_bytes}
+                     : MatmulLoop{4, 8, 4, 4, 4, peak_macs_per_cycle, out_bytes};
+    }
+    detail::fail("mm_cc_loop", "unknown input type");
+}
+
+MatmulCycleParts matmul_cycle_parts(int m, int k, int n, const MatmulLoop& loop) {
     constexpr const char* name = "matmul_cycles";
     detail::require_non_negative(m, name, "m");
     detail::require_non_negative(k, name, "k");
     detail::require_non_negative(n, name, "n");
-    if (!(peak_macs_per_cycle > 0)) detail::fail(name, "the peak must be positive");
-    const double macs = static_cast<double>(m) * static_cast<double>(k) * static_cast<double>(n);
-    return static_cast<std::uint64_t>(std::ceil(macs / (peak_macs_per_cycle * kMatmulEfficiency) - 1e-9));
+    if (!(loop.peak_macs_per_cycle > 0)) detail::fail(name, "the peak must be positive");
+    detail::require_positive(loop.r, name, "r");
+    detail::require_positive(loop.s, name, "s");
+    detail::require_positive(loop.t, name, "t");
+    detail::require_positive(loop.row_blocks, name, "row_blocks");
+    detail::require_positive(loop.col_blocks, name, "col_blocks");
+    detail::require_positive(loop.out_bytes, name, "out_bytes");
+    if (m == 0 || k == 0 || n == 0) return {};
+    const auto ceil_div64 = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+    // A size that is not a whole number of blocks runs as the next whole one (the kernel requires
+    // whole blocks; the cost stays defined for any size).
+    const std::int64_t outer =
+        ceil_div64(m, std::int64_t{loop.r} * loop.row_blocks) * ceil_div64(n, std::int64_t{loop.t} * loop.col_blocks);
+    const std::int64_t inner = ceil_div64(k, loop.s);
+    const std::int64_t mmuls = std::int64_t{loop.row_blocks} * loop.col_blocks;
+    const double macs_per_mmul = double(loop.r) * loop.s * loop.t;
+    const double mmul_cycles = std::max(1.0, macs_per_mmul / loop.peak_macs_per_cycle);
+    const auto steady =
+        static_cast<std::uint64_t>(std::ceil(static_cast<double>(outer * inner * mmuls) * mmul_cycles - 1e-9));
+    const std::int64_t stores = ceil_div64(mmuls * loop.r * loop.t * loop.out_bytes, kMatmulStoreBytesPerCycle);
+    const auto fill_drain =
+        static_cast<std::uint64_t>(outer * (kMatmulPipelineFillCycles + stores + kMatmulLoopControlCycles));
+    return {steady, fill_drain};
+}
+
+std::uint64_t matmul_cycles(int m, int k, int n, const MatmulLoop& loop) {
+    const auto p = matmul_cycle_parts(m, k, n, loop);
+    return p.steady + p.fill_drain;
 }
 
 } // namespace npusim::kernels

@@ -47,6 +47,7 @@ constexpr TileResources kAie2Compute{
     .step_bits = 13, // BD step (stride) field (getDmaBdStepBits)
     .iteration_bits = 6, // AIEXDialect.cpp verifyStridesWraps (iteration wrap)
     .zero_padding = false, // AIEDialect.cpp DMABDOp::verify: mem tile MM2S only
+    .constant_pad_value = false, // no padding at all
     .buffer_alignment = 32, // 256-bit core load/store bus (AIETargetModel.h)
     .default_stack_bytes = 0x400, // getDefaultCoreStackSize
 };
@@ -68,6 +69,8 @@ constexpr TileResources kAie2Mem{
     .step_bits = 17, // BD step field (getDmaBdStepBits)
     .iteration_bits = 6, // verifyStridesWraps
     .zero_padding = true, // DMABDOp::verify: MM2S padding on mem tiles
+    // AIETargetModel.h:456 isMemTilePadValueSupported() is false on AIE2: the padding is zeros.
+    .constant_pad_value = false,
     .buffer_alignment = 4, // mem tile buffers are 4-byte aligned (AIETargetModel.h)
     .default_stack_bytes = 0, // no core
 };
@@ -89,6 +92,7 @@ constexpr TileResources kAie2Shim{
     .step_bits = 20, // BD step field (getDmaBdStepBits)
     .iteration_bits = 6, // verifyStridesWraps
     .zero_padding = false, // DMABDOp::verify: mem tile only
+    .constant_pad_value = false,
     .buffer_alignment = 4, // BD addresses are 4-byte aligned
     .default_stack_bytes = 0, // no core
 };
@@ -139,10 +143,13 @@ constexpr ArchPreset kAie2{
 
 // AIE2P (NPU2): mlir-aie's NPU2TargetModel derives from AIE2TargetModel and overrides none of
 // these numbers, so every table is AIE2's except the mem tile's physical banks: AM027 (AIE-ML v2,
-// possibly AIE2P) has 8 banks of 2K x 256 bit. The allocator view (alloc_banks) stays AIE2's.
+// possibly AIE2P) has 8 banks of 2K x 256 bit. The allocator view (alloc_banks) stays AIE2's. The
+// mem tile's MM2S channels have the CONSTANT_PAD_VALUE register (AIETargetModel.h:926,
+// BaseNPU2TargetModel::isMemTilePadValueSupported).
 constexpr TileResources kAie2pMem = [] {
     TileResources r = kAie2Mem;
     r.physical_banks = 8;
+    r.constant_pad_value = true;
     return r;
 }();
 

@@ -22,9 +22,15 @@ using P = TimingParams;
 // over from AIE2 until it is calibrated per generation, and its source says why.
 const TimingParamRow kTable[] = {
     {"clock_mhz", TimingUnit::MHz, &P::clock_mhz, 1000.0,
-     "[code] mlir-aie examples assume 1 GHz (plot_sweep.py); xdna-driver npu1 DPM H-clock 800-1600 MHz", 1000.0,
-     "[code] carried over from AIE2 (1 GHz convention, converts cycles to seconds only); xdna-driver npu4 DPM H-clock "
-     "792-1800 MHz"},
+     "[code] mlir-aie examples assume 1 GHz (plot_sweep.py); [HW] xdna-emu observed Phoenix's default H-clock (the "
+     "array clock) at 1028 MHz, the nominal xdna-driver npu1_get_tops scales by (npu1 DPM H-clock 800-1600 MHz); 1000 "
+     "is 2.7% below it",
+     1800.0,
+     "[code] xdna-driver npu4_regs.c: the npu4 (Strix, Krackan, Strix Halo) DPM table's top H-clock, 1800 MHz, which "
+     "turbo and high power modes select (aie2_pm.c) and npu4_get_tops counts 4096 ops per column per H-clock cycle "
+     "(the array clock); [HW] consistent: Hello-XDNA 1,760 GFLOPS = 96% x 1,024 FLOP/cycle x 1.79 GHz, xrt-smi gemm "
+     "51.0 TOPS on 32 cores needs >= 1.56 GHz (row 36). In the default power mode a context without QoS "
+     "parameters, as mlir-aie's runs create, requests the top level too (aie2_ctx.c aie2_calc_ctx_dpm)"},
     {"stream_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::stream_bytes_per_cycle, 4.0,
      "[doc] AM020: 32-bit stream switch ports", 4.0,
      "[est] carried over from AIE2 until measured: AM027 (AIE-ML v2) gives 64-bit ports, not confirmed for AIE2P"},
@@ -38,9 +44,11 @@ const TimingParamRow kTable[] = {
      "[est] bounded by the 32-bit stream port; [HW] memtile stream-bound at 1 word/cycle", 4.0,
      "[est] carried over from AIE2: bounded by the stream port, as stream_bytes_per_cycle"},
     {"ddr_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::ddr_bytes_per_cycle, 50.0,
-     "[est] carried over from AIE2P: no NPU1 host-memory figure published; LPDDR5 class as on XDNA2", 50.0,
+     "[est] carried over from AIE2P: no NPU1 host-memory figure published; LPDDR5 class as on XDNA2 (~50 GB/s at "
+     "this generation's 1 GHz)",
+     27.78,
      "[HW] (secondary quote) Taka et al. (arXiv:2512.13282): ~50 GB/s effective NPU-DRAM, dual-channel "
-     "DDR5-5600; at the 1 GHz convention of clock_mhz"},
+     "DDR5-5600; 50 GB/s at clock_mhz 1800 is 27.78 B/cycle"},
     {"memtile_memory_bytes_per_cycle", TimingUnit::BytesPerCycle, &P::memtile_memory_bytes_per_cycle, 256.0,
      "[doc] UG1603 AIE-ML memory tile: 16 banks x 128 bit, 1 read or 1 write per bank per cycle (16 x 16 B); [HW] "
      "xdna-emu: memtile DMA is stream-bound, memory never the bottleneck",
@@ -49,23 +57,26 @@ const TimingParamRow kTable[] = {
      "document; [est] AIE-ML v2 is not exactly XDNA2's AIE2P"},
     {"lock_acquire_cycles", TimingUnit::Cycles, &P::lock_acquire_cycles, 1,
      "[HW] xdna-emu: +1 cycle arbitration stall per lock request", 1,
-     "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+     "[est] carried over from AIE2 in cycles: xdna-emu measures NPU1 (Phoenix, array clock 1028 MHz) only"},
     {"lock_release_cycles", TimingUnit::Cycles, &P::lock_release_cycles, 1, "[est] as acquire", 1,
      "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
-    {"bd_setup_cycles", TimingUnit::Cycles, &P::bd_setup_cycles, 4, "[est] BD fetch and lock handshake", 4,
-     "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
+    {"bd_setup_cycles", TimingUnit::Cycles, &P::bd_setup_cycles, 4,
+     "[est] BD fetch and lock handshake: a few cycles, as xdna-emu's Phoenix co-trace shows a producer's stream "
+     "stalling 1-6 cycles after its consumer's lock stall (the crossing latency); no per-BD figure published",
+     4, "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
     {"shim_task_dispatch_cycles", TimingUnit::Cycles, &P::shim_task_dispatch_cycles, 520,
      "[HW] xdna-emu: pipelined START_TASK gap ~520 cycles (cold ~3050)", 520,
-     "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+     "[est] carried over from AIE2 in cycles: xdna-emu measures NPU1 (Phoenix, array clock 1028 MHz) only"},
     {"shim_cold_task_dispatch_cycles", TimingUnit::Cycles, &P::shim_cold_task_dispatch_cycles, 3050,
-     "[HW] xdna-emu: cold START_TASK ~3,050 cycles (the first task a channel runs)", 3050,
-     "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+     "[HW] xdna-emu: cold START_TASK ~3,050 cycles apart on one channel (the first task a channel runs starts this "
+     "late; channels warm up in parallel [est])",
+     3050, "[est] carried over from AIE2 in cycles: xdna-emu measures NPU1 (Phoenix, array clock 1028 MHz) only"},
     {"shim_mm2s_task_overhead_cycles", TimingUnit::Cycles, &P::shim_mm2s_task_overhead_cycles, 249,
      "[HW] xdna-emu: per-task MM2S overhead 249 cycles", 249,
-     "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+     "[est] carried over from AIE2 in cycles: xdna-emu measures NPU1 (Phoenix, array clock 1028 MHz) only"},
     {"shim_s2mm_task_overhead_cycles", TimingUnit::Cycles, &P::shim_s2mm_task_overhead_cycles, 177,
      "[HW] xdna-emu: per-task S2MM overhead 177 cycles", 177,
-     "[est] carried over from AIE2: xdna-emu measures NPU1 (Phoenix) only"},
+     "[est] carried over from AIE2 in cycles: xdna-emu measures NPU1 (Phoenix, array clock 1028 MHz) only"},
     {"kernel_call_overhead_cycles", TimingUnit::Cycles, &P::kernel_call_overhead_cycles, 8,
      "[HW] row 4 - [TH] row 7: the int16 vector_scalar_mul call measures 72 cycles event0 -> event1, of which the "
      "store-bound loop is 64; the one place a call's overhead is counted (kernel cost models give the body)",
@@ -73,12 +84,19 @@ const TimingParamRow kTable[] = {
     {"cascade_word_latency_cycles", TimingUnit::Cycles, &P::cascade_word_latency_cycles, 1,
      "[est] AM020 describes the cascade as a direct core-to-core accumulator stream; no latency figure published", 1,
      "[est] carried over from AIE2: no AIE2P cascade figure published"},
+    {"core_element_access_cycles", TimingUnit::Cycles, &P::core_element_access_cycles, 1,
+     "[est] one at<T>() load or store in a body, with its share of the scalar op between: the core issues two "
+     "loads, one store and a 1-cycle scalar add/sub/compare per VLIW bundle (AM020 'AIE-ML Processor'; AM009 "
+     "'Scalar Unit'), so a pipelined scalar element loop sustains about one access per cycle",
+     1, "[est] carried over from AIE2: the AIE2P core keeps the two load units and one store unit"},
     {"runtime_op_cycles", TimingUnit::Cycles, &P::runtime_op_cycles, 10, "[est] controller per instruction", 10,
      "[est] carried over from AIE2: an estimate, not yet calibrated per generation"},
     {"host_invocation_latency_us", TimingUnit::Microseconds, &P::host_invocation_latency_us, 250.0,
      "[HW] row 9: vector_scalar_mul (4 x 1024 int32) measures 200-300 us NPU time after 4 warm-ups, of which the "
      "array works a few us: the rest is the host's invocation (XRT run, syncs)",
-     250.0, "[est] carried over from AIE2: no NPU2 end-to-end figure for a small design published"},
+     52.0,
+     "[HW] row 36: xrt-smi validate's latency test on Strix Halo (XDNA2), default power mode, averages 52 us per run "
+     "of its test design, whose 20-byte instruction stream (XRT PR 8154) leaves next to no array time: host time"},
 };
 
 } // namespace

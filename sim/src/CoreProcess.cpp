@@ -633,6 +633,18 @@ void CoreProcess::add_cycles(std::uint64_t cycles) {
     resync(waits);
 }
 
+// One element load or store of the body (Element::at): core_element_access_cycles of core time,
+// taken as add_cycles takes its cycles (a body with no blocking op still syncs within a quantum),
+// without add_cycles' memory-guard check, which would cost a scan per element.
+void CoreProcess::element_access() {
+    const std::uint64_t c = svc_.timing.core_element_access_cycles;
+    const auto waits = clk_.waits();
+    clk_.advance(c);
+    busy_ += c;
+    clk_.maybe_sync();
+    resync(waits);
+}
+
 ProcessView CoreProcess::view() const {
     auto v = base_view(ProcessView::Kind::Worker);
     for (std::size_t i = 0; i < prog_.rings.size(); ++i) {

@@ -46,6 +46,7 @@ public:
     void kernel_call(std::string_view kernel, std::uint64_t cycles, std::span<const model::MemoryView> views,
                      const std::function<void()>& run, const model::KernelWork& work) override;
     void add_cycles(std::uint64_t cycles) override;
+    void element_access() override;
     void cascade_put(const void* word) override;
     void cascade_get(void* word) override;
     /// The cascade links of this core (SimEngine wires them from Netlist::cascades).

@@ -57,7 +57,12 @@ private:
     int waiting_ = -1;
     bool queue_waiting_ = false;
     model::StreamEndpoint queue_channel_;
-    std::vector<model::StreamEndpoint> warm_channels_; ///< channels that have started a task
+    /// A channel that has started a task, and the cycle its cold start ends (its first task's start).
+    struct WarmChannel {
+        model::StreamEndpoint channel;
+        std::uint64_t warm_at = 0;
+    };
+    std::vector<WarmChannel> warm_channels_;
     std::size_t op_ = 0; ///< the instruction being executed
     std::uint64_t ops_done_ = 0;
     std::uint32_t invocation_ = 0;

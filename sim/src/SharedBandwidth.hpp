@@ -64,6 +64,11 @@ public:
         merge_from(i == head_ ? i : i - 1);
         return t;
     }
+    /// A link of `bytes_per_cycle` moves data through this path.
+    void attach(double bytes_per_cycle) { attached_ += bytes_per_cycle; }
+    /// The links through it can together move more than its rate: then (and only then) it can hold
+    /// a transfer, and the order of reservations matters.
+    bool contended() const { return attached_ > rate_; }
     /// A chunk that took `cycles` on its stream was held `extra` cycles longer by this path.
     void count_delay(std::uint64_t extra) { delay_cycles_ += extra; }
     const std::string& label() const { return label_; }
@@ -95,6 +100,7 @@ private:
     }
     std::string label_;
     double rate_;
+    double attached_ = 0; ///< the links' rates summed (attach)
     std::uint64_t whole_rate_; ///< rate_ if it is a whole number of bytes (integer division), else 0
     std::vector<Interval> busy_; ///< booked cycles, sorted and disjoint; those before head_ are over
     std::size_t head_ = 0;

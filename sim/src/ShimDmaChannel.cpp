@@ -76,7 +76,14 @@ void ShimDmaChannel::activate() {
             ps_.detail = fmt::format("task {} ({})", task.id, task.prov.describe());
             phase_ = Phase::Acquire;
             acquire_ = LockAcquire{task.acquire_value, task.acquire_equal, &lock_stall_};
-            if (q_.ready > now_cycles()) return clk_.trigger_cycles(q_.ready - now_cycles());
+            // A task starts no earlier than it is ready (a cold channel's first task starts late).
+            // A channel running ahead of simulated time past that keeps its lead; one that must
+            // wait for it waits in simulated time, so that channels starting together reserve host
+            // memory in simulated-time order whatever the engine's scheduling.
+            if (q_.ready > clk_.local_cycles()) {
+                clk_.set_local_cycles(q_.ready);
+                if (clk_.trigger_sync()) return;
+            }
             break;
         }
         case Phase::Acquire: {

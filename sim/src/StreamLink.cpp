@@ -96,6 +96,17 @@ Wake StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState& ps, Channe
             chunk = std::min(chunk, r->remaining);
             start = std::max(start, r->ready_at);
         }
+        if (start > now_cycles() &&
+            std::any_of(shared_.begin(), shared_.end(), [](const SharedBandwidth* p) { return p->contended(); })) {
+            // A chunk through a shared path its links can oversubscribe (host memory behind more
+            // than 12 shim channels at 4 B/cycle) reserves it at its start in simulated time:
+            // reservations that contend for the same cycles are then made in simulated-time order,
+            // not in the order processes running ahead reach them, so the share each channel gets
+            // does not depend on the engine's scheduling. A path that cannot be oversubscribed
+            // never holds a chunk, and is reserved without the wait.
+            time.stream_stall += start - clk.local_cycles();
+            return Wake::until(start);
+        }
         time.stream_stall += start - clk.local_cycles(); // ... and a receiver posted after it
         const auto route_latency = s.latency >= 0 ? static_cast<std::uint32_t>(s.latency) : latency_;
         auto cycles = stream_transfer_cycles(chunk, rate_, s.first ? route_latency : 0);

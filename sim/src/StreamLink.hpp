@@ -125,7 +125,10 @@ public:
     /// A shared memory path this link reads from or writes to: the host memory for a shim end, a
     /// mem tile's banks for a mem-tile end. Every chunk reserves its bytes on each (a broadcast
     /// reads its source once and writes each destination).
-    void add_shared(SharedBandwidth* path) { shared_.push_back(path); }
+    void add_shared(SharedBandwidth* path) {
+        shared_.push_back(path);
+        path->attach(rate_);
+    }
     const std::vector<SharedBandwidth*>& shared() const { return shared_; }
     /// Bytes delivered to every receiver since the run began.
     std::uint64_t delivered() const { return delivered_; }

@@ -169,7 +169,12 @@ bool TileDmaChannel::advance() {
 }
 
 // MM2S with padding: walk the padded index space; real positions read memory, padding emits the
-// pad word. dims and pad are outermost first; the innermost dim's units are words.
+// pad word. dims and pad are outermost first; the innermost dim's units are words. Dimension d
+// streams pad[d].before blocks, then its size data blocks, then pad[d].after blocks, a block being
+// one padded element of the inner dimensions (the mem-tile MM2S zero-padding of AM020, memory tile
+// DMA: before/after counts per dimension d0-d2; docs/hardware-sources.md zero_padding). The pad
+// word is the channel's CONSTANT_PAD_VALUE on AIE2P and zero on AIE2 (constant_pad_value); the
+// BD's length is the padded size (resolve checks it, DMABDOp::verify).
 void TileDmaChannel::gather_padded(const model::BufferDescriptor& bd, std::int64_t base) {
     staging_.clear();
     const auto& dims = bd.dims;
@@ -301,6 +306,10 @@ void TileDmaChannel::post(std::uint64_t at) {
     remaining = pat.total_bytes();
     ready_at = at;
     posted = true;
+    // Waiting for the stream's data since the BD was posted: also when on_filled posts the next
+    // BD of the chain itself (its lock free, or taken from a release made ahead), so that a run
+    // that stops here reports the wait from the same cycle with lock run-ahead on or off.
+    ps_.since = at;
     link_->notify_posted();
 }
 

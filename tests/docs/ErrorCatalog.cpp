@@ -156,7 +156,9 @@ const Catalog& catalog() {
         add_cli(k);
         add_export(k);
         add_scratchpad(k);
+        add_padding(k);
         add_hardware(k);
+        add_recorded_body(k);
         return k;
     }();
     return c;

@@ -123,7 +123,9 @@ void add_npy(Catalog& c); ///< called by add_harness
 void add_cli(Catalog& c);
 void add_export(Catalog& c);
 void add_scratchpad(Catalog& c);
+void add_padding(Catalog& c);
 void add_hardware(Catalog& c);
+void add_recorded_body(Catalog& c);
 
 } // namespace npusim::errcat
 

@@ -72,6 +72,7 @@ NPUSIM_CATALOG_TEST("ScratchpadParameter", scratchpad)
 NPUSIM_CATALOG_TEST("Cascades", cascade)
 NPUSIM_CATALOG_TEST("Low-level API", lowlevel)
 NPUSIM_CATALOG_TEST("Register-level runtime sequence", raw_sequence)
+NPUSIM_CATALOG_TEST("Padding and ObjectFifoLink", padding)
 NPUSIM_CATALOG_TEST("Devices and timing files", model)
 NPUSIM_CATALOG_TEST("Simulation", sim)
 NPUSIM_CATALOG_TEST("Harness: designs and parameters", design)
@@ -85,6 +86,7 @@ NPUSIM_CATALOG_TEST("CLI: output files and the process", process)
 NPUSIM_CATALOG_TEST("MLIR export", mlir_export)
 NPUSIM_CATALOG_TEST("NPU instruction files", hw_insts)
 NPUSIM_CATALOG_TEST("NPU runs", hw_runs)
+NPUSIM_CATALOG_TEST("RecordedBody", recorded_body)
 
 TEST_CASE("every component of the error catalog has its test case, ids and sites are well-formed", "[docs][errors]") {
     std::set<std::string> components;

@@ -104,10 +104,13 @@ TEST_CASE("E1 makes three SystemC waits per object and none per byte", "[example
     const auto w64 = waits(64 * 2048, 2048), w128 = waits(128 * 2048, 2048);
     CHECK((w128 - w64).thread == 64);
     CHECK((w128 - w64).method == 2 * 64);
-    CHECK(w64.all() < 3 * 64 + 20); // and a few for the run's start and end
+    // ... and some for the run's start and end: while the first objects stream, the core, its DMA
+    // channels and the drain run in lock step (two waits of each kind per object) until the input
+    // runs ahead of the core (8 objects: 20 thread and 22 method waits)
+    CHECK(w64.all() < 3 * 64 + 60);
     const auto without = waits(128 * 2048, 2048, false) - waits(64 * 2048, 2048, false);
     CHECK(without.thread == 64);
-    CHECK(without.method == 4 * 64);
+    CHECK(without.method <= 4 * 64); // at most four per object without run-ahead
     CHECK(run(64 * 2048, 2048).cycles == run(64 * 2048, 2048, false).cycles);
     // Objects 4x larger move 4x the bytes per BD with no more waits per object than without
     // run-ahead; 3.5 on average: at 8 KiB the core's MM2S is often already blocked on its lock when

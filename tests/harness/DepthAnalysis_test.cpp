@@ -228,9 +228,13 @@ TEST_CASE("depth analysis finds the smallest depth of a window consumer and the 
     // With 2 buffers the DMA cannot bring the next object while the core holds its window.
     CHECK(in.by_depth.at(2).cycles > in.by_depth.at(3).cycles);
     // ... but only by a few cycles per object (a 64 B object arrives in 16 cycles, the body takes 400):
-    // under 1% of the run, so depth 2 already counts as saturated (within 1% of the best).
-    CHECK(in.by_depth.at(2).cycles < in.by_depth.at(3).cycles * 101 / 100);
-    CHECK(in.saturation_depth == 2);
+    // under 2% of the run. The run is short (its fill and drain channels warm up in parallel, about
+    // 5,500 cycles), so that is more than the 1% within which a depth counts as saturated: depth 3 is
+    // the saturation depth. (With the two cold starts serialised, as before, the run was 2,530 cycles
+    // longer and depth 2 came within 1%.)
+    CHECK(in.by_depth.at(2).cycles < in.by_depth.at(3).cycles * 102 / 100);
+    CHECK(in.by_depth.at(2).cycles > in.by_depth.at(3).cycles * 101 / 100);
+    CHECK(in.saturation_depth == 3);
     CHECK(in.tile_capacity == model::device_by_name("npu1_1col").compute.memory_bytes);
     CHECK(in.tile_bytes_used >= 3 * 64 + 2 * 64);
     CHECK(in.bytes_at(*in.min_depth) == 128);

@@ -113,7 +113,7 @@ TEST_CASE("every example design is registered exactly once, in the npusim list o
               "softmax", "conv2d", "transform", "reduce", "lowlevel_passthrough", "chaining_channels", "custom_dma",
               "manual_switchbox", "stream_port_passthrough",
               "scratchpad_multiply", "scratchpad_offset",
-              "packet_flow_merge",
+              "packet_flow_merge", "dma_padding",
               // the catalog of hanging designs (docs/deadlocks.md)
               "deadlock_shared_pool_overacquire", "deadlock_held_exceeds_depth", "deadlock_opposite_order",
               "deadlock_opposite_order_dma", "deadlock_ring3", "deadlock_broadcast_skip", "deadlock_join_early",

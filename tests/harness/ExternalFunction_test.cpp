@@ -89,11 +89,23 @@ TEST_CASE("ExternalFunction errors", "[harness][external][errors]") {
     CHECK_THROWS_WITH(ExternalFunction("", types, affine_build(64)), "ExternalFunction: Kernel name cannot be empty.");
     CHECK_THROWS_WITH(ExternalFunction("ext_affine", types),
                       "ExternalFunction 'ext_affine': source_file or source_string must be provided.");
+    // with the run-time compiler (installed in this program: KernelCompiler_test includes its header),
+    // a source_string is compiled (here: a function with no parameters) and a source_file no linked
+    // build matches is compiled from the working directory (tests/harness/KernelCompiler_test.cpp runs them)
+    REQUIRE(external_compiler());
+    CHECK_THROWS_WITH(
+        ExternalFunction("ext_affine", types, {.source_string = "extern \"C\" void ext_affine() {}"}),
+        "ExternalFunction 'ext_affine': arg_types has 3 entries, the compiled 'ext_affine' (<source_string> []) takes "
+        "0 parameters");
+    CHECK_THROWS_WITH(ExternalFunction("ext_nope", types, {.source_file = "ext_nope.cc"}),
+                      Catch::StartsWith("ExternalFunction 'ext_nope': source_file ext_nope.cc does not exist (relative "
+                                        "paths are taken from the working directory, "));
+    // without it (a program that links only the frontend), only linked builds exist
+    const ExternalCompiler saved = set_external_compiler({});
     CHECK_THROWS_WITH(
         ExternalFunction("ext_affine", types, {.source_string = "void ext_affine() {}"}),
-        "ExternalFunction 'ext_affine': source_string needs a compiler at run time, which npusim does not "
-        "run; put the source in a file and build it with npusim_add_external_function "
-        "(cmake/NpusimExternalFunction.cmake)");
+        "ExternalFunction 'ext_affine': source_string needs npusim's run-time kernel compiler, which this program "
+        "does not link: link npusim::harness and include npusim/harness/KernelCompiler.hpp (or npusim/npusim.hpp)");
     CHECK_THROWS_WITH(ExternalFunction("ext_nope", types, {.source_file = "ext_nope.cc"}),
                       "ExternalFunction 'ext_nope': no build of 'ext_nope' is linked into this program; compile "
                       "ext_nope.cc with npusim_add_external_function(... NAME ext_nope) "
@@ -119,6 +131,7 @@ TEST_CASE("ExternalFunction errors", "[harness][external][errors]") {
         ExternalFunction("ext_affine", {tensor<std::int16_t>({64}), t64, scalar<std::int32_t>()}, affine_build(64)),
         "ExternalFunction 'ext_affine': arg_types[0] is i16[64] (2 B elements) but parameter 0 of the compiled "
         "function points to 4 B elements");
+    set_external_compiler(saved);
     ExternalFunction f("ext_affine", types, affine_build(64));
     CHECK_THROWS_WITH(f.tile_size(2), "ExternalFunction 'ext_affine': Argument 2 does not have a shape or is not an "
                                       "array type.");

@@ -52,7 +52,11 @@ TEST_CASE("matmul: the MACs the kernels declare, per core never above the matrix
     const double peak = model::matmul_mac_peak(model::Arch::AIE2, DType::i16).macs_per_cycle;
     CHECK(b.peak_macs_per_cycle == peak);
     CHECK(b.macs_per_kernel_cycle() <= peak);
-    CHECK(b.macs_per_kernel_cycle() > 0.6 * peak); // 0.81 efficiency, less call overheads and zeroing
+    // A 32^3 i16 call is 512 cycles of the matrix unit and 352 of mm.cc's per-outer-iteration fill,
+    // C stores and loop control (kernels::matmul_cycles), 864 + 8 overhead: 59% of peak; the zeroing
+    // calls lower it a little more.
+    CHECK(b.macs_per_kernel_cycle() > 0.5 * peak);
+    CHECK(b.macs_per_kernel_cycle() < 512.0 / 872.0 * peak);
     CHECK(b.macs_per_cycle() < b.macs_per_kernel_cycle()); // the run also moves data and waits
     REQUIRE(b.tiles.size() >= 3);
     const auto core = std::find_if(b.tiles.begin(), b.tiles.end(), [](const TileTime& t) { return !t.worker.empty(); });

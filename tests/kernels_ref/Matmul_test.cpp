@@ -238,23 +238,42 @@ TEST_CASE("matmul preconditions throw std::invalid_argument", "[kernels][matmul]
     REQUIRE_INVALID(from_blocked(src, 2, 2, 1, 1), "expected rows * cols = 4");
 }
 
-TEST_CASE("matmul cost: the measured bf16 call, and never above the matrix unit's peak", "[kernels][matmul][cost]") {
-    // [HW] row 8, re-attributed to bf16 (128 MAC/cycle on AIE2): 2,535 cycles event0 -> event1 for
-    // 64^3, of which 8 are the call overhead the simulator adds.
-    REQUIRE(matmul_cycles(64, 64, 64, 128) + kKernelCallOverheadCycles == 2535);
-    CHECK(kMatmulEfficiency == Approx(0.8105).epsilon(1e-3));
-    // i16 on AIE2 (64 MAC/cycle): twice the bf16 body
-    CHECK(matmul_cycles(64, 64, 64, 64) == 5054); // ceil(262144 / (64 * 0.8105))
-    CHECK(matmul_cycles(32, 32, 32, 64) == 632);
-    CHECK(matmul_cycles(0, 64, 64, 64) == 0);
-    // never more than peak MACs per cycle, at any size
-    for (int s : {4, 16, 32, 64, 128, 256})
-        for (double peak : {64.0, 128.0, 256.0, 512.0}) {
-            const double macs = double(s) * s * s;
-            CHECK(macs / static_cast<double>(matmul_cycles(s, s, s, peak)) <= peak);
-        }
-    REQUIRE_INVALID(matmul_cycles(-1, 64, 64, 64), ">= 0");
-    REQUIRE_INVALID(matmul_cycles(64, 64, 64, 0), "the peak must be positive");
+TEST_CASE("matmul cost: mm.cc's loop nest reproduces the measured bf16 call and never beats the matrix unit",
+          "[kernels][matmul][cost]") {
+    // [HW] row 8: bf16 64^3 on AIE2 (4x8x4 mmul, 4x4 expansion, bf16 out), 2,535 cycles event0 ->
+    // event1 of which 8 are the call overhead the simulator adds: 16 outer iterations x (8 inner x
+    // 16 mmuls + 13 fill + 16 C stores + 1 control) = 2,528.
+    const MatmulLoop bf16_aie2 = mm_cc_loop(false, MmInput::bf16, 2, 128);
+    CHECK(bf16_aie2.row_blocks == 4);
+    CHECK(bf16_aie2.col_blocks == 4);
+    const auto parts = matmul_cycle_parts(64, 64, 64, bf16_aie2);
+    CHECK(parts.steady == 2048); // 262,144 MACs / 128
+    CHECK(parts.fill_drain == 16 * (13 + 16 + 1));
+    CHECK(matmul_cycles(64, 64, 64, bf16_aie2) + kKernelCallOverheadCycles == 2536);
+    // i16 -> i32 on AIE2 (4x4x4, 2x2 expansion): 64 outer x (16 x 4 + 13 + 8 + 1)
+    const MatmulLoop i16_aie2 = mm_cc_loop(false, MmInput::i16, 4, 64);
+    CHECK(matmul_cycles(64, 64, 64, i16_aie2) == 64 * (16 * 4 + 22));
+    // 32^3: the fill and stores weigh more on a smaller call (16 outer x (8 x 4 + 22) = 864, 59 %
+    // of peak), which a flat MACs / (peak x efficiency) model misses.
+    CHECK(matmul_cycles(32, 32, 32, i16_aie2) == 864);
+    // AIE2P i8 (8x8x8, 2x2) into i8: 16 outer x (8 x 4 + 13 + 8 + 1)
+    CHECK(matmul_cycles(64, 64, 64, mm_cc_loop(true, MmInput::i8, 1, 512)) == 16 * 54);
+    CHECK(matmul_cycles(0, 64, 64, i16_aie2) == 0);
+    // never more than peak MACs per cycle, at any size, type and generation; the steady state is
+    // exactly MACs / peak
+    for (bool p : {false, true})
+        for (auto [in, peak] : {std::pair{MmInput::i8, 256.0}, {MmInput::i16, 64.0}, {MmInput::bf16, 128.0}})
+            for (int out_bytes : {1, 2, 4})
+                for (int sz : {16, 32, 64, 128, 256}) {
+                    const auto loop = mm_cc_loop(p, in, out_bytes, p ? 2 * peak : peak);
+                    const double macs = double(sz) * sz * sz;
+                    CHECK(macs / static_cast<double>(matmul_cycles(sz, sz, sz, loop)) < loop.peak_macs_per_cycle);
+                    CHECK(static_cast<double>(matmul_cycle_parts(sz, sz, sz, loop).steady) ==
+                          macs / loop.peak_macs_per_cycle);
+                }
+    REQUIRE_INVALID(matmul_cycles(-1, 64, 64, i16_aie2), ">= 0");
+    REQUIRE_INVALID(matmul_cycles(64, 64, 64, MatmulLoop{4, 4, 4, 2, 2, 0, 4}), "the peak must be positive");
+    REQUIRE_INVALID(matmul_cycles(64, 64, 64, MatmulLoop{4, 4, 4, 0, 2, 64, 4}), "row_blocks must be > 0");
 }
 
 TEST_CASE("matmul_i8_{i8,i16,i32}: C += A*B kept to the low 8 / 16 / 32 bits (no saturation)", "[kernels][matmul]") {

@@ -178,12 +178,12 @@ TEST_CASE("every table number of every device, field by field", "[model][device]
 namespace {
 // Every field of a tile preset is set: positive where the tile kind has the resource, zero only
 // where it has none (shim tiles have no data memory; only compute tiles have a core stack).
-// The structured binding names all 17 fields: a field added to TileResources fails to compile here
+// The structured binding names all 18 fields: a field added to TileResources fails to compile here
 // until this test checks it too.
 void check_tile_preset_is_complete(const TileResources& r, TileKind kind) {
     const auto& [memory_bytes, alloc_banks, physical_banks, locks, lock_max_value, bds, bds_split, s2mm, mm2s, bd_dims,
-                 buffer_length_bits, wrap_bits, step_bits, iteration_bits, zero_padding, buffer_alignment,
-                 default_stack_bytes] = r;
+                 buffer_length_bits, wrap_bits, step_bits, iteration_bits, zero_padding, constant_pad_value,
+                 buffer_alignment, default_stack_bytes] = r;
     const bool has_memory = kind != TileKind::Shim;
     CHECK((memory_bytes > 0) == has_memory);
     CHECK((alloc_banks > 0) == has_memory);
@@ -205,6 +205,7 @@ void check_tile_preset_is_complete(const TileResources& r, TileKind kind) {
     CHECK(step_bits > 0);
     CHECK(iteration_bits > 0);
     CHECK(zero_padding == (kind == TileKind::Mem));
+    CHECK((!constant_pad_value || zero_padding)); // a pad value needs padding
     CHECK(buffer_alignment > 0);
     CHECK((default_stack_bytes > 0) == (kind == TileKind::Compute));
 }
@@ -246,7 +247,8 @@ TEST_CASE("arch_preset: every field of every preset is set", "[model][device]") 
     }
 }
 
-TEST_CASE("arch_preset: AIE2P tables are AIE2's except the mem tile's physical banks", "[model][device]") {
+TEST_CASE("arch_preset: AIE2P tables are AIE2's except the mem tile's physical banks and pad value register",
+          "[model][device]") {
     const ArchPreset& aie2 = arch_preset(Arch::AIE2);
     const ArchPreset& aie2p = arch_preset(Arch::AIE2P);
     CHECK(aie2p.compute == aie2.compute);
@@ -254,8 +256,11 @@ TEST_CASE("arch_preset: AIE2P tables are AIE2's except the mem tile's physical b
     CHECK_FALSE(aie2p.mem == aie2.mem);
     CHECK(aie2.mem.physical_banks == 16); // AM020: 16 x 32 KiB
     CHECK(aie2p.mem.physical_banks == 8); // AM027: 8 banks of 2K x 256 bit
+    CHECK_FALSE(aie2.mem.constant_pad_value); // AIETargetModel.h:456: no CONSTANT_PAD_VALUE on AIE2
+    CHECK(aie2p.mem.constant_pad_value); // AIETargetModel.h:926 BaseNPU2TargetModel
     TileResources mem = aie2p.mem;
     mem.physical_banks = aie2.mem.physical_banks;
+    mem.constant_pad_value = aie2.mem.constant_pad_value;
     CHECK(mem == aie2.mem);
     CHECK(aie2p.compute_ports == aie2.compute_ports);
     CHECK(aie2p.mem_ports == aie2.mem_ports);
@@ -329,6 +334,7 @@ TEST_CASE("docs/hardware-sources.md lists every preset number with a source", "[
         {"step_bits", [](const TileResources& r) { return cell(r.step_bits); }},
         {"iteration_bits", [](const TileResources& r) { return cell(r.iteration_bits); }},
         {"zero_padding", [](const TileResources& r) { return cell(r.zero_padding); }},
+        {"constant_pad_value", [](const TileResources& r) { return cell(r.constant_pad_value); }},
         {"buffer_alignment", [](const TileResources& r) { return cell(r.buffer_alignment); }},
         {"default_stack_bytes", [](const TileResources& r) { return cell(r.default_stack_bytes); }}};
     const auto tile_rows = test::markdown_table(doc, "| field | compute | mem | shim | source |");
@@ -363,9 +369,11 @@ TEST_CASE("docs/hardware-sources.md lists every preset number with a source", "[
         CHECK(port_rows[i][2] == cell(ports[i].second(p.mem_ports)));
         CHECK(port_rows[i][3] == cell(ports[i].second(p.shim_ports)));
     }
-    // The one AIE2P difference is documented with its value.
+    // The two AIE2P differences are documented with their values.
     CHECK(arch_preset(Arch::AIE2P).mem.physical_banks == 8);
     CHECK_THAT(doc, Catch::Contains("the mem tile's `physical_banks` is 8, from AM027"));
+    CHECK(arch_preset(Arch::AIE2P).mem.constant_pad_value);
+    CHECK_THAT(doc, Catch::Contains("the mem tile's `constant_pad_value` is true"));
 }
 
 #include "npusim/model/LockRules.hpp"

@@ -100,11 +100,17 @@ struct RtpDesign {
     Program program(int set_value = 1) {
         Runtime rt(
             [this, set_value](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
+                // One task group per phase, finished before the next phase sets the barrier: the
+                // sequence may set it again only after the worker has released phase 1 (else a
+                // set(1) that comes first is lost under the worker's release and it waits forever,
+                // as it would on the NPU).
                 for (int phase = 0; phase < 2; ++phase) {
                     rtp[0] = phase == 0 ? 3 : 5;
                     barrier.set(set_value);
-                    i.fill(a);
-                    o.drain(b, {.wait = true});
+                    TaskGroup g;
+                    i.fill(a, {.group = &g});
+                    o.drain(b, {.wait = true, .group = &g});
+                    g.finish();
                 }
             },
             fn_args(tensor<std::int32_t>({16}), tensor<std::int32_t>({16}), in.prod(), out.cons()));

@@ -74,9 +74,14 @@ TEST_CASE("repeat_count sends every object R times", "[sim][links]") {
 }
 
 TEST_CASE("mem-tile padding surrounds each object with the pad value", "[sim][links]") {
+    // The output object is the padded one (10 x 12): a padded BD's length counts the padding and
+    // the toolchain refuses a smaller one (DMABDOp::verify "Data exceeds len after padding.",
+    // AIEDialect.cpp:2477-2485; tests/sim/Padding_test.cpp).
     ObjectFifo in2(tensor<std::int32_t>({64}), "in2");
-    auto fwd2 =
-        in2.cons().forward({.dims_to_stream = {{8, 8}, {8, 1}}, .pad_dimensions = {{1, 1}, {2, 2}}, .pad_value = 7});
+    auto fwd2 = in2.cons().forward({.obj_type = tensor<std::int32_t>({120}),
+                                    .dims_to_stream = {{8, 8}, {8, 1}},
+                                    .pad_dimensions = {{1, 1}, {2, 2}},
+                                    .pad_value = 7});
     Runtime rt(
         [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
             i.fill(a);

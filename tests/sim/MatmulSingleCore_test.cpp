@@ -27,7 +27,9 @@ TEST_CASE("single-core matmul with mem-tile re-tiling matches an int64 reference
             kernels::matmul_i16_i32(a, b, c, 32, 32, 32, 4, 4, 4);
         },
         {tensor<std::int16_t>({m, k}), tensor<std::int16_t>({k, n}), tensor<std::int32_t>({m, n})},
-        [](std::span<const KernelArg>) { return kernels::matmul_cycles(32, 32, 32, 64); });
+        [](std::span<const KernelArg>) {
+            return kernels::matmul_cycles(32, 32, 32, kernels::mm_cc_loop(false, kernels::MmInput::i16, 4, 64));
+        });
     Kernel zero("zero_i32", +[](std::int32_t* c) { kernels::zero_i32(c, 32, 32); }, {tensor<std::int32_t>({m, n})});
     const std::int64_t tiles = (M / m) * (N / n), ksteps = K / k;
     Worker w(

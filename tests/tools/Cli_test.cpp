@@ -335,7 +335,7 @@ TEST_CASE("run --what-if: each ablation alone beside the baseline, outputs check
     const auto bad = cli({"run", "vector_scalar_mul", "--what-if", "free-dma"});
     CHECK(bad.code == 2);
     CHECK_THAT(bad.err, Catch::Contains("--what-if: unknown ablation 'free-dma' (one of: free-kernels, unlimited-ddr, "
-                                        "ideal-locks, zero-host-latency, all)"));
+                                        "ideal-locks, zero-host-latency, all, sensitivity)"));
 }
 
 TEST_CASE("run --device a,b: the same design on several devices, cycles and output digests side by side", "[cli]") {

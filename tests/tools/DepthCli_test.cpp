@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -168,4 +169,20 @@ TEST_CASE("npusim depth usage errors exit with code 2", "[depth][cli]") {
     const auto p = cli({"depth", "vector_reduce_max", "--param", "size=100"});
     CHECK(p.code == 2);
     CHECK_THAT(p.err, Catch::Contains("design error"));
+}
+
+TEST_CASE("npusim depth's header and the HTML report name a named parameter's value, not its index",
+          "[depth][cli]") {
+    const auto r = cli({"depth", "dma_padding", "--param", "api=split", "--param", "count=1", "--jobs", "2"});
+    INFO(r.out << r.err);
+    REQUIRE(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("npusim depth: dma_padding on npu1_1col (after=4 api=split before=4 count=1 "
+                                      "dtype=i32 pad=0 real=8)"));
+    npusim::test::TempDir d("npusim_depth_names");
+    const auto h = cli({"run", "dma_padding", "--param", "dtype=i8", "--html", d.file("r.html")});
+    INFO(h.out << h.err);
+    REQUIRE(h.code == 0);
+    std::ifstream in(d.file("r.html"));
+    const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK_THAT(page, Catch::Contains("api=forward before=4 count=4 dtype=i8"));
 }

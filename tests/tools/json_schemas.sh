@@ -34,6 +34,7 @@ run run_float run softmax
 run run_cascade run matmul_cascade --device npu2 --param M=128 --param N=128 --param K=256
 run run_rtp run scale_shift
 run run_whatif run memcpy --what-if all
+run run_sensitivity run passthrough_kernel --device npu2 --what-if sensitivity
 run run_netlist run memcpy --netlist
 "$py" -c "
 import numpy as np

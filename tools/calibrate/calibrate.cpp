@@ -209,36 +209,46 @@ int main(int argc, char** argv) {
                         "E3 bits=16: active cycles of the shim MM2S per BD of (0,2) S2MM", 512, 512,
                         static_cast<double>(tx.active_cycles) / static_cast<double>(rx.bds), "cycles"});
     }
-    // The matmul kernel cost model on the call the guide measured (bf16 64^3; no bf16 design yet).
-    rows.push_back(
-        {"8", "matmul kernel call, bf16 64 x 64 x 64 (kernel cost model only: no bf16 design registered)",
-         "kernels::matmul_cycles(64, 64, 64, bf16 peak) + kernel_call_overhead_cycles", 2535, 2535,
-         static_cast<double>(
-             kernels::matmul_cycles(64, 64, 64, model::matmul_mac_peak(model::Arch::AIE2, DType::bf16).macs_per_cycle) +
-             t1.kernel_call_overhead_cycles),
-         "cycles"});
-    // Per-core matmul kernel efficiency (Taka et al. Table 1, 2nd): the kernel cost model's MAC/cycle
-    // of one i8 64^3 call on AIE2P, call overhead included (their kernel sizes are not given).
+    // The matmul kernel cost model (mm.cc's loop nest, kernels::matmul_cycles) on the call the guide
+    // measured: single_core's matmul_bf16_bf16, 64^3 (docs/timing-model.md, "Kernels").
+    {
+        const auto loop = kernels::mm_cc_loop(false, kernels::MmInput::bf16, 2,
+                                              model::matmul_mac_peak(model::Arch::AIE2, DType::bf16).macs_per_cycle);
+        rows.push_back({"8", "matmul kernel call, bf16 -> bf16 64 x 64 x 64 (kernel cost model: mm.cc's loop nest)",
+                        "kernels::matmul_cycles(64, 64, 64, mm_cc_loop(AIE2, bf16, 4x4 expansion)) + "
+                        "kernel_call_overhead_cycles",
+                        2535, 2535,
+                        static_cast<double>(kernels::matmul_cycles(64, 64, 64, loop) + t1.kernel_call_overhead_cycles),
+                        "cycles"});
+    }
+    // Per-core matmul kernel efficiency (Taka et al. Table 1, 2nd): mm.cc's AIE2P i8 -> i8 kernel at
+    // 64^3, call overhead included (their own kernel and sizes are not given).
     {
         const auto t2 = model::TimingParams::for_arch(model::Arch::AIE2P);
-        const double peak = model::matmul_mac_peak(model::Arch::AIE2P, DType::i8).macs_per_cycle;
+        const auto loop = kernels::mm_cc_loop(true, kernels::MmInput::i8, 1,
+                                              model::matmul_mac_peak(model::Arch::AIE2P, DType::i8).macs_per_cycle);
         const double cyc =
-            static_cast<double>(kernels::matmul_cycles(64, 64, 64, peak) + t2.kernel_call_overhead_cycles);
+            static_cast<double>(kernels::matmul_cycles(64, 64, 64, loop) + t2.kernel_call_overhead_cycles);
         rows.push_back({"19", "single-core int8 matmul kernel on XDNA2, MAC/cycle of 512 (kernel cost model only)",
-                        "kernels::matmul_cycles(64, 64, 64, AIE2P i8 peak 512) + kernel_call_overhead_cycles: 64^3 "
-                        "MACs / cycles (Taka et al.'s own kernel; size not given)",
+                        fmt::format("kernels::matmul_cycles(64, 64, 64, mm_cc_loop(AIE2P, i8 -> i8)) + "
+                                    "kernel_call_overhead_cycles = {:.0f} cycles: 64^3 MACs / cycles (mm.cc's 2x2 "
+                                    "kernel; Taka et al. run their own 4x2 / 4x4 expansions at sizes not given)",
+                                    cyc),
                         384, 450.6, 64.0 * 64 * 64 / cyc, "MAC/cycle"});
     }
     // Hello-XDNA's single-tile bf16 -> fp32 32^3 kernel on XDNA1 (398 GFLOPS; its peak of 410 is
-    // 128 MAC x 2 x 1.6 GHz): the kernel cost model's call at 1.6 GHz.
+    // 128 MAC x 2 x 1.6 GHz): mm.cc's bf16 -> f32 call at 1.6 GHz.
     {
-        const double peak = model::matmul_mac_peak(model::Arch::AIE2, DType::bf16).macs_per_cycle;
+        const auto loop = kernels::mm_cc_loop(false, kernels::MmInput::bf16, 4,
+                                              model::matmul_mac_peak(model::Arch::AIE2, DType::bf16).macs_per_cycle);
         const double cyc =
-            static_cast<double>(kernels::matmul_cycles(32, 32, 32, peak) + t1.kernel_call_overhead_cycles);
+            static_cast<double>(kernels::matmul_cycles(32, 32, 32, loop) + t1.kernel_call_overhead_cycles);
         rows.push_back({"22", "single-tile bf16 -> fp32 32 x 32 x 32 kernel, XDNA1, GFLOPS (kernel cost model only)",
-                        fmt::format("kernels::matmul_cycles(32, 32, 32, AIE2 bf16 peak 128) + "
+                        fmt::format("kernels::matmul_cycles(32, 32, 32, mm_cc_loop(AIE2, bf16 -> f32)) + "
                                     "kernel_call_overhead_cycles = {:.0f} cycles; 2 x 32^3 / cycles x 1.6 GHz (the "
-                                    "source's peak, 410 = 128 x 2 x 1.6; its own 4x8x4 kernel, not mm.cc's)",
+                                    "source's peak, 410 = 128 x 2 x 1.6). The source runs its own hand-scheduled "
+                                    "kernel, 288 bundles of which 256 issue a VMAC; npusim models mm.cc's, whose 4 "
+                                    "outer iterations each pay the fill and 32 cycles of f32 C stores",
                                     cyc),
                         398, 398, 2.0 * 32 * 32 * 32 / cyc * 1.6, "GFLOPS"});
     }
@@ -253,6 +263,45 @@ int main(int argc, char** argv) {
         rows.push_back({"9", "vector_scalar_mul int32 4096 elements, NPU time per run after 4 warm-ups",
                         "`npusim run vector_scalar_mul --param bits=32 --warmup 4 --iters 10 --json`: npu_time_us", 200,
                         300, us, "us"});
+    }
+    // Calibration set 2, row 25: mlir-aie's whole_array (community run on Strix, 8 columns), bf16 ->
+    // f32 512^3 with 32^3 tiles, run as makefile-common runs it (--warmup 1 --iters 1): the npu time
+    // of the timed (second) invocation.
+    {
+        const auto t2 = model::TimingParams::for_arch(model::Arch::AIE2P);
+        const auto rep = run("matmul_whole_array", "npu2",
+                             {{"M", 512},
+                              {"K", 512},
+                              {"N", 512},
+                              {"m", 32},
+                              {"k", 32},
+                              {"n", 32},
+                              {"dtype_in", param_name_code("bf16")},
+                              {"dtype_out", param_name_code("f32")}},
+                             1, 1);
+        const auto& timed = rep.invocations.back();
+        rows.push_back({"25",
+                        "mlir-aie whole_array bf16 -> f32 512^3, m = k = n = 32, Strix (8 columns), NPU time of the "
+                        "timed run",
+                        fmt::format("`npusim run matmul_whole_array --device npu2 --param M=512 --param K=512 --param "
+                                    "N=512 --param m=32 --param k=32 --param n=32 --param dtype_in=bf16 --param "
+                                    "dtype_out=f32 --warmup 1`: {:L} cycles at {:.0f} MHz + {:.0f} us host latency",
+                                    timed.cycles, t2.clock_mhz, t2.host_invocation_latency_us),
+                        233, 233, static_cast<double>(timed.cycles) / t2.clock_mhz + t2.host_invocation_latency_us,
+                        "us"});
+    }
+    // Row 33: ml/conv2d (community run), i8 32 x 32 image, 64 -> 64 channels: test.py times its one
+    // and only run (no warm-up), on Strix and on Phoenix.
+    for (const auto& [device, fig, where] :
+         std::vector<std::tuple<const char*, double, const char*>>{{"npu2", 490, "Strix"}, {"npu1", 900, "Phoenix"}}) {
+        const auto t = model::TimingParams::for_arch(model::device_by_name(device).arch);
+        const auto rep = run("conv2d", device, {});
+        rows.push_back(
+            {"33", fmt::format("ml/conv2d i8 32 x 32, 64 -> 64 channels, {}, NPU time of a single (cold) run", where),
+             fmt::format("`npusim run conv2d --device {}`: {:L} cycles at {:.0f} MHz + {:.0f} us host "
+                         "latency (npusim's latency is a warm run's; test.py times one cold run)",
+                         device, rep.result.cycles, t.clock_mhz, t.host_invocation_latency_us),
+             fig, fig, static_cast<double>(rep.result.cycles) / t.clock_mhz + t.host_invocation_latency_us, "us"});
     }
     // Shim DMA single-BD durations (xdna-emu raw table): memcpy, mem-tile bypass, one channel.
     for (const auto& [words, mm2s, s2mm] :

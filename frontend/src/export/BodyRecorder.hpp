@@ -3,14 +3,19 @@
 // IRON's core_fn emits into an aie.core region (python/iron/dataflow/objectfifo.py
 // ObjectFifoHandle.acquire/release, python/iron/kernel.py Kernel.__call__, python/iron/worker.py
 // WorkerRuntimeBarrier.wait_for_value/release_with_value, python/helpers/dialects/scf.py _for).
-// What has no op (inline arithmetic on element memory, add_cycles, body-level cascade words,
-// control flow that depends on data) is a DesignError naming the worker and the construct.
+// What has no op (writes through as<T>() spans, a stored value no one-op expression of the loads
+// gives, control flow that depends on data) is a DesignError naming the worker and the construct;
+// add_cycles, time that has no op, exports as nothing.
 //
 // Element reads and writes (IRON's `buf[i]` and `buf[i] = v`: memref.load / memref.store) are seen
-// through Element's access observer. Which load a scalar kernel argument came from is found by
-// running the body over memory filled with two patterns in which no constant can equal the same
-// value in both (see fill_bits); two more runs, over zeroed and 0xA5-filled memory, replay those
-// decisions and must record the same ops.
+// through Element's access observer (BodyRecorderElements.cpp). Which load a scalar kernel
+// argument came from (BodyRecorderCalls.cpp) and which arith op a store computed
+// (ArithInference) are found by running the body over memory filled with two patterns in which
+// no constant can equal the same value in both (see fill_bits); two more runs, over zeroed and
+// 0xA5-filled memory, replay those decisions and must record the same ops. A range_ body is
+// traced for two values of its index, which binds the index in its element accesses (LoopIndex).
+#include "export/ArithInference.hpp"
+#include "export/LoopIndex.hpp"
 #include "export/MlirIr.hpp"
 
 #include "npusim/frontend/ControlFlow.hpp"
@@ -137,7 +142,6 @@ private:
     Op& emit(Op op);
     int constant(std::int64_t v, const std::string& type);
     const Chunk& chunk_of(const KernelArg& a, const Kernel& k, std::size_t i);
-    std::string signature(const Region& r, int first_id) const;
     void check_untouched() const;
     void check_views_consumed() const;
     /// Turns the access at<T> announced last into its memref.load or memref.store, now that the
@@ -149,6 +153,16 @@ private:
     bool in_scope(const Region* r) const;
     std::vector<int> index_constants(const Chunk& c, std::int64_t flat);
     int emit_load(std::size_t chunk, std::int64_t flat);
+    /// The collecting runs' bookkeeping of access n (a store shows in one fill at least).
+    void note_access(std::size_t n, const Chunk& c, bool changed, std::uint64_t bits);
+    /// After both collecting runs: the expression each store computes (or a refusal).
+    void decide_stores();
+    /// The value a store writes: its decided expression's ops over the loads, or a constant.
+    int stored_value(std::size_t n, const Chunk& c, std::uint64_t bits);
+    /// The ordinal of the chunk holding `word` (a 64-byte cascade word inside one element).
+    std::size_t cascade_chunk(const void* word, const char* what);
+    /// The vector<...> type of a 512-bit cascade word of the chunk's element type.
+    static std::string cascade_vector(const Chunk& c);
     std::vector<Source> candidates(const Kernel& k, std::size_t i, const KernelArg& a, unsigned width);
     int scalar_value(const Kernel& k, std::size_t i, const KernelArg& a, const std::string& ty, unsigned width);
     void decide(const std::vector<std::vector<Source>>& a, const std::vector<std::vector<Source>>& b);
@@ -179,11 +193,12 @@ private:
     std::vector<char> written_; ///< a collecting run saw the access change its slot
     std::vector<std::uint64_t> after_[2]; ///< the slot's bits after the access, in the p0 and p1 runs
     std::vector<std::string> access_owner_; ///< the accessed memory's name (p0 run)
-    /// Per access that stores, in each collecting run: the loads (ordinals in loads_, in scope,
-    /// same type) whose value it wrote.
-    std::vector<std::vector<std::size_t>> store_loads_[2];
-    /// Per access: the load whose value it stores (memref.store of that load), or -1 (a constant).
-    std::vector<std::ptrdiff_t> store_source_;
+    /// Per access that stores, in each collecting run: the expressions over the loads (ordinals in
+    /// loads_, in scope, same type) that give the value it wrote (ArithInference).
+    std::vector<std::vector<StoreExpr>> store_exprs_[2];
+    /// Per access: the expression it stores, or none (a constant).
+    std::vector<std::optional<StoreExpr>> store_expr_;
+    IndexConstants index_consts_; ///< index constants a range_ may bind (LoopIndex)
     std::size_t ops_ = 0;
     std::vector<CalledKernel> kernels_;
 };

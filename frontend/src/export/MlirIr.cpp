@@ -71,7 +71,13 @@ void print_text(const Text& t, const Namer& names, std::string& out) {
     for (const auto& p : t) out += p.value >= 0 ? names.name(p.value) : p.text;
 }
 
+void print_label(const Op& op, int indent, std::string& out) {
+    out.append(static_cast<std::size_t>(std::max(indent - 2, 0)), ' ');
+    out += op.label + ":\n";
+}
+
 void print_op(const Op& op, const Namer& names, int indent, std::string& out) {
+    if (!op.label.empty()) return print_label(op, indent, out);
     out.append(static_cast<std::size_t>(indent), ' ');
     if (op.result >= 0) out += names.name(op.result) + " = ";
     print_text(op.text, names, out);
@@ -94,6 +100,7 @@ std::string joined(const std::vector<std::string>& v) {
 // OperationPrinter::printGenericOp (mlir/lib/IR/AsmPrinter.cpp): "name"(operands) ({regions})
 // {attributes} : (operand types) -> result types; block arguments on a ^bb0 label.
 void print_generic_op(const Op& op, const Namer& names, int indent, std::string& out) {
+    if (!op.label.empty()) return print_label(op, indent, out);
     const Generic& g = op.gen;
     if (g.name.empty()) throw std::logic_error("MLIR export: an op has no generic form: " + op.text.front().text);
     out.append(static_cast<std::size_t>(indent), ' ');
@@ -104,6 +111,7 @@ void print_generic_op(const Op& op, const Namer& names, int indent, std::string&
         types.push_back(names.type(v));
     }
     out += "\"" + g.name + "\"(" + joined(operands) + ")";
+    if (!g.successors.empty()) out += "[" + joined(g.successors) + "]";
     if (g.empty_region) out += " ({\n" + std::string(static_cast<std::size_t>(indent), ' ') + "})";
     if (!op.regions.empty()) {
         out += " (";

@@ -39,6 +39,9 @@ struct Generic {
     std::string terminator;
     /// One empty region the pretty form does not print (a func.func declaration's body).
     bool empty_region = false;
+    /// Successor blocks ("^bb1"), printed `[^bb1, ^bb2]` after the operands (aie.dma_start,
+    /// aie.next_bd); the pretty text names them itself.
+    std::vector<std::string> successors{};
 };
 
 /// A Generic with its fields in order (attributes sorted when printed).
@@ -46,12 +49,20 @@ Generic generic(std::string name, std::vector<int> operands = {}, std::vector<st
                 std::string result_type = {}, std::string terminator = {});
 
 struct Op {
+    /// Not an op: the label ("^bb1") that starts a block of a region with several blocks (aie.mem's
+    /// BD chains); printed on its own line, indented as the region's parent.
+    static Op block(std::string label) {
+        Op op;
+        op.label = std::move(label);
+        return op;
+    }
     int result = -1; ///< the value this op defines, or -1
     std::string hint; ///< its name hint ("" : anonymous %N)
     Text text; ///< everything after "%x = "
     std::vector<Region> regions; ///< printed as " {" ... "}" after `text`
     Text tail; ///< after the closing brace of the last region (" {stack_size = 2048 : i32}")
     Generic gen; ///< the same op in the generic form
+    std::string label{}; ///< non-empty: a block label (Op::block), not an op
 };
 
 struct Region {

@@ -1,6 +1,7 @@
 #include "export/ModuleExporter.hpp"
 
 #include "export/BodyRecorder.hpp"
+#include "export/LowLevelExporter.hpp"
 #include "export/MlirTypes.hpp"
 #include "export/SequenceExporter.hpp"
 #include "resolve/DepthRule.hpp"
@@ -18,21 +19,6 @@
 namespace npusim::iron::detail::mlir {
 
 namespace {
-
-std::string dims_text(const StreamDims& dims) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < dims.size(); ++i)
-        s += fmt::format("{}<size = {}, stride = {}>", i ? ", " : "", dims[i].first, dims[i].second);
-    return s + "]";
-}
-
-std::string offsets_text(const std::vector<std::int64_t>& v) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-    return s + "]";
-}
-
-std::string objectfifo_type(const TensorType& t) { return "!aie.objectfifo<" + mlir_memref_type(t) + ">"; }
 
 const char* alloc_text(AllocScheme s) { return alloc_scheme_name(s); }
 
@@ -88,7 +74,22 @@ int ModuleExporter::tile_op(const std::string& kind, const Tile& t) {
 int ModuleExporter::worker_tile(const WorkerState* w) {
     auto it = worker_tiles_.find(w);
     if (it != worker_tiles_.end()) return it->second;
-    return worker_tiles_[w] = tile_op("CoreTile", w->opts.tile);
+    const Tile& t = w->opts.tile;
+    if (t.pinned()) {
+        auto c = coord_tiles_.find({*t.col, *t.row});
+        if (c != coord_tiles_.end()) return worker_tiles_[w] = c->second;
+        return worker_tiles_[w] = coord_tiles_[{*t.col, *t.row}] = tile_op("CoreTile", t);
+    }
+    return worker_tiles_[w] = tile_op("CoreTile", t);
+}
+
+int ModuleExporter::coord_tile(const Tile& t) {
+    static const std::map<TileKind, std::string> kinds{
+        {TileKind::Compute, "CoreTile"}, {TileKind::Mem, "MemTile"}, {TileKind::Shim, "ShimNOCTile"}};
+    if (!t.pinned()) return tile_op(kinds.at(t.kind.value_or(TileKind::Compute)), t);
+    auto c = coord_tiles_.find({*t.col, *t.row});
+    if (c != coord_tiles_.end()) return c->second;
+    return coord_tiles_[{*t.col, *t.row}] = tile_op(kinds.at(program_.device().kind_at(t.coord())), t);
 }
 
 int ModuleExporter::endpoint_tile(const EndpointState* ep) {
@@ -109,28 +110,6 @@ int ModuleExporter::endpoint_tile(const EndpointState* ep) {
     return endpoint_tiles_[ep] = tile_op(ep->owner == OwnerKind::MemTile ? "MemTile" : "ShimNOCTile", ep->tile);
 }
 
-void ModuleExporter::collect_fifos() {
-    std::set<FifoState*> seen;
-    std::vector<FifoState*> todo;
-    auto add = [&](FifoState* f) {
-        if (f && seen.insert(f).second) todo.push_back(f);
-    };
-    for (const auto& w : program_.workers())
-        for (auto* ep : w.state()->endpoints) add(ep->fifo);
-    for (auto* ep : program_.runtime().state()->endpoints) add(ep->fifo);
-    while (!todo.empty()) {
-        FifoState* f = todo.back();
-        todo.pop_back();
-        fifos_.push_back(f);
-        for (LinkState* l : {f->link_from_cons.get(), f->link_to_prod}) {
-            if (!l) continue;
-            for (auto* in : l->inputs) add(in);
-            for (auto& out : l->outputs) add(out.get());
-        }
-    }
-    std::sort(fifos_.begin(), fifos_.end(), [](const FifoState* a, const FifoState* b) { return a->name < b->name; });
-}
-
 void ModuleExporter::emit_tiles() {
     // Workers first, in Program order, then each fifo's producer and consumers in name order.
     for (const auto& w : program_.workers()) worker_tile(w.state().get());
@@ -138,144 +117,6 @@ void ModuleExporter::emit_tiles() {
         endpoint_tile(f->prod.get());
         for (auto& c : f->cons) endpoint_tile(c.get());
     }
-}
-
-void ModuleExporter::emit_fifo(const FifoState* f) {
-    if (emitted_[f]) return;
-    emitted_[f] = true;
-    // python/iron/dataflow/objectfifo.py ObjectFifo.resolve -> aie.py object_fifo.
-    const int prod_tile = endpoint_tile(f->prod.get());
-    Text t{lit(fmt::format("aie.objectfifo @{}(", f->name)), ref(prod_tile)};
-    std::vector<int> operands{prod_tile};
-    std::vector<std::string> from_stream; // per consumer, for the generic form
-    if (!f->dims_to_stream.empty()) t.push_back(lit(" dimensionsToStream " + dims_text(f->dims_to_stream)));
-    t.push_back(lit(", {"));
-    std::vector<int> depths{declared_depth(*f->prod)}; // every consumer, used or not (unlike declared_depths)
-    for (std::size_t i = 0; i < f->cons.size(); ++i) {
-        const auto* c = f->cons[i].get();
-        if (i) t.push_back(lit(", "));
-        t.push_back(ref(endpoint_tile(c)));
-        operands.push_back(endpoint_tile(c));
-        const StreamDims& from = c->dims_from_stream.empty() ? f->default_dims_from_stream : c->dims_from_stream;
-        if (!from.empty()) t.push_back(lit(" dimensionsFromStream " + dims_text(from)));
-        from_stream.push_back(dims_text(from));
-        depths.push_back(declared_depth(*c));
-    }
-    std::string depth;
-    if (std::all_of(depths.begin(), depths.end(), [&](int d) { return d == depths[0]; })) {
-        depth = fmt::format("{} : i32", depths[0]);
-    } else {
-        for (std::size_t i = 0; i < depths.size(); ++i) depth += fmt::format("{}{} : i32", i ? ", " : "", depths[i]);
-        depth = "[" + depth + "]";
-    }
-    std::vector<std::string> attrs; // sorted by name below, as MLIR prints attribute dictionaries
-    // Port::stream ends: upstream's `aie_stream = end` (0 producer, 1 consumer, 2 both) and
-    // `aie_stream_port` (ObjectFifoCreateOp::set_aie_stream, python/iron/dataflow/objectfifo.py;
-    // printed as in test/objectFifo-stateful-transform/aie_stream/*.mlir).
-    const EndpointState* stream_cons = nullptr;
-    for (const auto& c : f->cons)
-        if (c->stream_port) stream_cons = c.get();
-    if (f->prod->stream_port || stream_cons) {
-        const int end = f->prod->stream_port ? (stream_cons ? 2 : 0) : 1;
-        const int port = f->prod->stream_port ? *f->prod->stream_port : *stream_cons->stream_port;
-        attrs.push_back(fmt::format("aie_stream = {} : i32", end));
-        attrs.push_back(fmt::format("aie_stream_port = {} : i32", port));
-    }
-    if (f->iter_count > 0) attrs.push_back(fmt::format("iter_count = {} : i32", f->iter_count));
-    if (!f->pad_dimensions.empty()) {
-        std::string p;
-        for (std::size_t i = 0; i < f->pad_dimensions.size(); ++i)
-            p += fmt::format("{}<const_pad_before = {}, const_pad_after = {}>", i ? ", " : "",
-                             f->pad_dimensions[i].first, f->pad_dimensions[i].second);
-        attrs.push_back("padDimensions = #aie<bd_pad_layout_array[" + p + "]>");
-    }
-    if (f->pad_value != 0) attrs.push_back(fmt::format("padValue = {} : i32", f->pad_value));
-    if (f->repeat_count) attrs.push_back(fmt::format("repeat_count = {} : i32", *f->repeat_count));
-    if (f->via_dma) attrs.push_back("via_DMA = true");
-    // prod(channel=)/cons(channel=) (Port::dma(n)): ObjectFifo.resolve stamps the producer's pin as
-    // `prod_dma_channel` and, when any consumer is pinned, every consumer's channel (-1: auto-assign)
-    // as `cons_dma_channels` (python/iron/dataflow/objectfifo.py ObjectFifo.resolve ->
-    // python/dialects/aie.py set_prod_dma_channel / set_cons_dma_channels; ObjectFifoCreateOp's
-    // $prod_dma_channel / $cons_dma_channels in AIEOps.td; printed as in
-    // test/python/objFifo_iron_dma_channel_pin.py).
-    if (f->prod->channel) attrs.push_back(fmt::format("prod_dma_channel = {} : i32", *f->prod->channel));
-    if (std::any_of(f->cons.begin(), f->cons.end(), [](const auto& c) { return c->channel.has_value(); })) {
-        std::vector<int> chans;
-        for (const auto& c : f->cons) chans.push_back(c->channel.value_or(-1));
-        attrs.push_back(fmt::format("cons_dma_channels = array<i32: {}>", fmt::join(chans, ", ")));
-    }
-    // MLIR prints an attribute dictionary sorted by name.
-    std::sort(attrs.begin(), attrs.end(), [](const std::string& a, const std::string& b) {
-        return a.substr(0, a.find(" = ")) < b.substr(0, b.find(" = "));
-    });
-    std::string text = fmt::format("}}, {})", depth);
-    if (!attrs.empty()) {
-        text += " {";
-        for (std::size_t i = 0; i < attrs.size(); ++i) text += (i ? ", " : "") + attrs[i];
-        text += "}";
-    }
-    text += " : " + objectfifo_type(f->obj_type);
-    // ODS prints a space before each of the two trailing custom directives (consumer type, init
-    // values), also when they print nothing (iron-mlir-golden.md §0.3).
-    text += " ";
-    if (f->consumer_obj_type) text += "-> " + objectfifo_type(*f->consumer_obj_type);
-    text += " ";
-    if (!f->init_values.empty()) {
-        text += "= [";
-        for (std::size_t i = 0; i < f->init_values.size(); ++i)
-            text +=
-                (i ? ", " : "") + dense_literal(f->obj_type, f->init_values[i]) + " : " + mlir_memref_type(f->obj_type);
-        text += "]";
-    }
-    t.push_back(lit(text));
-    // The generic form: ObjectFifoCreateOp's arguments (AIEOps.td) by name; the layouts, which the
-    // custom directives print inline, are the #aie attributes they are.
-    attrs.push_back(fmt::format("sym_name = \"{}\"", f->name));
-    attrs.push_back("elemNumber = " + depth);
-    attrs.push_back("elemType = " + objectfifo_type(f->obj_type));
-    attrs.push_back("dimensionsToStream = #aie<bd_dim_layout_array" + dims_text(f->dims_to_stream) + ">");
-    attrs.push_back("dimensionsFromStreamPerConsumer = #aie<bd_dim_layout_array_array[" +
-                    fmt::format("{}", fmt::join(from_stream, ", ")) + "]>");
-    if (f->consumer_obj_type) attrs.push_back("consumerElemType = " + objectfifo_type(*f->consumer_obj_type));
-    if (!f->init_values.empty()) {
-        std::vector<std::string> init;
-        for (const auto& v : f->init_values)
-            init.push_back(dense_literal(f->obj_type, v) + " : " + mlir_memref_type(f->obj_type));
-        attrs.push_back(fmt::format("initValues = [{}]", fmt::join(init, ", ")));
-    }
-    Op op{-1, {}, std::move(t), {}, {}, generic("aie.objectfifo", std::move(operands), std::move(attrs))};
-    device_.ops.push_back(std::move(op));
-    for (const LinkState* l : {f->link_to_prod, f->link_from_cons.get()})
-        if (l) emit_link(l);
-}
-
-void ModuleExporter::emit_link(const LinkState* l) {
-    if (links_emitted_[l]) return;
-    links_emitted_[l] = true;
-    // ObjectFifoLink.resolve: the link's other fifos, then aie.objectfifo.link.
-    for (auto* in : l->inputs) emit_fifo(in);
-    for (auto& out : l->outputs) emit_fifo(out.get());
-    std::string ins, outs;
-    for (auto* in : l->inputs) ins += (ins.empty() ? "@" : ", @") + in->name;
-    for (auto& out : l->outputs) outs += (outs.empty() ? "@" : ", @") + out->name;
-    std::string src = "[]", dst = "[]";
-    switch (l->kind) {
-    case LinkState::Kind::Forward: dst = "[0]"; break; // forward() is split([0])
-    case LinkState::Kind::Split: dst = offsets_text(l->offsets); break;
-    case LinkState::Kind::Join: src = offsets_text(l->offsets); break;
-    }
-    device_.ops.push_back(Op{-1,
-                             {},
-                             {lit(fmt::format("aie.objectfifo.link [{}] -> [{}]({} {})", ins, outs, src, dst))},
-                             {},
-                             {},
-                             generic("aie.objectfifo.link", {},
-                                     {fmt::format("fifoIns = [{}]", ins), fmt::format("fifoOuts = [{}]", outs),
-                                      "src_offsets = " + src, "dst_offsets = " + dst})});
-}
-
-void ModuleExporter::emit_fifos() {
-    for (auto* f : fifos_) emit_fifo(f);
 }
 
 void ModuleExporter::emit_buffers_and_kernels(std::vector<Region>& bodies) {
@@ -307,17 +148,17 @@ void ModuleExporter::emit_buffers_and_kernels(std::vector<Region>& bodies) {
         }
         for (const auto& b : w->buffers) rec.add_buffer(b->uid, values_.buffers.at(b.get()), b->type, b->name);
         for (const auto& b : w->barriers) rec.add_lock(b->uid, values_.locks.at(b.get()));
+        for (const auto& l : w->locks) rec.add_lock(l->uid, values_.hw_locks.at(l.get()));
         for (const auto* p : declared_params()) rec.add_param(p->uid, p->name, p->dtype);
         bodies.emplace_back();
         rec.record(w->body, bodies.back());
         kernels_.push_back(rec.kernels());
     }
-    std::set<const BufferState*> buffers_done;
     std::set<std::string> kernels_done;
     for (std::size_t i = 0; i < workers.size(); ++i) {
         const auto* w = workers[i].state().get();
         for (const auto& b : w->buffers) {
-            if (!buffers_done.insert(b.get()).second) continue;
+            if (!buffers_done_.insert(b.get()).second) continue;
             // python/iron/buffer.py Buffer.resolve -> aie.py buffer.
             Op op;
             op.result = values_.buffers.at(b.get());
@@ -429,19 +270,6 @@ void ModuleExporter::emit_cascades() {
 // The low-level API (Runtime.add_flow / add_lock / add_tile_dma) would need aie.flow, aie.lock and
 // aie.mem/aie.memtile_dma with hand-written aie.dma_bd chains, which the exporter does not write:
 // such a design is refused rather than exported without them.
-void ModuleExporter::refuse_low_level() const {
-    const auto& rt = *program_.runtime().state();
-    if (rt.flows.empty() && rt.packet_flows.empty() && rt.locks.empty() && rt.tile_dmas.empty()) return;
-    std::vector<std::string> parts;
-    if (!rt.flows.empty()) parts.push_back(fmt::format("{} Flow(s)", rt.flows.size()));
-    if (!rt.packet_flows.empty()) parts.push_back(fmt::format("{} PacketFlow(s)", rt.packet_flows.size()));
-    if (!rt.locks.empty()) parts.push_back(fmt::format("Lock '{}'", rt.locks.front()->name));
-    if (!rt.tile_dmas.empty()) parts.push_back(fmt::format("TileDma '{}'", rt.tile_dmas.front()->name));
-    throw DesignError(fmt::format("design '{}': cannot export the low-level API ({}): aie.flow, "
-                                  "aie.packet_flow, aie.lock and hand-written aie.dma_bd chains are not exported",
-                                  program_.name(), fmt::join(parts, ", ")));
-}
-
 std::vector<const ScratchpadParamState*> ModuleExporter::declared_params() const {
     std::vector<const ScratchpadParamState*> out;
     for (const auto& w : program_.workers())
@@ -467,14 +295,23 @@ Op ModuleExporter::build() {
                                       "(aie.trace ops) is not exported; export the design without trace",
                                       program_.name()));
     const auto net = program_.resolve(opts_.resolve); // what the toolchain rejects is not exported
-    refuse_low_level();
+    LowLevelExporter low(*program_.runtime().state(), device_, ids_, values_,
+                         [this](const Tile& t) { return coord_tile(t); });
     collect_fifos();
     emit_tiles();
+    low.emit_tiles();
     emit_fifos();
+    low.emit_flows();
+    std::vector<const LockState*> worker_locks;
+    for (const auto& w : program_.workers())
+        for (const auto& l : w.state()->locks) worker_locks.push_back(l.get());
+    low.emit_locks(worker_locks);
+    low.emit_dma_buffers(buffers_done_);
     std::vector<Region> bodies;
     emit_buffers_and_kernels(bodies);
     emit_cores(bodies);
     emit_cascades();
+    low.emit_tile_dmas();
     std::vector<const ScratchpadParamState*> offset_params;
     device_.ops.push_back(export_sequence(program_, values_, ids_, offset_params));
     Op device;

@@ -1,9 +1,10 @@
 #pragma once
 // ModuleExporter: builds the aie.device region in the order IRON's Program.resolve_program emits
 // it (python/iron/program.py, HEAD 3ca0193c; iron-mlir-golden.md §0.1): logical tiles, objectfifos
-// (name-sorted, each link group together with its aie.objectfifo.link), per worker its buffers
-// and kernel declarations, per worker its barrier locks and core, cascade flows, and the runtime
-// sequence last (SequenceExporter).
+// (name-sorted, each link group together with its aie.objectfifo.link; ModuleFifos.cpp), the
+// low-level API's flows, locks and DMA buffers (LowLevelExporter), per worker its buffers and
+// kernel declarations, per worker its barrier locks and core, cascade flows, the tile DMA
+// programs, and the runtime sequence last (SequenceExporter).
 #include "FifoState.hpp"
 #include "export/BodyRecorder.hpp"
 #include "export/MlirIr.hpp"
@@ -11,6 +12,7 @@
 #include "npusim/frontend/MlirExport.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,7 @@ namespace npusim::iron::detail::mlir {
 struct DeviceValues {
     std::map<const BufferState*, int> buffers;
     std::map<const BarrierState*, int> locks;
+    std::map<const LockState*, int> hw_locks; ///< the low-level API's Locks
 };
 
 class ModuleExporter {
@@ -31,6 +34,9 @@ public:
 private:
     int tile_op(const std::string& kind, const Tile& t);
     int worker_tile(const WorkerState* w);
+    /// A low-level object's tile: one logical tile per coordinate (a pinned worker's included), as
+    /// one Tile object shared by them in IRON; an unpinned one gets its own.
+    int coord_tile(const Tile& t);
     int endpoint_tile(const EndpointState* ep);
     void collect_fifos();
     void emit_tiles();
@@ -40,7 +46,6 @@ private:
     void emit_buffers_and_kernels(std::vector<Region>& bodies);
     void emit_cores(std::vector<Region>& bodies);
     void emit_cascades();
-    void refuse_low_level() const;
     /// The ScratchpadParameters among the workers' fn_args, in worker and argument order.
     std::vector<const ScratchpadParamState*> declared_params() const;
     static Op param_decl(const ScratchpadParamState& p);
@@ -53,6 +58,8 @@ private:
     DeviceValues values_;
     std::vector<FifoState*> fifos_; ///< name-sorted
     std::map<const WorkerState*, int> worker_tiles_;
+    std::map<std::pair<int, int>, int> coord_tiles_;
+    std::set<const BufferState*> buffers_done_; ///< aie.buffer emitted
     std::map<const EndpointState*, int> endpoint_tiles_;
     std::map<const LinkState*, int> link_tiles_;
     std::map<const FifoState*, bool> emitted_;

@@ -44,9 +44,12 @@ Op transfer_op(const RecordedTransfer& tr, int tensor_arg, const TensorType& ten
                  "static_sizes = " + i64_array(sizes), "static_strides = " + i64_array(strides)});
     Op task;
     task.result = id;
-    task.text = {lit(fmt::format("aiex.dma_configure_task_for @{}", tr.endpoint->fifo->name))};
+    // A fifo's task names the fifo; shim_dma_single_bd_task names a Flow's shim_symbol (its
+    // aie.shim_dma_allocation).
+    const std::string& alloc = tr.endpoint ? tr.endpoint->fifo->name : tr.symbol;
+    task.text = {lit(fmt::format("aiex.dma_configure_task_for @{}", alloc))};
     task.gen =
-        generic("aiex.dma_configure_task_for", {}, {fmt::format("alloc = @{}", tr.endpoint->fifo->name)}, "index");
+        generic("aiex.dma_configure_task_for", {}, {fmt::format("alloc = @{}", alloc)}, "index");
     task.regions.emplace_back();
     task.regions.back().ops.push_back(std::move(bd));
     task.regions.back().ops.push_back(Op{-1, {}, {lit("aie.end")}, {}, {}, generic("aie.end")});
@@ -73,10 +76,12 @@ Op transfer_op(const RecordedTransfer& tr, int tensor_arg, const TensorType& ten
 // npu.maskwrite32 L913, npu.sync L977, npu.address_patch L1006, npu.writebd L1196, npu.push_queue
 // L779). A block write is exported word by word as npu.write32 (the same register writes; IRON's
 // npu.blockwrite takes a memref.global this exporter does not emit); set_lock_value as the
-// npu.write32 of the lock's value register that aie-lower-set-lock makes of it
-// (AIELowerSetLock.cpp L37-66), so the lock needs its id.
+// aiex.set_lock on the module's aie.lock (or, for a lock the module does not declare, the
+// npu.write32 of its value register that aie-lower-set-lock makes of it, AIELowerSetLock.cpp
+// L37-66, so that lock needs its tile and id).
 template <class Constant>
-void export_raw_op(const RecordedRawOp& r, const Program& program, Region& body, Constant&& constant) {
+void export_raw_op(const RecordedRawOp& r, const Program& program, const DeviceValues& values, Region& body,
+                   Constant&& constant) {
     using K = RecordedRawOp::Kind;
     auto push = [&](const std::string& name, std::vector<int> operands, std::vector<std::string> attrs,
                     const std::string& pretty_tail) {
@@ -167,6 +172,16 @@ void export_raw_op(const RecordedRawOp& r, const Program& program, Region& body,
                     " : i32, i32, i32, i32, i32, i32");
     case K::SetLock: {
         const auto& l = *r.lock;
+        // A Lock of the module (aie.lock): aiex.set_lock on it, as IRON's set_lock_value emits it.
+        if (const auto it = values.hw_locks.find(&l); it != values.hw_locks.end()) {
+            body.ops.push_back(Op{-1,
+                                  {},
+                                  {lit("aiex.set_lock("), ref(it->second), lit(fmt::format(", {})", r.value))},
+                                  {},
+                                  {},
+                                  generic("aiex.set_lock", {it->second}, {fmt::format("value = {} : i32", r.value)})});
+            return;
+        }
         if (!l.lock_id || !l.tile.col || !l.tile.row)
             throw DesignError(fmt::format("design '{}': cannot export {}: the lock needs a pinned tile and a lock_id "
                                           "(aie-lower-set-lock writes the lock's value register)",
@@ -282,7 +297,7 @@ Op export_sequence(const Program& program, const DeviceValues& values, ValueIds&
                                   generic("aiex.sync_scratchpad_parameters_from_host")});
             break;
         case RecordedOp::Kind::Raw:
-            export_raw_op(rec.raw_ops[static_cast<std::size_t>(op.transfer)], program, body, constant);
+            export_raw_op(rec.raw_ops[static_cast<std::size_t>(op.transfer)], program, values, body, constant);
             break;
         case RecordedOp::Kind::SetBarrier: {
             const auto& s = rec.barrier_sets[static_cast<std::size_t>(op.transfer)];

@@ -1,5 +1,7 @@
 #include "resolve/BdEncoding.hpp"
 
+#include "resolve/Padding.hpp"
+
 #include "npusim/model/AddressPattern.hpp"
 #include "npusim/model/Error.hpp"
 
@@ -110,8 +112,12 @@ void check_layout_fits_segment(const std::vector<model::BufferDescriptor>& bds,
                                const std::string& role) {
     for (const auto& bd : bds) {
         if (bd.dims.empty()) continue;
-        const model::AddressPattern p(0, bd.dims);
         const auto& buf = buffers[static_cast<std::size_t>(bd.buffer)];
+        if (!bd.pad.empty()) {
+            check_padded_bd(bd, buf, fmt::format("fifo '{}' {}", fifo, role));
+            continue;
+        }
+        const model::AddressPattern p(0, bd.dims);
         if (p.total_bytes() != bd.length_bytes || p.min_offset() + bd.offset_bytes < 0 ||
             p.max_offset() + bd.offset_bytes >= buf.bytes)
             throw DesignError(
@@ -119,40 +125,6 @@ void check_layout_fits_segment(const std::vector<model::BufferDescriptor>& bds,
                             "a {} B buffer",
                             fifo, role, p.total_bytes(), p.min_offset(), p.max_offset(), bd.length_bytes,
                             bd.offset_bytes, buf.bytes));
-    }
-}
-
-void encode_padding(std::vector<model::BufferDescriptor>& bds, const FifoState& f, const std::vector<model::Dim>& dims,
-                    const model::TileResources& res, model::TileKind kind, model::TileCoord tile) {
-    if (f.pad_dimensions.empty()) return;
-    if (!res.zero_padding)
-        throw DesignError(fmt::format("fifo '{}': pad_dimensions need a mem tile link; {} tile {} cannot pad", f.name,
-                                      model::tile_kind_name(kind), model::to_string(tile)));
-    if (f.pad_dimensions.size() != dims.size())
-        throw DesignError(fmt::format("fifo '{}': pad_dimensions has {} entries for {} dims_to_stream dimensions",
-                                      f.name, f.pad_dimensions.size(), dims.size()));
-    const std::int64_t feb = static_cast<std::int64_t>(model::dtype_bytes(f.obj_type.dtype));
-    std::vector<model::PadDim> pad;
-    for (std::size_t d = 0; d < dims.size(); ++d) {
-        auto [b, a] = f.pad_dimensions[d];
-        if (d + 1 == dims.size()) {
-            if ((b * feb) % 4 || (a * feb) % 4)
-                throw DesignError(
-                    fmt::format("fifo '{}': innermost padding {}/{} elements is not a whole number of 32-bit "
-                                "words",
-                                f.name, b, a));
-            b = b * feb / 4;
-            a = a * feb / 4;
-        }
-        pad.push_back({static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(a)});
-    }
-    std::uint32_t word = 0;
-    for (std::int64_t k = 0; k < 4 / feb; ++k)
-        word |= (static_cast<std::uint32_t>(f.pad_value) & ((feb == 4) ? 0xFFFFFFFFu : ((1u << (8 * feb)) - 1u)))
-                << (8 * feb * k);
-    for (auto& bd : bds) {
-        bd.pad = pad;
-        bd.pad_word = word;
     }
 }
 

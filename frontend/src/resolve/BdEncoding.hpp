@@ -10,6 +10,7 @@
 #include "npusim/frontend/TensorType.hpp"
 #include "npusim/model/DeviceSpec.hpp"
 #include "npusim/model/Netlist.hpp"
+#include "resolve/Padding.hpp" // encode_padding
 
 #include <cstdint>
 #include <string>
@@ -45,13 +46,11 @@ model::BufferDescriptor make_bd(int buffer, std::uint32_t len, std::vector<model
 /// A layout on a fifo's ring must move exactly one object and stay inside it.
 void check_layout_fits_object(const std::vector<model::Dim>& dims, std::uint32_t len, const std::string& fifo,
                               const std::string& role);
-/// Each BD's layout must move exactly its length within its segment of its buffer.
+/// Each BD's layout must move exactly its length within its segment of its buffer (a padded BD:
+/// check_padded_bd, resolve/Padding.hpp).
 void check_layout_fits_segment(const std::vector<model::BufferDescriptor>& bds,
                                const std::vector<model::NetBuffer>& buffers, const std::string& fifo,
                                const std::string& role);
-/// pad_dimensions / pad_value of `f` onto every BD of an MM2S chain (mem tiles only).
-void encode_padding(std::vector<model::BufferDescriptor>& bds, const FifoState& f, const std::vector<model::Dim>& dims,
-                    const model::TileResources& res, model::TileKind kind, model::TileCoord tile);
 
 // --- shim BDs ---------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 #include "FifoState.hpp"
 #include "resolve/BodyTracer.hpp"
 #include "resolve/FifoVerifier.hpp"
+#include "resolve/Padding.hpp"
 
 #include "npusim/model/Error.hpp"
 
@@ -91,6 +92,7 @@ void collect_design(ResolveContext& ctx) {
     for (auto* f : ctx.fifos) {
         check_fifo_ends(*f, listed);
         verify_fifo(*f);
+        verify_pad_value(*f, ctx.dev);
         collect_link(ctx, f);
     }
 }

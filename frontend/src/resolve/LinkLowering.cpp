@@ -29,6 +29,9 @@ struct LinkShape {
     /// owner's object size, except for a forward to a larger object type (below).
     EndpointState* pool_ep = nullptr;
     std::uint32_t pool_bytes = 0;
+    /// Bytes a forward's output BD moves: pool_bytes, or the padded output object when the pool
+    /// holds the smaller input (link_shape).
+    std::uint32_t sub_bytes = 0;
 };
 
 LinkShape link_shape(const LinkPlan& plan) {
@@ -50,19 +53,29 @@ LinkShape link_shape(const LinkPlan& plan) {
     s.pool = s.join ? s.owner->name : s.owner->name + "_cons";
     s.pool_ep = s.owner_ep;
     s.pool_bytes = static_cast<std::uint32_t>(s.owner->obj_type.bytes());
+    s.sub_bytes = s.pool_bytes;
     // A forward whose output object is larger: the toolchain creates the link's buffers from the
-    // output fifo (AIEObjectFifoStatefulTransform.cpp createObjectFifoElements: "check which
-    // objectfifo of the link has bigger size"), and both mem-tile channels move the larger object
-    // per BD (createMemTileDMA: the non-target side takes lenOut = targetLen when targetLen >= its
-    // own). The stream carries the bytes; the smaller side's BDs on the other tile take them in
-    // several objects (ml/conv2d: 2-row objects in the mem tile, 1-row objects in the core).
+    // output fifo (AIEObjectFifoStatefulTransform.cpp:944-968 createObjectFifoElements: "check
+    // which objectfifo of the link has bigger size"), and both mem-tile channels move the larger
+    // object per BD (createMemTileDMA, :1498-1508: the non-target side takes lenOut = targetLen
+    // when targetLen >= its own). The stream carries the bytes; the smaller side's BDs on the other
+    // tile take them in several objects (ml/conv2d: 2-row objects in the mem tile, 1-row objects in
+    // the core). When that larger output pads (pad_dimensions), the buffers are the input's
+    // (:957-963: "MemTile buffer should use input (smaller) size - padding is applied on-the-fly by
+    // DMA"): the input side moves its own object, the output side its own padded one
+    // (:1502-1507: a smaller target leaves op's own element count).
     if (link->kind == LinkState::Kind::Forward) {
         FifoState* out = link->outputs[0].get();
-        if (out->obj_type.bytes() > s.owner->obj_type.bytes()) {
-            s.pool_ep = out->prod.get();
-            s.pool = out->name;
+        if (out->obj_type.bytes() > s.owner->obj_type.bytes() && !out->pad_dimensions.empty()) {
+            s.sub_bytes = static_cast<std::uint32_t>(out->obj_type.bytes());
+        } else {
+            if (out->obj_type.bytes() > s.owner->obj_type.bytes()) {
+                s.pool_ep = out->prod.get();
+                s.pool = out->name;
+            }
+            s.pool_bytes = static_cast<std::uint32_t>(std::max(out->obj_type.bytes(), s.owner->obj_type.bytes()));
+            s.sub_bytes = s.pool_bytes;
         }
-        s.pool_bytes = static_cast<std::uint32_t>(std::max(out->obj_type.bytes(), s.owner->obj_type.bytes()));
     }
     s.repeat = link_repeat_count(*link);
     s.iters = s.owner->iter_count;
@@ -133,9 +146,9 @@ void lower_pool_side(ResolveContext& ctx, const LinkShape& s, const LinkPlan& pl
         segments.push_back(seg);
     }
     ch.bds = circular_chain(bufs, segments, dims, s.owner->name, ch.prov.role);
+    if (s.join) add_padding(ctx, s, ch, s.owner, dims);
     check_layout_fits_segment(ch.bds, ctx.net.buffers, s.owner->name, ch.prov.role);
     if (s.join) {
-        add_padding(ctx, s, ch, s.owner, dims);
         repeat_chain(ch.bds, s.repeat, /*allow_hw_repeat=*/false);
     }
     end_chain_after_iterations(ch, s.iters);
@@ -154,13 +167,13 @@ void lower_sub_side(ResolveContext& ctx, const LinkShape& s, const LinkPlan& pla
     const auto dims = s.join ? in_dims(ctx, s, f) : out_dims(ctx, s, f);
     ChainSegment seg;
     seg.offset_bytes = segment_offset(s, i);
-    seg.length_bytes = s.subs.size() == 1 ? s.pool_bytes : segment_length(s, i);
+    seg.length_bytes = s.subs.size() == 1 ? s.sub_bytes : segment_length(s, i);
     seg.acquire_lock = s.join ? locks.prod : locks.cons;
     seg.release_lock = s.join ? locks.cons : locks.prod;
     ch.bds = circular_chain(bufs, {seg}, dims, f->name, ch.prov.role);
+    if (!s.join) add_padding(ctx, s, ch, f, dims);
     check_layout_fits_segment(ch.bds, ctx.net.buffers, f->name, ch.prov.role);
     if (!s.join) {
-        add_padding(ctx, s, ch, f, dims);
         // createMemTileDMA on the sub-fifo side: joinDistribFactor is 1 there, so a pool of one
         // buffer replays its BD in hardware (repeat R-1) whatever the number of sub-fifos.
         const bool hw_repeat = bufs.size() == 1 && s.iters == 0;

@@ -1,6 +1,7 @@
 #include "resolve/LowLevelLowering.hpp"
 
 #include "resolve/BdEncoding.hpp"
+#include "resolve/Padding.hpp"
 
 #include "npusim/model/AddressPattern.hpp"
 #include "npusim/model/Error.hpp"
@@ -106,6 +107,31 @@ void check_ends_programmed(const ResolveContext& ctx, const std::string& object,
             throw DesignError(fmt::format("{}: {} has no BD program; add a DmaChannel for it to a TileDma of tile {}",
                                           object, model::to_string(e), model::to_string(e.tile)));
     }
+}
+
+void name_unnamed_objects(ResolveContext& ctx) {
+    auto number = [](const char* kind, auto& objects) {
+        std::set<std::string> taken;
+        for (auto* o : objects)
+            if (!o->default_name) taken.insert(o->name);
+        int k = 0;
+        for (auto* o : objects) {
+            if (!o->default_name) continue;
+            while (taken.count(fmt::format("{}_{}", kind, k))) ++k;
+            o->name = fmt::format("{}_{}", kind, k++);
+        }
+    };
+    auto locks = all_locks(ctx);
+    number("lock", locks);
+    std::vector<TileDmaState*> dmas;
+    for (const auto& d : ctx.program.runtime().state()->tile_dmas) dmas.push_back(d.get());
+    number("tile_dma", dmas);
+    std::vector<BarrierState*> barriers;
+    std::set<BarrierState*> seen;
+    for (auto* w : ctx.workers)
+        for (const auto& b : w->barriers)
+            if (seen.insert(b.get()).second) barriers.push_back(b.get());
+    number("barrier", barriers);
 }
 
 void place_locks(ResolveContext& ctx) {
@@ -224,6 +250,7 @@ void lower_tile_dmas(ResolveContext& ctx) {
             ch.dir = dc.direction;
             ch.channel = dc.channel;
             ch.prov = {d->name, fmt::format("tile DMA {} {}", model::direction_name(dc.direction), dc.channel)};
+            const std::uint32_t pad_word = channel_pad_word(dc, res, kind, cname);
             const int n = static_cast<int>(dc.bds.size());
             for (int i = 0; i < n; ++i) {
                 const Bd& b = dc.bds[static_cast<std::size_t>(i)];
@@ -256,7 +283,11 @@ void lower_tile_dmas(ResolveContext& ctx) {
                 StreamDims dims;
                 for (std::size_t k = 0; k < b.sizes.size(); ++k) dims.push_back({b.sizes[k], b.strides[k]});
                 bd.dims = to_words(dims, bs.type, res, kind, who);
-                if (!bd.dims.empty()) {
+                encode_bd_padding(bd, b, eb, kind, dc.direction, who);
+                if (!bd.pad.empty()) {
+                    bd.pad_word = pad_word;
+                    check_padded_bd(bd, nb, who);
+                } else if (!bd.dims.empty()) {
                     const model::AddressPattern p(0, bd.dims);
                     if (p.total_bytes() != bd.length_bytes || p.min_offset() < 0 ||
                         p.max_offset() + bd.offset_bytes >= nb.bytes)

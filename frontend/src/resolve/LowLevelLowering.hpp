@@ -8,6 +8,12 @@
 
 namespace npusim::iron::detail {
 
+/// Default names of the design's unnamed Locks, TileDmas and WorkerRuntimeBarriers: "<kind>_<k>",
+/// k counting that kind's unnamed objects of this design in first-use order (Locks as place_locks
+/// takes them, TileDmas in add_tile_dma order, barriers in worker order), skipping a name the user
+/// gave another object of the kind. Per design, not per process: the same design gets the same
+/// names whatever the process built before it.
+void name_unnamed_objects(ResolveContext& ctx);
 /// Every Lock of the design (Runtime.add_lock, workers' fn_args, the TileDmas' BDs): explicit ids
 /// first, then the others at the lowest free id of their tile (AIEAssignLockIDs.cpp); each
 /// worker's Locks bound to its core, reachable from it (UsesAreAccessible, AIEDialect.cpp).

@@ -74,6 +74,7 @@ Resolver::Resolver(const Program& program, const ResolveOptions& opts) : program
 model::Netlist Resolver::run() {
     ResolveContext ctx(program_, opts_);
     collect_design(ctx);
+    name_unnamed_objects(ctx);
     trace_bodies(ctx);
     apply_depth_overrides(ctx);
     place_workers(ctx);

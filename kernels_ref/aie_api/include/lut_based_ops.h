@@ -12,7 +12,14 @@
 // integer entry idx (0..255, the signed byte i = idx < 128 ? idx : idx - 256) = exp(min(i, 88))
 // rounded to bf16 to nearest even (entries 89..127 saturate at exp(88)), fraction entry f =
 // exp(f / 256) rounded the same way, each 128-bit chunk stored twice (the two banks), ab == cd.
-// getInvBf16 and getTanhBf16 are not provided.
+// getTanhBf16(x): upstream's AIE2 version (AIE2/lut_based_ops.h l.83-105 at 3ca0193) is a piecewise
+// linear approximation, aie::linear_approx over a 32-segment slope/offset table (step_bits -2, bias
+// 16: segments 0.25 wide over [-4, 4)), not a tanh unit. The host computes the exact tanh rounded to
+// bf16 to nearest even instead [est]: applying AMD's documented linear_approx formula (index =
+// floor(x / step) + bias, output = slope * x + offset) to upstream's table gives results that
+// differ from the exact tanh by at most 5.1e-3 over every bf16 input in [-6, 6] (largest at
+// x = -0.25), so host and hardware agree to about that much, not bit for bit.
+// getInvBf16 is not provided.
 #include <aie_api/aie.hpp>
 
 #include <cmath>
@@ -58,3 +65,5 @@ inline v16accfloat getExpBf16(v16bfloat16 x) {
     const aie::vector<bfloat16, 16> fval = lookup_f.fetch(input.cast_to<uint16>());
     return aie::mul(ival, fval);
 }
+
+inline v16bfloat16 getTanhBf16(v16bfloat16 x) { return aie::tanh<bfloat16>(x); }

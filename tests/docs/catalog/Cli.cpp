@@ -138,7 +138,7 @@ void add_cli(Catalog& c) {
     c.site("tools/WhatIf.cpp");
     c.cli("usage.what_if", kUsage,
           "--what-if: unknown ablation 'free-dma' (one of: free-kernels, unlimited-ddr, ideal-locks, "
-          "zero-host-latency, all)",
+          "zero-host-latency, all, sensitivity)",
           {"run", "passthrough_kernel", "--what-if", "free-dma"});
     c.site("tools/CompareDevices.cpp");
     c.cli("usage.device_list_empty", kUsage, "--device 'npu1,,npu2': an empty device name in the list",

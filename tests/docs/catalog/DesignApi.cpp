@@ -3,7 +3,11 @@
 #include "Designs.hpp"
 #include "npusim/algorithms/Transform.hpp"
 #include "npusim/frontend/ExternalFunction.hpp"
+#include "npusim/harness/KernelCompiler.hpp"
 
+#include <cstdlib>
+
+#include <fstream>
 #include <memory>
 #include <optional>
 
@@ -32,6 +36,33 @@ const bool catalog_ext_none_registered = register_external_function(
     {"catalog_ext_none", "/catalog/catalog_ext.cc", {"-DN=4"}, {}, external_params(&catalog_ext_none), [] {
          return external_invoker(&catalog_ext_none);
      }});
+// Run `f` as a program without the run-time kernel compiler would (frontend only).
+template <class F>
+void without_runtime_compiler(F f) {
+    const auto saved = set_external_compiler({});
+    try {
+        f();
+    } catch (...) {
+        set_external_compiler(saved);
+        throw;
+    }
+    set_external_compiler(saved);
+}
+// Run `f` with the environment variable `name` set to `value`.
+template <class F>
+void with_env(const char* name, const std::string& value, F f) {
+    const char* old = std::getenv(name);
+    const std::optional<std::string> saved = old ? std::optional<std::string>(old) : std::nullopt;
+    ::setenv(name, value.c_str(), 1);
+    const auto restore = [&] { saved ? ::setenv(name, saved->c_str(), 1) : ::unsetenv(name); };
+    try {
+        f();
+    } catch (...) {
+        restore();
+        throw;
+    }
+    restore();
+}
 std::vector<ArgType> ext_types() { return {i32(256), i32(256), scalar<std::int32_t>()}; }
 ExternalFunctionOptions catalog_ext_build() { return {.source_file = "catalog_ext.cc", .compile_flags = {"-DN=4"}}; }
 // The catalog's passthrough with the body calling catalog_ext on i32[256] objects as `call` does.
@@ -133,7 +164,8 @@ void add_design_api(Catalog& c) {
                  resolve(passthrough({.body = [](F in, F) { in.release(0); }})));
 
     c.component("Links: forward, split and join",
-                "forward(), split() and join() of a fifo handle (`frontend/src/ObjectFifo.cpp`).");
+                "forward(), split() and join() of a fifo handle (`frontend/src/ObjectFifoLink.cpp`).");
+    c.site("frontend/src/ObjectFifoLink.cpp");
     NPUSIM_ERROR(
         c, "link.forward_dims_twice", kDesign,
         "fifo 'f': forward() takes dims_to_stream or to_stream (and dims_from_stream or from_stream), not both",
@@ -503,30 +535,37 @@ void add_design_api(Catalog& c) {
     c.internal("alg.unknown_dtype", "transform: unknown element type",
                "tile_fn's switch covers every DType; the throw after it only ends the function for the compiler.");
 
-    c.component("ExternalFunction", "Binding a kernel by name to a build made by npusim_add_external_function, "
-                                    "and its calls (`frontend/src/ExternalFunction.cpp`); the texts are IRON "
-                                    "kernel.py's where it has one. The entries use a build of catalog_ext.cc "
-                                    "(-DN=4) that the catalog registers itself.");
+    c.component("ExternalFunction", "Binding a kernel by name to a build made by npusim_add_external_function or, "
+                                    "without one, to a build the run-time kernel compiler makes "
+                                    "(`harness/src/KernelCompiler.cpp`), and its calls "
+                                    "(`frontend/src/ExternalFunction.cpp`); the texts are IRON kernel.py's where it "
+                                    "has one. The entries use a build of catalog_ext.cc (-DN=4) that the catalog "
+                                    "registers itself; the source_string, not_linked and no_matching_build entries "
+                                    "are those of a program without the run-time compiler (one linking only the "
+                                    "frontend).");
     c.site("frontend/src/ExternalFunction.cpp");
     NPUSIM_ERROR(c, "ext.name", kDesign, "ExternalFunction: Kernel name cannot be empty.",
                  ExternalFunction("", {i32(4)}, catalog_ext_build()));
     NPUSIM_ERROR(c, "ext.source_string", kDesign,
-                 "ExternalFunction 'catalog_ext': source_string needs a compiler at run time, which npusim does not "
-                 "run; put the source in a file and build it with npusim_add_external_function "
-                 "(cmake/NpusimExternalFunction.cmake)",
-                 ExternalFunction("catalog_ext", {i32(4)}, {.source_string = "void catalog_ext() {}"}));
+                 "ExternalFunction 'catalog_ext': source_string needs npusim's run-time kernel compiler, which this "
+                 "program does not link: link npusim::harness and include npusim/harness/KernelCompiler.hpp (or "
+                 "npusim/npusim.hpp)",
+                 without_runtime_compiler(
+                     [] { ExternalFunction("catalog_ext", {i32(4)}, {.source_string = "void catalog_ext() {}"}); }));
     NPUSIM_ERROR(c, "ext.no_source", kDesign,
                  "ExternalFunction 'catalog_ext': source_file or source_string must be provided.",
                  ExternalFunction("catalog_ext", {i32(4)}));
     NPUSIM_ERROR(c, "ext.not_linked", kDesign,
                  "ExternalFunction 'nope': no build of 'nope' is linked into this program; compile nope.cc with "
                  "npusim_add_external_function(... NAME nope) (cmake/NpusimExternalFunction.cmake)",
-                 ExternalFunction("nope", {i32(4)}, {.source_file = "nope.cc"}));
+                 without_runtime_compiler([] { ExternalFunction("nope", {i32(4)}, {.source_file = "nope.cc"}); }));
     NPUSIM_ERROR(
         c, "ext.no_matching_build", kDesign,
         "ExternalFunction 'catalog_ext': no linked build of 'catalog_ext' has source catalog_ext.cc, compile "
         "flags [-DN=8] and 0 include dirs; the builds are: catalog_ext.cc [-DN=4]",
-        ExternalFunction("catalog_ext", {i32(4)}, {.source_file = "catalog_ext.cc", .compile_flags = {"-DN=8"}}));
+        without_runtime_compiler([] {
+            ExternalFunction("catalog_ext", {i32(4)}, {.source_file = "catalog_ext.cc", .compile_flags = {"-DN=8"}});
+        }));
     NPUSIM_ERROR(c, "ext.arg_count", kDesign,
                  "ExternalFunction 'catalog_ext': arg_types has 1 entry, the compiled 'catalog_ext' (catalog_ext.cc "
                  "[-DN=4]) takes 3 parameters",
@@ -550,6 +589,57 @@ void add_design_api(Catalog& c) {
                  "ExternalFunction 'catalog_ext_none': No argument types defined.",
                  ExternalFunction("catalog_ext_none", {}, {.source_file = "catalog_ext.cc", .compile_flags = {"-DN=4"}})
                      .tile_size());
+    c.site("harness/src/KernelCompiler.cpp");
+    NPUSIM_ERROR(c, "ext.source_missing", kDesign,
+                 "ExternalFunction 'nope': source_file nope.cc does not exist (relative paths are taken from the "
+                 "working directory, <...>)",
+                 ExternalFunction("nope", {i32(4)}, {.source_file = "nope.cc"}));
+    NPUSIM_ERROR(c, "ext.compile_error", kDesign,
+                 "ExternalFunction 'catalog_bad': its source_string does not compile for the host: "
+                 "source_string.cc:2:<N>: error: expected primary-expression before ';' token",
+                 ExternalFunction("catalog_bad", {i32(4)},
+                                  {.source_string = "#include <cstdint>\nextern \"C\" void catalog_bad(int32_t* p) "
+                                                    "{ p[0] = +; }\n"}));
+    NPUSIM_ERROR(c, "ext.missing_piece", kDesign,
+                 "ExternalFunction 'catalog_piece': its source_string does not compile for the host: "
+                 "source_string.cc:3:<N>: error: 'no_such_piece' is not a member of 'aie' (it needs "
+                 "aie::no_such_piece, which npusim's AIE-API host layer does not provide)",
+                 ExternalFunction("catalog_piece", {i32(16)},
+                                  {.source_string = "#include <aie_api/aie.hpp>\n"
+                                                    "extern \"C\" void catalog_piece(int32_t* p) {\n"
+                                                    "    aie::store_v(p, aie::no_such_piece(aie::load_v<16>(p)));\n}\n"}));
+    NPUSIM_ERROR(c, "ext.aie_not_included", kDesign,
+                 "ExternalFunction 'catalog_z': its source_string does not compile for the host: "
+                 "source_string.cc:1:<N>: error: 'aie' <...> (it uses aie:: without including <aie_api/aie.hpp>, "
+                 "which fails under Peano too: a source like mlir-aie's zero.cc is meant to be included after "
+                 "aie.hpp, as mm.cc includes it)",
+                 ExternalFunction("catalog_z", {i32(16)},
+                                  {.source_string = "extern \"C\" void catalog_z(int* p) { auto v = "
+                                                    "aie::load_v<16>(p); (void)v; }\n"}));
+    NPUSIM_ERROR(c, "ext.no_function", kDesign,
+                 "ExternalFunction 'catalog_none': its source_string defines no function 'catalog_none'",
+                 ExternalFunction("catalog_none", {i32(4)}, {.source_string = "extern \"C\" void other(int*) {}\n"}));
+    NPUSIM_ERROR(c, "ext.no_compiler", kDesign,
+                 "ExternalFunction 'catalog_cxx': cannot compile its source_string: cannot run the C++ compiler "
+                 "'/no/such/c++' (cannot run /no/such/c++: No such file or directory); set CXX to a C++20 compiler",
+                 with_env("CXX", "/no/such/c++", [] {
+                     ExternalFunction("catalog_cxx", {i32(4)}, {.source_string = "extern \"C\" void catalog_cxx(int*) {}"});
+                 }));
+    NPUSIM_ERROR(c, "ext.cache_unwritable", kDesign,
+                 "ExternalFunction 'catalog_cache': cannot compile its source_string: cannot create the kernel cache "
+                 "<...>/not_a_folder/kernels: Not a directory",
+                 const std::string file = ctx.tmp + "/not_a_folder"; std::ofstream(file) << "x\n";
+                 with_env("NPUSIM_CACHE_DIR", file, [] {
+                     ExternalFunction("catalog_cache", {i32(4)},
+                                      {.source_string = "extern \"C\" void catalog_cache(int*) {}"});
+                 }));
+    c.internal("ext.cache_io", "cannot read <file>: <reason> / cannot write <file>: <reason>",
+               "The cache files are read right after this process wrote them or checked they exist, in a folder it "
+               "created; only their removal by another program meanwhile (or a full disk) reaches these.");
+    c.internal("ext.entry_points", "the library built from <source> lacks npusim's entry points",
+               "The wrapper unit the compiler builds into every library defines npusim_jit_enter, npusim_jit_leave "
+               "and the function's params/invoke pair; a library that compiled without them cannot exist.");
+    c.site("frontend/src/ExternalFunction.cpp");
     NPUSIM_ERROR(c, "ext.call_count", kDesign,
                  "worker 'w': ExternalFunction 'catalog_ext' expects 3 argument(s), but 2 were provided.",
                  call_catalog_ext(ext_types(), [](const ExternalFunction& f, const ElementGroup& a,

@@ -46,8 +46,8 @@ void add_export(Catalog& c) {
                                "(`frontend/src/export/`, docs/export.md).");
     c.site("frontend/src/export/BodyRecorder.cpp");
     NPUSIM_ERROR(c, "export.inline_write", kDesign,
-                 "worker 'w': cannot export its body: it writes i32[16] outside a kernel (inline arithmetic on "
-                 "elements has no op in the export; do it in a Kernel)",
+                 "worker 'w': cannot export its body: it writes i32[16] of 'out' through as<T>() or a pointer (only a "
+                 "value written with at<T>(i), IRON's buf[i] = v, has an op in the export: memref.store)",
                  export_body([](F i, F o) {
                      auto a = i.acquire(1);
                      auto b = o.acquire(1);
@@ -56,12 +56,14 @@ void add_export(Catalog& c) {
                      o.release(1);
                  }));
     NPUSIM_ERROR(c, "export.computed_store", kDesign,
-                 "worker 'w': cannot export its body: it stores into 'out' a value computed in the body (inline "
-                 "arithmetic on elements or parameters has no op in the export; do it in a Kernel)",
+                 "worker 'w': cannot export its body: it stores into 'out' a value that no single arith op of the "
+                 "values it loaded gives (the export writes a copy, or +, -, *, max, min, &, |, ^ of two loaded values "
+                 "or of one and an integer constant; do the rest in a Kernel)",
                  export_body([](F i, F o) {
                      auto a = i.acquire(1);
                      auto b = o.acquire(1);
-                     b.at<std::int32_t>(0) = a.at<std::int32_t>(0) + 1;
+                     const std::int32_t x = a.at<std::int32_t>(0), y = a.at<std::int32_t>(1);
+                     b.at<std::int32_t>(0) = x * y + 1; // two ops
                      i.release(1);
                      o.release(1);
                  }));
@@ -77,8 +79,9 @@ void add_export(Catalog& c) {
                      i.release(1);
                  }));
     NPUSIM_ERROR(c, "export.range_index", kDesign,
-                 "worker 'w': cannot export its body: range_(0, 2, 1) body differs between its first two iterations "
-                 "(it uses the loop index or element data in a way the export cannot express)",
+                 "worker 'w': cannot export its body: range_(0, 2, 1) body differs between two iterations (it uses "
+                 "the loop index other than in element indices, or element data, in a way the export cannot "
+                 "express)",
                  export_body([](F i, F o) {
                      range_(2, [&](std::int64_t n) {
                          if (n == 0) {
@@ -87,6 +90,16 @@ void add_export(Catalog& c) {
                          }
                      });
                      o.acquire(1);
+                     o.release(1);
+                 }));
+    NPUSIM_ERROR(c, "export.index_expression", kDesign,
+                 "worker 'w': cannot export its body: range_(0, 4, 1): an element index is 1, 4 and 9 where the loop "
+                 "index is 1, 2 and 3 (only an index of the form coef * i + offset has ops in the export)",
+                 export_body([](F i, F o) {
+                     auto a = i.acquire(1);
+                     auto b = o.acquire(1);
+                     range_(4, [&](std::int64_t n) { b.at<std::int32_t>(n * n) = a.at<std::int32_t>(n); });
+                     i.release(1);
                      o.release(1);
                  }));
     NPUSIM_ERROR(c, "export.endless", kDesign,
@@ -133,8 +146,9 @@ void add_export(Catalog& c) {
                      o.release(1);
                  }));
     NPUSIM_ERROR(c, "export.float_store", kDesign,
-                 "worker 'w': cannot export its body: it stores a floating-point value into 'acc' (f32[4]) outside a "
-                 "kernel (only integer constants and loaded values are exported as memref.store; do it in a Kernel)",
+                 "worker 'w': cannot export its body: it stores a floating-point constant into 'acc' (f32[4]) outside "
+                 "a kernel (only integer constants and values computed from loads are exported as memref.store; do it "
+                 "in a Kernel)",
                  export_with_buffer(Buffer(tensor<float>({4}), "acc"), [](F i, F, Buffer acc) {
                      i.acquire(1);
                      acc.at<float>(0) = 0.5f;
@@ -145,10 +159,6 @@ void add_export(Catalog& c) {
                "a Buffer among the worker's fn_args",
                "Element views reach a body only through acquire() and Buffer; an Element built by hand over other "
                "memory and indexed in the body reaches this.");
-    NPUSIM_ERROR(c, "export.add_cycles", kDesign,
-                 "worker 'w': cannot export its body: add_cycles(5) stands for work the body does itself, which has "
-                 "no op in the export",
-                 export_body([](F, F) { add_cycles(5); }));
     NPUSIM_ERROR(c, "export.float_scalar", kDesign,
                  "worker 'w': cannot export its body: kernel 'f' argument 2 is a floating-point scalar",
                  Kernel k("f", &fsink, {i32(16), i32(16), scalar<float>()});
@@ -159,11 +169,19 @@ void add_export(Catalog& c) {
                      i.release(1);
                      o.release(1);
                  }));
-    c.internal("export.cascade_put",
-               "worker 'w': cannot export its body: cascade_put in the body (IRON puts cascade "
-               "words inside kernels)",
-               "Tested through `npusim export deadlock_cascade_never_put`, whose bodies move cascade words "
-               "themselves (export.cascade_get); a put is refused the same way.");
+    NPUSIM_ERROR(c, "export.cascade_word", kDesign,
+                 "worker 'w': cannot export its body: cascade_put moves a 64-byte word that does not lie within "
+                 "i32[16] of 'in' at a value boundary",
+                 export_body([](F i, F) {
+                     auto a = i.acquire(1);
+                     cascade_put(a.data() + 8); // 8 bytes in: the word runs past the element's end
+                     i.release(1);
+                 }));
+    c.internal("export.cascade_foreign",
+               "worker 'w': cannot export its body: cascade_get moves a word that is neither in an acquired element "
+               "nor in a Buffer among the worker's fn_args",
+               "A cascade word of the design API is an element's or a Buffer's memory; only a word in a local "
+               "array of the body reaches this (resolve's trace does not look at cascade words).");
     NPUSIM_ERROR(c, "export.stream_put", kDesign,
                  "worker 'w': cannot export its body: stream_put in the body (IRON puts stream-port words inside "
                  "kernels, with put_ms)",
@@ -172,9 +190,6 @@ void add_export(Catalog& c) {
                  "worker 'w': cannot export its body: stream_get in the body (IRON gets stream-port words inside "
                  "kernels, with get_ss)",
                  export_body([](F, F) { (void)model::CoreServices::current()->stream_get(); }));
-    c.cli("export.cascade_get", kDesign,
-          "worker 'bottom': cannot export its body: cascade_get in the body (IRON gets cascade words inside kernels)",
-          {"export", "deadlock_cascade_never_put", "--device", "npu1"});
     c.internal("export.not_an_arg",
                "worker 'w': cannot export its body: acquire() on a fifo handle that is not among "
                "the worker's fn_args",
@@ -214,10 +229,6 @@ void add_export(Catalog& c) {
                      },
                      fn_args(i32(16), i32(16), in.prod(), out.cons()));
                  Program p("npu1_1col", rt, {w}, "t"); p.enable_trace(8192); (void)export_mlir(p));
-    c.cli("export.low_level", kDesign,
-          "design 'lowlevel_passthrough': cannot export the low-level API (2 Flow(s), Lock 'in_empty', TileDma "
-          "'core_dma'): aie.flow, aie.packet_flow, aie.lock and hand-written aie.dma_bd chains are not exported",
-          {"export", "lowlevel_passthrough"});
     c.internal("export.shared_barrier",
                "worker 'b': cannot export WorkerRuntimeBarrier 'x', which another worker "
                "also takes: IRON gives each worker's barrier argument its own aie.lock and "

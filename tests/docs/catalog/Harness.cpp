@@ -262,6 +262,10 @@ void add_harness(Catalog& c) {
     c.site("examples/src/InvocationCounter.cpp");
     c.cli("example.invocation_counter", kDesign, "design 'invocation_counter': n=300 must divide N=1024",
           {"run", "invocation_counter", "--param", "n=300"});
+    c.site("examples/src/DmaPadding.cpp");
+    c.cli("example.dma_padding", kDesign,
+          "design 'dma_padding': real=0 and count=4 must be positive, before=4 and after=4 not negative",
+          {"run", "dma_padding", "--param", "real=0"});
     c.site("examples/src/ScratchpadParams.cpp");
     c.cli("example.scratchpad_offset", kDesign, "design 'scratchpad_offset': offset=-1 must not be negative",
           {"run", "scratchpad_offset", "--device", "npu2", "--param", "offset=-1"});

@@ -20,6 +20,7 @@
 // Extra kernel parameters (IRON *params) are tensors, moved through their own fifo param{i} and
 // given as runtime arguments after the output, or scalar constants; which one is decided by the
 // kernel's arg_types, as upstream.
+#include "npusim/frontend/ControlFlow.hpp"
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/frontend/Program.hpp"
 #include "npusim/frontend/TensorType.hpp"
@@ -51,27 +52,27 @@ struct TransformParallelOptions {
 /// scalar constant.
 using Param = std::variant<TensorType, std::int64_t, double>;
 
-/// Core cycles per element of a callable applied in the core body (a scalar load-op-store loop
-/// with no vector unit) [est]; a Kernel brings its own cost model.
-inline constexpr std::uint64_t kElementwiseCyclesPerElement = 4;
-
 namespace detail {
 /// Applies a callable to one tile: out[j] = f(in_0[j], ...), element type fixed at design time.
 using TileFn = std::function<void(std::span<const Element> ins, const Element& out)>;
 /// Either path of a transform.
 using Func = std::variant<Kernel, TileFn>;
 
+/// As _transform.py's core body: for j in range_(n): elem_out[j] = func(elem_in[j], ...), each
+/// value read and written with at<T> (memref.load / memref.store in the export, each access
+/// core_element_access_cycles in the simulator).
 template <class T, int Arity, class F>
 void apply_tile(const F& f, std::span<const Element> ins, const Element& out) {
-    auto o = out.as<T>();
-    if constexpr (Arity == 1) {
-        auto a = ins[0].as<T>();
-        for (std::size_t j = 0; j < o.size(); ++j) o[j] = static_cast<T>(f(a[j]));
-    } else {
-        auto a = ins[0].as<T>(), b = ins[1].as<T>();
-        for (std::size_t j = 0; j < o.size(); ++j) o[j] = static_cast<T>(f(a[j], b[j]));
-    }
-    add_cycles(kElementwiseCyclesPerElement * o.size());
+    range_(out.elements(), [&](std::int64_t j) {
+        if constexpr (Arity == 1) {
+            const T a = ins[0].at<T>(j);
+            out.at<T>(j) = static_cast<T>(f(a));
+        } else {
+            const T a = ins[0].at<T>(j);
+            const T b = ins[1].at<T>(j);
+            out.at<T>(j) = static_cast<T>(f(a, b));
+        }
+    });
 }
 
 /// "transform: the function cannot be applied to i8 elements (1 argument)"

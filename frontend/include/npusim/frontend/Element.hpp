@@ -25,6 +25,9 @@ public:
     virtual void indexed(const Element& e, std::int64_t flat) = 0; ///< at<T>(...): one value
 };
 inline thread_local ElementAccessObserver* element_access_observer = nullptr;
+/// An at<T> access outside an export: charged to the body's core (CoreServices::element_access),
+/// nothing outside a worker body.
+void charge_element_access();
 } // namespace detail
 
 /// One object of a fifo (or a Buffer), living in tile memory.
@@ -62,6 +65,8 @@ public:
         check_index(i);
         if (detail::element_access_observer) [[unlikely]]
             detail::element_access_observer->indexed(*this, i);
+        else
+            detail::charge_element_access();
         return reinterpret_cast<T*>(data_)[i];
     }
     /// Value (i, j, ...) of a multi-dimensional element as T, row-major over its shape, as IRON's
@@ -73,6 +78,8 @@ public:
         const std::int64_t flat = flat_index(idx);
         if (detail::element_access_observer) [[unlikely]]
             detail::element_access_observer->indexed(*this, flat);
+        else
+            detail::charge_element_access();
         return reinterpret_cast<T*>(data_)[flat];
     }
 

@@ -1,12 +1,17 @@
 #pragma once
-// ExternalFunction (IRON python/iron/kernel.py): a kernel bound by name to a C/C++ or AIE-API source
-// file. On the NPU, IRON compiles the source for the core when the design is built; npusim compiles
-// it natively at build time with the CMake helper npusim_add_external_function(target SOURCE f.cc
-// NAME fn COMPILE_FLAGS -DDIM_M=64 ...) (cmake/NpusimExternalFunction.cmake), and
-// ExternalFunction("fn", ...) picks the linked build whose source file, compile flags and include
-// directories match its own (IRON's same-name-different-content rule: two builds of one name with
-// different flags are different functions). source_string would need a compiler at run time, which
-// npusim does not run: it is refused with a DesignError.
+// ExternalFunction (IRON python/iron/kernel.py): a kernel bound by name to a C/C++ or AIE-API source.
+// On the NPU, IRON compiles the source for the core when the design is built. npusim runs it on the
+// host, from one of two builds:
+//   - a build linked at CMake time by npusim_add_external_function(target SOURCE f.cc NAME fn
+//     COMPILE_FLAGS -DDIM_M=64 ...) (cmake/NpusimExternalFunction.cmake): ExternalFunction("fn", ...)
+//     picks the linked build whose source file, compile flags and include directories match its own
+//     (IRON's same-name-different-content rule: two builds of one name with different flags are
+//     different functions);
+//   - otherwise (source_string, or a source_file no linked build matches) a build made at run time
+//     by the installed run-time compiler (set_external_compiler; npusim::harness's KernelCompiler
+//     compiles for the host against the AIE-API host layer, with the generation's defines, and
+//     caches the shared library by content). Without one installed, such sources are refused with a
+//     DesignError.
 //
 // Calls are checked as IRON checks them (ExternalFunction.__call__, _validate_arg): the argument
 // count, scalars against scalar types, and views against tensor types, where a view of an N-D
@@ -25,9 +30,12 @@ namespace npusim::iron {
 /// IRON's keyword arguments (field order as upstream's signature), plus npusim's cost model.
 struct ExternalFunctionOptions {
     std::optional<std::string> source_file{}; ///< the source the build was made from
-    std::optional<std::string> source_string{}; ///< refused: no run-time compilation here
+    std::optional<std::string> source_string{}; ///< compiled at run time (IRON: used only without source_file)
     std::vector<std::string> include_dirs{};
     std::vector<std::string> compile_flags{};
+    /// npusim: the generation a run-time build is compiled for (its __AIE_ARCH__); empty:
+    /// default_external_arch()
+    std::optional<model::Arch> arch{};
     CostModel cost{}; ///< cycles per call (npusim); empty: the Kernel default, 32 B of views per cycle
 };
 

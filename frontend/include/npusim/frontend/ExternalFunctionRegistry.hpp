@@ -4,10 +4,17 @@
 // functions here before main, with the source, flags and include directories it was built with
 // and the C++ parameter list of the compiled function, so ExternalFunction("fn", ...) finds the
 // build that matches its arguments and checks its arg_types against the real signature.
+//
+// Sources not linked that way (source_string, or a source_file no linked build matches) go to the
+// run-time kernel compiler when one is installed (set_external_compiler). frontend/ runs no
+// compiler itself: npusim::harness installs one (harness/KernelCompiler.hpp, which npusim/npusim.hpp
+// includes) that builds the source for the host against the AIE-API host layer.
 #include "npusim/frontend/Kernel.hpp"
+#include "npusim/model/DeviceSpec.hpp"
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -32,6 +39,27 @@ struct ExternalBuild {
     /// A fresh invoker for one ExternalFunction object (AIE-API sources get their own core modes).
     std::function<Kernel::Invoker()> make_invoker;
 };
+
+/// What ExternalFunction asks the run-time compiler to build: one function `name` of a source.
+struct ExternalCompileRequest {
+    std::string name;
+    std::optional<std::string> source_file{}; ///< as the design gave it (relative: to the working directory)
+    std::optional<std::string> source_string{}; ///< used when there is no source_file (IRON's order)
+    std::vector<std::string> include_dirs{};
+    std::vector<std::string> compile_flags{};
+    model::Arch arch = model::Arch::AIE2P; ///< the generation whose defines the build gets
+};
+/// Builds a request (or throws a DesignError saying why it cannot); the build stays valid for the
+/// life of the process.
+using ExternalCompiler = std::function<const ExternalBuild*(const ExternalCompileRequest&)>;
+/// Install the run-time compiler (an empty function removes it); returns the previous one.
+ExternalCompiler set_external_compiler(ExternalCompiler compiler);
+/// The installed run-time compiler (empty when none is).
+ExternalCompiler external_compiler();
+/// The generation an ExternalFunction without an explicit `arch` is compiled for (AIE2P, npu2, unless
+/// changed: the Python front door sets it from --device).
+model::Arch default_external_arch();
+void set_default_external_arch(model::Arch arch);
 
 /// Register a build (called by the generated registration source); returns true.
 bool register_external_function(ExternalBuild build);

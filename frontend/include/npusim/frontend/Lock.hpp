@@ -20,13 +20,15 @@ struct LockState {
     Tile tile;
     std::optional<int> lock_id;
     int init = 0;
+    bool default_name = false; ///< given no name: numbered per design at resolve ("lock_<k>")
 };
 } // namespace detail
 
 class Lock {
 public:
-    /// IRON Lock(tile, lock_id=None, init=0, name=None); the default name is "lock_<n>" (IRON's
-    /// global counter).
+    /// IRON Lock(tile, lock_id=None, init=0, name=None). Without a name it is "lock_<k>", k
+    /// counting the design's unnamed Locks in first-use order (numbered when the design resolves,
+    /// so a name does not depend on what else the process built; "lock" until then).
     explicit Lock(Tile tile, std::optional<int> lock_id = std::nullopt, int init = 0, std::string name = {});
 
     /// In a worker body: wait until the lock's value is >= `value`, then subtract it.

@@ -74,7 +74,8 @@ struct LinkOptions {
     std::vector<StreamDims> from_stream{};
     std::vector<std::optional<int>> repeat_counts{}; ///< unset entries: no repeat_count
     std::vector<PadDims> pad_dimensions{}; ///< split only (mem-tile MM2S)
-    std::int64_t pad_value = 0;
+    /// split only: each sub-fifo's per-element pad value (IRON split(pad_value=[...]), a list).
+    std::vector<std::int64_t> pad_value{};
 };
 
 /// Options of forward(). C++ designated initializers must follow this declaration order:
@@ -119,8 +120,11 @@ public:
     ObjectFifo forward(ForwardOptions opts) const;
     /// Distribute each object of this (consumer) fifo into sub-fifos through a link tile; offsets
     /// are in elements of this fifo's object. Sub-fifos are named "<name>_split<i>" by default.
+    /// With one sub-fifo it is a forward, as in the toolchain (AIEOps.td:2239 isDistribute: more
+    /// than one output): `split({0}, {.obj_types = {bigger}})` may change the object size.
     std::vector<ObjectFifo> split(std::vector<std::int64_t> offsets, LinkOptions opts = {}) const;
     /// Gather sub-fifos into each object of this (producer) fifo; "<name>_join<i>" by default.
+    /// With one sub-fifo it is a forward (AIEOps.td:2238 isJoin: more than one input).
     std::vector<ObjectFifo> join(std::vector<std::int64_t> offsets, LinkOptions opts = {}) const;
 
     /// IRON `of.prod().endpoint = ObjectFifoEndpoint(tile)` for a mem tile: this producer handle

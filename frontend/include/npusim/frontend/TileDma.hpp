@@ -7,7 +7,14 @@
 // them like ObjectFifo lowering does.
 //
 // Designated initializers follow declaration order (C++): Bd{.buffer, .offset, .length, .acquires,
-// .releases, .next, .sizes, .strides, .packet}; DmaChannel{.direction, .channel, .bds}.
+// .releases, .next, .sizes, .strides, .packet, .pad_dimensions}; DmaChannel{.direction, .channel,
+// .bds, .pad_value}.
+//
+// Padding (mem-tile MM2S only): a Bd's pad_dimensions give (before, after) counts per dimension of
+// its sizes/strides, outermost first, in elements (the innermost must come to whole 32-bit words);
+// its length then counts the padded result (IRON Bd(length=padded, sizes=..., pad_dimensions=...)).
+// The channel's pad_value is the per-element fill of every padded Bd on it (one CONSTANT_PAD_VALUE
+// register per channel, NPU2 only; NPU1 pads with zeros).
 #include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/Lock.hpp"
 #include "npusim/frontend/Tile.hpp"
@@ -60,6 +67,8 @@ struct Bd {
     std::vector<std::int64_t> sizes; ///< outermost first, elements
     std::vector<std::int64_t> strides; ///< outermost first, elements
     std::optional<BdPacket> packet; ///< MM2S into a PacketFlow: the header this BD emits
+    /// (before, after) padding per dimension of sizes/strides, outermost first, in elements.
+    std::optional<std::vector<std::pair<std::int64_t, std::int64_t>>> pad_dimensions;
 };
 
 /// One DMA channel of the tile with its BD chain (IRON DmaChannel).
@@ -67,6 +76,7 @@ struct DmaChannel {
     DMAChannelDir direction = DMAChannelDir::S2MM;
     int channel = 0;
     std::vector<Bd> bds;
+    std::int64_t pad_value = 0; ///< per-element fill of the channel's padded Bds (mem-tile MM2S, NPU2)
 };
 
 namespace detail {
@@ -74,7 +84,8 @@ struct TileDmaState {
     int uid = 0;
     Tile tile;
     std::vector<DmaChannel> channels;
-    std::string name; ///< "tile_dma_<uid>" unless named
+    std::string name; ///< "tile_dma_<k>" (numbered per design at resolve) unless named
+    bool default_name = false;
 };
 } // namespace detail
 

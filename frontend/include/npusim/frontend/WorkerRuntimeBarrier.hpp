@@ -15,7 +15,8 @@ namespace detail {
 struct BarrierState {
     int uid = 0;
     int initial_value = 0;
-    std::string name; ///< "barrier_<uid>" unless named
+    std::string name; ///< "barrier_<k>" (numbered per design at resolve) unless named
+    bool default_name = false;
 };
 void record_barrier_set(BarrierState* b, int value);
 } // namespace detail

@@ -25,7 +25,8 @@ struct RunOptions {
     std::string save_dir;
     std::optional<double> rtol; ///< override every float output's rtol
     std::optional<double> atol; ///< override every float output's atol
-    ToleranceMode tolerance = ToleranceMode::allclose; ///< how float outputs are compared
+    /// How float outputs are compared; unset: the design's own (DesignSpec::tolerance).
+    std::optional<ToleranceMode> tolerance;
     sim::SimOptions sim;
     /// aiecc `--alloc-scheme` for this run; unset: the design's own (DesignSpec::alloc_scheme).
     std::optional<iron::AllocScheme> alloc_scheme;

@@ -35,6 +35,10 @@ struct DesignSpec {
     /// The aiecc `--alloc-scheme` the design is built with (its build options; IRON designs pass
     /// it to aiecc in their Makefile). `npusim run --alloc-scheme` overrides it.
     iron::AllocScheme alloc_scheme = iron::AllocScheme::Default;
+    /// How its float outputs are compared with the golden reference: the comparison its upstream
+    /// test makes (ToleranceMode::nearly_equal for a design checked with mlir-aie's verify.py
+    /// nearly_equal). `npusim run --tolerance` overrides it.
+    ToleranceMode tolerance = ToleranceMode::allclose;
     std::function<DesignInstance(const model::DeviceSpec& dev, const Params& params, const BuildOptions& opts)> build;
 
     bool supports(const std::string& device) const;
@@ -44,6 +48,9 @@ struct DesignSpec {
     bool kernels_note_only() const;
     /// Defaults overridden by `overrides`; an unknown name or a bad value is a DesignError.
     Params resolve_params(const Params& overrides) const;
+    /// "M=512 dtype_in=i16": each parameter as `--param` takes it, a named one by its name (a key
+    /// the design does not declare by its number); "" for none.
+    std::string params_text(const Params& params) const;
 };
 
 /// Every device name, for designs that run anywhere.

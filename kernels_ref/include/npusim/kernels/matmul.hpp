@@ -47,23 +47,53 @@
 namespace npusim::kernels {
 
 // ---- cost model --------------------------------------------------------------------------------
-// body cycles = ceil(m*k*n / (peak x kMatmulEfficiency)), peak = the generation's MACs per cycle for
-// the input type (model::matmul_mac_peak: 64 for i16 on AIE2, 128 on AIE2P), so no call is ever
-// faster than the matrix unit; the simulator adds the call overhead (8 cycles on AIE2).
-//
-// kMatmulEfficiency: [HW] row 8, re-attributed from mlir-aie's history. The programming guide
-// (section-4c) reports ~2,535 cycles event0 -> event1 for one 64 x 64 x 64 single_core matmul call
-// (262,144 MACs), calls it int16 at 64 MAC/cycle and its ideal "2048 cycles = 262,144 / 64". That
-// arithmetic is wrong (262,144 / 64 = 4,096) and 2,535 cycles would be 103 MAC/cycle, above the
-// int16 peak. The design the guide measured is the one at the time of that text (commits
-// dba94a48f / 940f746e9, April 2024): single_core/aie2.py at 488413e4b calls matmul_bf16_bf16 with
-// m = k = n = 64 — bf16, whose 4x8x4 mmul does 128 MAC/cycle, for which 262,144 / 128 = 2,048 is
-// the ideal. So the kernel body reaches 2,048 / (2,535 - 8) = 81.0% of peak; the same efficiency
-// is assumed [est] for the other types and for AIE2P (no per-type measurement is published).
-inline constexpr double kMatmulIdealCycles = 2048.0; // 262,144 MACs / 128 MAC/cycle (bf16, AIE2)
-inline constexpr double kMatmulMeasuredCycles = 2535.0; // [HW] row 8, event0 -> event1
-inline constexpr double kMatmulEfficiency =
-    kMatmulIdealCycles / (kMatmulMeasuredCycles - static_cast<double>(kKernelCallOverheadCycles)); // 0.810
+// One call is the software-pipelined loop nest of mlir-aie's aie_kernels/<gen>/mm.cc (3ca0193):
+// an outer loop over blocks of C (matmul_vectorized_2x2_mmul / _4x2_mmul / _4x4: `row_blocks` x
+// `col_blocks` mmul blocks of r x t per outer iteration, the z and j loops, aie2/mm.cc l.95-230)
+// and, inside it, the inner loop over k / s (l.154-179) whose body issues row_blocks x col_blocks
+// mmul MACs. So
+//   body = outer x (k/s x mmuls per inner iteration x cycles per mmul + fill + C stores + control)
+//   outer = (m / (r x row_blocks)) x (n / (t x col_blocks)), cycles per mmul = r*s*t / peak (>= 1:
+//   one mmul per cycle when the shape is the unit's native one),
+//   fill  = the load-to-MAC latency the inner loop's prologue waits before its first MAC issues and
+//           the last MAC's latency before its accumulator can be stored: VLD 7 + VMAC 6 cycles
+//           ([HW] Hello-XDNA isa.rst, microbenchmarked on AIE2 and AIE2P alike),
+//   C stores = row_blocks x col_blocks x r*t*out_bytes / 32 B per cycle: one 256-bit store unit
+//           ([doc] programming guide section-4c l.197-205; [est] the same on AIE2P),
+//   control = 1 cycle per outer iteration ([est] the flattened z/j loop's branch and pointer step).
+// The C loads at the start of an outer iteration are not counted ([est]: the inner loop uses
+// row_blocks + col_blocks of its two 256-bit load units' slots per row_blocks x col_blocks cycles,
+// so the scheduler has room for them). Checked against [HW] row 8 (bf16 64^3 on AIE2, 4x4
+// expansion, 2,535 cycles event0 -> event1): 16 x (8 x 16 + 13 + 16 + 1) = 2,528 + the 8-cycle call
+// overhead = 2,536. A body never beats the matrix unit: steady state is exactly MACs / peak, and
+// fill, stores and control only add. The simulator adds the call overhead (8 cycles on AIE2).
+struct MatmulLoop {
+    int r = 0, s = 0, t = 0; ///< the mmul shape (A r x s, B s x t, C r x t)
+    int row_blocks = 2, col_blocks = 2; ///< mmul blocks of C per inner iteration (2x2, 4x2, 4x4)
+    double peak_macs_per_cycle = 0; ///< the matrix unit for the input type (model::matmul_mac_peak)
+    int out_bytes = 4; ///< bytes of one C element
+};
+inline constexpr int kMatmulPipelineFillCycles = 13; ///< [HW] Hello-XDNA isa.rst: VLD 7 + VMAC 6
+inline constexpr int kMatmulStoreBytesPerCycle = 32; ///< [doc] section-4c: one 256-bit store unit
+inline constexpr int kMatmulLoopControlCycles = 1; ///< [est] per outer iteration
+
+/// The inputs mm.cc builds kernels for.
+enum class MmInput { i8, i16, bf16 };
+/// The loop of mm.cc's kernel for an input type on AIE2 (`aie2p` false: aie2/mm.cc, i8 4x8x8 in
+/// matmul_vectorized_4x2_mmul, i16 4x4x4 in _2x2_mmul, bf16 4x8x4 in _4x4, l.796-907) or AIE2P
+/// (aie2p/mm.cc: every type in matmul_vectorized_2x2_mmul, i8 8x8x8, i16 4x4x8, bf16 4x8x8,
+/// l.260-412), with the matrix unit's peak and the output element size.
+MatmulLoop mm_cc_loop(bool aie2p, MmInput in, int out_bytes, double peak_macs_per_cycle);
+
+/// Body cycles of one m x k x n call with `loop` (see above); the simulator adds the call overhead.
+std::uint64_t matmul_cycles(int m, int k, int n, const MatmulLoop& loop);
+
+/// The parts of matmul_cycles: `steady` = MACs / peak (the matrix unit busy), `fill_drain` = the
+/// pipeline fill, C stores and loop control of every outer iteration.
+struct MatmulCycleParts {
+    std::uint64_t steady = 0, fill_drain = 0;
+};
+MatmulCycleParts matmul_cycle_parts(int m, int k, int n, const MatmulLoop& loop);
 
 void matmul_i16_i32(const std::int16_t* A, const std::int16_t* B, std::int32_t* C, int m, int k, int n, int r, int s,
                     int t);
@@ -77,11 +107,6 @@ void matmul_i8_i32(const std::int8_t* A, const std::int8_t* B, std::int32_t* C, 
                    int t);
 void matmul_bf16_bf16(const bfloat16* A, const bfloat16* B, bfloat16* C, int m, int k, int n, int r, int s, int t);
 void matmul_bf16_f32(const bfloat16* A, const bfloat16* B, float* C, int m, int k, int n, int r, int s, int t);
-
-/// Body cycles of one m x k x n call on a matrix unit of `peak_macs_per_cycle`:
-/// ceil(m*k*n / (peak x kMatmulEfficiency)); 2,527 for 64^3 at 128 (bf16 on AIE2), 2,535 with the
-/// call overhead ([HW] row 8); 5,054 for i16 on AIE2 (64 MAC/cycle).
-std::uint64_t matmul_cycles(int m, int k, int n, double peak_macs_per_cycle);
 
 namespace detail {
 inline void check_block_shape(const char* name, int rows, int cols, int block_rows, int block_cols) {

@@ -61,8 +61,11 @@ public:
     /// ScratchpadParameter::read: the first 32-bit word of this core's copy of the parameter `key`
     /// (its __param_ buffer), as the runtime sequence's parameter sync left it.
     virtual std::uint32_t scratchpad_word(int key) = 0;
-    /// Charge `cycles` of core time for work the body does itself.
+    /// Charge `cycles` of core time for work of the body that has no op of its own.
     virtual void add_cycles(std::uint64_t cycles) = 0;
+    /// The body read or wrote one element value itself (Element::at, IRON's `buf[i]`): the
+    /// simulator charges TimingParams::core_element_access_cycles; the traces charge nothing.
+    virtual void element_access() {}
     /// Name of the worker whose body is running.
     virtual std::string_view worker() const = 0;
     /// True during the resolve-time trace of a body (kernels are checked but not executed).

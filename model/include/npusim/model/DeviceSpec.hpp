@@ -48,6 +48,8 @@ struct TileResources {
     int step_bits; ///< BD stride ("step") field width
     int iteration_bits; ///< iteration (repeat) dimension wrap field width
     bool zero_padding; ///< MM2S zero padding supported (mem tile)
+    /// A CONSTANT_PAD_VALUE register per MM2S channel: padding may insert a non-zero word.
+    bool constant_pad_value;
     std::uint32_t buffer_alignment; ///< allocator alignment in bytes
     std::uint32_t default_stack_bytes; ///< default core stack (compute only)
 

@@ -46,6 +46,7 @@ struct TimingParams {
     std::uint32_t shim_s2mm_task_overhead_cycles{}; ///< per task, host memory write path
     std::uint32_t kernel_call_overhead_cycles{}; ///< call/return + prologue of a kernel
     std::uint32_t cascade_word_latency_cycles{}; ///< a cascade word's put -> visible to the next core's get
+    std::uint32_t core_element_access_cycles{}; ///< one element load or store a body makes itself (at<T>)
     std::uint32_t runtime_op_cycles{}; ///< controller cost per runtime-sequence op
     double host_invocation_latency_us{}; ///< what the host adds around one run (XRT call, sync); not array time
 

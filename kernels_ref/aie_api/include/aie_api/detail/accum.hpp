@@ -2,10 +2,24 @@
 // aie::accum<Tag, N>: integer accumulators (32 or 64 bits a lane, wrapping) and float accumulators.
 #include "vector.hpp"
 
+#include <bit>
+
+// Block floating point (bfp.hpp): the element tag and the block vector, declared here so that
+// accum<accfloat>::to_vector<bfp16ebs8>() can name them.
+struct bfp16ebs8;
+
 namespace aie {
 
 template <typename Tag, unsigned N>
 class accum;
+template <typename T, unsigned N>
+class block_vector;
+namespace detail {
+template <typename T>
+inline constexpr bool is_block_elem = std::is_same_v<T, ::bfp16ebs8>;
+template <typename T, typename Tag, unsigned N>
+block_vector<T, N> accum_to_block(const accum<Tag, N>& acc);
+} // namespace detail
 
 namespace detail {
 template <typename T>
@@ -38,11 +52,45 @@ public:
         from_vector(v, shift);
     }
 
+    // A float accumulator from a bfp16ebs8 block vector: each lane's value m * 2^(E - 133), exact.
+    template <typename T>
+    requires(detail::is_block_elem<T> && detail::is_float_accum_tag<Tag>) explicit accum(const block_vector<T, N>& v) {
+        for (unsigned i = 0; i < N; ++i) data_[i] = v.get(i);
+    }
+
     // Between accumulator tags of the same class: integer lanes are sign-extended or wrapped.
     template <typename Tag2>
     requires(!std::is_same_v<Tag2, Tag> && detail::is_float_accum_tag<Tag2> == detail::is_float_accum_tag<Tag>)
         accum(const accum<Tag2, N>& o) {
         for (unsigned i = 0; i < N; ++i) data_[i] = static_cast<storage_type>(o.lane(i));
+    }
+
+    // A float vector stored into a 32-bit integer accumulator keeps each lane's 32 bits (a register
+    // move; no conversion). AIE API documents integer accumulators with integer vectors only, but
+    // mlir-aie's aie2p/rms_norm.cc (lines 20-29 at 3ca0193) keeps a running float sum this way:
+    // `accum<acc32, N> acc = aie::add(float_v, float_v); v = acc.to_vector<float>();`. [est] the
+    // hardware moves the bits unchanged; to_vector<float>() below moves them back.
+    template <typename T>
+    requires(std::is_same_v<T, float> && !detail::is_float_accum_tag<Tag> && detail::accum_tag_bits<Tag> == 32)
+        accum& operator=(const vector<T, N>& v) {
+        for (unsigned i = 0; i < N; ++i) data_[i] = std::bit_cast<storage_type>(v[i]);
+        return *this;
+    }
+
+    // A bfloat16 or float vector assigned to a float accumulator loads its values (as from_vector;
+    // mlir-aie's aie2p/mm_bfp_mixed.cc l.81 at 3ca0193 writes `accum<accfloat, 64> acc; acc = bf16_vector;`).
+    template <typename T>
+    requires(detail::is_float_accum_tag<Tag> && detail::is_float_elem<T>) accum& operator=(const vector<T, N>& v) {
+        return from_vector(v);
+    }
+
+    // A float accumulator converts implicitly to a bfloat16 or float vector, as to_vector<T>() (the
+    // AIE API conversion that lets `aie::vector<bfloat16, 16> v = aie::mul(a, b);` compile; bfloat16
+    // is rounded with the core's rounding mode, float is exact). Integer accumulators need an
+    // explicit to_vector<T>(shift).
+    template <typename T>
+    requires(detail::is_float_accum_tag<Tag> && detail::is_float_elem<T>) operator vector<T, N>() const {
+        return to_vector<T>();
     }
 
     template <typename T>
@@ -75,7 +123,24 @@ public:
     // Float accumulators: to bfloat16 (rounded with the core's rounding mode) or float (exact); the
     // shift is ignored.
     template <typename T>
-    vector<T, N> to_vector(int shift = 0) const {
+    auto to_vector(int shift = 0) const {
+        if constexpr (detail::is_block_elem<T>) {
+            static_assert(is_floating_point(), "npusim aie_api: only a float accumulator converts to bfp16ebs8");
+            return detail::accum_to_block<T>(*this);
+        } else {
+            return to_plain_vector<T>(shift);
+        }
+    }
+
+    // The same, with the signedness of the destination chosen at run time (AIE API to_vector_sign).
+    template <typename T>
+    vector<T, N> to_vector_sign(bool /*v_sign*/, int shift = 0) const {
+        return to_plain_vector<T>(shift);
+    }
+
+private:
+    template <typename T>
+    vector<T, N> to_plain_vector(int shift) const {
         vector<T, N> r;
         if constexpr (is_floating_point()) {
             static_assert(detail::is_float_elem<T>,
@@ -90,6 +155,9 @@ public:
                         r[i] = bfloat16::from_bits(detail::float_to_bf16_bits<R>(data_[i]));
                 });
             }
+        } else if constexpr (std::is_same_v<T, float> && accum_bits() == 32) {
+            // The lanes' bits back as floats (see operator= from a float vector) [est].
+            for (unsigned i = 0; i < N; ++i) r[i] = std::bit_cast<float>(static_cast<std::int32_t>(data_[i]));
         } else {
             static_assert(detail::is_int_elem<T>,
                           "npusim aie_api: an integer accumulator converts to an integer vector only (use "
@@ -112,12 +180,7 @@ public:
         return r;
     }
 
-    // The same, with the signedness of the destination chosen at run time (AIE API to_vector_sign).
-    template <typename T>
-    vector<T, N> to_vector_sign(bool /*v_sign*/, int shift = 0) const {
-        return to_vector<T>(shift);
-    }
-
+public:
     template <unsigned M>
     accum<Tag, M> extract(unsigned idx) const {
         static_assert(M <= N && N % M == 0, "npusim aie_api: accum::extract<M> needs M to divide the lane count");

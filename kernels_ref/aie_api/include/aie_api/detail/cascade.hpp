@@ -94,3 +94,21 @@ inline v16float get_scd_v16float() { return npusim::aie_api::detail::get_word<fl
 inline v32bfloat16 get_scd_v32bfloat16() { return npusim::aie_api::detail::get_word<bfloat16, 32>(); }
 inline v16acc32 get_scd_v16acc32() { return v16acc32(get_scd_v16int32()); }
 inline v16accfloat get_scd_v16accfloat() { return v16accfloat(get_scd_v16float()); }
+
+// v16acc64 (1024 bits) crosses as two words, lanes 0-7 then 8-15, each lane's 64 bits little-endian
+// [est: the bottleneck kernels of mlir-aie (aie2/bottleneck/bn_conv2dk1_*.cc) put and get whole
+// v16acc64 registers; how the hardware splits them is not documented, a value survives a put/get].
+inline void put_mcd(const v16acc64& a) {
+    std::int64_t lanes[16];
+    for (unsigned i = 0; i < 16; ++i) lanes[i] = a.lane(i);
+    npusim::aie_api::cascade_put_word(lanes);
+    npusim::aie_api::cascade_put_word(lanes + 8);
+}
+inline v16acc64 get_scd_v16acc64() {
+    std::int64_t lanes[16];
+    npusim::aie_api::cascade_get_word(lanes);
+    npusim::aie_api::cascade_get_word(lanes + 8);
+    v16acc64 r;
+    for (unsigned i = 0; i < 16; ++i) r.lane(i) = lanes[i];
+    return r;
+}

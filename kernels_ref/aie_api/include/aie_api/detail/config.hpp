@@ -23,9 +23,25 @@
 #if !defined(NPUSIM_AIE_ARCH) && defined(__AIE_ARCH__)
 #define NPUSIM_AIE_ARCH __AIE_ARCH__
 #endif
+// Peano's driver spells it __AIEARCH__ (20 / 21); accept that too.
+#if !defined(NPUSIM_AIE_ARCH) && defined(__AIEARCH__)
+#define NPUSIM_AIE_ARCH __AIEARCH__
+#endif
 #ifndef NPUSIM_AIE_ARCH
 #define NPUSIM_AIE_ARCH 0
 #endif
+
+// Scalar bfloat16 compound assignment, as the AIE compilers' scalar bfloat16 has it (mlir-aie's
+// mm.cc writes `bfloat16 c; c += a * b;`): the operation runs in float (bf16 + float is float under
+// the usual arithmetic conversions) and the float result is rounded back to bf16 to nearest even
+// (Peano's bfloat16(float) constructor, aiev2intrin.h), whatever the vector core's rounding mode.
+// An integer or bfloat16 operand converts to float first. Found by argument-dependent lookup.
+namespace npusim {
+inline bfloat16& operator+=(bfloat16& a, float x) { return a = bfloat16(float(a) + x); }
+inline bfloat16& operator-=(bfloat16& a, float x) { return a = bfloat16(float(a) - x); }
+inline bfloat16& operator*=(bfloat16& a, float x) { return a = bfloat16(float(a) * x); }
+inline bfloat16& operator/=(bfloat16& a, float x) { return a = bfloat16(float(a) / x); }
+} // namespace npusim
 
 // ---------------------------------------------------------------------------------------------
 // AIE scalar type names (the AIE compilers predefine these).
@@ -280,6 +296,23 @@ inline void set_rounding(rounding_mode m) { npusim::aie_api::detail::tls_core_mo
 inline rounding_mode get_rounding() { return npusim::aie_api::detail::tls_core_modes.rounding; }
 inline void set_saturation(saturation_mode m) { npusim::aie_api::detail::tls_core_modes.saturation = m; }
 inline saturation_mode get_saturation() { return npusim::aie_api::detail::tls_core_modes.saturation; }
+// swap_rounding(m) / swap_saturation(m): set the mode and return the previous one (AIE API), so a
+// kernel can restore it afterwards.
+inline rounding_mode swap_rounding(rounding_mode m) {
+    const rounding_mode old = get_rounding();
+    set_rounding(m);
+    return old;
+}
+inline saturation_mode swap_saturation(saturation_mode m) {
+    const saturation_mode old = get_saturation();
+    set_saturation(m);
+    return old;
+}
+
+// aie::vector_decl_align: the alignment (bytes) for arrays that vector loads read, e.g. LUT tables
+// declared alignas(aie::vector_decl_align). [est] 64, one 512-bit register: at least what any
+// AIE-ML/AIE2P vector load needs; the host layer itself accepts any address.
+inline constexpr unsigned vector_decl_align = 64;
 
 // aie::tile::current().set_rounding(...) spelling.
 class tile {
@@ -289,6 +322,8 @@ public:
     rounding_mode get_rounding() const { return aie::get_rounding(); }
     void set_saturation(saturation_mode m) const { aie::set_saturation(m); }
     saturation_mode get_saturation() const { return aie::get_saturation(); }
+    rounding_mode swap_rounding(rounding_mode m) const { return aie::swap_rounding(m); }
+    saturation_mode swap_saturation(saturation_mode m) const { return aie::swap_saturation(m); }
 };
 
 namespace detail {

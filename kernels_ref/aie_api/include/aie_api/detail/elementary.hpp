@@ -1,7 +1,8 @@
 #pragma once
-// Elementary functions: aie::exp2 and aie::inv.
+// Elementary functions: aie::exp2, aie::inv, aie::invsqrt and aie::tanh.
 //
-// AMD does not publish the arithmetic of the AIE2P exp2 unit or of the scalar/vector inverse, so
+// AMD does not publish the arithmetic of the AIE2P exp2 and tanh units or of the inverse and inverse
+// square root, so
 // npusim computes the mathematically exact result and rounds it once to the output type: to nearest
 // even for bfloat16 and float. **[est]** — no claim of hardware bit-exactness is made.
 #include "numeric.hpp"
@@ -62,6 +63,37 @@ inline vector<T, N> inv(const vector<T, N>& v) {
     vector<T, N> r;
     for (unsigned i = 0; i < N; ++i)
         r[i] = detail::from_double_nearest<T>(1.0 / static_cast<double>(detail::to_f(v[i])));
+    return r;
+}
+
+// invsqrt(x): 1 / sqrt(x). The scalar form takes and returns float; the vector form keeps the element
+// type (bfloat16 or float). [est] the exact value rounded once to nearest even: invsqrt(+-0) = +-inf,
+// invsqrt(+inf) = +0, a negative input or NaN gives NaN.
+template <typename T>
+requires(std::is_same_v<T, float>) inline float invsqrt(T x) {
+    return detail::from_double_nearest<float>(1.0 / std::sqrt(static_cast<double>(x)));
+}
+template <typename T, unsigned N>
+inline vector<T, N> invsqrt(const vector<T, N>& v) {
+    static_assert(detail::is_elementary_elem<T>, "npusim aie_api: aie::invsqrt takes a bfloat16 or float vector");
+    vector<T, N> r;
+    for (unsigned i = 0; i < N; ++i)
+        r[i] = detail::from_double_nearest<T>(1.0 / std::sqrt(static_cast<double>(detail::to_f(v[i]))));
+    return r;
+}
+
+// tanh<TR>(v): the hyperbolic tangent of a float or bfloat16 vector, as TR (bfloat16 or float; default
+// the input's type). AIE2P computes it on its non-linear unit (mlir-aie's aie2p gelu.cc, silu.cc,
+// swiglu.cc and mm_activation_epilogue.cc call aie::tanh<bfloat16>). [est] the exact tanh rounded
+// once to TR to nearest even: tanh(+-inf) = +-1, tanh(-0) = -0, NaN stays NaN.
+template <typename TR = void, typename T, unsigned N>
+inline auto tanh(const vector<T, N>& v) {
+    using R = std::conditional_t<std::is_void_v<TR>, T, TR>;
+    static_assert(detail::is_elementary_elem<T> && detail::is_elementary_elem<R>,
+                  "npusim aie_api: aie::tanh takes and returns bfloat16 or float vectors");
+    vector<R, N> r;
+    for (unsigned i = 0; i < N; ++i)
+        r[i] = detail::from_double_nearest<R>(std::tanh(static_cast<double>(detail::to_f(v[i]))));
     return r;
 }
 

@@ -35,6 +35,7 @@ using v32acc64 = aie::accum<aie::acc64, 32>;
 using v8accfloat = aie::accum<aie::accfloat, 8>;
 using v16accfloat = aie::accum<aie::accfloat, 16>;
 using v32accfloat = aie::accum<aie::accfloat, 32>;
+using v64accfloat = aie::accum<aie::accfloat, 64>;
 
 // Bring the accumulator tag names into the global namespace (the AIE compilers predefine them).
 using aie::acc32;

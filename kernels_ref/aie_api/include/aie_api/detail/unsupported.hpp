@@ -16,16 +16,12 @@ namespace aie {
                       "npusim aie_api: aie::" #NAME " is not supported by the host layer (its hardware "               \
                       "numerics are not modelled); use a reference kernel instead");                                   \
     }
-NPUSIM_AIE_UNSUPPORTED_FN(invsqrt)
 NPUSIM_AIE_UNSUPPORTED_FN(sqrt)
-NPUSIM_AIE_UNSUPPORTED_FN(tanh)
 NPUSIM_AIE_UNSUPPORTED_FN(sin)
 NPUSIM_AIE_UNSUPPORTED_FN(cos)
 NPUSIM_AIE_UNSUPPORTED_FN(sincos)
 NPUSIM_AIE_UNSUPPORTED_FN(sincos_complex)
-NPUSIM_AIE_UNSUPPORTED_FN(mul_square)
 NPUSIM_AIE_UNSUPPORTED_FN(mul_conj)
-NPUSIM_AIE_UNSUPPORTED_FN(mac_square)
 NPUSIM_AIE_UNSUPPORTED_FN(abs_square)
 NPUSIM_AIE_UNSUPPORTED_FN(conj)
 NPUSIM_AIE_UNSUPPORTED_FN(fft_dit_r2_stage)
@@ -42,17 +38,7 @@ NPUSIM_AIE_UNSUPPORTED_FN(begin_random_circular)
     "npusim aie_api: aie::" NAME " is not supported by the host layer; write the kernel with aie::mul/mac/"            \
     "mmul or use a reference kernel"
 
-// Sliding multiplications (filters): template parameters are taken as given and rejected on use.
-template <unsigned Lanes, unsigned Points, int CoeffStep = 1, int DataStepX = 1, int DataStepY = DataStepX,
-          typename CoeffType = int16, typename DataType = int16, typename AccumTag = accauto>
-struct sliding_mul_ops {
-    static_assert(detail::always_false<CoeffType>, NPUSIM_AIE_UNSUPPORTED_MSG("sliding_mul_ops"));
-};
-template <unsigned Lanes, unsigned Points, int CoeffStep, int DataStepXY, typename CoeffType = int16,
-          typename DataType = int16, typename AccumTag = accauto>
-struct sliding_mul_xy_ops {
-    static_assert(detail::always_false<CoeffType>, NPUSIM_AIE_UNSUPPORTED_MSG("sliding_mul_xy_ops"));
-};
+// Symmetric sliding multiplications: template parameters are taken as given and rejected on use.
 template <unsigned Lanes, unsigned Points, int CoeffStep = 1, int DataStepX = 1, int DataStepY = DataStepX,
           typename CoeffType = int16, typename DataType = int16, typename AccumTag = accauto>
 struct sliding_mul_sym_ops {
@@ -61,10 +47,6 @@ struct sliding_mul_sym_ops {
 template <typename... Ts>
 struct linear_approx {
     static_assert(detail::always_false<Ts...>, NPUSIM_AIE_UNSUPPORTED_MSG("linear_approx"));
-};
-template <typename T, unsigned N>
-class block_vector {
-    static_assert(detail::always_false<T>, NPUSIM_AIE_UNSUPPORTED_MSG("block_vector"));
 };
 template <typename T, unsigned N>
 class sparse_vector {
@@ -120,14 +102,3 @@ NPUSIM_AIE_UNSUPPORTED_OP(|)
 NPUSIM_AIE_UNSUPPORTED_OP(^)
 #undef NPUSIM_AIE_UNSUPPORTED_OP
 } // namespace aie::operators
-
-// Raw chess/Peano intrinsics and runtime-library helpers some kernels call directly.
-#define NPUSIM_AIE_UNSUPPORTED_INTRINSIC(NAME)                                                                         \
-    template <typename... Args>                                                                                        \
-    auto NAME(const Args&...) {                                                                                        \
-        static_assert(aie::detail::always_false<Args...>,                                                              \
-                      "npusim aie_api: the intrinsic " #NAME " is not supported by the host layer "                    \
-                      "(use the AIE API, e.g. aie::shuffle_up / aie::filter_even)");                                   \
-    }
-NPUSIM_AIE_UNSUPPORTED_INTRINSIC(getTanhBf16)
-#undef NPUSIM_AIE_UNSUPPORTED_INTRINSIC

@@ -1,0 +1,144 @@
+// The recorded-body builder (RecordedBody.hpp): statements appended as a tracer meets them, loops
+// nested through a stack of open loop statements.
+#include "npusim/frontend/RecordedBody.hpp"
+
+#include "npusim/model/Error.hpp"
+
+#include <array>
+#include <utility>
+
+namespace npusim::iron::recorded {
+
+BinOp binop_from_name(const std::string& name) {
+    static constexpr std::array<std::pair<const char*, BinOp>, 19> kNames{{
+        {"add", BinOp::Add}, {"sub", BinOp::Sub}, {"mul", BinOp::Mul}, {"floordiv", BinOp::FloorDiv},
+        {"mod", BinOp::Mod}, {"truediv", BinOp::TrueDiv}, {"and", BinOp::And}, {"or", BinOp::Or},
+        {"xor", BinOp::Xor}, {"lshift", BinOp::Shl}, {"rshift", BinOp::Shr}, {"min", BinOp::Min},
+        {"max", BinOp::Max}, {"lt", BinOp::Lt}, {"le", BinOp::Le}, {"gt", BinOp::Gt}, {"ge", BinOp::Ge},
+        {"eq", BinOp::Eq}, {"ne", BinOp::Ne},
+    }};
+    for (const auto& [n, op] : kNames)
+        if (name == n) return op;
+    throw DesignError("recorded body: unknown arithmetic operation '" + name + "'");
+}
+
+Builder::Builder(std::string name) { body_.name = std::move(name); }
+
+std::vector<Stmt>& Builder::out() { return open_.empty() ? body_.stmts : open_.back().body; }
+
+int Builder::acquire(int fifo, int n) {
+    if (n < 1) throw DesignError("recorded body '" + body_.name + "': acquire(" + std::to_string(n) + ") needs n >= 1");
+    Stmt s;
+    s.kind = Stmt::Kind::Acquire;
+    s.arg = fifo;
+    s.n = n;
+    s.dst = body_.element_regs;
+    body_.element_regs += n;
+    out().push_back(std::move(s));
+    return out().back().dst;
+}
+
+void Builder::release(int fifo, int n) {
+    Stmt s;
+    s.kind = Stmt::Kind::Release;
+    s.arg = fifo;
+    s.n = n;
+    out().push_back(std::move(s));
+}
+
+void Builder::call(int kernel, std::vector<KernelOperand> args) {
+    Stmt s;
+    s.kind = Stmt::Kind::Call;
+    s.arg = kernel;
+    s.kargs = std::move(args);
+    out().push_back(std::move(s));
+}
+
+int Builder::loop_begin(Operand start, Operand stop, Operand step) {
+    Stmt s;
+    s.kind = Stmt::Kind::Loop;
+    s.a = start;
+    s.b = stop;
+    s.c = step;
+    s.dst = body_.value_regs++;
+    open_.push_back(std::move(s));
+    return open_.back().dst;
+}
+
+void Builder::loop_end() {
+    if (open_.empty()) throw DesignError("recorded body '" + body_.name + "': loop_end without an open loop");
+    Stmt s = std::move(open_.back());
+    open_.pop_back();
+    out().push_back(std::move(s));
+}
+
+int Builder::load(int elem, Operand index) {
+    Stmt s;
+    s.kind = Stmt::Kind::Load;
+    s.elem = elem;
+    s.a = index;
+    s.dst = body_.value_regs++;
+    out().push_back(std::move(s));
+    return out().back().dst;
+}
+
+void Builder::store(int elem, Operand index, Operand value) {
+    Stmt s;
+    s.kind = Stmt::Kind::Store;
+    s.elem = elem;
+    s.a = index;
+    s.b = value;
+    out().push_back(std::move(s));
+}
+
+int Builder::binary(BinOp op, Operand a, Operand b) {
+    Stmt s;
+    s.kind = Stmt::Kind::Binary;
+    s.op = op;
+    s.a = a;
+    s.b = b;
+    s.dst = body_.value_regs++;
+    out().push_back(std::move(s));
+    return out().back().dst;
+}
+
+int Builder::buffer_view(int buffer) {
+    Stmt s;
+    s.kind = Stmt::Kind::BufferView;
+    s.arg = buffer;
+    s.dst = body_.element_regs++;
+    out().push_back(std::move(s));
+    return out().back().dst;
+}
+
+void Builder::barrier_wait(int barrier, std::int64_t value) {
+    Stmt s;
+    s.kind = Stmt::Kind::BarrierWait;
+    s.arg = barrier;
+    s.n = value;
+    out().push_back(std::move(s));
+}
+
+void Builder::barrier_release(int barrier, std::int64_t value) {
+    Stmt s;
+    s.kind = Stmt::Kind::BarrierRelease;
+    s.arg = barrier;
+    s.n = value;
+    out().push_back(std::move(s));
+}
+
+void Builder::cycles(std::int64_t n) {
+    Stmt s;
+    s.kind = Stmt::Kind::Cycles;
+    s.n = n;
+    out().push_back(std::move(s));
+}
+
+std::shared_ptr<const RecordedBody> Builder::finish() {
+    if (!open_.empty())
+        throw DesignError("recorded body '" + body_.name + "': " + std::to_string(open_.size()) +
+                          " loop(s) still open at the end of the body");
+    return std::make_shared<const RecordedBody>(std::move(body_));
+}
+
+} // namespace npusim::iron::recorded

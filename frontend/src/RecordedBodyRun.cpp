@@ -1,0 +1,317 @@
+// The recorded-body interpreter (RecordedBody.hpp): runs one iteration of a recorded worker body
+// through the same calls a C++ body makes (ObjectFifoHandle::acquire, Kernel::call_args,
+// Element::at, range_, add_cycles), so the simulator, the resolve-time trace and the MLIR export
+// see a recording exactly as they see a native body.
+#include "npusim/frontend/ControlFlow.hpp"
+#include "npusim/frontend/RecordedBody.hpp"
+
+#include "npusim/model/Error.hpp"
+
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace npusim::iron::recorded {
+
+namespace {
+
+/// A scalar in a value register: an integer with an element type (untyped: a Python int or a loop
+/// index, kept in 64 bits) or a float.
+struct Value {
+    bool is_float = false;
+    bool typed = false;
+    DType dtype = DType::i32;
+    std::int64_t i = 0;
+    double f = 0;
+    double as_double() const { return is_float ? f : static_cast<double>(i); }
+    std::int64_t as_int() const { return is_float ? static_cast<std::int64_t>(f) : i; }
+};
+
+/// `v` wrapped to the width of integer type `t`, as the core's integer registers hold it.
+std::int64_t wrap(std::int64_t v, DType t) {
+    switch (t) {
+    case DType::i8: return static_cast<std::int8_t>(v);
+    case DType::u8: return static_cast<std::uint8_t>(v);
+    case DType::i16: return static_cast<std::int16_t>(v);
+    case DType::i32: return static_cast<std::int32_t>(v);
+    case DType::u32: return static_cast<std::uint32_t>(v);
+    default: return v;
+    }
+}
+
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+    std::int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+}
+
+class Interpreter {
+public:
+    Interpreter(const RecordedBody& body, const RecordedBodyArgs& args)
+        : body_(body), args_(args), regs_(static_cast<std::size_t>(body.value_regs)),
+          elems_(static_cast<std::size_t>(body.element_regs)) {}
+
+    void run() {
+        exec(body_.stmts);
+        flush();
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& what) const {
+        throw DesignError("worker body '" + body_.name + "': " + what);
+    }
+    void flush() {
+        if (pending_ == 0) return;
+        const auto n = pending_;
+        pending_ = 0;
+        // While the body is exported its loads, stores and arithmetic are the export's own ops (the
+        // observer is set only then); their cycles are a simulation cost with no op of their own.
+        if (detail::element_access_observer) return;
+        add_cycles(n);
+    }
+    Value get(const Operand& o) const {
+        Value v;
+        switch (o.kind) {
+        case Operand::Kind::Reg: return regs_.at(static_cast<std::size_t>(o.reg));
+        case Operand::Kind::Int: v.i = o.i; return v;
+        case Operand::Kind::Float: v.is_float = true; v.f = o.f; return v;
+        }
+        return v;
+    }
+    std::int64_t index(const Operand& o) const {
+        const Value v = get(o);
+        if (v.is_float) fail("an element index must be an integer, not a float");
+        return v.i;
+    }
+    const Element& element(int reg) const {
+        const Element& e = elems_.at(static_cast<std::size_t>(reg));
+        return e;
+    }
+
+    /// While a body is exported, an access is reported as a view of the whole element: the
+    /// recording's index is a register the exporter's per-value accesses cannot name, and a range_
+    /// region must look the same in each iteration (BodyRecorder compares the first two).
+    struct ExportAsView {
+        detail::ElementAccessObserver* saved = detail::element_access_observer;
+        template <class T>
+        ExportAsView(const Element& e, T*) {
+            if (saved) {
+                (void)e.as<T>();
+                detail::element_access_observer = nullptr;
+            }
+        }
+        ~ExportAsView() { detail::element_access_observer = saved; }
+        ExportAsView(const ExportAsView&) = delete;
+        ExportAsView& operator=(const ExportAsView&) = delete;
+    };
+
+    template <class T>
+    Value load_as(const Element& e, std::int64_t i) const {
+        Value v;
+        v.typed = true;
+        v.dtype = dtype_of<T>();
+        const ExportAsView as_view(e, static_cast<T*>(nullptr));
+        const T x = e.at<T>(i);
+        if constexpr (std::is_same_v<T, bfloat16> || std::is_floating_point_v<T>) {
+            v.is_float = true;
+            v.f = static_cast<double>(static_cast<float>(x));
+        } else {
+            v.i = static_cast<std::int64_t>(x);
+        }
+        return v;
+    }
+    Value load(const Element& e, std::int64_t i) const {
+        switch (e.type().dtype) {
+        case DType::i8: return load_as<std::int8_t>(e, i);
+        case DType::u8: return load_as<std::uint8_t>(e, i);
+        case DType::i16: return load_as<std::int16_t>(e, i);
+        case DType::i32: return load_as<std::int32_t>(e, i);
+        case DType::u32: return load_as<std::uint32_t>(e, i);
+        case DType::f32: return load_as<float>(e, i);
+        case DType::bf16: return load_as<bfloat16>(e, i);
+        }
+        return {};
+    }
+    template <class T>
+    void store_as(const Element& e, std::int64_t i, const Value& v) const {
+        const ExportAsView as_view(e, static_cast<T*>(nullptr));
+        if constexpr (std::is_same_v<T, bfloat16>)
+            e.at<T>(i) = bfloat16(static_cast<float>(v.as_double()));
+        else if constexpr (std::is_floating_point_v<T>)
+            e.at<T>(i) = static_cast<T>(v.as_double());
+        else
+            e.at<T>(i) = static_cast<T>(v.is_float ? static_cast<std::int64_t>(v.f) : v.i); // wraps
+    }
+    void store(const Element& e, std::int64_t i, const Value& v) const {
+        switch (e.type().dtype) {
+        case DType::i8: return store_as<std::int8_t>(e, i, v);
+        case DType::u8: return store_as<std::uint8_t>(e, i, v);
+        case DType::i16: return store_as<std::int16_t>(e, i, v);
+        case DType::i32: return store_as<std::int32_t>(e, i, v);
+        case DType::u32: return store_as<std::uint32_t>(e, i, v);
+        case DType::f32: return store_as<float>(e, i, v);
+        case DType::bf16: return store_as<bfloat16>(e, i, v);
+        }
+    }
+
+    Value binary(BinOp op, const Value& a, const Value& b) const {
+        Value r;
+        const bool cmp = op >= BinOp::Lt;
+        if (a.is_float || b.is_float || op == BinOp::TrueDiv) {
+            const double x = a.as_double(), y = b.as_double();
+            double z = 0;
+            switch (op) {
+            case BinOp::Add: z = x + y; break;
+            case BinOp::Sub: z = x - y; break;
+            case BinOp::Mul: z = x * y; break;
+            case BinOp::TrueDiv: z = x / y; break;
+            case BinOp::FloorDiv: z = std::floor(x / y); break;
+            case BinOp::Mod: z = x - std::floor(x / y) * y; break;
+            case BinOp::Min: z = std::min(x, y); break;
+            case BinOp::Max: z = std::max(x, y); break;
+            case BinOp::Lt: r.i = x < y; return r;
+            case BinOp::Le: r.i = x <= y; return r;
+            case BinOp::Gt: r.i = x > y; return r;
+            case BinOp::Ge: r.i = x >= y; return r;
+            case BinOp::Eq: r.i = x == y; return r;
+            case BinOp::Ne: r.i = x != y; return r;
+            default: fail("a bitwise operation on a float value");
+            }
+            r.is_float = true;
+            r.typed = a.is_float ? a.typed : b.typed;
+            r.dtype = a.is_float && a.typed ? a.dtype : (b.typed ? b.dtype : DType::f32);
+            r.f = z;
+            return r;
+        }
+        const std::int64_t x = a.i, y = b.i;
+        // Two's-complement arithmetic in 64 bits (unsigned, so overflow is defined), then wrapped to
+        // the operands' element type below.
+        const auto ux = static_cast<std::uint64_t>(x), uy = static_cast<std::uint64_t>(y);
+        std::int64_t z = 0;
+        switch (op) {
+        case BinOp::Add: z = static_cast<std::int64_t>(ux + uy); break;
+        case BinOp::Sub: z = static_cast<std::int64_t>(ux - uy); break;
+        case BinOp::Mul: z = static_cast<std::int64_t>(ux * uy); break;
+        case BinOp::FloorDiv:
+        case BinOp::Mod:
+            if (y == 0) fail("integer division by zero");
+            z = op == BinOp::FloorDiv ? floor_div(x, y) : x - floor_div(x, y) * y;
+            break;
+        case BinOp::And: z = x & y; break;
+        case BinOp::Or: z = x | y; break;
+        case BinOp::Xor: z = x ^ y; break;
+        case BinOp::Shl: z = (y < 0 || y > 63) ? 0 : static_cast<std::int64_t>(ux << y); break;
+        case BinOp::Shr: z = (y < 0 || y > 63) ? (x < 0 ? -1 : 0) : (x >> y); break;
+        case BinOp::Min: z = std::min(x, y); break;
+        case BinOp::Max: z = std::max(x, y); break;
+        case BinOp::Lt: z = x < y; break;
+        case BinOp::Le: z = x <= y; break;
+        case BinOp::Gt: z = x > y; break;
+        case BinOp::Ge: z = x >= y; break;
+        case BinOp::Eq: z = x == y; break;
+        case BinOp::Ne: z = x != y; break;
+        default: break;
+        }
+        if (!cmp && (a.typed || b.typed)) {
+            r.typed = true;
+            r.dtype = a.typed ? a.dtype : b.dtype;
+            z = wrap(z, r.dtype);
+        }
+        r.i = z;
+        return r;
+    }
+
+    void call(const Stmt& s) {
+        flush();
+        std::vector<KernelArg> kargs;
+        kargs.reserve(s.kargs.size());
+        for (const auto& k : s.kargs) {
+            if (k.is_element) {
+                kargs.push_back(Kernel::arg(element(k.elem)));
+            } else {
+                const Value v = get(k.scalar);
+                kargs.push_back(v.is_float ? Kernel::arg(v.f) : Kernel::arg(v.i));
+            }
+        }
+        args_.kernels.at(static_cast<std::size_t>(s.arg)).call_args(kargs);
+    }
+
+    void exec(const std::vector<Stmt>& stmts) {
+        for (const Stmt& s : stmts) exec(s);
+    }
+    void exec(const Stmt& s) {
+        switch (s.kind) {
+        case Stmt::Kind::Acquire: {
+            flush();
+            const ElementGroup g = args_.fifos.at(static_cast<std::size_t>(s.arg)).acquire(static_cast<int>(s.n));
+            for (std::size_t k = 0; k < g.size(); ++k) elems_.at(static_cast<std::size_t>(s.dst) + k) = g[k];
+            return;
+        }
+        case Stmt::Kind::Release:
+            flush();
+            args_.fifos.at(static_cast<std::size_t>(s.arg)).release(static_cast<int>(s.n));
+            return;
+        case Stmt::Kind::Call: call(s); return;
+        case Stmt::Kind::Loop: {
+            const Value a = get(s.a), b = get(s.b), c = get(s.c);
+            if (a.is_float || b.is_float || c.is_float) fail("range_ bounds must be integers");
+            range_(a.i, b.i, c.i, [&](std::int64_t i) {
+                Value v;
+                v.i = i;
+                regs_[static_cast<std::size_t>(s.dst)] = v;
+                exec(s.body);
+            });
+            return;
+        }
+        case Stmt::Kind::Load:
+            regs_.at(static_cast<std::size_t>(s.dst)) = load(element(s.elem), index(s.a));
+            ++pending_;
+            return;
+        case Stmt::Kind::Store:
+            store(element(s.elem), index(s.a), get(s.b));
+            ++pending_;
+            return;
+        case Stmt::Kind::Binary:
+            regs_.at(static_cast<std::size_t>(s.dst)) = binary(s.op, get(s.a), get(s.b));
+            ++pending_;
+            return;
+        case Stmt::Kind::BufferView:
+            elems_.at(static_cast<std::size_t>(s.dst)) = args_.buffers.at(static_cast<std::size_t>(s.arg)).view();
+            return;
+        case Stmt::Kind::BarrierWait:
+            flush();
+            args_.barriers.at(static_cast<std::size_t>(s.arg)).wait_for_value(static_cast<int>(s.n));
+            return;
+        case Stmt::Kind::BarrierRelease:
+            flush();
+            args_.barriers.at(static_cast<std::size_t>(s.arg)).release_with_value(static_cast<int>(s.n));
+            return;
+        case Stmt::Kind::Cycles:
+            flush();
+            if (s.n > 0) add_cycles(static_cast<std::uint64_t>(s.n));
+            return;
+        }
+    }
+
+    const RecordedBody& body_;
+    const RecordedBodyArgs& args_;
+    std::vector<Value> regs_;
+    std::vector<Element> elems_;
+    std::uint64_t pending_ = 0; ///< cycles of scalar work not charged yet
+};
+
+} // namespace
+
+void run(const RecordedBody& body, const RecordedBodyArgs& args) { Interpreter(body, args).run(); }
+
+Worker make_worker(std::shared_ptr<const RecordedBody> body, RecordedBodyArgs args, WorkerOptions opts) {
+    auto shared = std::make_shared<const RecordedBodyArgs>(args);
+    // The fifo handles, Buffers and barriers go through Worker's fn_args so they are registered as
+    // a C++ body's arguments are; the body itself reads them from the shared argument lists.
+    return Worker(
+        [body = std::move(body), shared](const std::vector<ObjectFifoHandle>&, const std::vector<Buffer>&,
+                                         const std::vector<WorkerRuntimeBarrier>&) { run(*body, *shared); },
+        fn_args(std::move(args.fifos), std::move(args.buffers), std::move(args.barriers)), std::move(opts));
+}
+
+} // namespace npusim::iron::recorded

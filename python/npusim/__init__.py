@@ -1,0 +1,131 @@
+"""npusim: a cycle-approximate simulator of AMD NPU tile arrays, for IRON designs written in Python.
+
+    import npusim.iron as iron          # IRON's API (aie.iron), simulated
+    run = npusim.simulate(program, [a, b, c])   # a resolved program on numpy arrays
+    run.cycles, run.outputs
+
+`npusim python design.py` (or `python3 -m npusim design.py`) runs an IRON design file unchanged:
+its `aie.*` imports are served by npusim for that process only (docs/python.md).
+"""
+import json as _json
+
+import numpy as _np
+
+from . import _npusim
+from ._errors import DeadlockError, DesignError, LimitError, NpusimError, SimulationError, design_error, where
+from ._types import dtype_name as _dtype_name, numpy_name as _numpy_name
+
+__all__ = ["simulate", "SimRun", "NpusimError", "DesignError", "SimulationError", "DeadlockError", "LimitError",
+           "install_import_hook", "options", "depth"]
+
+#: Process-wide run options (set by `npusim python --trace/--vcd/--json/--max-cycles`): every
+#: simulate() call that does not give its own uses them.
+options = {"trace": "", "vcd": "", "html": "", "json": "", "max_cycles": 0, "depth": False, "max_depth": 4}
+_in_depth = False
+
+
+class SimRun:
+    """The result of simulate(): cycles, outputs (every runtime tensor after the run), per-core figures."""
+
+    def __init__(self, d, outputs, program):
+        self.cycles = d["cycles"]
+        self.clock_mhz = d["clock_mhz"]
+        self.outputs = outputs
+        self.cores = d["cores"]
+        self.invocation_cycles = d["invocation_cycles"]
+        self.warnings = d["warnings"]
+        self.bytes_moved = d["bytes_moved"]
+        self.program = program
+
+    def report(self):
+        return {"design": self.program._native.name, "device": self.program._native.device, "cycles": self.cycles,
+                "clock_mhz": self.clock_mhz,
+                "invocation_cycles": self.invocation_cycles, "cores": self.cores, "warnings": self.warnings}
+
+    def __repr__(self):
+        return f"<npusim run: {self.cycles} cycles>"
+
+
+def _resolved(program):
+    from .iron.program import Program, ResolvedProgram
+    if isinstance(program, ResolvedProgram):
+        return program
+    if isinstance(program, Program):
+        return program._resolved or program.resolve_program()
+    raise TypeError(f"npusim.simulate: expected a Program or the result of resolve_program(), got "
+                    f"{type(program).__name__}")
+
+
+def _host_bytes(loc, program, inputs):
+    types = program.tensor_types
+    if len(inputs) != len(types):
+        raise design_error(loc, f"simulate: the runtime sequence takes {len(types)} tensor(s), "
+                                f"{len(inputs)} were given")
+    arrays, host = [], []
+    for i, (x, t) in enumerate(zip(inputs, types)):
+        a = x.numpy() if hasattr(x, "numpy") else _np.asarray(x)
+        try:
+            name = _dtype_name(a.dtype)
+        except TypeError:
+            name = str(a.dtype)
+        want = _numpy_name(t.dtype)
+        if name != want or a.size != t.elements:
+            raise design_error(loc, f"simulate: tensor argument {i} is {name}{list(a.shape)}, the runtime sequence "
+                                    f"declares {want}{list(t.shape)}")
+        arrays.append(a)
+        host.append(_np.ascontiguousarray(a))  # the array itself when it is contiguous
+    return arrays, host
+
+
+def simulate(program, inputs, *, iters=1, trace=None, vcd=None, html=None, json=None, max_cycles=None, depths=None):
+    """Simulate a resolved program on host tensors (numpy arrays or iron tensors, one per runtime tensor
+    argument, in order). Output arrays are updated in place; returns a SimRun. Raises DesignError,
+    DeadlockError (with .case, .chain, .dot, .json), LimitError or SimulationError."""
+    loc = where()
+    prog = _resolved(program)
+    global _in_depth
+    if options["depth"] and not _in_depth:  # `npusim depth FILE.py`: analyse each run first
+        from ._depth import depth as _depth, format_depth
+        _in_depth = True
+        try:
+            rows = _depth(prog, list(inputs), options["max_depth"])
+        finally:
+            _in_depth = False
+        print(f"depth analysis of '{prog._native.name}' on {prog._native.device}:")
+        print(format_depth(rows))
+    arrays, host = _host_bytes(loc, prog, list(inputs))
+    native_depths = [_npusim.DepthOverride(f, c, d) for f, c, d in (depths or [])]
+    from ._errors import _Located
+    with _Located(loc):
+        d = _npusim.simulate(prog._native, host, max_cycles=int(max_cycles if max_cycles is not None
+                                                                  else options["max_cycles"]),
+                             iters=int(iters), trace=trace if trace is not None else options["trace"],
+                             vcd=vcd if vcd is not None else options["vcd"],
+                             html=html if html is not None else options["html"], depths=native_depths)
+    # The simulator wrote each tensor back into the contiguous array it was given (None), or returned
+    # its bytes (a read-only array).
+    outputs = []
+    for a, c, b in zip(arrays, host, d["host"]):
+        out = c if b is None else _np.frombuffer(b, dtype=a.dtype).reshape(a.shape).copy()
+        if out is not a and a.flags.writeable:
+            _np.copyto(a, out.reshape(a.shape))
+        outputs.append(out.reshape(a.shape))
+    run = SimRun(d, outputs, prog)
+    path = json if json is not None else options["json"]
+    if path:
+        with open(path, "w") as f:
+            _json.dump(run.report(), f, indent=2)
+    return run
+
+
+def depth(program, inputs, max_depth=4):
+    """Depth analysis of a Python design (npusim._depth): one row per fifo endpoint with buffers."""
+    from ._depth import depth as _depth
+    return _depth(program, inputs, max_depth)
+
+
+def install_import_hook():
+    """Serve IRON's module names (aie.iron, aie.helpers.taplib, aie.utils.verify, ...) from npusim in this
+    process. Never installs a global `aie` package: only this interpreter's sys.meta_path changes."""
+    from ._hook import install
+    install()

@@ -1,0 +1,83 @@
+"""The import hook of `npusim python`: a sys.meta_path finder serving IRON's module names from
+npusim, installed in one process only (never a global `aie` package that would shadow a real
+mlir-aie install). An `aie.*` module npusim does not provide fails to import with its name."""
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+
+# IRON module -> npusim module. Parents not listed become empty packages.
+MODULES = {
+    "aie.iron": "npusim.iron",
+    "aie.iron.controlflow": "npusim.iron.controlflow",
+    "aie.iron.device": "npusim.iron.device",
+    "aie.iron.placers": "npusim.iron.placers",
+    "aie.iron.kernel": "npusim.iron.kernel",
+    "aie.iron.kernels": "npusim.iron.kernels",
+    "aie.iron.dataflow": "npusim.iron.dataflow",
+    "aie.iron.worker": "npusim.iron.worker",
+    "aie.iron.buffer": "npusim.iron.buffer",
+    "aie.iron.runtime": "npusim.iron.runtime",
+    "aie.iron.program": "npusim.iron.program",
+    "aie.iron.jit": "npusim.iron.jit",
+    "aie.iron.algorithms": "npusim.iron.algorithms",
+    "aie.helpers.taplib": "npusim.helpers.taplib",
+    "aie.helpers.taplib.tap": "npusim.helpers.taplib",
+    "aie.helpers.util": "npusim.helpers.util",
+    "aie.utils.verify": "npusim.utils.verify",
+    "aie.utils.benchmark": "npusim.utils.benchmark",
+    "aie.utils.hostruntime": "npusim.utils.hostruntime",
+    "aie.utils.hostruntime.cli": "npusim.utils.hostruntime.cli",
+    "aie.utils.hostruntime.argparse": "npusim.utils.hostruntime.argparse",
+    "aie.utils.trace": "npusim.utils.trace",
+    "aie.utils.trace.utils": "npusim.utils.trace.utils",
+}
+PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.utils", "aie.helpers.taplib", "aie.utils.trace",
+            "aie.utils.hostruntime"}
+
+
+class _Alias(importlib.abc.Loader):
+    """Serves an IRON module name with the npusim module itself (so aie.iron.Worker is
+    npusim.iron.Worker), or with an empty package for a parent name."""
+
+    def __init__(self, target):
+        self.target = target
+        self._spec = None
+
+    def create_module(self, spec):
+        if self.target is None:
+            m = types.ModuleType(spec.name, f"npusim's stand-in for the package {spec.name}")
+            m.__path__ = []
+            return m
+        m = importlib.import_module(self.target)
+        self._spec = m.__spec__
+        return m
+
+    def exec_module(self, module):
+        # importlib gave the npusim module the alias's spec; it keeps its own.
+        if self._spec is not None:
+            module.__spec__ = self._spec
+
+
+class AieFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "aie" and not fullname.startswith("aie."):
+            return None
+        if fullname in MODULES:
+            return importlib.machinery.ModuleSpec(fullname, _Alias(MODULES[fullname]),
+                                                  is_package=fullname in PACKAGES)
+        if fullname in PACKAGES:
+            return importlib.machinery.ModuleSpec(fullname, _Alias(None), is_package=True)
+        raise ModuleNotFoundError(f"npusim does not provide the IRON module '{fullname}' (npusim serves: "
+                                  f"{', '.join(sorted(MODULES))})", name=fullname)
+
+
+_finder = None
+
+
+def install():
+    global _finder
+    if _finder is None:
+        _finder = AieFinder()
+        sys.meta_path.insert(0, _finder)

@@ -1,0 +1,1 @@
+"""npusim.helpers: stand-ins for aie.helpers (taplib, util)."""

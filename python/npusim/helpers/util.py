@@ -1,0 +1,11 @@
+"""aie.helpers.util: type-descriptor helpers."""
+
+
+def np_ndarray_type_get_shape(t):
+    spec = getattr(t, "ndarray_type", t)
+    return tuple(spec.__args__[0])
+
+
+def np_ndarray_type_get_dtype(t):
+    spec = getattr(t, "ndarray_type", t)
+    return spec.__args__[1].__args__[0]

@@ -1,0 +1,26 @@
+"""npusim.iron: IRON's design API (aie.iron), simulated by npusim. `import npusim.iron as iron`, or an
+unchanged `import aie.iron as iron` under `npusim python`."""
+from . import algorithms, controlflow, device, kernels, placers  # noqa: F401
+from .buffer import Buffer
+from .controlflow import range_
+from .dataflow import ObjectFifo, ObjectFifoHandle
+from .device import get_current_device, set_current_device
+from .jit import CompileTime, In, InOut, Out, jit
+from .kernel import ExternalFunction, Kernel
+from .program import Program, ResolvedProgram
+from .runtime import Runtime, RuntimeData, Task, TaskGroup
+from .tensor import Tensor, arange, full, ones, ones_like, rand, randint, tensor, zeros, zeros_like
+from .worker import Worker, WorkerRuntimeBarrier
+
+__all__ = ["Buffer", "range_", "ObjectFifo", "ObjectFifoHandle", "get_current_device", "set_current_device",
+           "CompileTime", "In", "InOut", "Out", "jit", "ExternalFunction", "Kernel", "Program", "ResolvedProgram",
+           "Runtime", "RuntimeData", "Task", "TaskGroup", "Tensor", "arange", "full", "ones", "ones_like", "rand",
+           "randint", "tensor", "zeros", "zeros_like", "Worker", "WorkerRuntimeBarrier", "kernels", "device",
+           "controlflow", "placers"]
+
+
+def __getattr__(name):
+    # An IRON name npusim does not model: a clear error naming it, never silence.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise NotImplementedError(f"aie.iron.{name} is not supported by npusim")

@@ -1,0 +1,93 @@
+"""aie.iron.algorithms: transform and transform_binary (IRON python/iron/algorithms/_transform.py):
+a single-worker design applying a kernel, or a Python function element by element, tile by tile.
+Fifos in0.., out and param<i> (one per tensor parameter, acquired once per pass); the runtime
+arguments are the inputs, the output, then the tensor parameters."""
+import numpy as np
+
+from .._types import is_tensor_type, tensor_type
+from .controlflow import range_
+from .dataflow import ObjectFifo
+from .device import get_current_device
+from .kernel import _KernelBase
+from .program import Program
+from .runtime import Runtime
+from .worker import Worker
+
+
+def _transform(func, n_inputs, tensor_ty, params, tile_size, trace_size):
+    t = tensor_type(tensor_ty)
+    elements = t.elements
+    if elements % tile_size:
+        raise ValueError(f"Number of elements ({elements}) must be a multiple of tile size ({tile_size})")
+    from .._types import numpy_dtype
+    dtype = numpy_dtype(t.dtype).type
+    vec_ty = np.ndarray[(elements,), np.dtype[dtype]]
+    tile_ty = np.ndarray[(tile_size,), np.dtype[dtype]]
+    is_kernel = isinstance(func, _KernelBase)
+    of_ins = [ObjectFifo(tile_ty, name=f"in{i}") for i in range(n_inputs)]
+    of_out = ObjectFifo(tile_ty, name="out")
+    param_types, param_fifos, consts = [], [], {}
+    for i, p in enumerate(params):
+        if is_tensor_type(p):
+            param_types.append(p)
+            param_fifos.append((i, ObjectFifo(p, name=f"param{i}")))
+        else:
+            consts[i] = p
+    tiles = elements // tile_size
+
+    def core_body(*args):
+        ins, pf, out = args[:n_inputs], args[n_inputs:n_inputs + len(param_fifos)], args[-1]
+        held = {i: h.acquire(1) for (i, _), h in zip(param_fifos, pf)}
+        call_params = [held[i] if i in held else consts[i] for i in range(len(params))]
+        for _ in range_(tiles):
+            e_ins = [h.acquire(1) for h in ins]
+            e_out = out.acquire(1)
+            if is_kernel:
+                func(*e_ins, e_out, *call_params, tile_size)
+            else:
+                for j in range_(tile_size):
+                    e_out[j] = func(*[e[j] for e in e_ins])
+            for h in ins:
+                h.release(1)
+            out.release(1)
+        for h in pf:
+            h.release(1)
+
+    fn_args = [f.cons() for f in of_ins] + [f.cons() for _, f in param_fifos] + [of_out.prod()]
+    if is_kernel:
+        body = core_body
+    else:
+        def body(*a):  # the function is not a worker argument
+            core_body(*a)
+    worker = Worker(body, fn_args, trace=trace_size > 0)
+
+    def sequence(*a):
+        n_p = len(param_types)
+        ins, out, ps = a[:n_inputs], a[n_inputs], a[n_inputs + 1:n_inputs + 1 + n_p]
+        rest = a[n_inputs + 1 + n_p:]
+        for h, x in zip(rest[:n_inputs], ins):
+            h.fill(x)
+        for h, x in zip(rest[n_inputs + 1:], ps):
+            h.fill(x)
+        rest[n_inputs].drain(out, wait=True)
+
+    rt = Runtime(sequence, [vec_ty] * (n_inputs + 1) + param_types + [f.prod() for f in of_ins] + [of_out.cons()]
+                 + [f.prod() for _, f in param_fifos])
+    prog = Program(get_current_device(), rt, workers=[worker])
+    if trace_size > 0:
+        prog.enable_trace(trace_size)
+    return prog.resolve_program()
+
+
+def transform(func, tensor_ty, *params, tile_size=16, trace_size=0):
+    return _transform(func, 1, tensor_ty, params, tile_size, trace_size)
+
+
+def transform_binary(func, tensor_ty, tile_size=16, trace_size=0):
+    return _transform(func, 2, tensor_ty, (), tile_size, trace_size)
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise NotImplementedError(f"aie.iron.algorithms.{name} is not supported by npusim")

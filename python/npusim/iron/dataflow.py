@@ -1,0 +1,163 @@
+"""ObjectFifo and its handles (IRON aie.iron.ObjectFifo, python/iron/dataflow/objectfifo.py)."""
+from .. import _npusim, _trace
+from .._errors import _Located, design_error, where
+from .._types import tensor_type
+
+
+def _dims(d):
+    return [tuple(int(v) for v in p) for p in (d or [])]
+
+
+class ObjectFifoHandle:
+    """One end of an ObjectFifo: prod() or one of the cons()."""
+
+    def __init__(self, native, fifo):
+        self._native = native
+        self._fifo = fifo
+
+    @property
+    def name(self):
+        return self._native.name
+
+    @property
+    def obj_type(self):
+        return self._fifo.obj_type
+
+    @property
+    def depth(self):
+        return self._native.depth
+
+    # ---- in a worker body (recorded) ----
+    def acquire(self, num_elem=1):
+        rec = _trace.current()
+        if rec is None:
+            raise design_error(where(), f"acquire() on fifo '{self.name}' outside a worker body")
+        n = int(num_elem)
+        first = rec.builder.acquire(rec.fifo(self._native), n)
+        t = self._native.obj_type
+        views = [_trace.ElementView(first + k, t, self.name) for k in range(n)]
+        return views[0] if n == 1 else views
+
+    def release(self, num_elem=1):
+        rec = _trace.current()
+        if rec is None:
+            raise design_error(where(), f"release() on fifo '{self.name}' outside a worker body")
+        rec.builder.release(rec.fifo(self._native), int(num_elem))
+
+    # ---- in the runtime sequence ----
+    def _transfer(self, fill, data, tap=None, wait=False, group=None, sizes=None, strides=None, offset=None,
+                  transfer_len=None, managed=True, **unsupported):
+        loc = where()
+        if unsupported:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: {'fill' if fill else 'drain'}("
+                                      f"{', '.join(k + '=' for k in unsupported)}) is not supported by npusim")
+        if not _trace.in_sequence():
+            raise design_error(loc, f"{'fill' if fill else 'drain'}() on fifo '{self.name}' outside the runtime sequence")
+        from .runtime import RuntimeData, Task
+        if not isinstance(data, RuntimeData):
+            raise design_error(loc, f"{'fill' if fill else 'drain'}() on fifo '{self.name}': the data must be a "
+                                    f"runtime-sequence tensor argument, not {type(data).__name__}")
+        with _Located(loc):
+            native_tap = tap._native if tap is not None else None
+            g = group._native if group is not None else None
+            t = (_npusim.fill if fill else _npusim.drain)(
+                self._native, data._native, tap=native_tap, wait=bool(wait), group=g, sizes=sizes, strides=strides,
+                offset=offset, transfer_len=transfer_len, managed=bool(managed))
+        return Task(t)
+
+    def fill(self, source, **kw):
+        return self._transfer(True, source, **kw)
+
+    def drain(self, dest, **kw):
+        return self._transfer(False, dest, **kw)
+
+    # ---- design time ----
+    def forward(self, placement=None, obj_type=None, depth=None, name=None, tile=None, **unsupported):
+        if unsupported:
+            raise NotImplementedError(f"forward({', '.join(k + '=' for k in unsupported)}) is not supported by npusim")
+        with _Located(where()):
+            t = tile if tile is not None else placement
+            native = self._native.forward(obj_type=tensor_type(obj_type) if obj_type is not None else None,
+                                          depth=depth, name=name or "", tile=getattr(t, "_native", None))
+        return ObjectFifo._wrap(native)
+
+    def _link(self, split, offsets, obj_types=None, names=None, depths=None, tile=None, placement=None,
+              **unsupported):
+        if unsupported:
+            raise NotImplementedError(f"{'split' if split else 'join'}({', '.join(k + '=' for k in unsupported)}) "
+                                      "is not supported by npusim")
+        t = tile if tile is not None else placement
+        with _Located(where()):
+            f = self._native.split if split else self._native.join
+            subs = f([int(o) for o in offsets], [tensor_type(x) for x in (obj_types or [])], list(names or []),
+                     [int(d) for d in (depths or [])], getattr(t, "_native", None))
+        return [ObjectFifo._wrap(s) for s in subs]
+
+    def split(self, offsets, **kw):
+        return self._link(True, offsets, **kw)
+
+    def join(self, offsets, **kw):
+        return self._link(False, offsets, **kw)
+
+
+class ObjectFifo:
+    """IRON ObjectFifo(obj_type, depth=2, name=None, dims_to_stream=None, ...)."""
+
+    def __init__(self, obj_type, depth=2, name=None, dims_to_stream=None, to_stream=None,
+                 dims_from_stream_per_cons=None, plio=False, init_values=None, **unsupported):
+        loc = where()
+        if unsupported:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: ObjectFifo({', '.join(k + '=' for k in unsupported)}) "
+                                      "is not supported by npusim")
+        if plio:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: ObjectFifo(plio=True) is not supported by npusim")
+        if dims_from_stream_per_cons:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: ObjectFifo(dims_from_stream_per_cons=...) is not "
+                                      "supported by npusim")
+        init = []
+        for v in init_values or []:
+            import numpy as np
+            init.append(np.ascontiguousarray(v).tobytes())
+        with _Located(loc):
+            self._native = _npusim.ObjectFifo(tensor_type(obj_type), name=name, depth=int(depth),
+                                              dims_to_stream=_dims(dims_to_stream or to_stream), init_values=init)
+        self._obj_type = obj_type
+        self._prod = None
+
+    @classmethod
+    def _wrap(cls, native):
+        self = cls.__new__(cls)
+        self._native = native
+        self._obj_type = native.obj_type
+        self._prod = None
+        return self
+
+    @property
+    def name(self):
+        return self._native.name
+
+    @property
+    def depth(self):
+        return self._native.depth
+
+    @property
+    def obj_type(self):
+        return self._obj_type
+
+    def prod(self, depth=None, tile=None):
+        if self._prod is None:
+            with _Located(where()):
+                self._prod = ObjectFifoHandle(self._native.prod(depth=depth, tile=getattr(tile, "_native", None)), self)
+        return self._prod
+
+    def cons(self, depth=None, tile=None, dims_from_stream=None, from_stream=None):
+        with _Located(where()):
+            native = self._native.cons(depth=depth, tile=getattr(tile, "_native", None),
+                                       dims_from_stream=_dims(dims_from_stream or from_stream))
+        return ObjectFifoHandle(native, self)
+
+    def set_iter_count(self, n):
+        self._native.set_iter_count(int(n))
+
+    def __repr__(self):
+        return f"ObjectFifo({self.name!r}, depth={self.depth})"

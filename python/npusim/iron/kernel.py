@@ -1,0 +1,96 @@
+"""Kernel and ExternalFunction (IRON python/iron/kernel.py), bound to npusim's kernels.
+
+A Kernel names a compiled core object (Kernel("passThroughLine", "passThrough.cc.o", types)); npusim
+runs no core objects, so the name is looked up in npusim's kernel library (the reference kernels
+of aie.iron.kernels). An ExternalFunction goes through one native entry point that finds a
+registered build of its source or asks the run-time kernel compiler for one.
+"""
+import numpy as np
+
+from .. import _npusim, _trace
+from .._errors import _Located, design_error, where
+from .._types import arg_type, dtype_name
+
+
+class _KernelBase:
+    _native = None
+    _name = ""
+
+    def __call__(self, *args):
+        rec = _trace.current()
+        if rec is None:
+            raise design_error(where(), f"kernel '{self._name}' called outside a worker body")
+        n = self._native.arg_count
+        if len(args) != n:
+            raise design_error(where(), f"kernel '{self._name}' takes {n} argument(s), called with {len(args)}")
+        rec.builder.call(rec.kernel(self._native), [_trace.kernel_operand(a) for a in args])
+
+    @property
+    def name(self):
+        return self._name
+
+
+def _library_for_symbol(name, types):
+    """A kernel of npusim's library for an upstream kernel symbol, or None."""
+    tensors = [t for t in types if isinstance(t, _npusim.TensorType)]
+    if not tensors:
+        return None
+    first = tensors[0]
+    if name == "passThroughLine" and len(types) == 3:
+        return _npusim.library_kernel("passthrough", first.elements, first.dtype)
+    if name.startswith("vector_scalar_mul") and len(types) == 4:
+        return _npusim.library_kernel("scale", first.elements, first.dtype, vectorized=not name.endswith("scalar"))
+    return None
+
+
+class Kernel(_KernelBase):
+    """IRON Kernel(name, bin_name, arg_types=[])."""
+
+    def __init__(self, name, bin_name=None, arg_types=(), **unsupported):
+        loc = where()
+        if unsupported:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: Kernel({', '.join(k + '=' for k in unsupported)}) is not "
+                                      "supported by npusim")
+        self._name = name
+        self.bin_name = bin_name
+        with _Located(loc):
+            types = [arg_type(t) for t in arg_types]
+            native = _library_for_symbol(name, types)
+        if native is None:
+            raise NotImplementedError(
+                f"{loc[0]}:{loc[1]}: Kernel('{name}', '{bin_name}'): npusim cannot run a compiled core object; "
+                "no kernel of npusim's library has this name and signature (use aie.iron.kernels or an "
+                "ExternalFunction with its source)")
+        self._native = native
+        self.arg_types = list(arg_types)
+
+
+class ExternalFunction(_KernelBase):
+    """IRON ExternalFunction(name, object_file_name=None, source_file=None, source_string=None,
+    arg_types=[], include_dirs=[], compile_flags=[])."""
+
+    def __init__(self, name, object_file_name=None, source_file=None, source_string=None, arg_types=(),
+                 include_dirs=(), compile_flags=(), **unsupported):
+        loc = where()
+        if unsupported:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: ExternalFunction({', '.join(k + '=' for k in unsupported)})"
+                                      " is not supported by npusim")
+        self._name = name
+        self.arg_types = list(arg_types)
+        self.source_file, self.source_string = source_file, source_string
+        self.include_dirs, self.compile_flags = list(include_dirs), list(compile_flags)
+        with _Located(loc):
+            types = [arg_type(t) for t in arg_types]
+            try:
+                self._native = _npusim.external_function(name, types, source_file=source_file,
+                                                         source_string=source_string, include_dirs=list(include_dirs),
+                                                         compile_flags=[str(f) for f in compile_flags])
+            except NotImplementedError as e:
+                raise NotImplementedError(f"{loc[0]}:{loc[1]}: {e}") from None
+
+    def tile_size(self, arg_index=0):
+        return self.arg_types[arg_index].__args__[0][0]
+
+
+def _dtype_arg(dtype):
+    return dtype_name(dtype if dtype is not None else np.int32)

@@ -1,0 +1,60 @@
+"""Program (IRON python/iron/program.py): device + runtime + workers. resolve_program() resolves the
+design (every structural error is a DesignError naming the call's file and line) and returns a
+ResolvedProgram, which prints as npusim's MLIR export and is what npusim.simulate() runs."""
+from .. import _npusim
+from .._errors import _Located, design_error, where
+from .device import Device, device_for
+
+
+class ResolvedProgram:
+    def __init__(self, program, native):
+        self.program = program
+        self._native = native
+
+    @property
+    def tensor_types(self):
+        return self.program.rt.tensor_types
+
+    def __str__(self):
+        with _Located(where()):
+            return self._native.export_mlir()
+
+    def __repr__(self):
+        return f"<npusim resolved program '{self._native.name}' on {self._native.device}>"
+
+    def operation(self):  # mlir Module-like access used by some scripts
+        return self
+
+
+class Program:
+    """IRON Program(device, rt, workers=None)."""
+
+    def __init__(self, device, rt, workers=None, name=None):
+        self._loc = where()
+        self.device = device if isinstance(device, Device) else device_for(str(device))
+        self.rt = rt
+        self.workers = list(workers or [])
+        self.name = name
+        self._trace = None
+        self._resolved = None
+
+    def enable_trace(self, trace_size=None, workers=None, **_):
+        self._trace = (int(trace_size or 0), workers)
+
+    def _native_program(self, name):
+        loc = where()
+        with _Located(loc):
+            p = _npusim.Program(self.device.name, self.rt._native, [w._native for w in self.workers],
+                                name=self.name or name or "design")
+            if self._trace and self._trace[0] > 0:
+                ws = self._trace[1]
+                p.enable_trace(self._trace[0], [w._native for w in ws] if ws is not None else None)
+        return p
+
+    def resolve_program(self, placer=None, device_name="main", name=None):
+        loc = where()
+        native = self._native_program(name)
+        with _Located(loc):
+            native.check()
+        self._resolved = ResolvedProgram(self, native)
+        return self._resolved

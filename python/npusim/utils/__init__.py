@@ -1,0 +1,1 @@
+"""npusim.utils: stand-ins for aie.utils (verify)."""

@@ -1,0 +1,38 @@
+"""aie.utils.hostruntime.cli: run_design_cli, IRON's three-mode dispatcher (python/utils/hostruntime/cli.py).
+Under npusim: --emit-mlir prints npusim's MLIR export of the design; the compile-only modes
+(--xclbin-path, --full-elf-path) say that compiling needs mlir-aie and Peano; the run mode simulates."""
+import sys
+
+
+def _resolve(value, opts):
+    return value(opts) if callable(value) else value
+
+
+def run_design_cli(design, opts, *, compile_kwargs, run_and_verify=None, device=None, emit_mlir=None,
+                   validate=None):
+    from ...iron.device import set_current_device
+    from .argparse import device_from_args
+
+    if getattr(opts, "xclbin_path", None) is not None and not getattr(opts, "insts_path", None):
+        sys.exit("--xclbin-path requires --insts-path (must be set together)")
+    if device is not None:
+        set_current_device(_resolve(device, opts))
+    elif getattr(opts, "dev", None) is not None:
+        set_current_device(device_from_args(opts))
+    if validate is not None:
+        validate(opts)
+    if getattr(opts, "emit_mlir", False):
+        if emit_mlir is not None:
+            emit_mlir(opts)
+        else:
+            print(design.specialize(**_resolve(compile_kwargs, opts)).as_mlir())
+        return
+    if getattr(opts, "xclbin_path", None) is not None or getattr(opts, "full_elf_path", None) is not None:
+        sys.exit("npusim: compiling the design to an xclbin or ELF needs mlir-aie and the Peano compiler, which "
+                 "npusim does not run; run the script without --xclbin-path/--full-elf-path to simulate it, or "
+                 "print its MLIR with --emit-mlir (and see `npusim export --print-commands` for the mlir-aie "
+                 "commands that build an exported design)")
+    if run_and_verify is None:
+        sys.exit("run_design_cli: no run_and_verify callback was provided — this design only supports the "
+                 "compile-only path (pass --xclbin-path + --insts-path) or --emit-mlir.")
+    run_and_verify(opts)

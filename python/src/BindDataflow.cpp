@@ -1,0 +1,119 @@
+// ObjectFifo and its handles, Buffer and WorkerRuntimeBarrier for Python (the design-time objects;
+// their run-time operations are recorded by the Python tracer, or run in the runtime sequence).
+#include "Bindings.hpp"
+
+#include "npusim/frontend/Buffer.hpp"
+#include "npusim/frontend/ObjectFifo.hpp"
+#include "npusim/frontend/WorkerRuntimeBarrier.hpp"
+
+#include <optional>
+
+namespace npusim::python {
+
+namespace {
+
+iron::StreamDims stream_dims(const std::vector<std::pair<std::int64_t, std::int64_t>>& d) { return d; }
+
+} // namespace
+
+void bind_dataflow(py::module_& m) {
+    py::class_<iron::ObjectFifoHandle>(m, "ObjectFifoHandle")
+        .def_property_readonly("name", &iron::ObjectFifoHandle::name)
+        .def_property_readonly("depth", &iron::ObjectFifoHandle::depth)
+        .def_property_readonly("obj_type", &iron::ObjectFifoHandle::obj_type)
+        .def_property_readonly("is_producer", &iron::ObjectFifoHandle::is_producer)
+        .def(
+            "forward",
+            [](const iron::ObjectFifoHandle& h, std::optional<iron::TensorType> obj_type, std::optional<int> depth,
+               const std::string& name, std::optional<iron::Tile> tile) {
+                return h.forward(tile.value_or(iron::AnyMemTile), std::move(obj_type), depth, name);
+            },
+            py::arg("obj_type") = py::none(), py::arg("depth") = py::none(), py::arg("name") = "",
+            py::arg("tile") = py::none())
+        .def(
+            "split",
+            [](const iron::ObjectFifoHandle& h, std::vector<std::int64_t> offsets, std::vector<iron::TensorType> types,
+               std::vector<std::string> names, std::vector<int> depths, std::optional<iron::Tile> tile) {
+                iron::LinkOptions o;
+                o.tile = tile.value_or(iron::AnyMemTile);
+                o.obj_types = std::move(types);
+                o.names = std::move(names);
+                o.depths = std::move(depths);
+                return h.split(std::move(offsets), std::move(o));
+            },
+            py::arg("offsets"), py::arg("obj_types"), py::arg("names"), py::arg("depths"), py::arg("tile") = py::none())
+        .def(
+            "join",
+            [](const iron::ObjectFifoHandle& h, std::vector<std::int64_t> offsets, std::vector<iron::TensorType> types,
+               std::vector<std::string> names, std::vector<int> depths, std::optional<iron::Tile> tile) {
+                iron::LinkOptions o;
+                o.tile = tile.value_or(iron::AnyMemTile);
+                o.obj_types = std::move(types);
+                o.names = std::move(names);
+                o.depths = std::move(depths);
+                return h.join(std::move(offsets), std::move(o));
+            },
+            py::arg("offsets"), py::arg("obj_types"), py::arg("names"), py::arg("depths"), py::arg("tile") = py::none());
+
+    py::class_<iron::ObjectFifo>(m, "ObjectFifo")
+        .def(py::init([](const iron::TensorType& t, std::optional<std::string> name, int depth,
+                         const std::vector<std::pair<std::int64_t, std::int64_t>>& dims_to_stream,
+                         std::vector<py::bytes> init_values) {
+                 iron::FifoOptions o;
+                 o.dims_to_stream = stream_dims(dims_to_stream);
+                 for (const auto& b : init_values) {
+                     const std::string s = b;
+                     o.init_values.emplace_back(s.begin(), s.end());
+                 }
+                 return name ? iron::ObjectFifo(t, *name, depth, std::move(o)) : iron::ObjectFifo(t, depth, std::move(o));
+             }),
+             py::arg("obj_type"), py::arg("name") = py::none(), py::arg("depth") = 2,
+             py::arg("dims_to_stream") = std::vector<std::pair<std::int64_t, std::int64_t>>{},
+             py::arg("init_values") = std::vector<py::bytes>{})
+        .def(
+            "prod", [](const iron::ObjectFifo& f, std::optional<int> depth, std::optional<iron::Tile> tile) {
+                return f.prod(depth, tile);
+            },
+            py::arg("depth") = py::none(), py::arg("tile") = py::none())
+        .def(
+            "cons",
+            [](const iron::ObjectFifo& f, std::optional<int> depth, std::optional<iron::Tile> tile,
+               const std::vector<std::pair<std::int64_t, std::int64_t>>& dims_from_stream) {
+                return f.cons(depth, tile, stream_dims(dims_from_stream));
+            },
+            py::arg("depth") = py::none(), py::arg("tile") = py::none(),
+            py::arg("dims_from_stream") = std::vector<std::pair<std::int64_t, std::int64_t>>{})
+        .def_property_readonly("name", &iron::ObjectFifo::name)
+        .def_property_readonly("depth", &iron::ObjectFifo::depth)
+        .def_property_readonly("obj_type", &iron::ObjectFifo::obj_type)
+        .def("set_iter_count", &iron::ObjectFifo::set_iter_count);
+
+    py::class_<iron::Buffer>(m, "Buffer")
+        .def(py::init([](const iron::TensorType& t, const std::string& name, const py::bytes& init,
+                         std::optional<iron::Tile> tile, bool use_write_rtp) {
+                 const std::string s = init;
+                 iron::Buffer b(t, name, std::vector<std::uint8_t>(s.begin(), s.end()), std::move(tile));
+                 b.use_write_rtp(use_write_rtp);
+                 return b;
+             }),
+             py::arg("type"), py::arg("name"), py::arg("initial_bytes") = py::bytes(), py::arg("tile") = py::none(),
+             py::arg("use_write_rtp") = false)
+        .def_property_readonly("name", &iron::Buffer::name)
+        .def_property_readonly("type", &iron::Buffer::type)
+        .def(
+            "write",
+            [](const iron::Buffer& b, std::int64_t index, const py::object& v) {
+                if (py::isinstance<py::float_>(v))
+                    b[index] = v.cast<double>();
+                else
+                    b[index] = v.cast<std::int64_t>();
+            },
+            "In the runtime sequence: rtp[index] = value.");
+
+    py::class_<iron::WorkerRuntimeBarrier>(m, "WorkerRuntimeBarrier")
+        .def(py::init<int, std::string>(), py::arg("initial_value") = 0, py::arg("name") = "")
+        .def_property_readonly("name", &iron::WorkerRuntimeBarrier::name)
+        .def("set", &iron::WorkerRuntimeBarrier::set, py::arg("value"));
+}
+
+} // namespace npusim::python

@@ -1,0 +1,155 @@
+// Program, its MLIR export and its simulation for Python: simulate() runs a resolved program on
+// host tensors (bytes) and returns what the run report holds (cycles, outputs, per-core figures),
+// writing a Perfetto trace or a VCD when asked.
+#include "Bindings.hpp"
+
+#include "npusim/frontend/MlirExport.hpp"
+#include "npusim/frontend/Program.hpp"
+#include "npusim/sim/Simulator.hpp"
+#include "npusim/sim/Diagnosis.hpp"
+#include "npusim/traces/HtmlReportSink.hpp"
+#include "npusim/traces/PerfettoTraceSink.hpp"
+#include "npusim/traces/TeeTraceSink.hpp"
+#include "npusim/traces/VcdTraceSink.hpp"
+
+#include <cstring>
+#include <memory>
+
+namespace npusim::python {
+
+namespace {
+
+py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& host_in, std::uint64_t max_cycles,
+                  std::uint32_t iters, const std::string& trace_path, const std::string& vcd_path,
+                  const std::string& html_path, const std::vector<iron::DepthOverride>& depths) {
+    iron::ResolveOptions ro;
+    ro.depth_overrides = depths;
+    const model::Netlist net = program.resolve(ro);
+    // One copy in: each host tensor's bytes (a C-contiguous buffer: numpy arrays, bytes).
+    std::vector<std::vector<std::uint8_t>> host;
+    std::vector<py::buffer_info> infos;
+    for (const auto& b : host_in) {
+        infos.push_back(b.request());
+        const auto& info = infos.back();
+        const auto* p = static_cast<const std::uint8_t*>(info.ptr);
+        host.emplace_back(p, p + info.size * info.itemsize);
+    }
+    sim::SimOptions o;
+    o.timing = model::TimingParams::for_arch(program.device().arch);
+    o.max_cycles = max_cycles;
+    o.invocations = iters;
+    std::vector<std::unique_ptr<sim::TraceSink>> sinks;
+    std::vector<sim::TraceSink*> raw;
+    if (!trace_path.empty()) sinks.push_back(std::make_unique<traces::PerfettoTraceSink>(trace_path));
+    if (!vcd_path.empty()) sinks.push_back(std::make_unique<traces::VcdTraceSink>(vcd_path));
+    // The HTML report is written once the outcome is known (as `npusim run --html` writes it).
+    traces::HtmlReportSink* html = nullptr;
+    if (!html_path.empty()) {
+        sinks.push_back(std::make_unique<traces::HtmlReportSink>(html_path, false));
+        html = static_cast<traces::HtmlReportSink*>(sinks.back().get());
+    }
+    for (auto& s : sinks) raw.push_back(s.get());
+    std::unique_ptr<sim::TraceSink> tee;
+    if (raw.size() == 1) o.trace = raw[0];
+    if (raw.size() > 1) {
+        tee = std::make_unique<traces::TeeTraceSink>(raw);
+        o.trace = tee.get();
+    }
+    sim::SimResult r;
+    try {
+        r = sim::simulate(net, std::move(host), o);
+    } catch (const SimulationError& e) {
+        if (html) {
+            const auto* d = sim::diagnosis_of(e);
+            const bool limit = e.kind() == SimulationError::Kind::Limit;
+            html->write({.status = e.kind() == SimulationError::Kind::Deadlock ? "deadlock" : limit ? "limit" : "error",
+                         .message = e.what(),
+                         .diagnosis = d,
+                         .design = program.name(),
+                         .device = program.device().name});
+        }
+        throw;
+    }
+    if (html) html->write({.result = &r});
+    py::dict d;
+    d["cycles"] = r.cycles;
+    d["clock_mhz"] = o.timing.clock_mhz;
+    // One copy out: back into each writable buffer of the same size (None in "host"), else new bytes.
+    py::list out;
+    for (std::size_t i = 0; i < r.host.size(); ++i) {
+        const auto& h = r.host[i];
+        const auto& info = infos.at(i);
+        if (!info.readonly && static_cast<std::size_t>(info.size * info.itemsize) == h.size()) {
+            std::memcpy(info.ptr, h.data(), h.size());
+            out.append(py::none());
+        } else {
+            out.append(py::bytes(reinterpret_cast<const char*>(h.data()), h.size()));
+        }
+    }
+    d["host"] = out;
+    py::list inv;
+    for (const auto& i : r.invocations) inv.append(i.cycles());
+    d["invocation_cycles"] = inv;
+    py::list cores;
+    for (const auto& c : r.cores) {
+        py::dict cd;
+        cd["worker"] = c.worker;
+        cd["tile"] = py::make_tuple(c.tile.col, c.tile.row);
+        cd["busy_cycles"] = c.busy_cycles;
+        cd["kernel_cycles"] = c.kernel_cycles;
+        cd["body_cycles"] = c.body_cycles;
+        cd["stall_cycles"] = c.stall_cycles;
+        cd["kernel_calls"] = c.kernel_calls;
+        cd["iterations"] = c.iterations;
+        cores.append(cd);
+    }
+    d["cores"] = cores;
+    d["bytes_moved"] = r.bytes_moved;
+    d["warnings"] = r.warnings;
+    return d;
+}
+
+} // namespace
+
+void bind_program(py::module_& m) {
+    py::class_<iron::DepthOverride>(m, "DepthOverride")
+        .def(py::init([](std::string fifo, int consumer, int depth) { return iron::DepthOverride{std::move(fifo), consumer, depth}; }),
+             py::arg("fifo"), py::arg("consumer"), py::arg("depth"));
+    py::class_<iron::Program>(m, "Program")
+        .def(py::init<const std::string&, iron::Runtime, std::vector<iron::Worker>, std::string>(), py::arg("device"),
+             py::arg("runtime"), py::arg("workers"), py::arg("name") = "design")
+        .def_property_readonly("name", &iron::Program::name)
+        .def_property_readonly("device", [](const iron::Program& p) { return p.device().name; })
+        .def_property_readonly("arch", [](const iron::Program& p) { return std::string(model::arch_name(p.device().arch)); })
+        .def(
+            "enable_trace",
+            [](iron::Program& p, std::uint64_t size, std::optional<std::vector<iron::Worker>> workers) {
+                p.enable_trace(size, std::move(workers));
+            },
+            py::arg("trace_size"), py::arg("workers") = py::none())
+        .def("check", [](const iron::Program& p) { (void)p.resolve(); }, "Resolve the program (DesignError if it cannot be).")
+        .def("export_mlir", [](const iron::Program& p) { return iron::export_mlir(p); })
+        .def(
+            "fifo_ends",
+            [](const iron::Program& p) {
+                py::list out;
+                for (const auto& e : p.resolve().fifo_ends) {
+                    py::dict d;
+                    d["fifo"] = e.fifo;
+                    d["consumer"] = e.consumer;
+                    d["end"] = e.describe();
+                    d["declared"] = e.declared;
+                    d["depth"] = e.depth;
+                    d["object_bytes"] = e.object_bytes;
+                    d["owns_buffers"] = e.owns_buffers();
+                    d["tile"] = py::make_tuple(e.tile.col, e.tile.row);
+                    out.append(d);
+                }
+                return out;
+            },
+            "Every fifo endpoint of the resolved design (model::FifoEndpointInfo), for depth analysis.");
+    m.def("simulate", &simulate, py::arg("program"), py::arg("host"), py::arg("max_cycles") = 0, py::arg("iters") = 1,
+          py::arg("trace") = "", py::arg("vcd") = "", py::arg("html") = "", py::arg("depths") = std::vector<iron::DepthOverride>{});
+}
+
+} // namespace npusim::python

@@ -1,0 +1,147 @@
+// Workers for Python: the recorded-body builder the tracer fills, the worker made from a
+// recording, and kernels (npusim's kernel library, kernels by symbol name, ExternalFunction).
+#include "Bindings.hpp"
+#include "ExternalBuilds.hpp"
+
+#include "npusim/frontend/RecordedBody.hpp"
+#include "npusim/harness/KernelLibrary.hpp"
+#include "npusim/model/Error.hpp"
+
+namespace npusim::python {
+
+namespace rec = iron::recorded;
+
+namespace {
+
+/// A Python operand: ("r", register), an int (bool included) or a float.
+rec::Operand operand(const py::handle& h) {
+    if (py::isinstance<py::tuple>(h)) return rec::Operand::r(h.cast<py::tuple>()[1].cast<int>());
+    if (py::isinstance<py::float_>(h)) return rec::Operand::immf(h.cast<double>());
+    if (py::isinstance<py::int_>(h) || py::isinstance<py::bool_>(h)) return rec::Operand::imm(h.cast<std::int64_t>());
+    // numpy scalars and anything else with __index__ / __float__
+    if (py::hasattr(h, "__index__")) return rec::Operand::imm(h.attr("__index__")().cast<std::int64_t>());
+    if (py::hasattr(h, "__float__")) return rec::Operand::immf(h.attr("__float__")().cast<double>());
+    throw py::type_error("npusim: a worker body used a " + std::string(py::str(py::type::of(h).attr("__name__"))) +
+                         " where a number or an element value is needed");
+}
+
+std::vector<iron::ArgType> arg_types(const py::list& types) {
+    std::vector<iron::ArgType> out;
+    for (const auto& t : types) {
+        if (py::isinstance<iron::TensorType>(t))
+            out.emplace_back(t.cast<iron::TensorType>());
+        else
+            out.emplace_back(t.cast<iron::ScalarType>());
+    }
+    return out;
+}
+
+iron::Kernel library_kernel(const std::string& name, std::int64_t tile_size, const std::string& dtype, bool vectorized,
+                            const std::string& arch) {
+    namespace k = harness::iron_kernels;
+    const DType t = dtype_from_name(dtype);
+    const auto ks = harness::KernelSet::reference;
+    if (name == "passthrough") return k::passthrough(tile_size, t, ks);
+    if (name == "scale") return k::scale(tile_size, t, vectorized, ks);
+    if (name == "add") return k::add(tile_size, t, vectorized, ks);
+    if (name == "mul") return k::mul(tile_size, t, vectorized, ks);
+    if (name == "relu") return k::relu(tile_size, ks);
+    if (name == "reduce_add") return k::reduce_add(tile_size, t, vectorized, ks);
+    if (name == "reduce_min") return k::reduce_min(tile_size, t, vectorized, ks);
+    if (name == "reduce_max") return k::reduce_max(tile_size, t, vectorized, ks);
+    if (name == "compute_max") return k::compute_max(t, ks);
+    const auto a = arch == "aie2" ? model::Arch::AIE2 : model::Arch::AIE2P;
+    if (name == "bf16_exp") return k::bf16_exp(a, tile_size, ks);
+    if (name == "softmax") return k::softmax(a, tile_size, ks);
+    PyErr_SetString(PyExc_NotImplementedError,
+                    ("aie.iron.kernels." + name + ": not in npusim's kernel library").c_str());
+    throw py::error_already_set();
+}
+
+} // namespace
+
+void bind_workers(py::module_& m) {
+    py::class_<rec::RecordedBody, std::shared_ptr<rec::RecordedBody>>(m, "RecordedBody")
+        .def_readonly("name", &rec::RecordedBody::name)
+        .def_property_readonly("statements", [](const rec::RecordedBody& b) { return b.stmts.size(); });
+
+    py::class_<rec::Builder>(m, "BodyBuilder")
+        .def(py::init<std::string>(), py::arg("name"))
+        .def("acquire", &rec::Builder::acquire, py::arg("fifo"), py::arg("n"))
+        .def("release", &rec::Builder::release, py::arg("fifo"), py::arg("n"))
+        .def("call",
+             [](rec::Builder& b, int kernel, const py::list& args) {
+                 std::vector<rec::KernelOperand> ks;
+                 for (const auto& a : args) {
+                     rec::KernelOperand k;
+                     if (py::isinstance<py::tuple>(a) && a.cast<py::tuple>()[0].cast<std::string>() == "e") {
+                         k.is_element = true;
+                         k.elem = a.cast<py::tuple>()[1].cast<int>();
+                     } else {
+                         k.scalar = operand(a);
+                     }
+                     ks.push_back(k);
+                 }
+                 b.call(kernel, std::move(ks));
+             })
+        .def("loop_begin", [](rec::Builder& b, const py::object& start, const py::object& stop,
+                              const py::object& step) { return b.loop_begin(operand(start), operand(stop), operand(step)); })
+        .def("loop_end", &rec::Builder::loop_end)
+        .def("load", [](rec::Builder& b, int elem, const py::object& i) { return b.load(elem, operand(i)); })
+        .def("store", [](rec::Builder& b, int elem, const py::object& i, const py::object& v) {
+            b.store(elem, operand(i), operand(v));
+        })
+        .def("binary", [](rec::Builder& b, const std::string& op, const py::object& x, const py::object& y) {
+            return b.binary(rec::binop_from_name(op), operand(x), operand(y));
+        })
+        .def("buffer_view", &rec::Builder::buffer_view)
+        .def("barrier_wait", &rec::Builder::barrier_wait)
+        .def("barrier_release", &rec::Builder::barrier_release)
+        .def("cycles", &rec::Builder::cycles)
+        .def_property_readonly("depth", &rec::Builder::depth)
+        .def("finish", [](rec::Builder& b) { return std::const_pointer_cast<rec::RecordedBody>(b.finish()); });
+
+    py::class_<iron::Worker>(m, "Worker").def_property_readonly("name", &iron::Worker::name);
+    m.def(
+        "make_worker",
+        [](const std::shared_ptr<rec::RecordedBody>& body, std::vector<iron::ObjectFifoHandle> fifos,
+           std::vector<iron::Kernel> kernels, std::vector<iron::Buffer> buffers,
+           std::vector<iron::WorkerRuntimeBarrier> barriers, std::optional<iron::Tile> tile, bool while_true,
+           std::uint32_t stack_size, const std::string& name, bool trace) {
+            iron::WorkerOptions o;
+            if (tile) o.tile = *tile;
+            o.while_true = while_true;
+            o.stack_size = stack_size;
+            o.name = name;
+            o.trace = trace;
+            return rec::make_worker(body,
+                                    {.fifos = std::move(fifos), .kernels = std::move(kernels),
+                                     .buffers = std::move(buffers), .barriers = std::move(barriers)},
+                                    std::move(o));
+        },
+        py::arg("body"), py::arg("fifos"), py::arg("kernels"), py::arg("buffers"), py::arg("barriers"),
+        py::arg("tile") = py::none(), py::arg("while_true") = true, py::arg("stack_size") = 0x400,
+        py::arg("name") = "", py::arg("trace") = false);
+
+    py::class_<iron::Kernel>(m, "Kernel")
+        .def_property_readonly("name", &iron::Kernel::name)
+        .def_property_readonly("arg_count", [](const iron::Kernel& k) { return k.arg_types().size(); })
+        .def("arg_type", [](const iron::Kernel& k, std::size_t i) { return k.arg_types().at(i).str(); });
+    m.def("library_kernel", &library_kernel, py::arg("name"), py::arg("tile_size"), py::arg("dtype"),
+          py::arg("vectorized") = true, py::arg("arch") = "aie2p",
+          "A kernel of npusim's library (aie.iron.kernels.<name>), bound to the reference kernels.");
+    m.def(
+        "external_function",
+        [](const std::string& name, const py::list& types, std::optional<std::string> source_file,
+           std::optional<std::string> source_string, std::vector<std::string> include_dirs,
+           std::vector<std::string> compile_flags) -> iron::Kernel {
+            return make_external_function({name, std::move(source_file), std::move(source_string),
+                                           std::move(include_dirs), std::move(compile_flags), arg_types(types)});
+        },
+        py::arg("name"), py::arg("arg_types"), py::arg("source_file") = py::none(),
+        py::arg("source_string") = py::none(), py::arg("include_dirs") = std::vector<std::string>{},
+        py::arg("compile_flags") = std::vector<std::string>{});
+    m.def("has_runtime_compiler", &has_runtime_compiler);
+}
+
+} // namespace npusim::python

@@ -1,0 +1,26 @@
+#pragma once
+// The binding units of npusim._npusim, one per job (types, dataflow, workers, runtime, program,
+// errors), and the conversions they share.
+#include "npusim/frontend/TensorType.hpp"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <string>
+
+namespace npusim::python {
+
+namespace py = pybind11;
+
+void bind_errors(py::module_& m);
+void bind_types(py::module_& m);
+void bind_dataflow(py::module_& m);
+void bind_workers(py::module_& m);
+void bind_runtime(py::module_& m);
+void bind_program(py::module_& m);
+
+/// "int32", "uint8", "bfloat16", ... (numpy's dtype names) or npusim's "i32", "bf16": the DType;
+/// DesignError naming the type otherwise.
+DType dtype_from_name(const std::string& name);
+
+} // namespace npusim::python

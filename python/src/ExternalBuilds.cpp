@@ -1,0 +1,55 @@
+// ExternalFunction builds for Python (ExternalBuilds.hpp).
+#include "ExternalBuilds.hpp"
+
+#include "npusim/frontend/ExternalFunctionRegistry.hpp"
+#include "npusim/model/Error.hpp"
+
+#include <pybind11/pybind11.h>
+
+namespace npusim::python {
+
+namespace {
+RuntimeCompiler& compiler() {
+    static RuntimeCompiler c;
+    return c;
+}
+
+std::string call_text(const ExternalBuildRequest& r) {
+    std::string s = "ExternalFunction('" + r.name + "', ";
+    s += r.source_file ? "source_file='" + *r.source_file + "'" : std::string("source_string=...");
+    if (!r.compile_flags.empty()) {
+        s += ", compile_flags=[";
+        for (std::size_t i = 0; i < r.compile_flags.size(); ++i) s += (i ? ", '" : "'") + r.compile_flags[i] + "'";
+        s += "]";
+    }
+    return s + ")";
+}
+} // namespace
+
+void set_runtime_compiler(RuntimeCompiler c) { compiler() = std::move(c); }
+bool has_runtime_compiler() { return static_cast<bool>(compiler()); }
+
+iron::ExternalFunction make_external_function(const ExternalBuildRequest& r) {
+    iron::ExternalFunctionOptions o;
+    o.source_file = r.source_file;
+    o.source_string = r.source_string;
+    o.include_dirs = r.include_dirs;
+    o.compile_flags = r.compile_flags;
+    // A registered build is found by name, source, flags and include directories.
+    if (r.source_file && !iron::external_builds(r.name).empty()) {
+        try {
+            return iron::ExternalFunction(r.name, r.arg_types, o);
+        } catch (const DesignError&) {
+            if (!has_runtime_compiler()) throw; // names the builds that are linked
+        }
+    }
+    if (has_runtime_compiler()) return iron::ExternalFunction(r.name, r.arg_types, compiler()(r));
+    const std::string msg = call_text(r) +
+                            ": compiling a kernel source at run time needs npusim's run-time kernel compiler, which "
+                            "this npusim does not have; use a kernel of npusim's library (aie.iron.kernels) or a "
+                            "build registered with npusim_add_external_function";
+    PyErr_SetString(PyExc_NotImplementedError, msg.c_str());
+    throw pybind11::error_already_set();
+}
+
+} // namespace npusim::python

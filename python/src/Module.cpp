@@ -1,0 +1,12 @@
+// The extension module npusim._npusim: one PYBIND11_MODULE calling each binding unit's init.
+#include "Bindings.hpp"
+
+PYBIND11_MODULE(_npusim, m) {
+    m.doc() = "npusim: the simulator behind the npusim Python package (use npusim, npusim.iron)";
+    npusim::python::bind_errors(m);
+    npusim::python::bind_types(m);
+    npusim::python::bind_dataflow(m);
+    npusim::python::bind_workers(m);
+    npusim::python::bind_runtime(m);
+    npusim::python::bind_program(m);
+}

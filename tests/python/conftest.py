@@ -1,0 +1,43 @@
+"""Shared fixtures: the npusim package (PYTHONPATH=build/python), the CLI, the examples."""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import npusim
+
+SOURCE_DIR = os.environ.get("NPUSIM_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+CLI = os.environ.get("NPUSIM_CLI", os.path.join(SOURCE_DIR, "build", "tools", "npusim"))
+EXAMPLES = os.path.join(SOURCE_DIR, "examples", "python")
+
+npusim.install_import_hook()  # this test process only: the examples import aie.iron
+
+
+def load_example(name):
+    spec = importlib.util.spec_from_file_location(f"npusim_example_{name}", os.path.join(EXAMPLES, f"{name}.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def twin_cycles(design, *params):
+    """Cycles of the registered C++ design `design` (npusim run DESIGN --json)."""
+    args = [CLI, "run", design, "--json"]
+    for p in params:
+        args += ["--param", p]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    return json.loads(out)["cycles"]
+
+
+def run_cli(*args, env=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run([CLI, *args], capture_output=True, text=True, env=e, timeout=240)
+
+
+@pytest.fixture
+def example():
+    return load_example

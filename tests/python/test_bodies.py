@@ -1,0 +1,159 @@
+"""Recorded worker bodies from Python: Buffers (RTPs and state), barriers, task groups, nested range_,
+2-D element indexing, float arithmetic; outputs against numpy."""
+import numpy as np
+
+import npusim
+import npusim.iron as iron
+from npusim.iron import Buffer, ObjectFifo, Program, Runtime, TaskGroup, Worker, WorkerRuntimeBarrier
+from npusim.iron.controlflow import range_
+
+
+def test_rtp_buffer_state_barrier_and_task_group():
+    t = np.ndarray[(16,), np.dtype[np.int32]]
+    v = np.ndarray[(64,), np.dtype[np.int32]]
+    a, b = ObjectFifo(t, name="in"), ObjectFifo(t, name="out")
+    rtp = Buffer(np.ndarray[(4,), np.dtype[np.int32]], name="rtp", use_write_rtp=True)
+    acc = Buffer(np.ndarray[(1,), np.dtype[np.int32]], name="acc", initial_value=np.array([100], np.int32))
+    bar = WorkerRuntimeBarrier()
+
+    def body(i, o, rtp, acc, bar):
+        bar.wait_for_value(1)
+        s = rtp[0]
+        for _ in range_(4):
+            x, y = i.acquire(1), o.acquire(1)
+            for k in range_(16):
+                y[k] = x[k] * s + acc[0]
+            acc[0] = acc[0] + 1
+            i.release(1)
+            o.release(1)
+
+    w = Worker(body, [a.cons(), b.prod(), rtp, acc, bar], while_true=False)
+
+    def seq(x, y, hi, ho):
+        rtp[0] = 5
+        bar.set(1)
+        tg = TaskGroup()
+        hi.fill(x, group=tg)
+        ho.drain(y, wait=True, group=tg)
+        tg.finish()
+
+    p = Program(iron.get_current_device(), Runtime(seq, [v, v, a.prod(), b.cons()]), workers=[w]).resolve_program()
+    x, y = np.arange(64, dtype=np.int32), np.zeros(64, np.int32)
+    npusim.simulate(p, [x, y])
+    assert np.array_equal(y, x * 5 + 100 + np.repeat(np.arange(4), 16))
+
+
+def test_two_dimensional_elements_nested_loops_and_floats():
+    t = np.ndarray[(4, 8), np.dtype[np.float32]]
+    v = np.ndarray[(64,), np.dtype[np.float32]]
+    a, b = ObjectFifo(t, name="in"), ObjectFifo(t, name="out")
+
+    def transpose_scale(i, o):
+        x, y = i.acquire(1), o.acquire(1)
+        for r in range_(4):
+            for c in range_(0, 8, 2):  # even columns: x * 0.5; odd ones: x / 4 - 1
+                y[r, c] = x[r, c] * 0.5
+                y[r, c + 1] = x[r, c + 1] / 4 - 1
+        i.release(1)
+        o.release(1)
+
+    w = Worker(transpose_scale, [a.cons(), b.prod()])
+
+    def seq(x, y, hi, ho):
+        hi.fill(x)
+        ho.drain(y, wait=True)
+
+    p = Program(iron.get_current_device(), Runtime(seq, [v, v, a.prod(), b.cons()]), workers=[w]).resolve_program()
+    x = np.random.default_rng(2).standard_normal(64).astype(np.float32)
+    y = np.zeros(64, np.float32)
+    npusim.simulate(p, [x, y])
+    want = x.reshape(-1, 8).copy()
+    want[:, 0::2] = want[:, 0::2] * 0.5
+    want[:, 1::2] = want[:, 1::2] / 4 - 1
+    assert np.allclose(y, want.ravel(), rtol=1e-6)
+
+
+def test_a_python_loop_unrolls_into_the_recording():
+    t = np.ndarray[(4,), np.dtype[np.int16]]
+    v = np.ndarray[(16,), np.dtype[np.int16]]
+    a, b = ObjectFifo(t, name="in"), ObjectFifo(t, name="out")
+
+    def body(i, o):
+        x, y = i.acquire(1), o.acquire(1)
+        for k in range(4):  # unrolled, as in IRON's MLIR
+            y[k] = (x[k] << 2) - k  # int16 wraparound
+        i.release(1)
+        o.release(1)
+
+    w = Worker(body, [a.cons(), b.prod()])
+
+    def seq(x, y, hi, ho):
+        hi.fill(x)
+        ho.drain(y, wait=True)
+
+    p = Program(iron.get_current_device(), Runtime(seq, [v, v, a.prod(), b.cons()]), workers=[w]).resolve_program()
+    x = np.array([30000, -5, 7, 8191] * 4, dtype=np.int16)
+    y = np.zeros(16, np.int16)
+    run = npusim.simulate(p, [x, y])
+    assert np.array_equal(y, ((x.astype(np.int64) << 2) - np.tile(np.arange(4), 4)).astype(np.int16))
+    assert run.cores[0]["body_cycles"] == 4 * 4 * 4  # per element: load, shift, subtract, store
+
+
+def test_depth_analysis_of_a_python_design():
+    t = np.ndarray[(16,), np.dtype[np.int32]]
+    v = np.ndarray[(64,), np.dtype[np.int32]]
+    a, b = ObjectFifo(t, name="in"), ObjectFifo(t, name="out")
+
+    def two_at_once(i, o):
+        x = i.acquire(2)  # holds two objects of 'in': its consumer end needs depth 2
+        y = o.acquire(1)
+        for k in range_(16):
+            y[k] = x[0][k] + x[1][k]
+        i.release(2)
+        o.release(1)
+
+    w = Worker(two_at_once, [a.cons(), b.prod()])
+
+    def seq(x, y, hi, ho):
+        hi.fill(x)
+        ho.drain(y, wait=True)
+
+    p = Program(iron.get_current_device(), Runtime(seq, [v, np.ndarray[(32,), np.dtype[np.int32]], a.prod(),
+                                                         b.cons()]), workers=[w]).resolve_program()
+    rows = {r["end"]: r for r in npusim.depth(p, [np.arange(64, dtype=np.int32), np.zeros(32, np.int32)], 3)}
+    cons = rows["fifo 'in' consumer 0"]
+    assert cons["min_depth"] == 2
+    assert cons["by_depth"][1][0] != "ok"
+    assert rows["fifo 'out' producer"]["min_depth"] == 1
+
+
+def test_host_arrays_non_contiguous_and_read_only():
+    t = np.ndarray[(16,), np.dtype[np.int32]]
+    v = np.ndarray[(64,), np.dtype[np.int32]]
+    a, b = ObjectFifo(t, name="in"), ObjectFifo(t, name="out")
+
+    def inc(i, o):
+        x, y = i.acquire(1), o.acquire(1)
+        for k in range_(16):
+            y[k] = x[k] + 1
+        i.release(1)
+        o.release(1)
+
+    w = Worker(inc, [a.cons(), b.prod()])
+
+    def seq(x, y, hi, ho):
+        hi.fill(x)
+        ho.drain(y, wait=True)
+
+    p = Program(iron.get_current_device(), Runtime(seq, [v, v, a.prod(), b.cons()]), workers=[w]).resolve_program()
+    x = np.arange(128, dtype=np.int32)[::2]  # strided views: copied in, and the output copied back
+    y = np.zeros(128, np.int32)[::2]
+    run = npusim.simulate(p, [x, y])
+    assert np.array_equal(y, x + 1)
+    assert np.array_equal(run.outputs[1], x + 1)
+    ro_in = np.arange(64, dtype=np.int32)
+    ro_out = np.zeros(64, np.int32)
+    ro_in.flags.writeable = ro_out.flags.writeable = False  # read-only: the results are in run.outputs only
+    run = npusim.simulate(p, [ro_in, ro_out])
+    assert np.array_equal(run.outputs[1], ro_in + 1)
+    assert not ro_out.any()

@@ -1,0 +1,96 @@
+"""The IRON Python examples: outputs against numpy, cycles equal to their C++ twins'."""
+import numpy as np
+
+import npusim
+from conftest import twin_cycles
+
+
+def test_passthrough_matches_numpy_and_its_cpp_twin(example):
+    mod = example("passthrough")
+    a = np.random.default_rng(3).integers(0, 256, 4096, dtype=np.uint8)
+    b = np.zeros_like(a)
+    run = mod.passthrough(a, b)
+    assert np.array_equal(b, a)
+    assert run.cycles == twin_cycles("passthrough_kernel")
+    assert run.cores[0]["kernel_calls"] == 4
+
+
+def test_vector_scalar_mul_matches_numpy_and_its_cpp_twin(example):
+    mod = example("vector_scalar_mul")
+    program = mod.design(4096, 1024)
+    a = np.random.default_rng(4).integers(-30000, 30000, 4096, dtype=np.int16)
+    c = np.zeros_like(a)
+    run = npusim.simulate(program, [a, c, np.array([7], dtype=np.int32)])
+    assert np.array_equal(c, (a.astype(np.int64) * 7).astype(np.int16))  # int16 wraparound
+    assert np.array_equal(run.outputs[1], c)
+    assert run.cycles == twin_cycles("vector_scalar_mul")
+
+
+def test_vector_vector_add_body_arithmetic_matches_numpy_and_its_cpp_twin(example):
+    mod = example("vector_vector_add")
+    rng = np.random.default_rng(5)
+    a = rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32)
+    b = rng.integers(-2**31, 2**31, 1024, dtype=np.int64).astype(np.int32)
+    c = np.zeros(1024, dtype=np.int32)
+    run = mod.vector_vector_add(a, b, c)
+    assert np.array_equal(c, (a.astype(np.int64) + b).astype(np.int32))  # int32 wraparound
+    assert run.cycles == twin_cycles("vector_vector_add")
+    assert run.cores[0]["body_cycles"] == 4 * 1024  # load, load, add, store per element
+
+
+def test_resolved_program_prints_the_mlir_export(example):
+    text = str(example("vector_scalar_mul").design(4096, 1024))
+    assert "aie.device(npu2)" in text
+    assert "aie.objectfifo @in0" in text
+    assert "scf.for" in text  # range_ is one loop, as IRON emits it
+
+
+def test_jit_caches_the_resolved_program_per_signature(example):
+    mod = example("passthrough")
+    a = np.arange(4096, dtype=np.uint8)
+    b = np.zeros_like(a)
+    mod.passthrough(a, b)
+    mod.passthrough(a, b)
+    assert len(mod.passthrough._cache) == 1
+    mod.passthrough(np.arange(2048, dtype=np.uint8), np.zeros(2048, dtype=np.uint8))
+    assert len(mod.passthrough._cache) == 2
+
+
+def test_run_iters_has_the_persistent_state_semantics_of_iters(example):
+    import json
+    import subprocess
+
+    from conftest import CLI
+    from npusim.utils.benchmark import run_iters
+
+    mod = example("passthrough")
+    a = np.arange(4096, dtype=np.uint8)
+    b = np.zeros_like(a)
+    bench = run_iters(mod.passthrough, a, b, warmup=1, iters=3)
+    out = subprocess.run([CLI, "run", "passthrough_kernel", "--iters", "3", "--warmup", "1", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    twin = [i["cycles"] for i in json.loads(out)["invocations"] if not i["warmup"]]
+    assert bench.cycles == twin
+    assert np.array_equal(b, a)
+
+
+def test_algorithms_transform_and_transform_binary_equal_their_cpp_twins():
+    from npusim.iron import algorithms, kernels
+
+    vec16 = np.ndarray[(4096,), np.dtype[np.int16]]
+    prog = algorithms.transform(kernels.scale(tile_size=1024, dtype=np.int16), vec16,
+                                np.ndarray[(1,), np.dtype[np.int32]], tile_size=1024)
+    a = np.random.default_rng(6).integers(-1000, 1000, 4096, dtype=np.int16)
+    c = np.zeros_like(a)
+    run = npusim.simulate(prog, [a, c, np.array([-3], np.int32)])
+    assert np.array_equal(c, (a.astype(np.int64) * -3).astype(np.int16))
+    assert run.cycles == twin_cycles("vector_scalar_mul")
+
+    vec32 = np.ndarray[(1024,), np.dtype[np.int32]]
+    prog = algorithms.transform_binary(lambda x, y: x - y * 2, vec32, tile_size=16)
+    x = np.arange(1024, dtype=np.int32)
+    y = np.arange(1024, dtype=np.int32)[::-1].copy()
+    z = np.zeros_like(x)
+    run = npusim.simulate(prog, [x, y, z])
+    assert np.array_equal(z, x - y * 2)
+    assert run.cores[0]["body_cycles"] == 5 * 1024  # load, load, mul, sub, store

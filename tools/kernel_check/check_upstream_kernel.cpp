@@ -1,0 +1,75 @@
+// check_upstream_kernel SOURCE aie2|aie2p [-I<dir>]... [FLAG]...: builds one kernel source with the
+// run-time kernel compiler (harness/KernelCompiler.hpp) for a generation, with the include dirs and
+// compile flags given, then drives every entry point KernelDrivers knows that the library exports.
+// Prints "compiled yes|no" (before driving, so a kernel that crashes the driver still shows as
+// compiled), then one tab-separated line: "result", what driving found, the first missing AIE-API
+// piece, the compiler's first error. Used by tools/check-upstream-kernels.sh; exit code 0 unless
+// the arguments are wrong (2) or a kernel crashed.
+#include "KernelDrivers.hpp"
+#include "npusim/harness/KernelCompiler.hpp"
+
+#include <aie_api/aie.hpp>
+#include <cstdio>
+#include <dlfcn.h>
+#include <exception>
+#include <fmt/format.h>
+#include <string>
+
+namespace {
+
+using EnterFn = void (*)(unsigned, unsigned, npusim::aie_api::CascadePutHook, npusim::aie_api::CascadeGetHook,
+                         npusim::aie_api::StreamPutHook, npusim::aie_api::StreamGetHook, npusim::aie_api::EventHook);
+EnterFn g_enter = nullptr;
+// The hardware's reset modes (floor, no saturation), no cascade or stream, in the library's host layer.
+void reset_modes() { g_enter(0, 0, nullptr, nullptr, nullptr, nullptr, nullptr); }
+
+std::string one_line(std::string s) {
+    for (auto& c : s)
+        if (c == '\t' || c == '\n') c = ' ';
+    return s;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 3 || (std::string(argv[2]) != "aie2" && std::string(argv[2]) != "aie2p")) {
+        std::fprintf(stderr, "usage: check_upstream_kernel SOURCE aie2|aie2p [-I<dir>]... [FLAG]...\n");
+        return 2;
+    }
+    npusim::harness::HostKernelSpec spec;
+    spec.source_file = argv[1];
+    spec.arch = std::string(argv[2]) == "aie2" ? npusim::model::Arch::AIE2 : npusim::model::Arch::AIE2P;
+    npusim::kernel_check::BuildFacts facts;
+    for (int i = 3; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a.starts_with("-I"))
+            spec.include_dirs.push_back(a.substr(2));
+        else
+            spec.compile_flags.push_back(a);
+        if (a.starts_with("-DBIT_WIDTH=")) facts.bit_width = std::stoi(a.substr(12));
+    }
+    npusim::harness::HostKernelLibrary lib;
+    try {
+        lib = npusim::harness::build_host_kernel(spec);
+    } catch (const std::exception& e) {
+        fmt::print("compiled no\nresult\tnot driven\t\t{}\n", one_line(e.what()));
+        return 0;
+    }
+    if (!lib.ok) {
+        fmt::print("compiled no\nresult\tnot driven\t{}\t{}\n", one_line(lib.missing_piece), one_line(lib.first_error));
+        return 0;
+    }
+    fmt::print("compiled yes\n");
+    std::fflush(stdout);
+    g_enter = reinterpret_cast<EnterFn>(::dlsym(lib.handle, "npusim_jit_enter"));
+    const auto driven = npusim::kernel_check::drive_all(lib.handle, facts, &reset_modes);
+    std::string result = driven.empty() ? "not driven" : "exact";
+    std::string names;
+    for (const auto& d : driven) {
+        names += (names.empty() ? "" : " ") + d.name;
+        if (!d.mismatch.empty() && result == "exact") result = fmt::format("MISMATCH {}: {}", d.name, d.mismatch);
+    }
+    if (result == "exact") result += fmt::format(" ({})", names);
+    fmt::print("result\t{}\t\t\n", one_line(result));
+    return 0;
+}
