@@ -55,10 +55,7 @@ DesignSpec make_custom_dma() {
                 for (int row = 0; row < 3; ++row) {
                     cons.acquire(1);
                     auto e = o.acquire(1);
-                    const auto got = in.as<std::int32_t>();
-                    auto d = e.as<std::int32_t>();
-                    for (std::int64_t i = 0; i < cols; ++i) d[static_cast<std::size_t>(i)] = got[static_cast<std::size_t>(i)];
-                    add_cycles(static_cast<std::uint64_t>(cols)); // one load and store per element
+                    range_(cols, [&](std::int64_t i) { e.at<std::int32_t>(i) = in.at<std::int32_t>(i); });
                     prod.release(1);
                     o.release(1);
                 }
