@@ -70,7 +70,7 @@ void register_designs() {
     harness::register_design(passthrough_spec("test_out_crash", "a", "b", true));
 }
 
-std::string slurp(const std::filesystem::path& p) {
+std::string read_back(const std::filesystem::path& p) {
     std::ifstream f(p);
     return {std::istreambuf_iterator<char>(f), {}};
 }
@@ -222,11 +222,11 @@ TEST_CASE("outputs: a run that fails leaves a previous file whole and creates no
     // A design error before the simulation: neither file touched, no temporary file left.
     const auto r = cli({"run", "passthrough_dmas", "--param", "size=3", "--trace", trace, "--vcd", vcd});
     CHECK(r.code == 2);
-    CHECK(slurp(trace) == "previous");
+    CHECK(read_back(trace) == "previous");
     CHECK(names_in(dir.path) == std::vector<std::string>{"t.json"});
     // A complete run replaces it.
     CHECK(cli({"run", "passthrough_dmas", "--trace", trace}).code == 0);
-    CHECK(slurp(trace).starts_with("{"));
+    CHECK(read_back(trace).starts_with("{"));
     CHECK(names_in(dir.path) == std::vector<std::string>{"t.json"});
 }
 
@@ -240,9 +240,9 @@ TEST_CASE("outputs: traces::OutputFile renames a complete file onto its name, an
         traces::OutputFile f(p, "test file");
         f.write("new, half");
         CHECK(names_in(dir.path).size() == 2); // the temporary file beside it
-        CHECK(slurp(p) == "old");
+        CHECK(read_back(p) == "old");
     } // destroyed without close(): abandoned
-    CHECK(slurp(p) == "old");
+    CHECK(read_back(p) == "old");
     CHECK(names_in(dir.path) == std::vector<std::string>{"f.txt"});
     {
         traces::OutputFile f(p, "test file");
@@ -255,7 +255,7 @@ TEST_CASE("outputs: traces::OutputFile renames a complete file onto its name, an
         f.write("new");
         f.close();
     }
-    CHECK(slurp(p) == "new");
+    CHECK(read_back(p) == "new");
     CHECK(names_in(dir.path) == std::vector<std::string>{"f.txt"});
     CHECK_THROWS_WITH(traces::OutputFile(dir.path.string(), "test file"),
                       "cannot write test file to '" + dir.path.string() + "': Is a directory");
@@ -281,7 +281,7 @@ TEST_CASE("outputs: a crash in native code prints the JSON error document with -
     CHECK_THAT(msg, Catch::EndsWith("crashed with SIGFPE (arithmetic error, e.g. an integer division by zero); not "
                                     "written: --trace '" + trace + "' (files of those names are left as they were)"));
     CHECK(doc["files"].empty());
-    CHECK(slurp(trace) == "previous");
+    CHECK(read_back(trace) == "previous");
     CHECK(names_in(dir.path) == std::vector<std::string>{"t.json"});
     const auto t = cli_in_child({"run", "test_out_crash"});
     CHECK(t.code == 2);
