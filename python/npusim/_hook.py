@@ -22,6 +22,7 @@ MODULES = {
     "aie.iron.program": "npusim.iron.program",
     "aie.iron.jit": "npusim.iron.jit",
     "aie.iron.algorithms": "npusim.iron.algorithms",
+    "aie.iron.dtype": "npusim.iron.dtype",
     "aie.helpers.taplib": "npusim.helpers.taplib",
     "aie.helpers.taplib.tap": "npusim.helpers.taplib",
     "aie.helpers.util": "npusim.helpers.util",

@@ -141,3 +141,32 @@ def test_the_kernel_is_compiled_for_the_generation_of_the_run_device(tmp_path):
             assert r.returncode != 0 and "error: #error wrong generation" in r.stderr
         else:
             assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+
+
+def test_a_scalar_argument_given_as_a_dtype_and_inline_kernels():
+    # IRON's arg_types take np.dtype(np.int32) for a scalar; inline=True (Peano's LLVM-IR inlining)
+    # is the same function. Both as upstream basic/inline_kernel uses them.
+    src = ('#include <cstdint>\nextern "C" void add_n(int32_t* in, int32_t* out, int32_t n) {\n'
+           '    for (int i = 0; i < 16; ++i) out[i] = in[i] + n;\n}\n')
+    k = ExternalFunction("add_n", source_string=src, arg_types=[TILE, TILE, np.dtype(np.int32)], inline=True)
+    assert k in ExternalFunction._instances
+    of_in, of_out = ObjectFifo(TILE, name="in"), ObjectFifo(TILE, name="out")
+
+    def body(i, o, f):
+        x, y = i.acquire(1), o.acquire(1)
+        f(x, y, 9)
+        i.release(1)
+        o.release(1)
+
+    w = Worker(body, [of_in.cons(), of_out.prod(), k])
+
+    def seq(a, b, hi, ho):
+        hi.fill(a)
+        ho.drain(b, wait=True)
+
+    rt = Runtime(seq, [VEC, VEC, of_in.prod(), of_out.cons()])
+    p = Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
+    a = np.arange(64, dtype=np.int32)
+    b = np.zeros_like(a)
+    npusim.simulate(p, [a, b])
+    assert np.array_equal(b, a + 9)

@@ -71,8 +71,14 @@ class ExternalFunction(_KernelBase):
     """IRON ExternalFunction(name, object_file_name=None, source_file=None, source_string=None,
     arg_types=[], include_dirs=[], compile_flags=[])."""
 
+    # Every ExternalFunction built (IRON registers its instances here for the JIT to compile, and
+    # designs clear it to rebuild, kernel.py:303); npusim builds each at construction.
+    _instances = set()
+
     def __init__(self, name, object_file_name=None, source_file=None, source_string=None, arg_types=(),
-                 include_dirs=(), compile_flags=(), **unsupported):
+                 include_dirs=(), compile_flags=(), *, inline=False, **unsupported):
+        # inline=True has Peano emit the kernel as LLVM IR that aiecc inlines into the core: the
+        # same function, so the simulation is the same.
         loc = where()
         if unsupported:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: ExternalFunction({', '.join(k + '=' for k in unsupported)})"
@@ -90,6 +96,7 @@ class ExternalFunction(_KernelBase):
                                                          arch=_device_arch())
             except NotImplementedError as e:
                 raise NotImplementedError(f"{loc[0]}:{loc[1]}: {e}") from None
+        ExternalFunction._instances.add(self)
 
     def tile_size(self, arg_index=0):
         return self.arg_types[arg_index].__args__[0][0]
