@@ -25,6 +25,7 @@ MODULES = {
     "aie.iron.dtype": "npusim.iron.dtype",
     "aie.helpers.taplib": "npusim.helpers.taplib",
     "aie.helpers.taplib.tap": "npusim.helpers.taplib",
+    "aie.helpers.taplib.tensortiler2d": "npusim.helpers.taplib",
     "aie.helpers.util": "npusim.helpers.util",
     "aie.utils.verify": "npusim.utils.verify",
     "aie.utils.benchmark": "npusim.utils.benchmark",

@@ -50,3 +50,17 @@ def test_a_jit_function_keeps_its_builds_in_kernel_cache():
     add_one._kernel_cache.clear()  # as upstream inline_kernel does to rebuild
     add_one(a, b)
     assert len(add_one._kernel_cache) == 1 and np.array_equal(b.numpy(), a.numpy() + 1)
+
+
+def test_unmodelled_names_of_served_modules_say_which(tmp_path):
+    # `from M import X` of a name npusim does not model names it, as aie.iron's own do.
+    import subprocess
+    from conftest import CLI
+    design = tmp_path / "d.py"
+    for line, missing in [("from aie.iron.dataflow import ObjectFifoLink", "aie.iron.dataflow.ObjectFifoLink"),
+                          ("from aie.helpers.taplib.tensortiler2d import TensorTiler2D",
+                           "aie.helpers.taplib.TensorTiler2D")]:
+        design.write_text(line + "\n")
+        r = subprocess.run([CLI, "python", str(design)], capture_output=True, text=True, timeout=120)
+        assert r.returncode != 0
+        assert f"NotImplementedError: {missing} is not supported by npusim" in r.stderr, r.stderr

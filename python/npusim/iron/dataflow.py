@@ -161,3 +161,11 @@ class ObjectFifo:
 
     def __repr__(self):
         return f"ObjectFifo({self.name!r}, depth={self.depth})"
+
+
+def __getattr__(name):
+    # An IRON name of aie.iron.dataflow npusim does not model (ObjectFifoLink, ...): a clear error
+    # naming it, also for `from aie.iron.dataflow import X`, never an ImportError without the reason.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise NotImplementedError(f"aie.iron.dataflow.{name} is not supported by npusim")
