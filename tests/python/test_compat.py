@@ -64,3 +64,39 @@ def test_unmodelled_names_of_served_modules_say_which(tmp_path):
         r = subprocess.run([CLI, "python", str(design)], capture_output=True, text=True, timeout=120)
         assert r.returncode != 0
         assert f"NotImplementedError: {missing} is not supported by npusim" in r.stderr, r.stderr
+
+
+def test_transform_parallel_one_worker_per_column_and_channel():
+    import npusim
+    from npusim.iron.algorithms import transform_parallel, transform_parallel_binary
+    from npusim.iron.device import NPU2Col1, NPU2Col2, set_current_device
+    vec = np.ndarray[(256,), np.dtype[np.int32]]
+    old = iron.get_current_device()
+    try:
+        set_current_device(NPU2Col2())
+        a, b = np.arange(256, dtype=np.int32), np.arange(256, dtype=np.int32)[::-1].copy()
+        out = np.zeros(256, np.int32)
+        p = transform_parallel(lambda x: x * 3, vec, tile_size=16, num_channels=2)
+        npusim.simulate(p, [a, out])
+        assert np.array_equal(out, a * 3)
+        p2 = transform_parallel_binary(lambda x, y: x - y, vec, tile_size=16)
+        npusim.simulate(p2, [a, b, out])
+        assert np.array_equal(out, a - b)
+        # a kernel: (in, in, out) without the size argument, and (in, out, n) with it
+        src = ('#include <cstdint>\nextern "C" void vsub(int32_t* a, int32_t* b, int32_t* c) {\n'
+               '    for (int i = 0; i < 16; ++i) c[i] = a[i] - b[i];\n}\n'
+               'extern "C" void vneg(int32_t* a, int32_t* c, int32_t n) { for (int i = 0; i < n; ++i) c[i] = -a[i]; }\n')
+        tile = np.ndarray[(16,), np.dtype[np.int32]]
+        vsub = iron.ExternalFunction("vsub", source_string=src, arg_types=[tile, tile, tile])
+        npusim.simulate(transform_parallel_binary(vsub, vec, tile_size=16, pass_size_to_kernel=False), [a, b, out])
+        assert np.array_equal(out, a - b)
+        vneg = iron.ExternalFunction("vneg", source_string=src, arg_types=[tile, tile, np.int32])
+        npusim.simulate(transform_parallel(vneg, vec, tile_size=16), [a, out])
+        assert np.array_equal(out, -a)
+        with pytest.raises(ValueError, match=r"multiple of tile_size × num_columns × num_channels \(16 × 2 × 2 = 64\)"):
+            transform_parallel(lambda x: x, np.ndarray[(96,), np.dtype[np.int32]], tile_size=16, num_channels=2)
+        set_current_device(NPU2Col1())
+        npusim.simulate(transform_parallel(lambda x: x + 1, vec, tile_size=16), [a, out])
+        assert np.array_equal(out, a + 1)
+    finally:
+        set_current_device(old)
