@@ -177,3 +177,28 @@ def test_integer_division_by_data_divisors():
     b[3] = 0
     with pytest.raises(npusim.SimulationError, match="worker body .body.: integer division by zero"):
         npusim.simulate(p_mod, [a, b, out])
+
+
+def test_a_constant_zero_divisor_fails_at_resolve():
+    # A divisor that is 0 whatever the data is (here from the loop index) is refused when the
+    # program is resolved, as for a C++ twin.
+    tile = np.ndarray[(16,), np.dtype[np.int32]]
+    vec = np.ndarray[(64,), np.dtype[np.int32]]
+    of_in, of_out = ObjectFifo(tile, name="in"), ObjectFifo(tile, name="out")
+
+    def body(i, o):
+        x, y = i.acquire(1), o.acquire(1)
+        for k in range_(16):
+            y[k] = x[k] // (k - k)
+        i.release(1)
+        o.release(1)
+
+    w = Worker(body, [of_in.cons(), of_out.prod()])
+
+    def seq(a, b, hi, ho):
+        hi.fill(a)
+        ho.drain(b, wait=True)
+
+    rt = Runtime(seq, [vec, vec, of_in.prod(), of_out.cons()])
+    with pytest.raises(npusim.DesignError, match="worker body 'body': integer division by zero"):
+        Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
