@@ -109,6 +109,7 @@ Task shim_dma_single_bd_task(const std::string& shim_symbol, const RuntimeData& 
                                       shim_symbol, mem.index, tt.str(), t.tap.str(), t.tap.min_index(),
                                       t.tap.max_index(), tt.elements()));
     t.wait = opts.issue_token;
+    t.packet = opts.packet;
     t.managed = false;
     rec->transfers.push_back(std::move(t));
     return Task(static_cast<int>(rec->transfers.size()) - 1);

@@ -25,7 +25,10 @@ std::vector<LockActors> lock_actors(const Netlist& net) {
             const Actor a{Actor::Kind::DmaBd, static_cast<int>(c), static_cast<int>(b)};
             if (bd.acquire_lock >= 0)
                 at(out, bd.acquire_lock).acquirers.push_back({a, bd.acquire_value, bd.acquire_equal});
-            if (bd.release_lock >= 0) at(out, bd.release_lock).releasers.push_back({a, bd.release_value, false});
+            // A release of 0 (Release(lock, value=0), chaining_channels' mem-tile BD) adds nothing: the
+            // BD is no releaser of that lock.
+            if (bd.release_lock >= 0 && bd.release_value != 0)
+                at(out, bd.release_lock).releasers.push_back({a, bd.release_value, false});
         }
     }
     for (std::size_t c = 0; c < net.cores.size(); ++c) {
@@ -35,11 +38,20 @@ std::vector<LockActors> lock_actors(const Netlist& net) {
             if (r.acquire_lock >= 0) at(out, r.acquire_lock).acquirers.push_back({a, r.repeat, false});
             if (r.release_lock >= 0) at(out, r.release_lock).releasers.push_back({a, r.repeat, false});
         }
-        for (const auto& l : core.locks) { // barriers: wait_for_value (acquire-equal), release_with_value
-            at(out, l.lock).acquirers.push_back({a, -1, true});
-            at(out, l.lock).releasers.push_back({a, -1, false});
+        // Barriers: wait_for_value (acquire-equal), release_with_value. A hand-written Lock: what the
+        // traced body does to it (a worker that only waits on a lock is not its releaser).
+        for (const auto& l : core.locks) {
+            if (l.acquires) at(out, l.lock).acquirers.push_back({a, -1, true});
+            if (l.releases) at(out, l.lock).releasers.push_back({a, -1, false});
         }
         if (core.param_sync_lock >= 0) at(out, core.param_sync_lock).acquirers.push_back({a, 1, true});
+    }
+    for (std::size_t t = 0; t < net.tasks.size(); ++t) { // shim BDs with lock fields (npu_writebd)
+        const auto& task = net.tasks[t];
+        const Actor a{Actor::Kind::ShimTask, static_cast<int>(t), -1};
+        if (task.acquire_lock >= 0)
+            at(out, task.acquire_lock).acquirers.push_back({a, task.acquire_value, task.acquire_equal});
+        if (task.release_lock >= 0 && task.release_value != 0) at(out, task.release_lock).releasers.push_back({a, task.release_value, false});
     }
     for (std::size_t i = 0; i < net.sequence.size(); ++i) {
         const auto& op = net.sequence[i];
@@ -54,7 +66,7 @@ bool one_acquirer_one_releaser(const LockActors& actors) {
     auto one_process = [](const std::vector<LockAction>& v) {
         if (v.empty()) return false;
         for (const auto& a : v)
-            if (a.actor.kind != v.front().actor.kind ||
+            if (a.actor.kind != v.front().actor.kind || a.actor.kind == Actor::Kind::ShimTask ||
                 (a.actor.kind != Actor::Kind::Runtime && a.actor.index != v.front().actor.index))
                 return false;
         return true;
@@ -101,6 +113,7 @@ std::string actor_name(const Netlist& net, const Actor& a) {
         return tile_dma_name({ch.tile, ch.dir, ch.channel});
     }
     case Actor::Kind::Runtime: return "runtime sequence";
+    case Actor::Kind::ShimTask: return shim_dma_name(task_completer(net.tasks.at(static_cast<std::size_t>(a.index))));
     }
     return "?";
 }

@@ -26,7 +26,8 @@ ShimDmaChannel* SimParts::shim_channel(const model::StreamEndpoint& e) const {
 Elaborator::Elaborator(const ElaborationInputs& in, SimParts& parts)
     : in_(in), parts_(parts), net_(in.net), dev_(*in.net.device),
       opts_(in.opts), shim_services_{in.services, in.net.tasks, in.host,
-                                     in.board,    in.stats,     in.net.device->task_queue_depth} {}
+                                     in.board,    in.stats,     in.net.device->task_queue_depth,
+                                     in.locks} {}
 
 void Elaborator::elaborate() {
     begin_trace();
@@ -256,16 +257,26 @@ void Elaborator::packet_switches() {
         // Each flow: a source port on the switch, routed by packet id to its destinations.
         for (auto i : members) {
             const auto& f = pfs[i];
-            auto* src = tile_channel(channel_index(f.source));
-            if (!src)
+            const bool shim_src = dev_.kind_at(f.source.tile) == model::TileKind::Shim;
+            auto* src = shim_src ? nullptr : tile_channel(channel_index(f.source));
+            if (!src && !shim_src)
                 throw SimulationError(SimulationError::Kind::Protocol,
                                       fmt::format("packet flow {}: source {} has no DMA channel program",
                                                   f.prov.describe(), model::to_string(f.source)));
             const int s = sw.add_source(f.source);
-            src->set_packet_port(&sw, s);
+            if (shim_src) {
+                // A shim MM2S source: the runtime's tasks on it send the packets (flows from one port
+                // share its switch source: add_source returns the port's index).
+                shim(f.source)->set_packet_port(&sw, s);
+            } else {
+                src->set_packet_port(&sw, s);
+            }
             std::vector<StreamReceiver*> dests;
             for (const auto& d : f.dests) dests.push_back(receiver(f, d));
-            sw.add_route(s, f.packet_id, std::move(dests), f.keep_pkt_header);
+            int own_hops = 0;
+            for (const auto& path : f.paths) own_hops = std::max(own_hops, static_cast<int>(path.size()));
+            sw.add_route(s, f.packet_id, std::move(dests), f.keep_pkt_header,
+                         static_cast<std::uint32_t>(own_hops) * opts_.timing.switch_hop_latency_cycles);
         }
     }
 }

@@ -14,8 +14,9 @@ int PacketSwitch::add_source(const model::StreamEndpoint& e) {
     return static_cast<int>(sources_.size()) - 1;
 }
 
-void PacketSwitch::add_route(int source, int packet_id, std::vector<StreamReceiver*> dests, bool keep_header) {
-    routes_[{source, packet_id}] = Route{std::move(dests), keep_header};
+void PacketSwitch::add_route(int source, int packet_id, std::vector<StreamReceiver*> dests, bool keep_header,
+                             std::uint32_t latency) {
+    routes_[{source, packet_id}] = Route{std::move(dests), keep_header, latency};
 }
 
 int PacketSwitch::next_grant() const {
@@ -84,6 +85,7 @@ Wake PacketSwitch::step(Send& p, ProcessClock& clk, ProcessState& ps, ChannelTim
             time.active += slot;
         }
         link_->begin_send(p.link, payload, bytes, &r.dests);
+        p.link.latency = r.latency; // this flow's own route, not the group's longest
         p.stage = Send::Stage::Stream;
         [[fallthrough]];
     }

@@ -47,7 +47,9 @@ public:
     /// Register a sending MM2S port; returns its index (the round-robin order).
     int add_source(const model::StreamEndpoint& e);
     /// Packets with `packet_id` from `source` reach `dests` (receivers of the link).
-    void add_route(int source, int packet_id, std::vector<StreamReceiver*> dests, bool keep_header);
+    /// `latency`: that flow's own route latency (its longest path's hops), not the group's.
+    void add_route(int source, int packet_id, std::vector<StreamReceiver*> dests, bool keep_header,
+                   std::uint32_t latency);
 
     /// Send one packet: wait for the grant, then the header word and the n data bytes.
     void send(int source, int packet_id, std::uint32_t header, const std::uint8_t* data, std::uint64_t n,
@@ -59,6 +61,8 @@ public:
     Wake step(Send& p, ProcessClock& clk, ProcessState& ps, ChannelTime& time);
 
     StreamLink& link() { return *link_; }
+    /// The sending MM2S ports, in add_source order.
+    const std::vector<model::StreamEndpoint>& sources() const { return sources_; }
     const StreamLink& link() const { return *link_; }
     void wake_all() {
         free_.notify();
@@ -69,6 +73,7 @@ private:
     struct Route {
         std::vector<StreamReceiver*> dests;
         bool keep_header = false;
+        std::uint32_t latency = 0;
     };
     int next_grant() const; ///< the waiting source after the last granted one, round-robin
     std::unique_ptr<StreamLink> link_;

@@ -2,13 +2,15 @@
 
 #include "npusim/model/NetlistRelations.hpp"
 
+#include <cstring>
 #include <fmt/format.h>
 
 namespace npusim::sim {
 
 ShimDmaChannel::ShimDmaChannel(const ShimDmaServices& services, model::StreamEndpoint ep)
     : SimProcess(services.run, model::shim_dma_name(ep)), tasks_(services.tasks), host_tensors_(services.host),
-      board_(services.board), stats_(services.stats), queue_depth_(services.queue_depth), ep_(ep) {
+      board_(services.board), stats_(services.stats), queue_depth_(services.queue_depth), locks_(services.locks),
+      ep_(ep) {
     bytes_per_cycle = svc_.timing.shim_dma_bytes_per_cycle;
     ps_.status = ProcessState::Status::Idle;
     for (const auto& t : tasks_) task_labels_.push_back(fmt::format("task {} ({})", t.id, t.prov.describe()));
@@ -72,7 +74,8 @@ void ShimDmaChannel::activate() {
             ps_.status = ProcessState::Status::Running;
             const auto& task = tasks_.at(static_cast<std::size_t>(q_.task));
             ps_.detail = fmt::format("task {} ({})", task.id, task.prov.describe());
-            phase_ = Phase::Start;
+            phase_ = Phase::Acquire;
+            acquire_ = LockAcquire{task.acquire_value, task.acquire_equal, &lock_stall_};
             // A task starts no earlier than it is ready (a cold channel's first task starts late).
             // A channel running ahead of simulated time past that keeps its lead; one that must
             // wait for it waits in simulated time, so that channels starting together reserve host
@@ -81,6 +84,21 @@ void ShimDmaChannel::activate() {
                 clk_.set_local_cycles(q_.ready);
                 if (clk_.trigger_sync()) return;
             }
+            break;
+        }
+        case Phase::Acquire: {
+            // A BD with Lock_Acq_Enable waits for its shim lock before it moves data (AM025 DMA_BD<n>_7).
+            const auto& task = tasks_.at(static_cast<std::size_t>(q_.task));
+            if (task.acquire_lock >= 0) {
+                const auto w = locks_.at(task.acquire_lock).acquire_step(acquire_, clk_, ps_);
+                if (!w.done()) {
+                    if (clk_.trigger_for(w)) return;
+                    break;
+                }
+                ps_.status = ProcessState::Status::Running;
+                ps_.detail = fmt::format("task {} ({})", task.id, task.prov.describe());
+            }
+            phase_ = Phase::Start;
             break;
         }
         case Phase::Start: {
@@ -105,10 +123,23 @@ void ShimDmaChannel::activate() {
                     data = staging_.data();
                 }
                 stalled_before_ = time_.stream_stall;
-                link_->begin_send(send_, data, pat_->total_bytes());
-                // The link sends `data` in order, whether host memory or the gathered copy.
-                send_.ahead.reset(data, pat_->total_bytes(), false);
-                send_.ahead.advance(0);
+                const auto total = pat_->total_bytes();
+                if (packet_) { // one packet: its header from the task's BD, then the data (AM025)
+                    packet_->begin_send(packet_send_, packet_source_, task.packet_id,
+                                        model::packet_header(task.packet_id, task.packet_type, ep_.tile), data, total);
+                } else if (task.packet_id >= 0) {
+                    // A packet task on a circuit flow: its header word travels as the first data word.
+                    const std::uint32_t h = model::packet_header(task.packet_id, task.packet_type, ep_.tile);
+                    packet_staging_.resize(total + 4);
+                    std::memcpy(packet_staging_.data(), &h, 4);
+                    std::memcpy(packet_staging_.data() + 4, data, total);
+                    link_->begin_send(send_, packet_staging_.data(), total + 4);
+                } else {
+                    link_->begin_send(send_, data, total);
+                    // The link sends `data` in order, whether host memory or the gathered copy.
+                    send_.ahead.reset(data, total, false);
+                    send_.ahead.advance(0);
+                }
                 phase_ = Phase::Sending;
             } else {
                 cursor_.emplace(*pat_);
@@ -127,7 +158,7 @@ void ShimDmaChannel::activate() {
             break;
         }
         case Phase::Sending: {
-            const auto w = link_->step(send_, clk_, ps_, time_);
+            const auto w = packet_ ? packet_->step(packet_send_, clk_, ps_, time_) : link_->step(send_, clk_, ps_, time_);
             if (!w.done()) {
                 if (clk_.trigger_for(w)) return;
                 break;
@@ -165,6 +196,7 @@ void ShimDmaChannel::activate() {
             ++stats_.bd_transfers;
             if (track_ >= 0) svc_.tracks.sink()->span(track_, task.prov.describe(), begin_, now_cycles());
             if (task.issue_token) ++tokens_received_;
+            if (task.release_lock >= 0) locks_.at(task.release_lock).release_unsynced(task.release_value, clk_, ps_.name);
             ps_.acted("completed", &task_labels_[static_cast<std::size_t>(q_.task)], -1, now_cycles());
             current_ = -1; // retired: its slot is free
             phase_ = Phase::Idle;

@@ -8,6 +8,8 @@
 // arrival, its own BD's fill) and names what it waits for. It runs no user code, so it needs no
 // stack; a method's activation costs SystemC about 0.4x a thread's wait (BM_SystemCWaitVsMethod).
 #include "HostPrefetch.hpp"
+#include "PacketSwitch.hpp"
+#include "SemaphoreLock.hpp"
 #include "SimProcess.hpp"
 #include "StreamLink.hpp"
 #include "TaskBoard.hpp"
@@ -28,12 +30,20 @@ struct ShimDmaServices {
     TaskBoard& board;
     RunStats& stats;
     int queue_depth; ///< DeviceSpec::task_queue_depth
+    LockTable& locks; ///< the shim BDs' own locks (ShimTask::acquire_lock / release_lock)
 };
 
 class ShimDmaChannel final : public SimProcess, public StreamReceiver {
 public:
     ShimDmaChannel(const ShimDmaServices& services, model::StreamEndpoint ep);
     void set_link(StreamLink* link) { link_ = link; }
+    /// MM2S as a PacketFlow's source: each task goes through `sw` as its sender `source`, as one
+    /// packet with the task's header (ShimTask::packet_id).
+    void set_packet_port(PacketSwitch* sw, int source) {
+        packet_ = sw;
+        packet_source_ = source;
+        link_ = &sw->link();
+    }
     /// Push a task (the controller's queue write); false if the queue is full. A task holds its
     /// slot from its push until it retires (its transfer completes), as aie-rt counts pending BDs
     /// (the queued ones plus the one in progress).
@@ -75,8 +85,15 @@ private:
     TaskBoard& board_;
     RunStats& stats_;
     int queue_depth_;
+    LockTable& locks_;
+    LockAcquire acquire_{}; ///< the task's BD lock acquire in progress
+    std::uint64_t lock_stall_ = 0;
     model::StreamEndpoint ep_;
     StreamLink* link_ = nullptr;
+    PacketSwitch* packet_ = nullptr;
+    int packet_source_ = -1;
+    PacketSwitch::Send packet_send_;
+    std::vector<std::uint8_t> packet_staging_; ///< a header word and the task's data (circuit flow)
     struct Queued {
         int task;
         std::uint64_t ready;
@@ -85,7 +102,7 @@ private:
     std::deque<Queued> queue_;
     /// Where activate() goes on: waiting for a task, for its start (ready cycle), sending,
     /// receiving, catching up with its end, retiring it.
-    enum class Phase { Idle, Queue, Start, Sending, Receiving, Sync, Retire };
+    enum class Phase { Idle, Queue, Acquire, Start, Sending, Receiving, Sync, Retire };
     Phase phase_ = Phase::Idle;
     Queued q_{};
     std::optional<model::AddressPattern> pat_;

@@ -130,6 +130,28 @@ DeadlockAnalyzer SimEngine::analyzer() const {
         v.sender_waiting = l.sender_waiting();
         links.push_back(std::move(v));
     }
+    // Packet flows: one link per source port of each switch, to the group's receivers, so the wait-for
+    // graph follows a packet sender to the channels it waits for (and they to it).
+    for (const auto& sw : parts_.packet_switches) {
+        const auto& l = sw->link();
+        for (const auto& src : sw->sources()) {
+            int sender = -1;
+            for (std::size_t k = 0; k < views.size(); ++k)
+                if ((views[k].kind == ProcessView::Kind::TileDma || views[k].kind == ProcessView::Kind::ShimDma) &&
+                    views[k].endpoint == src)
+                    sender = static_cast<int>(k);
+            if (sender < 0) continue;
+            LinkView v;
+            v.label = l.label();
+            v.sender = sender;
+            for (const auto* r : l.receivers()) {
+                v.receivers.push_back(index_of.at(r));
+                v.posted.push_back(r->posted);
+            }
+            v.sender_waiting = l.sender_waiting();
+            links.push_back(std::move(v));
+        }
+    }
     std::vector<LockView> locks;
     for (std::size_t i = 0; i < locks_.size(); ++i) {
         const auto& l = locks_.at(static_cast<int>(i));

@@ -24,6 +24,9 @@ int StoppedRun::process_of(const model::Actor& a) const {
         if (a.kind == model::Actor::Kind::DmaBd && p.kind == ProcessView::Kind::TileDma && p.index == a.index)
             return static_cast<int>(i);
         if (a.kind == model::Actor::Kind::Runtime && p.kind == ProcessView::Kind::Runtime) return static_cast<int>(i);
+        if (a.kind == model::Actor::Kind::ShimTask && p.kind == ProcessView::Kind::ShimDma &&
+            p.endpoint == rel.tasks.at(static_cast<std::size_t>(a.index)))
+            return static_cast<int>(i);
     }
     return -1;
 }

@@ -39,6 +39,7 @@ void StreamLink::begin_send(StreamSend& s, const std::uint8_t* data, std::uint64
     s.off = 0;
     s.rx = to ? to : &rx_;
     s.first = true;
+    s.latency = -1;
     s.waiting = StreamSend::Waiting::Nothing;
     s.ahead.clear();
     sending_ = n;
@@ -107,7 +108,8 @@ Wake StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState& ps, Channe
             return Wake::until(start);
         }
         time.stream_stall += start - clk.local_cycles(); // ... and a receiver posted after it
-        auto cycles = stream_transfer_cycles(chunk, rate_, s.first ? latency_ : 0);
+        const auto route_latency = s.latency >= 0 ? static_cast<std::uint32_t>(s.latency) : latency_;
+        auto cycles = stream_transfer_cycles(chunk, rate_, s.first ? route_latency : 0);
         s.first = false;
         // A shim end shares the host-memory bandwidth with every other shim channel, a mem-tile
         // end its tile's banks with the tile's other channels.

@@ -72,6 +72,8 @@ struct StreamSend {
     std::uint64_t off = 0;
     const std::vector<StreamReceiver*>* rx = nullptr;
     bool first = true; ///< the next chunk is the transfer's first (pays the route latency)
+    /// The route latency this send pays (a packet flow's own route), -1: the link's.
+    std::int64_t latency = -1;
     /// What the last step waited for: nothing, every receiver's post, or a chunk's arrival.
     enum class Waiting { Nothing, Posts, Arrival };
     Waiting waiting = Waiting::Nothing;

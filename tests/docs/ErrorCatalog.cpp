@@ -149,6 +149,7 @@ const Catalog& catalog() {
         add_design_api(k);
         add_resolve(k);
         add_lowlevel(k);
+        add_raw_sequence(k);
         add_model(k);
         add_simulation(k);
         add_harness(k);

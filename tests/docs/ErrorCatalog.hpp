@@ -115,6 +115,7 @@ std::string markdown(const Catalog& c);
 void add_design_api(Catalog& c);
 void add_resolve(Catalog& c);
 void add_lowlevel(Catalog& c);
+void add_raw_sequence(Catalog& c);
 void add_model(Catalog& c);
 void add_simulation(Catalog& c);
 void add_harness(Catalog& c);

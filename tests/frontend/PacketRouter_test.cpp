@@ -207,14 +207,7 @@ TEST_CASE("PacketFlow and BD packet errors quote the toolchain", "[frontend][pac
             "Tile(0,1) DMA:0: packet id 3 is reused on port (0,0) S2MM 0 by flows with different destinations; the "
             "switch routes a packet by its id alone, so each flow's packets would reach the other's destinations too");
     }
-    { // a shim source: the runtime's tasks send no header
-        Pk k;
-        k.flows = {PacketFlow(3, kShim, kCore, {.shim_symbol = "out"})};
-        throws(
-            k,
-            "PacketFlow(3) Tile(0,0) DMA:0 -> Tile(0,2) DMA:0: its source (0,0) MM2S 0 is a shim DMA channel; npusim's "
-            "shim tasks send no packet header, so a PacketFlow must start at a compute or mem tile's TileDma");
-    }
+    // A shim source is accepted now that shim tasks send packets (tests/examples/ShimPackets_test.cpp).
     { // a port that is both a circuit and a packet end
         Pk k;
         k.circuit = {Flow(kCore, kShim, {.dst_channel = 1})};

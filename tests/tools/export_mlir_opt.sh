@@ -59,8 +59,8 @@ while read -r name device; do
     continue
   fi
   exported=$((exported + 1))
-  # Generic form only: every op line starts with a quoted op name (or a result and one).
-  if grep -Ev '^\s*((%[A-Za-z0-9_]+ = )?"[a-z_.]+"\(|\}\)|\^bb0\(|\^bb[0-9]+:$|\}, \{)' "$f" | grep -q .; then
+  # Generic form only: every op line starts with a quoted op name (or a result and one); op names may hold digits (aiex.npu.write32).
+  if grep -Ev '^\s*((%[A-Za-z0-9_]+ = )?"[a-z0-9_.]+"\(|\}\)|\^bb0\(|\^bb[0-9]+:$|\}, \{)' "$f" | grep -q .; then
     echo "FAIL $name: lines not in the generic form:"
     grep -Ev '^\s*((%[A-Za-z0-9_]+ = )?"[a-z_.]+"\(|\}\)|\^bb0\(|\^bb[0-9]+:$|\}, \{)' "$f" | head -3
     fail=1

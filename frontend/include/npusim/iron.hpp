@@ -18,6 +18,7 @@
 #include "npusim/frontend/ObjectFifoLink.hpp"
 #include "npusim/frontend/PacketFlow.hpp"
 #include "npusim/frontend/Program.hpp"
+#include "npusim/frontend/RawSequence.hpp"
 #include "npusim/frontend/Runtime.hpp"
 #include "npusim/frontend/ScratchpadParameter.hpp"
 #include "npusim/frontend/ShimTasks.hpp"

@@ -5,6 +5,7 @@
 #include "resolve/SequenceLowering.hpp"
 
 #include "npusim/model/Error.hpp"
+#include "npusim/model/RegisterMap.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -69,6 +70,128 @@ Op transfer_op(const RecordedTransfer& tr, int tensor_arg, const TensorType& ten
         task.tail = {lit(t + "}")};
     }
     return task;
+}
+
+// The register-level ops as IRON's aiex builders emit them (AIEX.td at 3ca0193: npu.write32 L807,
+// npu.maskwrite32 L913, npu.sync L977, npu.address_patch L1006, npu.writebd L1196, npu.push_queue
+// L779). A block write is exported word by word as npu.write32 (the same register writes; IRON's
+// npu.blockwrite takes a memref.global this exporter does not emit); set_lock_value as the
+// aiex.set_lock on the module's aie.lock (or, for a lock the module does not declare, the
+// npu.write32 of its value register that aie-lower-set-lock makes of it, AIELowerSetLock.cpp
+// L37-66, so that lock needs its tile and id).
+template <class Constant>
+void export_raw_op(const RecordedRawOp& r, const Program& program, const DeviceValues& values, Region& body,
+                   Constant&& constant) {
+    using K = RecordedRawOp::Kind;
+    auto push = [&](const std::string& name, std::vector<int> operands, std::vector<std::string> attrs,
+                    const std::string& pretty_tail) {
+        Text t{lit(name + "(")};
+        for (std::size_t i = 0; i < operands.size(); ++i) {
+            if (i) t.push_back(lit(", "));
+            t.push_back(ref(operands[i]));
+        }
+        std::string a;
+        for (std::size_t i = 0; i < attrs.size(); ++i) a += (i ? ", " : "") + attrs[i];
+        t.push_back(lit(")" + (a.empty() ? std::string() : " {" + a + "}") + pretty_tail));
+        body.ops.push_back(Op{-1, {}, std::move(t), {}, {}, generic(name, std::move(operands), std::move(attrs))});
+    };
+    auto i32 = [&](std::int64_t v) { return constant(static_cast<std::int32_t>(v), "i32"); };
+    auto tile_attrs = [](const std::optional<int>& c, const std::optional<int>& row) {
+        std::vector<std::string> a;
+        if (c) a.push_back(fmt::format("column = {} : i32", *c));
+        if (row) a.push_back(fmt::format("row = {} : i32", *row));
+        return a;
+    };
+    auto write32 = [&](std::uint32_t address, std::uint32_t value, const std::optional<int>& c,
+                       const std::optional<int>& row) {
+        push("aiex.npu.write32", {i32(address), i32(value)}, tile_attrs(c, row), " : i32, i32");
+    };
+    switch (r.kind) {
+    case K::Write32: return write32(r.address, r.data.at(0), r.column, r.row);
+    case K::BlockWrite:
+        for (std::size_t i = 0; i < r.data.size(); ++i)
+            write32(r.address + 4 * static_cast<std::uint32_t>(i), r.data[i], r.column, r.row);
+        return;
+    case K::MaskWrite32:
+        return push("aiex.npu.maskwrite32", {i32(r.address), i32(r.data.at(0)), i32(r.mask)},
+                    tile_attrs(r.column, r.row), " : i32, i32, i32");
+    case K::WriteBd: {
+        const auto& b = r.bd;
+        std::vector<std::string> a;
+        auto f = [&](const char* n, std::int64_t v) { a.push_back(fmt::format("{} = {} : i32", n, v)); };
+        f("bd_id", b.bd_id), f("buffer_length", b.buffer_length), f("buffer_offset", b.buffer_offset);
+        f("burst_length", b.burst_length), f("column", b.column), f("d0_size", b.d0_size), f("d0_stride", b.d0_stride);
+        f("d0_zero_after", b.d0_zero_after), f("d0_zero_before", b.d0_zero_before), f("d1_size", b.d1_size);
+        f("d1_stride", b.d1_stride), f("d1_zero_after", b.d1_zero_after), f("d1_zero_before", b.d1_zero_before);
+        f("d2_size", b.d2_size), f("d2_stride", b.d2_stride), f("d2_zero_after", b.d2_zero_after);
+        f("d2_zero_before", b.d2_zero_before), f("enable_packet", b.enable_packet);
+        f("iteration_current", b.iteration_current), f("iteration_size", b.iteration_size);
+        f("iteration_stride", b.iteration_stride), f("lock_acq_enable", b.lock_acq_enable);
+        f("lock_acq_id", b.lock_acq_id), f("lock_acq_val", b.lock_acq_val), f("lock_rel_id", b.lock_rel_id);
+        f("lock_rel_val", b.lock_rel_val), f("next_bd", b.next_bd), f("out_of_order_id", b.out_of_order_id);
+        f("packet_id", b.packet_id), f("packet_type", b.packet_type), f("row", b.row);
+        f("use_next_bd", b.use_next_bd), f("valid_bd", b.valid_bd);
+        std::string text = "aiex.npu.writebd {";
+        for (std::size_t i = 0; i < a.size(); ++i) text += (i ? ", " : "") + a[i];
+        body.ops.push_back(Op{-1, {}, {lit(text + "}")}, {}, {}, generic("aiex.npu.writebd", {}, std::move(a))});
+        return;
+    }
+    case K::AddressPatch: {
+        const int plus = i32(r.arg_plus);
+        std::vector<std::string> a{fmt::format("addr = {} : ui32", r.address), fmt::format("arg_idx = {} : i32", r.arg_idx)};
+        body.ops.push_back(Op{-1,
+                              {},
+                              {lit("aiex.npu.address_patch("), ref(plus),
+                               lit(fmt::format(" : i32) {{addr = {} : ui32, arg_idx = {} : i32}}", r.address, r.arg_idx))},
+                              {},
+                              {},
+                              generic("aiex.npu.address_patch", {plus}, {a[0], a[1], "operandSegmentSizes = array<i32: 0, 1>"})});
+        return;
+    }
+    case K::PushQueue: {
+        const int bd = i32(r.bd_id), rep = i32(r.repeat_count);
+        const char* dir = r.direction ? "MM2S" : "S2MM";
+        std::vector<std::string> a{fmt::format("channel = {} : i32", r.channel), fmt::format("column = {} : i32", r.col),
+                                   fmt::format("direction = 1 : i32"), fmt::format("issue_token = {}", r.issue_token),
+                                   fmt::format("row = {} : i32", r.row_i)};
+        a[2] = fmt::format("direction = {} : i32", r.direction);
+        body.ops.push_back(Op{-1,
+                              {},
+                              {lit(fmt::format("aiex.npu.push_queue({}, {}, {} : {}) bd_id ", r.col, r.row_i, dir,
+                                               r.channel)),
+                               ref(bd), lit(" repeat "), ref(rep),
+                               lit(fmt::format(" {{issue_token = {}}} : i32, i32", r.issue_token))},
+                              {},
+                              {},
+                              generic("aiex.npu.push_queue", {rep, bd}, std::move(a))});
+        return;
+    }
+    case K::Sync:
+        return push("aiex.npu.sync",
+                    {i32(r.col), i32(r.row_i), i32(r.direction), i32(r.channel), i32(r.column_num), i32(r.row_num)}, {},
+                    " : i32, i32, i32, i32, i32, i32");
+    case K::SetLock: {
+        const auto& l = *r.lock;
+        // A Lock of the module (aie.lock): aiex.set_lock on it, as IRON's set_lock_value emits it.
+        if (const auto it = values.hw_locks.find(&l); it != values.hw_locks.end()) {
+            body.ops.push_back(Op{-1,
+                                  {},
+                                  {lit("aiex.set_lock("), ref(it->second), lit(fmt::format(", {})", r.value))},
+                                  {},
+                                  {},
+                                  generic("aiex.set_lock", {it->second}, {fmt::format("value = {} : i32", r.value)})});
+            return;
+        }
+        if (!l.lock_id || !l.tile.col || !l.tile.row)
+            throw DesignError(fmt::format("design '{}': cannot export {}: the lock needs a pinned tile and a lock_id "
+                                          "(aie-lower-set-lock writes the lock's value register)",
+                                          program.name(), r.describe()));
+        const model::TileCoord t{*l.tile.col, *l.tile.row};
+        const auto& dev = program.device();
+        const auto offset = model::RegisterMap::of(dev).lock_value(dev.kind_at(t), *l.lock_id);
+        return write32(offset, static_cast<std::uint32_t>(r.value), t.col, t.row);
+    }
+    }
 }
 
 } // namespace
@@ -172,6 +295,9 @@ Op export_sequence(const Program& program, const DeviceValues& values, ValueIds&
                                   {},
                                   {},
                                   generic("aiex.sync_scratchpad_parameters_from_host")});
+            break;
+        case RecordedOp::Kind::Raw:
+            export_raw_op(rec.raw_ops[static_cast<std::size_t>(op.transfer)], program, values, body, constant);
             break;
         case RecordedOp::Kind::SetBarrier: {
             const auto& s = rec.barrier_sets[static_cast<std::size_t>(op.transfer)];

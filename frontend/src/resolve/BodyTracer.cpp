@@ -55,6 +55,7 @@ void BodyTracer::lock_acquire_ge(int key, int value) {
     if (it == locks_.end() || !it->second.user_lock)
         throw DesignError(fmt::format("worker '{}': uses a Lock that is not among the worker's fn_args", worker_));
     check_user_lock_value(it->second, "acquire", value);
+    lock_use_[key].acquired = true;
 }
 
 bool BodyTracer::run(const std::function<void()>& body) {
@@ -126,7 +127,10 @@ void BodyTracer::lock_acquire_equal(int key, int value) {
     const auto it = locks_.find(key);
     if (it == locks_.end())
         throw DesignError(fmt::format("worker '{}': uses a barrier that is not among the worker's fn_args", worker_));
-    if (it->second.user_lock) return check_user_lock_value(it->second, "acquire_exact", value);
+    if (it->second.user_lock) {
+        lock_use_[key].acquired = true;
+        return check_user_lock_value(it->second, "acquire_exact", value);
+    }
     // A lock holds 0..max (AIE2/AIE2P: 6 bits, 0..63): a value beyond it cannot be waited for.
     if (value < 0 || value > it->second.max_value)
         throw DesignError(fmt::format("worker '{}': {}.wait_for_value({}): a barrier's value must be within 0..{} "
@@ -138,7 +142,10 @@ void BodyTracer::lock_release(int key, int value) {
     const auto it = locks_.find(key);
     if (it == locks_.end())
         throw DesignError(fmt::format("worker '{}': uses a barrier that is not among the worker's fn_args", worker_));
-    if (it->second.user_lock) return check_user_lock_value(it->second, "release", value);
+    if (it->second.user_lock) {
+        lock_use_[key].released = true;
+        return check_user_lock_value(it->second, "release", value);
+    }
     if (value < 0 || value > it->second.max_value)
         throw DesignError(fmt::format("worker '{}': {}.release_with_value({}): a barrier's value must be within "
                                       "0..{} (the lock's state)",

@@ -39,6 +39,11 @@ public:
     /// Run one iteration of the body. Returns false if the op budget ran out (not an error).
     bool run(const std::function<void()>& body);
     const std::map<int, TracedPort>& ports() const { return ports_; }
+    /// Per hand-written Lock (key): whether the traced iteration acquired it and released it.
+    struct LockUse {
+        bool acquired = false, released = false;
+    };
+    const std::map<int, LockUse>& user_lock_use() const { return lock_use_; }
 
     std::span<std::byte* const> acquire(int key, int n) override;
     void release(int key, int n) override;
@@ -72,6 +77,7 @@ private:
     };
     void check_user_lock_value(const TracedLock& l, const char* call, int value) const;
     std::map<int, TracedLock> locks_;
+    std::map<int, LockUse> lock_use_;
     std::map<int, std::string> params_;
     std::vector<int> param_reads_;
 };

@@ -124,6 +124,13 @@ void trace_bodies(ResolveContext& ctx) {
         for (int key : tracer.param_reads())
             for (const auto& p : ctx.declared_params)
                 if (p->uid == key) ctx.param_reads[w].push_back(p.get());
+        if (complete)
+            for (const auto& l : w->locks) {
+                const auto it = tracer.user_lock_use().find(l->uid);
+                const bool acq = it != tracer.user_lock_use().end() && it->second.acquired;
+                const bool rel = it != tracer.user_lock_use().end() && it->second.released;
+                ctx.user_lock_use[{w, l->uid}] = {acq, rel};
+            }
         for (const auto& [key, port] : tracer.ports()) {
             ctx.max_acquire[key] = port.max_acquire;
             if (complete) {

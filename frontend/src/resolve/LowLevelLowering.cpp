@@ -154,7 +154,10 @@ void place_locks(ResolveContext& ctx) {
                 throw DesignError(fmt::format("worker '{}': lock '{}' in Column {} and Row {} is accessed from an "
                                               "unreachable tile in Column {} and Row {}",
                                               w->name, l->name, lt.col, lt.row, wt.col, wt.row));
-            ctx.core_of(w).locks.push_back({l->uid, idx, true});
+            model::CoreLockRef ref{l->uid, idx, true};
+            if (const auto it = ctx.user_lock_use.find({w, l->uid}); it != ctx.user_lock_use.end())
+                std::tie(ref.acquires, ref.releases) = it->second;
+            ctx.core_of(w).locks.push_back(ref);
         }
     }
 }

@@ -84,7 +84,7 @@ int packet_rule_cover_size(const std::vector<int>& match, const std::vector<int>
 
 void lower_packet_flows(ResolveContext& ctx) {
     std::map<std::tuple<int, int, int, int>, std::size_t> by_source_id; // (col, row, ch, id) -> index
-    std::set<std::tuple<int, int, int>> shim_dests;
+    std::set<std::tuple<int, int, int>> shim_dests, by_source_port;
     for (const auto& f : ctx.program.runtime().state()->packet_flows) {
         const std::string who = f->describe();
         // AIECreatePathFindFlows.cpp: "packet id <id> exceeds the maximum of 31" (a negative id has
@@ -107,24 +107,27 @@ void lower_packet_flows(ResolveContext& ctx) {
                                                   "either circuit- or packet-switched",
                                                   who, model::to_string(e), cf.prov.object));
         }
-        // The runtime sequence's shim tasks carry no packet header (shim_dma_single_bd_task has no
-        // packet option here), so a shim MM2S cannot start a packet.
-        if (ctx.dev.kind_at(src.tile) == TileKind::Shim)
-            throw DesignError(fmt::format("{}: its source {} is a shim DMA channel; npusim's shim tasks send no packet "
-                                          "header, so a PacketFlow must start at a compute or mem tile's TileDma",
-                                          who, model::to_string(src)));
+        // A shim MM2S source: the runtime sequence's tasks on it send the packets (their header from
+        // shim_dma_single_bd_task(packet=...) or npu_writebd's enable_packet; check_shim_packet_tasks).
+        const bool shim_src = ctx.dev.kind_at(src.tile) == TileKind::Shim;
+        if (shim_src && !by_source_port.count({src.tile.col, src.tile.row, src.channel})) {
+            ctx.ledger.claim_channel(src.tile, Direction::MM2S, src.channel, who);
+            by_source_port.insert({src.tile.col, src.tile.row, src.channel});
+        }
         for (const auto& d : dsts)
             if (ctx.dev.kind_at(d.tile) == TileKind::Shim &&
                 shim_dests.insert({d.tile.col, d.tile.row, d.channel}).second)
                 ctx.ledger.claim_channel(d.tile, Direction::S2MM, d.channel, who);
         if (!f->opts.shim_symbol.empty()) {
-            // flow.py _emit_shim_dma_alloc: S2MM when the shim is the destination.
-            if (ctx.dev.kind_at(dsts[0].tile) != TileKind::Shim)
+            // flow.py _emit_shim_dma_alloc: MM2S when the shim is the source, S2MM when it is the
+            // destination.
+            if (!shim_src && ctx.dev.kind_at(dsts[0].tile) != TileKind::Shim)
                 throw DesignError(fmt::format("PacketFlow.shim_symbol='{}' requires a shim endpoint, but neither src "
                                               "({}) nor dst ({}) is a shim tile.",
                                               f->opts.shim_symbol, f->src.str(), f->dst.str()));
-            auto [it, fresh] = ctx.shim_symbols.emplace(f->opts.shim_symbol, dsts[0]);
-            if (!fresh && !(it->second == dsts[0]))
+            const StreamEndpoint alloc = shim_src ? src : dsts[0];
+            auto [it, fresh] = ctx.shim_symbols.emplace(f->opts.shim_symbol, alloc);
+            if (!fresh && !(it->second == alloc))
                 throw DesignError(
                     fmt::format("{}: shim_symbol '{}' is already declared by another flow", who, f->opts.shim_symbol));
         }

@@ -47,6 +47,9 @@ struct ResolveContext {
     /// Flow/PacketFlow shim_symbol -> its shim channel (aie.shim_dma_allocation @symbol)
     std::map<std::string, model::StreamEndpoint> shim_symbols;
     std::map<int, int> lock_of; ///< Lock uid -> NetLock index
+    /// (worker, Lock uid) -> what its traced body did to that Lock; only for bodies traced to the
+    /// end (an unfinished trace leaves both uses assumed).
+    std::map<std::pair<WorkerState*, int>, std::pair<bool, bool>> user_lock_use;
     /// ScratchpadParameters the workers declare (fn_args), in worker and argument order, and the
     /// ones each worker's body reads (first-read order); see resolve/ScratchpadLowering.
     std::vector<std::shared_ptr<ScratchpadParamState>> declared_params;

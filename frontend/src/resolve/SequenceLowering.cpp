@@ -1,6 +1,7 @@
 #include "resolve/SequenceLowering.hpp"
 
 #include "resolve/BdEncoding.hpp"
+#include "resolve/RawOpLowering.hpp"
 #include "resolve/ScratchpadLowering.hpp"
 #include "resolve/StaticChecks.hpp"
 
@@ -9,6 +10,9 @@
 #include "npusim/model/Error.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 namespace npusim::iron::detail {
 
@@ -162,6 +166,18 @@ std::vector<int> lower_transfer_start(ResolveContext& ctx, const SequenceRecorde
         task.offset_bytes = shim_task_offset(chunks[c], eb, who);
         task.dims = shim_task_dims(chunks[c], eb, ctx.dev.shim, ctx.dev.max_repeat_count, who);
         task.bd_id = ctx.ledger.take_shim_bd(task.tile, who);
+        if (tr.packet) {
+            // DMABDOp::verify (AIEDialect.cpp) bounds the header fields; only an MM2S sends one.
+            if (tr.packet->pkt_id < 0 || tr.packet->pkt_id > 31 || tr.packet->pkt_type < 0 || tr.packet->pkt_type > 7)
+                throw DesignError(fmt::format("{}: packet (type {}, id {}) must have a type within 0..7 and an id "
+                                              "within 0..31",
+                                              who, tr.packet->pkt_type, tr.packet->pkt_id));
+            if (task.dir != model::Direction::MM2S)
+                throw DesignError(fmt::format("{}: a packet header is sent by an MM2S; {} receives", who,
+                                              model::to_string(alloc)));
+            task.packet_id = tr.packet->pkt_id;
+            task.packet_type = tr.packet->pkt_type;
+        }
         if (tr.offset_param) { // emitUpdateBdAddressFromOffsetParameter: func Mul by the element size
             task.offset_param = scratchpad_param_index(ctx, tr.offset_param.get());
             task.offset_param_scale = static_cast<std::uint32_t>(eb);
@@ -170,6 +186,27 @@ std::vector<int> lower_transfer_start(ResolveContext& ctx, const SequenceRecorde
         ids.push_back(ctx.net.tasks.back().id);
     }
     return ids;
+}
+
+// A shim MM2S that is a PacketFlow's source sends each task as one packet: the task must carry a
+// header whose id one of those flows routes (as check_packet_sources asks of a TileDma's BDs).
+void check_shim_packet_tasks(const ResolveContext& ctx) {
+    for (const auto& task : ctx.net.tasks) {
+        if (task.dir != model::Direction::MM2S) continue;
+        const model::StreamEndpoint port{task.tile, task.dir, task.channel};
+        std::vector<int> ids;
+        for (const auto& pf : ctx.net.packet_flows)
+            if (pf.source == port) ids.push_back(pf.packet_id);
+        if (ids.empty()) continue;
+        const auto who = fmt::format("task {} ({})", task.id, task.prov.describe());
+        if (task.packet_id < 0)
+            throw DesignError(fmt::format("{}: its channel {} is the source of a PacketFlow, but the task sends no "
+                                          "packet header; give it packet = {{pkt_type, pkt_id}}",
+                                          who, model::to_string(port)));
+        if (std::find(ids.begin(), ids.end(), task.packet_id) == ids.end())
+            throw DesignError(fmt::format("{}: its packet id {} matches no PacketFlow from {} (ids {})", who,
+                                          task.packet_id, model::to_string(port), fmt::join(ids, ", ")));
+    }
 }
 
 // An await or free returns the task's shim BD id.
@@ -197,7 +234,12 @@ void lower_sequence(ResolveContext& ctx) {
         rop.prov = ctx.net.tasks[static_cast<std::size_t>(task)].prov;
         ctx.net.sequence.push_back(std::move(rop));
     };
+    RawOpLowering raw(ctx);
     for (const auto& op : rec.ops) {
+        if (op.kind == RecordedOp::Kind::Raw) {
+            raw.lower(rec.raw_ops[static_cast<std::size_t>(op.transfer)]);
+            continue;
+        }
         if (op.kind == RecordedOp::Kind::WriteBuffer) {
             lower_buffer_write(ctx, rec.buffer_writes[static_cast<std::size_t>(op.transfer)]);
             continue;
@@ -226,6 +268,7 @@ void lower_sequence(ResolveContext& ctx) {
             }
         }
     }
+    check_shim_packet_tasks(ctx);
 }
 
 } // namespace npusim::iron::detail

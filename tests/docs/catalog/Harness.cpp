@@ -326,6 +326,16 @@ void add_harness(Catalog& c) {
           "design 'memcpy': parameter size=1000 must be a positive multiple of 1024 (1024-element lines x columns=1 x "
           "channels=1)",
           {"run", "memcpy", "--param", "size=1000"});
+    c.site("examples/src/ChainingChannels.cpp");
+    c.cli("example.chaining_channels_n", kDesign,
+          "design 'chaining_channels': parameter n must be within 1..4096",
+          {"run", "chaining_channels", "--param", "n=0"});
+    c.site("examples/src/CustomDma.cpp");
+    c.cli("example.custom_dma_cols", kDesign, "design 'custom_dma': parameter cols must be within 1..1024",
+          {"run", "custom_dma", "--param", "cols=2000"});
+    c.site("examples/src/ManualSwitchbox.cpp");
+    c.cli("example.manual_switchbox_n", kDesign, "design 'manual_switchbox': parameter n must be within 1..2048",
+          {"run", "manual_switchbox", "--param", "n=4096"});
     c.site("examples/src/Relu.cpp");
     c.cli("example.relu_columns", kDesign,
           "design 'relu': parameter columns=5 does not fit device npu1, which has 4 columns",

@@ -254,11 +254,6 @@ void add_lowlevel(Catalog& c) {
                  "circuit-switched Flow Tile(0,2) DMA:0 -> Tile(0,0) DMA:1; a DMA port is either circuit- or "
                  "packet-switched",
                  resolve_pk({.circuit = {Flow(kCore, kShim, {.dst_channel = 1})}}));
-    NPUSIM_ERROR(c, "packet.shim_source", kDesign,
-                 "PacketFlow(3) Tile(0,0) DMA:0 -> Tile(0,2) DMA:0: its source (0,0) MM2S 0 is a shim DMA channel; "
-                 "npusim's shim tasks send no packet header, so a PacketFlow must start at a compute or mem tile's "
-                 "TileDma",
-                 resolve_pk({.flows = {PacketFlow(3, kShim, kCore, {.shim_symbol = "out"})}}));
     NPUSIM_ERROR(c, "packet.shim_symbol_no_shim", kDesign,
                  "PacketFlow.shim_symbol='x' requires a shim endpoint, but neither src (Tile(0,2)) nor dst "
                  "(Tile(0,3)) is a shim tile.",
@@ -307,8 +302,8 @@ void add_lowlevel(Catalog& c) {
                "resolve() refuses a packet flow whose tile end has no BD program (packet.end_unprogrammed).");
     c.internal("packet.sim_source_unprogrammed",
                "packet flow 'PacketFlow(3) ...' packet flow: source (0,2) MM2S 0 has no DMA channel program",
-               "resolve() refuses a packet flow whose source has no BD program (packet.end_unprogrammed) and a shim "
-               "source (packet.shim_source).");
+               "resolve() refuses a packet flow whose tile source has no BD program (packet.end_unprogrammed); a "
+               "shim source is the shim's channel, which the runtime's tasks drive.");
     c.site("sim/src/CoreProcess.cpp");
     c.internal("lowlevel.sim_lock_not_argument", "worker 'w': uses a lock that is not among its fn_args",
                "The resolve-time trace refuses a body that acquires a Lock it was not given first "

@@ -7,6 +7,7 @@
 #include "npusim/frontend/Lock.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/PacketFlow.hpp"
+#include "npusim/frontend/RawSequence.hpp"
 #include "npusim/frontend/TensorType.hpp"
 #include "npusim/frontend/TileDma.hpp"
 #include "npusim/frontend/Worker.hpp"
@@ -43,11 +44,12 @@ struct RecordedTransfer {
     int group = -1; ///< TaskGroup id; -1 unmanaged
     /// TransferOptions::offset_parameter: the parameter whose value (elements) offsets the BD address
     std::shared_ptr<ScratchpadParamState> offset_param;
+    std::optional<BdPacket> packet; ///< shim_dma_single_bd_task(packet=(type, id)): an MM2S sends one packet
 };
 struct RecordedOp {
-    enum class Kind { Start, Await, Free, WriteBuffer, SetBarrier, SyncParameters } kind;
-    /// transfer index (Start/Await/Free), buffer-write index (WriteBuffer) or barrier-set index
-    /// (SetBarrier); unused (-1) for SyncParameters
+    enum class Kind { Start, Await, Free, WriteBuffer, SetBarrier, SyncParameters, Raw } kind;
+    /// transfer index (Start/Await/Free), buffer-write index (WriteBuffer), barrier-set index
+    /// (SetBarrier) or register-level op index (Raw); unused (-1) for SyncParameters
     int transfer;
 };
 struct RecordedBufferWrite {
@@ -66,6 +68,7 @@ struct SequenceRecorder {
     std::vector<RecordedOp> ops;
     std::vector<RecordedBufferWrite> buffer_writes;
     std::vector<RecordedBarrierSet> barrier_sets;
+    std::vector<RecordedRawOp> raw_ops; ///< npu_write32, npu_writebd, ... (RawSequence.hpp)
     int next_group = 1;
     bool used_default = false;
     bool used_explicit = false;
@@ -146,6 +149,9 @@ private:
 struct ShimTaskOptions {
     std::optional<TensorAccessPattern> tap{}; ///< default: the whole tensor, linear
     bool issue_token = false; ///< needed to dma_await_task it
+    /// IRON packet=(pkt_type, pkt_id) (aiex.py shim_dma_bd L276): the shim MM2S sends the task's data as
+    /// one packet, a header word first - the source of a PacketFlow from the shim.
+    std::optional<BdPacket> packet{};
 };
 
 /// In the runtime sequence: a single-BD shim DMA task on the channel a Flow's `shim_symbol`

@@ -154,6 +154,10 @@ struct CoreLockRef {
     int key = -1;
     int lock = -1;
     bool user_lock = false;
+    /// What the body does to it, as resolve's trace of one iteration saw (a user lock; a barrier
+    /// is both waited on and released): only these make the core an acquirer or a releaser of it.
+    bool acquires = true;
+    bool releases = true;
 };
 
 /// The program of one compute core: the worker body (run natively) and the hardware it touches.
@@ -215,6 +219,15 @@ struct ShimTask {
     /// bytes is added to offset_bytes when the task is configured (-1: none).
     int offset_param = -1;
     std::uint32_t offset_param_scale = 0; ///< bytes per unit of the parameter (the tensor's element size)
+    /// A shim BD's own lock fields (npu_writebd lock_acq_* / lock_rel_*, AM025 DMA_BD<n>_7): a lock
+    /// of the shim tile acquired before the transfer and released after it. -1: none.
+    int acquire_lock = -1;
+    int acquire_value = 0;
+    bool acquire_equal = false; ///< acquire-equal (no decrement) instead of >=
+    int release_lock = -1;
+    int release_value = 0;
+    int packet_id = -1; ///< MM2S: >= 0 sends each task's data as one packet with this header id
+    int packet_type = 0;
     Provenance prov; ///< fifo name, "fill"/"drain"
     std::uint64_t bytes() const; ///< total bytes moved (product of sizes * 4)
 };

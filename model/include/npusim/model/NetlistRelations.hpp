@@ -13,11 +13,13 @@
 namespace npusim::model {
 
 /// An active element of the array that can act on a lock: a core (its worker body), one BD of a
-/// tile DMA channel, or the host's runtime sequence.
+/// tile DMA channel, a shim task whose BD has lock fields, or the host's runtime sequence.
 struct Actor {
-    enum class Kind { Core, DmaBd, Runtime };
+    enum class Kind { Core, DmaBd, Runtime, ShimTask };
     Kind kind = Kind::Core;
-    int index = -1; ///< Core: Netlist::cores index; DmaBd: Netlist::channels index; Runtime: Netlist::sequence op index
+    /// Core: Netlist::cores index; DmaBd: Netlist::channels index; Runtime: Netlist::sequence op
+    /// index; ShimTask: Netlist::tasks index
+    int index = -1;
     int bd = -1; ///< DmaBd: index into the channel's bds
     friend bool operator==(const Actor&, const Actor&) = default;
 };
@@ -75,7 +77,8 @@ struct NetlistRelations {
 std::string worker_label(std::string_view worker); ///< "worker 'w'"
 std::string tile_dma_name(const StreamEndpoint& e); ///< "DMA (0,2) S2MM 0"
 std::string shim_dma_name(const StreamEndpoint& e); ///< "shim DMA (0,0) MM2S 0"
-/// "worker 'w'", "DMA (0,2) S2MM 0" (the channel, whichever of its BDs), "runtime sequence".
+/// "worker 'w'", "DMA (0,2) S2MM 0" (the channel, whichever of its BDs), "shim DMA (0,0) MM2S 0"
+/// (the channel of a shim task), "runtime sequence".
 std::string actor_name(const Netlist& net, const Actor& a);
 
 } // namespace npusim::model
