@@ -62,6 +62,10 @@ def tensor_type(t):
 
 
 def is_scalar_type(t):
+    """A scalar kernel argument: a numpy scalar type (np.int32) or a dtype (np.dtype(np.int32)), as
+    IRON's arg_types take both (kernel.py: list[type[np.ndarray] | np.dtype])."""
+    if isinstance(t, np.dtype):
+        return t in _NAMES
     try:
         return isinstance(t, type) and issubclass(t, np.generic) and np.dtype(t) in _NAMES
     except TypeError:

@@ -4,6 +4,7 @@
 #include "ExternalBuilds.hpp"
 
 #include "npusim/frontend/RecordedBody.hpp"
+#include "npusim/harness/KernelCompiler.hpp"
 #include "npusim/harness/KernelLibrary.hpp"
 #include "npusim/model/Error.hpp"
 
@@ -134,14 +135,22 @@ void bind_workers(py::module_& m) {
         "external_function",
         [](const std::string& name, const py::list& types, std::optional<std::string> source_file,
            std::optional<std::string> source_string, std::vector<std::string> include_dirs,
-           std::vector<std::string> compile_flags) -> iron::Kernel {
+           std::vector<std::string> compile_flags, std::optional<std::string> arch) -> iron::Kernel {
+            std::optional<model::Arch> a;
+            if (arch) a = *arch == "aie2" ? model::Arch::AIE2 : model::Arch::AIE2P;
             return make_external_function({name, std::move(source_file), std::move(source_string),
-                                           std::move(include_dirs), std::move(compile_flags), arg_types(types)});
+                                           std::move(include_dirs), std::move(compile_flags), arg_types(types), a});
         },
         py::arg("name"), py::arg("arg_types"), py::arg("source_file") = py::none(),
         py::arg("source_string") = py::none(), py::arg("include_dirs") = std::vector<std::string>{},
-        py::arg("compile_flags") = std::vector<std::string>{});
+        py::arg("compile_flags") = std::vector<std::string>{}, py::arg("arch") = py::none());
     m.def("has_runtime_compiler", &has_runtime_compiler);
+    m.def("kernel_compiler_stats", [] {
+        const auto st = harness::kernel_compiler_stats();
+        return py::dict(py::arg("compiles") = st.compiles, py::arg("cache_hits") = st.cache_hits);
+    }, "How many kernel sources this process compiled, and how many requests the cache answered.");
+    // Kernel sources of Python designs are compiled as C++ designs' are (harness/KernelCompiler).
+    install_runtime_compiler();
 }
 
 } // namespace npusim::python

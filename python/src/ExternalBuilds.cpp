@@ -2,6 +2,7 @@
 #include "ExternalBuilds.hpp"
 
 #include "npusim/frontend/ExternalFunctionRegistry.hpp"
+#include "npusim/harness/KernelCompiler.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <pybind11/pybind11.h>
@@ -9,11 +10,6 @@
 namespace npusim::python {
 
 namespace {
-RuntimeCompiler& compiler() {
-    static RuntimeCompiler c;
-    return c;
-}
-
 std::string call_text(const ExternalBuildRequest& r) {
     std::string s = "ExternalFunction('" + r.name + "', ";
     s += r.source_file ? "source_file='" + *r.source_file + "'" : std::string("source_string=...");
@@ -26,8 +22,8 @@ std::string call_text(const ExternalBuildRequest& r) {
 }
 } // namespace
 
-void set_runtime_compiler(RuntimeCompiler c) { compiler() = std::move(c); }
-bool has_runtime_compiler() { return static_cast<bool>(compiler()); }
+void install_runtime_compiler() { harness::install_kernel_compiler(); }
+bool has_runtime_compiler() { return static_cast<bool>(iron::external_compiler()); }
 
 iron::ExternalFunction make_external_function(const ExternalBuildRequest& r) {
     iron::ExternalFunctionOptions o;
@@ -35,15 +31,11 @@ iron::ExternalFunction make_external_function(const ExternalBuildRequest& r) {
     o.source_string = r.source_string;
     o.include_dirs = r.include_dirs;
     o.compile_flags = r.compile_flags;
-    // A registered build is found by name, source, flags and include directories.
-    if (r.source_file && !iron::external_builds(r.name).empty()) {
-        try {
-            return iron::ExternalFunction(r.name, r.arg_types, o);
-        } catch (const DesignError&) {
-            if (!has_runtime_compiler()) throw; // names the builds that are linked
-        }
-    }
-    if (has_runtime_compiler()) return iron::ExternalFunction(r.name, r.arg_types, compiler()(r));
+    o.arch = r.arch;
+    // A registered build (found by name, source, flags and include directories) needs no compiler;
+    // without one, its lookup's DesignError names the builds that are linked.
+    if (has_runtime_compiler() || (r.source_file && !iron::external_builds(r.name).empty()))
+        return iron::ExternalFunction(r.name, r.arg_types, o);
     const std::string msg = call_text(r) +
                             ": compiling a kernel source at run time needs npusim's run-time kernel compiler, which "
                             "this npusim does not have; use a kernel of npusim's library (aie.iron.kernels) or a "

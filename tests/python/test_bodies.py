@@ -1,6 +1,7 @@
 """Recorded worker bodies from Python: Buffers (RTPs and state), barriers, task groups, nested range_,
 2-D element indexing, float arithmetic; outputs against numpy."""
 import numpy as np
+import pytest
 
 import npusim
 import npusim.iron as iron
@@ -157,3 +158,47 @@ def test_host_arrays_non_contiguous_and_read_only():
     run = npusim.simulate(p, [ro_in, ro_out])
     assert np.array_equal(run.outputs[1], ro_in + 1)
     assert not ro_out.any()
+
+
+def test_integer_division_by_data_divisors():
+    # The resolve-time trace runs the body on zeroed scratch memory: a divisor read from the data is
+    # 0 there and must not fail the design; at run time a real zero divisor still does.
+    from npusim.iron.algorithms import transform_binary
+    vec = np.ndarray[(32,), np.dtype[np.int32]]
+    p_mod = transform_binary(lambda x, y: x % y, vec, tile_size=16)
+    p_div = transform_binary(lambda x, y: x // y, vec, tile_size=16)
+    a = np.arange(-5, 27, dtype=np.int32)
+    b = np.full(32, 7, np.int32)
+    out = np.zeros(32, np.int32)
+    npusim.simulate(p_mod, [a, b, out])
+    assert np.array_equal(out, a % b)
+    npusim.simulate(p_div, [a, b, out])
+    assert np.array_equal(out, a // b)
+    b[3] = 0
+    with pytest.raises(npusim.SimulationError, match="worker body .body.: integer division by zero"):
+        npusim.simulate(p_mod, [a, b, out])
+
+
+def test_a_constant_zero_divisor_fails_at_resolve():
+    # A divisor that is 0 whatever the data is (here from the loop index) is refused when the
+    # program is resolved, as for a C++ twin.
+    tile = np.ndarray[(16,), np.dtype[np.int32]]
+    vec = np.ndarray[(64,), np.dtype[np.int32]]
+    of_in, of_out = ObjectFifo(tile, name="in"), ObjectFifo(tile, name="out")
+
+    def body(i, o):
+        x, y = i.acquire(1), o.acquire(1)
+        for k in range_(16):
+            y[k] = x[k] // (k - k)
+        i.release(1)
+        o.release(1)
+
+    w = Worker(body, [of_in.cons(), of_out.prod()])
+
+    def seq(a, b, hi, ho):
+        hi.fill(a)
+        ho.drain(b, wait=True)
+
+    rt = Runtime(seq, [vec, vec, of_in.prod(), of_out.cons()])
+    with pytest.raises(npusim.DesignError, match="worker body 'body': integer division by zero"):
+        Program(iron.get_current_device(), rt, workers=[w]).resolve_program()

@@ -1,10 +1,11 @@
 """`npusim python FILE` and `python3 -m npusim FILE`: IRON design files run unchanged."""
 import json
 import os
+import re
 import subprocess
 import sys
 
-from conftest import EXAMPLES, run_cli, twin_cycles
+from conftest import CLI, EXAMPLES, SOURCE_DIR, run_cli, twin_cycles
 
 
 def test_npusim_python_runs_an_example_unchanged(tmp_path):
@@ -119,3 +120,43 @@ def test_npusim_depth_of_a_python_design():
     assert "depth analysis of 'design' on npu2:" in r.stdout
     assert "fifo 'out' producer: resolved depth 2, min depth 1 (1: " in r.stdout
     assert "PASS!" in r.stdout
+
+
+def test_run_upstream_examples_table(tmp_path):
+    # A fake mlir-aie checkout: a design that passes (with the arguments its run_strix.lit gives and
+    # a kernel source from aie_kernels), one that fails, one that uses an unmodelled call, one that
+    # imports a module npusim does not serve, and a .py that is not a design (skipped).
+    ex = tmp_path / "programming_examples"
+    (tmp_path / "aie_kernels").mkdir()
+    (tmp_path / "aie_kernels" / "k.cc").write_text(
+        '#include <cstdint>\nextern "C" void twice(int32_t* a, int32_t* b) { for (int i = 0; i < 16; ++i) '
+        'b[i] = 2 * a[i]; }\n')
+    files = {
+        "basic/good/good.py": "import os, sys\nimport numpy as np\nfrom aie.iron import ExternalFunction\n"
+                              "assert sys.argv[1:] == ['-n', '4'], sys.argv\n"
+                              "ExternalFunction('twice', source_file='../../../aie_kernels/k.cc',\n"
+                              "                 arg_types=[np.ndarray[(16,), np.dtype[np.int32]]] * 2)\n",
+        "basic/good/run_strix.lit": "// RUN: %run_on_npu2% %python %S/good.py -n 4 | FileCheck %s\n",
+        "basic/bad/bad.py": "import aie.iron as iron\nraise RuntimeError('the design broke')\n",
+        "ml/gap/gap.py": "import aie.iron as iron\niron.NoSuchThing\n",
+        "ml/mod/mod.py": "from aie.dialects.aie import tile\n",
+        "ml/mod/plot.py": "print('not a design')\n",
+    }
+    for rel, text in files.items():
+        (ex / rel).parent.mkdir(parents=True, exist_ok=True)
+        (ex / rel).write_text(text)
+    script = os.path.join(SOURCE_DIR, "tools", "run-upstream-examples.sh")
+    r = subprocess.run(["bash", script, str(tmp_path), "--npusim", CLI, "--timeout", "120"], capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    rows = {line.split()[0]: line for line in r.stdout.splitlines()[1:] if line.strip() and "/" in line.split()[0]}
+    assert sorted(rows) == ["basic/bad/bad.py", "basic/good/good.py", "ml/gap/gap.py", "ml/mod/mod.py"]
+    assert re.search(r"basic/good/good\.py +-n 4 +passed", rows["basic/good/good.py"])
+    assert re.search(r"failed +RuntimeError: the design broke$", rows["basic/bad/bad.py"])
+    assert re.search(r"unsupported +aie\.iron\.NoSuchThing is not supported by npusim$", rows["ml/gap/gap.py"])
+    assert re.search(r"unsupported +npusim does not provide the IRON module 'aie\.dialects'$", rows["ml/mod/mod.py"])
+    assert r.stdout.rstrip().endswith("passed 1, failed 1, unsupported 2, of 4")
+    # the columns line up
+    assert len({re.search(r" (passed|failed|unsupported) ", line).start() for line in rows.values()}) == 1
+    bad = subprocess.run(["bash", script, str(tmp_path / "nowhere")], capture_output=True, text=True)
+    assert bad.returncode == 2 and "nowhere: no such directory" in bad.stderr

@@ -113,12 +113,6 @@ def test_unsupported_iron_calls_raise_not_implemented_naming_them():
         iron.controlflow.if_(True)
     with pytest.raises(NotImplementedError, match=r"ObjectFifo\(plio=\) is not supported|ObjectFifo\(plio=True\)"):
         ObjectFifo(TILE, name="p", plio=True)
-    with pytest.raises(NotImplementedError) as e:
-        iron.ExternalFunction("my_kernel", source_string="void my_kernel(int* a) {}", arg_types=[TILE])  # RUNTIME-COMPILE
-    msg = str(e.value)
-    assert "ExternalFunction('my_kernel', source_string=...)" in msg
-    assert "compiling a kernel source at run time" in msg
-    assert f"test_errors.py:{line_of('# RUNTIME-COMPILE')}:" in msg
     with pytest.raises(NotImplementedError, match=r"Kernel\('mystery', 'mystery.o'\): npusim cannot run"):
         iron.Kernel("mystery", "mystery.o", [TILE, TILE])
 

@@ -51,9 +51,9 @@ def test_jit_caches_the_resolved_program_per_signature(example):
     b = np.zeros_like(a)
     mod.passthrough(a, b)
     mod.passthrough(a, b)
-    assert len(mod.passthrough._cache) == 1
+    assert len(mod.passthrough._kernel_cache) == 1
     mod.passthrough(np.arange(2048, dtype=np.uint8), np.zeros(2048, dtype=np.uint8))
-    assert len(mod.passthrough._cache) == 2
+    assert len(mod.passthrough._kernel_cache) == 2
 
 
 def test_run_iters_has_the_persistent_state_semantics_of_iters(example):

@@ -5,6 +5,7 @@ from .buffer import Buffer
 from .controlflow import range_
 from .dataflow import ObjectFifo, ObjectFifoHandle
 from .device import get_current_device, set_current_device
+from .dtype import dtype_to_str, str_to_dtype
 from .jit import CompileTime, In, InOut, Out, jit
 from .kernel import ExternalFunction, Kernel
 from .program import Program, ResolvedProgram
@@ -16,7 +17,7 @@ __all__ = ["Buffer", "range_", "ObjectFifo", "ObjectFifoHandle", "get_current_de
            "CompileTime", "In", "InOut", "Out", "jit", "ExternalFunction", "Kernel", "Program", "ResolvedProgram",
            "Runtime", "RuntimeData", "Task", "TaskGroup", "Tensor", "arange", "full", "ones", "ones_like", "rand",
            "randint", "tensor", "zeros", "zeros_like", "Worker", "WorkerRuntimeBarrier", "kernels", "device",
-           "controlflow", "placers"]
+           "controlflow", "placers", "str_to_dtype", "dtype_to_str"]
 
 
 def __getattr__(name):

@@ -1,5 +1,6 @@
 """aie.iron.algorithms: transform and transform_binary (IRON python/iron/algorithms/_transform.py):
-a single-worker design applying a kernel, or a Python function element by element, tile by tile.
+a single-worker design applying a kernel, or a Python function element by element, tile by tile;
+transform_parallel and transform_parallel_binary: the same with one worker per column (and channel).
 Fifos in0.., out and param<i> (one per tensor parameter, acquired once per pass); the runtime
 arguments are the inputs, the output, then the tensor parameters."""
 import numpy as np
@@ -85,6 +86,112 @@ def transform(func, tensor_ty, *params, tile_size=16, trace_size=0):
 
 def transform_binary(func, tensor_ty, tile_size=16, trace_size=0):
     return _transform(func, 2, tensor_ty, (), tile_size, trace_size)
+
+
+def _transform_parallel(func, n_inputs, tensor_ty, params, tile_size, trace_size, num_channels,
+                        pass_size_to_kernel):
+    """IRON's parallel transform (algorithms/_transform.py _transform_parallel_gen): one worker per
+    (column, channel) of the current device, each on its own contiguous share of the tensors (fifos
+    in<i>_<col>[_<chan>], out_<col>[_<chan>]); tensor parameters go through one fifo param<i> that every
+    worker consumes; the shares move in TaskGroups."""
+    from .runtime import TaskGroup
+    from ..helpers.taplib import TensorAccessPattern
+    if num_channels not in (1, 2):
+        raise ValueError(f"num_channels must be 1 or 2, got {num_channels}")
+    if num_channels > 1 and params:
+        raise ValueError("num_channels=2 is not supported together with shared *params; use num_channels=1 instead.")
+    t = tensor_type(tensor_ty)
+    elements = t.elements
+    from .._types import numpy_dtype
+    dtype = numpy_dtype(t.dtype).type
+    device = get_current_device()
+    cols = device.cols
+    step = tile_size * cols * num_channels
+    if elements % step:
+        raise ValueError(f"Number of elements ({elements}) must be a multiple of tile_size × num_columns × "
+                         f"num_channels ({tile_size} × {cols} × {num_channels} = {step}).")
+    is_kernel = isinstance(func, _KernelBase)
+    vec_ty = np.ndarray[(elements,), np.dtype[dtype]]
+    tile_ty = np.ndarray[(tile_size,), np.dtype[dtype]]
+    lanes = [(c, k) for c in range(cols) for k in range(num_channels)]
+
+    def suffix(c, k):
+        return f"{c}" if num_channels == 1 else f"{c}_{k}"
+
+    of_ins = [[ObjectFifo(tile_ty, name=f"in{i}_{suffix(c, k)}") for c, k in lanes] for i in range(n_inputs)]
+    of_outs = [ObjectFifo(tile_ty, name=f"out_{suffix(c, k)}") for c, k in lanes]
+    param_types, param_fifos, consts = [], [], {}
+    for i, p in enumerate(params):
+        if is_tensor_type(p):
+            param_types.append(p)
+            param_fifos.append((i, ObjectFifo(p, name=f"param{i}")))
+        else:
+            consts[i] = p
+    tiles = elements // step
+
+    def core_body(*args):
+        ins, pf, out = args[:n_inputs], args[n_inputs:n_inputs + len(param_fifos)], args[n_inputs + len(param_fifos)]
+        held = {i: h.acquire(1) for (i, _), h in zip(param_fifos, pf)}
+        call_params = [held[i] if i in held else consts[i] for i in range(len(params))]
+        for _ in range_(tiles):
+            e_ins = [h.acquire(1) for h in ins]
+            e_out = out.acquire(1)
+            if is_kernel:
+                func(*e_ins, e_out, *call_params, *([tile_size] if pass_size_to_kernel else []))
+            else:
+                for j in range_(tile_size):
+                    e_out[j] = func(*[e[j] for e in e_ins])
+            for h in ins:
+                h.release(1)
+            out.release(1)
+        for h in pf:
+            h.release(1)
+
+    def body(*a):  # a callable func is not a worker argument
+        core_body(*a)
+
+    workers = [Worker(core_body if is_kernel else body,
+                      [of_ins[i][w].cons() for i in range(n_inputs)] + [f.cons() for _, f in param_fifos]
+                      + [of_outs[w].prod()] + ([func] if is_kernel else []), trace=trace_size > 0)
+               for w in range(len(lanes))]
+    share = elements // len(lanes)
+    taps = [TensorAccessPattern((1, elements), share * w, [1, 1, 1, share], [0, 0, 0, 1]) for w in range(len(lanes))]
+
+    def sequence(*a):
+        n_p = len(param_types)
+        ins, out, ps = a[:n_inputs], a[n_inputs], a[n_inputs + 1:n_inputs + 1 + n_p]
+        rest = list(a[n_inputs + 1 + n_p:])
+        in_prods = [rest[i * len(lanes):(i + 1) * len(lanes)] for i in range(n_inputs)]
+        out_cons = rest[n_inputs * len(lanes):(n_inputs + 1) * len(lanes)]
+        param_prods = rest[(n_inputs + 1) * len(lanes):]
+        tg_in = TaskGroup()
+        for w in range(len(lanes)):
+            for i in range(n_inputs):
+                in_prods[i][w].fill(ins[i], taps[w], group=tg_in)
+        tg_in.finish()
+        for h, x in zip(param_prods, ps):
+            h.fill(x)
+        tg_out = TaskGroup()
+        for w in range(len(lanes)):
+            out_cons[w].drain(out, taps[w], wait=True, group=tg_out)
+        tg_out.finish()
+
+    handles = ([f.prod() for fifos in of_ins for f in fifos] + [f.cons() for f in of_outs]
+               + [f.prod() for _, f in param_fifos])
+    rt = Runtime(sequence, [vec_ty] * (n_inputs + 1) + param_types + handles)
+    prog = Program(device, rt, workers=workers)
+    if trace_size > 0:
+        prog.enable_trace(trace_size)
+    return prog.resolve_program()
+
+
+def transform_parallel(func, tensor_ty, *params, tile_size=16, trace_size=0, num_channels=1,
+                       pass_size_to_kernel=True):
+    return _transform_parallel(func, 1, tensor_ty, params, tile_size, trace_size, num_channels, pass_size_to_kernel)
+
+
+def transform_parallel_binary(func, tensor_ty, tile_size=16, trace_size=0, num_channels=1, pass_size_to_kernel=True):
+    return _transform_parallel(func, 2, tensor_ty, (), tile_size, trace_size, num_channels, pass_size_to_kernel)
 
 
 def __getattr__(name):

@@ -65,11 +65,23 @@ class ObjectFifoHandle:
                 offset=offset, transfer_len=transfer_len, managed=bool(managed))
         return Task(t)
 
-    def fill(self, source, **kw):
-        return self._transfer(True, source, **kw)
+    # IRON's parameter order (dataflow/objectfifo.py fill/drain): designs pass tap and wait positionally.
+    def fill(self, source, tap=None, wait=False, packet=None, offset_parameter=None, group=None, sizes=None,
+             strides=None, offset=None, transfer_len=None, managed=True, **unsupported):
+        return self._transfer(True, source, tap=tap, wait=wait, group=group, sizes=sizes, strides=strides,
+                              offset=offset, transfer_len=transfer_len, managed=managed,
+                              **self._given(packet=packet, offset_parameter=offset_parameter), **unsupported)
 
-    def drain(self, dest, **kw):
-        return self._transfer(False, dest, **kw)
+    def drain(self, dest, tap=None, wait=False, packet=None, offset_parameter=None, group=None, sizes=None,
+              strides=None, offset=None, transfer_len=None, managed=True, **unsupported):
+        return self._transfer(False, dest, tap=tap, wait=wait, group=group, sizes=sizes, strides=strides,
+                              offset=offset, transfer_len=transfer_len, managed=managed,
+                              **self._given(packet=packet, offset_parameter=offset_parameter), **unsupported)
+
+    @staticmethod
+    def _given(**kw):
+        """The keywords npusim does not model that the call actually gave (not None)."""
+        return {k: v for k, v in kw.items() if v is not None}
 
     # ---- design time ----
     def forward(self, placement=None, obj_type=None, depth=None, name=None, tile=None, **unsupported):
@@ -161,3 +173,11 @@ class ObjectFifo:
 
     def __repr__(self):
         return f"ObjectFifo({self.name!r}, depth={self.depth})"
+
+
+def __getattr__(name):
+    # An IRON name of aie.iron.dataflow npusim does not model (ObjectFifoLink, ...): a clear error
+    # naming it, also for `from aie.iron.dataflow import X`, never an ImportError without the reason.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise NotImplementedError(f"aie.iron.dataflow.{name} is not supported by npusim")

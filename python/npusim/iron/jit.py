@@ -64,7 +64,9 @@ class JitFunction:
         self.fn = fn
         self.config = config
         self.sig = inspect.signature(fn)
-        self._cache = {}
+        # Resolved programs per signature; IRON's CallableDesign keeps its compiled kernels in an
+        # attribute of this name (utils/callabledesign.py:137), which designs clear to rebuild.
+        self._kernel_cache = {}
         functools.update_wrapper(self, fn)
 
     def _kind(self, name):
@@ -92,7 +94,7 @@ class JitFunction:
                 except TypeError:
                     key.append((name, id(v)))
         k = tuple(key)
-        if k not in self._cache:
+        if k not in self._kernel_cache:
             result = self.fn(**call_args)
             from .program import Program, ResolvedProgram
             if isinstance(result, Program):
@@ -100,8 +102,8 @@ class JitFunction:
             if not isinstance(result, ResolvedProgram):
                 raise _errors.design_error(_errors.where(), f"@jit function '{self.fn.__name__}' must return "
                                            "Program(...).resolve_program()")
-            self._cache[k] = result
-        return self._cache[k], tensors
+            self._kernel_cache[k] = result
+        return self._kernel_cache[k], tensors
 
     def specialize(self, **kwargs):
         """The design for these compile-time arguments (tensor parameters given as None), as IRON's

@@ -3,7 +3,9 @@
 A Kernel names a compiled core object (Kernel("passThroughLine", "passThrough.cc.o", types)); npusim
 runs no core objects, so the name is looked up in npusim's kernel library (the reference kernels
 of aie.iron.kernels). An ExternalFunction goes through one native entry point that finds a
-registered build of its source or asks the run-time kernel compiler for one.
+registered build of its source or has the run-time kernel compiler (harness/KernelCompiler) build it
+for the host, for the generation of the run's device; a source that does not compile is a
+DesignError at the ExternalFunction call naming the compiler's first error.
 """
 import numpy as np
 
@@ -69,8 +71,14 @@ class ExternalFunction(_KernelBase):
     """IRON ExternalFunction(name, object_file_name=None, source_file=None, source_string=None,
     arg_types=[], include_dirs=[], compile_flags=[])."""
 
+    # Every ExternalFunction built (IRON registers its instances here for the JIT to compile, and
+    # designs clear it to rebuild, kernel.py:303); npusim builds each at construction.
+    _instances = set()
+
     def __init__(self, name, object_file_name=None, source_file=None, source_string=None, arg_types=(),
-                 include_dirs=(), compile_flags=(), **unsupported):
+                 include_dirs=(), compile_flags=(), *, inline=False, **unsupported):
+        # inline=True has Peano emit the kernel as LLVM IR that aiecc inlines into the core: the
+        # same function, so the simulation is the same.
         loc = where()
         if unsupported:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: ExternalFunction({', '.join(k + '=' for k in unsupported)})"
@@ -84,12 +92,21 @@ class ExternalFunction(_KernelBase):
             try:
                 self._native = _npusim.external_function(name, types, source_file=source_file,
                                                          source_string=source_string, include_dirs=list(include_dirs),
-                                                         compile_flags=[str(f) for f in compile_flags])
+                                                         compile_flags=[str(f) for f in compile_flags],
+                                                         arch=_device_arch())
             except NotImplementedError as e:
                 raise NotImplementedError(f"{loc[0]}:{loc[1]}: {e}") from None
+        ExternalFunction._instances.add(self)
 
     def tile_size(self, arg_index=0):
         return self.arg_types[arg_index].__args__[0][0]
+
+
+def _device_arch():
+    """The generation of the run's device (--device; IRON compiles an ExternalFunction for the device
+    the design targets when the design is built): "aie2" or "aie2p"."""
+    from .device import get_current_device
+    return get_current_device()._arch
 
 
 def _dtype_arg(dtype):

@@ -1,5 +1,33 @@
-"""aie.utils.verify: output checks. A mismatch raises AssertionError with the first differing index."""
+"""aie.utils.verify: output checks. A mismatch raises AssertionError with the first differing index.
+nearly_equal / count_mismatches are IRON's relative-tolerance comparison of bfloat16-class results
+(utils/verify.py: |a - b| < max(atol, rtol * (|a| + |b|)) in float32, rtol 0.128 by default)."""
 import numpy as np
+
+_NEARLY_RTOL = 0.128
+
+
+def nearly_equal(a, b, *, rtol=_NEARLY_RTOL, atol=None):
+    """Element-wise: equal, or closer than max(atol, rtol * (|a| + |b|)) (float32; NaN is never equal)."""
+    x, y = np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
+    floor = float(np.finfo(np.float32).tiny) if atol is None else atol
+    with np.errstate(over="ignore", invalid="ignore"):
+        limit = np.maximum(floor, rtol * np.minimum(np.abs(x) + np.abs(y), np.finfo(np.float32).max))
+        return (x == y) | (np.abs(x - y) < limit)
+
+
+def count_mismatches(actual, ref, *, rtol=_NEARLY_RTOL, atol=None, stop_at_nonfinite=True):
+    """(errors, checked): values of `actual` not nearly_equal to `ref`, compared up to the first inf or
+    NaN on either side when stop_at_nonfinite (then `checked` is less than the size)."""
+    x = np.asarray(actual, dtype=np.float32).ravel()
+    y = np.asarray(ref, dtype=np.float32).ravel()
+    if x.shape != y.shape:
+        raise ValueError(f"actual and ref must have the same shape, got {x.shape} vs {y.shape}")
+    n = x.size
+    if stop_at_nonfinite:
+        nonfinite = np.flatnonzero(~(np.isfinite(x) & np.isfinite(y)))
+        n = int(nonfinite[0]) if nonfinite.size else n
+    ok = nearly_equal(x[:n], y[:n], rtol=rtol, atol=atol)
+    return int(n - np.count_nonzero(ok)), n
 
 
 def _first_mismatch(actual, expected, close, rtol=1e-5, atol=1e-8):

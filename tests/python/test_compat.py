@@ -1,0 +1,102 @@
+"""IRON names upstream programming_examples use beyond the design API: aie.iron.str_to_dtype /
+dtype_to_str, aie.utils.verify.nearly_equal / count_mismatches, a jit function's _kernel_cache."""
+import numpy as np
+import pytest
+
+import npusim.iron as iron
+from npusim.iron.dtype import dtype_to_str, str_to_dtype
+from npusim.utils.verify import count_mismatches, nearly_equal
+
+
+def test_str_to_dtype_and_back():
+    assert iron.str_to_dtype is str_to_dtype
+    assert [str_to_dtype(s) for s in ("i8", "i16", "i32", "f32")] == [np.int8, np.int16, np.int32, np.float32]
+    assert dtype_to_str(np.int16) == "i16" and dtype_to_str(np.dtype(np.float32)) == "f32"
+    with pytest.raises(ValueError, match="Unrecognized dtype: q7"):
+        str_to_dtype("q7")
+    with pytest.raises(ValueError, match="Unrecognized dtype"):
+        dtype_to_str(np.complex64)
+    try:
+        import ml_dtypes  # noqa: F401
+    except ImportError:
+        with pytest.raises(NotImplementedError, match=r"str_to_dtype\('bf16'\): bfloat16 tensors need ml_dtypes"):
+            str_to_dtype("bf16")
+
+
+def test_nearly_equal_and_count_mismatches():
+    ref = np.array([1.0, 2.0, 100.0, 0.0, 5.0], np.float32)
+    got = np.array([1.1, 2.0, 140.0, 0.0, 5.0], np.float32)
+    # |1.1 - 1| = 0.1 < 0.128 * 2.1; |140 - 100| = 40 >= 0.128 * 240 = 30.7
+    assert nearly_equal(got, ref).tolist() == [True, True, False, True, True]
+    assert count_mismatches(got, ref) == (1, 5)
+    assert count_mismatches(got, ref, rtol=0.2) == (0, 5)
+    got[3] = np.inf
+    assert count_mismatches(got, ref) == (1, 3)  # stops at the first non-finite value
+    assert count_mismatches(got, ref, stop_at_nonfinite=False) == (2, 5)
+    with pytest.raises(ValueError, match="same shape"):
+        count_mismatches(got, ref[:4])
+
+
+def test_a_jit_function_keeps_its_builds_in_kernel_cache():
+    from npusim.iron.algorithms import transform
+
+    @iron.jit
+    def add_one(a: iron.In, b: iron.Out):
+        return transform(lambda x: x + 1, np.ndarray[(32,), np.dtype[np.int32]])
+
+    a, b = iron.arange(32, dtype=np.int32), iron.zeros(32, dtype=np.int32)
+    add_one(a, b)
+    assert len(add_one._kernel_cache) == 1
+    add_one._kernel_cache.clear()  # as upstream inline_kernel does to rebuild
+    add_one(a, b)
+    assert len(add_one._kernel_cache) == 1 and np.array_equal(b.numpy(), a.numpy() + 1)
+
+
+def test_unmodelled_names_of_served_modules_say_which(tmp_path):
+    # `from M import X` of a name npusim does not model names it, as aie.iron's own do.
+    import subprocess
+    from conftest import CLI
+    design = tmp_path / "d.py"
+    for line, missing in [("from aie.iron.dataflow import ObjectFifoLink", "aie.iron.dataflow.ObjectFifoLink"),
+                          ("from aie.helpers.taplib.tensortiler2d import TensorTiler2D",
+                           "aie.helpers.taplib.TensorTiler2D")]:
+        design.write_text(line + "\n")
+        r = subprocess.run([CLI, "python", str(design)], capture_output=True, text=True, timeout=120)
+        assert r.returncode != 0
+        assert f"NotImplementedError: {missing} is not supported by npusim" in r.stderr, r.stderr
+
+
+def test_transform_parallel_one_worker_per_column_and_channel():
+    import npusim
+    from npusim.iron.algorithms import transform_parallel, transform_parallel_binary
+    from npusim.iron.device import NPU2Col1, NPU2Col2, set_current_device
+    vec = np.ndarray[(256,), np.dtype[np.int32]]
+    old = iron.get_current_device()
+    try:
+        set_current_device(NPU2Col2())
+        a, b = np.arange(256, dtype=np.int32), np.arange(256, dtype=np.int32)[::-1].copy()
+        out = np.zeros(256, np.int32)
+        p = transform_parallel(lambda x: x * 3, vec, tile_size=16, num_channels=2)
+        npusim.simulate(p, [a, out])
+        assert np.array_equal(out, a * 3)
+        p2 = transform_parallel_binary(lambda x, y: x - y, vec, tile_size=16)
+        npusim.simulate(p2, [a, b, out])
+        assert np.array_equal(out, a - b)
+        # a kernel: (in, in, out) without the size argument, and (in, out, n) with it
+        src = ('#include <cstdint>\nextern "C" void vsub(int32_t* a, int32_t* b, int32_t* c) {\n'
+               '    for (int i = 0; i < 16; ++i) c[i] = a[i] - b[i];\n}\n'
+               'extern "C" void vneg(int32_t* a, int32_t* c, int32_t n) { for (int i = 0; i < n; ++i) c[i] = -a[i]; }\n')
+        tile = np.ndarray[(16,), np.dtype[np.int32]]
+        vsub = iron.ExternalFunction("vsub", source_string=src, arg_types=[tile, tile, tile])
+        npusim.simulate(transform_parallel_binary(vsub, vec, tile_size=16, pass_size_to_kernel=False), [a, b, out])
+        assert np.array_equal(out, a - b)
+        vneg = iron.ExternalFunction("vneg", source_string=src, arg_types=[tile, tile, np.int32])
+        npusim.simulate(transform_parallel(vneg, vec, tile_size=16), [a, out])
+        assert np.array_equal(out, -a)
+        with pytest.raises(ValueError, match=r"multiple of tile_size × num_columns × num_channels \(16 × 2 × 2 = 64\)"):
+            transform_parallel(lambda x: x, np.ndarray[(96,), np.dtype[np.int32]], tile_size=16, num_channels=2)
+        set_current_device(NPU2Col1())
+        npusim.simulate(transform_parallel(lambda x: x + 1, vec, tile_size=16), [a, out])
+        assert np.array_equal(out, a + 1)
+    finally:
+        set_current_device(old)

@@ -1,0 +1,172 @@
+"""ExternalFunction with a kernel source in a Python design: compiled for the host at run time by
+npusim's kernel compiler (harness/KernelCompiler, as a C++ design's are), for the generation of the
+run's device, cached by content; a source that does not compile is a DesignError at the call."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import npusim
+import npusim.iron as iron
+from npusim import _npusim
+from npusim.iron import ExternalFunction, ObjectFifo, Program, Runtime, Worker
+
+from conftest import CLI
+
+VEC = np.ndarray[(64,), np.dtype[np.int32]]
+TILE = np.ndarray[(16,), np.dtype[np.int32]]
+
+# Adds 3 to every element with the AIE API (the host layer), as an upstream kernel would.
+ADD3 = """
+#include <aie_api/aie.hpp>
+#include <cstdint>
+extern "C" void add3(int32_t* in, int32_t* out) {
+    auto v = aie::load_v<16>(in);
+    aie::store_v(out, aie::add(v, int32_t(3)));
+}
+"""
+
+
+def line_of(marker):
+    with open(__file__) as f:
+        for i, text in enumerate(f, 1):
+            if marker in text and "line_of(" not in text:
+                return i
+    raise AssertionError(marker)
+
+
+def kernel_design(kernel):
+    of_in, of_out = ObjectFifo(TILE, name="in"), ObjectFifo(TILE, name="out")
+
+    def body(i, o, k):
+        x, y = i.acquire(1), o.acquire(1)
+        k(x, y)
+        i.release(1)
+        o.release(1)
+
+    w = Worker(body, [of_in.cons(), of_out.prod(), kernel])
+
+    def seq(a, b, hi, ho):
+        hi.fill(a)
+        ho.drain(b, wait=True)
+
+    rt = Runtime(seq, [VEC, VEC, of_in.prod(), of_out.cons()])
+    return Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
+
+
+def test_a_source_string_kernel_runs_and_matches_numpy():
+    k = ExternalFunction("add3", source_string=ADD3, arg_types=[TILE, TILE])
+    a = np.arange(64, dtype=np.int32) - 20
+    b = np.zeros_like(a)
+    npusim.simulate(kernel_design(k), [a, b])
+    assert np.array_equal(b, a + 3)
+
+
+def test_a_source_file_kernel_with_include_dirs_and_flags(tmp_path):
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "amount.h").write_text("#define AMOUNT_FROM_HEADER 5\n")
+    src = tmp_path / "addn.cc"
+    src.write_text('#include <cstdint>\n#include "amount.h"\n'
+                   'extern "C" void addn(int32_t* in, int32_t* out) {\n'
+                   '    for (int i = 0; i < 16; ++i) out[i] = in[i] + AMOUNT_FROM_HEADER * SCALE;\n}\n')
+    k = ExternalFunction("addn", source_file=str(src), arg_types=[TILE, TILE], include_dirs=[str(inc)],
+                         compile_flags=["-DSCALE=2"])
+    a = np.arange(64, dtype=np.int32)
+    b = np.zeros_like(a)
+    npusim.simulate(kernel_design(k), [a, b])
+    assert np.array_equal(b, a + 10)
+
+
+def test_a_compile_error_is_a_design_error_at_the_call_with_the_first_error():
+    src = '#include <cstdint>\nextern "C" void broken(int32_t* a, int32_t* b) {\n    b[0] = no_such_name;\n}\n'
+    with pytest.raises(npusim.DesignError) as e:
+        ExternalFunction("broken", source_string=src, arg_types=[TILE, TILE])  # COMPILE-ERROR
+    msg = str(e.value)
+    assert msg.startswith(f"{__file__}:{line_of('# COMPILE-ERROR')}: ExternalFunction 'broken': its source_string "
+                          "does not compile for the host: source_string.cc:3:12: error: 'no_such_name' was not "
+                          "declared in this scope")
+    assert e.value.file == __file__ and e.value.line == line_of("# COMPILE-ERROR")
+
+
+def test_arg_types_are_checked_against_the_compiled_signature():
+    with pytest.raises(npusim.DesignError) as e:
+        ExternalFunction("add3", source_string=ADD3, arg_types=[TILE])  # ARITY
+    assert f"test_external.py:{line_of('# ARITY')}: ExternalFunction 'add3': arg_types has 1 entr" in str(e.value)
+
+
+def test_the_second_use_of_a_source_is_not_compiled_again():
+    src = ADD3.replace("add3", "add3_again")
+    ExternalFunction("add3_again", source_string=src, arg_types=[TILE, TILE])
+    before = _npusim.kernel_compiler_stats()
+    ExternalFunction("add3_again", source_string=src, arg_types=[TILE, TILE])
+    after = _npusim.kernel_compiler_stats()
+    assert after["compiles"] == before["compiles"]
+    assert after["cache_hits"] == before["cache_hits"] + 1
+
+
+def test_another_process_finds_the_build_in_the_cache(tmp_path):
+    design = tmp_path / "design.py"
+    design.write_text(
+        "import numpy as np\nfrom aie.iron import ExternalFunction\nfrom npusim import _npusim\n"
+        f"src = {ADD3.replace('add3', 'add3_cached')!r}\n"
+        "ExternalFunction('add3_cached', source_string=src,\n"
+        "                 arg_types=[np.ndarray[(16,), np.dtype[np.int32]]] * 2)\n"
+        "print(_npusim.kernel_compiler_stats())\n")
+    env = dict(os.environ, NPUSIM_CACHE_DIR=str(tmp_path / "cache"))
+    runs = [subprocess.run([CLI, "python", str(design)], capture_output=True, text=True, env=env, timeout=240)
+            for _ in range(2)]
+    assert [r.returncode for r in runs] == [0, 0], runs[0].stderr + runs[1].stderr
+    assert "'compiles': 1, 'cache_hits': 0" in runs[0].stdout
+    assert "'compiles': 0, 'cache_hits': 1" in runs[1].stdout
+    assert len(os.listdir(tmp_path / "cache" / "kernels")) == 1
+
+
+def test_the_kernel_is_compiled_for_the_generation_of_the_run_device(tmp_path):
+    design = tmp_path / "arch.py"
+    design.write_text(
+        "import numpy as np\nfrom aie.iron import ExternalFunction\n"
+        "src = '#include <cstdint>\\n#if __AIE_ARCH__ != EXPECT\\n#error wrong generation\\n#endif\\n"
+        "extern \"C\" void arch_probe(int32_t* a) {}\\n'\n"
+        "ExternalFunction('arch_probe', source_string=src, arg_types=[np.ndarray[(16,), np.dtype[np.int32]]],\n"
+        "                 compile_flags=['-DEXPECT=' + __import__('sys').argv[1]])\n"
+        "print('ok')\n")
+    env = dict(os.environ, NPUSIM_CACHE_DIR=str(tmp_path / "cache"))
+    for device, expect in [(None, "21"), ("npu1", "20"), ("npu2", "21"), ("npu1", "21")]:
+        args = [CLI, "python"] + (["--device", device] if device else []) + [str(design), expect]
+        r = subprocess.run(args, capture_output=True, text=True, env=env, timeout=240)
+        if (device, expect) == ("npu1", "21"):
+            assert r.returncode != 0 and "error: #error wrong generation" in r.stderr
+        else:
+            assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+
+
+def test_a_scalar_argument_given_as_a_dtype_and_inline_kernels():
+    # IRON's arg_types take np.dtype(np.int32) for a scalar; inline=True (Peano's LLVM-IR inlining)
+    # is the same function. Both as upstream basic/inline_kernel uses them.
+    src = ('#include <cstdint>\nextern "C" void add_n(int32_t* in, int32_t* out, int32_t n) {\n'
+           '    for (int i = 0; i < 16; ++i) out[i] = in[i] + n;\n}\n')
+    k = ExternalFunction("add_n", source_string=src, arg_types=[TILE, TILE, np.dtype(np.int32)], inline=True)
+    assert k in ExternalFunction._instances
+    of_in, of_out = ObjectFifo(TILE, name="in"), ObjectFifo(TILE, name="out")
+
+    def body(i, o, f):
+        x, y = i.acquire(1), o.acquire(1)
+        f(x, y, 9)
+        i.release(1)
+        o.release(1)
+
+    w = Worker(body, [of_in.cons(), of_out.prod(), k])
+
+    def seq(a, b, hi, ho):
+        hi.fill(a)
+        ho.drain(b, wait=True)
+
+    rt = Runtime(seq, [VEC, VEC, of_in.prod(), of_out.cons()])
+    p = Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
+    a = np.arange(64, dtype=np.int32)
+    b = np.zeros_like(a)
+    npusim.simulate(p, [a, b])
+    assert np.array_equal(b, a + 9)

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Runs every Python design of a mlir-aie checkout's programming_examples, unchanged, through
+# `npusim python`, and prints a table: example | passed / failed (the last error line) / unsupported
+# (the NotImplementedError's call, or the module npusim does not serve), then the counts.
+#
+#   tools/run-upstream-examples.sh DIR [--npusim PATH] [--timeout SECONDS] [--filter REGEX]
+#
+# DIR is a mlir-aie checkout (programming_examples/ and aie_kernels/). Each design runs with its own
+# folder as the working directory, so it finds its kernel sources where it references them (most
+# through paths relative to __file__ or to DIR/aie_kernels). Its arguments are those of the first
+# `%python %S/<file> ...` line of the folder's run_strix.lit (the npu2 run), else run.lit, else none.
+# A design is a .py file under programming_examples that imports aie (lit.cfg.py excluded).
+set -uo pipefail
+
+usage() { echo "usage: $0 DIR [--npusim PATH] [--timeout SECONDS] [--filter REGEX]" >&2; exit 2; }
+[[ $# -ge 1 ]] || usage
+DIR=$(cd "$1" 2>/dev/null && pwd) || { echo "$0: $1: no such directory" >&2; exit 2; }
+shift
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+NPUSIM=${NPUSIM:-$HERE/build/tools/npusim}
+TIMEOUT=60
+FILTER=.
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --npusim) NPUSIM=$2; shift 2 ;;
+        --timeout) TIMEOUT=$2; shift 2 ;;
+        --filter) FILTER=$2; shift 2 ;;
+        *) usage ;;
+    esac
+done
+[[ -d $DIR/programming_examples ]] || { echo "$0: $DIR has no programming_examples/" >&2; exit 2; }
+[[ -x $NPUSIM ]] || { echo "$0: $NPUSIM is not an executable npusim (build it, or pass --npusim)" >&2; exit 2; }
+NPUSIM=$(cd "$(dirname "$NPUSIM")" && pwd)/$(basename "$NPUSIM")
+
+# The arguments lit gives the design (run_strix.lit first: npusim's default device is npu2).
+lit_args() {
+    local dir=$1 file=$2 lit line
+    for lit in "$dir/run_strix.lit" "$dir/run.lit"; do
+        [[ -f $lit ]] || continue
+        line=$(grep -m1 -E "%python %S/$file( |$)" "$lit") || continue
+        line=${line#*"%S/$file"}
+        line=${line%%|*}
+        echo "${line//%S/$dir}"
+        return
+    done
+}
+
+# The verdict of one run from its exit status and output.
+verdict() {
+    local rc=$1 out=$2 line
+    if [[ $rc -eq 0 ]]; then echo "passed|"; return; fi
+    if [[ $rc -eq 124 ]]; then echo "failed|timeout after ${TIMEOUT} s"; return; fi
+    line=$(grep -E "NotImplementedError" "$out" | tail -1)
+    if [[ -n $line ]]; then echo "unsupported|${line#*NotImplementedError: }"; return; fi
+    line=$(grep -E "^(ModuleNotFoundError|ImportError): " "$out" | tail -1)
+    # npusim's refusal of an aie module lists every module it serves: the name is enough here.
+    if [[ -n $line ]]; then line=${line#*Error: }; echo "unsupported|${line% (npusim serves:*}"; return; fi
+    line=$(grep -v -E '^\s*$' "$out" | tail -1)
+    echo "failed|${line:-exit status $rc}"
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rows=()
+passed=0 failed=0 unsupported=0
+while IFS= read -r path; do
+    rel=${path#"$DIR/programming_examples/"}
+    [[ $rel =~ $FILTER ]] || continue
+    dir=$(dirname "$path") file=$(basename "$path")
+    read -r -a args <<<"$(lit_args "$dir" "$file")"
+    (cd "$dir" && timeout "$TIMEOUT" "$NPUSIM" python "$file" "${args[@]}") >"$tmp/out" 2>&1 </dev/null
+    IFS='|' read -r kind why <<<"$(verdict $? "$tmp/out")"
+    case $kind in passed) ((passed++)) ;; failed) ((failed++)) ;; *) ((unsupported++)) ;; esac
+    rows+=("$rel|${args[*]:-}|$kind|${why:0:160}")
+done < <(find "$DIR/programming_examples" -name '*.py' ! -name 'lit.cfg.py' -print0 |
+         xargs -0 grep -l -E '^\s*(from|import) aie' | sort)
+
+w1=7 w2=4
+for r in "${rows[@]}"; do
+    IFS='|' read -r ex a _ _ <<<"$r"
+    ((${#ex} > w1)) && w1=${#ex}
+    ((${#a} > w2)) && w2=${#a}
+done
+printf "%-${w1}s  %-${w2}s  %-11s  %s\n" example args result reason
+for r in "${rows[@]}"; do
+    IFS='|' read -r ex a kind why <<<"$r"
+    printf "%-${w1}s  %-${w2}s  %-11s  %s\n" "$ex" "$a" "$kind" "$why"
+done
+echo
+echo "passed $passed, failed $failed, unsupported $unsupported, of $((passed + failed + unsupported))"
