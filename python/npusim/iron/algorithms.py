@@ -15,6 +15,45 @@ from .runtime import Runtime
 from .worker import Worker
 
 
+def _split_params(params):
+    """Tensor parameters get a fifo param<i> (acquired once per pass); the others are constants."""
+    param_types, param_fifos, consts = [], [], {}
+    for i, p in enumerate(params):
+        if is_tensor_type(p):
+            param_types.append(p)
+            param_fifos.append((i, ObjectFifo(p, name=f"param{i}")))
+        else:
+            consts[i] = p
+    return param_types, param_fifos, consts
+
+
+def _tile_body(func, is_kernel, n_inputs, params, param_fifos, consts, tiles, tile_size, size_args):
+    """The worker body: hold the parameters for the pass, then per tile apply the kernel (with
+    size_args after the parameters) or the Python function element by element. Its arguments are
+    the input handles, the parameter handles, the output handle (and, for a kernel, maybe more)."""
+    n_pf = len(param_fifos)
+
+    def core_body(*args):
+        ins, pf, out = args[:n_inputs], args[n_inputs:n_inputs + n_pf], args[n_inputs + n_pf]
+        held = {i: h.acquire(1) for (i, _), h in zip(param_fifos, pf)}
+        call_params = [held[i] if i in held else consts[i] for i in range(len(params))]
+        for _ in range_(tiles):
+            e_ins = [h.acquire(1) for h in ins]
+            e_out = out.acquire(1)
+            if is_kernel:
+                func(*e_ins, e_out, *call_params, *size_args)
+            else:
+                for j in range_(tile_size):
+                    e_out[j] = func(*[e[j] for e in e_ins])
+            for h in ins:
+                h.release(1)
+            out.release(1)
+        for h in pf:
+            h.release(1)
+
+    return core_body
+
+
 def _transform(func, n_inputs, tensor_ty, params, tile_size, trace_size):
     t = tensor_type(tensor_ty)
     elements = t.elements
@@ -27,32 +66,10 @@ def _transform(func, n_inputs, tensor_ty, params, tile_size, trace_size):
     is_kernel = isinstance(func, _KernelBase)
     of_ins = [ObjectFifo(tile_ty, name=f"in{i}") for i in range(n_inputs)]
     of_out = ObjectFifo(tile_ty, name="out")
-    param_types, param_fifos, consts = [], [], {}
-    for i, p in enumerate(params):
-        if is_tensor_type(p):
-            param_types.append(p)
-            param_fifos.append((i, ObjectFifo(p, name=f"param{i}")))
-        else:
-            consts[i] = p
+    param_types, param_fifos, consts = _split_params(params)
     tiles = elements // tile_size
 
-    def core_body(*args):
-        ins, pf, out = args[:n_inputs], args[n_inputs:n_inputs + len(param_fifos)], args[-1]
-        held = {i: h.acquire(1) for (i, _), h in zip(param_fifos, pf)}
-        call_params = [held[i] if i in held else consts[i] for i in range(len(params))]
-        for _ in range_(tiles):
-            e_ins = [h.acquire(1) for h in ins]
-            e_out = out.acquire(1)
-            if is_kernel:
-                func(*e_ins, e_out, *call_params, tile_size)
-            else:
-                for j in range_(tile_size):
-                    e_out[j] = func(*[e[j] for e in e_ins])
-            for h in ins:
-                h.release(1)
-            out.release(1)
-        for h in pf:
-            h.release(1)
+    core_body = _tile_body(func, is_kernel, n_inputs, params, param_fifos, consts, tiles, tile_size, [tile_size])
 
     fn_args = [f.cons() for f in of_ins] + [f.cons() for _, f in param_fifos] + [of_out.prod()]
     if is_kernel:
@@ -120,32 +137,11 @@ def _transform_parallel(func, n_inputs, tensor_ty, params, tile_size, trace_size
 
     of_ins = [[ObjectFifo(tile_ty, name=f"in{i}_{suffix(c, k)}") for c, k in lanes] for i in range(n_inputs)]
     of_outs = [ObjectFifo(tile_ty, name=f"out_{suffix(c, k)}") for c, k in lanes]
-    param_types, param_fifos, consts = [], [], {}
-    for i, p in enumerate(params):
-        if is_tensor_type(p):
-            param_types.append(p)
-            param_fifos.append((i, ObjectFifo(p, name=f"param{i}")))
-        else:
-            consts[i] = p
+    param_types, param_fifos, consts = _split_params(params)
     tiles = elements // step
 
-    def core_body(*args):
-        ins, pf, out = args[:n_inputs], args[n_inputs:n_inputs + len(param_fifos)], args[n_inputs + len(param_fifos)]
-        held = {i: h.acquire(1) for (i, _), h in zip(param_fifos, pf)}
-        call_params = [held[i] if i in held else consts[i] for i in range(len(params))]
-        for _ in range_(tiles):
-            e_ins = [h.acquire(1) for h in ins]
-            e_out = out.acquire(1)
-            if is_kernel:
-                func(*e_ins, e_out, *call_params, *([tile_size] if pass_size_to_kernel else []))
-            else:
-                for j in range_(tile_size):
-                    e_out[j] = func(*[e[j] for e in e_ins])
-            for h in ins:
-                h.release(1)
-            out.release(1)
-        for h in pf:
-            h.release(1)
+    core_body = _tile_body(func, is_kernel, n_inputs, params, param_fifos, consts, tiles, tile_size,
+                           [tile_size] if pass_size_to_kernel else [])
 
     def body(*a):  # a callable func is not a worker argument
         core_body(*a)
