@@ -8,7 +8,8 @@
 # DIR is a mlir-aie checkout (programming_examples/ and aie_kernels/). Each design runs with its own
 # folder as the working directory, so it finds its kernel sources where it references them (most
 # through paths relative to __file__ or to DIR/aie_kernels). Its arguments are those of the first
-# `%python %S/<file> ...` line of the folder's run_strix.lit (the npu2 run), else run.lit, else none.
+# `%python %S/<file> ...` line of the folder's run_strix.lit (the npu2 run), else run.lit, else
+# run_jit.lit, else none.
 # A design is a .py file under programming_examples that imports aie (lit.cfg.py excluded).
 set -uo pipefail
 
@@ -35,7 +36,7 @@ NPUSIM=$(cd "$(dirname "$NPUSIM")" && pwd)/$(basename "$NPUSIM")
 # The arguments lit gives the design (run_strix.lit first: npusim's default device is npu2).
 lit_args() {
     local dir=$1 file=$2 lit line
-    for lit in "$dir/run_strix.lit" "$dir/run.lit"; do
+    for lit in "$dir/run_strix.lit" "$dir/run.lit" "$dir/run_jit.lit"; do
         [[ -f $lit ]] || continue
         line=$(grep -m1 -E "%python %S/$file( |$)" "$lit") || continue
         line=${line#*"%S/$file"}

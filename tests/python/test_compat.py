@@ -58,8 +58,7 @@ def test_unmodelled_names_of_served_modules_say_which(tmp_path):
     from conftest import CLI
     design = tmp_path / "d.py"
     for line, missing in [("from aie.iron.dataflow import ObjectFifoLink", "aie.iron.dataflow.ObjectFifoLink"),
-                          ("from aie.helpers.taplib.tensortiler2d import TensorTiler2D",
-                           "aie.helpers.taplib.TensorTiler2D")]:
+                          ("from aie.helpers.taplib import TensorTiler3D", "aie.helpers.taplib.TensorTiler3D")]:
         design.write_text(line + "\n")
         r = subprocess.run([CLI, "python", str(design)], capture_output=True, text=True, timeout=120)
         assert r.returncode != 0

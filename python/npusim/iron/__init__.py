@@ -3,7 +3,7 @@ unchanged `import aie.iron as iron` under `npusim python`."""
 from . import algorithms, controlflow, device, kernels, placers  # noqa: F401
 from .buffer import Buffer
 from .controlflow import range_
-from .dataflow import ObjectFifo, ObjectFifoHandle
+from .dataflow import ObjectFifo, ObjectFifoHandle, StreamDims
 from .device import get_current_device, set_current_device
 from .dtype import dtype_to_str, str_to_dtype
 from .jit import CompileTime, In, InOut, Out, jit
@@ -13,7 +13,7 @@ from .runtime import Runtime, RuntimeData, Task, TaskGroup
 from .tensor import Tensor, arange, full, ones, ones_like, rand, randint, tensor, zeros, zeros_like
 from .worker import Worker, WorkerRuntimeBarrier
 
-__all__ = ["Buffer", "range_", "ObjectFifo", "ObjectFifoHandle", "get_current_device", "set_current_device",
+__all__ = ["Buffer", "range_", "ObjectFifo", "ObjectFifoHandle", "StreamDims", "get_current_device", "set_current_device",
            "CompileTime", "In", "InOut", "Out", "jit", "ExternalFunction", "Kernel", "Program", "ResolvedProgram",
            "Runtime", "RuntimeData", "Task", "TaskGroup", "Tensor", "arange", "full", "ones", "ones_like", "rand",
            "randint", "tensor", "zeros", "zeros_like", "Worker", "WorkerRuntimeBarrier", "kernels", "device",

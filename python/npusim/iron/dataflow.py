@@ -4,6 +4,10 @@ from .._errors import _Located, design_error, where
 from .._types import tensor_type
 
 
+# IRON's type alias for ObjectFifo dimensions: [(size, stride), ...], outermost first.
+StreamDims = list
+
+
 def _dims(d):
     return [tuple(int(v) for v in p) for p in (d or [])]
 

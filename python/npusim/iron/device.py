@@ -89,3 +89,22 @@ class _AnyTile(Tile):
 AnyComputeTile = _AnyTile(_npusim.Tile.any_compute(), "AnyComputeTile")
 AnyMemTile = _AnyTile(_npusim.Tile.any_mem(), "AnyMemTile")
 AnyShimTile = _AnyTile(_npusim.Tile.any_shim(), "AnyShimTile")
+
+
+def from_name(name, *, n_cols=1):
+    """IRON device.from_name (python/iron/device/__init__.py at 3ca0193): "npu"/"npu1" or "npu2"
+    (any case) and a column count: 1..max-1 gives NPU{1,2}Col{n}, the maximum or None the whole
+    array. npusim models no Versal device: those names raise NotImplementedError."""
+    families = {"npu": "NPU1", "npu1": "NPU1", "npu2": "NPU2"}
+    key = str(name).lower()
+    if key in ("xcvc1902", "xcve2302", "xcve2802"):
+        raise NotImplementedError(f"aie.iron.device.from_name({name!r}): Versal devices are not supported by npusim")
+    if key not in families:
+        raise ValueError(f"Unknown device name {name!r}; expected one of {sorted(families)}")
+    base = families[key]
+    max_cols = {n[1]: n[2] for n in _npusim.devices()}[base]
+    if n_cols is None or n_cols == max_cols:
+        return globals()[base]()
+    if 1 <= n_cols < max_cols:
+        return globals()[f"{base}Col{n_cols}"]()
+    raise ValueError(f"n_cols must be in 1..{max_cols} (or None for max) for {base}, got {n_cols}")

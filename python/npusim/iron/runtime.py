@@ -78,8 +78,12 @@ class Runtime:
             else:
                 if isinstance(a, ObjectFifo):
                     raise design_error(loc, f"Runtime: fifo '{a.name}' was passed itself; pass a handle")
-                if isinstance(a, ObjectFifoHandle):
-                    handles.append(a._native)
+                # a handle, or a list/tuple of handles (IRON passes lists of them through as is)
+                for h in (a if isinstance(a, (list, tuple)) else [a]):
+                    if isinstance(h, ObjectFifo):
+                        raise design_error(loc, f"Runtime: fifo '{h.name}' was passed itself; pass a handle")
+                    if isinstance(h, ObjectFifoHandle):
+                        handles.append(h._native)
                 args.append(a)
         self.tensor_types = tensors
         self._args = args
