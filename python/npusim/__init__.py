@@ -97,7 +97,10 @@ def simulate(program, inputs, *, iters=1, trace=None, vcd=None, html=None, json=
     native_depths = [_npusim.DepthOverride(f, c, d) for f, c, d in (depths or [])]
     from ._errors import _Located
     with _Located(loc):
-        d = _npusim.simulate(prog._native, host, max_cycles=int(max_cycles if max_cycles is not None
+        # an element type without a buffer-protocol format (bfloat16) goes in as its raw bytes, the
+        # same memory, so the simulator's write-back still lands in the array
+        native = [h.view(_np.uint8) if h.dtype.kind == "V" else h for h in host]
+        d = _npusim.simulate(prog._native, native, max_cycles=int(max_cycles if max_cycles is not None
                                                                   else options["max_cycles"]),
                              iters=int(iters), trace=trace if trace is not None else options["trace"],
                              vcd=vcd if vcd is not None else options["vcd"],

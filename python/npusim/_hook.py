@@ -65,6 +65,13 @@ class _Alias(importlib.abc.Loader):
 
 class AieFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
+        if fullname == "ml_dtypes":
+            # npusim's bfloat16 serves `from ml_dtypes import bfloat16` where ml_dtypes is not
+            # installed; an installed ml_dtypes is imported as always.
+            from ._bfloat16 import ml_dtypes_installed
+            if ml_dtypes_installed():
+                return None
+            return importlib.machinery.ModuleSpec(fullname, _Alias("npusim._ml_dtypes"))
         if fullname != "aie" and not fullname.startswith("aie."):
             return None
         if fullname in MODULES:

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_npusim, m) {
     npusim::python::bind_runtime(m);
     npusim::python::bind_program(m);
     npusim::python::bind_taplib(m);
+    npusim::python::bind_bfloat16(m);
 }
