@@ -28,6 +28,11 @@ MODULES = {
     "aie.helpers.taplib.tas": "npusim.helpers.taplib.tas",
     "aie.helpers.taplib.tensortiler2d": "npusim.helpers.taplib.tensortiler2d",
     "aie.helpers.util": "npusim.helpers.util",
+    "aie.utils": "npusim.utils",
+    "aie.utils.test": "npusim.utils.test",
+    "aie.utils.config": "npusim.utils.config",
+    "aie.utils.compile": "npusim.utils.compile",
+    "aie.utils.npukernel": "npusim.utils.npukernel",
     "aie.utils.verify": "npusim.utils.verify",
     "aie.utils.benchmark": "npusim.utils.benchmark",
     "aie.utils.hostruntime": "npusim.utils.hostruntime",
@@ -36,7 +41,7 @@ MODULES = {
     "aie.utils.trace": "npusim.utils.trace",
     "aie.utils.trace.utils": "npusim.utils.trace.utils",
 }
-PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.utils", "aie.helpers.taplib", "aie.utils.trace",
+PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.utils", "aie.utils.compile", "aie.helpers.taplib", "aie.utils.trace",
             "aie.utils.hostruntime"}
 
 

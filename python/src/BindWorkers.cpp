@@ -149,6 +149,11 @@ void bind_workers(py::module_& m) {
         const auto st = harness::kernel_compiler_stats();
         return py::dict(py::arg("compiles") = st.compiles, py::arg("cache_hits") = st.cache_hits);
     }, "How many kernel sources this process compiled, and how many requests the cache answered.");
+    m.def("aie_api_include_dirs", [] {
+        std::vector<std::string> out;
+        for (const auto& d : harness::aie_api_include_dirs()) out.push_back(d.string());
+        return out;
+    }, "The AIE-API host layer's include directories kernel sources compile against.");
     // Kernel sources of Python designs are compiled as C++ designs' are (harness/KernelCompiler).
     install_runtime_compiler();
 }
