@@ -289,6 +289,11 @@ private:
         case Stmt::Kind::Cycles:
             if (s.n > 0) add_cycles(static_cast<std::uint64_t>(s.n));
             return;
+        case Stmt::Kind::If: {
+            const Value c = get(s.a);
+            exec((c.is_float ? c.f != 0.0 : c.i != 0) ? s.body : s.else_body);
+            return;
+        }
         }
     }
 

@@ -28,6 +28,8 @@ MODULES = {
     "aie.helpers.taplib.tas": "npusim.helpers.taplib.tas",
     "aie.helpers.taplib.tensortiler2d": "npusim.helpers.taplib.tensortiler2d",
     "aie.helpers.util": "npusim.helpers.util",
+    "aie.helpers.dialects": "npusim.helpers.dialects",
+    "aie.helpers.dialects.scf": "npusim.helpers.dialects.scf",
     "aie.utils": "npusim.utils",
     "aie.utils.test": "npusim.utils.test",
     "aie.utils.config": "npusim.utils.config",
@@ -41,7 +43,7 @@ MODULES = {
     "aie.utils.trace": "npusim.utils.trace",
     "aie.utils.trace.utils": "npusim.utils.trace.utils",
 }
-PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.utils", "aie.utils.compile", "aie.helpers.taplib", "aie.utils.trace",
+PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.helpers.dialects", "aie.utils", "aie.utils.compile", "aie.helpers.taplib", "aie.utils.trace",
             "aie.utils.hostruntime"}
 
 

@@ -4,6 +4,7 @@
 #include "ExternalBuilds.hpp"
 
 #include "npusim/frontend/RecordedBody.hpp"
+#include "npusim/frontend/CascadeFlow.hpp"
 #include "npusim/harness/KernelCompiler.hpp"
 #include "npusim/harness/KernelLibrary.hpp"
 #include "npusim/model/Error.hpp"
@@ -88,6 +89,10 @@ void bind_workers(py::module_& m) {
         .def("loop_begin", [](rec::Builder& b, const py::object& start, const py::object& stop,
                               const py::object& step) { return b.loop_begin(operand(start), operand(stop), operand(step)); })
         .def("loop_end", &rec::Builder::loop_end)
+        .def("if_begin", [](rec::Builder& b, const py::object& cond) { return b.if_begin(operand(cond)); })
+        .def("if_end", &rec::Builder::if_end)
+        .def("else_begin", &rec::Builder::else_begin, py::arg("if_id"))
+        .def("else_end", &rec::Builder::else_end)
         .def("load", [](rec::Builder& b, int elem, const py::object& i) { return b.load(elem, operand(i)); })
         .def("store", [](rec::Builder& b, int elem, const py::object& i, const py::object& v) {
             b.store(elem, operand(i), operand(v));
@@ -103,6 +108,9 @@ void bind_workers(py::module_& m) {
         .def("finish", [](rec::Builder& b) { return std::const_pointer_cast<rec::RecordedBody>(b.finish()); });
 
     py::class_<iron::Worker>(m, "Worker").def_property_readonly("name", &iron::Worker::name);
+    // CascadeFlow(src, dst): declares the cascade edge; the kernels the bodies call move the words.
+    py::class_<iron::CascadeFlow>(m, "CascadeFlow")
+        .def(py::init<const iron::Worker&, const iron::Worker&>(), py::arg("src"), py::arg("dst"));
     m.def(
         "make_worker",
         [](const std::shared_ptr<rec::RecordedBody>& body, std::vector<iron::ObjectFifoHandle> fifos,

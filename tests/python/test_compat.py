@@ -56,7 +56,7 @@ def test_unmodelled_names_of_served_modules_say_which(tmp_path):
     import subprocess
     from conftest import CLI
     design = tmp_path / "d.py"
-    for line, missing in [("from aie.iron.dataflow import ObjectFifoLink", "aie.iron.dataflow.ObjectFifoLink"),
+    for line, missing in [("from aie.iron.dataflow import ObjectFifoJoin", "aie.iron.dataflow.ObjectFifoJoin"),
                           ("from aie.helpers.taplib import TensorTiler3D", "aie.helpers.taplib.TensorTiler3D")]:
         design.write_text(line + "\n")
         r = subprocess.run([CLI, "python", str(design)], capture_output=True, text=True, timeout=120)

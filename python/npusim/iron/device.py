@@ -108,3 +108,11 @@ def from_name(name, *, n_cols=1):
     if 1 <= n_cols < max_cols:
         return globals()[f"{base}Col{n_cols}"]()
     raise ValueError(f"n_cols must be in 1..{max_cols} (or None for max) for {base}, got {n_cols}")
+
+
+def ensure_current_device(*, probe_runtime=True):
+    """IRON ensure_current_device (python/utils/__init__.py): bind and return the device IRON observes;
+    under npusim the simulated device (`npusim python --device`, npu2 by default)."""
+    device = get_current_device()
+    set_current_device(device)
+    return device

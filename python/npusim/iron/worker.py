@@ -88,3 +88,18 @@ class Worker:
     @property
     def name(self):
         return self._native.name
+
+
+class CascadeFlow:
+    """IRON CascadeFlow(src, dst) (python/iron/dataflow/cascadeflow.py): a directed cascade edge from
+    one Worker's core to another's; the kernels their bodies call move the 512-bit words (put_mcd /
+    get_scd). Resolve checks the toolchain's cascade rules (docs/resolve.md, "Cascades")."""
+
+    def __init__(self, src, dst):
+        loc = where()
+        for w in (src, dst):
+            if not isinstance(w, Worker):
+                raise design_error(loc, f"CascadeFlow: {w!r} is not a Worker")
+        with _Located(loc):
+            self._native = _npusim.CascadeFlow(src._native, dst._native)
+        self.src, self.dst = src, dst

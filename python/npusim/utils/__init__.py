@@ -3,7 +3,7 @@ ceildiv, set_current_device, TraceConfig, and the host runtime names examples' d
 (DefaultNPURuntime, NPUKernel, cleanup_npu_runtime). The "attached NPU" is the simulated device;
 npusim runs designs from their Python source, so loading a compiled xclbin into it raises
 NotImplementedError naming the call."""
-from ..iron.device import get_current_device, set_current_device  # noqa: F401
+from ..iron.device import ensure_current_device, get_current_device, set_current_device  # noqa: F401
 from ..iron.tensor import arange, full, ones, rand, randint, tensor, zeros, zeros_like  # noqa: F401
 from .npukernel import NPUKernel, SimulatedRuntime
 from .trace import TraceConfig  # noqa: F401

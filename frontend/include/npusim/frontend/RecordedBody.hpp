@@ -63,7 +63,8 @@ struct Stmt {
         BufferView, ///< elems[dst] = buffers[arg].view()
         BarrierWait, ///< barriers[arg].wait_for_value(n)
         BarrierRelease, ///< barriers[arg].release_with_value(n)
-        Cycles ///< add_cycles(n)
+        Cycles, ///< add_cycles(n)
+        If ///< if a (nonzero): body, else: else_body (IRON's scf if_/else_; n is the block's id)
     } kind = Kind::Cycles;
     int arg = -1;
     int dst = -1;
@@ -72,7 +73,9 @@ struct Stmt {
     BinOp op = BinOp::Add;
     Operand a{}, b{}, c{};
     std::vector<KernelOperand> kargs;
-    std::vector<Stmt> body; ///< Loop only
+    std::vector<Stmt> body; ///< Loop's body, If's then-block
+    std::vector<Stmt> else_body; ///< If only
+    bool has_else = false; ///< If only: an else_ block was recorded (it may be empty)
 };
 
 /// A whole recording: its statements and register counts.
@@ -83,8 +86,11 @@ struct RecordedBody {
     std::string name; ///< the body's name, for messages ("core_fn")
 };
 
-/// Builds a RecordedBody statement by statement, as a tracer meets the operations. Loops nest:
-/// loop_begin opens a loop whose body receives the statements up to the matching loop_end.
+/// Builds a RecordedBody statement by statement, as a tracer meets the operations. Loops and
+/// conditionals nest: loop_begin opens a loop whose body receives the statements up to the
+/// matching loop_end; if_begin opens a then-block up to if_end; else_begin(id) reopens that If,
+/// which must be the last statement recorded in the current block (IRON's `with else_(if_op)`
+/// right after `with if_(...) as if_op`), for its else-block up to else_end.
 class Builder {
 public:
     explicit Builder(std::string name = {});
@@ -93,6 +99,10 @@ public:
     void call(int kernel, std::vector<KernelOperand> args);
     int loop_begin(Operand start, Operand stop, Operand step); ///< returns the index register
     void loop_end();
+    int if_begin(Operand cond); ///< returns the If's id, for else_begin
+    void if_end();
+    void else_begin(int if_id);
+    void else_end();
     int load(int elem, Operand index);
     void store(int elem, Operand index, Operand value);
     int binary(BinOp op, Operand a, Operand b);
@@ -107,7 +117,10 @@ public:
 private:
     std::vector<Stmt>& out();
     RecordedBody body_;
-    std::vector<Stmt> open_; ///< loops being recorded, outermost first
+    std::vector<Stmt> open_; ///< loops and If blocks being recorded, outermost first
+    std::vector<bool> open_else_; ///< per open_ entry: recording an If's else-block
+    int ifs_ = 0; ///< If ids handed out
+    void close(Stmt::Kind kind, bool else_block, const char* what);
 };
 
 /// What a recorded body's argument indices refer to.
