@@ -162,3 +162,45 @@ def test_cascade_flow_connects_two_workers_kernels():
     assert np.array_equal(y, (x + 1) * 2)
     with pytest.raises(npusim.DesignError, match="CascadeFlow: 3 is not a Worker"):
         CascadeFlow(w_put, 3)
+
+
+def test_scalar_runtime_arguments_reach_the_sequence_per_run():
+    from npusim.iron import Buffer
+    t = np.ndarray[(16,), np.dtype[np.int32]]
+    v = np.ndarray[(64,), np.dtype[np.int32]]
+    a, b = ObjectFifo(t, name="in"), ObjectFifo(t, name="out")
+    rtp = Buffer(np.ndarray[(1,), np.dtype[np.int32]], name="factor", use_write_rtp=True)
+
+    def body(i, o, rtp):
+        x, y = i.acquire(1), o.acquire(1)
+        f = rtp[0]
+        for k in range_(16):
+            y[k] = x[k] * f
+        i.release(1)
+        o.release(1)
+
+    seen = []
+
+    def seq(x, factor, y, tiles, hi, ho):
+        seen.append((type(factor), int(factor), tiles))
+        rtp[0] = int(factor)  # the runtime scalar decides the RTP write
+        hi.fill(x)
+        ho.drain(y, wait=True)
+
+    w = Worker(body, [a.cons(), b.prod(), rtp], while_true=True)
+    rt = Runtime(seq, [v, np.int32, v, 4, a.prod(), b.cons()])
+    p = Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
+    x = np.arange(64, dtype=np.int32)
+    for factor in (3, -5):
+        y = np.zeros(64, np.int32)
+        npusim.simulate(p, [x, factor, y])
+        assert np.array_equal(y, x * factor)
+    assert seen == [(np.int32, 3, 4), (np.int32, -5, 4)]  # an int in fn_args is a constant, passed as is
+    with pytest.raises(npusim.DesignError, match=r"test_iron_extras.py:\d+: simulate: runtime input 1 is a int32 "
+                                                  r"scalar; 2.5 is not one"):
+        npusim.simulate(p, [x, 2.5, np.zeros(64, np.int32)])
+    with pytest.raises(npusim.DesignError, match=r"simulate: the runtime sequence takes 2 tensor\(s\) and 1 "
+                                                  r"scalar\(s\), 2 were given"):
+        npusim.simulate(p, [x, np.zeros(64, np.int32)])
+    with pytest.raises(NotImplementedError, match="MLIR export of a runtime sequence with scalar arguments"):
+        str(p)
