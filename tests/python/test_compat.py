@@ -57,7 +57,11 @@ def test_unmodelled_names_of_served_modules_say_which(tmp_path):
     from conftest import CLI
     design = tmp_path / "d.py"
     for line, missing in [("from aie.iron.dataflow import ObjectFifoJoin", "aie.iron.dataflow.ObjectFifoJoin"),
-                          ("from aie.helpers.taplib import TensorTiler3D", "aie.helpers.taplib.TensorTiler3D")]:
+                          ("from aie.helpers.taplib import TensorTiler3D", "aie.helpers.taplib.TensorTiler3D"),
+                          ("from aie.dialects.aiex import v8bfp16ebs8", "aie.dialects.aiex.v8bfp16ebs8"),
+                          ("from aie.dialects._aie_enum_gen import AIETileType",
+                           "aie.dialects._aie_enum_gen.AIETileType"),
+                          ("import aie.extras.dialects.memref as m\nm.alloc", "aie.extras.dialects.memref.alloc")]:
         design.write_text(line + "\n")
         r = subprocess.run([CLI, "python", str(design)], capture_output=True, text=True, timeout=120)
         assert r.returncode != 0

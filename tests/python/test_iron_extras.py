@@ -204,3 +204,19 @@ def test_scalar_runtime_arguments_reach_the_sequence_per_run():
         npusim.simulate(p, [x, np.zeros(64, np.int32)])
     with pytest.raises(NotImplementedError, match="MLIR export of a runtime sequence with scalar arguments"):
         str(p)
+
+
+def test_index_cast_stores_a_loop_index():
+    import aie.extras.dialects.arith as arith
+    from aie.helpers.util import np_dtype_to_mlir_type
+
+    def body(i, o, best):
+        x, y = i.acquire(1), o.acquire(1)
+        for k in range_(32):
+            y[k] = arith.index_cast(k, to=np_dtype_to_mlir_type(np.int32)) + x[k]
+        i.release(1)
+        o.release(1)
+
+    x, y = np.full(32, 100, np.int32), np.zeros(32, np.int32)
+    _run(_branch_program(body), x, y)
+    assert np.array_equal(y, np.arange(32) + 100)
