@@ -220,3 +220,28 @@ def test_index_cast_stores_a_loop_index():
     x, y = np.full(32, 100, np.int32), np.zeros(32, np.int32)
     _run(_branch_program(body), x, y)
     assert np.array_equal(y, np.arange(32) + 100)
+
+
+def test_kernels_report_irons_arg_types():
+    k = kernels.reduce_max(tile_size=64, dtype=np.int32)
+    assert k.arg_types() == [np.ndarray[(64,), np.dtype[np.int32]], np.ndarray[(1,), np.dtype[np.int32]], np.int32]
+    src = 'extern "C" void noop(int* a, int n) {}'
+    tile = np.ndarray[(16,), np.dtype[np.int32]]
+    f = iron.ExternalFunction("noop", source_string=src, arg_types=[tile, np.int32])
+    assert f.arg_types() == [tile, np.int32] and f.tile_size() == 16
+
+
+def test_a_buffer_is_a_kernel_argument():
+    reduce_max = kernels.reduce_max(tile_size=32, dtype=np.int32)
+
+    def body(i, o, best):
+        x, y = i.acquire(1), o.acquire(1)
+        reduce_max(x, best, 32)  # the kernel writes the Buffer's memory
+        y[0] = best[0] + 1
+        i.release(1)
+        o.release(1)
+
+    x, y = np.random.default_rng(9).integers(-99, 99, 32).astype(np.int32), np.zeros(32, np.int32)
+    w_body = body
+    _run(_branch_program(w_body), x, y)
+    assert int(y[0]) == int(x.max()) + 1
