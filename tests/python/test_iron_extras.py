@@ -232,16 +232,15 @@ def test_kernels_report_irons_arg_types():
 
 
 def test_a_buffer_is_a_kernel_argument():
-    reduce_max = kernels.reduce_max(tile_size=32, dtype=np.int32)
+    reduce_max = kernels.reduce_max(tile_size=128, dtype=np.int32)
 
     def body(i, o, best):
         x, y = i.acquire(1), o.acquire(1)
-        reduce_max(x, best, 32)  # the kernel writes the Buffer's memory
+        reduce_max(x, best, 128)  # the kernel writes the Buffer's memory
         y[0] = best[0] + 1
         i.release(1)
         o.release(1)
 
-    x, y = np.random.default_rng(9).integers(-99, 99, 32).astype(np.int32), np.zeros(32, np.int32)
-    w_body = body
-    _run(_branch_program(w_body), x, y)
+    x, y = np.random.default_rng(9).integers(-99, 99, 128).astype(np.int32), np.zeros(128, np.int32)
+    _run(_branch_program(body, size=128), x, y)
     assert int(y[0]) == int(x.max()) + 1
