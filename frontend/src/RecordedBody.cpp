@@ -174,6 +174,23 @@ void Builder::cycles(std::int64_t n) {
     out().push_back(std::move(s));
 }
 
+void Builder::lock_acquire(int lock, std::int64_t value, bool exact) {
+    Stmt s;
+    s.kind = Stmt::Kind::LockAcquire;
+    s.arg = lock;
+    s.n = value;
+    s.dst = exact ? 1 : 0;
+    out().push_back(std::move(s));
+}
+
+void Builder::lock_release(int lock, std::int64_t value) {
+    Stmt s;
+    s.kind = Stmt::Kind::LockRelease;
+    s.arg = lock;
+    s.n = value;
+    out().push_back(std::move(s));
+}
+
 std::shared_ptr<const RecordedBody> Builder::finish() {
     if (!open_.empty()) {
         const bool loops_only = std::all_of(open_.begin(), open_.end(),

@@ -31,6 +31,8 @@ MODULES = {
     "aie.helpers.dialects": "npusim.helpers.dialects",
     "aie.helpers.dialects.scf": "npusim.helpers.dialects.scf",
     "aie.extras.dialects.arith": "npusim.helpers.arith",
+    "aie.dialects._aie_enum_gen": "npusim.iron.enums",
+    "aie.dialects.aiex": "npusim.iron.aiex",
     "aie.utils": "npusim.utils",
     "aie.utils.test": "npusim.utils.test",
     "aie.utils.config": "npusim.utils.config",
@@ -44,7 +46,7 @@ MODULES = {
     "aie.utils.trace": "npusim.utils.trace",
     "aie.utils.trace.utils": "npusim.utils.trace.utils",
 }
-PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.helpers.dialects", "aie.extras", "aie.extras.dialects",
+PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.helpers.dialects", "aie.extras", "aie.extras.dialects", "aie.dialects",
             "aie.utils", "aie.utils.compile", "aie.helpers.taplib", "aie.utils.trace", "aie.utils.hostruntime"}
 
 

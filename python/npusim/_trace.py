@@ -37,7 +37,7 @@ class Recording:
 
     def __init__(self, name):
         self.builder = _npusim.BodyBuilder(name)
-        self.fifos, self.kernels, self.buffers, self.barriers = [], [], [], []
+        self.fifos, self.kernels, self.buffers, self.barriers, self.locks = [], [], [], [], []
 
     @staticmethod
     def _index(lst, native):
@@ -58,6 +58,9 @@ class Recording:
 
     def barrier(self, b):
         return self._index(self.barriers, b)
+
+    def lock(self, lk):
+        return self._index(self.locks, lk)
 
     @contextlib.contextmanager
     def active(self):

@@ -104,6 +104,8 @@ void bind_workers(py::module_& m) {
         .def("barrier_wait", &rec::Builder::barrier_wait)
         .def("barrier_release", &rec::Builder::barrier_release)
         .def("cycles", &rec::Builder::cycles)
+        .def("lock_acquire", &rec::Builder::lock_acquire, py::arg("lock"), py::arg("value"), py::arg("exact"))
+        .def("lock_release", &rec::Builder::lock_release, py::arg("lock"), py::arg("value"))
         .def_property_readonly("depth", &rec::Builder::depth)
         .def("finish", [](rec::Builder& b) { return std::const_pointer_cast<rec::RecordedBody>(b.finish()); });
 
@@ -116,7 +118,7 @@ void bind_workers(py::module_& m) {
         [](const std::shared_ptr<rec::RecordedBody>& body, std::vector<iron::ObjectFifoHandle> fifos,
            std::vector<iron::Kernel> kernels, std::vector<iron::Buffer> buffers,
            std::vector<iron::WorkerRuntimeBarrier> barriers, std::optional<iron::Tile> tile, bool while_true,
-           std::uint32_t stack_size, const std::string& name, bool trace) {
+           std::uint32_t stack_size, const std::string& name, bool trace, std::vector<iron::Lock> locks) {
             iron::WorkerOptions o;
             if (tile) o.tile = *tile;
             o.while_true = while_true;
@@ -125,12 +127,13 @@ void bind_workers(py::module_& m) {
             o.trace = trace;
             return rec::make_worker(body,
                                     {.fifos = std::move(fifos), .kernels = std::move(kernels),
-                                     .buffers = std::move(buffers), .barriers = std::move(barriers)},
+                                     .buffers = std::move(buffers), .barriers = std::move(barriers),
+                                     .locks = std::move(locks)},
                                     std::move(o));
         },
         py::arg("body"), py::arg("fifos"), py::arg("kernels"), py::arg("buffers"), py::arg("barriers"),
         py::arg("tile") = py::none(), py::arg("while_true") = true, py::arg("stack_size") = 0x400,
-        py::arg("name") = "", py::arg("trace") = false);
+        py::arg("name") = "", py::arg("trace") = false, py::arg("locks") = std::vector<iron::Lock>{});
 
     py::class_<iron::Kernel>(m, "Kernel")
         .def_property_readonly("name", &iron::Kernel::name)

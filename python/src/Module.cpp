@@ -10,5 +10,6 @@ PYBIND11_MODULE(_npusim, m) {
     npusim::python::bind_runtime(m);
     npusim::python::bind_program(m);
     npusim::python::bind_taplib(m);
+    npusim::python::bind_low_level(m);
     npusim::python::bind_bfloat16(m);
 }

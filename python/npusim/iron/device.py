@@ -65,7 +65,8 @@ def set_current_device(device):
 class Tile:
     """IRON Tile(col=None, row=None): a pinned tile, or a tile kind left to the placer."""
 
-    def __init__(self, col=None, row=None, allocation_scheme=None):
+    def __init__(self, col=None, row=None, allocation_scheme=None, tile_type=None):
+        # tile_type (AIETileType) is implied by the row on npusim's devices
         self.col, self.row = col, row
         if col is not None and row is not None:
             self._native = _npusim.Tile(int(col), int(row))

@@ -22,6 +22,11 @@ class RuntimeData:
     def dtype(self):
         return self._native.type.dtype
 
+    @property
+    def op(self):
+        """IRON's SSA value of the argument (what aiex tasks take): the argument itself here."""
+        return self
+
 
 class Task:
     def __init__(self, native):
@@ -114,3 +119,16 @@ class Runtime:
 
         with _Located(loc):
             self._native = _npusim.make_runtime(run, tensors, handles, strict_task_groups=bool(strict_task_groups))
+
+    # ---- hand-written data movement (python/iron/runtime/runtime.py add_flow / add_lock / add_tile_dma) ----
+    def add_flow(self, flow):
+        with _Located(where()):
+            _npusim.runtime_add_flow(self._native, flow._native)
+
+    def add_lock(self, lock):
+        with _Located(where()):
+            _npusim.runtime_add_lock(self._native, lock._native)
+
+    def add_tile_dma(self, tile_dma):
+        with _Located(where()):
+            _npusim.runtime_add_tile_dma(self._native, tile_dma._native)

@@ -17,6 +17,7 @@
 // its recording as in its C++ twin.
 #include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/Kernel.hpp"
+#include "npusim/frontend/Lock.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/Worker.hpp"
 #include "npusim/frontend/WorkerRuntimeBarrier.hpp"
@@ -64,7 +65,9 @@ struct Stmt {
         BarrierWait, ///< barriers[arg].wait_for_value(n)
         BarrierRelease, ///< barriers[arg].release_with_value(n)
         Cycles, ///< add_cycles(n)
-        If ///< if a (nonzero): body, else: else_body (IRON's scf if_/else_; n is the block's id)
+        If, ///< if a (nonzero): body, else: else_body (IRON's scf if_/else_; n is the block's id)
+        LockAcquire, ///< locks[arg].acquire(n) (dst == 1: acquire_exact(n))
+        LockRelease ///< locks[arg].release(n)
     } kind = Kind::Cycles;
     int arg = -1;
     int dst = -1;
@@ -110,6 +113,8 @@ public:
     void barrier_wait(int barrier, std::int64_t value);
     void barrier_release(int barrier, std::int64_t value);
     void cycles(std::int64_t n);
+    void lock_acquire(int lock, std::int64_t value, bool exact);
+    void lock_release(int lock, std::int64_t value);
     /// The recording; DesignError if a loop is still open.
     std::shared_ptr<const RecordedBody> finish();
     int depth() const { return static_cast<int>(open_.size()); }
@@ -129,12 +134,13 @@ struct RecordedBodyArgs {
     std::vector<Kernel> kernels;
     std::vector<Buffer> buffers;
     std::vector<WorkerRuntimeBarrier> barriers;
+    std::vector<Lock> locks; ///< hand-written Locks (IRON Lock.acquire / release in a body)
 };
 
 /// Run `body` once (one iteration of a worker body) on `args`; used by make_worker and tests.
 void run(const RecordedBody& body, const RecordedBodyArgs& args);
 
-/// A Worker whose body interprets `body`. Its fifo handles, Buffers and barriers are registered as
+/// A Worker whose body interprets `body`. Its fifo handles, Buffers, barriers and Locks are registered as
 /// a C++ Worker's fn_args would be (each kind in argument order).
 Worker make_worker(std::shared_ptr<const RecordedBody> body, RecordedBodyArgs args, WorkerOptions opts = {});
 
