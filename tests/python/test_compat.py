@@ -59,8 +59,8 @@ def test_unmodelled_names_of_served_modules_say_which(tmp_path):
     for line, missing in [("from aie.iron.dataflow import ObjectFifoJoin", "aie.iron.dataflow.ObjectFifoJoin"),
                           ("from aie.helpers.taplib import TensorTiler3D", "aie.helpers.taplib.TensorTiler3D"),
                           ("from aie.dialects.aiex import v8bfp16ebs8", "aie.dialects.aiex.v8bfp16ebs8"),
-                          ("from aie.dialects._aie_enum_gen import AIETileType",
-                           "aie.dialects._aie_enum_gen.AIETileType"),
+                          ("from aie.dialects._aie_enum_gen import LockAction",
+                           "aie.dialects._aie_enum_gen.LockAction"),
                           ("import aie.extras.dialects.memref as m\nm.alloc", "aie.extras.dialects.memref.alloc")]:
         design.write_text(line + "\n")
         r = subprocess.run([CLI, "python", str(design)], capture_output=True, text=True, timeout=120)
