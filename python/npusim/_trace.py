@@ -139,7 +139,8 @@ class Value:
     def __bool__(self):
         raise NotImplementedError(
             "npusim: a value computed inside a worker body cannot decide Python control flow (if/while/and/or) "
-            "while the body is recorded; IRON traces the body once too (use arithmetic, or range_)")
+            "while the body is recorded; IRON traces the body once too (use arithmetic, range_, or "
+            "aie.helpers.dialects.scf's if_/else_)")
 
     def __index__(self):
         raise NotImplementedError(
