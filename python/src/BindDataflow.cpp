@@ -12,7 +12,8 @@ namespace npusim::python {
 
 namespace {
 
-iron::StreamDims stream_dims(const std::vector<std::pair<std::int64_t, std::int64_t>>& d) { return d; }
+using Dims = std::vector<std::pair<std::int64_t, std::int64_t>>;
+iron::StreamDims stream_dims(const Dims& d) { return d; }
 
 } // namespace
 
@@ -25,35 +26,51 @@ void bind_dataflow(py::module_& m) {
         .def(
             "forward",
             [](const iron::ObjectFifoHandle& h, std::optional<iron::TensorType> obj_type, std::optional<int> depth,
-               const std::string& name, std::optional<iron::Tile> tile) {
-                return h.forward(tile.value_or(iron::AnyMemTile), std::move(obj_type), depth, name);
+               const std::string& name, std::optional<iron::Tile> tile, const Dims& dims_to_stream,
+               const Dims& dims_from_stream) {
+                iron::ForwardOptions o;
+                o.tile = tile.value_or(iron::AnyMemTile);
+                o.obj_type = std::move(obj_type);
+                o.depth = depth;
+                o.name = name;
+                o.dims_to_stream = stream_dims(dims_to_stream);
+                o.dims_from_stream = stream_dims(dims_from_stream);
+                return h.forward(std::move(o));
             },
             py::arg("obj_type") = py::none(), py::arg("depth") = py::none(), py::arg("name") = "",
-            py::arg("tile") = py::none())
+            py::arg("tile") = py::none(), py::arg("dims_to_stream") = Dims{}, py::arg("dims_from_stream") = Dims{})
         .def(
             "split",
             [](const iron::ObjectFifoHandle& h, std::vector<std::int64_t> offsets, std::vector<iron::TensorType> types,
-               std::vector<std::string> names, std::vector<int> depths, std::optional<iron::Tile> tile) {
+               std::vector<std::string> names, std::vector<int> depths, std::optional<iron::Tile> tile,
+               const std::vector<Dims>& dims_to_stream, const std::vector<Dims>& dims_from_stream) {
                 iron::LinkOptions o;
                 o.tile = tile.value_or(iron::AnyMemTile);
                 o.obj_types = std::move(types);
                 o.names = std::move(names);
                 o.depths = std::move(depths);
+                for (const auto& d : dims_to_stream) o.dims_to_stream.push_back(stream_dims(d));
+                for (const auto& d : dims_from_stream) o.dims_from_stream.push_back(stream_dims(d));
                 return h.split(std::move(offsets), std::move(o));
             },
-            py::arg("offsets"), py::arg("obj_types"), py::arg("names"), py::arg("depths"), py::arg("tile") = py::none())
+            py::arg("offsets"), py::arg("obj_types"), py::arg("names"), py::arg("depths"), py::arg("tile") = py::none(),
+            py::arg("dims_to_stream") = std::vector<Dims>{}, py::arg("dims_from_stream") = std::vector<Dims>{})
         .def(
             "join",
             [](const iron::ObjectFifoHandle& h, std::vector<std::int64_t> offsets, std::vector<iron::TensorType> types,
-               std::vector<std::string> names, std::vector<int> depths, std::optional<iron::Tile> tile) {
+               std::vector<std::string> names, std::vector<int> depths, std::optional<iron::Tile> tile,
+               const std::vector<Dims>& dims_to_stream, const std::vector<Dims>& dims_from_stream) {
                 iron::LinkOptions o;
                 o.tile = tile.value_or(iron::AnyMemTile);
                 o.obj_types = std::move(types);
                 o.names = std::move(names);
                 o.depths = std::move(depths);
+                for (const auto& d : dims_to_stream) o.dims_to_stream.push_back(stream_dims(d));
+                for (const auto& d : dims_from_stream) o.dims_from_stream.push_back(stream_dims(d));
                 return h.join(std::move(offsets), std::move(o));
             },
-            py::arg("offsets"), py::arg("obj_types"), py::arg("names"), py::arg("depths"), py::arg("tile") = py::none());
+            py::arg("offsets"), py::arg("obj_types"), py::arg("names"), py::arg("depths"), py::arg("tile") = py::none(),
+            py::arg("dims_to_stream") = std::vector<Dims>{}, py::arg("dims_from_stream") = std::vector<Dims>{});
 
     py::class_<iron::ObjectFifo>(m, "ObjectFifo")
         .def(py::init([](const iron::TensorType& t, std::optional<std::string> name, int depth,

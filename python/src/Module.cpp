@@ -9,4 +9,5 @@ PYBIND11_MODULE(_npusim, m) {
     npusim::python::bind_workers(m);
     npusim::python::bind_runtime(m);
     npusim::python::bind_program(m);
+    npusim::python::bind_matmul(m);
 }

@@ -84,17 +84,19 @@ class ObjectFifoHandle:
         return {k: v for k, v in kw.items() if v is not None}
 
     # ---- design time ----
-    def forward(self, placement=None, obj_type=None, depth=None, name=None, tile=None, **unsupported):
+    def forward(self, placement=None, obj_type=None, depth=None, name=None, tile=None, dims_to_stream=None,
+                dims_from_stream=None, **unsupported):
         if unsupported:
             raise NotImplementedError(f"forward({', '.join(k + '=' for k in unsupported)}) is not supported by npusim")
         with _Located(where()):
             t = tile if tile is not None else placement
             native = self._native.forward(obj_type=tensor_type(obj_type) if obj_type is not None else None,
-                                          depth=depth, name=name or "", tile=getattr(t, "_native", None))
+                                          depth=depth, name=name or "", tile=getattr(t, "_native", None),
+                                          dims_to_stream=_dims(dims_to_stream), dims_from_stream=_dims(dims_from_stream))
         return ObjectFifo._wrap(native)
 
     def _link(self, split, offsets, obj_types=None, names=None, depths=None, tile=None, placement=None,
-              **unsupported):
+              dims_to_stream=None, dims_from_stream=None, **unsupported):
         if unsupported:
             raise NotImplementedError(f"{'split' if split else 'join'}({', '.join(k + '=' for k in unsupported)}) "
                                       "is not supported by npusim")
@@ -102,7 +104,9 @@ class ObjectFifoHandle:
         with _Located(where()):
             f = self._native.split if split else self._native.join
             subs = f([int(o) for o in offsets], [tensor_type(x) for x in (obj_types or [])], list(names or []),
-                     [int(d) for d in (depths or [])], getattr(t, "_native", None))
+                     [int(d) for d in (depths or [])], getattr(t, "_native", None),
+                     dims_to_stream=[_dims(d) for d in (dims_to_stream or [])],
+                     dims_from_stream=[_dims(d) for d in (dims_from_stream or [])])
         return [ObjectFifo._wrap(s) for s in subs]
 
     def split(self, offsets, **kw):

@@ -52,3 +52,28 @@ def reduce_min(tile_size=1024, dtype=np.int32, vectorized=True, **_):
 
 def reduce_max(tile_size=1024, dtype=np.int32, vectorized=True, **_):
     return _LibraryKernel("reduce_max", tile_size, dtype, vectorized)
+
+
+class _NativeKernel(_KernelBase):
+    def __init__(self, native):
+        self._native = native
+        self._name = native.name
+
+
+def mm(dim_m=64, dim_k=64, dim_n=64, input_dtype=np.int16, output_dtype=np.int16, b_col_maj=False, c_col_maj=False,
+       use_chess=False, emulate_bf16_mmul_with_bfp16=False, vectorized=True, **_):
+    """IRON kernels.mm: C += A.B on m x k and k x n blocks in the mmul-blocked layout (mm.cc), with
+    `.zero` (its zero-fill kernel) and `.mac_dims` (r, s, t): npusim's matmul kernel and cost model,
+    the ones `npusim run matmul_*` binds."""
+    loc = where()
+    for flag, given in (("b_col_maj", b_col_maj), ("c_col_maj", c_col_maj),
+                        ("emulate_bf16_mmul_with_bfp16", emulate_bf16_mmul_with_bfp16), ("vectorized=False", not vectorized)):
+        if given:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.iron.kernels.mm({flag}) is not supported by npusim")
+    with _Located(loc):
+        mmk, zero, dims = _npusim.matmul_kernels(int(dim_m), int(dim_k), int(dim_n), dtype_name(input_dtype),
+                                                 dtype_name(output_dtype), _arch())
+    k = _NativeKernel(mmk)
+    k.zero = _NativeKernel(zero)
+    k.mac_dims = tuple(dims)
+    return k

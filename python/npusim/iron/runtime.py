@@ -80,6 +80,8 @@ class Runtime:
                     raise design_error(loc, f"Runtime: fifo '{a.name}' was passed itself; pass a handle")
                 if isinstance(a, ObjectFifoHandle):
                     handles.append(a._native)
+                elif isinstance(a, (list, tuple)):  # a list of handles (one per column, as E7 passes them)
+                    handles += [h._native for h in a if isinstance(h, ObjectFifoHandle)]
                 args.append(a)
         self.tensor_types = tensors
         self._args = args

@@ -85,6 +85,11 @@ class Worker:
                 stack_size=int(stack_size) if stack_size else 0x400, name=name or "", trace=bool(trace))
         self.tile = t
 
+    @staticmethod
+    def grid(rows, cols, factory):
+        """IRON Worker.grid: a rows x cols nested list of factory(r, c)."""
+        return [[factory(r, c) for c in range(cols)] for r in range(rows)]
+
     @property
     def name(self):
         return self._native.name

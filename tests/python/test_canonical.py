@@ -1,0 +1,107 @@
+"""The canonical designs as IRON Python files (examples/python): outputs against numpy, cycles equal to
+their C++ twins' (`npusim run NAME --device npu2 --json` at the same parameters). A design that needs an
+IRON piece npusim does not serve yet is written as IRON's original is and marked xfail(strict) naming
+the piece, so that the test reports it as soon as the piece exists."""
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+import npusim
+from conftest import CLI
+
+
+def twin(design, device="npu2", **params):
+    """Cycles of the C++ twin: npusim run DESIGN --device DEVICE --param K=V ... --json."""
+    args = [CLI, "run", design, "--device", device, "--json"]
+    for k, v in params.items():
+        args += ["--param", f"{k}={v}"]
+    return json.loads(subprocess.run(args, capture_output=True, text=True, check=True, timeout=120).stdout)["cycles"]
+
+
+def missing(piece, raises=NotImplementedError):
+    return pytest.mark.xfail(strict=True, raises=raises, reason=f"npusim does not serve {piece} yet")
+
+
+@pytest.mark.timeout(30)
+def test_passthrough_dmas_forwards_through_a_mem_tile(example):
+    mod = example("passthrough_dmas")
+    a = np.arange(1, 4097, dtype=np.int32)
+    b, c = np.zeros_like(a), np.zeros_like(a)
+    run = npusim.simulate(mod.design(4096), [a, b, c])
+    assert np.array_equal(c, a)
+    assert not b.any()  # the middle tensor is not used
+    assert run.cycles == twin("passthrough_dmas")
+
+
+@pytest.mark.timeout(60)
+def test_matmul_whole_array_matches_numpy_and_its_cpp_twin(example):
+    mod = example("matmul_whole_array")
+    M = K = N = 256
+    rng = np.random.default_rng(1726250518)
+    a = rng.integers(-8192, 8192, M * K, dtype=np.int16)
+    b = rng.integers(-8192, 8192, K * N, dtype=np.int16)
+    c = np.zeros(M * N, dtype=np.int16)
+    run = mod.matmul_whole_array(a, b, c, M=M, K=K, N=N, m=32, k=32, n=32)
+    want = (a.reshape(M, K).astype(np.int64) @ b.reshape(K, N).astype(np.int64)).astype(np.int16)
+    assert np.array_equal(c.reshape(M, N), want)
+    assert len(run.cores) == 4 * 8  # every column of npu2
+    assert run.cycles == twin("matmul_whole_array", M=M, K=K, N=N, m=32, k=32, n=32)
+
+
+@pytest.mark.timeout(30)
+@missing("aie.helpers.taplib.TensorTiler2D")
+def test_memcpy_bypass_and_worker_paths(example):
+    mod = example("memcpy")
+    for bypass in (True, False):
+        a = np.arange(1, 16385, dtype=np.int32)
+        b = np.zeros_like(a)
+        run = npusim.simulate(mod.design(16384, columns=2, channels=2, bypass=bypass), [a, b])
+        assert np.array_equal(b, a)
+        assert run.cycles == twin("memcpy", columns=2, channels=2, bypass=int(bypass))
+
+
+@pytest.mark.timeout(30)
+@missing("aie.helpers.taplib.TensorTiler2D")
+def test_transpose_dma_reads_column_major(example):
+    mod = example("transpose_dma")
+    a = np.random.default_rng(2).integers(0, 2**32, (64, 64), dtype=np.uint32)
+    c = np.zeros((64, 64), dtype=np.uint32)
+    run = npusim.simulate(mod.design(64, 64), [a, np.zeros_like(a), c])
+    assert np.array_equal(c, a.T)
+    assert run.cycles == twin("transpose_dma")
+
+
+@pytest.mark.timeout(30)
+@missing("aie.helpers.taplib.TensorTiler2D")
+def test_per_tile_drains_one_tile_per_task(example):
+    mod = example("per_tile")
+    program, _ = mod.design(8, 8, 2, 2)
+    out = np.zeros(64, dtype=np.int32)
+    run = npusim.simulate(program, [out])
+    assert np.array_equal(out, mod.golden(8, 8, 2, 2))
+    assert run.cycles == twin("per_tile")
+
+
+@pytest.mark.timeout(30)
+@missing("aie.iron.algorithms.reduce")
+def test_vector_reduce_max_through_algorithms_reduce(example):
+    mod = example("vector_reduce_max")
+    a = np.random.default_rng(7).integers(-1000, 1000, 2048, dtype=np.int32)
+    c = np.zeros(1, dtype=np.int32)
+    run = mod.vector_reduce_max(a, c, num_elements=2048)
+    assert c[0] == a.max()
+    assert run.cycles == twin("vector_reduce_max")
+
+
+@pytest.mark.timeout(30)
+@missing("the bfloat16 numpy type (from ml_dtypes import bfloat16)", raises=ImportError)
+def test_relu_bf16_on_every_column_and_channel(example):
+    mod = example("relu")
+    from ml_dtypes import bfloat16
+    x = np.random.default_rng(0).uniform(-3.0, 3.0, 65536).astype(bfloat16)
+    y = np.zeros_like(x)
+    run = mod.relu(x, y, size=65536)
+    assert np.array_equal(y.astype(np.float32), np.maximum(x.astype(np.float32), 0))
+    assert run.cycles == twin("relu")
