@@ -78,6 +78,18 @@ def test_algorithms_transform_tutorial_matches_its_cpp_twin(example):
 
 
 @pytest.mark.timeout(30)
+def test_vector_reduce_max_memtile_split_join_buffers_and_kernels_on_buffers(example):
+    mod = example("vector_reduce_max_memtile")
+    a = np.random.default_rng(11).integers(-1000, 1000, 8192, dtype=np.int32)
+    a[5000] = 4321  # in the third quarter of the third object
+    c = np.zeros(1, dtype=np.int32)
+    run = mod.vector_reduce_max(a, c)
+    assert c[0] == 4321
+    assert len(run.cores) == 4
+    assert run.cycles == twin("vector_reduce_max_memtile", size=8192)
+
+
+@pytest.mark.timeout(30)
 @missing("aie.helpers.taplib.TensorTiler2D")
 def test_memcpy_bypass_and_worker_paths(example):
     mod = example("memcpy")

@@ -54,6 +54,11 @@ def reduce_max(tile_size=1024, dtype=np.int32, vectorized=True, **_):
     return _LibraryKernel("reduce_max", tile_size, dtype, vectorized)
 
 
+def compute_max(dtype=np.int32, **_):
+    """IRON kernels.compute_max: out[0] = max(a[0], b[0])."""
+    return _LibraryKernel("compute_max", 1, dtype)
+
+
 class _NativeKernel(_KernelBase):
     def __init__(self, native):
         self._native = native
