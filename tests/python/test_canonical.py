@@ -144,3 +144,18 @@ def test_relu_bf16_on_every_column_and_channel(example):
     run = mod.relu(x, y, size=65536)
     assert np.array_equal(y.astype(np.float32), np.maximum(x.astype(np.float32), 0))
     assert run.cycles == twin("relu")
+
+
+@pytest.mark.timeout(30)
+def test_kernels_mm_options_it_does_not_model_and_dtypes_mm_does_not_build():
+    from npusim.iron import kernels
+
+    with pytest.raises(NotImplementedError, match=r"test_canonical.py:\d+: aie.iron.kernels.mm\(b_col_maj\) is not "
+                                                  "supported by npusim"):
+        kernels.mm(dim_m=32, dim_k=32, dim_n=32, input_dtype=np.int16, output_dtype=np.int32, b_col_maj=True)
+    with pytest.raises(npusim.DesignError, match=r"test_canonical.py:\d+: .*dtype_in=i16 dtype_out=i8 is not a "
+                                                 "combination the mm kernel builds"):
+        kernels.mm(dim_m=32, dim_k=32, dim_n=32, input_dtype=np.int16, output_dtype=np.int8)
+    mm = kernels.mm(dim_m=32, dim_k=32, dim_n=32, input_dtype=np.int8, output_dtype=np.int32)
+    assert mm.mac_dims == (8, 8, 8)  # npu2 (the default device): aie2p's i8 mmul
+    assert mm.zero.name == "zero_i32"
