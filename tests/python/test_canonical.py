@@ -147,6 +147,18 @@ def test_relu_bf16_on_every_column_and_channel(example):
 
 
 @pytest.mark.timeout(30)
+@missing("the bfloat16 numpy type (from ml_dtypes import bfloat16)", raises=ImportError)
+def test_softmax_bf16_per_tile_on_every_column_and_channel(example):
+    mod = example("softmax")
+    from ml_dtypes import bfloat16
+    x = np.random.default_rng(0).uniform(-4.0, 8.0, 65536).astype(bfloat16)
+    y = np.zeros_like(x)
+    run = mod.softmax(x, y, size=65536)
+    assert np.allclose(y.astype(np.float32), mod.golden(x), rtol=0.128)
+    assert run.cycles == twin("softmax", size=65536)
+
+
+@pytest.mark.timeout(30)
 def test_kernels_mm_options_it_does_not_model_and_dtypes_mm_does_not_build():
     from npusim.iron import kernels
 
@@ -159,3 +171,12 @@ def test_kernels_mm_options_it_does_not_model_and_dtypes_mm_does_not_build():
     mm = kernels.mm(dim_m=32, dim_k=32, dim_n=32, input_dtype=np.int8, output_dtype=np.int32)
     assert mm.mac_dims == (8, 8, 8)  # npu2 (the default device): aie2p's i8 mmul
     assert mm.zero.name == "zero_i32"
+
+
+def test_kernels_softmax_and_bf16_exp_bind_the_library_kernels_of_the_device_generation():
+    from npusim.iron import kernels
+
+    assert kernels.softmax(tile_size=1024).name == "softmax_bf16"
+    assert kernels.bf16_exp(tile_size=1024).name == "exp_bf16_1024"
+    with pytest.raises(NotImplementedError, match="aie.iron.kernels.gelu"):
+        kernels.gelu(tile_size=1024)

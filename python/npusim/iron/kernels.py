@@ -54,6 +54,16 @@ def reduce_max(tile_size=1024, dtype=np.int32, vectorized=True, **_):
     return _LibraryKernel("reduce_max", tile_size, dtype, vectorized)
 
 
+def softmax(tile_size=1024, **_):
+    """IRON kernels.softmax: the bf16 softmax of a tile (AIE2's table exp, AIE2P's exp2, by the device)."""
+    return _LibraryKernel("softmax", tile_size, "bfloat16")
+
+
+def bf16_exp(tile_size=1024, **_):
+    """IRON kernels.bf16_exp: exp of each bf16 element."""
+    return _LibraryKernel("bf16_exp", tile_size, "bfloat16")
+
+
 def compute_max(dtype=np.int32, **_):
     """IRON kernels.compute_max: out[0] = max(a[0], b[0])."""
     return _LibraryKernel("compute_max", 1, dtype)
@@ -82,3 +92,11 @@ def mm(dim_m=64, dim_k=64, dim_n=64, input_dtype=np.int16, output_dtype=np.int16
     k.zero = _NativeKernel(zero)
     k.mac_dims = tuple(dims)
     return k
+
+
+def __getattr__(name):
+    # An IRON kernel factory npusim's library lacks (gelu, conv2dk1, ...): a clear error naming it,
+    # also for `from aie.iron.kernels import X`, never an AttributeError without the reason.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise NotImplementedError(f"aie.iron.kernels.{name} is not supported by npusim (not in its kernel library)")
