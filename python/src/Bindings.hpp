@@ -19,6 +19,7 @@ void bind_workers(py::module_& m);
 void bind_runtime(py::module_& m);
 void bind_program(py::module_& m);
 void bind_matmul(py::module_& m);
+void bind_vision(py::module_& m);
 
 /// "int32", "uint8", "bfloat16", ... (numpy's dtype names) or npusim's "i32", "bf16": the DType;
 /// DesignError naming the type otherwise.

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_npusim, m) {
     npusim::python::bind_runtime(m);
     npusim::python::bind_program(m);
     npusim::python::bind_matmul(m);
+    npusim::python::bind_vision(m);
 }

@@ -89,6 +89,18 @@ def test_vector_reduce_max_memtile_split_join_buffers_and_kernels_on_buffers(exa
     assert run.cycles == twin("vector_reduce_max_memtile", size=8192)
 
 
+@pytest.mark.timeout(60)
+def test_edge_detect_vision_pipeline_broadcast_delay_self_loop(example):
+    mod = example("edge_detect")
+    W, H = 64, 36
+    img = np.random.default_rng(12).integers(-128, 128, W * H * 4, dtype=np.int8)
+    out = np.zeros_like(img)
+    run = npusim.simulate(mod.design(W, H), [img, np.zeros((16, 16), np.int32), out])
+    assert np.array_equal(out.view(np.uint8), mod.golden(img, W, H))
+    assert [c["kernel_calls"] for c in run.cores][:1] == [H]  # rgba2gray: one call per line
+    assert run.cycles == twin("edge_detect", width=W, height=H)
+
+
 @pytest.mark.timeout(30)
 @missing("aie.helpers.taplib.TensorTiler2D")
 def test_memcpy_bypass_and_worker_paths(example):

@@ -94,6 +94,37 @@ def mm(dim_m=64, dim_k=64, dim_n=64, input_dtype=np.int16, output_dtype=np.int16
     return k
 
 
+class _VisionKernel(_NativeKernel):
+    def __init__(self, kind, line_width, dtype=np.uint8):
+        loc = where()
+        if np.dtype(dtype) != np.uint8:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.iron.kernels.{kind}(dtype={np.dtype(dtype).name}) is "
+                                      "not supported by npusim (uint8 lines only)")
+        with _Located(loc):
+            super().__init__(_npusim.vision_kernel(kind, int(line_width)))
+
+
+# IRON's vision factories (python/iron/kernels/vision.py): one line of `line_width` pixels a call.
+def rgba2gray(line_width=1920, use_chess=False, **_):
+    return _VisionKernel("rgba2gray", line_width)
+
+
+def gray2rgba(line_width=1920, use_chess=False, **_):
+    return _VisionKernel("gray2rgba", line_width)
+
+
+def filter2d(line_width=1920, use_chess=False, **_):
+    return _VisionKernel("filter2d", line_width)
+
+
+def threshold(line_width=1920, dtype=np.uint8, use_chess=False, **_):
+    return _VisionKernel("threshold", line_width, dtype)
+
+
+def add_weighted(line_width=1920, dtype=np.uint8, use_chess=False, **_):
+    return _VisionKernel("add_weighted", line_width, dtype)
+
+
 def __getattr__(name):
     # An IRON kernel factory npusim's library lacks (gelu, conv2dk1, ...): a clear error naming it,
     # also for `from aie.iron.kernels import X`, never an AttributeError without the reason.
