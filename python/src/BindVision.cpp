@@ -1,4 +1,5 @@
-// The vision kernels of aie.iron.kernels (rgba2gray, filter2d, threshold, gray2rgba, add_weighted)
+// The vision kernels of aie.iron.kernels (rgba2gray, rgba2hue, filter2d, threshold, gray2rgba,
+// add_weighted, bitwise_or, bitwise_and)
 // for Python: the reference kernels and cost models the C++ vision designs bind
 // (kernels_ref/include/npusim/kernels/vision.hpp), with IRON's argument types (python/iron/kernels/
 // vision.py: u8 lines, i32 widths, i16/i8 scalars, an i16 3 x 3 filter).
@@ -38,6 +39,15 @@ iron::Kernel vision_kernel(const std::string& name, std::int64_t line_width) {
     if (name == "add_weighted")
         return Kernel("addWeightedLine", &k::add_weighted_line, {line, line, line, i32, i16, i16, i8},
                       [](std::span<const KernelArg> a) { return k::add_weighted_line_cycles(width_arg(a, 3)); });
+    if (name == "rgba2hue")
+        return Kernel("rgba2hueLine", &k::rgba2hue_line, {rgba, line, i32},
+                      [](std::span<const KernelArg> a) { return k::rgba2hue_line_cycles(width_arg(a, 2)); });
+    if (name == "bitwise_or")
+        return Kernel("bitwiseORLine", &k::bitwise_or_line, {line, line, line, i32},
+                      [](std::span<const KernelArg> a) { return k::bitwise_line_cycles(width_arg(a, 3)); });
+    if (name == "bitwise_and")
+        return Kernel("bitwiseANDLine", &k::bitwise_and_line, {line, line, line, i32},
+                      [](std::span<const KernelArg> a) { return k::bitwise_line_cycles(width_arg(a, 3)); });
     PyErr_SetString(PyExc_NotImplementedError, ("aie.iron.kernels." + name + ": not in npusim's kernel library").c_str());
     throw py::error_already_set();
 }

@@ -101,6 +101,19 @@ def test_edge_detect_vision_pipeline_broadcast_delay_self_loop(example):
     assert run.cycles == twin("edge_detect", width=W, height=H)
 
 
+@pytest.mark.timeout(60)
+def test_color_detect_two_bands_broadcast_between_cores(example):
+    mod = example("color_detect")
+    W, H = 128, 8
+    img = np.random.default_rng(13).integers(-128, 127, W * H * 4, dtype=np.int8)
+    out = np.zeros_like(img)
+    run = npusim.simulate(mod.design(W, H), [img, np.zeros((16, 16), np.int32), out])
+    want = mod.golden(img)
+    assert np.array_equal(out.view(np.uint8), want)
+    assert want.any() and not want.all()  # some pixels kept, some blacked out
+    assert run.cycles == twin("color_detect", width=W, height=H)
+
+
 @pytest.mark.timeout(30)
 @missing("aie.helpers.taplib.TensorTiler2D")
 def test_memcpy_bypass_and_worker_paths(example):

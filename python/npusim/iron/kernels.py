@@ -125,6 +125,18 @@ def add_weighted(line_width=1920, dtype=np.uint8, use_chess=False, **_):
     return _VisionKernel("add_weighted", line_width, dtype)
 
 
+def rgba2hue(line_width=1920, use_chess=False, **_):
+    return _VisionKernel("rgba2hue", line_width)
+
+
+def bitwise_or(line_width=1920, dtype=np.uint8, use_chess=False, **_):
+    return _VisionKernel("bitwise_or", line_width, dtype)
+
+
+def bitwise_and(line_width=1920, dtype=np.uint8, use_chess=False, **_):
+    return _VisionKernel("bitwise_and", line_width, dtype)
+
+
 def __getattr__(name):
     # An IRON kernel factory npusim's library lacks (gelu, conv2dk1, ...): a clear error naming it,
     # also for `from aie.iron.kernels import X`, never an AttributeError without the reason.
