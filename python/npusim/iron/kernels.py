@@ -1,5 +1,8 @@
-"""aie.iron.kernels: the built-in kernel factories with IRON's signatures (python/iron/kernels/),
-bound to npusim's kernel library."""
+"""aie.iron.kernels: the built-in kernel factories with IRON's signatures (mlir-aie python/iron/kernels/
+at 3ca0193: eltwise.py, reduce.py, activation.py), bound to npusim's kernel library
+(harness/KernelLibrary.hpp). The activations pick the current device's generation, as IRON's
+_detect_arch does. Factories IRON ships that npusim's library lacks raise NotImplementedError naming
+themselves."""
 import numpy as np
 
 from .. import _npusim
@@ -52,3 +55,78 @@ def reduce_min(tile_size=1024, dtype=np.int32, vectorized=True, **_):
 
 def reduce_max(tile_size=1024, dtype=np.int32, vectorized=True, **_):
     return _LibraryKernel("reduce_max", tile_size, dtype, vectorized)
+
+
+def compute_max(dtype=np.int32, **_):
+    return _LibraryKernel("compute_max", 1, dtype)
+
+
+def bf16_exp(tile_size=1024, **_):
+    return _LibraryKernel("bf16_exp", tile_size, "bfloat16")
+
+
+def softmax(tile_size=1024, **_):
+    return _LibraryKernel("softmax", tile_size, "bfloat16")
+
+
+def gelu(tile_size=1024, **_):
+    """gelu_bf16(in, out) of bf16[1024] (activation.py gelu)."""
+    return _LibraryKernel("gelu", tile_size, "bfloat16")
+
+
+def silu(tile_size=1024, **_):
+    """silu_bf16(in, out) of bf16[1024] (activation.py silu)."""
+    return _LibraryKernel("silu", tile_size, "bfloat16")
+
+
+def swiglu(tile_size=1024, **_):
+    """swiglu_bf16(in, w1, w2, out) of bf16[1024] (activation.py swiglu)."""
+    return _LibraryKernel("swiglu", tile_size, "bfloat16")
+
+
+# activation.py's numpy references (float32 math, cast back to the input's dtype)
+def relu_ref(x):
+    return np.maximum(x.astype(np.float32), 0.0).astype(x.dtype)
+
+
+def silu_ref(x):
+    xf = x.astype(np.float32)
+    return (xf / (1.0 + np.exp(-xf))).astype(x.dtype)
+
+
+def gelu_ref(x):
+    xf = x.astype(np.float32)
+    c = np.float32(np.sqrt(2.0 / np.pi))
+    return (0.5 * xf * (1.0 + np.tanh(c * (xf + np.float32(0.044715) * xf ** 3)))).astype(x.dtype)
+
+
+def bf16_exp_ref(x):
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.exp(x.astype(np.float32)).astype(x.dtype)
+
+
+def softmax_ref(x, *, tile_size=1024):
+    xf = x.astype(np.float32)
+    if xf.size % tile_size != 0:
+        raise ValueError(f"softmax_ref: x has {xf.size} elements; not a multiple of tile_size={tile_size}")
+    flat = xf.reshape(-1, tile_size)
+    e = np.exp(flat - flat.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).reshape(x.shape).astype(x.dtype)
+
+
+def _not_in_library(name):
+    def factory(*_args, **_kwargs):
+        raise NotImplementedError(f"aie.iron.kernels.{name}: not in npusim's kernel library (use an "
+                                  "ExternalFunction with the kernel's source)")
+    factory.__name__ = name
+    return factory
+
+
+for _name in ("mm", "mv", "cascade_mm", "rgba2hue", "threshold", "bitwise_or", "bitwise_and", "gray2rgba",
+              "rgba2gray", "filter2d", "add_weighted", "conv2dk1", "conv2dk3", "conv2dk1_skip", "conv2dk1_i8",
+              "conv2dk14", "conv2dk1_skip_init", "bn_conv2dk1_relu", "bn_conv2dk3", "bn_conv2dk1_i8",
+              "bn_conv2dk1_skip", "bn_conv2dk3_dw", "bn_conv2dk1_relu_xy_pool_padded", "bn_fc_relu_ui16_pad",
+              "bn_conv2dk1_partial_put_i8", "bn_conv2dk1_partial_get_relu_i8", "bn_conv2dk3_dw_out_split",
+              "bn_conv2dk1_input_split_partial_put_ui8", "bn_conv2dk1_input_split_partial_skip_get"):
+    globals()[_name] = _not_in_library(_name)
+del _name

@@ -1,0 +1,56 @@
+"""aie.iron.kernels: each factory npusim serves, built with IRON's signature (mlir-aie
+python/iron/kernels/ at 3ca0193: names, keyword arguments and defaults, the kernel symbol and
+argument types each returns); the factories IRON ships that the library lacks say so. The kernels' numerics are tested in C++
+(tests/kernels_ref, the ml/swiglu design)."""
+import numpy as np
+import pytest
+
+import npusim
+from npusim.iron import kernels
+from npusim.iron.device import device_for
+
+
+def _sig(k):
+    n = k._native
+    return k.name, [n.arg_type(i) for i in range(n.arg_count)]
+
+
+BF16_TILE = "bf16[1024]"
+
+
+@pytest.mark.parametrize("call,name,types", [
+    (lambda: kernels.passthrough(tile_size=4096, dtype=np.int32), "passThroughLine", ["i32[4096]", "i32[4096]", "i32 scalar"]),
+    (lambda: kernels.scale(tile_size=1024, dtype=np.int16, vectorized=False, use_chess=False),
+     "vector_scalar_mul_scalar", ["i16[1024]", "i16[1024]", "i32[1]", "i32 scalar"]),
+    (lambda: kernels.add(tile_size=1024, vectorized=True), "eltwise_add_bf16_vector", [BF16_TILE] * 3),
+    (lambda: kernels.mul(tile_size=1024, vectorized=False), "eltwise_mul_bf16_scalar", [BF16_TILE] * 3),
+    (lambda: kernels.relu(tile_size=1024), "bf16_relu", [BF16_TILE] * 2),
+    (lambda: kernels.reduce_add(tile_size=1024, dtype=np.int32, vectorized=True), "reduce_add_vector",
+     ["i32[1024]", "i32[1]", "i32 scalar"]),
+    (lambda: kernels.reduce_min(tile_size=512, dtype=np.int32, vectorized=False), "reduce_min_scalar",
+     ["i32[512]", "i32[1]", "i32 scalar"]),
+    (lambda: kernels.reduce_max(tile_size=1024, dtype="bfloat16", vectorized=True), "reduce_max_vector_bfloat16",
+     [BF16_TILE, "bf16[2]", "i32 scalar"]),
+    (lambda: kernels.compute_max(dtype=np.int32), "compute_max", ["i32[1]"] * 3),
+    (lambda: kernels.bf16_exp(tile_size=1024), "exp_bf16_1024", [BF16_TILE] * 2),
+    (lambda: kernels.softmax(tile_size=1024), "softmax_bf16", [BF16_TILE, BF16_TILE, "i32 scalar"]),
+    (lambda: kernels.gelu(tile_size=1024), "gelu_bf16", [BF16_TILE] * 2),
+    (lambda: kernels.silu(tile_size=1024), "silu_bf16", [BF16_TILE] * 2),
+    (lambda: kernels.swiglu(tile_size=1024), "swiglu_bf16", [BF16_TILE] * 4),
+])
+def test_factory_with_irons_signature(call, name, types):
+    for dev in (device_for("npu1_1col"), device_for("npu2")):
+        npusim.iron.set_current_device(dev)
+        assert _sig(call()) == (name, types)
+
+
+def test_fixed_tile_factories_refuse_other_sizes_as_iron_does():
+    for f in (kernels.gelu, kernels.silu, kernels.swiglu):
+        with pytest.raises(Exception, match=r"tile_size must be 1024 to match the hard-coded C\+\+ loop bound, got 512"):
+            f(tile_size=512)
+
+
+def test_factories_npusim_lacks_name_themselves():
+    for name in ("mm", "mv", "cascade_mm", "conv2dk1", "filter2d"):
+        with pytest.raises(NotImplementedError, match=f"aie.iron.kernels.{name}: not in npusim's kernel library"):
+            getattr(kernels, name)(dim_m=64)
