@@ -373,6 +373,21 @@ void add_harness(Catalog& c) {
           "design 'softmax': parameter size=4096 must be a positive multiple of 8192 (tile_size 1024 x columns=4 x "
           "channels=2)",
           {"run", "softmax", "--device", "npu1", "--param", "size=4096"});
+    c.site("examples/src/Swiglu.cpp");
+    c.cli("example.swiglu_size", kDesign,
+          "design 'swiglu': parameter size=2048 must be a positive multiple of 4096 (1024-element lines x "
+          "columns=4)",
+          {"run", "swiglu", "--device", "npu1", "--param", "size=2048"});
+    c.cli("example.swiglu_columns", kDesign,
+          "design 'swiglu': parameter columns=5 exceeds device npu1's 4 columns (or is below 1)",
+          {"run", "swiglu", "--device", "npu1", "--param", "columns=5"});
+    c.site("examples/src/RmsNorm.cpp");
+    c.cli("example.rms_norm_rows", kDesign,
+          "design 'rms_norm': parameter sequence_length=12 must be a positive multiple of 8 (the cores)",
+          {"run", "rms_norm", "--device", "npu2", "--param", "sequence_length=12"});
+    c.cli("example.rms_norm_cols", kDesign,
+          "design 'rms_norm': parameter embedding_dim=100 must be a positive multiple of 16 (the kernel's vector)",
+          {"run", "rms_norm", "--device", "npu2", "--param", "embedding_dim=100"});
     c.site("examples/src/Conv2d.cpp");
     c.cli("example.conv2d_width", kDesign,
           "design 'conv2d': parameter width=12: width must be a multiple of 8 and >= 8 (conv2d.py)",
