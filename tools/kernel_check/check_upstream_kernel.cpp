@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
     spec.source_file = argv[1];
     spec.arch = std::string(argv[2]) == "aie2" ? npusim::model::Arch::AIE2 : npusim::model::Arch::AIE2P;
     npusim::kernel_check::BuildFacts facts;
+    facts.aie2p = spec.arch == npusim::model::Arch::AIE2P;
     for (int i = 3; i < argc; ++i) {
         const std::string a = argv[i];
         if (a.starts_with("-I"))
