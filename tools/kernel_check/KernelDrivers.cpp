@@ -285,6 +285,7 @@ std::vector<Driven> drive_all(void* handle, const BuildFacts& facts, void (*rese
     by_width<AddBitwise>(entries, facts.bit_width, true);
     add_reduce(entries);
     add_ml_kernels(entries, facts);
+    add_mm_kernels(entries, facts);
     std::vector<Driven> out;
     for (const auto& e : entries) {
         void* fn = ::dlsym(handle, e.name.c_str());

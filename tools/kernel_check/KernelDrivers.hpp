@@ -13,6 +13,7 @@ namespace npusim::kernel_check {
 struct BuildFacts {
     int bit_width = 32; ///< the sources' #else branch when BIT_WIDTH is not given
     bool aie2p = false; ///< built for AIE2P (the aie2p/ sources' numerics differ from aie2/'s)
+    int dim_m = 64, dim_k = 64, dim_n = 64; ///< mm.cc's -DDIM_M/K/N (its defaults 64)
 };
 
 /// One entry point this tool can drive: calls it (the dlsym'd address) and returns the first
@@ -21,6 +22,9 @@ struct Entry {
     std::string name;
     std::function<std::string(void*)> run;
 };
+
+/// mm.cc's integer matmuls and zero fills (KernelDriversMm.cpp).
+void add_mm_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 
 /// The ML kernels (KernelDriversMl.cpp): bf16_exp, softmax, silu, gelu, swiglu, rms_norm, against
 /// npusim's plain C++ reference kernels (kernels_ref/src) for the build's generation.

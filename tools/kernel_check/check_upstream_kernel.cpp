@@ -48,6 +48,9 @@ int main(int argc, char** argv) {
         else
             spec.compile_flags.push_back(a);
         if (a.starts_with("-DBIT_WIDTH=")) facts.bit_width = std::stoi(a.substr(12));
+        if (a.starts_with("-DDIM_M=")) facts.dim_m = std::stoi(a.substr(8));
+        if (a.starts_with("-DDIM_K=")) facts.dim_k = std::stoi(a.substr(8));
+        if (a.starts_with("-DDIM_N=")) facts.dim_n = std::stoi(a.substr(8));
     }
     npusim::harness::HostKernelLibrary lib;
     try {
