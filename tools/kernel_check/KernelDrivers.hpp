@@ -13,7 +13,8 @@ namespace npusim::kernel_check {
 struct BuildFacts {
     int bit_width = 32; ///< the sources' #else branch when BIT_WIDTH is not given
     bool aie2p = false; ///< built for AIE2P (the aie2p/ sources' numerics differ from aie2/'s)
-    int dim_m = 64, dim_k = 64, dim_n = 64; ///< mm.cc's -DDIM_M/K/N (its defaults 64)
+    int dim_m = 0, dim_k = 0, dim_n = 0; ///< -DDIM_M/K/N, 0 when not given (mm.cc's default 64, mv.cc's 32)
+    std::string source; ///< the source's file name (entry names repeat across sources: softmax_bf16)
 };
 
 /// One entry point this tool can drive: calls it (the dlsym'd address) and returns the first

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <dlfcn.h>
 #include <exception>
+#include <filesystem>
 #include <fmt/format.h>
 #include <string>
 
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
     spec.arch = std::string(argv[2]) == "aie2" ? npusim::model::Arch::AIE2 : npusim::model::Arch::AIE2P;
     npusim::kernel_check::BuildFacts facts;
     facts.aie2p = spec.arch == npusim::model::Arch::AIE2P;
+    facts.source = std::filesystem::path(argv[1]).filename().string();
     for (int i = 3; i < argc; ++i) {
         const std::string a = argv[i];
         if (a.starts_with("-I"))
