@@ -6,6 +6,7 @@
 #include "npusim/frontend/RecordedBody.hpp"
 #include "npusim/harness/KernelCompiler.hpp"
 #include "npusim/harness/KernelLibrary.hpp"
+#include "npusim/harness/KernelLibraryLinalg.hpp"
 #include "npusim/model/Error.hpp"
 
 namespace npusim::python {
@@ -134,6 +135,20 @@ void bind_workers(py::module_& m) {
     m.def("library_kernel", &library_kernel, py::arg("name"), py::arg("tile_size"), py::arg("dtype"),
           py::arg("vectorized") = true, py::arg("arch") = "aie2p",
           "A kernel of npusim's library (aie.iron.kernels.<name>), bound to the reference kernels.");
+    m.def(
+        "library_mm",
+        [](std::int64_t m_, std::int64_t k, std::int64_t n, const std::string& in, const std::string& out,
+           bool vectorized, bool b_col_maj, bool c_col_maj, const std::string& arch) {
+            namespace k_ = harness::iron_kernels;
+            const auto a = arch == "aie2" ? model::Arch::AIE2 : model::Arch::AIE2P;
+            const DType ti = dtype_from_name(in), to = dtype_from_name(out);
+            auto mm = k_::mm(a, m_, k, n, ti, to, vectorized, b_col_maj, c_col_maj);
+            const auto d = k_::mac_dims(a, ti);
+            return py::make_tuple(mm, k_::mm_zero(m_, n, to), py::make_tuple(d.r, d.s, d.t));
+        },
+        py::arg("dim_m"), py::arg("dim_k"), py::arg("dim_n"), py::arg("input_dtype"), py::arg("output_dtype"),
+        py::arg("vectorized"), py::arg("b_col_maj"), py::arg("c_col_maj"), py::arg("arch"),
+        "aie.iron.kernels.mm: (the matmul kernel, its zero kernel, mac_dims) of npusim's library.");
     m.def(
         "external_function",
         [](const std::string& name, const py::list& types, std::optional<std::string> source_file,

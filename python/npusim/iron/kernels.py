@@ -114,6 +114,27 @@ def softmax_ref(x, *, tile_size=1024):
     return (e / e.sum(axis=1, keepdims=True)).reshape(x.shape).astype(x.dtype)
 
 
+class _NativeKernel(_KernelBase):
+    def __init__(self, native):
+        self._native = native
+        self._name = native.name
+
+
+def mm(dim_m=64, dim_k=64, dim_n=64, input_dtype=np.int16, output_dtype=np.int16, vectorized=True, b_col_maj=False,
+       c_col_maj=False, use_chess=False, emulate_bf16_mmul_with_bfp16=False, **_):
+    """linalg.py mm: matmul_<in>_<out>(a, b, c) of the device generation's mm.cc, C += A.B in the blocked
+    layout of .mac_dims; .zero is its zero_<out>(c). The scalar and column-major builds are not in
+    npusim's library."""
+    with _Located(where()):
+        native, zero, dims = _npusim.library_mm(int(dim_m), int(dim_k), int(dim_n), dtype_name(input_dtype),
+                                                dtype_name(output_dtype), bool(vectorized), bool(b_col_maj),
+                                                bool(c_col_maj), _arch())
+    k = _NativeKernel(native)
+    k.zero = _NativeKernel(zero)
+    k.mac_dims = tuple(dims)
+    return k
+
+
 def _not_in_library(name):
     def factory(*_args, **_kwargs):
         raise NotImplementedError(f"aie.iron.kernels.{name}: not in npusim's kernel library (use an "
@@ -122,7 +143,7 @@ def _not_in_library(name):
     return factory
 
 
-for _name in ("mm", "mv", "cascade_mm", "rgba2hue", "threshold", "bitwise_or", "bitwise_and", "gray2rgba",
+for _name in ("mv", "cascade_mm", "rgba2hue", "threshold", "bitwise_or", "bitwise_and", "gray2rgba",
               "rgba2gray", "filter2d", "add_weighted", "conv2dk1", "conv2dk3", "conv2dk1_skip", "conv2dk1_i8",
               "conv2dk14", "conv2dk1_skip_init", "bn_conv2dk1_relu", "bn_conv2dk3", "bn_conv2dk1_i8",
               "bn_conv2dk1_skip", "bn_conv2dk3_dw", "bn_conv2dk1_relu_xy_pool_padded", "bn_fc_relu_ui16_pad",

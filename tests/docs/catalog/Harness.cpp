@@ -6,6 +6,7 @@
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/harness/DesignRunner.hpp"
 #include "npusim/harness/KernelLibrary.hpp"
+#include "npusim/harness/KernelLibraryLinalg.hpp"
 #include "npusim/harness/KernelSet.hpp"
 #include "npusim/harness/NpyFile.hpp"
 #include "npusim/harness/Sweep.hpp"
@@ -251,6 +252,18 @@ void add_harness(Catalog& c) {
                  harness::iron_kernels::passthrough(4096, DType::bf16));
     NPUSIM_ERROR(c, "kernels.scale_dtype", kDesign, "scale() dtype must be np.int16 or np.int32, got i8",
                  harness::iron_kernels::scale(1024, DType::i8));
+    c.site("harness/src/KernelLibraryLinalg.cpp");
+    NPUSIM_ERROR(c, "kernels.mm_dtypes", kDesign,
+                 "mm(): unsupported (input_dtype, output_dtype) = (i32, i32). Supported: i8->i8, i8->i16, i8->i32, "
+                 "i16->i16, i16->i32, bf16->bf16, bf16->f32",
+                 harness::iron_kernels::mm(model::Arch::AIE2, 64, 64, 64, DType::i32, DType::i32));
+    NPUSIM_ERROR(c, "kernels.mm_variant", kDesign,
+                 "mm(): c_col_maj=True is not in npusim's kernel library (the vectorized row-major build is)",
+                 harness::iron_kernels::mm(model::Arch::AIE2, 64, 64, 64, DType::i16, DType::i16, true, false, true));
+    NPUSIM_ERROR(c, "kernels.mm_dims", kDesign,
+                 "mm(): dim_m=12, dim_k=64, dim_n=64 must be multiples of 8, 4 and 8 (2 x 4x4x4 mmul blocks per step "
+                 "of mm.cc's loop)",
+                 harness::iron_kernels::mm(model::Arch::AIE2, 12, 64, 64, DType::i16, DType::i16));
 
     c.component("Example designs",
                 "The parameter rules of the registered designs (`examples/src/`), as `npusim run DESIGN --param K=V` "
@@ -284,7 +297,8 @@ void add_harness(Catalog& c) {
     c.internal("example.gemm_path_vnni", "gemm_mod32: the AVX512-VNNI path was asked for on a CPU without it",
                "As example.gemm_path_avx2, for gemm_mod32_has_vnni().");
     c.internal("example.matmul_no_kernel", "matmul: no kernel for i16 -> i8",
-               "matmul::dtypes admits only the seven combinations the kernel bindings have.");
+               "matmul::dtypes and the mm factory admit only the seven combinations the kernel bindings "
+               "(harness/include/npusim/harness/KernelLibraryLinalg.hpp with_mm_types) have.");
     c.cli("example.matmul_shim_tasks", kDesign,
           "design 'matmul_single_core': one row block's fills need 8 (A) and 8 (B) shim tasks on one channel, more "
           "than its 4-deep task queue (a repeat over 2^6 is split into several tasks); use a larger n or more columns",
