@@ -7,6 +7,7 @@
 #include "npusim/harness/KernelCompiler.hpp"
 #include "npusim/harness/KernelLibrary.hpp"
 #include "npusim/harness/KernelLibraryLinalg.hpp"
+#include "npusim/harness/KernelLibraryVision.hpp"
 #include "npusim/model/Error.hpp"
 
 namespace npusim::python {
@@ -52,6 +53,14 @@ iron::Kernel library_kernel(const std::string& name, std::int64_t tile_size, con
     if (name == "reduce_min") return k::reduce_min(tile_size, t, vectorized, ks);
     if (name == "reduce_max") return k::reduce_max(tile_size, t, vectorized, ks);
     if (name == "compute_max") return k::compute_max(t, ks);
+    if (name == "rgba2hue") return k::rgba2hue(tile_size, ks);
+    if (name == "threshold") return k::threshold(tile_size, t, ks);
+    if (name == "bitwise_or") return k::bitwise_or(tile_size, t, ks);
+    if (name == "bitwise_and") return k::bitwise_and(tile_size, t, ks);
+    if (name == "gray2rgba") return k::gray2rgba(tile_size, ks);
+    if (name == "rgba2gray") return k::rgba2gray(tile_size, ks);
+    if (name == "filter2d") return k::filter2d(tile_size, ks);
+    if (name == "add_weighted") return k::add_weighted(tile_size, t, ks);
     const auto a = arch == "aie2" ? model::Arch::AIE2 : model::Arch::AIE2P;
     if (name == "bf16_exp") return k::bf16_exp(a, tile_size, ks);
     if (name == "softmax") return k::softmax(a, tile_size, ks);

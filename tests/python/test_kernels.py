@@ -37,6 +37,16 @@ BF16_TILE = "bf16[1024]"
     (lambda: kernels.gelu(tile_size=1024), "gelu_bf16", [BF16_TILE] * 2),
     (lambda: kernels.silu(tile_size=1024), "silu_bf16", [BF16_TILE] * 2),
     (lambda: kernels.swiglu(tile_size=1024), "swiglu_bf16", [BF16_TILE] * 4),
+    (lambda: kernels.rgba2hue(line_width=64), "rgba2hueLine", ["u8[256]", "u8[64]", "i32 scalar"]),
+    (lambda: kernels.threshold(line_width=64, dtype=np.uint8), "thresholdLine",
+     ["u8[64]", "u8[64]", "i32 scalar", "i16 scalar", "i16 scalar", "i8 scalar"]),
+    (lambda: kernels.bitwise_or(line_width=64), "bitwiseORLine", ["u8[64]"] * 3 + ["i32 scalar"]),
+    (lambda: kernels.bitwise_and(line_width=64, dtype=np.uint8), "bitwiseANDLine", ["u8[64]"] * 3 + ["i32 scalar"]),
+    (lambda: kernels.gray2rgba(line_width=64), "gray2rgbaLine", ["u8[64]", "u8[256]", "i32 scalar"]),
+    (lambda: kernels.rgba2gray(line_width=64), "rgba2grayLine", ["u8[256]", "u8[64]", "i32 scalar"]),
+    (lambda: kernels.filter2d(line_width=64), "filter2dLine", ["u8[64]"] * 4 + ["i32 scalar", "i16[3,3]"]),
+    (lambda: kernels.add_weighted(line_width=64), "addWeightedLine",
+     ["u8[64]"] * 3 + ["i32 scalar", "i16 scalar", "i16 scalar", "i8 scalar"]),
 ])
 def test_factory_with_irons_signature(call, name, types):
     for dev in (device_for("npu1_1col"), device_for("npu2")):
@@ -51,7 +61,7 @@ def test_fixed_tile_factories_refuse_other_sizes_as_iron_does():
 
 
 def test_factories_npusim_lacks_name_themselves():
-    for name in ("mv", "cascade_mm", "conv2dk1", "filter2d"):
+    for name in ("mv", "cascade_mm", "conv2dk1", "bn_conv2dk3"):
         with pytest.raises(NotImplementedError, match=f"aie.iron.kernels.{name}: not in npusim's kernel library"):
             getattr(kernels, name)(dim_m=64)
 
@@ -71,3 +81,10 @@ def test_mm_with_irons_signature_zero_and_mac_dims():
         kernels.mm(input_dtype=np.int32, output_dtype=np.int32)
     with pytest.raises(Exception, match=r"mm\(\): b_col_maj=True is not in npusim's kernel library"):
         kernels.mm(b_col_maj=True)
+
+
+def test_vision_factories_refuse_the_int16_and_int32_builds():
+    with pytest.raises(Exception, match=r"threshold\(\): dtype i16 \(BIT_WIDTH=16\) is not in npusim's kernel library"):
+        kernels.threshold(dtype=np.int16)
+    with pytest.raises(Exception, match=r"add_weighted: unsupported dtype f32. Use np.uint8, np.int16, or np.int32."):
+        kernels.add_weighted(dtype=np.float32)

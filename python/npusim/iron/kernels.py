@@ -135,6 +135,39 @@ def mm(dim_m=64, dim_k=64, dim_n=64, input_dtype=np.int16, output_dtype=np.int16
     return k
 
 
+# vision.py: the uint8 builds (npusim's library has no int16 / int32 vision kernels)
+def rgba2hue(line_width=1920, use_chess=False, **_):
+    return _LibraryKernel("rgba2hue", line_width, np.uint8)
+
+
+def threshold(line_width=1920, dtype=np.uint8, use_chess=False, **_):
+    return _LibraryKernel("threshold", line_width, dtype)
+
+
+def bitwise_or(line_width=1920, dtype=np.uint8, use_chess=False, **_):
+    return _LibraryKernel("bitwise_or", line_width, dtype)
+
+
+def bitwise_and(line_width=1920, dtype=np.uint8, use_chess=False, **_):
+    return _LibraryKernel("bitwise_and", line_width, dtype)
+
+
+def gray2rgba(line_width=1920, use_chess=False, **_):
+    return _LibraryKernel("gray2rgba", line_width, np.uint8)
+
+
+def rgba2gray(line_width=1920, use_chess=False, **_):
+    return _LibraryKernel("rgba2gray", line_width, np.uint8)
+
+
+def filter2d(line_width=1920, use_chess=False, **_):
+    return _LibraryKernel("filter2d", line_width, np.uint8)
+
+
+def add_weighted(line_width=1920, dtype=np.uint8, use_chess=False, **_):
+    return _LibraryKernel("add_weighted", line_width, dtype)
+
+
 def _not_in_library(name):
     def factory(*_args, **_kwargs):
         raise NotImplementedError(f"aie.iron.kernels.{name}: not in npusim's kernel library (use an "
@@ -143,8 +176,7 @@ def _not_in_library(name):
     return factory
 
 
-for _name in ("mv", "cascade_mm", "rgba2hue", "threshold", "bitwise_or", "bitwise_and", "gray2rgba",
-              "rgba2gray", "filter2d", "add_weighted", "conv2dk1", "conv2dk3", "conv2dk1_skip", "conv2dk1_i8",
+for _name in ("mv", "cascade_mm", "conv2dk1", "conv2dk3", "conv2dk1_skip", "conv2dk1_i8",
               "conv2dk14", "conv2dk1_skip_init", "bn_conv2dk1_relu", "bn_conv2dk3", "bn_conv2dk1_i8",
               "bn_conv2dk1_skip", "bn_conv2dk3_dw", "bn_conv2dk1_relu_xy_pool_padded", "bn_fc_relu_ui16_pad",
               "bn_conv2dk1_partial_put_i8", "bn_conv2dk1_partial_get_relu_i8", "bn_conv2dk3_dw_out_split",
