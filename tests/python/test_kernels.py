@@ -88,3 +88,24 @@ def test_vision_factories_refuse_the_int16_and_int32_builds():
         kernels.threshold(dtype=np.int16)
     with pytest.raises(Exception, match=r"add_weighted: unsupported dtype f32. Use np.uint8, np.int16, or np.int32."):
         kernels.add_weighted(dtype=np.float32)
+
+
+@pytest.mark.parametrize("dev", ["npu1_1col", "npu2"])
+@pytest.mark.parametrize("name,atol", [("silu", 0.0), ("gelu", 0.05)])
+def test_activations_run_through_transform_parallel_within_irons_reference(dev, name, atol):
+    # eltwise_unary's shape: transform_parallel with pass_size_to_kernel=False; IRON's silu_ref / gelu_ref
+    # with the tolerances their docstrings give (rtol 0.128; gelu atol 0.05)
+    from ml_dtypes import bfloat16
+    from npusim.iron import algorithms
+
+    npusim.iron.set_current_device(device_for(dev))
+    vec = np.ndarray[(8192,), np.dtype[bfloat16]]
+    x = np.random.default_rng(0).uniform(-4, 4, 8192).astype(bfloat16)
+    out = np.zeros(8192, dtype=bfloat16)
+    prog = algorithms.transform_parallel(getattr(kernels, name)(tile_size=1024), vec, tile_size=1024,
+                                         pass_size_to_kernel=False)
+    npusim.simulate(prog, [x, out])
+    got = out.astype(np.float32)
+    want = getattr(kernels, name + "_ref")(x).astype(np.float32)
+    assert np.all((got == want) | (np.abs(got - want) <= np.maximum(atol, 0.128 * (np.abs(got) + np.abs(want)))))
+    assert not np.array_equal(got, x.astype(np.float32))
