@@ -7,6 +7,7 @@
 #include "npusim/harness/KernelLibraryLinalg.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/kernels/activation_tanh.hpp"
+#include "npusim/model/ComputePeak.hpp"
 #include "npusim/sim/Simulator.hpp"
 #include "support/HostBytes.hpp"
 
@@ -73,4 +74,26 @@ TEST_CASE("mm: IRON's signature, the generation's mac dims, the zero sibling and
     CHECK_THROWS_WITH(iks::mm(model::Arch::AIE2P, 64, 64, 20, DType::i16, DType::i16),
                       "mm(): dim_m=64, dim_k=64, dim_n=20 must be multiples of 8, 4 and 16 (2 x 4x4x8 mmul blocks "
                       "per step of mm.cc's loop)");
+}
+
+TEST_CASE("activation and norm costs never beat the generation's bf16 peak", "[harness][kernel_library]") {
+    // a 1024-element call issues (multiplies per element) x 1024 bf16 products; at the matrix unit's
+    // bf16 peak (model::matmul_mac_peak) they would need at least that / peak cycles
+    using namespace npusim;
+    for (const auto arch : {model::Arch::AIE2, model::Arch::AIE2P}) {
+        const double peak = model::matmul_mac_peak(arch, DType::bf16).macs_per_cycle;
+        const std::vector<iron::KernelArg> none;
+        const struct {
+            iron::Kernel k;
+            std::uint64_t muls;
+        } cases[] = {{iks::silu(arch), kernels::kSiluMulsPerStep},
+                     {iks::gelu(arch), kernels::kGeluMulsPerStep},
+                     {iks::swiglu(arch), kernels::kSwigluMulsPerStep}};
+        for (const auto& c : cases) {
+            INFO(c.k.name());
+            const auto cycles = static_cast<double>(c.k.cost(none));
+            CHECK(cycles * peak >= 1024.0 * static_cast<double>(c.muls));
+            CHECK(cycles >= 1024.0 / 16.0 * static_cast<double>(c.muls)); // one 16-lane multiply a cycle
+        }
+    }
 }
