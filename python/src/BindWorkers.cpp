@@ -7,8 +7,6 @@
 #include "npusim/frontend/CascadeFlow.hpp"
 #include "npusim/harness/KernelCompiler.hpp"
 #include "npusim/harness/KernelLibrary.hpp"
-#include "npusim/harness/KernelLibraryLinalg.hpp"
-#include "npusim/harness/KernelLibraryVision.hpp"
 #include "npusim/model/Error.hpp"
 
 namespace npusim::python {
@@ -54,14 +52,6 @@ iron::Kernel library_kernel(const std::string& name, std::int64_t tile_size, con
     if (name == "reduce_min") return k::reduce_min(tile_size, t, vectorized, ks);
     if (name == "reduce_max") return k::reduce_max(tile_size, t, vectorized, ks);
     if (name == "compute_max") return k::compute_max(t, ks);
-    if (name == "rgba2hue") return k::rgba2hue(tile_size, ks);
-    if (name == "threshold") return k::threshold(tile_size, t, ks);
-    if (name == "bitwise_or") return k::bitwise_or(tile_size, t, ks);
-    if (name == "bitwise_and") return k::bitwise_and(tile_size, t, ks);
-    if (name == "gray2rgba") return k::gray2rgba(tile_size, ks);
-    if (name == "rgba2gray") return k::rgba2gray(tile_size, ks);
-    if (name == "filter2d") return k::filter2d(tile_size, ks);
-    if (name == "add_weighted") return k::add_weighted(tile_size, t, ks);
     const auto a = arch == "aie2" ? model::Arch::AIE2 : model::Arch::AIE2P;
     if (name == "bf16_exp") return k::bf16_exp(a, tile_size, ks);
     if (name == "softmax") return k::softmax(a, tile_size, ks);
@@ -155,20 +145,6 @@ void bind_workers(py::module_& m) {
     m.def("library_kernel", &library_kernel, py::arg("name"), py::arg("tile_size"), py::arg("dtype"),
           py::arg("vectorized") = true, py::arg("arch") = "aie2p",
           "A kernel of npusim's library (aie.iron.kernels.<name>), bound to the reference kernels.");
-    m.def(
-        "library_mm",
-        [](std::int64_t m_, std::int64_t k, std::int64_t n, const std::string& in, const std::string& out,
-           bool vectorized, bool b_col_maj, bool c_col_maj, const std::string& arch) {
-            namespace k_ = harness::iron_kernels;
-            const auto a = arch == "aie2" ? model::Arch::AIE2 : model::Arch::AIE2P;
-            const DType ti = dtype_from_name(in), to = dtype_from_name(out);
-            auto mm = k_::mm(a, m_, k, n, ti, to, vectorized, b_col_maj, c_col_maj);
-            const auto d = k_::mac_dims(a, ti);
-            return py::make_tuple(mm, k_::mm_zero(m_, n, to), py::make_tuple(d.r, d.s, d.t));
-        },
-        py::arg("dim_m"), py::arg("dim_k"), py::arg("dim_n"), py::arg("input_dtype"), py::arg("output_dtype"),
-        py::arg("vectorized"), py::arg("b_col_maj"), py::arg("c_col_maj"), py::arg("arch"),
-        "aie.iron.kernels.mm: (the matmul kernel, its zero kernel, mac_dims) of npusim's library.");
     m.def(
         "external_function",
         [](const std::string& name, const py::list& types, std::optional<std::string> source_file,

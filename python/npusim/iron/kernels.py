@@ -1,8 +1,7 @@
 """aie.iron.kernels: the built-in kernel factories with IRON's signatures (mlir-aie python/iron/kernels/
-at 3ca0193: eltwise.py, reduce.py, activation.py), bound to npusim's kernel library
-(harness/KernelLibrary.hpp). The activations pick the current device's generation, as IRON's
-_detect_arch does. Factories IRON ships that npusim's library lacks raise NotImplementedError naming
-themselves."""
+at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm, vision.py), bound to npusim's kernel
+library. The activations pick the current device's generation, as IRON's _detect_arch does; a
+factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
 
 from .. import _npusim
@@ -57,30 +56,33 @@ def reduce_max(tile_size=1024, dtype=np.int32, vectorized=True, **_):
     return _LibraryKernel("reduce_max", tile_size, dtype, vectorized)
 
 
-def compute_max(dtype=np.int32, **_):
-    return _LibraryKernel("compute_max", 1, dtype)
-
-
-def bf16_exp(tile_size=1024, **_):
-    return _LibraryKernel("bf16_exp", tile_size, "bfloat16")
-
-
 def softmax(tile_size=1024, **_):
+    """IRON kernels.softmax: the bf16 softmax of a tile (AIE2's table exp, AIE2P's exp2, by the device)."""
     return _LibraryKernel("softmax", tile_size, "bfloat16")
 
 
+def bf16_exp(tile_size=1024, **_):
+    """IRON kernels.bf16_exp: exp of each bf16 element."""
+    return _LibraryKernel("bf16_exp", tile_size, "bfloat16")
+
+
+def compute_max(dtype=np.int32, **_):
+    """IRON kernels.compute_max: out[0] = max(a[0], b[0])."""
+    return _LibraryKernel("compute_max", 1, dtype)
+
+
 def gelu(tile_size=1024, **_):
-    """gelu_bf16(in, out) of bf16[1024] (activation.py gelu)."""
+    """IRON kernels.gelu: gelu_bf16(in, out) of bf16[1024] (tanh approximation; the device's generation)."""
     return _LibraryKernel("gelu", tile_size, "bfloat16")
 
 
 def silu(tile_size=1024, **_):
-    """silu_bf16(in, out) of bf16[1024] (activation.py silu)."""
+    """IRON kernels.silu: silu_bf16(in, out) of bf16[1024]."""
     return _LibraryKernel("silu", tile_size, "bfloat16")
 
 
 def swiglu(tile_size=1024, **_):
-    """swiglu_bf16(in, w1, w2, out) of bf16[1024] (activation.py swiglu)."""
+    """IRON kernels.swiglu: swiglu_bf16(in, w1, w2, out) of bf16[1024]."""
     return _LibraryKernel("swiglu", tile_size, "bfloat16")
 
 
@@ -120,66 +122,71 @@ class _NativeKernel(_KernelBase):
         self._name = native.name
 
 
-def mm(dim_m=64, dim_k=64, dim_n=64, input_dtype=np.int16, output_dtype=np.int16, vectorized=True, b_col_maj=False,
-       c_col_maj=False, use_chess=False, emulate_bf16_mmul_with_bfp16=False, **_):
-    """linalg.py mm: matmul_<in>_<out>(a, b, c) of the device generation's mm.cc, C += A.B in the blocked
-    layout of .mac_dims; .zero is its zero_<out>(c). The scalar and column-major builds are not in
-    npusim's library."""
-    with _Located(where()):
-        native, zero, dims = _npusim.library_mm(int(dim_m), int(dim_k), int(dim_n), dtype_name(input_dtype),
-                                                dtype_name(output_dtype), bool(vectorized), bool(b_col_maj),
-                                                bool(c_col_maj), _arch())
-    k = _NativeKernel(native)
+def mm(dim_m=64, dim_k=64, dim_n=64, input_dtype=np.int16, output_dtype=np.int16, b_col_maj=False, c_col_maj=False,
+       use_chess=False, emulate_bf16_mmul_with_bfp16=False, vectorized=True, **_):
+    """IRON kernels.mm: C += A.B on m x k and k x n blocks in the mmul-blocked layout (mm.cc), with
+    `.zero` (its zero-fill kernel) and `.mac_dims` (r, s, t): npusim's matmul kernel and cost model,
+    the ones `npusim run matmul_*` binds."""
+    loc = where()
+    for flag, given in (("b_col_maj", b_col_maj), ("c_col_maj", c_col_maj),
+                        ("emulate_bf16_mmul_with_bfp16", emulate_bf16_mmul_with_bfp16), ("vectorized=False", not vectorized)):
+        if given:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.iron.kernels.mm({flag}) is not supported by npusim")
+    with _Located(loc):
+        mmk, zero, dims = _npusim.matmul_kernels(int(dim_m), int(dim_k), int(dim_n), dtype_name(input_dtype),
+                                                 dtype_name(output_dtype), _arch())
+    k = _NativeKernel(mmk)
     k.zero = _NativeKernel(zero)
     k.mac_dims = tuple(dims)
     return k
 
 
-# vision.py: the uint8 builds (npusim's library has no int16 / int32 vision kernels)
-def rgba2hue(line_width=1920, use_chess=False, **_):
-    return _LibraryKernel("rgba2hue", line_width, np.uint8)
+class _VisionKernel(_NativeKernel):
+    def __init__(self, kind, line_width, dtype=np.uint8):
+        loc = where()
+        if np.dtype(dtype) != np.uint8:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.iron.kernels.{kind}(dtype={np.dtype(dtype).name}) is "
+                                      "not supported by npusim (uint8 lines only)")
+        with _Located(loc):
+            super().__init__(_npusim.vision_kernel(kind, int(line_width)))
 
 
-def threshold(line_width=1920, dtype=np.uint8, use_chess=False, **_):
-    return _LibraryKernel("threshold", line_width, dtype)
-
-
-def bitwise_or(line_width=1920, dtype=np.uint8, use_chess=False, **_):
-    return _LibraryKernel("bitwise_or", line_width, dtype)
-
-
-def bitwise_and(line_width=1920, dtype=np.uint8, use_chess=False, **_):
-    return _LibraryKernel("bitwise_and", line_width, dtype)
+# IRON's vision factories (python/iron/kernels/vision.py): one line of `line_width` pixels a call.
+def rgba2gray(line_width=1920, use_chess=False, **_):
+    return _VisionKernel("rgba2gray", line_width)
 
 
 def gray2rgba(line_width=1920, use_chess=False, **_):
-    return _LibraryKernel("gray2rgba", line_width, np.uint8)
-
-
-def rgba2gray(line_width=1920, use_chess=False, **_):
-    return _LibraryKernel("rgba2gray", line_width, np.uint8)
+    return _VisionKernel("gray2rgba", line_width)
 
 
 def filter2d(line_width=1920, use_chess=False, **_):
-    return _LibraryKernel("filter2d", line_width, np.uint8)
+    return _VisionKernel("filter2d", line_width)
+
+
+def threshold(line_width=1920, dtype=np.uint8, use_chess=False, **_):
+    return _VisionKernel("threshold", line_width, dtype)
 
 
 def add_weighted(line_width=1920, dtype=np.uint8, use_chess=False, **_):
-    return _LibraryKernel("add_weighted", line_width, dtype)
+    return _VisionKernel("add_weighted", line_width, dtype)
 
 
-def _not_in_library(name):
-    def factory(*_args, **_kwargs):
-        raise NotImplementedError(f"aie.iron.kernels.{name}: not in npusim's kernel library (use an "
-                                  "ExternalFunction with the kernel's source)")
-    factory.__name__ = name
-    return factory
+def rgba2hue(line_width=1920, use_chess=False, **_):
+    return _VisionKernel("rgba2hue", line_width)
 
 
-for _name in ("mv", "cascade_mm", "conv2dk1", "conv2dk3", "conv2dk1_skip", "conv2dk1_i8",
-              "conv2dk14", "conv2dk1_skip_init", "bn_conv2dk1_relu", "bn_conv2dk3", "bn_conv2dk1_i8",
-              "bn_conv2dk1_skip", "bn_conv2dk3_dw", "bn_conv2dk1_relu_xy_pool_padded", "bn_fc_relu_ui16_pad",
-              "bn_conv2dk1_partial_put_i8", "bn_conv2dk1_partial_get_relu_i8", "bn_conv2dk3_dw_out_split",
-              "bn_conv2dk1_input_split_partial_put_ui8", "bn_conv2dk1_input_split_partial_skip_get"):
-    globals()[_name] = _not_in_library(_name)
-del _name
+def bitwise_or(line_width=1920, dtype=np.uint8, use_chess=False, **_):
+    return _VisionKernel("bitwise_or", line_width, dtype)
+
+
+def bitwise_and(line_width=1920, dtype=np.uint8, use_chess=False, **_):
+    return _VisionKernel("bitwise_and", line_width, dtype)
+
+
+def __getattr__(name):
+    # An IRON kernel factory npusim's library lacks (mv, conv2dk1, ...): a clear error naming it,
+    # also for `from aie.iron.kernels import X`, never an AttributeError without the reason.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    raise NotImplementedError(f"aie.iron.kernels.{name} is not supported by npusim (not in its kernel library)")
