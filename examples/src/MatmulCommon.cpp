@@ -1,12 +1,7 @@
 #include "MatmulCommon.hpp"
 
 #include "GemmMod32.hpp"
-#include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/matmul.hpp"
-#include "npusim/model/ComputePeak.hpp"
-
-#include "npusim/kernels/zero.hpp"
-#include <npusim/aie_kernels.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -34,87 +29,6 @@ constexpr std::pair<DType, DType> kCombos[] = {
     {DType::i8, DType::i8},   {DType::i8, DType::i16},    {DType::i8, DType::i32},  {DType::i16, DType::i16},
     {DType::i16, DType::i32}, {DType::bf16, DType::bf16}, {DType::bf16, DType::f32}};
 
-// Calls f(A{}, C{}) with the C++ element types of a combination.
-template <class F>
-void with_types(Types ty, F&& f) {
-    using i8 = std::int8_t;
-    using i16 = std::int16_t;
-    using i32 = std::int32_t;
-    if (ty.in == DType::i8 && ty.out == DType::i8) return f(i8{}, i8{});
-    if (ty.in == DType::i8 && ty.out == DType::i16) return f(i8{}, i16{});
-    if (ty.in == DType::i8 && ty.out == DType::i32) return f(i8{}, i32{});
-    if (ty.in == DType::i16 && ty.out == DType::i16) return f(i16{}, i16{});
-    if (ty.in == DType::i16 && ty.out == DType::i32) return f(i16{}, i32{});
-    if (ty.in == DType::bf16 && ty.out == DType::bf16) return f(bfloat16{}, bfloat16{});
-    if (ty.in == DType::bf16 && ty.out == DType::f32) return f(bfloat16{}, float{});
-    throw DesignError(fmt::format("matmul: no kernel for {} -> {}", dtype_name(ty.in), dtype_name(ty.out)));
-}
-
-// The reference kernel of a combination (overloads on the element types).
-void ref_matmul(const std::int8_t* A, const std::int8_t* B, std::int8_t* C, int m, int k, int n, MacDims d) {
-    kernels::matmul_i8_i8(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
-}
-void ref_matmul(const std::int8_t* A, const std::int8_t* B, std::int16_t* C, int m, int k, int n, MacDims d) {
-    kernels::matmul_i8_i16(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
-}
-void ref_matmul(const std::int8_t* A, const std::int8_t* B, std::int32_t* C, int m, int k, int n, MacDims d) {
-    kernels::matmul_i8_i32(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
-}
-void ref_matmul(const std::int16_t* A, const std::int16_t* B, std::int16_t* C, int m, int k, int n, MacDims d) {
-    kernels::matmul_i16_i16(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
-}
-void ref_matmul(const std::int16_t* A, const std::int16_t* B, std::int32_t* C, int m, int k, int n, MacDims d) {
-    kernels::matmul_i16_i32(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
-}
-void ref_matmul(const bfloat16* A, const bfloat16* B, bfloat16* C, int m, int k, int n, MacDims d) {
-    kernels::matmul_bf16_bf16(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
-}
-void ref_matmul(const bfloat16* A, const bfloat16* B, float* C, int m, int k, int n, MacDims d) {
-    kernels::matmul_bf16_f32(A, B, C, m, k, n, int(d.r), int(d.s), int(d.t));
-}
-
-void ref_zero(std::int8_t* c, int m, int n) { kernels::zero_i8(c, m, n); }
-void ref_zero(std::int16_t* c, int m, int n) { kernels::zero_i16(c, m, n); }
-void ref_zero(std::int32_t* c, int m, int n) { kernels::zero_i32(c, m, n); }
-void ref_zero(bfloat16* c, int m, int n) { kernels::zero_bf16(c, m, n); }
-void ref_zero(float* c, int m, int n) { kernels::zero_f32(c, m, n); }
-
-// The AIE-API builds (kernels_ref/aie/mm.cc), the same overloads.
-aie_kernels::MacDims model_dims_aie(model::Arch arch) {
-    return arch == model::Arch::AIE2 ? aie_kernels::MacDims::aie2 : aie_kernels::MacDims::aie2p;
-}
-void aie_matmul(const std::int8_t* A, const std::int8_t* B, std::int8_t* C, int m, int k, int n,
-                aie_kernels::MacDims d) {
-    aie_kernels::matmul_i8_i8(A, B, C, m, k, n, d);
-}
-void aie_matmul(const std::int8_t* A, const std::int8_t* B, std::int16_t* C, int m, int k, int n,
-                aie_kernels::MacDims d) {
-    aie_kernels::matmul_i8_i16(A, B, C, m, k, n, d);
-}
-void aie_matmul(const std::int8_t* A, const std::int8_t* B, std::int32_t* C, int m, int k, int n,
-                aie_kernels::MacDims d) {
-    aie_kernels::matmul_i8_i32(A, B, C, m, k, n, d);
-}
-void aie_matmul(const std::int16_t* A, const std::int16_t* B, std::int16_t* C, int m, int k, int n,
-                aie_kernels::MacDims d) {
-    aie_kernels::matmul_i16_i16(A, B, C, m, k, n, d);
-}
-void aie_matmul(const std::int16_t* A, const std::int16_t* B, std::int32_t* C, int m, int k, int n,
-                aie_kernels::MacDims d) {
-    aie_kernels::matmul_i16_i32(A, B, C, m, k, n, d);
-}
-void aie_matmul(const bfloat16* A, const bfloat16* B, bfloat16* C, int m, int k, int n, aie_kernels::MacDims d) {
-    aie_kernels::matmul_bf16_bf16(A, B, C, m, k, n, d);
-}
-void aie_matmul(const bfloat16* A, const bfloat16* B, float* C, int m, int k, int n, aie_kernels::MacDims d) {
-    aie_kernels::matmul_bf16_f32(A, B, C, m, k, n, d);
-}
-void aie_zero(std::int8_t* c, int count) { aie_kernels::zero_i8(c, count); }
-void aie_zero(std::int16_t* c, int count) { aie_kernels::zero_i16(c, count); }
-void aie_zero(std::int32_t* c, int count) { aie_kernels::zero_i32(c, count); }
-void aie_zero(bfloat16* c, int count) { aie_kernels::zero_bf16(c, count); }
-void aie_zero(float* c, int count) { aie_kernels::zero_f32(c, count); }
-
 } // namespace
 
 ParamSpec dtype_in_param(DType in) {
@@ -139,82 +53,6 @@ Types dtypes(const std::string& design, const Params& p) {
     throw DesignError(
         fmt::format("design '{}': dtype_in={} dtype_out={} is not a combination the mm kernel builds ({})", design,
                     dtype_name(ty.in), dtype_name(ty.out), fmt::join(combos, ", ")));
-}
-
-MacDims mac_dims(model::Arch arch, DType in) {
-    // aie.iron.kernels.mm mac_dims (_MM_MAC_DIMS): aie2 i8 (4,8,8), i16 (4,4,4), bf16 (4,8,4);
-    // aie2p i8 (8,8,8), i16 (4,4,8), bf16 (4,8,8)
-    const bool aie2 = arch == model::Arch::AIE2;
-    switch (in) {
-    case DType::i8: return aie2 ? MacDims{4, 8, 8} : MacDims{8, 8, 8};
-    case DType::bf16: return aie2 ? MacDims{4, 8, 4} : MacDims{4, 8, 8};
-    default: return aie2 ? MacDims{4, 4, 4} : MacDims{4, 4, 8};
-    }
-}
-
-kernels::MatmulLoop matmul_loop(model::Arch arch, Types ty) {
-    const kernels::MmInput in = ty.in == DType::i8     ? kernels::MmInput::i8
-                                : ty.in == DType::bf16 ? kernels::MmInput::bf16
-                                                       : kernels::MmInput::i16;
-    return kernels::mm_cc_loop(arch == model::Arch::AIE2P, in, static_cast<int>(dtype_bytes(ty.out)),
-                               model::matmul_mac_peak(arch, ty.in).macs_per_cycle);
-}
-
-Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch arch, Types ty, KernelSet ks) {
-    const MacDims d = mac_dims(arch, ty.in);
-    const int M = static_cast<int>(m), K = static_cast<int>(k), N = static_cast<int>(n);
-    std::vector<ArgType> types{matrix(ty.in, m, k), matrix(ty.in, k, n), matrix(ty.out, m, n)};
-    Kernel::Invoker run;
-    with_types(ty, [&](auto a, auto c) {
-        using TA = decltype(a);
-        using TC = decltype(c);
-        run = [=](std::span<const KernelArg> x) {
-            ref_matmul(reinterpret_cast<const TA*>(x[0].data), reinterpret_cast<const TA*>(x[1].data),
-                       reinterpret_cast<TC*>(x[2].data), M, K, N, d);
-        };
-    });
-    if (ks == KernelSet::aie) {
-        const auto dims = model_dims_aie(arch);
-        with_types(ty, [&](auto a, auto c) {
-            using TA = decltype(a);
-            using TC = decltype(c);
-            run = with_aie_core_modes(
-                [=](std::span<const KernelArg> x) {
-                    aie_matmul(reinterpret_cast<const TA*>(x[0].data), reinterpret_cast<const TA*>(x[1].data),
-                               reinterpret_cast<TC*>(x[2].data), M, K, N, dims);
-                },
-                make_aie_core_modes());
-        });
-    }
-    // The loop of mm.cc's kernel for this generation and type (kernels::matmul_cycles: the matrix
-    // unit's steady state plus the fill and C stores of every outer iteration), never faster than
-    // the matrix unit (model::matmul_mac_peak: AIE2 i8/i16/bf16 256/64/128 MAC/cycle, AIE2P
-    // 512/128/256).
-    const double peak = model::matmul_mac_peak(arch, ty.in).macs_per_cycle;
-    const kernels::MatmulLoop loop = matmul_loop(arch, ty);
-    auto cost = [=](std::span<const KernelArg>) { return kernels::matmul_cycles(M, K, N, loop); };
-    Kernel kernel(fmt::format("matmul_{}_{}", dtype_name(ty.in), dtype_name(ty.out)), std::move(run), std::move(types),
-                  cost);
-    const auto macs = static_cast<std::uint64_t>(M) * static_cast<std::uint64_t>(K) * static_cast<std::uint64_t>(N);
-    kernel.with_work([=](std::span<const KernelArg>) { return model::KernelWork{macs, peak}; });
-    return kernel;
-}
-
-Kernel zero_kernel(std::int64_t m, std::int64_t n, DType out, KernelSet ks) {
-    const int M = static_cast<int>(m), N = static_cast<int>(n);
-    Kernel::Invoker run;
-    with_types({out == DType::bf16 || out == DType::f32 ? DType::bf16 : DType::i8, out}, [&](auto, auto c) {
-        using TC = decltype(c);
-        run = [=](std::span<const KernelArg> a) { ref_zero(reinterpret_cast<TC*>(a[0].data), M, N); };
-    });
-    if (ks == KernelSet::aie)
-        with_types({out == DType::bf16 || out == DType::f32 ? DType::bf16 : DType::i8, out}, [&](auto, auto c) {
-            using TC = decltype(c);
-            run = [=](std::span<const KernelArg> a) { aie_zero(reinterpret_cast<TC*>(a[0].data), M * N); };
-        });
-    const int bytes = static_cast<int>(dtype_bytes(out));
-    auto cost = [=](std::span<const KernelArg>) { return kernels::zero_cycles(M, N, bytes); };
-    return Kernel(fmt::format("zero_{}", dtype_name(out)), std::move(run), {matrix(out, m, n)}, cost);
 }
 
 StreamDims a_dims(std::int64_t m, std::int64_t k, MacDims d) {
@@ -253,7 +91,7 @@ Tensor random_input(DType t, std::int64_t count, std::uint64_t seed) {
 
 Tensor reference(const Tensor& A, const Tensor& B, std::int64_t M, std::int64_t K, std::int64_t N, Types ty) {
     Tensor C;
-    with_types(ty, [&](auto a, auto c) {
+    with_mm_types(ty, [&](auto a, auto c) {
         using TA = decltype(a);
         using TC = decltype(c);
         C = Tensor(ty.out, {M * N});

@@ -4,6 +4,7 @@
 // input type, the kernel bindings, the mem-tile re-tiling patterns, the inputs and the golden
 // reference.
 #include "Design.hpp"
+#include "npusim/harness/KernelLibraryLinalg.hpp"
 #include "npusim/kernels/matmul.hpp"
 
 #include <fmt/format.h>
@@ -26,30 +27,19 @@ ParamSpec dtype_out_param(DType out);
 /// "dtype_in=i16{bf16,i8,i16} dtype_out=i32{bf16,i8,i16,f32,i32}; combinations i8->i8/i16/i32, ...".
 std::string dtype_note(DType in, DType out);
 
-struct Types {
-    DType in, out;
-};
+// The kernels, their mmul shapes and cost live in the built-in kernel library (IRON kernels.mm).
+using Types = harness::iron_kernels::MmTypes;
+using MacDims = harness::iron_kernels::MacDims;
+using harness::iron_kernels::mac_dims;
+using harness::iron_kernels::matmul_kernel;
+using harness::iron_kernels::matmul_loop;
+using harness::iron_kernels::with_mm_types;
+using harness::iron_kernels::zero_kernel;
+inline MacDims mac_dims_i16(model::Arch arch) { return mac_dims(arch, DType::i16); }
+
 /// The design's dtype_in / dtype_out, which must be one of the combinations mm.cc builds
 /// (i8->i8/i16/i32, i16->i16/i32, bf16->bf16/f32), else a DesignError listing them.
 Types dtypes(const std::string& design, const Params& p);
-
-/// (r, s, t) of the mmul the kernels use (IRON kernels.mm mac_dims): AIE2 i8 4x8x8, i16 4x4x4,
-/// bf16 4x8x4; AIE2P i8 8x8x8, i16 4x4x8, bf16 4x8x8.
-struct MacDims {
-    std::int64_t r, s, t;
-};
-MacDims mac_dims(model::Arch arch, DType in);
-inline MacDims mac_dims_i16(model::Arch arch) { return mac_dims(arch, DType::i16); }
-
-/// The loop structure of mm.cc's kernel for `ty` on `arch` (kernels::mm_cc_loop), its cost model.
-kernels::MatmulLoop matmul_loop(model::Arch arch, Types ty);
-
-/// C += A.B on an m x k block of A and a k x n block of B in the blocked r x s / s x t layout.
-/// `ks` picks the reference kernels or the AIE-API mm/zero builds (kernels_ref/aie/mm.cc; each call
-/// then runs with this kernel object's own rounding/saturation state: make one per worker).
-iron::Kernel matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, model::Arch arch, Types ty,
-                           KernelSet ks = KernelSet::reference);
-iron::Kernel zero_kernel(std::int64_t m, std::int64_t n, DType out, KernelSet ks = KernelSet::reference);
 
 /// The worker body both matmul designs run: `tiles` output tiles, each zeroed and then
 /// accumulated over `ksteps` A/B tile pairs.

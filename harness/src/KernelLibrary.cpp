@@ -5,6 +5,7 @@
 #include "npusim/harness/KernelLibrary.hpp"
 
 #include "npusim/harness/AieKernel.hpp"
+#include "npusim/kernels/activation_tanh.hpp"
 #include "npusim/kernels/exp_bf16.hpp"
 #include "npusim/kernels/library/reduce_add_min.hpp"
 #include "npusim/kernels/passthrough.hpp"
@@ -191,6 +192,55 @@ Kernel softmax(model::Arch arch, std::int64_t tile_size, KernelSet ks) {
                     [](std::span<const KernelArg> a) { return kernels::softmax_exp2_bf16_cycles(n_of(a, 2)); });
     return bind(ks, "softmax_bf16", &kernels::softmax_lut_bf16, &aie_kernels::softmax_bf16_aie2, types,
                 [](std::span<const KernelArg> a) { return kernels::softmax_lut_bf16_cycles(n_of(a, 2)); });
+}
+
+// activation.py gelu / silu (_bf16_lut_factory, arg_arity 2) and swiglu (arg_arity 4): the
+// generation's source (_create_lut_kernel), every argument the same bf16[1024] tile
+Kernel gelu(model::Arch arch, std::int64_t tile_size, KernelSet ks) {
+    require_fixed_tile("gelu", tile_size, kernels::kTanhActElements);
+    const auto tile = iron::tensor<bfloat16>({kernels::kTanhActElements});
+    using Fn = void (*)(const bfloat16*, bfloat16*);
+    const bool p = arch == model::Arch::AIE2P;
+    const Fn ref = p ? Fn(+[](const bfloat16* in, bfloat16* out) { kernels::gelu_bf16(in, out, 1024, true); })
+                     : Fn(+[](const bfloat16* in, bfloat16* out) { kernels::gelu_bf16(in, out, 1024, false); });
+    const Fn aie = p ? Fn(+[](const bfloat16* in, bfloat16* out) { aie_kernels::gelu_bf16_aie2p(in, out, 1024); })
+                     : Fn(+[](const bfloat16* in, bfloat16* out) { aie_kernels::gelu_bf16_aie2(in, out, 1024); });
+    return bind(ks, "gelu_bf16", ref, aie, {tile, tile},
+                [p](std::span<const KernelArg>) { return kernels::gelu_bf16_cycles(1024, p); });
+}
+
+Kernel silu(model::Arch arch, std::int64_t tile_size, KernelSet ks) {
+    require_fixed_tile("silu", tile_size, kernels::kTanhActElements);
+    const auto tile = iron::tensor<bfloat16>({kernels::kTanhActElements});
+    using Fn = void (*)(const bfloat16*, bfloat16*);
+    const bool p = arch == model::Arch::AIE2P;
+    const Fn ref = p ? Fn(+[](const bfloat16* in, bfloat16* out) { kernels::silu_bf16(in, out, 1024, true); })
+                     : Fn(+[](const bfloat16* in, bfloat16* out) { kernels::silu_bf16(in, out, 1024, false); });
+    const Fn aie = p ? Fn(+[](const bfloat16* in, bfloat16* out) { aie_kernels::silu_bf16_aie2p(in, out, 1024); })
+                     : Fn(+[](const bfloat16* in, bfloat16* out) { aie_kernels::silu_bf16_aie2(in, out, 1024); });
+    return bind(ks, "silu_bf16", ref, aie, {tile, tile},
+                [p](std::span<const KernelArg>) { return kernels::silu_bf16_cycles(1024, p); });
+}
+
+Kernel swiglu(model::Arch arch, std::int64_t tile_size, KernelSet ks) {
+    require_fixed_tile("swiglu", tile_size, kernels::kTanhActElements);
+    const auto tile = iron::tensor<bfloat16>({kernels::kTanhActElements});
+    using Fn = void (*)(const bfloat16*, const bfloat16*, const bfloat16*, bfloat16*);
+    const bool p = arch == model::Arch::AIE2P;
+    const Fn ref = p ? Fn(+[](const bfloat16* x, const bfloat16* w1, const bfloat16* w2, bfloat16* o) {
+        kernels::swiglu_bf16(x, w1, w2, o, 1024, true);
+    })
+                     : Fn(+[](const bfloat16* x, const bfloat16* w1, const bfloat16* w2, bfloat16* o) {
+                           kernels::swiglu_bf16(x, w1, w2, o, 1024, false);
+                       });
+    const Fn aie = p ? Fn(+[](const bfloat16* x, const bfloat16* w1, const bfloat16* w2, bfloat16* o) {
+        aie_kernels::swiglu_bf16_aie2p(x, w1, w2, o, 1024);
+    })
+                     : Fn(+[](const bfloat16* x, const bfloat16* w1, const bfloat16* w2, bfloat16* o) {
+                           aie_kernels::swiglu_bf16_aie2(x, w1, w2, o, 1024);
+                       });
+    return bind(ks, "swiglu_bf16", ref, aie, {tile, tile, tile, tile},
+                [p](std::span<const KernelArg>) { return kernels::swiglu_bf16_cycles(1024, p); });
 }
 
 Kernel passthrough(std::int64_t tile_size, DType dtype, KernelSet ks) {

@@ -55,6 +55,9 @@ iron::Kernel library_kernel(const std::string& name, std::int64_t tile_size, con
     const auto a = arch == "aie2" ? model::Arch::AIE2 : model::Arch::AIE2P;
     if (name == "bf16_exp") return k::bf16_exp(a, tile_size, ks);
     if (name == "softmax") return k::softmax(a, tile_size, ks);
+    if (name == "gelu") return k::gelu(a, tile_size, ks);
+    if (name == "silu") return k::silu(a, tile_size, ks);
+    if (name == "swiglu") return k::swiglu(a, tile_size, ks);
     PyErr_SetString(PyExc_NotImplementedError,
                     ("aie.iron.kernels." + name + ": not in npusim's kernel library").c_str());
     throw py::error_already_set();

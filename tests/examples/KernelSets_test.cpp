@@ -53,7 +53,7 @@ TEST_CASE("kernels=aie is refused where a design has no kernel or the tile is no
         "passthrough_kernel, vector_scalar_mul, matmul_single_core, matmul_whole_array, matmul_cascade, "
         "vector_reduce_max, "
         "vector_reduce_max_memtile, row_wise_bias_add, memcpy, relu, edge_detect, color_detect, color_threshold, "
-        "softmax, conv2d, reduce, stream_port_passthrough");
+        "softmax, swiglu, rms_norm, conv2d, reduce, stream_port_passthrough");
     CHECK_THROWS_WITH(
         run_design(design_by_name("vector_vector_add"), "npu1", {}, o),
         Catch::StartsWith("design 'vector_vector_add' has no AIE-API kernel build (no external kernel: the add runs in "

@@ -110,7 +110,7 @@ TEST_CASE("every example design is registered exactly once, in the npusim list o
               "matmul_whole_array", "matmul_cascade", "vector_reduce_max", "vector_reduce_max_memtile",
               "row_wise_bias_add", "transpose_dma", "memcpy", "relu", "scale_shift", "per_tile", "invocation_counter",
               "init_values_repeat", "vec_vec_add_objfifo_init", "edge_detect", "color_detect", "color_threshold",
-              "softmax", "conv2d", "transform", "reduce", "lowlevel_passthrough", "chaining_channels", "custom_dma",
+              "softmax", "swiglu", "rms_norm", "conv2d", "transform", "reduce", "lowlevel_passthrough", "chaining_channels", "custom_dma",
               "manual_switchbox", "stream_port_passthrough",
               "scratchpad_multiply", "scratchpad_offset",
               "packet_flow_merge", "dma_padding",

@@ -49,7 +49,7 @@ SRC
 cat >"$k/aie2/mm.cc" <<'SRC'
 #include <aie_api/aie.hpp>
 #include "zero.cc"
-extern "C" void zero_i32(int32_t* c) { zero_vectorized<int32_t, 16>(c); }
+extern "C" void zero_i32(int32_t* c) { for (int i = 0; i < 64 * 64; i += 16) zero_vectorized<int32_t, 16>(c + i); }
 SRC
 printf 'x = _default_source_path("scale.cc")\ny = _default_source_path("ghost.cc")\n' >"$tmp/src/python/iron/kernels/eltwise.py"
 
@@ -64,8 +64,9 @@ grep -Eq '^aie2/reduce_add.cc +\| aie2 +\| - +\| no +\| not driven +\| aie::npus
   fail "missing piece"
 grep -Eq '^aie2/zero.cc +\| aie2 +\| - +\| yes +\| not driven \(included by aie2/mm.cc, aie2/mv.cc\)' "$tmp/out" ||
   fail "included-only source"
+grep -Eq '^aie2/mm.cc +\| aie2 +\| - +\| yes +\| exact \(zero_i32\)' "$tmp/out" || fail "includer driven (64 x 64 C)"
 grep -Eq '^aie2/relu.cc +\| aie2 +\| - +\| yes +\| crashed' "$tmp/out" || fail "a kernel that crashes the driver"
-grep -q '^6 sources; 5 compile with their default flags; 5 compile with every flag set; 8 rows driven exact, 3 rows with a mismatch, 1 crashed$' "$tmp/out" ||
+grep -q '^6 sources; 5 compile with their default flags; 5 compile with every flag set; 16 rows driven exact, 3 rows with a mismatch, 1 crashed$' "$tmp/out" ||
   fail "counts"
 
 # argument errors: exit code 2 and what is wrong

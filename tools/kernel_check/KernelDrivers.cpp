@@ -71,12 +71,6 @@ std::string compare(const std::vector<T>& got, const std::vector<T>& want) {
     return {};
 }
 
-using Driver = std::function<std::string(void*)>;
-struct Entry {
-    std::string name;
-    Driver run;
-};
-
 // aie2/add.cc:21 (scalar) and :29 (aie::add), aie2/mul.cc:19 and :28 (aie::mul)
 void add_bf16_binary(std::vector<Entry>& out) {
     const auto binary = [](float (*op)(float, float), bf16 (*round)(float)) {
@@ -290,6 +284,8 @@ std::vector<Driven> drive_all(void* handle, const BuildFacts& facts, void (*rese
     by_width<AddThreshold>(entries, facts.bit_width, true);
     by_width<AddBitwise>(entries, facts.bit_width, true);
     add_reduce(entries);
+    add_ml_kernels(entries, facts);
+    add_mm_kernels(entries, facts);
     std::vector<Driven> out;
     for (const auto& e : entries) {
         void* fn = ::dlsym(handle, e.name.c_str());

@@ -3,6 +3,7 @@
 // calls one extern "C" function of a library built by the run-time kernel compiler on generated
 // inputs and compares every output byte with a plain C++ reference computed here, from the
 // semantics the function's source states and AIE-API documents (not from npusim's host layer).
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,24 @@ namespace npusim::kernel_check {
 /// What a library's build was given that changes an entry point's types (-DBIT_WIDTH=...).
 struct BuildFacts {
     int bit_width = 32; ///< the sources' #else branch when BIT_WIDTH is not given
+    bool aie2p = false; ///< built for AIE2P (the aie2p/ sources' numerics differ from aie2/'s)
+    int dim_m = 0, dim_k = 0, dim_n = 0; ///< -DDIM_M/K/N, 0 when not given (mm.cc's default 64, mv.cc's 32)
+    std::string source; ///< the source's file name (entry names repeat across sources: softmax_bf16)
 };
+
+/// One entry point this tool can drive: calls it (the dlsym'd address) and returns the first
+/// difference from its reference, or an empty string.
+struct Entry {
+    std::string name;
+    std::function<std::string(void*)> run;
+};
+
+/// mm.cc's integer matmuls and zero fills (KernelDriversMm.cpp).
+void add_mm_kernels(std::vector<Entry>& out, const BuildFacts& facts);
+
+/// The ML kernels (KernelDriversMl.cpp): bf16_exp, softmax, silu, gelu, swiglu, rms_norm, against
+/// npusim's plain C++ reference kernels (kernels_ref/src) for the build's generation.
+void add_ml_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 
 /// The result of driving one entry point: empty when every output matched, else the first difference.
 struct Driven {

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <dlfcn.h>
 #include <exception>
+#include <filesystem>
 #include <fmt/format.h>
 #include <string>
 
@@ -40,6 +41,8 @@ int main(int argc, char** argv) {
     spec.source_file = argv[1];
     spec.arch = std::string(argv[2]) == "aie2" ? npusim::model::Arch::AIE2 : npusim::model::Arch::AIE2P;
     npusim::kernel_check::BuildFacts facts;
+    facts.aie2p = spec.arch == npusim::model::Arch::AIE2P;
+    facts.source = std::filesystem::path(argv[1]).filename().string();
     for (int i = 3; i < argc; ++i) {
         const std::string a = argv[i];
         if (a.starts_with("-I"))
@@ -47,6 +50,9 @@ int main(int argc, char** argv) {
         else
             spec.compile_flags.push_back(a);
         if (a.starts_with("-DBIT_WIDTH=")) facts.bit_width = std::stoi(a.substr(12));
+        if (a.starts_with("-DDIM_M=")) facts.dim_m = std::stoi(a.substr(8));
+        if (a.starts_with("-DDIM_K=")) facts.dim_k = std::stoi(a.substr(8));
+        if (a.starts_with("-DDIM_N=")) facts.dim_n = std::stoi(a.substr(8));
     }
     npusim::harness::HostKernelLibrary lib;
     try {

@@ -1,5 +1,7 @@
-"""aie.iron.kernels: the built-in kernel factories with IRON's signatures (python/iron/kernels/),
-bound to npusim's kernel library."""
+"""aie.iron.kernels: the built-in kernel factories with IRON's signatures (mlir-aie python/iron/kernels/
+at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm, vision.py), bound to npusim's kernel
+library. The activations pick the current device's generation, as IRON's _detect_arch does; a
+factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
 
 from .. import _npusim
@@ -67,6 +69,51 @@ def bf16_exp(tile_size=1024, **_):
 def compute_max(dtype=np.int32, **_):
     """IRON kernels.compute_max: out[0] = max(a[0], b[0])."""
     return _LibraryKernel("compute_max", 1, dtype)
+
+
+def gelu(tile_size=1024, **_):
+    """IRON kernels.gelu: gelu_bf16(in, out) of bf16[1024] (tanh approximation; the device's generation)."""
+    return _LibraryKernel("gelu", tile_size, "bfloat16")
+
+
+def silu(tile_size=1024, **_):
+    """IRON kernels.silu: silu_bf16(in, out) of bf16[1024]."""
+    return _LibraryKernel("silu", tile_size, "bfloat16")
+
+
+def swiglu(tile_size=1024, **_):
+    """IRON kernels.swiglu: swiglu_bf16(in, w1, w2, out) of bf16[1024]."""
+    return _LibraryKernel("swiglu", tile_size, "bfloat16")
+
+
+# activation.py's numpy references (float32 math, cast back to the input's dtype)
+def relu_ref(x):
+    return np.maximum(x.astype(np.float32), 0.0).astype(x.dtype)
+
+
+def silu_ref(x):
+    xf = x.astype(np.float32)
+    return (xf / (1.0 + np.exp(-xf))).astype(x.dtype)
+
+
+def gelu_ref(x):
+    xf = x.astype(np.float32)
+    c = np.float32(np.sqrt(2.0 / np.pi))
+    return (0.5 * xf * (1.0 + np.tanh(c * (xf + np.float32(0.044715) * xf ** 3)))).astype(x.dtype)
+
+
+def bf16_exp_ref(x):
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.exp(x.astype(np.float32)).astype(x.dtype)
+
+
+def softmax_ref(x, *, tile_size=1024):
+    xf = x.astype(np.float32)
+    if xf.size % tile_size != 0:
+        raise ValueError(f"softmax_ref: x has {xf.size} elements; not a multiple of tile_size={tile_size}")
+    flat = xf.reshape(-1, tile_size)
+    e = np.exp(flat - flat.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).reshape(x.shape).astype(x.dtype)
 
 
 class _NativeKernel(_KernelBase):
@@ -138,7 +185,7 @@ def bitwise_and(line_width=1920, dtype=np.uint8, use_chess=False, **_):
 
 
 def __getattr__(name):
-    # An IRON kernel factory npusim's library lacks (gelu, conv2dk1, ...): a clear error naming it,
+    # An IRON kernel factory npusim's library lacks (mv, conv2dk1, ...): a clear error naming it,
     # also for `from aie.iron.kernels import X`, never an AttributeError without the reason.
     if name.startswith("__"):
         raise AttributeError(name)

@@ -5,7 +5,6 @@
 #include "npusim/harness/DepthAnalysis.hpp"
 #include "npusim/harness/DesignRegistry.hpp"
 #include "npusim/harness/DesignRunner.hpp"
-#include "npusim/harness/KernelLibrary.hpp"
 #include "npusim/harness/KernelSet.hpp"
 #include "npusim/harness/NpyFile.hpp"
 #include "npusim/harness/Sweep.hpp"
@@ -225,32 +224,7 @@ void add_harness(Catalog& c) {
     c.cli("run.sweep_device", kDesign, "design 'matmul_whole_array' does not run on npu1_3col",
           {"sweep", "matmul_whole_array", "--device", "npu2,npu1_3col"});
 
-    c.component("Harness: the built-in kernel library",
-                "IRON aie.iron.kernels factories (`harness/src/KernelLibrary.cpp`); the texts are upstream's "
-                "ValueErrors, the dtype written as npusim names it.");
-    c.site("harness/src/KernelLibrary.cpp");
-    NPUSIM_ERROR(c, "kernels.fixed_tile", kDesign,
-                 "add() tile_size must be 1024 to match the hard-coded C++ loop bound, got 512.",
-                 harness::iron_kernels::add(512));
-    NPUSIM_ERROR(c, "kernels.tile_size", kDesign, "scale() tile_size must be >= 1, got 0",
-                 harness::iron_kernels::scale(0));
-    NPUSIM_ERROR(c, "kernels.reduce_dtype", kDesign,
-                 "reduce_add() dtype must be np.int32, got i16. Only the int32 variant is available in the installed "
-                 "aie_kernels.",
-                 harness::iron_kernels::reduce_add(1024, DType::i16));
-    NPUSIM_ERROR(c, "kernels.eltwise_dtype", kDesign,
-                 "mul() dtype must be bfloat16, got f32. Only the bf16 variant is available in the installed "
-                 "aie_kernels.",
-                 harness::iron_kernels::mul(1024, DType::f32));
-    NPUSIM_ERROR(c, "kernels.reduce_max_dtype", kDesign, "reduce_max() dtype must be np.int32 or bfloat16, got u8",
-                 harness::iron_kernels::reduce_max(1024, DType::u8));
-    NPUSIM_ERROR(c, "kernels.compute_max_dtype", kDesign, "compute_max() dtype must be np.int32 or bfloat16, got f32",
-                 harness::iron_kernels::compute_max(DType::f32));
-    NPUSIM_ERROR(c, "kernels.passthrough_dtype", kDesign,
-                 "passthrough: unsupported dtype bf16. Use np.uint8, np.int16, or np.int32.",
-                 harness::iron_kernels::passthrough(4096, DType::bf16));
-    NPUSIM_ERROR(c, "kernels.scale_dtype", kDesign, "scale() dtype must be np.int16 or np.int32, got i8",
-                 harness::iron_kernels::scale(1024, DType::i8));
+    add_kernel_library(c);
 
     c.component("Example designs",
                 "The parameter rules of the registered designs (`examples/src/`), as `npusim run DESIGN --param K=V` "
@@ -284,7 +258,8 @@ void add_harness(Catalog& c) {
     c.internal("example.gemm_path_vnni", "gemm_mod32: the AVX512-VNNI path was asked for on a CPU without it",
                "As example.gemm_path_avx2, for gemm_mod32_has_vnni().");
     c.internal("example.matmul_no_kernel", "matmul: no kernel for i16 -> i8",
-               "matmul::dtypes admits only the seven combinations the kernel bindings have.");
+               "matmul::dtypes and the mm factory admit only the seven combinations the kernel bindings "
+               "(harness/include/npusim/harness/KernelLibraryLinalg.hpp with_mm_types) have.");
     c.cli("example.matmul_shim_tasks", kDesign,
           "design 'matmul_single_core': one row block's fills need 8 (A) and 8 (B) shim tasks on one channel, more "
           "than its 4-deep task queue (a repeat over 2^6 is split into several tasks); use a larger n or more columns",
@@ -373,6 +348,21 @@ void add_harness(Catalog& c) {
           "design 'softmax': parameter size=4096 must be a positive multiple of 8192 (tile_size 1024 x columns=4 x "
           "channels=2)",
           {"run", "softmax", "--device", "npu1", "--param", "size=4096"});
+    c.site("examples/src/Swiglu.cpp");
+    c.cli("example.swiglu_size", kDesign,
+          "design 'swiglu': parameter size=2048 must be a positive multiple of 4096 (1024-element lines x "
+          "columns=4)",
+          {"run", "swiglu", "--device", "npu1", "--param", "size=2048"});
+    c.cli("example.swiglu_columns", kDesign,
+          "design 'swiglu': parameter columns=5 exceeds device npu1's 4 columns (or is below 1)",
+          {"run", "swiglu", "--device", "npu1", "--param", "columns=5"});
+    c.site("examples/src/RmsNorm.cpp");
+    c.cli("example.rms_norm_rows", kDesign,
+          "design 'rms_norm': parameter sequence_length=12 must be a positive multiple of 8 (the cores)",
+          {"run", "rms_norm", "--device", "npu2", "--param", "sequence_length=12"});
+    c.cli("example.rms_norm_cols", kDesign,
+          "design 'rms_norm': parameter embedding_dim=100 must be a positive multiple of 16 (the kernel's vector)",
+          {"run", "rms_norm", "--device", "npu2", "--param", "embedding_dim=100"});
     c.site("examples/src/Conv2d.cpp");
     c.cli("example.conv2d_width", kDesign,
           "design 'conv2d': parameter width=12: width must be a multiple of 8 and >= 8 (conv2d.py)",

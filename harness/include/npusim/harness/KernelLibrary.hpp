@@ -1,6 +1,6 @@
 #pragma once
 // The built-in kernel library (IRON aie.iron.kernels, mlir-aie python/iron/kernels/eltwise.py and
-// reduce.py): factories of iron::Kernel with upstream's names, argument types, defaults and checks,
+// reduce.py, activation.py): factories of iron::Kernel with upstream's names, argument types, defaults and checks,
 // bound to the reference kernels (kernels_ref/) or, with KernelSet::aie, to the AIE-API builds of
 // the upstream AIE-API sources (kernels_ref/aie/). Each factory call makes a new Kernel (an AIE-API
 // one with its own core modes; pass the same Kernel to workers that share a core's modes).
@@ -42,6 +42,13 @@ iron::Kernel bf16_exp(model::Arch arch, std::int64_t tile_size = 1024, KernelSet
 /// softmax(tile_size=1024) (activation.py; tile_size must be 1024): softmax_bf16(in, out, n: i32) of
 /// bf16[1024]; AIE2 runs aie2/softmax.cc, AIE2P aie2p/softmax.cc.
 iron::Kernel softmax(model::Arch arch, std::int64_t tile_size = 1024, KernelSet ks = KernelSet::reference);
+/// gelu(tile_size=1024) / silu(tile_size=1024) (activation.py; tile_size must be 1024):
+/// gelu_bf16(in, out) / silu_bf16(in, out) of bf16[1024]; swiglu(tile_size=1024):
+/// swiglu_bf16(in, w1, w2, out). AIE2 runs aie2/{gelu,silu,swiglu}.cc, AIE2P aie2p/ (reference
+/// kernels_ref/activation_tanh.hpp, AIE-API builds kernels_ref/aie/activation_tanh.cc).
+iron::Kernel gelu(model::Arch arch, std::int64_t tile_size = 1024, KernelSet ks = KernelSet::reference);
+iron::Kernel silu(model::Arch arch, std::int64_t tile_size = 1024, KernelSet ks = KernelSet::reference);
+iron::Kernel swiglu(model::Arch arch, std::int64_t tile_size = 1024, KernelSet ks = KernelSet::reference);
 /// passthrough(tile_size=4096, dtype=int32): passThroughLine(in, out, n); u8, i16 or i32.
 iron::Kernel passthrough(std::int64_t tile_size = 4096, DType dtype = DType::i32, KernelSet ks = KernelSet::reference);
 /// scale(tile_size=1024, dtype=int32, vectorized=True): vector_scalar_mul_*(in, out, factor: i32[1],

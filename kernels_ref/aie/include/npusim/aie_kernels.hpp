@@ -102,6 +102,23 @@ void exp_bf16_aie2p(const bfloat16* in, bfloat16* out, std::int32_t n);
 void softmax_bf16_aie2(const bfloat16* in, bfloat16* out, std::int32_t n);
 void softmax_bf16_aie2p(const bfloat16* in, bfloat16* out, std::int32_t n);
 
+// ---- silu, gelu, swiglu (IRON kernels.silu / gelu / swiglu; ml/swiglu) -----------------------------
+// One tile, n % 16 == 0, in the core's rounding mode (none of the sources sets one; floor at reset).
+// *_aie2: aie_kernels/aie2/{silu,gelu,swiglu}.cc (getTanhBf16 of a bf16 vector); *_aie2p:
+// aie_kernels/aie2p/{silu,gelu,swiglu}.cc (aie::tanh<bfloat16> of the float product).
+// References: npusim::kernels::silu_bf16 / gelu_bf16 / swiglu_bf16 (activation_tanh.hpp).
+void silu_bf16_aie2(const bfloat16* in, bfloat16* out, std::int32_t n);
+void silu_bf16_aie2p(const bfloat16* in, bfloat16* out, std::int32_t n);
+void gelu_bf16_aie2(const bfloat16* in, bfloat16* out, std::int32_t n);
+void gelu_bf16_aie2p(const bfloat16* in, bfloat16* out, std::int32_t n);
+void swiglu_bf16_aie2(const bfloat16* in, const bfloat16* w1, const bfloat16* w2, bfloat16* out, std::int32_t n);
+void swiglu_bf16_aie2p(const bfloat16* in, const bfloat16* w1, const bfloat16* w2, bfloat16* out, std::int32_t n);
+
+// ---- rms_norm (ml/norm op=rms; AIE2P only) ------------------------------------------------------------
+// One row of cols bf16 values: aie_kernels/aie2p/rms_norm.cc (mul_square, reduce_add, invsqrt), in the
+// core's rounding mode. Reference: npusim::kernels::rms_norm_bf16 (rms_norm.hpp).
+void rms_norm_bf16_aie2p(const bfloat16* in, bfloat16* out, std::int32_t cols);
+
 // ---- eltwise add / mul (ml/eltwise_binary) --------------------------------------------------------
 // c[i] = bf16(a[i] + b[i]) / bf16(a[i] * b[i]): float arithmetic, rounded to bfloat16 to nearest even
 // (the kernels set conv_even). n % 16 == 0.

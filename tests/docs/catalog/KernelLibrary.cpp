@@ -1,0 +1,61 @@
+// The built-in kernel library's errors (harness/src/KernelLibrary*.cpp): IRON's aie.iron.kernels
+// factories and their checks. Part of the harness's entries (add_harness calls it in its place).
+#include "Designs.hpp"
+
+#include "npusim/harness/KernelLibrary.hpp"
+#include "npusim/harness/KernelLibraryLinalg.hpp"
+#include "npusim/harness/KernelLibraryVision.hpp"
+
+namespace npusim::errcat {
+
+void add_kernel_library(Catalog& c) {
+    c.component("Harness: the built-in kernel library",
+                "IRON aie.iron.kernels factories (`harness/src/KernelLibrary.cpp`, `KernelLibraryLinalg.cpp`, "
+                "`KernelLibraryVision.cpp`); the texts are upstream's "
+                "ValueErrors, the dtype written as npusim names it.");
+    c.site("harness/src/KernelLibrary.cpp");
+    NPUSIM_ERROR(c, "kernels.fixed_tile", kDesign,
+                 "add() tile_size must be 1024 to match the hard-coded C++ loop bound, got 512.",
+                 harness::iron_kernels::add(512));
+    NPUSIM_ERROR(c, "kernels.tile_size", kDesign, "scale() tile_size must be >= 1, got 0",
+                 harness::iron_kernels::scale(0));
+    NPUSIM_ERROR(c, "kernels.reduce_dtype", kDesign,
+                 "reduce_add() dtype must be np.int32, got i16. Only the int32 variant is available in the installed "
+                 "aie_kernels.",
+                 harness::iron_kernels::reduce_add(1024, DType::i16));
+    NPUSIM_ERROR(c, "kernels.eltwise_dtype", kDesign,
+                 "mul() dtype must be bfloat16, got f32. Only the bf16 variant is available in the installed "
+                 "aie_kernels.",
+                 harness::iron_kernels::mul(1024, DType::f32));
+    NPUSIM_ERROR(c, "kernels.reduce_max_dtype", kDesign, "reduce_max() dtype must be np.int32 or bfloat16, got u8",
+                 harness::iron_kernels::reduce_max(1024, DType::u8));
+    NPUSIM_ERROR(c, "kernels.compute_max_dtype", kDesign, "compute_max() dtype must be np.int32 or bfloat16, got f32",
+                 harness::iron_kernels::compute_max(DType::f32));
+    NPUSIM_ERROR(c, "kernels.passthrough_dtype", kDesign,
+                 "passthrough: unsupported dtype bf16. Use np.uint8, np.int16, or np.int32.",
+                 harness::iron_kernels::passthrough(4096, DType::bf16));
+    NPUSIM_ERROR(c, "kernels.scale_dtype", kDesign, "scale() dtype must be np.int16 or np.int32, got i8",
+                 harness::iron_kernels::scale(1024, DType::i8));
+    c.site("harness/src/KernelLibraryLinalg.cpp");
+    NPUSIM_ERROR(c, "kernels.mm_dtypes", kDesign,
+                 "mm(): unsupported (input_dtype, output_dtype) = (i32, i32). Supported: i8->i8, i8->i16, i8->i32, "
+                 "i16->i16, i16->i32, bf16->bf16, bf16->f32",
+                 harness::iron_kernels::mm(model::Arch::AIE2, 64, 64, 64, DType::i32, DType::i32));
+    NPUSIM_ERROR(c, "kernels.mm_variant", kDesign,
+                 "mm(): c_col_maj=True is not in npusim's kernel library (the vectorized row-major build is)",
+                 harness::iron_kernels::mm(model::Arch::AIE2, 64, 64, 64, DType::i16, DType::i16, true, false, true));
+    NPUSIM_ERROR(c, "kernels.mm_dims", kDesign,
+                 "mm(): dim_m=12, dim_k=64, dim_n=64 must be multiples of 8, 4 and 8 (2 x 4x4x4 mmul blocks per step "
+                 "of mm.cc's loop)",
+                 harness::iron_kernels::mm(model::Arch::AIE2, 12, 64, 64, DType::i16, DType::i16));
+    c.site("harness/src/KernelLibraryVision.cpp");
+    NPUSIM_ERROR(c, "kernels.vision_dtype", kDesign, "bitwiseOR: unsupported dtype f32. Use np.uint8, np.int16, or np.int32.",
+                 harness::iron_kernels::bitwise_or(64, DType::f32));
+    NPUSIM_ERROR(c, "kernels.vision_build", kDesign,
+                 "threshold(): dtype i16 (BIT_WIDTH=16) is not in npusim's kernel library (uint8 is)",
+                 harness::iron_kernels::threshold(1920, DType::i16));
+    NPUSIM_ERROR(c, "kernels.line_width", kDesign, "filter2d() line_width must be >= 1, got 0",
+                 harness::iron_kernels::filter2d(0));
+}
+
+} // namespace npusim::errcat
