@@ -13,7 +13,7 @@ from aie.utils.verify import assert_pass
 @iron.jit
 def relu(a: In, b: Out, *, size: CompileTime[int] = 65536, num_channels: CompileTime[int] = 2):
     return transform_parallel(kernels.relu(tile_size=1024), np.ndarray[(size,), np.dtype[bfloat16]],
-                              tile_size=1024, num_channels=num_channels)
+                              tile_size=1024, num_channels=num_channels, pass_size_to_kernel=False)
 
 
 def main(size=65536):

@@ -25,6 +25,18 @@ def twin(design, device="npu2", **params):
     return twin_doc(design, device, **params)["cycles"]
 
 
+def assert_twin_work_placed_otherwise(run, doc):
+    """E13's transform_parallel designs: IRON leaves their 16 workers unplaced, and the placer fills
+    each column's compute rows in turn; the C++ twins (relu, softmax) pin the two workers of a
+    column to that column, beside its shim channels. Same workers and kernel work on other tiles:
+    each worker's kernel time and calls are the twin's, and the end-to-end cycles differ only by
+    the longer routes (21,573 against 21,477 at 65,536 elements), within 1%."""
+    mine = sorted((c["busy_cycles"], c["kernel_calls"]) for c in run.cores)
+    theirs = sorted((c["busy_cycles"], c["kernel_calls"]) for c in doc["stats"]["cores"])
+    assert mine == theirs
+    assert abs(run.cycles - doc["cycles"]) <= doc["cycles"] // 100
+
+
 def missing(piece, raises=NotImplementedError):
     return pytest.mark.xfail(strict=True, raises=raises, reason=f"npusim does not serve {piece} yet")
 
@@ -161,7 +173,6 @@ def test_vector_reduce_max_through_algorithms_reduce(example):
 
 
 @pytest.mark.timeout(30)
-@missing("the bfloat16 numpy type (from ml_dtypes import bfloat16)", raises=ImportError)
 def test_relu_bf16_on_every_column_and_channel(example):
     mod = example("relu")
     from ml_dtypes import bfloat16
@@ -169,7 +180,7 @@ def test_relu_bf16_on_every_column_and_channel(example):
     y = np.zeros_like(x)
     run = mod.relu(x, y, size=65536)
     assert np.array_equal(y.astype(np.float32), np.maximum(x.astype(np.float32), 0))
-    assert run.cycles == twin("relu")
+    assert_twin_work_placed_otherwise(run, twin_doc("relu"))
 
 
 @pytest.mark.timeout(30)
@@ -180,15 +191,7 @@ def test_softmax_bf16_per_tile_on_every_column_and_channel(example):
     y = np.zeros_like(x)
     run = mod.softmax(x, y, size=65536)
     assert np.allclose(y.astype(np.float32), mod.golden(x), rtol=0.128)
-    # IRON's transform_parallel leaves its 16 workers unplaced, and the placer fills each column's
-    # compute rows in turn; the C++ twin pins the two workers of a column to that column (its shim
-    # channels' own). Same workers, same kernel work, other tiles: the per-worker kernel time and
-    # calls are the twin's, the end-to-end cycles differ by the routes (21,573 against 21,477).
-    doc = twin_doc("softmax", size=65536)
-    mine = sorted((c["busy_cycles"], c["kernel_calls"]) for c in run.cores)
-    theirs = sorted((c["busy_cycles"], c["kernel_calls"]) for c in doc["stats"]["cores"])
-    assert mine == theirs
-    assert abs(run.cycles - doc["cycles"]) <= doc["cycles"] // 100
+    assert_twin_work_placed_otherwise(run, twin_doc("softmax", size=65536))
 
 
 @pytest.mark.timeout(30)
