@@ -94,9 +94,13 @@ void print_result(const CalibrationResult& res, std::ostream& out) {
     for (const auto& p : res.parameters)
         if (!p.fitted && p.held.starts_with("no ")) kept += (kept.empty() ? "" : ", ") + p.name;
     for (const auto& p : res.parameters)
-        if (!p.fitted && !p.held.starts_with("no "))
+        if (!p.fitted && !p.held.starts_with("no ") && p.held != "not in --fit")
             out << fmt::format("  {:<32} {:>8} {:>12g} {:>12}  held: {}\n", p.name, p.unit, p.before, "-", p.held);
     if (!kept.empty()) out << "  not fitted (no traced event or NPU time moves with them): " << kept << "\n";
+    std::string unasked;
+    for (const auto& p : res.parameters)
+        if (!p.fitted && p.held == "not in --fit") unasked += (unasked.empty() ? "" : ", ") + p.name;
+    if (!unasked.empty()) out << "  kept (not in --fit): " << unasked << "\n";
     out << fmt::format("  {:<32} {:>8} {:>12} {:>12} {:>9}\n", "residual (rms)", "count", "before", "after", "unit");
     for (const auto& c : res.residuals)
         out << fmt::format("  {:<32} {:>8} {:>12.2f} {:>12.2f} {:>9}\n", traces::observation_kind_name(c.kind),

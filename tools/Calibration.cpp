@@ -91,12 +91,13 @@ public:
             ro.warmup = 0;
             traces::MlirAieTraceSink sink(scratch_.file(t));
             ro.sim.trace = &sink;
-            const auto rep = guarded_run(r_, *tg.spec, dev_.name, ro, "in a calibration run of " + tg.what, out_, err_);
+            auto args = r_; // the target's design and parameters (guarded_run runs r.params)
+            args.design = tg.spec->name;
+            args.params = tg.params;
+            const auto rep = guarded_run(args, *tg.spec, dev_.name, ro, "in a calibration run of " + tg.what, out_, err_);
             const auto sim_trace = traces::read_mlir_aie_trace(sink.path());
-            const auto sim_obs = traces::trace_observations(sim_trace);
             for (std::size_t i = 0; i < tg.traces.size(); ++i) {
-                const auto sim =
-                    traces::align_observations(tg.traces[i], tg.observed[i], sim_trace, sim_obs, tg.what);
+                const auto sim = traces::align_observations(tg.traces[i], tg.observed[i], sim_trace, tg.what);
                 for (std::size_t k = 0; k < sim.size(); ++k) {
                     res.push_back(tg.observed[i][k].value - sim[k]);
                     if (kinds) kinds->push_back(tg.observed[i][k].kind);
@@ -226,7 +227,7 @@ CalibrationResult calibrate(const RunArgs& r, const std::vector<CalibrationTarge
         if (!harness::timing_row_fittable(row)) continue;
         CalibratedParameter c{row.name, model::timing_unit_name(row.unit),
                               harness::source_tag(row.source_for(start.arch)), row.get(start), row.get(res.fitted),
-                              false, "no traced event or NPU time moves with it"};
+                              false, fit.empty() ? "no traced event or NPU time moves with it" : "not in --fit"};
         const auto at = std::find(rows.begin(), rows.end(), &row);
         if (at != rows.end()) {
             const int held = outcome.held[static_cast<std::size_t>(at - rows.begin())];
@@ -265,7 +266,8 @@ nlohmann::json calibration_profile(const CalibrationResult& res, const std::vect
         const double v = row.get(res.fitted);
         const bool fitted = std::any_of(res.parameters.begin(), res.parameters.end(),
                                         [&](const CalibratedParameter& p) { return p.fitted && p.name == row.name; });
-        if (fitted || v != row.get(table)) j[row.name] = v;
+        // Rates and times to 6 significant digits: a fit is no more precise, and the file stays readable.
+        if (fitted || v != row.get(table)) j[row.name] = std::stod(fmt::format("{:.6g}", v));
     }
     return j;
 }

@@ -62,18 +62,23 @@ const char* observation_kind_name(ObservationKind k) {
 
 const char* observation_kind_unit(ObservationKind k) { return k == ObservationKind::NpuTime ? "us" : "cycles"; }
 
-std::vector<Observation> trace_observations(const MlirAieTraceFile& trace) {
+std::vector<Observation> trace_observations(const MlirAieTraceFile& trace, const MlirAieTraceFile* measured) {
     std::vector<Observation> out;
     for (const auto& u : trace.units) {
+        const TraceUnitRecord* m = measured ? find_unit(*measured, u) : &u;
+        if (!m) continue;
+        auto used = [&](std::size_t s) {
+            return classify(u.slot_names[s]).use != SlotUse::Ignore && m->slot_names[s] == u.slot_names[s];
+        };
         std::optional<std::uint64_t> t0;
         for (std::size_t s = 0; s < u.spans.size(); ++s)
-            if (classify(u.slot_names[s]).use != SlotUse::Ignore && !u.spans[s].empty())
+            if (used(s) && !u.spans[s].empty())
                 t0 = std::min(t0.value_or(UINT64_MAX), u.spans[s].front().begin);
         if (!t0) continue;
         const std::string unit = unit_name(u);
         for (std::size_t s = 0; s < u.spans.size(); ++s) {
             const auto& name = u.slot_names[s];
-            const auto c = classify(name);
+            const auto c = used(s) ? classify(name) : SlotClass{};
             const auto& spans = u.spans[s];
             switch (c.use) {
             case SlotUse::Ignore: break;
@@ -107,8 +112,7 @@ std::vector<Observation> trace_observations(const MlirAieTraceFile& trace) {
 }
 
 std::vector<double> align_observations(const MlirAieTraceFile& measured_trace, const std::vector<Observation>& measured,
-                                       const MlirAieTraceFile& simulated_trace,
-                                       const std::vector<Observation>& simulated, const std::string& what) {
+                                       const MlirAieTraceFile& simulated_trace, const std::string& what) {
     auto refuse = [&](const std::string& why) {
         return DesignError(fmt::format("trace file {} is not a trace of {}: {}", measured_trace.origin, what, why));
     };
@@ -125,7 +129,7 @@ std::vector<double> align_observations(const MlirAieTraceFile& measured_trace, c
         for (std::size_t i = 0; i < u.slot_names.size(); ++i) {
             const auto& a = u.slot_names[i];
             const auto& b = s->slot_names[i];
-            if (classify(a).use == SlotUse::Ignore && classify(b).use == SlotUse::Ignore) continue;
+            if (classify(a).use == SlotUse::Ignore) continue; // not recorded, or nothing npusim fires
             if (a != b)
                 throw refuse(fmt::format("slot {} of '{}' holds {} in the trace and {} in the simulated run", i,
                                          unit_name(u), a.empty() ? "no event" : a, b.empty() ? "no event" : b));
@@ -137,7 +141,7 @@ std::vector<double> align_observations(const MlirAieTraceFile& measured_trace, c
         }
     }
     std::map<std::string, double> sim;
-    for (const auto& o : simulated) sim.emplace(o.key, o.value);
+    for (const auto& o : trace_observations(simulated_trace, &measured_trace)) sim.emplace(o.key, o.value);
     std::vector<double> out;
     out.reserve(measured.size());
     for (const auto& o : measured) {

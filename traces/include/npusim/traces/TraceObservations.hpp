@@ -38,14 +38,16 @@ struct Observation {
     double value = 0;
 };
 
-/// The observations of a trace, in unit, slot, index order.
-std::vector<Observation> trace_observations(const MlirAieTraceFile& trace);
+/// The observations of a trace, in unit, slot, index order. With `measured`, only the slots that
+/// trace records for the same unit count (t0 included): a simulated run traces the events its
+/// design configures, a capture may record fewer.
+std::vector<Observation> trace_observations(const MlirAieTraceFile& trace, const MlirAieTraceFile* measured = nullptr);
 
-/// The simulated values for `measured`'s keys, in its order. Throws DesignError ("trace file F is
+/// The simulated values for `measured`'s keys, in its order (the simulated trace's observations
+/// over the slots the measured trace records; a slot it leaves empty, NONE, is not compared). Throws DesignError ("trace file F is
 /// not a trace of WHAT: REASON") when the two do not describe the same traced units, slots and
 /// numbers of events; `what` names the design, its parameters and the device.
 std::vector<double> align_observations(const MlirAieTraceFile& measured_trace, const std::vector<Observation>& measured,
-                                       const MlirAieTraceFile& simulated_trace,
-                                       const std::vector<Observation>& simulated, const std::string& what);
+                                       const MlirAieTraceFile& simulated_trace, const std::string& what);
 
 } // namespace npusim::traces
