@@ -35,6 +35,7 @@ void add_calibrate(Catalog& c) {
           {"calibrate", "vector_scalar_mul"});
     c.cli("calibrate.spec_empty", kUsage, "--trace 'vector_scalar_mul:' names no file or value after ':'",
           {"calibrate", "vector_scalar_mul", "--trace", "vector_scalar_mul:"});
+    c.cli("calibrate.trace_empty", kUsage, "--trace needs a value", {"calibrate", "vector_scalar_mul", "--trace", ""});
     c.cli("calibrate.npu_time", kUsage, "--npu-time-us expects a positive number of microseconds, got 'fast'",
           {"calibrate", "vector_scalar_mul", "--npu-time-us", "fast"});
     c.cli("calibrate.fit_list", kUsage, "--fit expects NAME[,NAME...], got 'a,,b'",
