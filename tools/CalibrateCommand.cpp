@@ -103,8 +103,8 @@ void print_result(const CalibrationResult& res, std::ostream& out) {
     if (!unasked.empty()) out << "  kept (not in --fit): " << unasked << "\n";
     out << fmt::format("  {:<32} {:>8} {:>12} {:>12} {:>9}\n", "residual (rms)", "count", "before", "after", "unit");
     for (const auto& c : res.residuals)
-        out << fmt::format("  {:<32} {:>8} {:>12.2f} {:>12.2f} {:>9}\n", traces::observation_kind_name(c.kind),
-                           c.count, c.rms_before, c.rms_after, traces::observation_kind_unit(c.kind));
+        out << fmt::format("  {:<32} {:>8} {:>12.2f} {:>12.2f} {:>9}\n", traces::observation_kind_name(c.kind), c.count,
+                           c.rms_before, c.rms_after, traces::observation_kind_unit(c.kind));
 }
 
 int run_calibrate(const CalibrateArgs& a, std::ostream& out, std::ostream& err) {

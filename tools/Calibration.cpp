@@ -67,8 +67,8 @@ void check_device(const traces::MlirAieTraceFile& t, const model::DeviceSpec& de
             throw DesignError(fmt::format(
                 "trace file {} is of another device: it traces {}_trace for tile{},{} (column {}, row {}), and {} has "
                 "{} column(s) of {} rows; calibrate with the --device the trace was captured on",
-                t.origin, model::trace_unit_type_name(u.type), u.tile.row, u.tile.col, u.tile.col, u.tile.row,
-                dev.name, dev.cols, dev.rows));
+                t.origin, model::trace_unit_type_name(u.type), u.tile.row, u.tile.col, u.tile.col, u.tile.row, dev.name,
+                dev.cols, dev.rows));
 }
 
 /// The simulated counterpart of every measurement: per evaluation, one run per target.
@@ -94,7 +94,8 @@ public:
             auto args = r_; // the target's design and parameters (guarded_run runs r.params)
             args.design = tg.spec->name;
             args.params = tg.params;
-            const auto rep = guarded_run(args, *tg.spec, dev_.name, ro, "in a calibration run of " + tg.what, out_, err_);
+            const auto rep =
+                guarded_run(args, *tg.spec, dev_.name, ro, "in a calibration run of " + tg.what, out_, err_);
             const auto sim_trace = traces::read_mlir_aie_trace(sink.path());
             for (std::size_t i = 0; i < tg.traces.size(); ++i) {
                 const auto sim = traces::align_observations(tg.traces[i], tg.observed[i], sim_trace, tg.what);
@@ -164,7 +165,7 @@ CalibrationResult calibrate(const RunArgs& r, const std::vector<CalibrationTarge
         p.spec = &harness::design_by_name(t.design);
         if (std::find(p.spec->devices.begin(), p.spec->devices.end(), dev.name) == p.spec->devices.end())
             throw DesignError(fmt::format("design '{}' does not run on {} (devices: {})", t.design, dev.name,
-                                                 fmt::join(p.spec->devices, ", ")));
+                                          fmt::join(p.spec->devices, ", ")));
         p.params = t.params;
         p.what = describe_target(t, dev.name);
         for (const auto& f : t.trace_files) {
@@ -173,8 +174,8 @@ CalibrationResult calibrate(const RunArgs& r, const std::vector<CalibrationTarge
             p.observed.push_back(traces::trace_observations(p.traces.back()));
             if (p.observed.back().empty())
                 throw DesignError(fmt::format("trace file {} has no event calibrate can use (kernel calls, "
-                                                     "lock stalls, DMA activity)",
-                                                     p.traces.back().origin));
+                                              "lock stalls, DMA activity)",
+                                              p.traces.back().origin));
         }
         p.npu_time_us = t.npu_time_us;
         prepared.push_back(std::move(p));
@@ -210,7 +211,7 @@ CalibrationResult calibrate(const RunArgs& r, const std::vector<CalibrationTarge
         }
     if (rows.empty())
         throw DesignError("calibrate: no timing parameter moves any traced event or NPU time of these runs: "
-                                 "nothing to fit (trace the kernel calls, locks and DMA ports, or give --npu-time-us)");
+                          "nothing to fit (trace the kernel calls, locks and DMA ports, or give --npu-time-us)");
     std::vector<harness::FitParameter> params;
     for (const auto* row : rows) params.push_back(harness::timing_fit_parameter(*row, start));
     auto with = [&](const std::vector<double>& x) {
@@ -225,9 +226,13 @@ CalibrationResult calibrate(const RunArgs& r, const std::vector<CalibrationTarge
     res.evaluations = sim.runs();
     for (const auto& row : model::timing_param_table()) {
         if (!harness::timing_row_fittable(row)) continue;
-        CalibratedParameter c{row.name, model::timing_unit_name(row.unit),
-                              harness::source_tag(row.source_for(start.arch)), row.get(start), row.get(res.fitted),
-                              false, fit.empty() ? "no traced event or NPU time moves with it" : "not in --fit"};
+        CalibratedParameter c{row.name,
+                              model::timing_unit_name(row.unit),
+                              harness::source_tag(row.source_for(start.arch)),
+                              row.get(start),
+                              row.get(res.fitted),
+                              false,
+                              fit.empty() ? "no traced event or NPU time moves with it" : "not in --fit"};
         const auto at = std::find(rows.begin(), rows.end(), &row);
         if (at != rows.end()) {
             const int held = outcome.held[static_cast<std::size_t>(at - rows.begin())];

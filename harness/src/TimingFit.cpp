@@ -105,8 +105,8 @@ FitOutcome fit_least_squares(const std::vector<FitParameter>& params, const Resi
     const auto n = static_cast<Eigen::Index>(params.size());
     for (const auto& p : params)
         if (p.start < p.lower || p.start > p.upper || !(p.scale > 0))
-            throw std::invalid_argument(
-                fmt::format("fit_least_squares: '{}' starts at {} outside [{}, {}]", p.name, p.start, p.lower, p.upper));
+            throw std::invalid_argument(fmt::format("fit_least_squares: '{}' starts at {} outside [{}, {}]", p.name,
+                                                    p.start, p.lower, p.upper));
     FitOutcome out;
     out.held.assign(params.size(), kFitted);
     auto evaluate = [&](const std::vector<double>& x) {

@@ -36,9 +36,9 @@ std::string timing_profile_path(const std::string& value) {
     if (fs::exists(path, ec)) return path.string();
     const auto names = timing_profile_names();
     throw DesignError(fmt::format("--timing '{}' is neither a file nor a shipped timing profile (shipped, in "
-                                         "{}: {})",
-                                         value, timing_profiles_dir(),
-                                         names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+                                  "{}: {})",
+                                  value, timing_profiles_dir(),
+                                  names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
 }
 
 } // namespace npusim::harness

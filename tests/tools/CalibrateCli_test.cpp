@@ -9,8 +9,8 @@
 #include "npusim/traces/TraceObservations.hpp"
 
 #include <catch2/catch.hpp>
-#include <fmt/format.h>
 #include <cmath>
+#include <fmt/format.h>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -38,10 +38,15 @@ void calib_write_noisy(const traces::MlirAieTraceFile& t, const std::string& pat
         out.push_back({{"name", "process_name"},
                        {"ph", "M"},
                        {"pid", pid},
-                       {"args", {{"name", fmt::format("{}_trace for tile{},{}", model::trace_unit_type_name(u.type),
-                                                      u.tile.row, u.tile.col)}}}});
+                       {"args",
+                        {{"name", fmt::format("{}_trace for tile{},{}", model::trace_unit_type_name(u.type), u.tile.row,
+                                              u.tile.col)}}}});
         for (std::size_t s = 0; s < u.slot_names.size(); ++s)
-            out.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", pid}, {"tid", s}, {"args", {{"name", u.slot_names[s]}}}});
+            out.push_back({{"name", "thread_name"},
+                           {"ph", "M"},
+                           {"pid", pid},
+                           {"tid", s},
+                           {"args", {{"name", u.slot_names[s]}}}});
     }
     for (std::size_t pid = 0; pid < t.units.size(); ++pid)
         for (std::size_t s = 0; s < t.units[pid].spans.size(); ++s) {
@@ -52,8 +57,18 @@ void calib_write_noisy(const traces::MlirAieTraceFile& t, const std::string& pat
                 const auto e = b + static_cast<std::int64_t>(sp.end - sp.begin);
                 earliest = e;
                 const auto& name = t.units[pid].slot_names[s];
-                out.push_back({{"name", name}, {"ts", b}, {"ph", "B"}, {"pid", pid}, {"tid", s}, {"args", nlohmann::json::object()}});
-                out.push_back({{"name", name}, {"ts", e}, {"ph", "E"}, {"pid", pid}, {"tid", s}, {"args", nlohmann::json::object()}});
+                out.push_back({{"name", name},
+                               {"ts", b},
+                               {"ph", "B"},
+                               {"pid", pid},
+                               {"tid", s},
+                               {"args", nlohmann::json::object()}});
+                out.push_back({{"name", name},
+                               {"ts", e},
+                               {"ph", "E"},
+                               {"pid", pid},
+                               {"tid", s},
+                               {"args", nlohmann::json::object()}});
             }
         }
     std::ofstream(path) << out.dump() << "\n";
@@ -116,8 +131,8 @@ TEST_CASE("calibrate: perturbed parameters are fitted back within 5% and the res
     }
 
     // The profile is a --timing file: the run it predicts is the "hardware's", within the fit.
-    const auto with = cli({"run", "vector_scalar_mul", "--param", "size=16384", "--timing", dir.file("profile.json"),
-                           "--json"});
+    const auto with =
+        cli({"run", "vector_scalar_mul", "--param", "size=16384", "--timing", dir.file("profile.json"), "--json"});
     REQUIRE(with.code == 0);
     CHECK(nlohmann::json::parse(with.out).at("npu_time_us").get<double>() == Approx(npu_us).epsilon(0.01));
     // ... of its generation only.
@@ -129,9 +144,10 @@ TEST_CASE("calibrate: perturbed parameters are fitted back within 5% and the res
 TEST_CASE("calibrate: traces of two designs fit one profile", "[cli][calibrate]") {
     test::TempDir dir;
     std::ofstream(dir.file("hw-timing.json")) << R"({"kernel_call_overhead_cycles": 208, "lock_acquire_cycles": 3})";
-    for (const auto& [design, file] : {std::pair{"vector_scalar_mul", "a.json"}, std::pair{"passthrough_kernel", "b.json"}})
-        REQUIRE(cli({"run", design, "--timing", dir.file("hw-timing.json"), "--trace", dir.file(file),
-                     "--trace-format", "mlir-aie"})
+    for (const auto& [design, file] :
+         {std::pair{"vector_scalar_mul", "a.json"}, std::pair{"passthrough_kernel", "b.json"}})
+        REQUIRE(cli({"run", design, "--timing", dir.file("hw-timing.json"), "--trace", dir.file(file), "--trace-format",
+                     "mlir-aie"})
                     .code == 0);
     const auto r = cli({"calibrate", "vector_scalar_mul", "--trace", dir.file("a.json"), "--trace",
                         "passthrough_kernel,bits=8:" + dir.file("b.json"), "--fit",
@@ -146,8 +162,8 @@ TEST_CASE("calibrate: traces of two designs fit one profile", "[cli][calibrate]"
     CHECK(runs[1].at("design") == "passthrough_kernel");
     CHECK(runs[1].at("params").at("bits") == 8);
     // The table printed: each fitted parameter before and after, the residual per kind.
-    const auto text = cli({"calibrate", "vector_scalar_mul", "--trace", dir.file("a.json"), "--fit",
-                           "kernel_call_overhead_cycles"});
+    const auto text =
+        cli({"calibrate", "vector_scalar_mul", "--trace", dir.file("a.json"), "--fit", "kernel_call_overhead_cycles"});
     REQUIRE(text.code == 0);
     CHECK_THAT(text.out, Catch::Contains("kernel_call_overhead_cycles        cycles            8") &&
                              Catch::Contains("kept (not in --fit): stream_bytes_per_cycle") &&
@@ -160,7 +176,8 @@ TEST_CASE("calibrate: a trace of another design, parameters or device is refused
     const auto other = cli({"calibrate", "passthrough_dmas", "--trace", dir.file("vsm.json")});
     CHECK(other.code == 2);
     CHECK_THAT(other.err, Catch::Contains("is not a trace of design 'passthrough_dmas' on npu1_1col"));
-    const auto params = cli({"calibrate", "vector_scalar_mul", "--param", "size=8192", "--trace", dir.file("vsm.json")});
+    const auto params =
+        cli({"calibrate", "vector_scalar_mul", "--param", "size=8192", "--trace", dir.file("vsm.json")});
     CHECK(params.code == 2);
     CHECK_THAT(params.err, Catch::Contains("has 4 INSTR_EVENT_0 event(s) in the trace and 8 in the simulated run"));
     // The same trace with its core in column 3: captured on a device with more columns.

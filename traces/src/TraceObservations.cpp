@@ -72,8 +72,7 @@ std::vector<Observation> trace_observations(const MlirAieTraceFile& trace, const
         };
         std::optional<std::uint64_t> t0;
         for (std::size_t s = 0; s < u.spans.size(); ++s)
-            if (used(s) && !u.spans[s].empty())
-                t0 = std::min(t0.value_or(UINT64_MAX), u.spans[s].front().begin);
+            if (used(s) && !u.spans[s].empty()) t0 = std::min(t0.value_or(UINT64_MAX), u.spans[s].front().begin);
         if (!t0) continue;
         const std::string unit = unit_name(u);
         for (std::size_t s = 0; s < u.spans.size(); ++s) {
@@ -84,8 +83,8 @@ std::vector<Observation> trace_observations(const MlirAieTraceFile& trace, const
             case SlotUse::Ignore: break;
             case SlotUse::Pulse:
                 for (std::size_t i = 0; i < spans.size(); ++i)
-                    out.push_back({fmt::format("{} {} #{}", unit, name, i), c.kind,
-                                   static_cast<double>(spans[i].begin - *t0)});
+                    out.push_back(
+                        {fmt::format("{} {} #{}", unit, name, i), c.kind, static_cast<double>(spans[i].begin - *t0)});
                 break;
             case SlotUse::SpanLength:
                 for (std::size_t i = 0; i < spans.size(); ++i)

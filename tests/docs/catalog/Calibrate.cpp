@@ -84,11 +84,12 @@ void add_calibrate(Catalog& c) {
     NPUSIM_ERROR(c, "trace_file.process_name", kDesign,
                  "trace file 't.json': event 0 names its process 'x', expected '<core|mem|shim|memtile>_trace for "
                  "tile<row>,<col>'",
-                 traces::parse_mlir_aie_trace(R"([{"name": "process_name", "ph": "M", "pid": 0, "args": {"name": "x"}}])",
-                                              "'t.json'"));
-    NPUSIM_ERROR(c, "trace_file.unnamed_pid", kDesign,
-                 "trace file 't.json': event 0 belongs to process 4, which has no process_name",
-                 traces::parse_mlir_aie_trace(R"([{"name": "A", "ph": "B", "pid": 4, "tid": 0, "ts": 1}])", "'t.json'"));
+                 traces::parse_mlir_aie_trace(
+                     R"([{"name": "process_name", "ph": "M", "pid": 0, "args": {"name": "x"}}])", "'t.json'"));
+    NPUSIM_ERROR(
+        c, "trace_file.unnamed_pid", kDesign,
+        "trace file 't.json': event 0 belongs to process 4, which has no process_name",
+        traces::parse_mlir_aie_trace(R"([{"name": "A", "ph": "B", "pid": 4, "tid": 0, "ts": 1}])", "'t.json'"));
     NPUSIM_ERROR(c, "trace_file.end_without_begin", kDesign,
                  "trace file 't.json': event 1 ends slot 0 of process 'core_trace for tile2,0', which never began",
                  traces::parse_mlir_aie_trace(
@@ -101,7 +102,8 @@ void add_calibrate(Catalog& c) {
                      R"([{"name": "process_name", "ph": "M", "pid": 0, "args": {"name": "core_trace for tile2,0"}},
                          {"name": "A", "ph": "B", "pid": 0, "tid": 0, "ts": 1.5}])",
                      "'t.json'"));
-    NPUSIM_ERROR(c, "trace_file.bad_slot", kDesign, "trace file 't.json': event 1 has tid 9, expected an event slot 0..7",
+    NPUSIM_ERROR(c, "trace_file.bad_slot", kDesign,
+                 "trace file 't.json': event 1 has tid 9, expected an event slot 0..7",
                  traces::parse_mlir_aie_trace(
                      R"([{"name": "process_name", "ph": "M", "pid": 0, "args": {"name": "core_trace for tile2,0"}},
                          {"name": "A", "ph": "B", "pid": 0, "tid": 9, "ts": 1}])",
