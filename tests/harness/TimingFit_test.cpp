@@ -24,11 +24,18 @@ TEST_CASE("fit_least_squares: a linear model's parameters are found, whole cycle
         for (int i = 0; i < 20; ++i) r.push_back((7.0 * i + 2.5) - (x[0] * i + x[1]));
         return r;
     };
-    const auto out = harness::fit_least_squares(ps, residuals);
+    harness::FitOptions exact;
+    exact.prior_weight = 1e-9; // no pull toward the start: the data decide alone
+    const auto out = harness::fit_least_squares(ps, residuals, exact);
     CHECK(out.values[0] == 7);
     CHECK(out.values[1] == Approx(2.5).epsilon(1e-3));
     CHECK(out.held[0] == harness::kFitted);
     for (double r : out.residuals) CHECK(std::abs(r) < 0.01);
+    // The default prior pulls a weakly observed parameter toward its table value: b moves by
+    // 20 residuals of one unit each against one unit of prior, so it stops short of 2.5.
+    const auto pulled = harness::fit_least_squares(ps, residuals);
+    CHECK(pulled.values[1] < 2.5);
+    CHECK(pulled.values[1] > 2.3);
 }
 
 TEST_CASE("fit_least_squares: a bound holds where the data pull past it", "[harness][calibrate]") {

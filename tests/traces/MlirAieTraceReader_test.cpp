@@ -52,7 +52,7 @@ TEST_CASE("MlirAieTraceReader: units, slot names and spans of parse.py's JSON", 
     CHECK(u.spans[1][0].end == 20);
 }
 
-TEST_CASE("MlirAieTraceReader: an event still open at the end closes at the unit's last ts; event-PC instants are "
+TEST_CASE("MlirAieTraceReader: an event still open at the end closes at the unit's last ts, and event-PC instants are "
           "counted and left out",
           "[traces][calibrate]") {
     const auto t = traces::parse_mlir_aie_trace(
@@ -96,7 +96,7 @@ TEST_CASE("MlirAieTraceReader reads back what MlirAieTraceSink writes", "[traces
     CHECK(value("core tile2,0 LOCK_STALL total") == 30);
 }
 
-TEST_CASE("TraceObservations: pulses pair one by one, stalls by their totals; a trace that does not pair is refused",
+TEST_CASE("TraceObservations: pulses pair one by one, stalls by their totals, and a trace that does not pair is refused",
           "[traces][calibrate]") {
     const auto hw = traces::parse_mlir_aie_trace(reader_trace(0, {20, 60}), "'hw.json'");
     const auto obs = traces::trace_observations(hw);
