@@ -48,6 +48,8 @@ endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/kernels_ref/aie_api/include/ DESTINATION ${NPUSIM_AIE_API_INSTALL_INCLUDEDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/tools/Cli.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/npusim/cli)
 install(FILES ${PROJECT_SOURCE_DIR}/tools/main.cpp DESTINATION ${CMAKE_INSTALL_DATADIR}/npusim RENAME cli_main.cpp)
+# The shipped timing profiles (--timing npu1-public, npu2-public: harness/TimingProfiles).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/profiles/ DESTINATION ${CMAKE_INSTALL_DATADIR}/npusim/profiles FILES_MATCHING PATTERN "*.json")
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/npusimConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/npusimConfig.cmake INSTALL_DESTINATION ${NPUSIM_INSTALL_CMAKEDIR})

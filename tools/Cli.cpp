@@ -4,6 +4,7 @@
 #include "DepthCommand.hpp"
 #include "PythonCommand.hpp"
 #include "ExitReport.hpp"
+#include "CalibrateCommand.hpp"
 #include "ExportCommand.hpp"
 #include "HelpFormatter.hpp"
 #include "HwCommand.hpp"
@@ -117,6 +118,7 @@ struct Cli {
         commands.push_back(add_depth_command(app, out, err));
         commands.push_back(add_sweep_command(app, out, err));
         commands.push_back(add_export_command(app, out));
+        commands.push_back(add_calibrate_command(app, out, err));
         commands.push_back(add_python_command(app, out, err));
         commands.push_back(add_hw_command(app, out));
         commands.push_back(add_compare_command(app, out));

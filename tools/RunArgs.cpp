@@ -8,6 +8,7 @@
 #include "ProgressLine.hpp"
 #include "WhatIf.hpp"
 
+#include "npusim/harness/TimingProfiles.hpp"
 #include "npusim/model/NativeActivity.hpp"
 #include "npusim/traces/OutputFile.hpp"
 
@@ -118,7 +119,7 @@ void add_run_options(CliOptions& o, RunArgs& r) {
                     throw UsageError(fmt::format("--timeout expects 0 (none) up to {:g} seconds (a week), got {}",
                                                  kMaxTimeoutSeconds, v));
             });
-    o.value("--timing", "FILE", "JSON object overriding timing parameters",
+    o.value("--timing", "FILE|NAME", "JSON object overriding timing parameters, or a shipped profile by name (npu1-public, npu2-public: docs/calibration.md)",
             [&r](const std::string& v) { r.timing_file = v; });
     o.value("--trace", "FILE.json", "Perfetto / Chrome trace of cores, DMA channels and locks (ts in cycles)",
             [&r](const std::string& v) { r.trace_file = output_name("--trace", v); });
@@ -203,7 +204,7 @@ harness::RunOptions run_options(const RunArgs& r, const model::DeviceSpec& dev, 
     ro.warmup = r.warmup;
     sim::SimOptions& so = ro.sim;
     so.timing = model::TimingParams::for_arch(dev.arch);
-    if (!r.timing_file.empty()) so.timing.apply_json_file(r.timing_file);
+    if (!r.timing_file.empty()) so.timing.apply_json_file(harness::timing_profile_path(r.timing_file));
     so.max_cycles = r.max_cycles;
     so.queue_wait = r.queue_wait;
     so.check_memory = r.check_memory;

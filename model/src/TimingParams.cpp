@@ -16,6 +16,8 @@ namespace {
 
 using P = TimingParams;
 
+constexpr const char* kCalibrationKey = "calibration"; // a profile's metadata (apply_json)
+
 // THE timing table. One row per parameter: name, unit, member, then the AIE2 default and its source,
 // then the AIE2P default and its source. docs/hardware-sources.md says where each cited figure is
 // (document section, file and line). Where the generations share a value, the AIE2P value is carried
@@ -186,6 +188,19 @@ void TimingParams::apply_json(const std::string& json_text, const std::string& o
     if (!j.is_object()) throw DesignError(fmt::format("timing file {}: expected a JSON object", origin));
     TimingParams next = *this; // all or nothing: a refused file leaves the table as it was
     for (auto it = j.begin(); it != j.end(); ++it) {
+        if (it.key() == kCalibrationKey) { // what `npusim calibrate` fitted this profile to: its generation counts
+            const auto& meta = it.value();
+            if (!meta.is_object())
+                throw DesignError(fmt::format("timing file {}: '{}' must be an object", origin, kCalibrationKey));
+            const std::string gen = meta.contains("generation") && meta["generation"].is_string()
+                                        ? meta["generation"].get<std::string>()
+                                        : std::string(arch_name(arch));
+            if (gen != arch_name(arch))
+                throw DesignError(fmt::format("timing file {} was calibrated on {} ({}), and this run's device is {}: "
+                                              "a profile holds one generation's parameters",
+                                              origin, gen, meta.value("device", "?"), arch_name(arch)));
+            continue;
+        }
         const TimingParamRow* row = find_timing_param(it.key());
         if (!row) {
             std::string known;

@@ -708,6 +708,7 @@ TEST_CASE("cli: every --json document names itself, its schema version and npusi
         {"depth", {"depth", "passthrough_dmas", "--max-depth", "2", "--json"}},
         {"sweep", {"sweep", "vector_scalar_mul", "--param", "bits=16,32", "--json"}},
         {"export", {"export", "vector_scalar_mul", "--json"}},
+        {"calibrate", {"calibrate", "vector_scalar_mul", "--npu-time-us", "300", "--fit", "host_invocation_latency_us", "--json"}},
     };
     for (const auto& [kind, args] : docs) {
         INFO(kind);
@@ -738,7 +739,7 @@ TEST_CASE("cli: --netlist with --json is one document holding the netlist, and e
     CHECK(n["tasks"][0]["dir"] == "MM2S");
     CHECK(n["host_tensors"].size() >= 2);
     CHECK(n["sequence"][0]["kind"] == "start_task");
-    for (const char* cmd : {"run", "depth", "sweep", "timing", "list"}) {
+    for (const char* cmd : {"run", "depth", "sweep", "timing", "list", "calibrate"}) {
         const auto h = cli({cmd, "--help"});
         CHECK(h.code == 0);
         CHECK_THAT(h.out, Catch::StartsWith("usage:"));

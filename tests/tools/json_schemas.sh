@@ -3,7 +3,8 @@
 # python3-jsonschema (Debian package, tools/install-deps.sh): list, devices, args, timing, run
 # (pass, mismatch, trace files, what-if, netlist), error (usage, design, deadlock, limit, with the
 # files written up to the failure; hw without an NPU), run_devices, depth, sweep, export (with
-# --print-commands and -o too), compare (recorded outputs, pass and mismatch); hw's own document
+# --print-commands and -o too), compare (recorded outputs, pass and mismatch), calibrate (a trace
+# npusim wrote, an NPU time, -o); hw's own document
 # needs an NPU. Then the schemas must reject documents that break the contract (a number as a string, an
 # unknown field, a wrong document kind, a status outside its enum, fractional cycles, compare's
 # first mismatches unstructured, the netlist as text or with loose fields), so a schema that accepts anything fails here.
@@ -62,6 +63,10 @@ run compare_pass compare memcpy --hw-outputs "$d/saved" --hw-times "$d/times.txt
 run compare_mismatch compare memcpy --seed 2 --hw-outputs "$d/saved"
 run error_hw hw memcpy --xclbin "$d/x.xclbin" --insts "$d/insts.bin"
 run export_commands export matmul_single_core --param M=64 --param K=64 --param N=64 --param dtype_in=i8 --print-commands -o "$d/m.mlir"
+mkdir -p "$d/cal"
+"$npusim" run vector_scalar_mul --trace "$d/cal/hw.json" --trace-format mlir-aie >/dev/null
+run calibrate calibrate vector_scalar_mul --trace "$d/cal/hw.json" --npu-time-us 300 \
+    --fit kernel_call_overhead_cycles,host_invocation_latency_us -o "$d/cal/p.json"
 "$py" - "$d" "$schemas" <<'PY'
 import copy, glob, json, os, sys
 import jsonschema
@@ -120,6 +125,8 @@ m = copy.deepcopy(docs["run_pass"]); del m["schema_version"]
 rejected("run", m, "a document without schema_version")
 m = copy.deepcopy(docs["error_deadlock"]); m["document"] = "run"
 rejected("error", m, "another document kind")
+m = copy.deepcopy(docs["calibrate"]); m["profile"]["bd_setup_cycles"] = "4"
+rejected("calibrate", m, "a profile parameter as a string")
 m = copy.deepcopy(docs["sweep"]); m["points"][0]["cycles"] = -1.5
 rejected("sweep", m, "fractional cycles")
 m = copy.deepcopy(docs["compare_pass"]); m["ratio"] = str(m["ratio"])

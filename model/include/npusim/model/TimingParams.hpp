@@ -54,7 +54,9 @@ struct TimingParams {
     TimingParams();
     /// Defaults for a device generation, from timing_param_table().
     static TimingParams for_arch(Arch arch);
-    /// Override from a JSON object given as text; `origin` names it in errors.
+    /// Override from a JSON object given as text; `origin` names it in errors. A key "calibration"
+    /// (the metadata object `npusim calibrate` writes) is no parameter: it is ignored except for
+    /// its "generation", which must be this table's (arch_name) when given.
     void apply_json(const std::string& json_text, const std::string& origin);
     /// The largest timing file read (1 MiB; the full table as JSON is under 2 KiB).
     static constexpr std::uint64_t kMaxTimingFileBytes = 1 << 20;
