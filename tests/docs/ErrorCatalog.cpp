@@ -159,6 +159,7 @@ const Catalog& catalog() {
         add_padding(k);
         add_hardware(k);
         add_recorded_body(k);
+        add_block_float(k);
         return k;
     }();
     return c;

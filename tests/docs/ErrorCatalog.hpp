@@ -126,6 +126,7 @@ void add_scratchpad(Catalog& c);
 void add_padding(Catalog& c);
 void add_hardware(Catalog& c);
 void add_recorded_body(Catalog& c);
+void add_block_float(Catalog& c);
 
 } // namespace npusim::errcat
 

@@ -100,3 +100,14 @@ def test_transform_parallel_one_worker_per_column_and_channel():
         assert np.array_equal(out, a + 1)
     finally:
         set_current_device(old)
+
+
+def test_bfp16ebs8_names_a_block_floating_point_type():
+    # IRON spells AIE2P's bfp16 v8bfp16ebs8 (aie.helpers.util, re-exported by aie.dialects.aiex):
+    # an element of 8 values sharing an exponent, 9 bytes.
+    from npusim._types import tensor_type
+    from npusim.helpers.util import v8bfp16ebs8
+
+    assert str_to_dtype("bfp16ebs8") is v8bfp16ebs8 and str_to_dtype("v8bfp16ebs8") is v8bfp16ebs8
+    t = tensor_type(np.ndarray[(64, 8), np.dtype[v8bfp16ebs8]])
+    assert t.dtype == "v8bfp16ebs8" and t.shape == [64, 8] and t.bytes == 64 * 8 * 9
