@@ -55,7 +55,8 @@ void add_block_float(Catalog& c) {
                  "!aiex.bfp blocks; write them from the runtime sequence instead",
                  ObjectFifo in(bfp(32), "in"), out(bfp(32), "out");
                  Buffer buf(bfp(4), "b", std::vector<std::uint8_t>(36, 1));
-                 Worker w([](F i, F o, Buffer) { copy(i, o); }, fn_args(in.cons(), out.prod(), buf), {.name = "w"});
+                 Worker w([](F i, F o, Buffer) { i.acquire(1); o.acquire(1); i.release(1); o.release(1); },
+                          fn_args(in.cons(), out.prod(), buf), {.name = "w"});
                  (void)export_mlir(Program("npu2_1col", Runtime(fill_drain, fn_args(bfp(64), bfp(64), in.prod(),
                                                                                     out.cons())),
                                            {w}, "t")));
