@@ -134,8 +134,8 @@ Kernel bfp_matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, KernelS
     const int M = int(m), K = int(k), N = int(n);
     Kernel::Invoker run = [=](std::span<const KernelArg> x) {
         bfp_tile_matmul(reinterpret_cast<const std::uint8_t*>(x[0].data),
-                        reinterpret_cast<const std::uint8_t*>(x[1].data), reinterpret_cast<std::uint8_t*>(x[2].data),
-                        M, K, N);
+                        reinterpret_cast<const std::uint8_t*>(x[1].data), reinterpret_cast<std::uint8_t*>(x[2].data), M,
+                        K, N);
     };
     if (ks == KernelSet::aie)
         run = with_aie_core_modes(
@@ -154,8 +154,7 @@ Kernel bfp_matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, KernelS
         return static_cast<std::uint64_t>(std::ceil(static_cast<double>(macs) / peak)) +
                16u * static_cast<std::uint64_t>((M / 16) * (N / 16));
     };
-    Kernel kernel("matmul_bfp16",
-                  std::move(run),
+    Kernel kernel("matmul_bfp16", std::move(run),
                   {TensorType{DType::bfp16ebs8, {m, k / 8}}, TensorType{DType::bfp16ebs8, {n, k / 8}},
                    TensorType{DType::bfp16ebs8, {m, n / 8}}},
                   cost);
@@ -184,8 +183,9 @@ DesignSpec make_matmul_bfp16() {
     s.name = "matmul_bfp16";
     s.description = "ml/block_datatypes single_core: bfp16 (v8bfp16ebs8) matmul on one AIE2P core, B transposed, "
                     "inputs pre-shuffled into 8x8 subtiles";
-    s.params = {{"M", 128, "rows of A and C"}, {"K", 128, "columns of A, rows of B"}, {"N", 128, "columns of B and C"},
-                {"m", 64, "tile rows"},        {"k", 64, "tile depth"},              {"n", 64, "tile columns"}};
+    s.params = {{"M", 128, "rows of A and C"},    {"K", 128, "columns of A, rows of B"},
+                {"N", 128, "columns of B and C"}, {"m", 64, "tile rows"},
+                {"k", 64, "tile depth"},          {"n", 64, "tile columns"}};
     s.devices = {"npu2_1col", "npu2"};
     s.kernel_sets = {KernelSet::reference, KernelSet::aie};
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
@@ -200,7 +200,9 @@ DesignSpec make_matmul_bfp16() {
             throw DesignError(fmt::format("design '{}': m={} k={} n={} must be multiples of 16, 32, 32 (the 2x2 "
                                           "8x8x8 kernel and 9-byte blocks in 4-byte DMA words)",
                                           name, m, k, n));
-        const auto blk = [](std::int64_t rows, std::int64_t cols) { return TensorType{DType::bfp16ebs8, {rows, cols / 8}}; };
+        const auto blk = [](std::int64_t rows, std::int64_t cols) {
+            return TensorType{DType::bfp16ebs8, {rows, cols / 8}};
+        };
         ObjectFifo inA(blk(m, k), "inA"), inB(blk(n, k), "inB"), memC(blk(m, n), "memC");
         auto memA = inA.cons().forward({.name = "memA"});
         auto memB = inB.cons().forward({.name = "memB"});
@@ -246,12 +248,14 @@ DesignSpec make_matmul_bfp16() {
                 }
             },
             fn_args(A_ty, B_ty, C_ty, inA.prod(), inB.prod(), outC.cons()));
-        auto reference = [=](const Tensors& in) { return tensors("C", golden(get(in, "A"), get(in, "B"), M, K, N, m, k, n)); };
-        return DesignInstance(Program(dev, rt, {w}, name),
-                              {ArgSpec::input("A", A_ty), ArgSpec::input("B", B_ty), ArgSpec::output("C", C_ty)},
-                              {{"A", random_bfp_matrix(M, K, m, k, o.seed)},
-                               {"B", random_bfp_matrix(N, K, n, k, o.seed + 1)}},
-                              reference, name);
+        auto reference = [=](const Tensors& in) {
+            return tensors("C", golden(get(in, "A"), get(in, "B"), M, K, N, m, k, n));
+        };
+        return DesignInstance(
+            Program(dev, rt, {w}, name),
+            {ArgSpec::input("A", A_ty), ArgSpec::input("B", B_ty), ArgSpec::output("C", C_ty)},
+            {{"A", random_bfp_matrix(M, K, m, k, o.seed)}, {"B", random_bfp_matrix(N, K, n, k, o.seed + 1)}}, reference,
+            name);
     };
     return s;
 }

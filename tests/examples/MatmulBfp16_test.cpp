@@ -32,7 +32,8 @@ TEST_CASE("matmul_bfp16 matches its golden with the reference and the AIE-API ke
     for (const auto ks : {KernelSet::reference, KernelSet::aie})
         for (const Params& p : {Params{}, Params{{"M", 128}, {"K", 256}, {"N", 64}, {"m", 32}, {"k", 64}, {"n", 32}}}) {
             INFO("kernels " << kernel_set_name(ks) << " K " << (p.count("K") ? p.at("K") : 128));
-            const auto r = run_design(design_by_name("matmul_bfp16"), "npu2_1col", p, test::run_opts("npu2_1col", 3, ks));
+            const auto r =
+                run_design(design_by_name("matmul_bfp16"), "npu2_1col", p, test::run_opts("npu2_1col", 3, ks));
             REQUIRE(r.checks.size() == 1);
             INFO(r.checks[0].first_mismatches);
             CHECK(r.all_match);

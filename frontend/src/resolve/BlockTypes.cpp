@@ -18,8 +18,7 @@ namespace {
 [[noreturn]] void refuse(const ResolveContext& ctx, const std::string& what, const TensorType& t) {
     throw DesignError(fmt::format("{} ({}): block type {} is not supported on {}: only AIE2P (npu2) has the bfp16 "
                                   "datapath (aiecc: \"Block type {} is not supported in the specified model\")",
-                                  what, t.str(), model::dtype_name(t.dtype), ctx.dev.name,
-                                  model::dtype_name(t.dtype)));
+                                  what, t.str(), model::dtype_name(t.dtype), ctx.dev.name, model::dtype_name(t.dtype)));
 }
 
 } // namespace

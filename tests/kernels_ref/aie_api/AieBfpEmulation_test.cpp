@@ -48,8 +48,7 @@ std::vector<float> emu_ref_matmul(const std::vector<float>& a, const std::vector
 
 } // namespace
 
-TEST_CASE("AIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16 runs a bf16 8x8x8 mmul through bfp16 blocks",
-          "[aie_api][bfp16]") {
+TEST_CASE("AIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16 runs a bf16 8x8x8 mmul through bfp16 blocks", "[aie_api][bfp16]") {
     static_assert(aie::mmul<8, 8, 8, bfloat16, bfloat16, accfloat>::via_bfp16);
     static_assert(!aie::mmul<8, 8, 8, bfloat16, bfloat16, accfloat, false>::via_bfp16);
     static_assert(!aie::mmul<4, 4, 8, int16, int16, acc32>::via_bfp16); // integer shapes are untouched
@@ -102,9 +101,9 @@ TEST_CASE("the bfp16 emulation quantizes each row of A and each column of B as o
     vb[9] = bfloat16(1.0f);
     aie::mmul<8, 8, 8, bfloat16, bfloat16, accfloat> m;
     m.mul(va, vb);
-    CHECK(m.to_accum().lane(0) == 65.0f);  // 64 * 1 + 1 (1.5 truncated) * 1
-    CHECK(m.to_accum().lane(1) == 1.0f);   // A[0][1] = 1 after quantization
-    CHECK(m.to_accum().lane(9) == 1.5f);   // row 1, column 1: 1.5 * 1, exact
+    CHECK(m.to_accum().lane(0) == 65.0f); // 64 * 1 + 1 (1.5 truncated) * 1
+    CHECK(m.to_accum().lane(1) == 1.0f); // A[0][1] = 1 after quantization
+    CHECK(m.to_accum().lane(9) == 1.5f); // row 1, column 1: 1.5 * 1, exact
     aie::mmul<8, 8, 8, bfloat16, bfloat16, accfloat, false> native;
     native.mul(va, vb);
     CHECK(native.to_accum().lane(0) == 65.5f);
