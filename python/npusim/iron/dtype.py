@@ -4,9 +4,7 @@ import numpy as np
 
 from .._types import _bf16, v8bfp16ebs8
 
-dtype_map = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "f32": np.float32}
-if _bf16 is not None:
-    dtype_map["bf16"] = _bf16
+dtype_map = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "f32": np.float32, "bf16": _bf16}
 # AIE2P block floating point (8 values sharing an exponent, 9 bytes an element): a name for designs;
 # dtype_to_str does not match it (numpy's dtype() of a descriptor-only type is void).
 block_dtype_map = {"bfp16ebs8": v8bfp16ebs8, "v8bfp16ebs8": v8bfp16ebs8}
@@ -18,9 +16,6 @@ def str_to_dtype(dtype_str):
         return dtype_map[dtype_str]
     if dtype_str in block_dtype_map:
         return block_dtype_map[dtype_str]
-    if dtype_str == "bf16":
-        raise NotImplementedError("aie.iron.str_to_dtype('bf16'): bfloat16 tensors need ml_dtypes, which is not "
-                                  "installed")
     raise ValueError(f"Unrecognized dtype: {dtype_str}")
 
 
