@@ -66,6 +66,10 @@ void Buffer::write_converted(std::int64_t index, double fvalue, std::int64_t iva
     case DType::u32: write<std::uint32_t>(index, static_cast<std::uint32_t>(integral(0, UINT32_MAX))); break;
     case DType::f32: write<float>(index, static_cast<float>(f)); break;
     case DType::bf16: write<bfloat16>(index, bfloat16(static_cast<float>(f))); break;
+    case DType::bfp16ebs8:
+        throw DesignError(fmt::format("buffer '{}' ({}): rtp[{}] = ...: a v8bfp16ebs8 block (8 values sharing one "
+                                      "exponent) has no scalar value to set",
+                                      state_->name, t.str(), index));
     }
 }
 

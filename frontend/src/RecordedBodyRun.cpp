@@ -9,6 +9,7 @@
 #include "npusim/model/Error.hpp"
 
 #include <cmath>
+#include <fmt/format.h>
 #include <limits>
 #include <utility>
 
@@ -123,6 +124,7 @@ private:
         case DType::u32: return load_as<std::uint32_t>(e, i);
         case DType::f32: return load_as<float>(e, i);
         case DType::bf16: return load_as<bfloat16>(e, i);
+        case DType::bfp16ebs8: no_scalar_blocks(e); break;
         }
         return {};
     }
@@ -145,7 +147,14 @@ private:
         case DType::u32: return store_as<std::uint32_t>(e, i, v);
         case DType::f32: return store_as<float>(e, i, v);
         case DType::bf16: return store_as<bfloat16>(e, i, v);
+        case DType::bfp16ebs8: no_scalar_blocks(e); break;
         }
+    }
+    // A block floating-point element is 8 values sharing an exponent: no scalar load or store.
+    [[noreturn]] void no_scalar_blocks(const Element& e) const {
+        fail(fmt::format("element of type {} read or written as a scalar: a v8bfp16ebs8 block (8 values sharing "
+                         "one exponent) has no scalar value; convert it in a kernel",
+                         e.type().str()));
     }
 
     Value binary(BinOp op, const Value& a, const Value& b) const {

@@ -26,6 +26,7 @@ std::string NpyFile::descr(DType t) {
     case DType::u32: return "<u4";
     case DType::f32: return "<f4";
     case DType::bf16: return "<V2";
+    case DType::bfp16ebs8: return "|V9"; // a 9-byte block, as raw bytes (numpy has no bfp16 type)
     }
     return "?";
 }
@@ -38,6 +39,7 @@ std::optional<DType> NpyFile::dtype_of_descr(std::string_view d) {
     if (d == "<u4") return DType::u32;
     if (d == "<f4") return DType::f32;
     if (d == "<V2" || d == "|V2" || d == "V2" || d == "bfloat16") return DType::bf16;
+    if (d == "|V9" || d == "<V9" || d == "V9") return DType::bfp16ebs8;
     return std::nullopt;
 }
 

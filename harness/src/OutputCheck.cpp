@@ -50,6 +50,11 @@ std::string format_value(DType t, const std::uint8_t* p) {
     case DType::u32: return fmt::format("{}", load<std::uint32_t>(p));
     case DType::f32: return fmt::format("{}", load<float>(p));
     case DType::bf16: return bf16_str(load<std::uint16_t>(p));
+    case DType::bfp16ebs8: { // a block: its exponent byte and its 8 mantissas
+        std::string s = fmt::format("{{e={}:", static_cast<int>(p[0]));
+        for (int k = 1; k <= 8; ++k) s += fmt::format(" {}", static_cast<int>(static_cast<std::int8_t>(p[k])));
+        return s + "}";
+    }
     }
     return "?";
 }
@@ -63,6 +68,8 @@ double element_value(DType t, const std::uint8_t* p) {
     case DType::u32: return load<std::uint32_t>(p);
     case DType::f32:
     case DType::bf16: return load_float(t, p);
+    // A block's first value (m * 2^(E - 133)); block outputs are compared byte for byte.
+    case DType::bfp16ebs8: return std::ldexp(static_cast<double>(static_cast<std::int8_t>(p[1])), int(p[0]) - 133);
     }
     return 0;
 }

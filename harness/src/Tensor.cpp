@@ -37,6 +37,7 @@ std::string_view numpy_dtype_name(DType t) {
     case DType::u32: return "uint32";
     case DType::f32: return "float32";
     case DType::bf16: return "bfloat16";
+    case DType::bfp16ebs8: return "v8bfp16ebs8";
     }
     return "?";
 }

@@ -21,6 +21,12 @@ MacPeak matmul_mac_peak(Arch arch, DType in) {
                            "[code] mlir-aie aie2p/mm.cc matmul_vectorized_4x8x8_bf16_* (8x8x8 only with "
                            "AIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16, a different number format)"}
                  : MacPeak{128, "4x8x4", "[doc] AM020 BF16 256 FLOP/tile/cycle; [code] aie2/mm.cc 4x8x4 bf16"};
+    case DType::bfp16ebs8: // one mac_8x8_8x8T (8x8x8 = 512 MACs) per cycle; AIE2 has no bfp16 datapath
+        if (p)
+            return MacPeak{512, "8x8x8",
+                           "[code] mlir-aie aie2p/mm_bfp.cc mac_8x8_8x8T; [doc] Hello-XDNA xdna2_kernel.rst: "
+                           "bfp16 1,024 FLOP/cycle per tile (docs/calibration.md row 23)"};
+        break;
     default: break;
     }
     throw DesignError(fmt::format("no matrix-unit peak for {} inputs on {} (the mmul unit takes i8, i16 and bf16)",

@@ -21,10 +21,17 @@ _NUMPY.update({"i8": np.dtype(np.int8), "u8": np.dtype(np.uint8), "i16": np.dtyp
 _NUMPY["bf16"] = np.dtype(_bf16)
 
 
+class v8bfp16ebs8(np.generic):
+    """AIE2P block floating point as IRON names it (aie.helpers.util.v8bfp16ebs8): one element is a
+    block of 8 values sharing an 8-bit exponent, 9 bytes. Only a type descriptor (np.dtype[v8bfp16ebs8])."""
+
+
 def dtype_name(dt):
     """npusim's name for a numpy dtype (or scalar type); TypeError for one it does not simulate."""
     if isinstance(dt, str) and dt in ("bfloat16", "bf16"):
         return "bfloat16"
+    if dt is v8bfp16ebs8 or (isinstance(dt, str) and dt in ("v8bfp16ebs8", "bfp16ebs8")):
+        return "v8bfp16ebs8"
     d = np.dtype(dt)
     try:
         return _NAMES[d]

@@ -160,6 +160,7 @@ const Catalog& catalog() {
         add_hardware(k);
         add_recorded_body(k);
         add_calibrate(k);
+        add_block_float(k);
         return k;
     }();
     return c;

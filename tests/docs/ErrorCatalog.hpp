@@ -128,6 +128,7 @@ void add_padding(Catalog& c);
 void add_hardware(Catalog& c);
 void add_recorded_body(Catalog& c);
 void add_calibrate(Catalog& c);
+void add_block_float(Catalog& c);
 
 } // namespace npusim::errcat
 

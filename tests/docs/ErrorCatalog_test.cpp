@@ -88,6 +88,7 @@ NPUSIM_CATALOG_TEST("NPU instruction files", hw_insts)
 NPUSIM_CATALOG_TEST("NPU runs", hw_runs)
 NPUSIM_CATALOG_TEST("RecordedBody", recorded_body)
 NPUSIM_CATALOG_TEST("Calibration from a trace", calibrate)
+NPUSIM_CATALOG_TEST("Block floating point", block_float)
 
 TEST_CASE("every component of the error catalog has its test case, ids and sites are well-formed", "[docs][errors]") {
     std::set<std::string> components;

@@ -50,7 +50,7 @@ TEST_CASE("kernels=aie is refused where a design has no kernel or the tile is no
     CHECK_THROWS_WITH(
         run_design(design_by_name("passthrough_dmas"), "npu1", {}, o),
         "design 'passthrough_dmas' has no AIE-API kernel build (no kernel: data moves by DMA only); designs with one: "
-        "passthrough_kernel, vector_scalar_mul, matmul_single_core, matmul_whole_array, matmul_cascade, "
+        "passthrough_kernel, vector_scalar_mul, matmul_single_core, matmul_bfp16, matmul_whole_array, matmul_cascade, "
         "vector_reduce_max, "
         "vector_reduce_max_memtile, row_wise_bias_add, memcpy, relu, edge_detect, color_detect, color_threshold, "
         "softmax, swiglu, rms_norm, conv2d, reduce, stream_port_passthrough");

@@ -107,7 +107,7 @@ TEST_CASE("every example design is registered exactly once, in the npusim list o
     CHECK(listed ==
           std::vector<std::string>{
               "passthrough_kernel", "passthrough_dmas", "vector_scalar_mul", "vector_vector_add", "matmul_single_core",
-              "matmul_whole_array", "matmul_cascade", "vector_reduce_max", "vector_reduce_max_memtile",
+              "matmul_bfp16", "matmul_whole_array", "matmul_cascade", "vector_reduce_max", "vector_reduce_max_memtile",
               "row_wise_bias_add", "transpose_dma", "memcpy", "relu", "scale_shift", "per_tile", "invocation_counter",
               "init_values_repeat", "vec_vec_add_objfifo_init", "edge_detect", "color_detect", "color_threshold",
               "softmax", "swiglu", "rms_norm", "conv2d", "transform", "reduce", "lowlevel_passthrough", "chaining_channels", "custom_dma",

@@ -1,6 +1,7 @@
 #include "export/MlirTypes.hpp"
 
 #include "npusim/frontend/MlirExport.hpp"
+#include "npusim/model/Error.hpp"
 
 #include <bit>
 #include <cstring>
@@ -12,6 +13,9 @@ std::string element_type(DType t) {
     switch (t) {
     case DType::u8: return "ui8";
     case DType::u32: return "ui32";
+    // IRON's v8bfp16ebs8 is the AIEX dialect's block type (mlir-aie at 3ca0193: python/helpers/util.py
+    // l.35-36, include/aie/Dialect/AIEX/IR/AIEX.td l.233-250: mnemonic bfp, `<` block_type `>`).
+    case DType::bfp16ebs8: return "!aiex.bfp<\"v8bfp16ebs8\">";
     default: return std::string(dtype_name(t));
     }
 }
@@ -48,6 +52,7 @@ std::string element_text(DType t, const std::uint8_t* p) {
         const float v = std::bit_cast<float>(static_cast<std::uint32_t>(h) << 16);
         return fmt::format("{:e}", v);
     }
+    case DType::bfp16ebs8: break; // dense_literal refuses block types first
     }
     return "0";
 }
@@ -71,6 +76,10 @@ void nest(const TensorType& t, const std::vector<std::uint8_t>& b, std::size_t d
 } // namespace
 
 std::string dense_literal(const TensorType& t, const std::vector<std::uint8_t>& bytes) {
+    if (dtype_is_block(t.dtype))
+        throw DesignError(fmt::format("initial values of a {} tensor cannot be exported: MLIR's dense attribute "
+                                      "holds no !aiex.bfp blocks; write them from the runtime sequence instead",
+                                      t.str()));
     std::vector<std::uint8_t> b = bytes;
     b.resize(t.bytes(), 0);
     const std::size_t eb = dtype_bytes(t.dtype);

@@ -1,5 +1,6 @@
 #include "resolve/Resolver.hpp"
 
+#include "resolve/BlockTypes.hpp"
 #include "resolve/CascadeLowering.hpp"
 #include "resolve/ChannelPins.hpp"
 #include "resolve/Collect.hpp"
@@ -74,6 +75,7 @@ Resolver::Resolver(const Program& program, const ResolveOptions& opts) : program
 model::Netlist Resolver::run() {
     ResolveContext ctx(program_, opts_);
     collect_design(ctx);
+    refuse_block_types_without_bfp(ctx);
     name_unnamed_objects(ctx);
     trace_bodies(ctx);
     apply_depth_overrides(ctx);

@@ -1,4 +1,5 @@
-"""aie.helpers.util: type-descriptor helpers."""
+"""aie.helpers.util: type-descriptor helpers and IRON's block floating-point type."""
+from .._types import v8bfp16ebs8  # noqa: F401  (IRON: from aie.helpers.util import v8bfp16ebs8)
 
 
 def np_ndarray_type_get_shape(t):

@@ -4,6 +4,7 @@ bound to the frontend's (frontend/Runtime.hpp). Every other aiex name raises Not
 naming it."""
 from .. import _npusim
 from .._errors import _Located, where
+from .._types import v8bfp16ebs8  # noqa: F401  (mlir-aie's aiex.py re-exports IRON's block type, l.32)
 
 
 def shim_dma_single_bd_task(alloc, mem, tap=None, offset=None, sizes=None, strides=None, transfer_len=None,

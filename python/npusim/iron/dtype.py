@@ -2,15 +2,20 @@
 stand for (python/iron/dtype.py: str_to_dtype, dtype_to_str)."""
 import numpy as np
 
-from .._types import _bf16
+from .._types import _bf16, v8bfp16ebs8
 
 dtype_map = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "f32": np.float32, "bf16": _bf16}
+# AIE2P block floating point (8 values sharing an exponent, 9 bytes an element): a name for designs;
+# dtype_to_str does not match it (numpy's dtype() of a descriptor-only type is void).
+block_dtype_map = {"bfp16ebs8": v8bfp16ebs8, "v8bfp16ebs8": v8bfp16ebs8}
 
 
 def str_to_dtype(dtype_str):
     """The numpy type of a short name; ValueError for a name IRON does not know."""
     if dtype_str in dtype_map:
         return dtype_map[dtype_str]
+    if dtype_str in block_dtype_map:
+        return block_dtype_map[dtype_str]
     raise ValueError(f"Unrecognized dtype: {dtype_str}")
 
 

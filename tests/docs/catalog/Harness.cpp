@@ -271,6 +271,11 @@ void add_harness(Catalog& c) {
     c.cli("example.matmul_single_core_row_blocks", kDesign,
           "design 'matmul_single_core': M/m=3 must be even (two row blocks per task group)",
           {"run", "matmul_single_core", "--param", "M=96", "--param", "m=32"});
+    c.site("examples/src/MatmulBfp16.cpp");
+    c.cli("example.matmul_bfp16_tile", kDesign,
+          "design 'matmul_bfp16': m=64 k=16 n=64 must be multiples of 16, 32, 32 (the 2x2 8x8x8 kernel and 9-byte "
+          "blocks in 4-byte DMA words)",
+          {"run", "matmul_bfp16", "--device", "npu2_1col", "--param", "k=16"});
     c.site("examples/src/MatmulCascade.cpp");
     c.cli("example.matmul_cascade_cols", kDesign,
           "design 'matmul_cascade': cols=3 is not supported: 1, 2 or 4 columns (each A shim feeds 4 / cols rows)",

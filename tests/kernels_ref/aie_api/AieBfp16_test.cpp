@@ -1,7 +1,9 @@
 // Block floating point (bfp16ebs8) in the AIE-API host layer against an independent bit-level
 // reference: the quantizer is re-derived from the float's fields (two's-complement significand,
-// arithmetic shifts, which truncate towards minus infinity), the decoder as m / 64 * 2^(E - 127), and
-// the 8x8x8 block product in long double.
+// arithmetic shifts, which truncate towards minus infinity, as mlir-aie's
+// programming_examples/ml/block_datatypes/helper.h l.77-104 at 3ca0193 does), the other rounding
+// modes in long double, the decoder as m / 64 * 2^(E - 127), and the 8x8x8 block product in long
+// double.
 #include <aie_api/aie.hpp>
 
 #include <catch2/catch.hpp>
@@ -25,16 +27,46 @@ std::array<std::uint8_t, 9> ref_block(const float* x) {
     for (int k = 0; k < 8; ++k) {
         const std::uint32_t u = std::bit_cast<std::uint32_t>(x[k]);
         const std::uint32_t e = (u >> 23) & 0xFFu;
-        // Significand as a signed integer; a denormal (e == 0) has no implicit bit and the scale of e = 1.
+        // Significand as a signed integer; a denormal (e == 0) has no implicit bit and its exponent
+        // field 0 is used as it is (helper.h l.84-85 and l.103).
         std::int64_t sig = (u & 0x7FFFFFu) | (e ? 0x800000u : 0u);
         if (u >> 31) sig = -sig;
-        const int e_eff = e ? int(e) : 1;
-        // value = sig * 2^(e_eff - 150); mantissa = floor(value * 2^(133 - e_max)) = sig >> (17 + e_max - e_eff).
-        const int sh = 17 + int(e_max) - e_eff;
+        // mantissa = floor(sig / 2^(17 + e_max - e)).
+        const int sh = 17 + int(e_max) - int(e);
         const std::int64_t q = sh >= 63 ? (sig < 0 ? -1 : 0) : (sh >= 0 ? (sig >> sh) : sig * (std::int64_t(1) << -sh));
         out[1 + k] = static_cast<std::uint8_t>(static_cast<std::int8_t>(q));
     }
     return out;
+}
+
+// Round t with rounding mode m and saturate to int8 (reference for the non-floor modes).
+int ref_round_sat(long double t, aie::rounding_mode m) {
+    const long double fl = std::floor(t), frac = t - fl;
+    long double r = fl;
+    using RM = aie::rounding_mode;
+    switch (m) {
+    case RM::floor: r = fl; break;
+    case RM::ceil: r = std::ceil(t); break;
+    case RM::symmetric_floor: r = std::trunc(t); break;
+    case RM::symmetric_ceil: r = t < 0 ? std::floor(t) : std::ceil(t); break;
+    default:
+        if (frac != 0.5L) {
+            r = frac < 0.5L ? fl : fl + 1;
+        } else if (m == RM::negative_inf) {
+            r = fl;
+        } else if (m == RM::positive_inf) {
+            r = fl + 1;
+        } else if (m == RM::symmetric_zero) {
+            r = t < 0 ? fl + 1 : fl;
+        } else if (m == RM::symmetric_inf) {
+            r = t < 0 ? fl : fl + 1;
+        } else if (m == RM::conv_even) {
+            r = std::fmod(fl, 2.0L) == 0 ? fl : fl + 1;
+        } else {
+            r = std::fmod(fl, 2.0L) == 0 ? fl + 1 : fl;
+        }
+    }
+    return r > 127 ? 127 : (r < -128 ? -128 : static_cast<int>(r));
 }
 
 long double ref_value(std::uint8_t e, std::int8_t m) { return std::ldexp(static_cast<long double>(m) / 64.0L, int(e) - 127); }
@@ -73,6 +105,20 @@ TEST_CASE("accfloat to bfp16ebs8 quantizes each block against its largest expone
         CHECK(bv.mantissa(6) == 63);
         CHECK(bv.mantissa(7) == 0);
         CHECK(bv.exponent(1) == 0);
+        for (unsigned k = 0; k < 8; ++k) CHECK(bv.mantissa(8 + k) == 0); // zero block: all-zero bytes
+        // Block 2, the largest exponent field (254): the extreme mantissas, small values to 0 / -1.
+        CHECK(bv.exponent(2) == 254);
+        CHECK(bv.mantissa(16) == 127);
+        CHECK(bv.mantissa(17) == -128);
+        CHECK(bv.mantissa(18) == 0);
+        CHECK(bv.mantissa(19) == -1);
+        // Block 3, denormals only: E = 0 and each significand shifted by 17 (helper.h uses the field
+        // 0 as it is, so 2^-127 = 0x400000 * 2^-149 gives 32, not 64).
+        CHECK(bv.exponent(3) == 0);
+        CHECK(bv.mantissa(24) == 0);
+        CHECK(bv.mantissa(25) == -1);
+        CHECK(bv.mantissa(26) == 32);
+        CHECK(bv.mantissa(27) == -32);
         for (unsigned b = 0; b < 4; ++b) {
             const auto ref = ref_block(x.data() + 8 * b);
             INFO("block " << b);
@@ -102,13 +148,68 @@ TEST_CASE("accfloat to bfp16ebs8 quantizes each block against its largest expone
             }
         }
     }
-    SECTION("the rounding mode does not apply (always truncation)") {
+    SECTION("the conversion follows the core rounding mode (mlir-aie aie2p/mm.cc l.89-97)") {
+        // Behaviour change: this section asserted truncation whatever the mode; mm.cc documents that
+        // the device conversion follows the rounding mode (floor, the reset mode, is truncation).
         npusim::aie_api::ScopedCoreModes keep;
-        aie::set_rounding(aie::rounding_mode::conv_even);
         std::vector<float> x(64, 0.0f);
-        x[0] = 2.0f;
-        x[1] = 0.99f; // 31.68 -> 31
-        CHECK(acc_from(x).to_vector<bfp16ebs8>().mantissa(1) == 31);
+        x[0] = 2.0f;    // E = 128, one step = 2^-5
+        x[1] = 0.99f;   // 31.68 steps
+        x[2] = -0.99f;  // -31.68
+        x[3] = 0.984375f; // 31.5 exactly: a tie
+        x[4] = -0.984375f;
+        x[5] = 1.953125f; // 62.5
+        x[6] = 1.999f;  // 63.97 -> rounds up to 64: fits (|m| <= 127 for the block maximum 2.0)
+        x[8] = 1.999f;  // block 1: E = 127, 127.94 steps -> 128 saturates to 127 when rounding up
+        x[9] = -1.999f;
+        const auto q = [&](aie::rounding_mode m) {
+            aie::set_rounding(m);
+            return acc_from(x).to_vector<bfp16ebs8>();
+        };
+        const auto fl = q(aie::rounding_mode::floor);
+        CHECK(fl.mantissa(1) == 31);
+        CHECK(fl.mantissa(2) == -32);
+        CHECK(fl.mantissa(3) == 31);
+        CHECK(fl.mantissa(8) == 127);
+        CHECK(fl.mantissa(9) == -128);
+        const auto ev = q(aie::rounding_mode::conv_even);
+        CHECK(ev.mantissa(1) == 32);
+        CHECK(ev.mantissa(2) == -32);
+        CHECK(ev.mantissa(3) == 32);  // 31.5 -> 32 (even)
+        CHECK(ev.mantissa(4) == -32);
+        CHECK(ev.mantissa(5) == 62);  // 62.5 -> 62 (even)
+        CHECK(ev.mantissa(6) == 64);
+        CHECK(ev.mantissa(8) == 127); // 128 saturates
+        CHECK(ev.mantissa(9) == -128);
+        const auto ce = q(aie::rounding_mode::ceil);
+        CHECK(ce.mantissa(2) == -31);
+        CHECK(ce.mantissa(8) == 127);
+        const auto sz = q(aie::rounding_mode::symmetric_zero);
+        CHECK(sz.mantissa(3) == 31); // ties towards zero
+        CHECK(sz.mantissa(4) == -31);
+        // Every mode against a long double reference on random blocks.
+        std::mt19937 rng(17);
+        std::uniform_real_distribution<float> mant(-1.0f, 1.0f);
+        std::uniform_int_distribution<int> ex(-12, 12);
+        const aie::rounding_mode modes[] = {
+            aie::rounding_mode::floor,        aie::rounding_mode::ceil,          aie::rounding_mode::symmetric_floor,
+            aie::rounding_mode::symmetric_ceil, aie::rounding_mode::negative_inf, aie::rounding_mode::positive_inf,
+            aie::rounding_mode::symmetric_zero, aie::rounding_mode::symmetric_inf, aie::rounding_mode::conv_even,
+            aie::rounding_mode::conv_odd};
+        for (const auto m : modes) {
+            for (int rep = 0; rep < 20; ++rep) {
+                std::vector<float> y(64);
+                for (auto& v : y) v = std::ldexp(std::round(mant(rng) * 1024.0f) / 1024.0f, ex(rng)); // many ties
+                aie::set_rounding(m);
+                const auto bv = acc_from(y).to_vector<bfp16ebs8>();
+                for (unsigned b = 0; b < 8; ++b)
+                    for (unsigned k = 0; k < 8; ++k) {
+                        const long double t = std::ldexp(static_cast<long double>(y[8 * b + k]), 133 - int(bv.exponent(b)));
+                        INFO("mode " << unsigned(m) << " value " << y[8 * b + k]);
+                        REQUIRE(bv.mantissa(8 * b + k) == ref_round_sat(t, m));
+                    }
+            }
+        }
     }
 }
 

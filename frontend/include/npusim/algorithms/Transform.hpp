@@ -101,6 +101,7 @@ TileFn tile_fn(const F& f, DType dtype, const std::string& who) {
     case DType::u32: return tile_fn_for<std::uint32_t, Arity>(f, who);
     case DType::f32: return tile_fn_for<float, Arity>(f, who);
     case DType::bf16: return tile_fn_for<bfloat16, Arity>(f, who);
+    case DType::bfp16ebs8: break; // blocks of 8 values have no per-element function
     }
     throw DesignError(who + ": unknown element type");
 }

@@ -71,6 +71,16 @@ void matmul_scalar_i16_i32(const std::int16_t* a, const std::int16_t* b, std::in
 void matmul_scalar_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, int m, int k, int n);
 // C = 0 (m*n elements, a multiple of 16).
 void zero_i32(std::int32_t* c, int count);
+
+// ---- bfp16 matmul (AIE2P block floating point; the semantics of mlir-aie's aie2p/mm_bfp.cc) -----------
+// Operands are packed v8bfp16ebs8 blocks (9 bytes: exponent, 8 int8 mantissas) in 8x8-subtile order:
+// each 8x8 subtile (8 rows of one block) is 72 contiguous bytes, subtiles row-major over the tile.
+// a: m x k values, b: B transposed (n x k values), c: m x n values. c = bfp16(c + a * b^T): c is
+// decoded, the products accumulate per 8x8 output subtile with mac_8x8_8x8T, and the sum is quantized
+// back (core rounding mode). m % 16 == 0, k % 8 == 0, n % 16 == 0.
+void matmul_bfp16(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* c, int m, int k, int n);
+/// c = m x n zeros in bfp16 (an all-zero accumulator quantized: every byte 0). m * n % 64 == 0.
+void zero_bfp16(std::uint8_t* c, int m, int n);
 void zero_i16(std::int16_t* c, int count);
 void zero_i8(std::int8_t* c, int count);
 void zero_bf16(bfloat16* c, int count);

@@ -7,6 +7,7 @@
 //   i8           256  (4x8x8)                       512  (8x8x8)
 //   i16           64  (4x4x4)                       128  (4x4x8)
 //   bf16         128  (4x8x4)                       256  (4x8x8; 8x8x8 only through bfp16 emulation)
+//   bfp16ebs8      -  (no bfp16 datapath)           512  (8x8x8, mac_8x8_8x8T; per value, not per block)
 //
 // Sources: [doc] AM020 "Summary" (AIE-ML: INT8 512 ops, INT16 128 ops, BF16 256 FLOP per tile per
 // cycle); [code] mlir-aie aie_kernels/aie2/mm.cc and aie_kernels/aie2p/mm.cc (the r x s x t shapes

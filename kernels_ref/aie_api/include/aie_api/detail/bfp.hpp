@@ -5,16 +5,26 @@
 //
 // bfp16ebs8: blocks of 8 values sharing one exponent, 9 bytes a block in memory: the shared biased
 // exponent E first, then 8 two's-complement int8 mantissas m; a value is m * 2^(E - 133) (= m / 64 *
-// 2^(E - 127)). A float is quantized against the largest exponent field E of its block by
-// truncation towards minus infinity: m = floor(x * 2^(133 - E)). This follows the host reference of
-// mlir-aie (programming_examples/ml/block_datatypes/helper.h, floatToBfp16 / bfp16ebs8ToFloat, l.45-157
-// at 3ca0193: "the rounding mode for the mantissa in AIE2p is always truncation"), which upstream's
-// tests compare the device against. [est] denormal inputs use their true value (exponent field 0);
-// infinity encodes as the extreme mantissa with E = 255 and NaN as mantissa 0: AMD does not document
-// non-finite blocks.
+// 2^(E - 127)) (mlir-aie at 3ca0193: lib/Dialect/AIEX/IR/AIEXDialect.cpp l.1436 gives v8bfp16ebs8
+// 8 values x 8 mantissa bits + 8 exponent bits; programming_examples/ml/block_datatypes/helper.h
+// l.45-157 encodes and decodes the bytes).
+//
+// Quantizing a float block works on the fields, as helper.h l.66-104 does: E is the largest
+// exponent field of the 8 values; each value's significand (24 bits with the implicit one, 23 without
+// it for a denormal, whose exponent field 0 is used as it is) is negated in two's complement for a
+// negative value and shifted right by 17 + E - e, rounded with the core's rounding mode, then
+// saturated to int8. With the reset mode (floor) this is helper.h's truncation ("the rounding mode
+// for the mantissa in AIE2p is always truncation", l.90), which upstream's tests compare the device
+// against. The mode applies because the conversion is the one instruction AIE2P has for it
+// (v64accfloat.to.v64bfp16ebs8, also the bf16 -> bfp16 step of the bf16 mmul emulation:
+// lib/Conversion/AIEVecToLLVM/AIEVecToLLVM.cpp l.4707-4710), and aie_kernels/aie2p/mm.cc l.89-97
+// states that this conversion follows the core rounding mode. [est] a mantissa that rounds up to
+// 128 saturates to 127 (no exponent bump); infinity encodes as the extreme mantissa with E = 255 and
+// NaN as mantissa 0: AMD documents neither.
 #include "accum.hpp"
 #include "config.hpp"
 #include "intrinsics.hpp"
+#include "numeric.hpp"
 #include "vector.hpp"
 
 #include <array>
@@ -56,7 +66,21 @@ private:
 };
 
 namespace detail {
-// Quantize 8 floats to one bfp16ebs8 block (9 bytes at out).
+// One lane's mantissa: the signed significand of x (exponent field e) shifted right by 17 + e_max - e
+// with rounding mode R, saturated to int8. A shift beyond 40 leaves |value| < 2^-16 of one step,
+// which every mode rounds as it rounds any value that small.
+template <rounding_mode R>
+inline std::int8_t bfp16_mantissa(float x, unsigned e_max) {
+    const std::uint32_t u = std::bit_cast<std::uint32_t>(x);
+    const unsigned e = (u >> 23) & 0xFFu;
+    std::int64_t sig = static_cast<std::int64_t>((u & 0x7FFFFFu) | (e != 0 ? 0x800000u : 0u));
+    if (u >> 31) sig = -sig;
+    const int shift = 17 + static_cast<int>(e_max) - static_cast<int>(e);
+    const std::int64_t q = round_shift_right<R>(sig, shift > 40 ? 40 : shift);
+    return static_cast<std::int8_t>(q > 127 ? 127 : (q < -128 ? -128 : q));
+}
+
+// Quantize 8 floats to one bfp16ebs8 block (9 bytes at out) with the core's rounding mode.
 inline void float_block_to_bfp16(const float* x, std::uint8_t* out) {
     unsigned e_max = 0;
     for (unsigned k = 0; k < 8; ++k) {
@@ -64,16 +88,28 @@ inline void float_block_to_bfp16(const float* x, std::uint8_t* out) {
         e_max = e > e_max ? e : e_max;
     }
     out[0] = static_cast<std::uint8_t>(e_max);
-    for (unsigned k = 0; k < 8; ++k) {
-        int q;
-        if (std::isnan(x[k]))
-            q = 0;
-        else if (std::isinf(x[k]))
-            q = x[k] > 0 ? 127 : -128;
-        else // |x| < 2^(e_max - 126), so the scaled value lies in (-128, 128): exact in double.
-            q = static_cast<int>(std::floor(std::ldexp(static_cast<double>(x[k]), 133 - static_cast<int>(e_max))));
-        out[1 + k] = static_cast<std::uint8_t>(static_cast<std::int8_t>(q));
-    }
+    dispatch_modes(get_rounding(), saturation_mode::none, [&]<rounding_mode R, saturation_mode>() {
+        for (unsigned k = 0; k < 8; ++k) {
+            std::int8_t q;
+            if (std::isnan(x[k]))
+                q = 0;
+            else if (std::isinf(x[k]))
+                q = x[k] > 0 ? 127 : -128;
+            else
+                q = bfp16_mantissa<R>(x[k], e_max);
+            out[1 + k] = static_cast<std::uint8_t>(q);
+        }
+        return 0;
+    });
+}
+
+// acc + the dot product of two packed blocks (9 bytes each: exponent, 8 mantissas): the 8 int8 x
+// int8 products sum exactly, are scaled by 2^(Ea + Eb - 266) and added once (see mac_8x8_8x8T).
+inline float bfp16_block_dot_add(float acc, const std::uint8_t* a, const std::uint8_t* b) {
+    std::int32_t s = 0;
+    for (unsigned k = 1; k <= 8; ++k)
+        s += std::int32_t(static_cast<std::int8_t>(a[k])) * std::int32_t(static_cast<std::int8_t>(b[k]));
+    return acc + std::ldexp(static_cast<float>(s), int(a[0]) + int(b[0]) - 266);
 }
 
 template <typename T, typename Tag, unsigned N>
@@ -147,12 +183,8 @@ using v64bfp16ebs8 = aie::block_vector<bfp16ebs8, 64>;
 inline v64accfloat mac_8x8_8x8T(const v64bfp16ebs8& a, const v64bfp16ebs8& b, const v64accfloat& acc) {
     v64accfloat r = acc;
     for (unsigned i = 0; i < 8; ++i)
-        for (unsigned j = 0; j < 8; ++j) {
-            std::int32_t s = 0;
-            for (unsigned k = 0; k < 8; ++k) s += std::int32_t(a.mantissa(i * 8 + k)) * b.mantissa(j * 8 + k);
-            const int e = int(a.exponent(i)) + int(b.exponent(j)) - 266;
-            r.lane(i * 8 + j) += std::ldexp(static_cast<float>(s), e);
-        }
+        for (unsigned j = 0; j < 8; ++j)
+            r.lane(i * 8 + j) = aie::detail::bfp16_block_dot_add(r.lane(i * 8 + j), a.data() + i * 9, b.data() + j * 9);
     return r;
 }
 inline v64accfloat mul_8x8_8x8T(const v64bfp16ebs8& a, const v64bfp16ebs8& b) {

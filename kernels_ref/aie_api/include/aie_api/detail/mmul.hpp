@@ -1,7 +1,22 @@
 #pragma once
 // aie::mmul<M, K, N, TypeA, TypeB, AccumTag>: C (MxN, accumulator) = / += A (MxK) * B (KxN); A, B and C
 // are row-major blocks held in vectors.
+#include "bfp.hpp"
 #include "ops.hpp"
+
+// AIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16 (a compile flag IRON gives aie2p/mm.cc: mlir-aie at 3ca0193,
+// python/iron/kernels/linalg.py l.86 and l.180) makes a bfloat16 x bfloat16 aie::mmul on AIE2P run on
+// the bfp16 datapath: each A tile and B tile is converted bf16 -> accfloat -> bfp16ebs8 (blocks of 8
+// along K: a row of A, a column of B) and multiplied with the 8x8x8 bfp16 MAC
+// (lib/Conversion/AIEVecToLLVM/AIEVecToLLVM.cpp l.4693-4718, the same lowering in mlir-aie's compiler),
+// the conversion following the core rounding mode (aie_kernels/aie2p/mm.cc l.89-97). On AIE2 the flag
+// has no effect (AIE2 has no bfp16 datapath). It is a template argument of aie::mmul, so translation
+// units built with and without it instantiate different types.
+#if defined(AIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16) && NPUSIM_AIE_ARCH != 20
+#define NPUSIM_AIE_BF16_MMUL_VIA_BFP16 true
+#else
+#define NPUSIM_AIE_BF16_MMUL_VIA_BFP16 false
+#endif
 
 namespace aie {
 
@@ -67,7 +82,8 @@ constexpr int mmul_support(unsigned m, unsigned k, unsigned n) {
 
 } // namespace detail
 
-template <unsigned M_, unsigned K_, unsigned N_, typename TypeA, typename TypeB = TypeA, typename AccumTag = accauto>
+template <unsigned M_, unsigned K_, unsigned N_, typename TypeA, typename TypeB = TypeA, typename AccumTag = accauto,
+          bool Bf16ViaBfp16 = NPUSIM_AIE_BF16_MMUL_VIA_BFP16>
 struct mmul {
     static_assert(detail::mmul_support<TypeA, TypeB>(M_, K_, N_) != -1,
                   "npusim aie_api: aie::mmul element types not supported by the host layer (supported: "
@@ -93,6 +109,11 @@ struct mmul {
     using accum_type = accum<tag_type, size_C>;
     using vector_A_type = vector<TypeA, size_A>;
     using vector_B_type = vector<TypeB, size_B>;
+
+    // npusim extension: the bf16 product runs on the bfp16 datapath: true with the emulation flag for shapes whose K is
+    // whole blocks of 8 ([est] the shapes with K < 8 keep the bf16 datapath).
+    static constexpr bool via_bfp16 =
+        Bf16ViaBfp16 && std::is_same_v<TypeA, bfloat16> && std::is_same_v<TypeB, bfloat16> && K_ % 8 == 0;
 
     mmul() = default;
     mmul(const accum_type& acc) : c_(acc) {} // NOLINT: implicit, as in the AIE API
@@ -140,10 +161,40 @@ private:
                       "npusim aie_api: aie::mmul::mul/mac operand B must be aie::vector<TypeB, K*N>");
     }
 
+    // Emulated bf16 product: rows of A and columns of B quantized to bfp16 blocks, then per output
+    // lane each K block's exact integer dot product is scaled and added to the float lane, in order,
+    // as mac_8x8_8x8T does (for 8x8x8, K is one block: one rounding).
+    template <bool Accumulate>
+    void compute_bfp16(const vector_A_type& a, const vector_B_type& b) {
+        constexpr unsigned KB = K / 8;
+        std::uint8_t qa[M][KB][9], qb[N][KB][9];
+        float blk[8];
+        for (unsigned kb = 0; kb < KB; ++kb) {
+            for (unsigned i = 0; i < M; ++i) {
+                for (unsigned t = 0; t < 8; ++t) blk[t] = detail::to_f(a[i * K + kb * 8 + t]);
+                detail::float_block_to_bfp16(blk, qa[i][kb]);
+            }
+            for (unsigned j = 0; j < N; ++j) {
+                for (unsigned t = 0; t < 8; ++t) blk[t] = detail::to_f(b[(kb * 8 + t) * N + j]);
+                detail::float_block_to_bfp16(blk, qb[j][kb]);
+            }
+        }
+        for (unsigned i = 0; i < M; ++i)
+            for (unsigned j = 0; j < N; ++j) {
+                float lane = Accumulate ? c_.lane(i * N + j) : 0.0f;
+                for (unsigned kb = 0; kb < KB; ++kb) lane = detail::bfp16_block_dot_add(lane, qa[i][kb], qb[j][kb]);
+                c_.lane(i * N + j) = lane;
+            }
+    }
+
     // Row-major blocks: C[i][j] (+)= sum_k A[i][k] * B[k][j]. Integer lanes wrap in the accumulator
     // width; float lanes sum the K exact products in order, in single precision, then add to C. [est]
     template <bool Accumulate>
     void compute(const vector_A_type& a, const vector_B_type& b) {
+        if constexpr (via_bfp16) {
+            compute_bfp16<Accumulate>(a, b);
+            return;
+        }
         using S = typename accum_type::storage_type;
         S out[size_C];
         for (unsigned i = 0; i < M; ++i) {
