@@ -154,18 +154,9 @@ void LowLevelExporter::emit_dma_buffers(std::set<const BufferState*>& done) {
                 if (!done.insert(b).second) continue;
                 // program.py: a TileDma's Buffer without a tile is placed on the program's tile.
                 const int tile = tile_(b->tile ? *b->tile : td->tile);
-                Op op;
-                op.result = values_.buffers.count(b) ? values_.buffers.at(b) : (values_.buffers[b] = ids_.next());
-                op.hint = b->name;
-                op.text = {lit("aie.buffer("), ref(tile),
-                           lit(fmt::format(") {{sym_name = \"{}\"}} : {} {}", b->name, mlir_memref_type(b->type),
-                                           b->init.empty() ? "" : "= " + dense_literal(b->type, b->init)))};
-                std::vector<std::string> attrs{fmt::format("sym_name = \"{}\"", b->name)};
-                if (!b->init.empty())
-                    attrs.push_back("initial_value = " + dense_literal(b->type, b->init) + " : " +
-                                    mlir_memref_type(b->type));
-                op.gen = generic("aie.buffer", {tile}, std::move(attrs), mlir_memref_type(b->type));
-                device_.ops.push_back(std::move(op));
+                const int result =
+                    values_.buffers.count(b) ? values_.buffers.at(b) : (values_.buffers[b] = ids_.next());
+                device_.ops.push_back(buffer_op(result, *b, tile));
             }
 }
 
@@ -195,11 +186,13 @@ Op LowLevelExporter::tile_dma(const TileDmaState& td) {
         head.push_back(bd_blocks.back().empty() ? next : bd_blocks.back().front());
         chain.push_back(next++);
     }
-    const bool memtile = td.tile.row && *td.tile.row == 1;
+    const bool memtile = td.tile.pinned() ? model::tile_kind_of_row(*td.tile.row) == model::TileKind::Mem
+                                          : td.tile.kind == model::TileKind::Mem;
     const int tile = tile_(td.tile);
     Op mem;
     mem.result = ids_.next();
-    mem.hint = fmt::format("{}_{}_{}", memtile ? "memtile_dma" : "mem", td.tile.col.value_or(0), td.tile.row.value_or(0));
+    mem.hint = td.tile.pinned() ? fmt::format("{}_{}_{}", memtile ? "memtile_dma" : "mem", *td.tile.col, *td.tile.row)
+                                : std::string(memtile ? "memtile_dma" : "mem");
     const std::string name = memtile ? "aie.memtile_dma" : "aie.mem";
     mem.text = {lit(name + "("), ref(tile), lit(")")};
     mem.gen = generic(name, {tile}, {}, "index");
