@@ -8,7 +8,8 @@
 # DIR is a mlir-aie checkout (programming_examples/ and aie_kernels/). Each design runs with its own
 # folder as the working directory, so it finds its kernel sources where it references them (most
 # through paths relative to __file__ or to DIR/aie_kernels). Its arguments are those of the first
-# `%python %S/<file> ...` line of the folder's run_strix.lit (the npu2 run), else run.lit, else none.
+# `%python %S/<file> ...` line of the folder's run_strix.lit (the npu2 run), else run.lit, else
+# run_jit.lit, else none.
 # A design is a .py file under programming_examples that imports aie (lit.cfg.py excluded).
 set -uo pipefail
 
@@ -35,7 +36,7 @@ NPUSIM=$(cd "$(dirname "$NPUSIM")" && pwd)/$(basename "$NPUSIM")
 # The arguments lit gives the design (run_strix.lit first: npusim's default device is npu2).
 lit_args() {
     local dir=$1 file=$2 lit line
-    for lit in "$dir/run_strix.lit" "$dir/run.lit"; do
+    for lit in "$dir/run_strix.lit" "$dir/run.lit" "$dir/run_jit.lit"; do
         [[ -f $lit ]] || continue
         line=$(grep -m1 -E "%python %S/$file( |$)" "$lit") || continue
         line=${line#*"%S/$file"}
@@ -50,6 +51,11 @@ verdict() {
     local rc=$1 out=$2 line
     if [[ $rc -eq 0 ]]; then echo "passed|"; return; fi
     if [[ $rc -eq 124 ]]; then echo "failed|timeout after ${TIMEOUT} s"; return; fi
+    # a test.py-style host driver takes the xclbin a compile produced (add_runtime_args' --xclbin)
+    if grep -q -E "the following arguments are required: .*--xclbin" "$out"; then
+        echo "unsupported|a host driver of a compiled xclbin (--xclbin): npusim runs designs from their source"
+        return
+    fi
     line=$(grep -E "NotImplementedError" "$out" | tail -1)
     if [[ -n $line ]]; then echo "unsupported|${line#*NotImplementedError: }"; return; fi
     line=$(grep -E "^(ModuleNotFoundError|ImportError): " "$out" | tail -1)

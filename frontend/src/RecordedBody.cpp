@@ -1,9 +1,10 @@
 // The recorded-body builder (RecordedBody.hpp): statements appended as a tracer meets them, loops
-// nested through a stack of open loop statements.
+// and if_/else_ blocks nested through a stack of open statements.
 #include "npusim/frontend/RecordedBody.hpp"
 
 #include "npusim/model/Error.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -24,7 +25,22 @@ BinOp binop_from_name(const std::string& name) {
 
 Builder::Builder(std::string name) { body_.name = std::move(name); }
 
-std::vector<Stmt>& Builder::out() { return open_.empty() ? body_.stmts : open_.back().body; }
+std::vector<Stmt>& Builder::out() {
+    if (open_.empty()) return body_.stmts;
+    return open_else_.back() ? open_.back().else_body : open_.back().body;
+}
+
+void Builder::close(Stmt::Kind kind, bool else_block, const char* what) {
+    if (open_.empty())
+        throw DesignError("recorded body '" + body_.name + "': " + what + " without an open " +
+                          (kind == Stmt::Kind::Loop ? "loop" : "block"));
+    if (open_.back().kind != kind || open_else_.back() != else_block)
+        throw DesignError("recorded body '" + body_.name + "': " + what + " does not close the innermost open block");
+    Stmt s = std::move(open_.back());
+    open_.pop_back();
+    open_else_.pop_back();
+    out().push_back(std::move(s));
+}
 
 int Builder::acquire(int fifo, int n) {
     if (n < 1) throw DesignError("recorded body '" + body_.name + "': acquire(" + std::to_string(n) + ") needs n >= 1");
@@ -62,15 +78,39 @@ int Builder::loop_begin(Operand start, Operand stop, Operand step) {
     s.c = step;
     s.dst = body_.value_regs++;
     open_.push_back(std::move(s));
+    open_else_.push_back(false);
     return open_.back().dst;
 }
 
-void Builder::loop_end() {
-    if (open_.empty()) throw DesignError("recorded body '" + body_.name + "': loop_end without an open loop");
-    Stmt s = std::move(open_.back());
-    open_.pop_back();
-    out().push_back(std::move(s));
+void Builder::loop_end() { close(Stmt::Kind::Loop, false, "loop_end"); }
+
+int Builder::if_begin(Operand cond) {
+    Stmt s;
+    s.kind = Stmt::Kind::If;
+    s.a = cond;
+    s.n = ifs_++;
+    open_.push_back(std::move(s));
+    open_else_.push_back(false);
+    return static_cast<int>(open_.back().n);
 }
+
+void Builder::if_end() { close(Stmt::Kind::If, false, "the end of an if_ block"); }
+
+void Builder::else_begin(int if_id) {
+    auto& block = out();
+    if (block.empty() || block.back().kind != Stmt::Kind::If || block.back().n != if_id)
+        throw DesignError("recorded body '" + body_.name + "': else_ must directly follow its if_ block (nothing "
+                          "recorded in between), as the else-block runs where the if_ is");
+    if (block.back().has_else)
+        throw DesignError("recorded body '" + body_.name + "': this if_ already has an else_ block");
+    Stmt s = std::move(block.back());
+    block.pop_back();
+    s.has_else = true;
+    open_.push_back(std::move(s));
+    open_else_.push_back(true);
+}
+
+void Builder::else_end() { close(Stmt::Kind::If, true, "the end of an else_ block"); }
 
 int Builder::load(int elem, Operand index) {
     Stmt s;
@@ -134,10 +174,30 @@ void Builder::cycles(std::int64_t n) {
     out().push_back(std::move(s));
 }
 
+void Builder::lock_acquire(int lock, std::int64_t value, bool exact) {
+    Stmt s;
+    s.kind = Stmt::Kind::LockAcquire;
+    s.arg = lock;
+    s.n = value;
+    s.dst = exact ? 1 : 0;
+    out().push_back(std::move(s));
+}
+
+void Builder::lock_release(int lock, std::int64_t value) {
+    Stmt s;
+    s.kind = Stmt::Kind::LockRelease;
+    s.arg = lock;
+    s.n = value;
+    out().push_back(std::move(s));
+}
+
 std::shared_ptr<const RecordedBody> Builder::finish() {
-    if (!open_.empty())
+    if (!open_.empty()) {
+        const bool loops_only = std::all_of(open_.begin(), open_.end(),
+                                            [](const Stmt& s) { return s.kind == Stmt::Kind::Loop; });
         throw DesignError("recorded body '" + body_.name + "': " + std::to_string(open_.size()) +
-                          " loop(s) still open at the end of the body");
+                          (loops_only ? " loop(s)" : " loop or if_/else_ block(s)") + " still open at the end of the body");
+    }
     return std::make_shared<const RecordedBody>(std::move(body_));
 }
 

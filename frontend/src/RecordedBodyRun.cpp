@@ -289,6 +289,20 @@ private:
         case Stmt::Kind::Cycles:
             if (s.n > 0) add_cycles(static_cast<std::uint64_t>(s.n));
             return;
+        case Stmt::Kind::LockAcquire: {
+            const Lock& l = args_.locks.at(static_cast<std::size_t>(s.arg));
+            if (s.dst == 1) l.acquire_exact(static_cast<int>(s.n));
+            else l.acquire(static_cast<int>(s.n));
+            return;
+        }
+        case Stmt::Kind::LockRelease:
+            args_.locks.at(static_cast<std::size_t>(s.arg)).release(static_cast<int>(s.n));
+            return;
+        case Stmt::Kind::If: {
+            const Value c = get(s.a);
+            exec((c.is_float ? c.f != 0.0 : c.i != 0) ? s.body : s.else_body);
+            return;
+        }
         }
     }
 
@@ -304,12 +318,14 @@ void run(const RecordedBody& body, const RecordedBodyArgs& args) { Interpreter(b
 
 Worker make_worker(std::shared_ptr<const RecordedBody> body, RecordedBodyArgs args, WorkerOptions opts) {
     auto shared = std::make_shared<const RecordedBodyArgs>(args);
-    // The fifo handles, Buffers and barriers go through Worker's fn_args so they are registered as
+    // The fifo handles, Buffers, barriers and Locks go through Worker's fn_args so they are registered as
     // a C++ body's arguments are; the body itself reads them from the shared argument lists.
     return Worker(
         [body = std::move(body), shared](const std::vector<ObjectFifoHandle>&, const std::vector<Buffer>&,
-                                         const std::vector<WorkerRuntimeBarrier>&) { run(*body, *shared); },
-        fn_args(std::move(args.fifos), std::move(args.buffers), std::move(args.barriers)), std::move(opts));
+                                         const std::vector<WorkerRuntimeBarrier>&,
+                                         const std::vector<Lock>&) { run(*body, *shared); },
+        fn_args(std::move(args.fifos), std::move(args.buffers), std::move(args.barriers), std::move(args.locks)),
+        std::move(opts));
 }
 
 } // namespace npusim::iron::recorded

@@ -56,13 +56,36 @@ def _resolved(program):
                     f"{type(program).__name__}")
 
 
+def _scalar_value(loc, i, t, x):
+    """A runtime scalar input as the sequence receives it: a numpy scalar of the declared type."""
+    dt = _np.dtype(t)
+    v = x.numpy() if hasattr(x, "numpy") else x
+    v = v.item() if isinstance(v, (_np.ndarray, _np.generic)) else v
+    if dt.kind in "iu":
+        info = _np.iinfo(dt)
+        if isinstance(v, bool) or not isinstance(v, int) or not info.min <= v <= info.max:
+            raise design_error(loc, f"simulate: runtime input {i} is a {dt.name} scalar; {v!r} is not one")
+    elif not isinstance(v, (int, float)) or isinstance(v, bool):
+        raise design_error(loc, f"simulate: runtime input {i} is a {dt.name} scalar; {v!r} is not one")
+    return dt.type(v)
+
+
 def _host_bytes(loc, program, inputs):
+    """The tensors' arrays and their contiguous copies; runtime scalar inputs are set on the Runtime
+    (its sequence receives them when the program is resolved for this run)."""
     types = program.tensor_types
-    if len(inputs) != len(types):
-        raise design_error(loc, f"simulate: the runtime sequence takes {len(types)} tensor(s), "
+    rt = program.program.rt
+    kinds = getattr(rt, "input_kinds", ["tensor"] * len(types))
+    if len(inputs) != len(kinds):
+        n_s = kinds.count("scalar")
+        scal = f" and {n_s} scalar(s)" if n_s else ""
+        raise design_error(loc, f"simulate: the runtime sequence takes {len(types)} tensor(s){scal}, "
                                 f"{len(inputs)} were given")
+    scalars = [_scalar_value(loc, i, rt.scalar_types[len([k for k in kinds[:i] if k == "scalar"])], x)
+               for i, (x, k) in enumerate(zip(inputs, kinds)) if k == "scalar"]
+    rt.scalar_values = scalars or None
     arrays, host = [], []
-    for i, (x, t) in enumerate(zip(inputs, types)):
+    for i, (x, t) in enumerate(zip([x for x, k in zip(inputs, kinds) if k == "tensor"], types)):
         a = x.numpy() if hasattr(x, "numpy") else _np.asarray(x)
         try:
             name = _dtype_name(a.dtype)
@@ -97,7 +120,10 @@ def simulate(program, inputs, *, iters=1, trace=None, vcd=None, html=None, json=
     native_depths = [_npusim.DepthOverride(f, c, d) for f, c, d in (depths or [])]
     from ._errors import _Located
     with _Located(loc):
-        d = _npusim.simulate(prog._native, host, max_cycles=int(max_cycles if max_cycles is not None
+        # an element type without a buffer-protocol format (bfloat16) goes in as its raw bytes, the
+        # same memory, so the simulator's write-back still lands in the array
+        native = [h.view(_np.uint8) if h.dtype.kind == "V" else h for h in host]
+        d = _npusim.simulate(prog._native, native, max_cycles=int(max_cycles if max_cycles is not None
                                                                   else options["max_cycles"]),
                              iters=int(iters), trace=trace if trace is not None else options["trace"],
                              vcd=vcd if vcd is not None else options["vcd"],

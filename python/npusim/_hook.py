@@ -24,9 +24,20 @@ MODULES = {
     "aie.iron.algorithms": "npusim.iron.algorithms",
     "aie.iron.dtype": "npusim.iron.dtype",
     "aie.helpers.taplib": "npusim.helpers.taplib",
-    "aie.helpers.taplib.tap": "npusim.helpers.taplib",
-    "aie.helpers.taplib.tensortiler2d": "npusim.helpers.taplib",
+    "aie.helpers.taplib.tap": "npusim.helpers.taplib.tap",
+    "aie.helpers.taplib.tas": "npusim.helpers.taplib.tas",
+    "aie.helpers.taplib.tensortiler2d": "npusim.helpers.taplib.tensortiler2d",
     "aie.helpers.util": "npusim.helpers.util",
+    "aie.helpers.dialects": "npusim.helpers.dialects",
+    "aie.helpers.dialects.scf": "npusim.helpers.dialects.scf",
+    "aie.extras.dialects.arith": "npusim.helpers.arith",
+    "aie.dialects._aie_enum_gen": "npusim.iron.enums",
+    "aie.dialects.aiex": "npusim.iron.aiex",
+    "aie.utils": "npusim.utils",
+    "aie.utils.test": "npusim.utils.test",
+    "aie.utils.config": "npusim.utils.config",
+    "aie.utils.compile": "npusim.utils.compile",
+    "aie.utils.npukernel": "npusim.utils.npukernel",
     "aie.utils.verify": "npusim.utils.verify",
     "aie.utils.benchmark": "npusim.utils.benchmark",
     "aie.utils.hostruntime": "npusim.utils.hostruntime",
@@ -35,8 +46,8 @@ MODULES = {
     "aie.utils.trace": "npusim.utils.trace",
     "aie.utils.trace.utils": "npusim.utils.trace.utils",
 }
-PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.utils", "aie.helpers.taplib", "aie.utils.trace",
-            "aie.utils.hostruntime"}
+PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.helpers.dialects", "aie.extras", "aie.extras.dialects", "aie.dialects",
+            "aie.utils", "aie.utils.compile", "aie.helpers.taplib", "aie.utils.trace", "aie.utils.hostruntime"}
 
 
 class _Alias(importlib.abc.Loader):
@@ -62,8 +73,45 @@ class _Alias(importlib.abc.Loader):
             module.__spec__ = self._spec
 
 
+# Module trees npusim does not model but whose names designs import at the top: the MLIR dialect
+# bindings (aie.dialects.*: designs written close to the metal, and the block-float types they
+# export), the MLIR helpers (aie.extras) and func-dialect helpers. They import, so that a design
+# gets as far as the first name it uses, and every name raises NotImplementedError naming it.
+REFUSED = ("aie.dialects", "aie.extras", "aie.helpers.dialects.func")
+
+
+class _Refusing(importlib.abc.Loader):
+    def create_module(self, spec):
+        name = spec.name
+        m = types.ModuleType(name, f"npusim's stand-in for {name}: every name raises NotImplementedError")
+        m.__path__ = []
+
+        def refuse(attr):
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            raise NotImplementedError(f"{name}.{attr} is not supported by npusim (it serves IRON's design API, "
+                                      "not the MLIR dialect bindings)")
+
+        m.__getattr__ = refuse
+        return m
+
+    def exec_module(self, module):
+        pass
+
+
+def _refused(fullname):
+    return any(fullname == p or fullname.startswith(p + ".") for p in REFUSED)
+
+
 class AieFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
+        if fullname == "ml_dtypes":
+            # npusim's bfloat16 serves `from ml_dtypes import bfloat16` where ml_dtypes is not
+            # installed; an installed ml_dtypes is imported as always.
+            from ._bfloat16 import ml_dtypes_installed
+            if ml_dtypes_installed():
+                return None
+            return importlib.machinery.ModuleSpec(fullname, _Alias("npusim._ml_dtypes"))
         if fullname != "aie" and not fullname.startswith("aie."):
             return None
         if fullname in MODULES:
@@ -71,6 +119,8 @@ class AieFinder(importlib.abc.MetaPathFinder):
                                                   is_package=fullname in PACKAGES)
         if fullname in PACKAGES:
             return importlib.machinery.ModuleSpec(fullname, _Alias(None), is_package=True)
+        if _refused(fullname):
+            return importlib.machinery.ModuleSpec(fullname, _Refusing(), is_package=True)
         raise ModuleNotFoundError(f"npusim does not provide the IRON module '{fullname}' (npusim serves: "
                                   f"{', '.join(sorted(MODULES))})", name=fullname)
 

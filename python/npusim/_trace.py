@@ -37,7 +37,7 @@ class Recording:
 
     def __init__(self, name):
         self.builder = _npusim.BodyBuilder(name)
-        self.fifos, self.kernels, self.buffers, self.barriers = [], [], [], []
+        self.fifos, self.kernels, self.buffers, self.barriers, self.locks = [], [], [], [], []
 
     @staticmethod
     def _index(lst, native):
@@ -58,6 +58,9 @@ class Recording:
 
     def barrier(self, b):
         return self._index(self.barriers, b)
+
+    def lock(self, lk):
+        return self._index(self.locks, lk)
 
     @contextlib.contextmanager
     def active(self):
@@ -136,7 +139,8 @@ class Value:
     def __bool__(self):
         raise NotImplementedError(
             "npusim: a value computed inside a worker body cannot decide Python control flow (if/while/and/or) "
-            "while the body is recorded; IRON traces the body once too (use arithmetic, or range_)")
+            "while the body is recorded; IRON traces the body once too (use arithmetic, range_, or "
+            "aie.helpers.dialects.scf's if_/else_)")
 
     def __index__(self):
         raise NotImplementedError(

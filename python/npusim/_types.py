@@ -11,18 +11,14 @@ _NAMES = {
     np.dtype(np.uint32): "uint32",
     np.dtype(np.float32): "float32",
 }
-try:  # bfloat16 when ml_dtypes is installed
-    from ml_dtypes import bfloat16 as _bf16  # type: ignore
+from ._bfloat16 import bfloat16 as _bf16  # ml_dtypes' when installed, else npusim's own
 
-    _NAMES[np.dtype(_bf16)] = "bfloat16"
-except ImportError:  # pragma: no cover - depends on the machine
-    _bf16 = None
+_NAMES[np.dtype(_bf16)] = "bfloat16"
 
 _NUMPY = {v: k for k, v in _NAMES.items()}
 _NUMPY.update({"i8": np.dtype(np.int8), "u8": np.dtype(np.uint8), "i16": np.dtype(np.int16),
                "i32": np.dtype(np.int32), "u32": np.dtype(np.uint32), "f32": np.dtype(np.float32)})
-if _bf16 is not None:
-    _NUMPY["bf16"] = np.dtype(_bf16)
+_NUMPY["bf16"] = np.dtype(_bf16)
 
 
 def dtype_name(dt):

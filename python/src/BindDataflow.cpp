@@ -4,6 +4,7 @@
 
 #include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
+#include "npusim/frontend/ObjectFifoLink.hpp"
 #include "npusim/frontend/WorkerRuntimeBarrier.hpp"
 
 #include <optional>
@@ -12,7 +13,9 @@ namespace npusim::python {
 
 namespace {
 
-iron::StreamDims stream_dims(const std::vector<std::pair<std::int64_t, std::int64_t>>& d) { return d; }
+using Dims = std::vector<std::pair<std::int64_t, std::int64_t>>; // StreamDims / PadDims
+
+iron::StreamDims stream_dims(const Dims& d) { return d; }
 
 } // namespace
 
@@ -25,42 +28,73 @@ void bind_dataflow(py::module_& m) {
         .def(
             "forward",
             [](const iron::ObjectFifoHandle& h, std::optional<iron::TensorType> obj_type, std::optional<int> depth,
-               const std::string& name, std::optional<iron::Tile> tile) {
-                return h.forward(tile.value_or(iron::AnyMemTile), std::move(obj_type), depth, name);
+               const std::string& name, std::optional<iron::Tile> tile, const Dims& dims_to_stream,
+               const Dims& dims_from_stream, std::optional<int> repeat_count, const Dims& pad_dimensions,
+               std::int64_t pad_value) {
+                iron::ForwardOptions o;
+                o.tile = tile.value_or(iron::AnyMemTile);
+                o.obj_type = std::move(obj_type);
+                o.depth = depth;
+                o.name = name;
+                o.dims_to_stream = dims_to_stream;
+                o.dims_from_stream = dims_from_stream;
+                o.repeat_count = repeat_count;
+                o.pad_dimensions = pad_dimensions;
+                o.pad_value = pad_value;
+                return h.forward(std::move(o));
             },
             py::arg("obj_type") = py::none(), py::arg("depth") = py::none(), py::arg("name") = "",
-            py::arg("tile") = py::none())
+            py::arg("tile") = py::none(), py::arg("dims_to_stream") = Dims{}, py::arg("dims_from_stream") = Dims{},
+            py::arg("repeat_count") = py::none(), py::arg("pad_dimensions") = Dims{}, py::arg("pad_value") = 0)
         .def(
-            "split",
-            [](const iron::ObjectFifoHandle& h, std::vector<std::int64_t> offsets, std::vector<iron::TensorType> types,
-               std::vector<std::string> names, std::vector<int> depths, std::optional<iron::Tile> tile) {
+            "link",
+            [](const iron::ObjectFifoHandle& h, bool split, std::vector<std::int64_t> offsets,
+               std::vector<iron::TensorType> types, std::vector<std::string> names, std::vector<int> depths,
+               std::optional<iron::Tile> tile, std::vector<Dims> dims_to_stream, std::vector<Dims> dims_from_stream,
+               std::vector<std::optional<int>> repeat_counts, std::vector<Dims> pad_dimensions,
+               std::vector<std::int64_t> pad_value) {
                 iron::LinkOptions o;
                 o.tile = tile.value_or(iron::AnyMemTile);
                 o.obj_types = std::move(types);
                 o.names = std::move(names);
                 o.depths = std::move(depths);
-                return h.split(std::move(offsets), std::move(o));
+                o.dims_to_stream = std::move(dims_to_stream);
+                o.dims_from_stream = std::move(dims_from_stream);
+                o.repeat_counts = std::move(repeat_counts);
+                o.pad_dimensions = std::move(pad_dimensions);
+                o.pad_value = std::move(pad_value);
+                return split ? h.split(std::move(offsets), std::move(o)) : h.join(std::move(offsets), std::move(o));
             },
-            py::arg("offsets"), py::arg("obj_types"), py::arg("names"), py::arg("depths"), py::arg("tile") = py::none())
-        .def(
-            "join",
-            [](const iron::ObjectFifoHandle& h, std::vector<std::int64_t> offsets, std::vector<iron::TensorType> types,
-               std::vector<std::string> names, std::vector<int> depths, std::optional<iron::Tile> tile) {
-                iron::LinkOptions o;
-                o.tile = tile.value_or(iron::AnyMemTile);
-                o.obj_types = std::move(types);
-                o.names = std::move(names);
-                o.depths = std::move(depths);
-                return h.join(std::move(offsets), std::move(o));
-            },
-            py::arg("offsets"), py::arg("obj_types"), py::arg("names"), py::arg("depths"), py::arg("tile") = py::none());
+            py::arg("split"), py::arg("offsets"), py::arg("obj_types"), py::arg("names"), py::arg("depths"),
+            py::arg("tile") = py::none(), py::arg("dims_to_stream") = std::vector<Dims>{},
+            py::arg("dims_from_stream") = std::vector<Dims>{},
+            py::arg("repeat_counts") = std::vector<std::optional<int>>{},
+            py::arg("pad_dimensions") = std::vector<Dims>{}, py::arg("pad_value") = std::vector<std::int64_t>{},
+            "split (split=True, on a consumer handle) or join (on a producer handle) with IRON's keywords.");
+
+    // ObjectFifoLink(srcs, dsts, tile, src_offsets, dst_offsets): the explicit link forward/split/join build.
+    m.def(
+        "object_fifo_link",
+        [](std::vector<iron::ObjectFifoHandle> srcs, std::vector<iron::ObjectFifoHandle> dsts,
+           std::optional<iron::Tile> tile, std::vector<std::int64_t> src_offsets, std::vector<std::int64_t> dst_offsets) {
+            iron::ObjectFifoLink(std::move(srcs), std::move(dsts), tile.value_or(iron::AnyMemTile),
+                                 std::move(src_offsets), std::move(dst_offsets));
+        },
+        py::arg("srcs"), py::arg("dsts"), py::arg("tile") = py::none(),
+        py::arg("src_offsets") = std::vector<std::int64_t>{}, py::arg("dst_offsets") = std::vector<std::int64_t>{});
 
     py::class_<iron::ObjectFifo>(m, "ObjectFifo")
         .def(py::init([](const iron::TensorType& t, std::optional<std::string> name, int depth,
                          const std::vector<std::pair<std::int64_t, std::int64_t>>& dims_to_stream,
-                         std::vector<py::bytes> init_values) {
+                         std::vector<py::bytes> init_values, std::optional<int> repeat_count, const Dims& pad_dimensions,
+                         std::int64_t pad_value, std::optional<iron::TensorType> consumer_obj_type, bool via_dma) {
                  iron::FifoOptions o;
                  o.dims_to_stream = stream_dims(dims_to_stream);
+                 o.repeat_count = repeat_count;
+                 o.pad_dimensions = pad_dimensions;
+                 o.pad_value = pad_value;
+                 o.consumer_obj_type = std::move(consumer_obj_type);
+                 o.via_dma = via_dma;
                  for (const auto& b : init_values) {
                      const std::string s = b;
                      o.init_values.emplace_back(s.begin(), s.end());
@@ -69,7 +103,9 @@ void bind_dataflow(py::module_& m) {
              }),
              py::arg("obj_type"), py::arg("name") = py::none(), py::arg("depth") = 2,
              py::arg("dims_to_stream") = std::vector<std::pair<std::int64_t, std::int64_t>>{},
-             py::arg("init_values") = std::vector<py::bytes>{})
+             py::arg("init_values") = std::vector<py::bytes>{}, py::arg("repeat_count") = py::none(),
+             py::arg("pad_dimensions") = Dims{}, py::arg("pad_value") = 0, py::arg("consumer_obj_type") = py::none(),
+             py::arg("via_dma") = false)
         .def(
             "prod", [](const iron::ObjectFifo& f, std::optional<int> depth, std::optional<iron::Tile> tile) {
                 return f.prod(depth, tile);

@@ -4,6 +4,7 @@
 #include "ExternalBuilds.hpp"
 
 #include "npusim/frontend/RecordedBody.hpp"
+#include "npusim/frontend/CascadeFlow.hpp"
 #include "npusim/harness/KernelCompiler.hpp"
 #include "npusim/harness/KernelLibrary.hpp"
 #include "npusim/model/Error.hpp"
@@ -88,6 +89,10 @@ void bind_workers(py::module_& m) {
         .def("loop_begin", [](rec::Builder& b, const py::object& start, const py::object& stop,
                               const py::object& step) { return b.loop_begin(operand(start), operand(stop), operand(step)); })
         .def("loop_end", &rec::Builder::loop_end)
+        .def("if_begin", [](rec::Builder& b, const py::object& cond) { return b.if_begin(operand(cond)); })
+        .def("if_end", &rec::Builder::if_end)
+        .def("else_begin", &rec::Builder::else_begin, py::arg("if_id"))
+        .def("else_end", &rec::Builder::else_end)
         .def("load", [](rec::Builder& b, int elem, const py::object& i) { return b.load(elem, operand(i)); })
         .def("store", [](rec::Builder& b, int elem, const py::object& i, const py::object& v) {
             b.store(elem, operand(i), operand(v));
@@ -99,16 +104,21 @@ void bind_workers(py::module_& m) {
         .def("barrier_wait", &rec::Builder::barrier_wait)
         .def("barrier_release", &rec::Builder::barrier_release)
         .def("cycles", &rec::Builder::cycles)
+        .def("lock_acquire", &rec::Builder::lock_acquire, py::arg("lock"), py::arg("value"), py::arg("exact"))
+        .def("lock_release", &rec::Builder::lock_release, py::arg("lock"), py::arg("value"))
         .def_property_readonly("depth", &rec::Builder::depth)
         .def("finish", [](rec::Builder& b) { return std::const_pointer_cast<rec::RecordedBody>(b.finish()); });
 
     py::class_<iron::Worker>(m, "Worker").def_property_readonly("name", &iron::Worker::name);
+    // CascadeFlow(src, dst): declares the cascade edge; the kernels the bodies call move the words.
+    py::class_<iron::CascadeFlow>(m, "CascadeFlow")
+        .def(py::init<const iron::Worker&, const iron::Worker&>(), py::arg("src"), py::arg("dst"));
     m.def(
         "make_worker",
         [](const std::shared_ptr<rec::RecordedBody>& body, std::vector<iron::ObjectFifoHandle> fifos,
            std::vector<iron::Kernel> kernels, std::vector<iron::Buffer> buffers,
            std::vector<iron::WorkerRuntimeBarrier> barriers, std::optional<iron::Tile> tile, bool while_true,
-           std::uint32_t stack_size, const std::string& name, bool trace) {
+           std::uint32_t stack_size, const std::string& name, bool trace, std::vector<iron::Lock> locks) {
             iron::WorkerOptions o;
             if (tile) o.tile = *tile;
             o.while_true = while_true;
@@ -117,12 +127,13 @@ void bind_workers(py::module_& m) {
             o.trace = trace;
             return rec::make_worker(body,
                                     {.fifos = std::move(fifos), .kernels = std::move(kernels),
-                                     .buffers = std::move(buffers), .barriers = std::move(barriers)},
+                                     .buffers = std::move(buffers), .barriers = std::move(barriers),
+                                     .locks = std::move(locks)},
                                     std::move(o));
         },
         py::arg("body"), py::arg("fifos"), py::arg("kernels"), py::arg("buffers"), py::arg("barriers"),
         py::arg("tile") = py::none(), py::arg("while_true") = true, py::arg("stack_size") = 0x400,
-        py::arg("name") = "", py::arg("trace") = false);
+        py::arg("name") = "", py::arg("trace") = false, py::arg("locks") = std::vector<iron::Lock>{});
 
     py::class_<iron::Kernel>(m, "Kernel")
         .def_property_readonly("name", &iron::Kernel::name)
@@ -149,6 +160,11 @@ void bind_workers(py::module_& m) {
         const auto st = harness::kernel_compiler_stats();
         return py::dict(py::arg("compiles") = st.compiles, py::arg("cache_hits") = st.cache_hits);
     }, "How many kernel sources this process compiled, and how many requests the cache answered.");
+    m.def("aie_api_include_dirs", [] {
+        std::vector<std::string> out;
+        for (const auto& d : harness::aie_api_include_dirs()) out.push_back(d.string());
+        return out;
+    }, "The AIE-API host layer's include directories kernel sources compile against.");
     // Kernel sources of Python designs are compiled as C++ designs' are (harness/KernelCompiler).
     install_runtime_compiler();
 }

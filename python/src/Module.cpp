@@ -9,4 +9,7 @@ PYBIND11_MODULE(_npusim, m) {
     npusim::python::bind_workers(m);
     npusim::python::bind_runtime(m);
     npusim::python::bind_program(m);
+    npusim::python::bind_taplib(m);
+    npusim::python::bind_low_level(m);
+    npusim::python::bind_bfloat16(m);
 }

@@ -14,7 +14,7 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions opts(const std::string& device, KernelSet k = KernelSet::reference) { return test::run_opts(device, 9, k); }
+RunOptions conv_opts(const std::string& device, KernelSet k = KernelSet::reference) { return test::run_opts(device, 9, k); }
 
 } // namespace
 
@@ -23,14 +23,14 @@ TEST_CASE("conv2d matches the exact int8 golden on every device, reference and A
     for (const auto& dev : model::all_devices())
         for (auto k : {KernelSet::reference, KernelSet::aie}) {
             INFO(dev.name << " " << kernel_set_name(k));
-            const auto r = run_design(design_by_name("conv2d"), dev.name, small, opts(dev.name, k));
+            const auto r = run_design(design_by_name("conv2d"), dev.name, small, conv_opts(dev.name, k));
             REQUIRE(r.checks.size() == 1);
             CHECK(r.checks[0].elements == 16u * 4u * 16u);
             CHECK(r.all_match);
         }
     // The defaults (32 x 32, 64 -> 64 channels, scale 10): both builds give the same bytes.
-    const auto a = run_design(design_by_name("conv2d"), "npu2", {}, opts("npu2"));
-    const auto b = run_design(design_by_name("conv2d"), "npu2", {}, opts("npu2", KernelSet::aie));
+    const auto a = run_design(design_by_name("conv2d"), "npu2", {}, conv_opts("npu2"));
+    const auto b = run_design(design_by_name("conv2d"), "npu2", {}, conv_opts("npu2", KernelSet::aie));
     CHECK(a.all_match);
     CHECK(b.all_match);
     CHECK(a.result.host == b.result.host);
@@ -44,7 +44,7 @@ TEST_CASE("conv2d passes test.py's check: torch Conv2d x 7.6294e-6 in steps of 0
     const auto& spec = design_by_name("conv2d");
     const auto p = spec.resolve_params({});
     const std::int64_t w = p.at("width"), h = p.at("height"), ci = p.at("in_channels"), co = p.at("out_channels");
-    const auto r = run_design(spec, "npu1", {}, opts("npu1"));
+    const auto r = run_design(spec, "npu1", {}, conv_opts("npu1"));
     REQUIRE(r.all_match);
     auto inst = spec.build(model::device_by_name("npu1"), p, 9);
     const auto act = inst.inputs.at("act").values<std::int8_t>();
@@ -91,7 +91,7 @@ TEST_CASE("conv2d forwards 2-row objects through the mem tile as 1-row objects t
 
 TEST_CASE("conv2d parameter rules", "[examples][conv2d]") {
     const auto& spec = design_by_name("conv2d");
-    const auto o = opts("npu1");
+    const auto o = conv_opts("npu1");
     CHECK_THROWS_WITH(run_design(spec, "npu1", {{"width", 12}}, o),
                       "design 'conv2d': parameter width=12: width must be a multiple of 8 and >= 8 (conv2d.py)");
     CHECK_THROWS_WITH(run_design(spec, "npu1", {{"in_channels", 12}}, o),

@@ -14,13 +14,13 @@ using namespace npusim::harness;
 namespace {
 const char* const kDevices[] = {"npu1_1col", "npu1", "npu2_1col", "npu2"};
 
-sim::SimOptions opts(const std::string& device) { return test::sim_opts(device); }
+sim::SimOptions designs3_opts(const std::string& device) { return test::sim_opts(device); }
 
 RunReport require_pass(const std::string& design, const std::string& device, const Params& p = {}) {
     INFO(design << " on " << device);
     RunOptions ro;
     ro.seed = 11;
-    ro.sim = opts(device);
+    ro.sim = designs3_opts(device);
     auto rep = run_design(design_by_name(design), device, p, ro);
     for (const auto& c : rep.checks) {
         INFO(c.name << ": " << c.first_mismatches);
@@ -41,8 +41,8 @@ void require_aie_pass(const std::string& design, const std::string& device, cons
     const auto params = spec.resolve_params(p);
     auto ref = spec.build(dev, params, BuildOptions(11, KernelSet::reference));
     auto aie = spec.build(dev, params, BuildOptions(11, KernelSet::aie));
-    const auto r_ref = sim::simulate(ref.program.resolve(), ref.host(), opts(device));
-    const auto r_aie = sim::simulate(aie.program.resolve(), aie.host(), opts(device));
+    const auto r_ref = sim::simulate(ref.program.resolve(), ref.host(), designs3_opts(device));
+    const auto r_aie = sim::simulate(aie.program.resolve(), aie.host(), designs3_opts(device));
     for (const auto& c : aie.check(r_aie.host)) {
         INFO(c.name << ": " << c.first_mismatches);
         CHECK(c.match);
@@ -81,7 +81,7 @@ TEST_CASE("E5 vector_reduce_max_memtile: the maximum of each segment reaches wor
         auto v = get(in, "in").values<std::int32_t>();
         v[2048 + seg * 512 + 33] = 123456; // second object
         in["in"] = Tensor::from<std::int32_t>({4096}, v);
-        const auto r = sim::simulate(net, inst.host_tensors(in), opts("npu2_2col"));
+        const auto r = sim::simulate(net, inst.host_tensors(in), designs3_opts("npu2_2col"));
         const auto checks = inst.check(in, r.host);
         REQUIRE(checks.size() == 1);
         INFO(checks[0].first_mismatches);
@@ -126,7 +126,7 @@ TEST_CASE("E11 memcpy bypass with more paths than one mem tile has channels", "[
 
 TEST_CASE("E5, E9, E10, E11 reject parameters they cannot run", "[examples]") {
     const auto run = [](const std::string& d, const std::string& dev, const Params& p) {
-        return run_design(design_by_name(d), dev, p, 1, opts(dev));
+        return run_design(design_by_name(d), dev, p, 1, designs3_opts(dev));
     };
     CHECK_THROWS_WITH(
         run("vector_reduce_max", "npu1", {{"size", 112}}),

@@ -10,10 +10,10 @@ using namespace npusim;
 using namespace npusim::harness;
 
 namespace {
-sim::SimOptions opts(const std::string& device) { return test::sim_opts(device); }
-void require_pass(const std::string& design, const std::string& device, const Params& p = {}) {
+sim::SimOptions designs_opts(const std::string& device) { return test::sim_opts(device); }
+void designs_require_pass(const std::string& design, const std::string& device, const Params& p = {}) {
     INFO(design << " on " << device);
-    const auto rep = run_design(design_by_name(design), device, p, 7, opts(device));
+    const auto rep = run_design(design_by_name(design), device, p, 7, designs_opts(device));
     for (const auto& c : rep.checks) {
         INFO(c.name << ": " << c.first_mismatches);
         CHECK(c.match);
@@ -25,22 +25,22 @@ void require_pass(const std::string& design, const std::string& device, const Pa
 
 TEST_CASE("E1-E4 pass on npu1_1col, npu1, npu2_1col and npu2", "[examples]") {
     for (const char* design : {"passthrough_kernel", "passthrough_dmas", "vector_scalar_mul", "vector_vector_add"})
-        for (const char* device : {"npu1_1col", "npu1", "npu2_1col", "npu2"}) require_pass(design, device);
+        for (const char* device : {"npu1_1col", "npu1", "npu2_1col", "npu2"}) designs_require_pass(design, device);
 }
 
 TEST_CASE("element-width and size variants", "[examples]") {
-    require_pass("passthrough_kernel", "npu1", {{"bits", 16}});
-    require_pass("passthrough_kernel", "npu2_3col", {{"bits", 32}, {"size", 8192}, {"tile", 2048}});
-    require_pass("vector_scalar_mul", "npu1_2col", {{"bits", 32}, {"factor", -7}});
-    require_pass("vector_scalar_mul", "npu2", {{"size", 16384}, {"tile", 512}});
-    require_pass("vector_vector_add", "npu2_7col", {{"size", 4096}, {"tile", 64}});
-    require_pass("passthrough_dmas", "npu1_3col", {{"size", 65536}, {"tile", 4096}});
+    designs_require_pass("passthrough_kernel", "npu1", {{"bits", 16}});
+    designs_require_pass("passthrough_kernel", "npu2_3col", {{"bits", 32}, {"size", 8192}, {"tile", 2048}});
+    designs_require_pass("vector_scalar_mul", "npu1_2col", {{"bits", 32}, {"factor", -7}});
+    designs_require_pass("vector_scalar_mul", "npu2", {{"size", 16384}, {"tile", 512}});
+    designs_require_pass("vector_vector_add", "npu2_7col", {{"size", 4096}, {"tile", 64}});
+    designs_require_pass("passthrough_dmas", "npu1_3col", {{"size", 65536}, {"tile", 4096}});
 }
 
 TEST_CASE("designs reject parameters they cannot run", "[examples]") {
-    CHECK_THROWS_WITH(run_design(design_by_name("passthrough_kernel"), "npu1", {{"bits", 12}}, 1, opts("npu1")),
+    CHECK_THROWS_WITH(run_design(design_by_name("passthrough_kernel"), "npu1", {{"bits", 12}}, 1, designs_opts("npu1")),
                       "design 'passthrough_kernel': parameter bits=12 must be one of 8, 16, 32");
-    CHECK_THROWS_WITH(run_design(design_by_name("vector_vector_add"), "npu1", {{"tile", 100}}, 1, opts("npu1")),
+    CHECK_THROWS_WITH(run_design(design_by_name("vector_vector_add"), "npu1", {{"tile", 100}}, 1, designs_opts("npu1")),
                       "design 'vector_vector_add': parameter size=1024 must be a positive multiple of tile=100");
 }
 

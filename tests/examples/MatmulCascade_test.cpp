@@ -14,7 +14,7 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions run_opts(const std::string& device, KernelSet ks = KernelSet::reference) {
+RunOptions cascade_run_opts(const std::string& device, KernelSet ks = KernelSet::reference) {
     return test::run_opts(device, 3, ks);
 }
 
@@ -23,7 +23,7 @@ RunOptions run_opts(const std::string& device, KernelSet ks = KernelSet::referen
 TEST_CASE("matmul_cascade: cascade.py's defaults match the golden on npu1 and npu2", "[examples][cascade][slow]") {
     for (const char* device : {"npu1", "npu2"}) {
         INFO(device);
-        const auto r = run_design(design_by_name("matmul_cascade"), device, {}, run_opts(device));
+        const auto r = run_design(design_by_name("matmul_cascade"), device, {}, cascade_run_opts(device));
         REQUIRE(r.checks.size() == 1);
         INFO(r.checks[0].first_mismatches);
         CHECK(r.all_match);
@@ -55,15 +55,15 @@ TEST_CASE("matmul_cascade: the AIE-API kernels (put_mcd / get_scd) give the same
     const Params small{{"M", 128}, {"K", 128}, {"N", 128}};
     for (const char* device : {"npu1", "npu2"}) {
         INFO(device);
-        const auto ref = run_design(design_by_name("matmul_cascade"), device, small, run_opts(device));
-        const auto aie = run_design(design_by_name("matmul_cascade"), device, small, run_opts(device, KernelSet::aie));
+        const auto ref = run_design(design_by_name("matmul_cascade"), device, small, cascade_run_opts(device));
+        const auto aie = run_design(design_by_name("matmul_cascade"), device, small, cascade_run_opts(device, KernelSet::aie));
         CHECK(ref.all_match);
         CHECK(aie.all_match);
         CHECK(aie.result.cycles == ref.result.cycles);
     }
     const auto i16 = run_design(design_by_name("matmul_cascade"), "npu1",
                                 {{"M", 128}, {"K", 128}, {"N", 128}, {"dtype_out", param_name_code("i16")}},
-                                run_opts("npu1", KernelSet::aie));
+                                cascade_run_opts("npu1", KernelSet::aie));
     CHECK(i16.all_match);
 }
 
@@ -85,7 +85,7 @@ TEST_CASE("matmul_cascade: the cascade's time is counted", "[examples][cascade][
     // A slower cascade word (latency 200 cycles with a 4-word FIFO: at most 4 words per 200 cycles)
     // makes the 1024 words of a call slower than its 32,768 cycles of work.
     const Params small{{"M", 128}, {"K", 128}, {"N", 128}};
-    auto o = run_opts("npu1");
+    auto o = cascade_run_opts("npu1");
     const auto base = run_design(design_by_name("matmul_cascade"), "npu1", small, o);
     o.sim.timing.cascade_word_latency_cycles = 200;
     const auto slow = run_design(design_by_name("matmul_cascade"), "npu1", small, o);
@@ -98,10 +98,10 @@ TEST_CASE("matmul_cascade: the cascade's time is counted", "[examples][cascade][
 
 TEST_CASE("matmul_cascade: parameter errors", "[examples][cascade][errors]") {
     const auto& spec = design_by_name("matmul_cascade");
-    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"cols", 3}}, run_opts("npu1")),
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"cols", 3}}, cascade_run_opts("npu1")),
                       "design 'matmul_cascade': cols=3 is not supported: 1, 2 or 4 columns (each A shim feeds 4 / "
                       "cols rows)");
-    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"K", 96}}, run_opts("npu1")),
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"K", 96}}, cascade_run_opts("npu1")),
                       "design 'matmul_cascade': M=512 must be a multiple of m=32, K=96 of 4k=128, N=512 of n*cols=128");
 }
 
@@ -114,10 +114,10 @@ TEST_CASE("matmul_cascade: 1 and 2 columns run out of mem-tile channels as in th
     const auto& spec = design_by_name("matmul_cascade");
     for (const std::string device : {"npu1", "npu2"}) {
         CAPTURE(device);
-        CHECK_THROWS_WITH(run_design(spec, device, {{"cols", 1}}, run_opts(device)),
+        CHECK_THROWS_WITH(run_design(spec, device, {{"cols", 1}}, cascade_run_opts(device)),
                           "link of fifo 'B_L3L2_0': tile (0, 1) requires 1 input/4 output DMA channels, but only 5 "
                           "input/2 output available");
-        CHECK_THROWS_WITH(run_design(spec, device, {{"cols", 2}}, run_opts(device)),
+        CHECK_THROWS_WITH(run_design(spec, device, {{"cols", 2}}, cascade_run_opts(device)),
                           "link of fifo 'C_L1L2_0': tile (0, 1) requires 1 input/1 output DMA channels, but only 4 "
                           "input/0 output available");
     }

@@ -14,7 +14,7 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions run_opts(const std::string& device) { return test::run_opts(device, 5); }
+RunOptions dtypes_run_opts(const std::string& device) { return test::run_opts(device, 5); }
 
 const std::pair<const char*, const char*> kCombos[] = {{"i8", "i8"},   {"i8", "i16"},    {"i8", "i32"},  {"i16", "i16"},
                                                        {"i16", "i32"}, {"bf16", "bf16"}, {"bf16", "f32"}};
@@ -32,7 +32,7 @@ TEST_CASE("matmul_single_core: every dtype combination matches on npu1 and npu2"
         for (const auto& [in, out] : kCombos) {
             INFO(device << " " << in << " -> " << out);
             const auto r = run_design(design_by_name("matmul_single_core"), device,
-                                      dtypes(in, out, {{"M", 128}, {"K", 128}, {"N", 128}}), run_opts(device));
+                                      dtypes(in, out, {{"M", 128}, {"K", 128}, {"N", 128}}), dtypes_run_opts(device));
             CHECK(r.all_match);
             REQUIRE(r.checks.size() == 1);
             INFO(r.checks[0].first_mismatches);
@@ -50,7 +50,7 @@ TEST_CASE("matmul_whole_array: every dtype combination matches on npu1 and npu2"
             const auto r =
                 run_design(design_by_name("matmul_whole_array"), device,
                            dtypes(in, out, {{"M", 128}, {"K", 128}, {"N", 128}, {"m", 16}, {"k", 32}, {"n", 16}}),
-                           run_opts(device));
+                           dtypes_run_opts(device));
             CHECK(r.all_match);
             REQUIRE(r.checks.size() == 1);
             INFO(r.checks[0].first_mismatches);
@@ -78,7 +78,7 @@ TEST_CASE("matmul dtypes: the defaults stay i16 -> i32 (single core) and i16 -> 
 }
 
 TEST_CASE("matmul dtypes: a combination mm.cc does not build, a wrong name", "[examples][matmul][dtypes]") {
-    const auto o = run_opts("npu1");
+    const auto o = dtypes_run_opts("npu1");
     CHECK_THROWS_WITH(run_design(design_by_name("matmul_single_core"), "npu1", dtypes("bf16", "i32", {}), o),
                       "design 'matmul_single_core': dtype_in=bf16 dtype_out=i32 is not a combination the mm kernel "
                       "builds (i8->i8, i8->i16, i8->i32, i16->i16, i16->i32, bf16->bf16, bf16->f32)");
@@ -93,7 +93,7 @@ TEST_CASE("matmul dtypes: i8 and bf16 kernel calls follow their matrix unit's pe
     // bf16 (128) in between; on AIE2P every peak doubles.
     auto cycles = [](const char* device, const char* in, const char* out) {
         return run_design(design_by_name("matmul_single_core"), device,
-                          dtypes(in, out, {{"M", 128}, {"K", 128}, {"N", 128}}), run_opts(device))
+                          dtypes(in, out, {{"M", 128}, {"K", 128}, {"N", 128}}), dtypes_run_opts(device))
             .result.cycles;
     };
     const auto i8 = cycles("npu1_1col", "i8", "i32"), i16 = cycles("npu1_1col", "i16", "i32"),
@@ -107,7 +107,7 @@ TEST_CASE("matmul dtypes, kernels=aie: the AIE-API builds of every combination m
     for (const char* device : {"npu1_1col", "npu2_1col"})
         for (const auto& [in, out] : kCombos) {
             INFO(device << " " << in << " -> " << out);
-            auto o = run_opts(device), ref = run_opts(device);
+            auto o = dtypes_run_opts(device), ref = dtypes_run_opts(device);
             o.kernels = KernelSet::aie;
             const Params p = dtypes(in, out, {{"M", 128}, {"K", 128}, {"N", 128}});
             const auto r = run_design(design_by_name("matmul_single_core"), device, p, o);
@@ -124,7 +124,7 @@ TEST_CASE("matmul dtypes, kernels=aie: the AIE-API builds of every combination m
     for (const char* device : {"npu1", "npu2"})
         for (const auto& [in, out] : kCombos) {
             INFO(device << " whole_array " << in << " -> " << out);
-            auto o = run_opts(device);
+            auto o = dtypes_run_opts(device);
             o.kernels = KernelSet::aie;
             const auto r =
                 run_design(design_by_name("matmul_whole_array"), device,

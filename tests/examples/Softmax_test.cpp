@@ -17,7 +17,7 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions opts(const std::string& device) { return test::run_opts(device, 11); }
+RunOptions softmax_opts(const std::string& device) { return test::run_opts(device, 11); }
 
 } // namespace
 
@@ -28,7 +28,7 @@ TEST_CASE("softmax matches the float softmax per tile within rtol 0.128 on every
             INFO(dev.name << " channels=" << ch);
             const std::int64_t size = 2048 * dev.cols * ch;
             const auto r =
-                run_design(design_by_name("softmax"), dev.name, {{"size", size}, {"channels", ch}}, opts(dev.name));
+                run_design(design_by_name("softmax"), dev.name, {{"size", size}, {"channels", ch}}, softmax_opts(dev.name));
             REQUIRE(r.checks.size() == 1);
             CHECK(r.checks[0].elements == static_cast<std::uint64_t>(size));
             CHECK(r.checks[0].rtol == 0.128);
@@ -46,7 +46,7 @@ TEST_CASE("softmax runs the device generation's kernel: AIE2's table exp on npu1
     const Params p{{"size", 65536}};
     for (const char* dev : {"npu1", "npu2"}) {
         INFO(dev);
-        const auto r = run_design(design_by_name("softmax"), dev, p, opts(dev));
+        const auto r = run_design(design_by_name("softmax"), dev, p, softmax_opts(dev));
         REQUIRE(r.all_match);
         auto inst = design_by_name("softmax").build(model::device_by_name(dev),
                                                     design_by_name("softmax").resolve_params(p), 11);
@@ -65,10 +65,10 @@ TEST_CASE("softmax runs the device generation's kernel: AIE2's table exp on npu1
 
 TEST_CASE("softmax parameter rules", "[examples][softmax]") {
     const auto& spec = design_by_name("softmax");
-    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"size", 4096}}, opts("npu1")),
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"size", 4096}}, softmax_opts("npu1")),
                       "design 'softmax': parameter size=4096 must be a positive multiple of 8192 (tile_size 1024 x "
                       "columns=4 x channels=2)");
-    CHECK_THROWS_AS(run_design(spec, "npu1", {{"channels", 3}}, opts("npu1")), DesignError);
+    CHECK_THROWS_AS(run_design(spec, "npu1", {{"channels", 3}}, softmax_opts("npu1")), DesignError);
 }
 
 TEST_CASE("softmax --kernels aie runs the AIE-API builds of softmax.cc: the reference kernels' bits and cycles",
@@ -80,9 +80,9 @@ TEST_CASE("softmax --kernels aie runs the AIE-API builds of softmax.cc: the refe
     const Params p{{"size", 65536}};
     for (const char* dev : {"npu1", "npu2"}) {
         INFO(dev);
-        auto aie = opts(dev);
+        auto aie = softmax_opts(dev);
         aie.kernels = KernelSet::aie;
-        const auto r_ref = run_design(design_by_name("softmax"), dev, p, opts(dev));
+        const auto r_ref = run_design(design_by_name("softmax"), dev, p, softmax_opts(dev));
         const auto r_aie = run_design(design_by_name("softmax"), dev, p, aie);
         REQUIRE(r_aie.all_match);
         CHECK(r_aie.result.host == r_ref.result.host);

@@ -17,7 +17,7 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions opts(const std::string& device, KernelSet k = KernelSet::reference) { return test::run_opts(device, 5, k); }
+RunOptions vision_opts(const std::string& device, KernelSet k = KernelSet::reference) { return test::run_opts(device, 5, k); }
 
 const model::FifoEndpointInfo& end_of(const model::Netlist& n, const std::string& fifo, const std::string& end) {
     for (const auto& e : n.fifo_ends)
@@ -34,15 +34,15 @@ TEST_CASE("edge_detect matches the image-level golden on every device, reference
     for (const auto& dev : model::all_devices())
         for (auto k : {KernelSet::reference, KernelSet::aie}) {
             INFO(dev.name << " " << kernel_set_name(k));
-            const auto r = run_design(design_by_name("edge_detect"), dev.name, small, opts(dev.name, k));
+            const auto r = run_design(design_by_name("edge_detect"), dev.name, small, vision_opts(dev.name, k));
             REQUIRE(r.checks.size() == 1);
             CHECK(r.checks[0].elements == 64u * 36u * 4u);
             CHECK(r.all_match);
             CHECK(r.workers == 4);
         }
     // The two kernel builds compute the same bytes in the same cycles.
-    const auto a = run_design(design_by_name("edge_detect"), "npu2", small, opts("npu2"));
-    const auto b = run_design(design_by_name("edge_detect"), "npu2", small, opts("npu2", KernelSet::aie));
+    const auto a = run_design(design_by_name("edge_detect"), "npu2", small, vision_opts("npu2"));
+    const auto b = run_design(design_by_name("edge_detect"), "npu2", small, vision_opts("npu2", KernelSet::aie));
     CHECK(a.result.host == b.result.host);
     CHECK(a.result.cycles == b.result.cycles);
     // The golden is not trivial: random pixels give edges (mask 255, so R, G, B saturate) and flat
@@ -93,17 +93,17 @@ TEST_CASE("edge_detect lowers its broadcast, delay fifo, self-loop fifo and filt
     std::memcpy(k, kb->init.data(), 18);
     CHECK(std::vector<std::int16_t>(k, k + 9) == std::vector<std::int16_t>{0, 4096, 0, 4096, -16384, 4096, 0, 4096, 0});
     // upstream's default size (1920 x 1080) runs and matches.
-    const auto r = run_design(spec, "npu1", {}, opts("npu1"));
+    const auto r = run_design(spec, "npu1", {}, vision_opts("npu1"));
     CHECK(r.all_match);
     CHECK(r.checks[0].elements == 1920u * 1080u * 4u);
 }
 
 TEST_CASE("edge_detect parameter rules", "[examples][edge_detect]") {
     const auto& spec = design_by_name("edge_detect");
-    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"width", 100}}, opts("npu1")),
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"width", 100}}, vision_opts("npu1")),
                       "design 'edge_detect': parameter width=100 must be a positive multiple of 32 (filter2dLine "
                       "processes 32 pixels a step)");
-    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"height", 1}}, opts("npu1")),
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"height", 1}}, vision_opts("npu1")),
                       "design 'edge_detect': parameter height=1 must be at least 2 (the filter's top and bottom "
                       "borders)");
 }
@@ -114,7 +114,7 @@ TEST_CASE("color_threshold thresholds every byte with the run-time parameters on
     for (const auto& dev : model::all_devices())
         for (auto k : {KernelSet::reference, KernelSet::aie}) {
             INFO(dev.name << " " << kernel_set_name(k));
-            const auto r = run_design(design_by_name("color_threshold"), dev.name, small, opts(dev.name, k));
+            const auto r = run_design(design_by_name("color_threshold"), dev.name, small, vision_opts(dev.name, k));
             REQUIRE(r.checks.size() == 1);
             CHECK(r.checks[0].elements == 128u * 64u);
             CHECK(r.all_match);
@@ -146,10 +146,10 @@ TEST_CASE("color_threshold thresholds every byte with the run-time parameters on
 
 TEST_CASE("color_threshold parameter rules", "[examples][color_threshold]") {
     const auto& spec = design_by_name("color_threshold");
-    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"width", 100}}, opts("npu1")),
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"width", 100}}, vision_opts("npu1")),
                       "design 'color_threshold': parameter width=100 must be a positive multiple of 64 "
                       "(thresholdLine processes 64 u8 lanes a step)");
-    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"height", 10}}, opts("npu1")),
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"height", 10}}, vision_opts("npu1")),
                       "design 'color_threshold': parameter height=10 must be a positive multiple of 4 (the W x H "
                       "byte image is read in RGBA lines of 4W bytes)");
 }
@@ -160,7 +160,7 @@ TEST_CASE("color_detect matches the per-stage golden on every device, reference 
     for (const auto& dev : model::all_devices())
         for (auto k : {KernelSet::reference, KernelSet::aie}) {
             INFO(dev.name << " " << kernel_set_name(k));
-            const auto r = run_design(design_by_name("color_detect"), dev.name, small, opts(dev.name, k));
+            const auto r = run_design(design_by_name("color_detect"), dev.name, small, vision_opts(dev.name, k));
             REQUIRE(r.checks.size() == 1);
             CHECK(r.checks[0].elements == 64u * 36u * 4u);
             CHECK(r.all_match);
@@ -197,9 +197,9 @@ TEST_CASE("color_detect matches the per-stage golden on every device, reference 
 
 TEST_CASE("color_detect parameter rules", "[examples][color_detect]") {
     const auto& spec = design_by_name("color_detect");
-    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"width", 96}}, opts("npu1")),
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"width", 96}}, vision_opts("npu1")),
                       "design 'color_detect': parameter width=96 must be a positive multiple of 64 (thresholdLine "
                       "and bitwiseORLine process 64 u8 lanes a step)");
-    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"height", 0}}, opts("npu1")),
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"height", 0}}, vision_opts("npu1")),
                       "design 'color_detect': parameter height=0 must be positive");
 }

@@ -43,7 +43,7 @@ struct TwoWorkerFifo {
     EndpointState& cons() { return *f.cons[0]; }
 };
 
-constexpr auto Compute = model::TileKind::Compute;
+constexpr auto ComputeKind = model::TileKind::Compute;
 constexpr auto Mem = model::TileKind::Mem;
 
 } // namespace
@@ -73,30 +73,30 @@ TEST_CASE("acquire_fits: an acquire of exactly the depth fits, one more does not
 TEST_CASE("resolved_depth on a compute tile: largest acquire + 1 when all depths are equal", "[resolve][depth]") {
     TwoWorkerFifo t(2);
     AcquireTable acq{{1, 1}, {2, 2}};
-    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, acq) == 2); // acquires 1 -> 1 + 1
-    CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, acq) == 3); // acquires 2 -> 2 + 1
+    CHECK(resolved_depth(t.prod(), ComputeKind, BufferHolding::OwnCopy, acq) == 2); // acquires 1 -> 1 + 1
+    CHECK(resolved_depth(t.cons(), ComputeKind, BufferHolding::OwnCopy, acq) == 3); // acquires 2 -> 2 + 1
     SECTION("a body that never acquires keeps the declared depth") {
-        CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, {}) == 2);
+        CHECK(resolved_depth(t.cons(), ComputeKind, BufferHolding::OwnCopy, {}) == 2);
     }
     SECTION("depth 1 with single acquires stays 1") {
         TwoWorkerFifo one(1);
-        CHECK(resolved_depth(one.cons(), Compute, BufferHolding::OwnCopy, {{2, 1}}) == 1);
+        CHECK(resolved_depth(one.cons(), ComputeKind, BufferHolding::OwnCopy, {{2, 1}}) == 1);
     }
     SECTION("not on a compute tile: the declared depth") {
         CHECK(resolved_depth(t.cons(), Mem, BufferHolding::OwnCopy, acq) == 2);
     }
     SECTION("a link endpoint: the declared depth") {
         t.cons().owner = OwnerKind::Link;
-        CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, acq) == 2);
+        CHECK(resolved_depth(t.cons(), ComputeKind, BufferHolding::OwnCopy, acq) == 2);
     }
 }
 
 TEST_CASE("resolved_depth with a per-endpoint depth list: verbatim, acquires checked", "[resolve][depth]") {
     TwoWorkerFifo t(2);
     t.cons().depth = 3; // depths {2, 3}: not uniform
-    CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, {{2, 3}}) == 3);
-    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, {{1, 1}}) == 2);
-    CHECK_THROWS_WITH(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, {{1, 3}}),
+    CHECK(resolved_depth(t.cons(), ComputeKind, BufferHolding::OwnCopy, {{2, 3}}) == 3);
+    CHECK(resolved_depth(t.prod(), ComputeKind, BufferHolding::OwnCopy, {{1, 1}}) == 2);
+    CHECK_THROWS_WITH(resolved_depth(t.prod(), ComputeKind, BufferHolding::OwnCopy, {{1, 3}}),
                       "worker 'p' acquires 3 elements of fifo 'in' producer whose depth is 2");
 }
 
@@ -105,9 +105,9 @@ TEST_CASE("init_values fix the producer's depth: no findObjectFifoSize resize (A
           "[resolve][depth]") {
     TwoWorkerFifo t(3);
     t.f.init_values = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}};
-    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, {{1, 1}}) == 3); // declared, not 1 + 1
-    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::OwnCopy, {{1, 3}}) == 3); // declared, not 3 + 1
-    CHECK(resolved_depth(t.cons(), Compute, BufferHolding::OwnCopy, {{2, 1}}) == 2); // consumers have no inits
+    CHECK(resolved_depth(t.prod(), ComputeKind, BufferHolding::OwnCopy, {{1, 1}}) == 3); // declared, not 1 + 1
+    CHECK(resolved_depth(t.prod(), ComputeKind, BufferHolding::OwnCopy, {{1, 3}}) == 3); // declared, not 3 + 1
+    CHECK(resolved_depth(t.cons(), ComputeKind, BufferHolding::OwnCopy, {{2, 1}}) == 2); // consumers have no inits
 }
 
 TEST_CASE("resolved_depth of a shared pool: size(0), the producer's declared depth (createObjectFifoElements), each "
@@ -117,10 +117,10 @@ TEST_CASE("resolved_depth of a shared pool: size(0), the producer's declared dep
     t.cons().depth = 3;
     // The consumer may acquire 3 (its handle's depth) although the pool holds 2: it accepts and
     // would wait forever, as on the NPU.
-    CHECK(resolved_depth(t.prod(), Compute, BufferHolding::SharedPool, {{1, 2}, {2, 3}}) == 2);
-    CHECK_THROWS_WITH(resolved_depth(t.prod(), Compute, BufferHolding::SharedPool, {{1, 1}, {2, 4}}),
+    CHECK(resolved_depth(t.prod(), ComputeKind, BufferHolding::SharedPool, {{1, 2}, {2, 3}}) == 2);
+    CHECK_THROWS_WITH(resolved_depth(t.prod(), ComputeKind, BufferHolding::SharedPool, {{1, 1}, {2, 4}}),
                       "worker 'c' acquires 4 elements of fifo 'in' consumer 0 whose depth is 3");
-    CHECK_THROWS_WITH(resolved_depth(t.prod(), Compute, BufferHolding::SharedPool, {{1, 3}, {2, 1}}),
+    CHECK_THROWS_WITH(resolved_depth(t.prod(), ComputeKind, BufferHolding::SharedPool, {{1, 3}, {2, 1}}),
                       "worker 'p' acquires 3 elements of fifo 'in' producer whose depth is 2");
 }
 

@@ -12,12 +12,12 @@ using namespace npusim;
 using namespace npusim::iron::detail;
 
 namespace {
-const model::DeviceSpec& npu1() { return model::device_by_name("npu1"); }
+const model::DeviceSpec& ring_npu1() { return model::device_by_name("npu1"); }
 } // namespace
 
 TEST_CASE("ring: depth buffers, a lock pair with the given inits, init data in the first buffers", "[resolve][ring]") {
     model::Netlist net;
-    ResourceLedger ledger(npu1(), net);
+    ResourceLedger ledger(ring_npu1(), net);
     RingBuilder rb(ledger, net);
     const Ring r =
         rb.ring({0, 2}, "in_cons", 3, 64, initial_lock_values(3, 1, 2), "in", "consumer copy", {{1, 2, 3, 4}});

@@ -5,6 +5,7 @@
 #include "npusim/harness/KernelCompiler.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/HostBytes.hpp"
 #include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
@@ -18,6 +19,7 @@
 
 using namespace npusim;
 using namespace npusim::iron;
+using npusim::test::bytes_of;
 
 namespace {
 
@@ -88,13 +90,6 @@ std::vector<std::uint8_t> run_bytes(const ExternalFunction& f, const TensorType&
         fn_args(ty, ty, a.prod(), b.cons()));
     const auto r = sim::simulate(Program("npu2_1col", rt, {w}).resolve(), {in, std::vector<std::uint8_t>(in.size())}, {});
     return r.host[1];
-}
-
-template <class T>
-std::vector<std::uint8_t> bytes_of(const std::vector<T>& v) {
-    std::vector<std::uint8_t> b(v.size() * sizeof(T));
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
 }
 
 } // namespace

@@ -42,7 +42,7 @@ std::string scratch(const std::string& name) {
     return (dir / name).string();
 }
 
-std::string write_file(const std::string& name, const std::string& content) {
+std::string npylim_write_file(const std::string& name, const std::string& content) {
     const auto path = scratch(name);
     std::ofstream(path, std::ios::binary) << content;
     return path;
@@ -72,7 +72,7 @@ TEST_CASE("a header of 20,000 nested brackets is an error, not a stack overflow"
     const std::string want = "malformed .npy header: more than 32 nested tuples or lists at offset 42";
     CHECK(error_of([&] { (void)NpyFile::parse(std::vector<std::uint8_t>(file.begin(), file.end()), "x.npy"); }) ==
           "'x.npy': " + want);
-    const auto path = write_file("nested.npy", file);
+    const auto path = npylim_write_file("nested.npy", file);
     CHECK(error_of([&] { (void)NpyFile::read(path); }) == "'" + path + "': " + want);
     // 32 levels are read (and refused for what they are: a structured dtype).
     const std::string ok = "{'descr': " + std::string(32, '[') + std::string(32, ']') +
@@ -84,14 +84,14 @@ TEST_CASE("a header of 20,000 nested brackets is an error, not a stack overflow"
 TEST_CASE("a header longer than 1 MiB is refused before it is read", "[npy]") {
     std::string v2 = std::string("\x93NUMPY\x02\x00", 8);
     v2 += std::string("\x00\x00\x00\x80", 4); // 2 GiB of header
-    const auto path = write_file("long_header.npy", v2);
+    const auto path = npylim_write_file("long_header.npy", v2);
     CHECK(error_of([&] { (void)NpyFile::read(path); }) ==
           "'" + path + "': the .npy header declares 2147483648 bytes, more than the limit of 1 MiB (the header of a "
                        "plain array has a few hundred)");
 }
 
 TEST_CASE("an 8 GiB sparse file is refused from its size, not read", "[npy]") {
-    const auto path = write_file("sparse.npy", npy_v1("{'descr': '<i4', 'fortran_order': False, 'shape': (4,), }"));
+    const auto path = npylim_write_file("sparse.npy", npy_v1("{'descr': '<i4', 'fortran_order': False, 'shape': (4,), }"));
     std::filesystem::resize_file(path, std::uintmax_t{8} << 30); // sparse: no disk blocks, no memory
     const auto t0 = std::chrono::steady_clock::now();
     CHECK(error_of([&] { (void)NpyFile::read(path); }) ==
@@ -102,7 +102,7 @@ TEST_CASE("an 8 GiB sparse file is refused from its size, not read", "[npy]") {
 TEST_CASE("an input file of another shape is refused from its header, before its data is read", "[npy]") {
     // A valid 8 GiB file (sparse): int32 (2147483648,). The argument takes int32 (1024,).
     const auto path =
-        write_file("valid_8g.npy", npy_v1("{'descr': '<i4', 'fortran_order': False, 'shape': (2147483648,), }"));
+        npylim_write_file("valid_8g.npy", npy_v1("{'descr': '<i4', 'fortran_order': False, 'shape': (2147483648,), }"));
     std::filesystem::resize_file(path, 64 + (std::uintmax_t{8} << 30));
     const auto t0 = std::chrono::steady_clock::now();
     const auto arg = ArgSpec::input("a", iron::TensorType(DType::i32, {1024}));

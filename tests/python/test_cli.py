@@ -40,10 +40,10 @@ def test_the_aie_modules_exist_only_under_npusim():
 
 def test_an_aie_module_npusim_lacks_is_named(tmp_path):
     f = tmp_path / "d.py"
-    f.write_text("import aie.dialects.aiex\n")
+    f.write_text("import aie.compiler.aiecc\n")
     r = run_cli("python", str(f))
     assert r.returncode != 0
-    assert "npusim does not provide the IRON module 'aie.dialects'" in r.stderr
+    assert "npusim does not provide the IRON module 'aie.compiler'" in r.stderr
 
 
 def test_a_deadlocking_design_exits_3(tmp_path):
@@ -139,7 +139,7 @@ def test_run_upstream_examples_table(tmp_path):
         "basic/good/run_strix.lit": "// RUN: %run_on_npu2% %python %S/good.py -n 4 | FileCheck %s\n",
         "basic/bad/bad.py": "import aie.iron as iron\nraise RuntimeError('the design broke')\n",
         "ml/gap/gap.py": "import aie.iron as iron\niron.NoSuchThing\n",
-        "ml/mod/mod.py": "from aie.dialects.aie import tile\n",
+        "ml/mod/mod.py": "from aie.compiler.aiecc import main\n",
         "ml/mod/plot.py": "print('not a design')\n",
     }
     for rel, text in files.items():
@@ -154,7 +154,7 @@ def test_run_upstream_examples_table(tmp_path):
     assert re.search(r"basic/good/good\.py +-n 4 +passed", rows["basic/good/good.py"])
     assert re.search(r"failed +RuntimeError: the design broke$", rows["basic/bad/bad.py"])
     assert re.search(r"unsupported +aie\.iron\.NoSuchThing is not supported by npusim$", rows["ml/gap/gap.py"])
-    assert re.search(r"unsupported +npusim does not provide the IRON module 'aie\.dialects'$", rows["ml/mod/mod.py"])
+    assert re.search(r"unsupported +npusim does not provide the IRON module 'aie\.compiler'$", rows["ml/mod/mod.py"])
     assert r.stdout.rstrip().endswith("passed 1, failed 1, unsupported 2, of 4")
     # the columns line up
     assert len({re.search(r" (passed|failed|unsupported) ", line).start() for line in rows.values()}) == 1

@@ -34,7 +34,7 @@ Netlist one_transfer(std::uint32_t bytes) {
     bd.next = -1;
     ch.bds.push_back(bd);
     n.channels.push_back(ch);
-    Flow f;
+    model::Flow f;
     f.source = {{0, 0}, Direction::MM2S, 0};
     f.dests = {{{0, 2}, Direction::S2MM, 0}};
     f.paths = {{{0, 0}, {0, 1}, {0, 2}}};

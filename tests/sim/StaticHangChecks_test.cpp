@@ -13,7 +13,7 @@ using namespace npusim;
 using namespace npusim::iron;
 
 namespace {
-std::vector<std::vector<std::uint8_t>> zeros(const model::Netlist& n) {
+std::vector<std::vector<std::uint8_t>> hang_zeros(const model::Netlist& n) {
     std::vector<std::vector<std::uint8_t>> h;
     for (const auto& t : n.host_tensors) h.emplace_back(t.bytes, 0);
     return h;
@@ -21,7 +21,7 @@ std::vector<std::vector<std::uint8_t>> zeros(const model::Netlist& n) {
 // The diagnosis of a run that must deadlock.
 sim::Diagnosis deadlock_of(const model::Netlist& n) {
     try {
-        sim::simulate(n, zeros(n), {});
+        sim::simulate(n, hang_zeros(n), {});
     } catch (const SimulationError& e) {
         REQUIRE(e.kind() == SimulationError::Kind::Deadlock);
         REQUIRE(sim::diagnosis_of(e));
@@ -110,7 +110,7 @@ TEST_CASE("static check: producer and consumer of a shared pool holding more tha
     // Controls: one object at a time from the producer fits (1 + 1 <= 2), and so does a depth of 3.
     CHECK(window_design(2, 1, 2).resolve().warnings.empty());
     CHECK(window_design(3, 2, 2).resolve().warnings.empty());
-    CHECK_NOTHROW(sim::simulate(window_design(2, 1, 2).resolve(), zeros(n), {}));
+    CHECK_NOTHROW(sim::simulate(window_design(2, 1, 2).resolve(), hang_zeros(n), {}));
 }
 
 TEST_CASE("static check: a split whose outputs' workers stop after different numbers of objects",

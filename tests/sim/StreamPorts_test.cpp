@@ -1,4 +1,4 @@
-// Core stream ports in simulation (Port::stream, upstream aie_stream): words a core puts arrive in
+// Core stream ports in simulation (iron::Port::stream, upstream aie_stream): words a core puts arrive in
 // order at the other end of the flow, a core gets words a DMA or another core sends, the stream's
 // back-pressure holds the putter, and a put or get without a stream-port end is a protocol error.
 // docs/timing-model.md "Core stream ports".
@@ -53,7 +53,7 @@ TEST_CASE("a stream-port producer: the core's words reach the host in order", "[
                                                         put(e.as<std::int32_t>()[k] * 3 + 1);
                                                     i.release(1);
                                                 },
-                                            .out_prod = {.port = Port::stream(0)},
+                                            .out_prod = {.port = iron::Port::stream(0)},
                                             .host_elements = n,
                                             .device = dev,
                                             .program = "sp"})
@@ -77,7 +77,7 @@ TEST_CASE("a stream-port consumer: the core gets the words the shim's DMA sends"
                                                     e.as<std::int32_t>()[k] = get() - 5;
                                                 o.release(1);
                                             },
-                                        .in_cons = {.port = Port::stream(0)},
+                                        .in_cons = {.port = iron::Port::stream(0)},
                                         .host_elements = n,
                                         .program = "sc"})
                          .resolve();
@@ -97,7 +97,7 @@ TEST_CASE("core to core over stream ports, with back-pressure on the putter", "[
                 for (std::int64_t k = 0; k < kLine; ++k) put(e.as<std::int32_t>()[k] ^ 0x5a5a);
                 i.release(1);
             },
-            fn_args(in.cons(), mid.prod({.port = Port::stream(0)})), {.tile = Tile(0, 2), .name = "a"});
+            fn_args(in.cons(), mid.prod({.port = iron::Port::stream(0)})), {.tile = Tile(0, 2), .name = "a"});
         Worker b(
             [slow](ObjectFifoHandle, ObjectFifoHandle o) {
                 auto e = o.acquire(1);
@@ -107,7 +107,7 @@ TEST_CASE("core to core over stream ports, with back-pressure on the putter", "[
                 }
                 o.release(1);
             },
-            fn_args(mid.cons({.port = Port::stream(0)}), out.prod()), {.tile = Tile(0, 4), .name = "b"});
+            fn_args(mid.cons({.port = iron::Port::stream(0)}), out.prod()), {.tile = Tile(0, 4), .name = "b"});
         return Program("npu1_1col", in_out_runtime(n, in, out), {a, b}, "cc").resolve();
     };
     const auto x = input(n);

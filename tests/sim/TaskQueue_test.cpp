@@ -23,7 +23,7 @@ using npusim::test::bytes_of;
 using npusim::test::values_of;
 
 namespace {
-sim::SimOptions opts() {
+sim::SimOptions tq_opts() {
     sim::SimOptions o;
     o.timing = model::TimingParams::for_arch(model::Arch::AIE2);
     return o;
@@ -67,7 +67,7 @@ TEST_CASE("a full task queue is an error at the push that overflows it, only whe
     // progress + 3 queued + this one) overflows the 4-deep queue.
     const auto slow = six_drains(100000);
     try {
-        sim::simulate(slow, {bytes_of(a), std::vector<std::uint8_t>(384 * 4)}, opts());
+        sim::simulate(slow, {bytes_of(a), std::vector<std::uint8_t>(384 * 4)}, tq_opts());
         FAIL("the overflowing push was accepted");
     } catch (const SimulationError& e) {
         CHECK(e.kind() == SimulationError::Kind::Limit);
@@ -77,7 +77,7 @@ TEST_CASE("a full task queue is an error at the push that overflows it, only whe
     }
     // Fast producer: each small drain retires before the command processor's next push.
     const auto fast = six_drains(0);
-    const auto r = sim::simulate(fast, {bytes_of(a), std::vector<std::uint8_t>(384 * 4)}, opts());
+    const auto r = sim::simulate(fast, {bytes_of(a), std::vector<std::uint8_t>(384 * 4)}, tq_opts());
     CHECK(values_of<std::int32_t>(r.host[1]) == a);
     CHECK(r.queue_waits == 0);
 }
@@ -97,7 +97,7 @@ TEST_CASE(
     "[sim][queue]") {
     const auto a = ramp(384);
     const auto slow = six_drains(100000);
-    auto o = opts();
+    auto o = tq_opts();
     o.queue_wait = true;
     Spans spans;
     o.trace = &spans;
@@ -148,7 +148,7 @@ TEST_CASE("an await consumes the channel's oldest completion token, not the name
         void counter(int, std::uint64_t, std::int64_t) override {}
         void finish(std::uint64_t) override {}
     } timed;
-    auto o = opts();
+    auto o = tq_opts();
     o.trace = &timed;
     const auto a = ramp(128);
     const auto r = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(512)}, o);
@@ -198,7 +198,7 @@ TEST_CASE("a stride-0 repeat of 100 over a strided pattern is lowered as aie-dec
     CHECK_THAT(net.dump(), Catch::Contains("queue repeat 63") && Catch::Contains("queue repeat 35"));
     std::vector<std::int32_t> a(16);
     for (std::size_t i = 0; i < 16; ++i) a[i] = static_cast<std::int32_t>(i * i + 1);
-    const auto r = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(800 * 4)}, opts());
+    const auto r = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(800 * 4)}, tq_opts());
     const auto c = values_of<std::int32_t>(r.host[1]);
     for (std::size_t k = 0; k < 800; ++k) REQUIRE(c[k] == a[(k % 8) / 2 * 4 + k % 2]);
 }

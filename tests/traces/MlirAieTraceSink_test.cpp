@@ -27,8 +27,8 @@ using nlohmann::json;
 
 namespace {
 
-struct TempDir : npusim::test::TempDir {
-    TempDir() : npusim::test::TempDir("npusim_mlir_aie_test") {}
+struct MlirAieTempDir : npusim::test::TempDir {
+    MlirAieTempDir() : npusim::test::TempDir("npusim_mlir_aie_test") {}
 };
 using npusim::test::slurp;
 
@@ -65,7 +65,7 @@ void activity(MlirAieTraceSink& s) {
 
 TEST_CASE("MlirAieTraceSink without a trace configuration: every core, IRON's default events, parse.py's text",
           "[traces][mlir-aie]") {
-    TempDir dir;
+    MlirAieTempDir dir;
     const fs::path file = dir.path / "t.json";
     MlirAieTraceSink sink(file.string());
     sink.begin_run({"d", "npu1", npusim::model::Arch::AIE2, 1000, nullptr});
@@ -113,7 +113,7 @@ TEST_CASE("MlirAieTraceSink without a trace configuration: every core, IRON's de
 }
 
 TEST_CASE("MlirAieTraceSink with enable_trace's units: their order, events and ports", "[traces][mlir-aie]") {
-    TempDir dir;
+    MlirAieTempDir dir;
     const fs::path file = dir.path / "t.json";
     npusim::model::TraceConfig cfg;
     cfg.enabled = true;
@@ -172,7 +172,7 @@ TEST_CASE("MlirAieTraceSink with enable_trace's units: their order, events and p
 
 TEST_CASE("MlirAieTraceSink: a trace buffer too small for the run keeps the first packets and warns",
           "[traces][mlir-aie]") {
-    TempDir dir;
+    MlirAieTempDir dir;
     const fs::path file = dir.path / "t.json";
     npusim::model::TraceConfig cfg;
     cfg.enabled = true;
@@ -207,7 +207,7 @@ TEST_CASE("MlirAieTraceSink: a trace buffer too small for the run keeps the firs
 
 TEST_CASE("MlirAieTraceSink rejects unknown and duplicate tracks and names the path it cannot write",
           "[traces][mlir-aie]") {
-    TempDir dir;
+    MlirAieTempDir dir;
     MlirAieTraceSink sink((dir.path / "no_dir" / "t.json").string());
     sink.add_track(0, {Kind::Core, 0, 2, "core"});
     CHECK_THROWS_AS(sink.add_track(0, {Kind::Core, 0, 2, "again"}), std::invalid_argument);
@@ -221,7 +221,7 @@ TEST_CASE("MlirAieTraceSink rejects unknown and duplicate tracks and names the p
 TEST_CASE("MlirAieTraceSink: a DMA channel waiting on its stream fires STREAM_STARVATION (S2MM) and "
           "STREAM_BACKPRESSURE (MM2S)",
           "[traces][mlir-aie]") {
-    TempDir dir;
+    MlirAieTempDir dir;
     const fs::path file = dir.path / "t.json";
     npusim::model::TraceConfig cfg;
     cfg.enabled = true;
@@ -251,7 +251,7 @@ TEST_CASE("MlirAieTraceSink: a DMA channel waiting on its stream fires STREAM_ST
 
 // aie-rt's core event CASCADE_STALL: the core waits on its cascade (docs/traces.md).
 TEST_CASE("MlirAieTraceSink: a core waiting on its cascade fires CASCADE_STALL", "[traces][mlir-aie][cascade]") {
-    TempDir dir;
+    MlirAieTempDir dir;
     const fs::path file = dir.path / "t.json";
     npusim::model::TraceConfig cfg;
     cfg.enabled = true;

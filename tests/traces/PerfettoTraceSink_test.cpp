@@ -22,8 +22,8 @@ using nlohmann::json;
 
 namespace {
 
-struct TempDir : npusim::test::TempDir {
-    TempDir() : npusim::test::TempDir("npusim_perfetto_test") {}
+struct PerfettoTempDir : npusim::test::TempDir {
+    PerfettoTempDir() : npusim::test::TempDir("npusim_perfetto_test") {}
 };
 using npusim::test::slurp;
 
@@ -63,7 +63,7 @@ TEST_CASE("PerfettoTraceSink process names follow mlir-aie (tile<row>,<col>)", "
 }
 
 TEST_CASE("PerfettoTraceSink writes a Chrome trace event object", "[traces][perfetto]") {
-    TempDir dir;
+    PerfettoTempDir dir;
     const fs::path file = dir.path / "trace.json";
     PerfettoTraceSink sink(file.string());
     CHECK(sink.path() == file.string());
@@ -162,7 +162,7 @@ TEST_CASE("PerfettoTraceSink writes a Chrome trace event object", "[traces][perf
 }
 
 TEST_CASE("PerfettoTraceSink handles empty runs, odd spans and bad bytes", "[traces][perfetto]") {
-    TempDir dir;
+    PerfettoTempDir dir;
     SECTION("no tracks at all: no events") {
         const fs::path file = dir.path / "empty.json";
         PerfettoTraceSink sink(file.string());
@@ -184,7 +184,7 @@ TEST_CASE("PerfettoTraceSink handles empty runs, odd spans and bad bytes", "[tra
 }
 
 TEST_CASE("PerfettoTraceSink rejects unknown and duplicate tracks", "[traces][perfetto]") {
-    TempDir dir;
+    PerfettoTempDir dir;
     PerfettoTraceSink sink(dir.file("unused.json"));
     sink.add_track(0, {Kind::Core, 0, 2, "core"});
     CHECK_THROWS_AS(sink.add_track(0, {Kind::Core, 0, 2, "again"}), std::invalid_argument);
@@ -193,7 +193,7 @@ TEST_CASE("PerfettoTraceSink rejects unknown and duplicate tracks", "[traces][pe
 }
 
 TEST_CASE("PerfettoTraceSink names the path it cannot write", "[traces][perfetto]") {
-    TempDir dir;
+    PerfettoTempDir dir;
     const std::string bad = (dir.path / "no_such_dir" / "trace.json").string();
     PerfettoTraceSink sink(bad);
     sink.add_track(0, {Kind::Core, 0, 2, "core"});
@@ -205,7 +205,7 @@ TEST_CASE("PerfettoTraceSink names the path it cannot write", "[traces][perfetto
 
 TEST_CASE("PerfettoTraceSink: the clock in the metadata, arguments on detailed spans, instants on lock threads",
           "[traces][perfetto]") {
-    TempDir dir;
+    PerfettoTempDir dir;
     const fs::path file = dir.path / "rich.json";
     PerfettoTraceSink sink(file.string());
     npusim::sim::RunInfo info;

@@ -18,8 +18,8 @@ using Kind = TrackInfo::Kind;
 
 namespace {
 
-struct TempDir : npusim::test::TempDir {
-    TempDir() : npusim::test::TempDir("npusim_vcd_test") {}
+struct VcdTempDir : npusim::test::TempDir {
+    VcdTempDir() : npusim::test::TempDir("npusim_vcd_test") {}
 };
 using npusim::test::slurp;
 
@@ -54,7 +54,7 @@ TEST_CASE("VcdTraceSink sanitizes names and scopes", "[traces][vcd]") {
 }
 
 TEST_CASE("VcdTraceSink writes declarations and sorted value changes", "[traces][vcd]") {
-    TempDir dir;
+    VcdTempDir dir;
     const fs::path file = dir.path / "trace.vcd";
     VcdTraceSink sink(file.string());
     CHECK(sink.path() == file.string());
@@ -148,7 +148,7 @@ TEST_CASE("VcdTraceSink writes declarations and sorted value changes", "[traces]
 }
 
 TEST_CASE("VcdTraceSink keeps overlapping spans high and widens out-of-range lock values", "[traces][vcd]") {
-    TempDir dir;
+    VcdTempDir dir;
     const fs::path file = dir.path / "odd.vcd";
     VcdTraceSink sink(file.string());
     sink.add_track(10, {Kind::Core, 0, 2, "core"});
@@ -164,7 +164,7 @@ TEST_CASE("VcdTraceSink keeps overlapping spans high and widens out-of-range loc
 }
 
 TEST_CASE("VcdTraceSink names the path it cannot write", "[traces][vcd]") {
-    TempDir dir;
+    VcdTempDir dir;
     const std::string bad = (dir.path / "missing" / "t.vcd").string();
     VcdTraceSink sink(bad);
     sink.add_track(0, {Kind::Core, 0, 2, "core"});
@@ -175,7 +175,7 @@ TEST_CASE("VcdTraceSink names the path it cannot write", "[traces][vcd]") {
 
 TEST_CASE("VcdTraceSink: lock acquire and release instants trigger event variables, both in one cycle",
           "[traces][vcd][locks]") {
-    TempDir dir;
+    VcdTempDir dir;
     const fs::path file = dir.path / "events.vcd";
     VcdTraceSink sink(file.string());
     sink.add_track(0, {Kind::Lock, 0, 2, "lk"});
@@ -206,7 +206,7 @@ TEST_CASE("VcdTraceSink: lock acquire and release instants trigger event variabl
 
 TEST_CASE("VcdTraceSink: $dumpvars shows a lock's initial value, its cycle-0 acquires follow at #0",
           "[traces][vcd][locks]") {
-    TempDir dir;
+    VcdTempDir dir;
     const fs::path file = dir.path / "initial.vcd";
     VcdTraceSink sink(file.string());
     TrackInfo prod{Kind::Lock, 0, 2, "prod_lock"};

@@ -3,21 +3,23 @@ unchanged `import aie.iron as iron` under `npusim python`."""
 from . import algorithms, controlflow, device, kernels, placers  # noqa: F401
 from .buffer import Buffer
 from .controlflow import range_
-from .dataflow import ObjectFifo, ObjectFifoHandle
-from .device import get_current_device, set_current_device
+from .dataflow import ObjectFifo, ObjectFifoHandle, ObjectFifoLink, StreamDims
+from .device import ensure_current_device, get_current_device, set_current_device
 from .dtype import dtype_to_str, str_to_dtype
 from .jit import CompileTime, In, InOut, Out, jit
 from .kernel import ExternalFunction, Kernel
+from .lowlevel import Acquire, Bd, DmaChannel, Flow, Lock, Release, TileDma
 from .program import Program, ResolvedProgram
 from .runtime import Runtime, RuntimeData, Task, TaskGroup
 from .tensor import Tensor, arange, full, ones, ones_like, rand, randint, tensor, zeros, zeros_like
-from .worker import Worker, WorkerRuntimeBarrier
+from .worker import CascadeFlow, Worker, WorkerRuntimeBarrier
 
-__all__ = ["Buffer", "range_", "ObjectFifo", "ObjectFifoHandle", "get_current_device", "set_current_device",
+__all__ = ["Buffer", "range_", "ObjectFifo", "ObjectFifoHandle", "ObjectFifoLink", "StreamDims", "ensure_current_device", "get_current_device", "set_current_device",
            "CompileTime", "In", "InOut", "Out", "jit", "ExternalFunction", "Kernel", "Program", "ResolvedProgram",
            "Runtime", "RuntimeData", "Task", "TaskGroup", "Tensor", "arange", "full", "ones", "ones_like", "rand",
-           "randint", "tensor", "zeros", "zeros_like", "Worker", "WorkerRuntimeBarrier", "kernels", "device",
-           "controlflow", "placers", "str_to_dtype", "dtype_to_str"]
+           "randint", "tensor", "zeros", "zeros_like", "Worker", "WorkerRuntimeBarrier", "CascadeFlow", "kernels", "device",
+           "controlflow", "placers", "str_to_dtype", "dtype_to_str", "Acquire", "Bd", "DmaChannel", "Flow", "Lock",
+           "Release", "TileDma"]
 
 
 def __getattr__(name):

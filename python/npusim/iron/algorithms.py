@@ -9,7 +9,7 @@ from .._types import is_tensor_type, tensor_type
 from .controlflow import range_
 from .dataflow import ObjectFifo
 from .device import get_current_device
-from .kernel import _KernelBase
+from .kernel import ExternalFunction, _KernelBase
 from .program import Program
 from .runtime import Runtime
 from .worker import Worker
@@ -188,6 +188,70 @@ def transform_parallel(func, tensor_ty, *params, tile_size=16, trace_size=0, num
 
 def transform_parallel_binary(func, tensor_ty, tile_size=16, trace_size=0, num_channels=1, pass_size_to_kernel=True):
     return _transform_parallel(func, 2, tensor_ty, (), tile_size, trace_size, num_channels, pass_size_to_kernel)
+
+
+def reduce(func, input_ty, output_ty, *, trace_size=0):
+    """IRON algorithms.reduce (algorithms/reduce.py): one worker hands the whole input to the kernel
+    in a single call, kernel(input, output, input_elements); fifos in and out."""
+    if not isinstance(func, _KernelBase):
+        raise TypeError("reduce requires a kernel (an ExternalFunction or an aie.iron.kernels factory's); a "
+                        "reduction keeps an accumulator across the elements, which an element-wise function cannot")
+    elements = tensor_type(input_ty).elements
+    of_in, of_out = ObjectFifo(input_ty, name="in"), ObjectFifo(output_ty, name="out")
+
+    def core_body(of_in, of_out, kernel):
+        e_out = of_out.acquire(1)
+        e_in = of_in.acquire(1)
+        kernel(e_in, e_out, elements)
+        of_in.release(1)
+        of_out.release(1)
+
+    worker = Worker(core_body, [of_in.cons(), of_out.prod(), func], trace=trace_size > 0)
+
+    def sequence(a_in, c_out, in_h, out_h):
+        in_h.fill(a_in)
+        out_h.drain(c_out, wait=True)
+
+    prog = Program(get_current_device(), Runtime(sequence, [input_ty, output_ty, of_in.prod(), of_out.cons()]),
+                   workers=[worker])
+    if trace_size > 0:
+        prog.enable_trace(trace_size)
+    return prog.resolve_program()
+
+
+def for_each(func, tensor_ty, tile_size=16):
+    """IRON algorithms.for_each (algorithms/for_each.py): the tensor transformed in place, tile by
+    tile, by a kernel (in_tile, out_tile, tile_size) or a Python function element by element: fifos
+    in and out, both filled from and drained into the one runtime tensor."""
+    try:
+        t = tensor_type(tensor_ty)
+    except TypeError as exc:
+        raise TypeError(f"for_each expects a numpy ndarray type such as np.ndarray[(N,), np.dtype[np.int32]], "
+                        f"got {tensor_ty!r}") from exc
+    elements = t.elements
+    if elements % tile_size:
+        raise ValueError(f"Number of elements ({elements}) must be a multiple of tile size ({tile_size})")
+    is_kernel = isinstance(func, _KernelBase)
+    if isinstance(func, ExternalFunction) and func.tile_size() != tile_size:
+        raise ValueError(f"tile_size ({tile_size}) does not match ExternalFunction's input/output shape in arg_type")
+    from .._types import numpy_dtype
+    dtype = numpy_dtype(t.dtype).type
+    vec_ty = np.ndarray[(elements,), np.dtype[dtype]]
+    tile_ty = np.ndarray[(tile_size,), np.dtype[dtype]]
+    of_in, of_out = ObjectFifo(tile_ty, name="in"), ObjectFifo(tile_ty, name="out")
+    core_body = _tile_body(func, is_kernel, 1, (), [], {}, elements // tile_size, tile_size, [tile_size])
+    fn_args = [of_in.cons(), of_out.prod()]
+    if is_kernel:
+        worker = Worker(lambda i, o, k: core_body(i, o), fn_args + [func])
+    else:
+        worker = Worker(lambda i, o: core_body(i, o), fn_args)
+
+    def sequence(tensor, in_h, out_h):
+        in_h.fill(tensor)
+        out_h.drain(tensor, wait=True)
+
+    rt = Runtime(sequence, [vec_ty, of_in.prod(), of_out.cons()])
+    return Program(get_current_device(), rt, workers=[worker]).resolve_program()
 
 
 def __getattr__(name):

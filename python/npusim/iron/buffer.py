@@ -23,7 +23,9 @@ class Buffer:
             if t is None:
                 t = tensor_type(np.ndarray[arr.shape, np.dtype[arr.dtype.type]])
             dt = numpy_dtype(t.dtype)
-            init = (np.full(t.shape, arr, dtype=dt) if arr.ndim == 0 else arr.astype(dt)).tobytes()
+            # a single value (a scalar or a one-element array) fills the buffer, as a splat initializer
+            # does in IRON's MLIR; otherwise the array gives every element
+            init = (np.full(t.shape, arr.reshape(()), dtype=dt) if arr.size == 1 else arr.astype(dt)).tobytes()
         if name is None:
             name = f"buf_{Buffer._count}"
             Buffer._count += 1

@@ -4,6 +4,10 @@ from .._errors import _Located, design_error, where
 from .._types import tensor_type
 
 
+# IRON's type alias for ObjectFifo dimensions: [(size, stride), ...], outermost first.
+StreamDims = list
+
+
 def _dims(d):
     return [tuple(int(v) for v in p) for p in (d or [])]
 
@@ -84,25 +88,39 @@ class ObjectFifoHandle:
         return {k: v for k, v in kw.items() if v is not None}
 
     # ---- design time ----
-    def forward(self, placement=None, obj_type=None, depth=None, name=None, tile=None, **unsupported):
+    def forward(self, placement=None, obj_type=None, depth=None, name=None, tile=None, dims_to_stream=None,
+                dims_from_stream=None, plio=False, repeat_count=None, pad_dimensions=None, pad_value=0,
+                **unsupported):
         if unsupported:
             raise NotImplementedError(f"forward({', '.join(k + '=' for k in unsupported)}) is not supported by npusim")
+        if plio:
+            raise NotImplementedError("forward(plio=True) is not supported by npusim")
         with _Located(where()):
             t = tile if tile is not None else placement
             native = self._native.forward(obj_type=tensor_type(obj_type) if obj_type is not None else None,
-                                          depth=depth, name=name or "", tile=getattr(t, "_native", None))
+                                          depth=depth, name=name or "", tile=getattr(t, "_native", None),
+                                          dims_to_stream=_dims(dims_to_stream), dims_from_stream=_dims(dims_from_stream),
+                                          repeat_count=repeat_count, pad_dimensions=_dims(pad_dimensions),
+                                          pad_value=int(pad_value or 0))
         return ObjectFifo._wrap(native)
 
     def _link(self, split, offsets, obj_types=None, names=None, depths=None, tile=None, placement=None,
-              **unsupported):
+              dims_to_stream=None, dims_from_stream=None, plio=False, repeat_counts=None, pad_dimensions=None,
+              pad_value=None, **unsupported):
+        what = "split" if split else "join"
         if unsupported:
-            raise NotImplementedError(f"{'split' if split else 'join'}({', '.join(k + '=' for k in unsupported)}) "
-                                      "is not supported by npusim")
+            raise NotImplementedError(f"{what}({', '.join(k + '=' for k in unsupported)}) is not supported by npusim")
+        if plio:
+            raise NotImplementedError(f"{what}(plio=True) is not supported by npusim")
         t = tile if tile is not None else placement
         with _Located(where()):
-            f = self._native.split if split else self._native.join
-            subs = f([int(o) for o in offsets], [tensor_type(x) for x in (obj_types or [])], list(names or []),
-                     [int(d) for d in (depths or [])], getattr(t, "_native", None))
+            subs = self._native.link(split, [int(o) for o in offsets], [tensor_type(x) for x in (obj_types or [])],
+                                     list(names or []), [int(d) for d in (depths or [])], getattr(t, "_native", None),
+                                     dims_to_stream=[_dims(d) for d in (dims_to_stream or [])],
+                                     dims_from_stream=[_dims(d) for d in (dims_from_stream or [])],
+                                     repeat_counts=list(repeat_counts or []),
+                                     pad_dimensions=[_dims(d) for d in (pad_dimensions or [])],
+                                     pad_value=[int(v) for v in (pad_value or [])])
         return [ObjectFifo._wrap(s) for s in subs]
 
     def split(self, offsets, **kw):
@@ -112,11 +130,30 @@ class ObjectFifoHandle:
         return self._link(False, offsets, **kw)
 
 
+class ObjectFifoLink:
+    """IRON ObjectFifoLink(srcs, dsts, tile=AnyMemTile, src_offsets=None, dst_offsets=None): consumer
+    handles of existing fifos linked to producer handles of others on a link tile (one to one, one
+    to many with dst_offsets, or many to one with src_offsets): the explicit form of forward, split
+    and join (frontend/ObjectFifoLink.hpp)."""
+
+    def __init__(self, srcs, dsts, tile=None, src_offsets=None, dst_offsets=None):
+        srcs = list(srcs) if isinstance(srcs, (list, tuple)) else [srcs]
+        dsts = list(dsts) if isinstance(dsts, (list, tuple)) else [dsts]
+        for h in srcs + dsts:
+            if not isinstance(h, ObjectFifoHandle):
+                raise TypeError(f"ObjectFifoLink: {h!r} is not an ObjectFifoHandle (give of.cons() / of.prod())")
+        with _Located(where()):
+            _npusim.object_fifo_link([h._native for h in srcs], [h._native for h in dsts], getattr(tile, "_native", None),
+                                     [int(o) for o in (src_offsets or [])], [int(o) for o in (dst_offsets or [])])
+        self.srcs, self.dsts = srcs, dsts
+
+
 class ObjectFifo:
     """IRON ObjectFifo(obj_type, depth=2, name=None, dims_to_stream=None, ...)."""
 
     def __init__(self, obj_type, depth=2, name=None, dims_to_stream=None, to_stream=None,
-                 dims_from_stream_per_cons=None, plio=False, init_values=None, **unsupported):
+                 dims_from_stream_per_cons=None, plio=False, init_values=None, pad_dimensions=None, pad_value=0,
+                 repeat_count=None, consumer_obj_type=None, via_DMA=False, **unsupported):
         loc = where()
         if unsupported:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: ObjectFifo({', '.join(k + '=' for k in unsupported)}) "
@@ -132,7 +169,11 @@ class ObjectFifo:
             init.append(np.ascontiguousarray(v).tobytes())
         with _Located(loc):
             self._native = _npusim.ObjectFifo(tensor_type(obj_type), name=name, depth=int(depth),
-                                              dims_to_stream=_dims(dims_to_stream or to_stream), init_values=init)
+                                              dims_to_stream=_dims(dims_to_stream or to_stream), init_values=init,
+                                              repeat_count=repeat_count, pad_dimensions=_dims(pad_dimensions),
+                                              pad_value=int(pad_value or 0), via_dma=bool(via_DMA),
+                                              consumer_obj_type=tensor_type(consumer_obj_type)
+                                              if consumer_obj_type is not None else None)
         self._obj_type = obj_type
         self._prod = None
 
@@ -176,6 +217,9 @@ class ObjectFifo:
 
 
 def __getattr__(name):
+    if name == "CascadeFlow":  # defined with Worker, which this module cannot import at load time
+        from .worker import CascadeFlow
+        return CascadeFlow
     # An IRON name of aie.iron.dataflow npusim does not model (ObjectFifoLink, ...): a clear error
     # naming it, also for `from aie.iron.dataflow import X`, never an ImportError without the reason.
     if name.startswith("__"):

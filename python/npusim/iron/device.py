@@ -65,7 +65,8 @@ def set_current_device(device):
 class Tile:
     """IRON Tile(col=None, row=None): a pinned tile, or a tile kind left to the placer."""
 
-    def __init__(self, col=None, row=None, allocation_scheme=None):
+    def __init__(self, col=None, row=None, allocation_scheme=None, tile_type=None):
+        # tile_type (AIETileType) is implied by the row on npusim's devices
         self.col, self.row = col, row
         if col is not None and row is not None:
             self._native = _npusim.Tile(int(col), int(row))
@@ -89,3 +90,30 @@ class _AnyTile(Tile):
 AnyComputeTile = _AnyTile(_npusim.Tile.any_compute(), "AnyComputeTile")
 AnyMemTile = _AnyTile(_npusim.Tile.any_mem(), "AnyMemTile")
 AnyShimTile = _AnyTile(_npusim.Tile.any_shim(), "AnyShimTile")
+
+
+def from_name(name, *, n_cols=1):
+    """IRON device.from_name (python/iron/device/__init__.py at 3ca0193): "npu"/"npu1" or "npu2"
+    (any case) and a column count: 1..max-1 gives NPU{1,2}Col{n}, the maximum or None the whole
+    array. npusim models no Versal device: those names raise NotImplementedError."""
+    families = {"npu": "NPU1", "npu1": "NPU1", "npu2": "NPU2"}
+    key = str(name).lower()
+    if key in ("xcvc1902", "xcve2302", "xcve2802"):
+        raise NotImplementedError(f"aie.iron.device.from_name({name!r}): Versal devices are not supported by npusim")
+    if key not in families:
+        raise ValueError(f"Unknown device name {name!r}; expected one of {sorted(families)}")
+    base = families[key]
+    max_cols = {n[1]: n[2] for n in _npusim.devices()}[base]
+    if n_cols is None or n_cols == max_cols:
+        return globals()[base]()
+    if 1 <= n_cols < max_cols:
+        return globals()[f"{base}Col{n_cols}"]()
+    raise ValueError(f"n_cols must be in 1..{max_cols} (or None for max) for {base}, got {n_cols}")
+
+
+def ensure_current_device(*, probe_runtime=True):
+    """IRON ensure_current_device (python/utils/__init__.py): bind and return the device IRON observes;
+    under npusim the simulated device (`npusim python --device`, npu2 by default)."""
+    device = get_current_device()
+    set_current_device(device)
+    return device

@@ -4,18 +4,13 @@ import numpy as np
 
 from .._types import _bf16
 
-dtype_map = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "f32": np.float32}
-if _bf16 is not None:
-    dtype_map["bf16"] = _bf16
+dtype_map = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "f32": np.float32, "bf16": _bf16}
 
 
 def str_to_dtype(dtype_str):
     """The numpy type of a short name; ValueError for a name IRON does not know."""
     if dtype_str in dtype_map:
         return dtype_map[dtype_str]
-    if dtype_str == "bf16":
-        raise NotImplementedError("aie.iron.str_to_dtype('bf16'): bfloat16 tensors need ml_dtypes, which is not "
-                                  "installed")
     raise ValueError(f"Unrecognized dtype: {dtype_str}")
 
 

@@ -25,11 +25,21 @@ class _KernelBase:
         n = self._native.arg_count
         if len(args) != n:
             raise design_error(where(), f"kernel '{self._name}' takes {n} argument(s), called with {len(args)}")
+        from .buffer import Buffer  # a Buffer argument is its memory, as an acquired element is
+        args = [a._view() if isinstance(a, Buffer) else a for a in args]
         rec.builder.call(rec.kernel(self._native), [_trace.kernel_operand(a) for a in args])
 
     @property
     def name(self):
         return self._name
+
+    def arg_types(self):
+        """IRON's arg_types(): the numpy types of the kernel's arguments, as given to it (a library
+        kernel's from its signature: np.ndarray[(n,), np.dtype[T]] for a tensor, T for a scalar)."""
+        given = getattr(self, "_arg_types", None)
+        if given is not None:
+            return list(given)
+        return [_numpy_arg_type(self._native.arg_type(i)) for i in range(self._native.arg_count)]
 
 
 def _library_for_symbol(name, types):
@@ -64,7 +74,7 @@ class Kernel(_KernelBase):
                 "no kernel of npusim's library has this name and signature (use aie.iron.kernels or an "
                 "ExternalFunction with its source)")
         self._native = native
-        self.arg_types = list(arg_types)
+        self._arg_types = list(arg_types)
 
 
 class ExternalFunction(_KernelBase):
@@ -84,7 +94,7 @@ class ExternalFunction(_KernelBase):
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: ExternalFunction({', '.join(k + '=' for k in unsupported)})"
                                       " is not supported by npusim")
         self._name = name
-        self.arg_types = list(arg_types)
+        self._arg_types = list(arg_types)
         self.source_file, self.source_string = source_file, source_string
         self.include_dirs, self.compile_flags = list(include_dirs), list(compile_flags)
         with _Located(loc):
@@ -99,7 +109,16 @@ class ExternalFunction(_KernelBase):
         ExternalFunction._instances.add(self)
 
     def tile_size(self, arg_index=0):
-        return self.arg_types[arg_index].__args__[0][0]
+        return self._arg_types[arg_index].__args__[0][0]
+
+
+def _numpy_arg_type(text):
+    """A native kernel argument type ("i32[64]", "bf16[4, 8]", "i32 scalar") as IRON's numpy type."""
+    from .._types import numpy_dtype
+    if text.endswith(" scalar"):
+        return numpy_dtype(text[:-len(" scalar")]).type
+    name, shape = text.rstrip("]").split("[", 1)
+    return np.ndarray[tuple(int(d) for d in shape.split(",")), np.dtype[numpy_dtype(name).type]]
 
 
 def _device_arch():

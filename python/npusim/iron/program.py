@@ -16,7 +16,12 @@ class ResolvedProgram:
         return self.program.rt.tensor_types
 
     def __str__(self):
-        with _Located(where()):
+        loc = where()
+        if self.program.rt.scalar_types:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: npusim's MLIR export of a runtime sequence with scalar "
+                                      "arguments is not supported (npusim runs the sequence with the values each "
+                                      "npusim.simulate call gives)")
+        with _Located(loc):
             return self._native.export_mlir()
 
     def __repr__(self):
@@ -54,7 +59,8 @@ class Program:
     def resolve_program(self, placer=None, device_name="main", name=None):
         loc = where()
         native = self._native_program(name)
-        with _Located(loc):
-            native.check()
+        if not self.rt.scalar_types:  # with runtime scalars, each simulate() resolves with their values
+            with _Located(loc):
+                native.check()
         self._resolved = ResolvedProgram(self, native)
         return self._resolved

@@ -5,6 +5,9 @@ import numpy as np
 
 class Tensor:
     def __init__(self, data, dtype=None, device="npu"):
+        if isinstance(data, tuple) and all(isinstance(d, (int, np.integer)) for d in data):
+            # IRON's tensor((rows, cols), dtype=...): a new tensor of that shape (zeros here)
+            data = np.zeros(data, dtype=dtype if dtype is not None else np.uint32)
         self._data = np.array(data, dtype=dtype, copy=True) if not isinstance(data, np.ndarray) or dtype is not None \
             else np.array(data, copy=True)
         self.device = device
@@ -71,8 +74,10 @@ def full(size, value, dtype=np.float32, device="npu", **_):
     return Tensor(np.full(_shape(size), value, dtype=dtype), device=device)
 
 
-def arange(*args, dtype=None, device="npu", **_):
-    return Tensor(np.arange(*args, dtype=dtype), device=device)
+def arange(*args, dtype=None, device="npu", shape=None, **_):
+    """IRON's arange(start=0, end, step=1, shape=None): the range, reshaped to `shape` if given."""
+    data = np.arange(*args, dtype=dtype)
+    return Tensor(data if shape is None else data.reshape(shape), device=device)
 
 
 def randint(low, high, size, dtype=np.int32, device="npu", **_):

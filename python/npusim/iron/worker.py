@@ -4,6 +4,7 @@ from .. import _npusim, _trace
 from .._errors import DesignError, _Located, design_error, where
 from .buffer import Buffer
 from .dataflow import ObjectFifo, ObjectFifoHandle
+from .lowlevel import Lock
 
 
 class WorkerRuntimeBarrier:
@@ -67,6 +68,8 @@ class Worker:
                 rec.buffer(a._native)
             elif isinstance(a, WorkerRuntimeBarrier):
                 rec.barrier(a._native)
+            elif isinstance(a, Lock):
+                rec.lock(a._native)
         try:
             with rec.active():
                 core_fn(*fn_args)
@@ -82,9 +85,25 @@ class Worker:
             self._native = _npusim.make_worker(
                 rec.builder.finish(), rec.fifos, rec.kernels, rec.buffers, rec.barriers,
                 tile=getattr(t, "_native", None), while_true=bool(while_true),
-                stack_size=int(stack_size) if stack_size else 0x400, name=name or "", trace=bool(trace))
+                stack_size=int(stack_size) if stack_size else 0x400, name=name or "", trace=bool(trace),
+                locks=rec.locks)
         self.tile = t
 
     @property
     def name(self):
         return self._native.name
+
+
+class CascadeFlow:
+    """IRON CascadeFlow(src, dst) (python/iron/dataflow/cascadeflow.py): a directed cascade edge from
+    one Worker's core to another's; the kernels their bodies call move the 512-bit words (put_mcd /
+    get_scd). Resolve checks the toolchain's cascade rules (docs/resolve.md, "Cascades")."""
+
+    def __init__(self, src, dst):
+        loc = where()
+        for w in (src, dst):
+            if not isinstance(w, Worker):
+                raise design_error(loc, f"CascadeFlow: {w!r} is not a Worker")
+        with _Located(loc):
+            self._native = _npusim.CascadeFlow(src._native, dst._native)
+        self.src, self.dst = src, dst

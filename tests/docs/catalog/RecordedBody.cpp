@@ -39,6 +39,23 @@ void add_recorded_body(Catalog& c) {
     NPUSIM_ERROR(c, "recorded.open_loop", kDesign, "recorded body 'b': 1 loop(s) still open at the end of the body",
                  rec::Builder b("b");
                  b.loop_begin(Operand::imm(0), Operand::imm(4), Operand::imm(1)); (void)b.finish());
+    NPUSIM_ERROR(c, "recorded.block_end", kDesign,
+                 "recorded body 'b': the end of an if_ block does not close the innermost open block",
+                 rec::Builder b("b");
+                 b.loop_begin(Operand::imm(0), Operand::imm(4), Operand::imm(1)); b.if_end());
+    NPUSIM_ERROR(c, "recorded.open_block", kDesign,
+                 "recorded body 'b': 1 loop or if_/else_ block(s) still open at the end of the body",
+                 rec::Builder b("b");
+                 b.if_begin(Operand::imm(1)); (void)b.finish());
+    NPUSIM_ERROR(c, "recorded.else_position", kDesign,
+                 "recorded body 'b': else_ must directly follow its if_ block (nothing recorded in between), as the "
+                 "else-block runs where the if_ is",
+                 rec::Builder b("b");
+                 const int id = b.if_begin(Operand::imm(1)); b.if_end(); b.cycles(1); b.else_begin(id));
+    NPUSIM_ERROR(c, "recorded.else_twice", kDesign, "recorded body 'b': this if_ already has an else_ block",
+                 rec::Builder b("b");
+                 const int id = b.if_begin(Operand::imm(1)); b.if_end(); b.else_begin(id); b.else_end();
+                 b.else_begin(id));
     NPUSIM_ERROR(c, "recorded.unknown_op", kDesign, "recorded body: unknown arithmetic operation 'pow'",
                  rec::binop_from_name("pow"));
     c.site("frontend/src/RecordedBodyRun.cpp");

@@ -51,7 +51,7 @@ std::vector<float> exp_golden(const std::vector<bfloat16>& in) {
     return g;
 }
 
-void scramble_modes() {
+void expsm_scramble_modes() {
     npusim::aie_api::set_core_modes({aie::rounding_mode::conv_odd, aie::saturation_mode::symmetric});
 }
 
@@ -60,7 +60,7 @@ void scramble_modes() {
 TEST_CASE("exp_bf16_aie2p (AIE-API) equals the reference exp_bf16_exp2 on every bf16 value", "[aie_kernels][exp]") {
     const auto in = every_bf16();
     std::vector<bfloat16> got(in.size()), want(in.size());
-    scramble_modes(); // the kernel's conversions do not depend on the core's modes
+    expsm_scramble_modes(); // the kernel's conversions do not depend on the core's modes
     k::exp_bf16_aie2p(in.data(), got.data(), static_cast<std::int32_t>(in.size()));
     npusim::aie_api::reset_core_modes();
     ref::exp_bf16_exp2(in.data(), want.data(), static_cast<std::int32_t>(in.size()));

@@ -17,6 +17,7 @@
 // its recording as in its C++ twin.
 #include "npusim/frontend/Buffer.hpp"
 #include "npusim/frontend/Kernel.hpp"
+#include "npusim/frontend/Lock.hpp"
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/Worker.hpp"
 #include "npusim/frontend/WorkerRuntimeBarrier.hpp"
@@ -63,7 +64,10 @@ struct Stmt {
         BufferView, ///< elems[dst] = buffers[arg].view()
         BarrierWait, ///< barriers[arg].wait_for_value(n)
         BarrierRelease, ///< barriers[arg].release_with_value(n)
-        Cycles ///< add_cycles(n)
+        Cycles, ///< add_cycles(n)
+        If, ///< if a (nonzero): body, else: else_body (IRON's scf if_/else_; n is the block's id)
+        LockAcquire, ///< locks[arg].acquire(n) (dst == 1: acquire_exact(n))
+        LockRelease ///< locks[arg].release(n)
     } kind = Kind::Cycles;
     int arg = -1;
     int dst = -1;
@@ -72,7 +76,9 @@ struct Stmt {
     BinOp op = BinOp::Add;
     Operand a{}, b{}, c{};
     std::vector<KernelOperand> kargs;
-    std::vector<Stmt> body; ///< Loop only
+    std::vector<Stmt> body; ///< Loop's body, If's then-block
+    std::vector<Stmt> else_body; ///< If only
+    bool has_else = false; ///< If only: an else_ block was recorded (it may be empty)
 };
 
 /// A whole recording: its statements and register counts.
@@ -83,8 +89,11 @@ struct RecordedBody {
     std::string name; ///< the body's name, for messages ("core_fn")
 };
 
-/// Builds a RecordedBody statement by statement, as a tracer meets the operations. Loops nest:
-/// loop_begin opens a loop whose body receives the statements up to the matching loop_end.
+/// Builds a RecordedBody statement by statement, as a tracer meets the operations. Loops and
+/// conditionals nest: loop_begin opens a loop whose body receives the statements up to the
+/// matching loop_end; if_begin opens a then-block up to if_end; else_begin(id) reopens that If,
+/// which must be the last statement recorded in the current block (IRON's `with else_(if_op)`
+/// right after `with if_(...) as if_op`), for its else-block up to else_end.
 class Builder {
 public:
     explicit Builder(std::string name = {});
@@ -93,6 +102,10 @@ public:
     void call(int kernel, std::vector<KernelOperand> args);
     int loop_begin(Operand start, Operand stop, Operand step); ///< returns the index register
     void loop_end();
+    int if_begin(Operand cond); ///< returns the If's id, for else_begin
+    void if_end();
+    void else_begin(int if_id);
+    void else_end();
     int load(int elem, Operand index);
     void store(int elem, Operand index, Operand value);
     int binary(BinOp op, Operand a, Operand b);
@@ -100,6 +113,8 @@ public:
     void barrier_wait(int barrier, std::int64_t value);
     void barrier_release(int barrier, std::int64_t value);
     void cycles(std::int64_t n);
+    void lock_acquire(int lock, std::int64_t value, bool exact);
+    void lock_release(int lock, std::int64_t value);
     /// The recording; DesignError if a loop is still open.
     std::shared_ptr<const RecordedBody> finish();
     int depth() const { return static_cast<int>(open_.size()); }
@@ -107,7 +122,10 @@ public:
 private:
     std::vector<Stmt>& out();
     RecordedBody body_;
-    std::vector<Stmt> open_; ///< loops being recorded, outermost first
+    std::vector<Stmt> open_; ///< loops and If blocks being recorded, outermost first
+    std::vector<bool> open_else_; ///< per open_ entry: recording an If's else-block
+    int ifs_ = 0; ///< If ids handed out
+    void close(Stmt::Kind kind, bool else_block, const char* what);
 };
 
 /// What a recorded body's argument indices refer to.
@@ -116,12 +134,13 @@ struct RecordedBodyArgs {
     std::vector<Kernel> kernels;
     std::vector<Buffer> buffers;
     std::vector<WorkerRuntimeBarrier> barriers;
+    std::vector<Lock> locks; ///< hand-written Locks (IRON Lock.acquire / release in a body)
 };
 
 /// Run `body` once (one iteration of a worker body) on `args`; used by make_worker and tests.
 void run(const RecordedBody& body, const RecordedBodyArgs& args);
 
-/// A Worker whose body interprets `body`. Its fifo handles, Buffers and barriers are registered as
+/// A Worker whose body interprets `body`. Its fifo handles, Buffers, barriers and Locks are registered as
 /// a C++ Worker's fn_args would be (each kind in argument order).
 Worker make_worker(std::shared_ptr<const RecordedBody> body, RecordedBodyArgs args, WorkerOptions opts = {});
 

@@ -15,9 +15,16 @@ def run_design_cli(design, opts, *, compile_kwargs, run_and_verify=None, device=
 
     if getattr(opts, "xclbin_path", None) is not None and not getattr(opts, "insts_path", None):
         sys.exit("--xclbin-path requires --insts-path (must be set together)")
+    explicit_dev = getattr(opts, "dev", None) is not None
+    if not explicit_dev and hasattr(opts, "dev") and (device is None or callable(device)):
+        # IRON detects the attached NPU's family and writes it into opts.dev before calling a device
+        # selector (cli.py _detect_runtime_target); the attached NPU here is the simulated device, which
+        # stays `npusim python --device` unless a selector picks another.
+        from ...iron.device import get_current_device
+        opts.dev = "npu" if get_current_device()._arch == "aie2" else "npu2"
     if device is not None:
         set_current_device(_resolve(device, opts))
-    elif getattr(opts, "dev", None) is not None:
+    elif explicit_dev:
         set_current_device(device_from_args(opts))
     if validate is not None:
         validate(opts)

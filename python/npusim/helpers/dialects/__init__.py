@@ -1,0 +1,1 @@
+"""npusim.helpers.dialects: aie.helpers.dialects.scf's if_/else_ for recorded worker bodies."""

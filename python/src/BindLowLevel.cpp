@@ -1,0 +1,90 @@
+// IRON's hand-written data movement for Python (aie.iron Lock, Flow, TileDma with its DmaChannels
+// and Bds, and the runtime's shim_dma_single_bd_task / dma_start_task / dma_await_task /
+// dma_free_task): the frontend's low-level peers of ObjectFifo (frontend/Lock.hpp, Flow.hpp,
+// TileDma.hpp, Runtime.hpp), registered on a Runtime with add_flow / add_lock / add_tile_dma.
+#include "Bindings.hpp"
+
+#include "npusim/frontend/Flow.hpp"
+#include "npusim/frontend/Lock.hpp"
+#include "npusim/frontend/Runtime.hpp"
+#include "npusim/frontend/TileDma.hpp"
+
+#include <optional>
+
+namespace npusim::python {
+
+namespace {
+
+using PadDims = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+iron::Bd make_bd(const iron::Buffer& buffer, std::int64_t offset, std::optional<std::int64_t> length,
+                 std::vector<iron::Acquire> acquires, std::vector<iron::Release> releases, int next,
+                 std::vector<std::int64_t> sizes, std::vector<std::int64_t> strides, std::optional<PadDims> pad) {
+    iron::Bd b{.buffer = buffer};
+    b.offset = offset;
+    b.length = length;
+    b.acquires = std::move(acquires);
+    b.releases = std::move(releases);
+    b.next = next;
+    b.sizes = std::move(sizes);
+    b.strides = std::move(strides);
+    b.pad_dimensions = std::move(pad);
+    return b;
+}
+
+} // namespace
+
+void bind_low_level(py::module_& m) {
+    py::class_<iron::Lock>(m, "Lock")
+        .def(py::init<iron::Tile, std::optional<int>, int, std::string>(), py::arg("tile"),
+             py::arg("lock_id") = py::none(), py::arg("init") = 0, py::arg("name") = "")
+        .def_property_readonly("name", &iron::Lock::name);
+    py::class_<iron::Acquire>(m, "Acquire")
+        .def(py::init([](const iron::Lock& l, int value, bool greater_equal) {
+                 return iron::Acquire{l, value, greater_equal};
+             }),
+             py::arg("lock"), py::arg("value") = 1, py::arg("greater_equal") = true);
+    py::class_<iron::Release>(m, "Release")
+        .def(py::init([](const iron::Lock& l, int value) { return iron::Release{l, value}; }), py::arg("lock"),
+             py::arg("value") = 1);
+    py::class_<iron::Bd>(m, "Bd")
+        .def(py::init(&make_bd), py::arg("buffer"), py::arg("offset") = 0, py::arg("length") = py::none(),
+             py::arg("acquires") = std::vector<iron::Acquire>{}, py::arg("releases") = std::vector<iron::Release>{},
+             py::arg("next") = iron::Bd::self, py::arg("sizes") = std::vector<std::int64_t>{},
+             py::arg("strides") = std::vector<std::int64_t>{}, py::arg("pad_dimensions") = py::none());
+    py::class_<iron::DmaChannel>(m, "DmaChannel")
+        .def(py::init([](bool s2mm, int channel, std::vector<iron::Bd> bds, std::int64_t pad_value) {
+                 return iron::DmaChannel{s2mm ? iron::DMAChannelDir::S2MM : iron::DMAChannelDir::MM2S, channel,
+                                         std::move(bds), pad_value};
+             }),
+             py::arg("s2mm"), py::arg("channel"), py::arg("bds"), py::arg("pad_value") = 0);
+    py::class_<iron::TileDma>(m, "TileDma")
+        .def(py::init<iron::Tile, std::vector<iron::DmaChannel>, std::string>(), py::arg("tile"),
+             py::arg("channels"), py::arg("name") = "")
+        .def_property_readonly("name", &iron::TileDma::name);
+    py::class_<iron::Flow>(m, "Flow").def(
+        py::init([](iron::Tile src, iron::Tile dst, int src_channel, int dst_channel, std::string shim_symbol) {
+            return iron::Flow(src, dst, {.src_channel = src_channel, .dst_channel = dst_channel,
+                                         .shim_symbol = std::move(shim_symbol)});
+        }),
+        py::arg("src"), py::arg("dst"), py::arg("src_channel") = 0, py::arg("dst_channel") = 0,
+        py::arg("shim_symbol") = "");
+    m.def("runtime_add_flow", [](iron::Runtime& rt, const iron::Flow& f) { rt.add_flow(f); });
+    m.def("runtime_add_lock", [](iron::Runtime& rt, const iron::Lock& l) { rt.add_lock(l); });
+    m.def("runtime_add_tile_dma", [](iron::Runtime& rt, const iron::TileDma& d) { rt.add_tile_dma(d); });
+    m.def(
+        "shim_dma_single_bd_task",
+        [](const std::string& symbol, const iron::RuntimeData& mem, std::optional<iron::TensorAccessPattern> tap,
+           bool issue_token) {
+            iron::ShimTaskOptions o;
+            o.tap = std::move(tap);
+            o.issue_token = issue_token;
+            return iron::shim_dma_single_bd_task(symbol, mem, std::move(o));
+        },
+        py::arg("symbol"), py::arg("mem"), py::arg("tap") = py::none(), py::arg("issue_token") = false);
+    m.def("dma_start_task", &iron::dma_start_task);
+    m.def("dma_await_task", &iron::dma_await_task);
+    m.def("dma_free_task", &iron::dma_free_task);
+}
+
+} // namespace npusim::python
