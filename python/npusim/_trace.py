@@ -208,4 +208,7 @@ class ElementView:
 def kernel_operand(x):
     if isinstance(x, ElementView):
         return ("e", x._reg)
+    from .iron.buffer import Buffer
+    if isinstance(x, Buffer):  # a Buffer given to a kernel is its memory, as IRON passes the memref
+        return ("e", x._view()._reg)
     return operand(x)

@@ -25,14 +25,27 @@ py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& h
     iron::ResolveOptions ro;
     ro.depth_overrides = depths;
     const model::Netlist net = program.resolve(ro);
-    // One copy in: each host tensor's bytes (a C-contiguous buffer: numpy arrays, bytes).
-    std::vector<std::vector<std::uint8_t>> host;
+    // No copy in or out: the run reads and writes each writable host buffer (C-contiguous: numpy
+    // arrays) where it lies. A read-only buffer, or one sharing memory with an earlier one (the same
+    // array given twice), is copied first, so that every tensor of the run has memory of its own as
+    // in a C++ run; its result comes back as new bytes.
     std::vector<py::buffer_info> infos;
-    for (const auto& b : host_in) {
-        infos.push_back(b.request());
+    std::vector<std::vector<std::uint8_t>> copies(host_in.size());
+    std::vector<std::span<std::uint8_t>> host;
+    for (std::size_t i = 0; i < host_in.size(); ++i) {
+        infos.push_back(host_in[i].request());
         const auto& info = infos.back();
-        const auto* p = static_cast<const std::uint8_t*>(info.ptr);
-        host.emplace_back(p, p + info.size * info.itemsize);
+        auto* p = static_cast<std::uint8_t*>(info.ptr);
+        const auto n = static_cast<std::size_t>(info.size * info.itemsize);
+        bool shared = info.readonly;
+        for (std::size_t j = 0; j < i && !shared; ++j)
+            shared = n && !host[j].empty() && p < host[j].data() + host[j].size() && host[j].data() < p + n;
+        if (shared) {
+            copies[i].assign(p, p + n);
+            host.emplace_back(copies[i].data(), n);
+        } else {
+            host.emplace_back(p, n);
+        }
     }
     sim::SimOptions o;
     o.timing = model::TimingParams::for_arch(program.device().arch);
@@ -57,7 +70,7 @@ py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& h
     }
     sim::SimResult r;
     try {
-        r = sim::simulate(net, std::move(host), o);
+        r = sim::simulate_in_place(net, host, o);
     } catch (const SimulationError& e) {
         if (html) {
             const auto* d = sim::diagnosis_of(e);
@@ -74,17 +87,14 @@ py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& h
     py::dict d;
     d["cycles"] = r.cycles;
     d["clock_mhz"] = o.timing.clock_mhz;
-    // One copy out: back into each writable buffer of the same size (None in "host"), else new bytes.
+    // The tensors after the run: None where the run wrote the caller's buffer itself, else the
+    // bytes of its copy.
     py::list out;
-    for (std::size_t i = 0; i < r.host.size(); ++i) {
-        const auto& h = r.host[i];
-        const auto& info = infos.at(i);
-        if (!info.readonly && static_cast<std::size_t>(info.size * info.itemsize) == h.size()) {
-            std::memcpy(info.ptr, h.data(), h.size());
+    for (std::size_t i = 0; i < host.size(); ++i) {
+        if (copies[i].empty() && host[i].data() == infos[i].ptr)
             out.append(py::none());
-        } else {
-            out.append(py::bytes(reinterpret_cast<const char*>(h.data()), h.size()));
-        }
+        else
+            out.append(py::bytes(reinterpret_cast<const char*>(copies[i].data()), copies[i].size()));
     }
     d["host"] = out;
     py::list inv;

@@ -12,4 +12,6 @@ PYBIND11_MODULE(_npusim, m) {
     npusim::python::bind_taplib(m);
     npusim::python::bind_low_level(m);
     npusim::python::bind_bfloat16(m);
+    npusim::python::bind_matmul(m);
+    npusim::python::bind_vision(m);
 }

@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace npusim::sim {
@@ -73,7 +74,7 @@ struct ElaborationInputs {
     std::map<model::TileCoord, SharedBandwidth>& memtile_paths; ///< per mem tile: its banks, filled here
     RunStats& stats;
     TaskBoard& board;
-    std::vector<std::vector<std::uint8_t>>& host; ///< host tensors
+    std::vector<std::span<std::uint8_t>>& host; ///< host tensors
     /// Called when invocation `index` of the runtime sequence has run to its end.
     std::function<void(std::uint32_t index, std::uint64_t begin, std::uint64_t end)> invocation_done;
 };

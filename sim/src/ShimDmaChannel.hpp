@@ -18,6 +18,7 @@
 
 #include <deque>
 #include <optional>
+#include <span>
 #include <vector>
 
 namespace npusim::sim {
@@ -26,7 +27,7 @@ namespace npusim::sim {
 struct ShimDmaServices {
     RunServices run;
     const std::vector<model::ShimTask>& tasks;
-    std::vector<std::vector<std::uint8_t>>& host; ///< host tensors, by netlist host-tensor index
+    std::vector<std::span<std::uint8_t>>& host; ///< host tensors, by netlist host-tensor index
     TaskBoard& board;
     RunStats& stats;
     int queue_depth; ///< DeviceSpec::task_queue_depth
@@ -81,7 +82,7 @@ private:
     void trace_stream_stall(const model::ShimTask& task, std::uint64_t from, std::uint64_t cycles,
                             std::string_view why);
     const std::vector<model::ShimTask>& tasks_;
-    std::vector<std::vector<std::uint8_t>>& host_tensors_;
+    std::vector<std::span<std::uint8_t>>& host_tensors_;
     TaskBoard& board_;
     RunStats& stats_;
     int queue_depth_;

@@ -21,22 +21,38 @@
 
 namespace npusim::sim {
 
+namespace {
+std::vector<std::span<std::uint8_t>> views_of(std::vector<std::vector<std::uint8_t>>& host) {
+    std::vector<std::span<std::uint8_t>> v;
+    v.reserve(host.size());
+    for (auto& h : host) v.emplace_back(h.data(), h.size());
+    return v;
+}
+} // namespace
+
 SimEngine::SimEngine(const model::Netlist& net, std::vector<std::vector<std::uint8_t>> host, const SimOptions& opts)
-    : net_(net), host_(std::move(host)), opts_(opts),
+    : SimEngine(net, std::vector<std::span<std::uint8_t>>{}, opts, std::move(host)) {}
+
+SimEngine::SimEngine(const model::Netlist& net, std::vector<std::span<std::uint8_t>> host, const SimOptions& opts)
+    : SimEngine(net, std::move(host), opts, {}) {}
+
+SimEngine::SimEngine(const model::Netlist& net, std::vector<std::span<std::uint8_t>> views, const SimOptions& opts,
+                     std::vector<std::vector<std::uint8_t>> owned)
+    : net_(net), host_(std::move(owned)), views_(host_.empty() ? std::move(views) : views_of(host_)), opts_(opts),
       canonical_(opts.trace ? std::make_unique<CanonicalTraceSink>(*opts.trace) : nullptr),
       tracks_(canonical_.get()), services_{run_, tracks_, opts_.timing}, memory_(net.buffers),
       ddr_("host memory (DDR)", opts.timing.ddr_bytes_per_cycle), board_(net.tasks.size()) {
     opts_.trace = canonical_.get(); // every event goes through the canonical order
     if (!net.device) throw SimulationError(SimulationError::Kind::Protocol, "netlist has no device");
-    if (host_.size() != net.host_tensors.size())
+    if (views_.size() != net.host_tensors.size())
         throw SimulationError(SimulationError::Kind::Mismatch,
                               fmt::format("design '{}' takes {} host tensors, {} were given", net.design,
-                                          net.host_tensors.size(), host_.size()));
-    for (std::size_t i = 0; i < host_.size(); ++i)
-        if (host_[i].size() != net.host_tensors[i].bytes)
+                                          net.host_tensors.size(), views_.size()));
+    for (std::size_t i = 0; i < views_.size(); ++i)
+        if (views_[i].size() != net.host_tensors[i].bytes)
             throw SimulationError(SimulationError::Kind::Mismatch,
                                   fmt::format("design '{}': host tensor {} ({}) must be {} B, got {} B", net.design, i,
-                                              net.host_tensors[i].name, net.host_tensors[i].bytes, host_[i].size()));
+                                              net.host_tensors[i].name, net.host_tensors[i].bytes, views_[i].size()));
     if (opts_.scratchpad.size() > net.scratchpad_params.size())
         throw SimulationError(SimulationError::Kind::Mismatch,
                               fmt::format("design '{}' declares {} scratchpad parameter(s), {} scratchpad words were "
@@ -78,18 +94,18 @@ void SimEngine::terminate_processes() {
 }
 
 void SimEngine::build() {
-    Elaborator({net_, opts_, services_, memory_, locks_, ddr_, memtile_paths_, stats_, board_, host_,
+    Elaborator({net_, opts_, services_, memory_, locks_, ddr_, memtile_paths_, stats_, board_, views_,
                 [this](std::uint32_t index, std::uint64_t begin, std::uint64_t end) {
                     InvocationResult inv;
                     inv.begin_cycle = begin;
                     inv.end_cycle = end;
                     if (opts_.invocations > 1 && index >= opts_.snapshot_from) {
-                        inv.host.resize(host_.size());
-                        for (std::size_t t = 0; t < host_.size(); ++t)
+                        inv.host.resize(views_.size());
+                        for (std::size_t t = 0; t < views_.size(); ++t)
                             if (opts_.snapshot_tensors.empty() ||
                                 std::find(opts_.snapshot_tensors.begin(), opts_.snapshot_tensors.end(),
                                           static_cast<int>(t)) != opts_.snapshot_tensors.end())
-                                inv.host[t] = host_[t];
+                                inv.host[t].assign(views_[t].begin(), views_[t].end());
                     }
                     invocations_.push_back(std::move(inv));
                 }},
@@ -323,6 +339,21 @@ SimResult SimEngine::run() {
 }
 
 SimResult simulate(const model::Netlist& net, std::vector<std::vector<std::uint8_t>> host, const SimOptions& opts) {
+    SimEngine engine(net, std::move(host), opts);
+    return engine.run();
+}
+
+SimResult simulate_in_place(const model::Netlist& net, std::vector<std::span<std::uint8_t>> host,
+                            const SimOptions& opts) {
+    for (std::size_t i = 0; i < host.size(); ++i)
+        for (std::size_t j = i + 1; j < host.size(); ++j) {
+            const auto *a = host[i].data(), *b = host[j].data();
+            if (!host[i].empty() && !host[j].empty() && a < b + host[j].size() && b < a + host[i].size())
+                throw SimulationError(SimulationError::Kind::Mismatch,
+                                      fmt::format("design '{}': host tensors {} and {} overlap in memory (each "
+                                                  "tensor of a run needs memory of its own)",
+                                                  net.design, i, j));
+        }
     SimEngine engine(net, std::move(host), opts);
     return engine.run();
 }

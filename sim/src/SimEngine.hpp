@@ -28,10 +28,14 @@ namespace npusim::sim {
 class SimEngine {
 public:
     SimEngine(const model::Netlist& net, std::vector<std::vector<std::uint8_t>> host, const SimOptions& opts);
+    /// On the caller's memory (simulate_in_place): nothing is owned, SimResult::host stays empty.
+    SimEngine(const model::Netlist& net, std::vector<std::span<std::uint8_t>> host, const SimOptions& opts);
     ~SimEngine();
     SimResult run();
 
 private:
+    SimEngine(const model::Netlist& net, std::vector<std::span<std::uint8_t>> views, const SimOptions& opts,
+              std::vector<std::vector<std::uint8_t>> owned);
     /// Builds the run's parts (Elaborator) and spawns its processes.
     void build();
     /// Wake every process with the run terminating, so each unwinds its stack.
@@ -46,7 +50,8 @@ private:
 
     ScContextGuard ctx_; // first member: created first, destroyed last
     const model::Netlist& net_;
-    std::vector<std::vector<std::uint8_t>> host_;
+    std::vector<std::vector<std::uint8_t>> host_; ///< the tensors, when the engine owns them
+    std::vector<std::span<std::uint8_t>> views_; ///< what the run reads and writes: host_ or the caller's
     SimOptions opts_; ///< its trace is canonical_ (the user's sink behind it)
     RunControl run_;
     std::unique_ptr<CanonicalTraceSink> canonical_; ///< the trace in a report-order-free order

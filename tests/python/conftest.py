@@ -2,6 +2,7 @@
 import importlib.util
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -41,3 +42,24 @@ def run_cli(*args, env=None):
 @pytest.fixture
 def example():
     return load_example
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "timeout(seconds): this test's time limit (default 60 s)")
+
+
+@pytest.fixture(autouse=True)
+def _time_limit(request):
+    """Every test has a time limit (SIGALRM; pytest-timeout is not packaged in Debian 12): 60 s, or
+    its timeout(seconds) marker's. A simulation's own limits (max_cycles) end a hang inside a run."""
+    marker = request.node.get_closest_marker("timeout")
+    seconds = int(marker.args[0]) if marker else 60
+
+    def expired(signum, frame):
+        raise TimeoutError(f"{request.node.name}: over its time limit of {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, old)

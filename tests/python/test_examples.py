@@ -94,3 +94,46 @@ def test_algorithms_transform_and_transform_binary_equal_their_cpp_twins():
     run = npusim.simulate(prog, [x, y, z])
     assert np.array_equal(z, x - y * 2)
     assert run.cores[0]["body_cycles"] == 3 * 1024  # two loads and a store (mul, sub issue with them)
+
+
+def test_simulate_runs_on_the_arrays_in_place_without_copying_them(tmp_path):
+    """The run reads and writes the numpy arrays themselves: the peak memory of a 2 x 32 MiB run grows by
+    far less than one tensor (copying each tensor in, as before, grew it by both)."""
+    import subprocess
+    import sys
+
+    from conftest import EXAMPLES
+
+    script = tmp_path / "peak.py"
+    script.write_text(f"""
+import resource, sys, importlib.util
+import numpy as np
+import npusim
+npusim.install_import_hook()
+spec = importlib.util.spec_from_file_location("pt", {repr(EXAMPLES + '/passthrough.py')})
+mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+n = 32 << 20
+a = np.random.default_rng(0).integers(0, 256, n, dtype=np.uint8)
+b = np.ones_like(a)
+mod.passthrough(a[:4096].copy(), b[:4096].copy(), lines=1)  # warm up: the module's own memory
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+run = mod.passthrough(a, b, lines=n // 4096)
+grew = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+assert np.array_equal(a, b)
+print(grew // 1024)
+""")
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=True)
+    grew_mib = int(out.stdout.strip().splitlines()[-1])
+    assert grew_mib < 16, f"peak memory grew by {grew_mib} MiB for two 32 MiB tensors"
+
+
+def test_the_same_array_given_twice_runs_as_two_tensors(example):
+    """In place needs memory of its own per tensor: an array given as input and output is copied for the
+    second, so the run is that of two tensors (as in C++), and the array ends up holding the output."""
+    mod = example("vector_scalar_mul")
+    a = np.arange(4096, dtype=np.int16)
+    want = (a.astype(np.int64) * 5).astype(np.int16)
+    run = npusim.simulate(mod.design(4096, 1024), [a, a, np.array([5], dtype=np.int32)])
+    assert np.array_equal(run.outputs[1], want)
+    assert np.array_equal(a, want)
+    assert run.cycles == twin_cycles("vector_scalar_mul")

@@ -89,6 +89,11 @@ class Worker:
                 locks=rec.locks)
         self.tile = t
 
+    @staticmethod
+    def grid(rows, cols, factory):
+        """IRON Worker.grid: a rows x cols nested list of factory(r, c)."""
+        return [[factory(r, c) for c in range(cols)] for r in range(rows)]
+
     @property
     def name(self):
         return self._native.name

@@ -45,6 +45,11 @@ void add_simulation(Catalog& c) {
     NPUSIM_ERROR(
         c, "sim.host_tensor_size", kMismatch, "design 't': host tensor 0 (arg0) must be 4096 B, got 4 B",
         sim::simulate(resolve(passthrough()), {std::vector<std::uint8_t>(4), std::vector<std::uint8_t>(4096)}, {}));
+    NPUSIM_ERROR(c, "sim.host_tensors_overlap", kMismatch,
+                 "design 't': host tensors 0 and 1 overlap in memory (each tensor of a run needs memory of its own)",
+                 std::vector<std::uint8_t> mem(4096);
+                 sim::simulate_in_place(resolve(passthrough()), {std::span<std::uint8_t>(mem), std::span<std::uint8_t>(mem)},
+                                        {}));
     c.internal("sim.netlist_without_device", "netlist has no device",
                "resolve() always sets the netlist's device; only a model::Netlist built by hand and passed to "
                "sim::simulate lacks one.");

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <span>
 #include <vector>
 
 namespace npusim::sim {
@@ -176,5 +177,12 @@ struct SimResult {
 
 /// Simulate `net` with `host` tensors (one per netlist host tensor, sized exactly).
 SimResult simulate(const model::Netlist& net, std::vector<std::vector<std::uint8_t>> host, const SimOptions& opts);
+
+/// The same run on host tensors the caller owns (one span per netlist host tensor, sized exactly,
+/// none overlapping another): the shim channels read and write them in place, so a caller whose
+/// tensors already live in memory of its own (the Python module's numpy arrays) copies nothing in
+/// or out. SimResult::host stays empty; the spans hold the tensors after the run.
+SimResult simulate_in_place(const model::Netlist& net, std::vector<std::span<std::uint8_t>> host,
+                            const SimOptions& opts);
 
 } // namespace npusim::sim
