@@ -44,6 +44,72 @@ std::uint64_t digest(const std::vector<std::uint8_t>& bytes) {
     return h;
 }
 
+struct DeviceRow {
+    std::string device;
+    std::optional<harness::RunReport> rep;
+    model::TimingParams timing;
+    ErrorClass error;
+    std::string message;
+};
+
+// The digest of output `arg` of a run, if it has one.
+std::optional<std::uint64_t> output_digest(const harness::RunReport& rep, const std::string& arg) {
+    for (const auto& c : rep.checks)
+        if (c.arg == arg && c.arg_index >= 0 && static_cast<std::size_t>(c.arg_index) < rep.result.host.size())
+            return digest(rep.result.host[static_cast<std::size_t>(c.arg_index)]);
+    return std::nullopt;
+}
+
+struct DevicesSummary {
+    std::vector<std::string> outputs; ///< by name, in the first successful run's order
+    int code = 0;
+    bool identical = true;
+};
+
+DevicesSummary summarize(const std::vector<DeviceRow>& rows) {
+    DevicesSummary s;
+    for (const auto& row : rows)
+        if (row.rep && s.outputs.empty())
+            for (const auto& c : row.rep->checks) s.outputs.push_back(c.arg);
+    std::map<std::string, std::uint64_t> first_digest;
+    for (const auto& row : rows) {
+        if (!row.rep) {
+            s.code = std::max(s.code, row.error.code);
+            continue;
+        }
+        if (!row.rep->all_match) s.code = std::max(s.code, 1);
+        for (const auto& o : s.outputs) {
+            const auto d = output_digest(*row.rep, o);
+            if (!d) continue;
+            const auto [it, fresh] = first_digest.try_emplace(o, *d);
+            if (!fresh && it->second != *d) s.identical = false;
+        }
+    }
+    return s;
+}
+
+// The run_devices document of `rows`, and the exit code they give.
+std::pair<nlohmann::json, int> devices_document(const std::string& design, const std::vector<DeviceRow>& rows) {
+    const auto s = summarize(rows);
+    auto j = json_document("run_devices", {{"design", design}, {"devices", nlohmann::json::array()}});
+    for (const auto& row : rows) {
+        nlohmann::json d;
+        if (row.rep) {
+            d = run_report_json(*row.rep, row.timing);
+            for (const auto& o : s.outputs)
+                if (const auto dg = output_digest(*row.rep, o)) d["output_digests"][o] = fmt::format("{:016x}", *dg);
+        } else {
+            d = {{"device", row.device},
+                 {"status", row.error.status},
+                 {"error", {{"kind", row.error.kind}, {"message", row.message}}}};
+        }
+        j["devices"].push_back(std::move(d));
+    }
+    j["outputs_identical"] = s.identical;
+    j["status"] = s.code == 0 ? "pass" : "fail";
+    return {std::move(j), s.code};
+}
+
 } // namespace
 
 // --device a,b: the same design, parameters and seed on each device, outputs and cycles side by side.
@@ -57,74 +123,44 @@ int run_on_devices(const RunArgs& r, std::ostream& out, std::ostream& err) {
     if (!r.what_if.empty()) throw UsageError("--what-if compares ablations on one device: give one device, not a list");
     if (r.netlist) throw UsageError("--netlist prints one device's netlist: give one device, not a list");
     const auto& spec = harness::design_by_name(r.design);
-    struct Row {
-        std::string device;
-        std::optional<harness::RunReport> rep;
-        model::TimingParams timing;
-        ErrorClass error;
-        std::string message;
-    };
-    std::vector<Row> rows;
+    std::vector<DeviceRow> rows;
     std::optional<ProgressLine> progress; // --progress: on stderr, in place on a terminal
     if (r.progress) progress.emplace(err, &err == &std::cerr && ::isatty(STDERR_FILENO));
-    for (const auto& d : devices) {
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        const auto& d = devices[i];
         const auto& dev = model::device_by_name(d);
         const auto ro = run_options(r, dev, RunKind::device_list, progress ? &*progress : nullptr);
-        Row row{d, std::nullopt, ro.sim.timing, {}, {}};
+        DeviceRow row{d, std::nullopt, ro.sim.timing, {}, {}};
+        // With --json, a guard that ends the process (the watchdog, the exit guard) prints the
+        // whole document: the devices run so far, this one with its error, the rest not run.
+        GuardDocument doc;
+        if (r.json)
+            doc = [&rows, &devices, &r, i](const char* status, const char* kind, const std::string& message) {
+                const ErrorClass stopped{std::string(status) == "limit" ? 4 : 2, status, kind};
+                std::vector<DeviceRow> all = rows;
+                all.push_back({devices[i], std::nullopt, {}, stopped, message});
+                for (std::size_t k = i + 1; k < devices.size(); ++k)
+                    all.push_back({devices[k],
+                                   std::nullopt,
+                                   {},
+                                   stopped,
+                                   fmt::format("not run: npusim stopped while running on {}", devices[i])});
+                return devices_document(r.design, all).first.dump(2);
+            };
         try {
-            row.rep = guarded_run(r, spec, d, ro, "on " + d, out, err);
+            row.rep = guarded_run(r, spec, d, ro, "on " + d, out, err, std::move(doc));
         } catch (const std::exception& e) {
             row.error = classify_error(e);
             row.message = e.what();
         }
         rows.push_back(std::move(row));
     }
-    // Outputs by name, in the first successful run's order; a digest per device.
-    std::vector<std::string> outputs;
-    for (const auto& row : rows)
-        if (row.rep && outputs.empty())
-            for (const auto& c : row.rep->checks) outputs.push_back(c.arg);
-    auto output_digest = [](const harness::RunReport& rep, const std::string& arg) -> std::optional<std::uint64_t> {
-        for (const auto& c : rep.checks)
-            if (c.arg == arg && c.arg_index >= 0 && static_cast<std::size_t>(c.arg_index) < rep.result.host.size())
-                return digest(rep.result.host[static_cast<std::size_t>(c.arg_index)]);
-        return std::nullopt;
-    };
-    int code = 0;
-    bool identical = true;
-    std::map<std::string, std::uint64_t> first_digest;
-    for (const auto& row : rows) {
-        if (!row.rep) {
-            code = std::max(code, row.error.code);
-            continue;
-        }
-        if (!row.rep->all_match) code = std::max(code, 1);
-        for (const auto& o : outputs) {
-            const auto d = output_digest(*row.rep, o);
-            if (!d) continue;
-            const auto [it, fresh] = first_digest.try_emplace(o, *d);
-            if (!fresh && it->second != *d) identical = false;
-        }
-    }
+    const auto summary = summarize(rows);
+    const auto& outputs = summary.outputs;
+    const int code = summary.code;
+    const bool identical = summary.identical;
     if (r.json) {
-        auto j = json_document("run_devices", {{"design", r.design}, {"devices", nlohmann::json::array()}});
-        for (const auto& row : rows) {
-            nlohmann::json d;
-            if (row.rep) {
-                d = run_report_json(*row.rep, row.timing);
-                for (const auto& o : outputs)
-                    if (const auto dg = output_digest(*row.rep, o))
-                        d["output_digests"][o] = fmt::format("{:016x}", *dg);
-            } else {
-                d = {{"device", row.device},
-                     {"status", row.error.status},
-                     {"error", {{"kind", row.error.kind}, {"message", row.message}}}};
-            }
-            j["devices"].push_back(std::move(d));
-        }
-        j["outputs_identical"] = identical;
-        j["status"] = code == 0 ? "pass" : "fail";
-        out << j.dump(2) << "\n";
+        out << devices_document(r.design, rows).first.dump(2) << "\n";
         return code;
     }
     out << fmt::format("npusim: {} on {} devices (same parameters, seed {})\n", r.design, rows.size(), r.seed);
@@ -156,7 +192,7 @@ int run_on_devices(const RunArgs& r, std::ostream& out, std::ostream& err) {
         }
         out << rtrim(line) << "\n";
     }
-    const bool all_ran = std::all_of(rows.begin(), rows.end(), [](const Row& x) { return x.rep.has_value(); });
+    const bool all_ran = std::all_of(rows.begin(), rows.end(), [](const DeviceRow& x) { return x.rep.has_value(); });
     if (all_ran && rows.size() > 1)
         out << (identical ? "  outputs: identical on every device\n"
                           : "  outputs: DIFFER between devices (the digests above): a portability bug\n");

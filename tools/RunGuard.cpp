@@ -26,14 +26,17 @@ struct Armed {
     std::ostream* err = nullptr;
     bool json = false;
     std::string context;
+    GuardDocument doc;
 };
 Armed g_armed;
 std::atomic<bool> g_armed_flag{false};
 
 // Prints the JSON error document (with --json) or "npusim: KIND: MESSAGE" and flushes both streams.
-void report(std::ostream& out, std::ostream& err, bool json, const char* status, const char* kind,
-            const std::string& msg) {
-    if (json)
+void report(std::ostream& out, std::ostream& err, bool json, const GuardDocument& doc, const char* status,
+            const char* kind, const std::string& msg) {
+    if (json && doc)
+        out << doc(status, kind, msg) << "\n";
+    else if (json)
         out << json_document("error", {{"status", status}, {"error", {{"kind", kind}, {"message", msg}}}}).dump(2)
             << "\n";
     else
@@ -52,7 +55,7 @@ void on_process_end(const std::string& how) {
                                         g_armed.context.empty() ? "" : " (" + g_armed.context + ")",
                                         exit_report::unwritten_note());
     traces::OutputFile::remove_unfinished();
-    report(*g_armed.out, *g_armed.err, g_armed.json, "error", "kernel error", msg);
+    report(*g_armed.out, *g_armed.err, g_armed.json, g_armed.doc, "error", "kernel error", msg);
     ::_exit(2);
 }
 
@@ -77,16 +80,16 @@ void install_exit_guard() {
 
 } // namespace
 
-RunGuard::RunGuard(const RunArgs& r, std::string context, std::ostream& out, std::ostream& err) {
+RunGuard::RunGuard(const RunArgs& r, std::string context, std::ostream& out, std::ostream& err, GuardDocument doc) {
     CrashReporter::install(); // a kernel that crashes gets a message naming it, not a bare signal
     install_exit_guard();
-    g_armed = Armed{&out, &err, r.json, context};
+    g_armed = Armed{&out, &err, r.json, context, doc};
     g_armed_flag.store(true);
     // Native code that never returns cannot be stopped from inside: a watchdog names it and ends
     // the process a second after the limit (the simulation itself stops at the limit when it can).
     if (r.timeout_seconds > 0)
         watchdog_.emplace(r.timeout_seconds + 1.0, [&out, &err, json = r.json, t = r.timeout_seconds,
-                                                     context = std::move(context)] {
+                                                    context = std::move(context), doc = std::move(doc)] {
             g_armed_flag.store(false); // std::_Exit runs no exit handlers; the guard stays quiet anyway
             const std::string where = model::NativeActivity::describe();
             const std::string msg = fmt::format(
@@ -94,7 +97,7 @@ RunGuard::RunGuard(const RunArgs& r, std::string context, std::ostream& out, std
                 context.empty() ? "" : " " + context,
                 where.empty() ? std::string("the simulator did not return") : where, exit_report::unwritten_note());
             traces::OutputFile::remove_unfinished();
-            report(out, err, json, "limit", "limit reached", msg);
+            report(out, err, json, doc, "limit", "limit reached", msg);
             std::_Exit(4);
         });
 }
@@ -106,8 +109,8 @@ RunGuard::~RunGuard() {
 
 harness::RunReport guarded_run(const RunArgs& r, const harness::DesignSpec& spec, const std::string& device,
                                const harness::RunOptions& ro, const std::string& context, std::ostream& out,
-                               std::ostream& err) {
-    const RunGuard guard(r, context, out, err);
+                               std::ostream& err, GuardDocument doc) {
+    const RunGuard guard(r, context, out, err, std::move(doc));
     return harness::run_design(spec, device, r.params, ro);
 }
 

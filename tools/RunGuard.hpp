@@ -17,19 +17,25 @@
 
 #include "npusim/harness/DesignRunner.hpp"
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
 
 namespace npusim::tools {
 
+/// With --json, the document a guard prints when it ends the process, given the run's status
+/// ("limit", "error"), the error's kind and message. Empty: the plain `error` document. A
+/// --device list gives one that keeps the rows of the devices already run.
+using GuardDocument = std::function<std::string(const char* status, const char* kind, const std::string& message)>;
+
 class RunGuard {
 public:
     /// Arms the guards for one simulation of `r`. `context` names it in the watchdog's and the exit
     /// guard's message ("" for the single run, "on npu2" for a device of a list, "in the what-if
     /// rerun 'free-kernels'"). The reports go to `out` as a JSON error document with --json, else
-    /// to `err`.
-    RunGuard(const RunArgs& r, std::string context, std::ostream& out, std::ostream& err);
+    /// to `err`; `doc`, when given, makes that JSON document instead.
+    RunGuard(const RunArgs& r, std::string context, std::ostream& out, std::ostream& err, GuardDocument doc = {});
     /// Disarms them (the simulation returned or threw).
     ~RunGuard();
     RunGuard(const RunGuard&) = delete;
@@ -43,6 +49,6 @@ private:
 /// `npusim run` (and `golden`) is made.
 harness::RunReport guarded_run(const RunArgs& r, const harness::DesignSpec& spec, const std::string& device,
                                const harness::RunOptions& ro, const std::string& context, std::ostream& out,
-                               std::ostream& err);
+                               std::ostream& err, GuardDocument doc = {});
 
 } // namespace npusim::tools

@@ -1,7 +1,7 @@
 // dma_padding (after mlir-aie programming_examples/basic/dma_padding): a transfer shim -> mem tile
 // -> shim whose mem-tile MM2S pads every object with `before` elements in front and `after`
 // elements behind, filled with `pad` (the per-element pad value; NPU1 has no pad value register
-// and pads with zeros, so a non-zero `pad` there is refused as the toolchain refuses it). Four
+// and pads with zeros, so a non-zero `pad` there is refused as the toolchain refuses it). Five
 // ways to write it, chosen by `api`:
 //   forward  - in.cons().forward({.obj_type = padded, .dims_to_stream, .pad_dimensions, .pad_value})
 //   split    - in.cons().split({0}, {.obj_types = {padded}, ..., .pad_value = {pad}}): a split with
@@ -9,10 +9,14 @@
 //   link     - the padded fifo built directly, then ObjectFifoLink(in.cons(), out.prod())
 //   tile_dma - a pinned mem tile with a Buffer, two Locks and a TileDma whose MM2S Bd carries
 //              pad_dimensions and whose DmaChannel carries pad_value, fed and drained by Flows
+//   tile_dma_any - the same on AnyMemTile: the Buffer, the Locks, the TileDma and the Flows' ends
+//              name one unplaced Tile, which the placer puts on one mem tile (aie-place-tiles'
+//              placeNonCoreTileByCentroid; no core: column 0, AIEPlacer.cpp l.1238)
 // In each the mem tile holds the input-sized object (the toolchain's buffer for a padded link,
 // AIEObjectFifoStatefulTransform.cpp:957-963) and the output BD streams the padded object.
 // `count` objects go through one after the other. Golden: c[k] = [pad]*before ++ a[k] ++ [pad]*after.
 #include "Design.hpp"
+#include "SymbolSequence.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <fmt/format.h>
@@ -23,7 +27,7 @@ using namespace npusim::iron;
 
 namespace {
 
-const std::vector<std::string> kApis{"forward", "split", "link", "tile_dma"};
+const std::vector<std::string> kApis{"forward", "split", "link", "tile_dma", "tile_dma_any"};
 const std::vector<std::string> kDtypes{"i32", "i8"};
 
 template <class T>
@@ -75,8 +79,9 @@ DesignInstance build_padding(const model::DeviceSpec& dev, const Params& p, cons
         ObjectFifo out(pad_ty, "out", 2, {.dims_to_stream = dims, .pad_dimensions = pads, .pad_value = pad});
         ObjectFifoLink(in.cons(), out.prod());
         rt = passthrough(in, out);
-    } else { // tile_dma
-        const Tile shim(0, 0), mem(0, 1);
+    } else { // tile_dma, tile_dma_any
+        const Tile shim(0, 0);
+        const Tile mem = api == "tile_dma_any" ? AnyMemTile : Tile(0, 1);
         Buffer buf(obj_ty, "mem_buf", {}, mem);
         Lock prod(mem, std::nullopt, 1, "p"), cons(mem, std::nullopt, 0, "c");
         TileDma dma(mem,
@@ -94,16 +99,7 @@ DesignInstance build_padding(const model::DeviceSpec& dev, const Params& p, cons
                                            .pad_dimensions = pads}},
                                 .pad_value = pad}},
                     "mem_dma");
-        rt.emplace(
-            [](RuntimeData a, RuntimeData c) {
-                const Task in = shim_dma_single_bd_task("in", a);
-                const Task out = shim_dma_single_bd_task("out", c, {.issue_token = true});
-                dma_start_task(in);
-                dma_start_task(out);
-                dma_await_task(out);
-                dma_free_task(in);
-            },
-            fn_args(in_ty, out_ty));
+        rt.emplace(in_out_symbol_sequence, fn_args(in_ty, out_ty));
         rt->add_flow(Flow(shim, mem, {.shim_symbol = "in"}));
         rt->add_flow(Flow(mem, shim, {.shim_symbol = "out"}));
         rt->add_lock(prod);

@@ -6,6 +6,7 @@
 // and out_full; the compute tile's MM2S 0 BD (acquire out_full, release out_empty) streams out_buf
 // to the shim's S2MM 0 (Flow shim_symbol "out"), which writes `c`. Golden: c == a.
 #include "Design.hpp"
+#include "SymbolSequence.hpp"
 
 #include <algorithm>
 
@@ -54,16 +55,7 @@ DesignSpec make_lowlevel_passthrough() {
         Flow to_core(shim, core, {.shim_symbol = "in"});
         Flow from_core(core, shim, {.shim_symbol = "out"});
 
-        Runtime rt(
-            [](RuntimeData a, RuntimeData c) {
-                const Task in = shim_dma_single_bd_task("in", a);
-                const Task out = shim_dma_single_bd_task("out", c, {.issue_token = true});
-                dma_start_task(in);
-                dma_start_task(out);
-                dma_await_task(out);
-                dma_free_task(in);
-            },
-            fn_args(vec_ty, vec_ty));
+        Runtime rt(in_out_symbol_sequence, fn_args(vec_ty, vec_ty));
         rt.add_flow(to_core);
         rt.add_flow(from_core);
         for (const auto& l : {in_empty, in_full, out_empty, out_full}) rt.add_lock(l);

@@ -43,15 +43,6 @@ void require_handle(const detail::EndpointState* ep, const char* what) {
 }
 } // namespace
 
-std::string Tile::str() const {
-    if (pinned()) return fmt::format("Tile({},{})", *col, *row);
-    if (kind)
-        return fmt::format("Any{}Tile", *kind == TileKind::Compute ? "Compute"
-                                        : *kind == TileKind::Mem   ? "Mem"
-                                                                   : "Shim");
-    return "Tile(?)";
-}
-
 ObjectFifo::ObjectFifo(TensorType obj_type, int depth, FifoOptions opts)
     : ObjectFifo(std::move(obj_type), detail::next_fifo_name(), depth, std::move(opts)) {}
 

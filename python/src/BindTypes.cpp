@@ -7,6 +7,7 @@
 #include "npusim/model/Error.hpp"
 
 #include <array>
+#include <optional>
 #include <utility>
 
 namespace npusim::python {
@@ -46,6 +47,19 @@ void bind_types(py::module_& m) {
         .def_static("any_compute", [] { return iron::AnyComputeTile; })
         .def_static("any_mem", [] { return iron::AnyMemTile; })
         .def_static("any_shim", [] { return iron::AnyShimTile; })
+        // A new unplaced tile of a kind ("core", "mem", "shim_noc"), optionally with a column or row:
+        // IRON's Tile(tile_type=..., col=...), one logical tile of its own (Tile::logical).
+        .def_static(
+            "unplaced",
+            [](const std::string& kind, std::optional<int> col, std::optional<int> row) {
+                iron::Tile t = iron::Tile::any(kind == "mem"     ? iron::TileKind::Mem
+                                               : kind == "core" ? iron::TileKind::Compute
+                                                                : iron::TileKind::Shim);
+                t.col = col;
+                t.row = row;
+                return t;
+            },
+            py::arg("kind"), py::arg("col") = py::none(), py::arg("row") = py::none())
         .def_property_readonly("col", [](const iron::Tile& t) { return t.col; })
         .def_property_readonly("row", [](const iron::Tile& t) { return t.row; })
         .def("__repr__", &iron::Tile::str);

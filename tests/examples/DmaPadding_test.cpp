@@ -18,10 +18,11 @@ Params with(const std::string& api, const std::string& dtype, std::int64_t pad) 
 }
 } // namespace
 
-TEST_CASE("dma_padding: forward, split, link and tile_dma pad with zeros on npu1 and a pad value on npu2",
+TEST_CASE("dma_padding: forward, split, link, tile_dma and tile_dma_any pad with zeros on npu1 and a pad value on "
+          "npu2",
           "[examples][padding]") {
     const auto& spec = design_by_name("dma_padding");
-    for (const std::string api : {"forward", "split", "link", "tile_dma"}) {
+    for (const std::string api : {"forward", "split", "link", "tile_dma", "tile_dma_any"}) {
         INFO(api);
         CHECK(run_design(spec, "npu1_1col", with(api, "i32", 0), test::run_opts("npu1_1col", 3)).all_match);
         CHECK(run_design(spec, "npu2", with(api, "i32", 1000), test::run_opts("npu2", 3)).all_match);

@@ -138,8 +138,11 @@ TEST_CASE("low-level: lock ids out of range, used twice or exhausted are refused
     for (int i = 0; i < 15; ++i) d.locks.push_back(Lock(kCore, std::nullopt, 0, "x" + std::to_string(i)));
     CHECK_THROWS_WITH(resolve(d), "compute tile (0,2): 'x14' lock needs a lock but all 16 locks are in use: not "
                                   "allocated a lock.");
+    // A Lock on AnyComputeTile is its own logical tile, placed on the first free compute tile (the
+    // TileDma's pinned (0,2) is taken): the BD on (0,2) cannot reach it (LowLevelPlacement_test).
     d = receiver(buf, Lock(AnyComputeTile, std::nullopt, 1, "e"), Lock(kCore, std::nullopt, 0, "f"));
-    CHECK_THROWS_WITH(resolve(d), "lock 'e': its tile must be placed (Tile(col, row)), not AnyComputeTile");
+    CHECK_THROWS_WITH(resolve(d), "TileDma 'rx' S2MM channel 0 Bd 0: lock 'e' is on (0,3): can only access a lock "
+                                  "in the same tile");
 }
 
 TEST_CASE("low-level: a BD's buffer and locks must be reachable from its DMA", "[frontend][lowlevel][errors]") {

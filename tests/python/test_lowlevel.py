@@ -15,10 +15,10 @@ from npusim.iron.enums import DMAChannelDir, WireBundle
 N, n = 128, 16
 
 
-def _design(step):
+def _design(step, core=None):
     """shim -> compute tile (S2MM into `buf_in`) -> body adds `step` -> (MM2S from `buf_out`) -> shim,
-    synchronised by two lock pairs, N / n objects."""
-    shim, core = Tile(0, 0), Tile(0, 2)
+    synchronised by two lock pairs, N / n objects; `core` (default Tile(0, 2)) holds all of it."""
+    shim, core = Tile(0, 0), core or Tile(0, 2)
     tile_ty = np.ndarray[(n,), np.dtype[np.int32]]
     vec_ty = np.ndarray[(N,), np.dtype[np.int32]]
     buf_in, buf_out = Buffer(type=tile_ty, name="buf_in"), Buffer(type=tile_ty, name="buf_out")
@@ -61,6 +61,16 @@ def test_hand_written_dma_program_with_locks_runs():
     x, y = np.arange(N, dtype=np.int32) * 3, np.zeros(N, np.int32)
     run = npusim.simulate(_design(7), [x, y])
     assert np.array_equal(y, x + 7) and run.cycles > 0
+
+
+def test_one_unplaced_tile_holds_the_worker_locks_and_dma_program():
+    # One Tile(tile_type=CoreTile) object given to the Worker, the Locks, the TileDma and the Flows
+    # is one logical tile (IRON: one aie.logical_tile per Tile object, placed by aie-place-tiles):
+    # everything lands on one compute tile and the design runs as the pinned one does.
+    from npusim.iron.enums import AIETileType
+    x, y = np.arange(N, dtype=np.int32), np.zeros(N, np.int32)
+    run = npusim.simulate(_design(5, Tile(tile_type=AIETileType.CoreTile)), [x, y])
+    assert np.array_equal(y, x + 5) and run.cycles > 0
 
 
 def test_unmodelled_low_level_pieces_say_which():

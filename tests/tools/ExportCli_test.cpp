@@ -109,6 +109,24 @@ TEST_CASE("export: the low-level API's flows, locks, buffers and BD chains", "[c
     CHECK(count(p.out, "aie.shim_dma_allocation @out(") == 1); // two packet flows share the symbol
 }
 
+TEST_CASE("export: a padded Bd is aie.dma_bd's pad clause, its channel's pad_value on aie.dma_start",
+          "[cli][export]") {
+    // tile_dma.py passes Bd.pad_dimensions to dma_bd and the channel's packed pad word to
+    // dma_start (AIEOps.td DMABDOp `pad` $pad_dimensions, DMAStartOp pad_value).
+    const Out z = cli({"export", "dma_padding", "--param", "api=tile_dma"});
+    REQUIRE(z.code == 0);
+    CHECK_THAT(z.out, Catch::Contains("aie.dma_bd(%mem_buf : memref<8xi32> len = 16 sizes = [8] strides = [1] pad "
+                                      "[<const_pad_before = 4, const_pad_after = 4>])"));
+    CHECK_THAT(z.out, !Catch::Contains("pad_value")); // zeros: the default, not printed
+    // npu2 with a pad value on i8 elements: 7 replicated across the 32-bit word (0x07070707).
+    const Out v = cli({"export", "dma_padding", "--device", "npu2", "--param", "api=tile_dma", "--param", "dtype=i8",
+                       "--param", "pad=7", "--generic"});
+    REQUIRE(v.code == 0);
+    CHECK_THAT(v.out, Catch::Contains("pad_dimensions = #aie<bd_pad_layout_array[<const_pad_before = 4, "
+                                      "const_pad_after = 4>]>"));
+    CHECK_THAT(v.out, Catch::Contains("pad_value = 117901063 : i32"));
+}
+
 TEST_CASE("export --print-commands passes the design's allocation scheme to aiecc", "[cli][export]") {
     // edge_detect is built with basic-sequential (as its Makefile); passthrough_kernel leaves the flag unset.
     const Out e = cli({"export", "edge_detect", "--print-commands"});

@@ -22,10 +22,10 @@ namespace {
     return local[kBytes - 1] - 1;
 }
 
-// guard_fault: in -> a worker -> out (i32[16] objects, one object), on npu1_1col and npu2; its
+// guard_fault: in -> a worker -> out (i32[16] objects, one object), on npu1_1col, npu2 and npu1; its
 // kernel (param how) misbehaves natively: 0 spins, 1 uses a 16 MiB local array (needs
 // --core-stack), 2 calls exit(0), 3 calls abort(), 4 fails an assert, 5 writes 64 KiB past its
-// view, 6 returns normally (the run passes).
+// view, 6 returns normally (the run passes), 7 spins on npu2 and returns normally elsewhere.
 void register_fault_design() {
     static bool done = false;
     if (done) return;
@@ -33,11 +33,11 @@ void register_fault_design() {
     harness::DesignSpec s;
     s.name = "guard_fault";
     s.description = "test: a kernel that misbehaves natively";
-    s.devices = {"npu1_1col", "npu2"};
-    s.params = {{"how", 6, "0 spin, 1 big stack, 2 exit(0), 3 abort, 4 assert, 5 wild write, 6 none"}};
+    s.devices = {"npu1_1col", "npu2", "npu1"};
+    s.params = {{"how", 6, "0 spin, 1 big stack, 2 exit(0), 3 abort, 4 assert, 5 wild write, 6 none, 7 spin on npu2"}};
     s.build = [](const model::DeviceSpec& dev, const harness::Params& p, const harness::BuildOptions&) {
         using namespace iron;
-        const auto how = p.at("how");
+        const auto how = p.at("how") == 7 ? (dev.arch == model::Arch::AIE2P ? 0 : 6) : p.at("how");
         Kernel k(
             "faulty",
             [how](std::span<const KernelArg> a) {

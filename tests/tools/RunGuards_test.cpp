@@ -36,6 +36,28 @@ TEST_CASE("a --device list guards each run as a single run is: a kernel that nev
     CHECK_THAT(r.err, Catch::Contains("it has not returned, so npusim stops here"));
 }
 
+TEST_CASE("a --device list with --json keeps the devices already run when the watchdog stops a later one",
+          "[cli][timeout][guard][slow]") {
+    // npu1_1col runs and passes; npu2's kernel never returns. The document has both rows (it had
+    // only the error before), the later devices as not run, and the run_devices schema's fields.
+    const auto r = guard_fault_cli({"run", "guard_fault", "--param", "how=7", "--device", "npu1_1col,npu2,npu1",
+                                    "--timeout", "1", "--json"});
+    CHECK(r.code == 4);
+    const auto doc = nlohmann::json::parse(r.err); // stdout and stderr share the pipe; only JSON is written
+    CHECK(doc["document"] == "run_devices");
+    CHECK(doc["status"] == "fail");
+    REQUIRE(doc["devices"].size() == 3);
+    CHECK(doc["devices"][0]["device"] == "npu1_1col");
+    CHECK(doc["devices"][0]["status"] == "pass");
+    CHECK(doc["devices"][1]["device"] == "npu2");
+    CHECK(doc["devices"][1]["status"] == "limit");
+    CHECK_THAT(doc["devices"][1]["error"]["message"].get<std::string>(),
+               Catch::Contains("wall-clock limit of 1 s reached (--timeout) on npu2: worker 'w' is running kernel "
+                               "'faulty'"));
+    CHECK(doc["devices"][2]["device"] == "npu1");
+    CHECK(doc["devices"][2]["error"]["message"] == "not run: npusim stopped while running on npu2");
+}
+
 TEST_CASE("run: --core-stack applies to --what-if reruns and to every device of a list", "[cli][guard]") {
     const auto w = guard_fault_cli({"run", "guard_fault", "--param", "how=1", "--core-stack", "67108864", "--what-if",
                           "free-kernels,ideal-locks"});
@@ -81,11 +103,17 @@ TEST_CASE("a kernel that calls exit(0) during a run fails the run (exit 2) namin
                                       "has no result\n"));
     const auto j = guard_fault_cli({"run", "guard_fault", "--param", "how=2", "--json", "--device", "npu2,npu1_1col"});
     CHECK(j.code == 2);
-    const auto doc = nlohmann::json::parse(j.err); // the only output: the error document
-    CHECK(doc["status"] == "error");
-    CHECK_THAT(doc["error"]["message"].get<std::string>(),
+    // The only output: the run_devices document (an error document alone before: the other
+    // devices' rows were lost), npu2's row with the guard's error, npu1_1col not run.
+    const auto doc = nlohmann::json::parse(j.err);
+    CHECK(doc["document"] == "run_devices");
+    CHECK(doc["status"] == "fail");
+    REQUIRE(doc["devices"].size() == 2);
+    CHECK(doc["devices"][0]["status"] == "error");
+    CHECK_THAT(doc["devices"][0]["error"]["message"].get<std::string>(),
                Catch::EndsWith("ended the process (exit status 0) before the run finished (on npu2); the run has no "
                                "result"));
+    CHECK(doc["devices"][1]["error"]["message"] == "not run: npusim stopped while running on npu2");
     // After the run the guard is disarmed: the CLI's own exit is not reported.
     const auto ok = guard_fault_cli({"run", "guard_fault"});
     CHECK(ok.code == 0);

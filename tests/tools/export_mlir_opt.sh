@@ -3,8 +3,10 @@
 # verified by Debian's MLIR tools (mlir-opt-16, package mlir-16-tools, tools/install-deps.sh) with
 # --allow-unregistered-dialect: the aie/aiex ops are unregistered there, MLIR's own ops
 # (builtin.module, func, arith, scf, memref) are parsed and verified by their dialects. A design is
-# exported on npu1_1col, or on the first device it supports. Every registered design exports: a
-# refusal (a design error, exit 2) fails the test as anything else does.
+# exported on npu1_1col, or on the first device it supports, with its defaults and with each other
+# value of each enumerated parameter (its variants). Every registered design and variant exports: a
+# refusal (a design error, exit 2) fails the test as anything else does; only a value the design's
+# build does not combine with its other defaults is skipped, and counted.
 #
 # `npusim export --help` says what a stock mlir-opt does with it, and this script checks exactly that:
 # - As exported: a module without kernel calls parses and verifies; a module with them fails only
@@ -42,16 +44,30 @@ if ! "$npusim" export --help | tr -s ' \n' ' ' | grep -q "mlir-opt --allow-unreg
   exit 1
 fi
 "$npusim" list --json >"$d/list.json" || { echo "npusim list --json failed"; exit 1; }
+# Each design with its defaults, then each other value of each enumerated parameter (its variants:
+# dma_padding's api=split|link|tile_dma, element types), the other parameters at their defaults.
 designs=$(python3 -c "
 import json, sys
 for x in json.load(open('$d/list.json'))['designs']:
     dev = 'npu1_1col' if 'npu1_1col' in x['devices'] else x['devices'][0]
-    print(x['name'], dev)")
-fail=0 exported=0 refused=0 plain=0
-while read -r name device; do
+    print(x['name'], dev, '-')
+    for p in x['params']:
+        for v in p.get('values', []):
+            if v != p['default']:
+                print(x['name'], dev, p['name'] + '=' + v)")
+fail=0 exported=0 refused=0 plain=0 variants=0 combos=0
+while read -r design device param; do
+  name=$design args=()
+  if [ "$param" != "-" ]; then name="$design.$param" args=(--param "$param"); fi
   f="$d/$name.mlir"
-  "$npusim" export "$name" --device "$device" --generic -o "$f" 2>"$d/$name.err"
+  "$npusim" export "$design" --device "$device" "${args[@]}" --generic -o "$f" 2>"$d/$name.err"
   code=$?
+  # A value the design's build does not take with the other defaults (matmul's dtype_in=bf16 with
+  # dtype_out=i32): the build's parameter check, not the export, says so.
+  if [ "$param" != "-" ] && [ $code -eq 2 ] && grep -q "design error: design '$design': .* is not a combination" "$d/$name.err"; then
+    combos=$((combos + 1))
+    continue
+  fi
   if [ $code -eq 2 ] && grep -q "design error" "$d/$name.err"; then
     echo "FAIL $name ($device): the export refuses it: $(cat "$d/$name.err")"
     refused=$((refused + 1))
@@ -64,6 +80,7 @@ while read -r name device; do
     continue
   fi
   exported=$((exported + 1))
+  if [ "$param" != "-" ]; then variants=$((variants + 1)); fi
   # Generic form only: every op line starts with a quoted op name (or a result and one); op names may hold digits (aiex.npu.write32).
   if grep -Ev '^\s*((%[A-Za-z0-9_]+ = )?"[a-z0-9_.]+"\(|\}\)|\^bb0\(|\^bb[0-9]+:$|\}, \{)' "$f" | grep -q .; then
     echo "FAIL $name: lines not in the generic form:"
@@ -112,15 +129,15 @@ EOF
     fail=1
   fi
 done <<<"$designs"
-echo "export_mlir_opt: $exported exported ($plain pass mlir-opt as exported), $refused refused, mlir-opt $mlir_opt"
+echo "export_mlir_opt: $exported exported ($variants of them variants; $plain pass mlir-opt as exported), $refused refused, $combos parameter values the design's build does not take with its other defaults, mlir-opt $mlir_opt"
 if [ $plain -lt 1 ]; then
   echo "FAIL: no design passed mlir-opt as exported (a design without kernel calls should)"
   fail=1
 fi
 # Every registered design exports.
-total=$(grep -c . <<<"$designs")
-if [ $exported -ne "$total" ]; then
-  echo "FAIL: $exported of $total registered designs exported"
+total=$(grep -c ' -$' <<<"$designs")
+if [ $((exported - variants)) -ne "$total" ]; then
+  echo "FAIL: $((exported - variants)) of $total registered designs exported"
   fail=1
 fi
 exit $fail

@@ -2,6 +2,7 @@
 
 #include "export/LoopIndex.hpp"
 #include "export/MlirTypes.hpp"
+#include "resolve/Padding.hpp"
 
 #include "npusim/frontend/Flow.hpp"
 #include "npusim/frontend/MlirExport.hpp"
@@ -25,6 +26,17 @@ const char* dir_name(model::Direction d) { return d == model::Direction::S2MM ? 
 bool is_shim(const Tile& t) { return t.row && *t.row == 0; }
 
 std::string list(const std::vector<std::int64_t>& v) { return fmt::format("[{}]", fmt::join(v, ", ")); }
+
+// tile_dma.py _channel_pad_word: the channel's per-element pad_value packed into the 32-bit
+// CONSTANT_PAD_VALUE word for the element type of its padded BDs (resolve has checked that they
+// agree); 0 when the channel sets none.
+std::uint32_t channel_pad_word(const DmaChannel& ch) {
+    if (ch.pad_value == 0) return 0;
+    for (const auto& bd : ch.bds)
+        if (bd.pad_dimensions)
+            return pack_pad_value(ch.pad_value, model::dtype_bytes(bd.buffer.state()->type.dtype));
+    return 0;
+}
 
 } // namespace
 
@@ -142,18 +154,9 @@ void LowLevelExporter::emit_dma_buffers(std::set<const BufferState*>& done) {
                 if (!done.insert(b).second) continue;
                 // program.py: a TileDma's Buffer without a tile is placed on the program's tile.
                 const int tile = tile_(b->tile ? *b->tile : td->tile);
-                Op op;
-                op.result = values_.buffers.count(b) ? values_.buffers.at(b) : (values_.buffers[b] = ids_.next());
-                op.hint = b->name;
-                op.text = {lit("aie.buffer("), ref(tile),
-                           lit(fmt::format(") {{sym_name = \"{}\"}} : {} {}", b->name, mlir_memref_type(b->type),
-                                           b->init.empty() ? "" : "= " + dense_literal(b->type, b->init)))};
-                std::vector<std::string> attrs{fmt::format("sym_name = \"{}\"", b->name)};
-                if (!b->init.empty())
-                    attrs.push_back("initial_value = " + dense_literal(b->type, b->init) + " : " +
-                                    mlir_memref_type(b->type));
-                op.gen = generic("aie.buffer", {tile}, std::move(attrs), mlir_memref_type(b->type));
-                device_.ops.push_back(std::move(op));
+                const int result =
+                    values_.buffers.count(b) ? values_.buffers.at(b) : (values_.buffers[b] = ids_.next());
+                device_.ops.push_back(buffer_op(result, *b, tile));
             }
 }
 
@@ -183,11 +186,13 @@ Op LowLevelExporter::tile_dma(const TileDmaState& td) {
         head.push_back(bd_blocks.back().empty() ? next : bd_blocks.back().front());
         chain.push_back(next++);
     }
-    const bool memtile = td.tile.row && *td.tile.row == 1;
+    const bool memtile = td.tile.pinned() ? model::tile_kind_of_row(*td.tile.row) == model::TileKind::Mem
+                                          : td.tile.kind == model::TileKind::Mem;
     const int tile = tile_(td.tile);
     Op mem;
     mem.result = ids_.next();
-    mem.hint = fmt::format("{}_{}_{}", memtile ? "memtile_dma" : "mem", td.tile.col.value_or(0), td.tile.row.value_or(0));
+    mem.hint = td.tile.pinned() ? fmt::format("{}_{}_{}", memtile ? "memtile_dma" : "mem", *td.tile.col, *td.tile.row)
+                                : std::string(memtile ? "memtile_dma" : "mem");
     const std::string name = memtile ? "aie.memtile_dma" : "aie.mem";
     mem.text = {lit(name + "("), ref(tile), lit(")")};
     mem.gen = generic(name, {tile}, {}, "index");
@@ -200,10 +205,15 @@ Op LowLevelExporter::tile_dma(const TileDmaState& td) {
         op.result = ids_.next();
         op.text = {lit(fmt::format("aie.dma_start({}, {}, {}, {})", dir_name(ch.direction), ch.channel, bb(head[i]),
                                    bb(chain[i])))};
-        op.gen = generic("aie.dma_start", {},
-                         {fmt::format("channel_dir = {} : i32", dir_value(ch.direction)),
-                          fmt::format("channel_index = {} : i32", ch.channel)},
-                         "i1");
+        std::vector<std::string> attrs{fmt::format("channel_dir = {} : i32", dir_value(ch.direction)),
+                                       fmt::format("channel_index = {} : i32", ch.channel)};
+        // DMAStartOp's pad_value (default 0, not printed then): the word tile_dma.py passes.
+        if (const std::uint32_t word = channel_pad_word(ch); word != 0) {
+            const std::string pad = fmt::format("pad_value = {} : i32", static_cast<std::int32_t>(word));
+            op.text.push_back(lit(" {" + pad + "}"));
+            attrs.push_back(pad);
+        }
+        op.gen = generic("aie.dma_start", {}, std::move(attrs), "i1");
         op.gen.successors = {bb(head[i]), bb(chain[i])};
         r.ops.push_back(std::move(op));
     };
@@ -243,6 +253,13 @@ Op LowLevelExporter::tile_dma(const TileDmaState& td) {
                 args += fmt::format(" sizes = {} strides = {}", list(bd.sizes), list(bd.strides));
                 attrs.push_back(fmt::format("static_sizes = array<i64: {}>", fmt::join(bd.sizes, ", ")));
                 attrs.push_back(fmt::format("static_strides = array<i64: {}>", fmt::join(bd.strides, ", ")));
+            }
+            // DMABDOp's `pad` clause (AIEOps.td: `( `pad` $pad_dimensions^ )?`), as tile_dma.py passes
+            // Bd.pad_dimensions to dma_bd.
+            if (bd.pad_dimensions) {
+                args += fmt::format(" pad [{}]", pad_layouts(*bd.pad_dimensions));
+                attrs.push_back(fmt::format("pad_dimensions = #aie<bd_pad_layout_array[{}]>",
+                                            pad_layouts(*bd.pad_dimensions)));
             }
             Op d;
             d.text = {lit("aie.dma_bd("), ref(buf), lit(fmt::format(" : {}{})", mlir_memref_type(b->type), args))};

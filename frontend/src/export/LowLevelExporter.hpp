@@ -20,8 +20,8 @@ namespace npusim::iron::detail::mlir {
 
 class LowLevelExporter {
 public:
-    /// `tile(t)` gives the logical tile op of a pinned tile (one per coordinate, as one Tile
-    /// object in IRON).
+    /// `tile(t)` gives the logical tile op of a tile: one per coordinate for a pinned tile, one per
+    /// Tile (Tile::logical) for an unplaced one, as one Tile object in IRON.
     LowLevelExporter(const RuntimeState& rt, Region& device, ValueIds& ids, DeviceValues& values,
                      std::function<int(const Tile&)> tile);
     /// The tiles of the flows, the tile DMAs and the locks, in that order (program.py).

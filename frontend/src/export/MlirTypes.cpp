@@ -92,6 +92,14 @@ std::string dense_literal(const TensorType& t, const std::vector<std::uint8_t>& 
     return out + ">";
 }
 
+std::string pad_layouts(const std::vector<std::pair<std::int64_t, std::int64_t>>& pad) {
+    std::string p;
+    for (std::size_t i = 0; i < pad.size(); ++i)
+        p += fmt::format("{}<const_pad_before = {}, const_pad_after = {}>", i ? ", " : "", pad[i].first,
+                         pad[i].second);
+    return p;
+}
+
 } // namespace npusim::iron::detail::mlir
 
 namespace npusim::iron {

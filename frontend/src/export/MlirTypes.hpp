@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace npusim::iron::detail::mlir {
@@ -12,5 +13,8 @@ namespace npusim::iron::detail::mlir {
 std::string element_type(DType t);
 /// `dense<0>` when every element is equal, else `dense<[[1, 2], [3, 4]]>` nested by the shape.
 std::string dense_literal(const TensorType& t, const std::vector<std::uint8_t>& bytes);
+/// The elements of a BDPadLayoutArrayAttr, as both forms print them (the objectfifo's
+/// padDimensions, aie.dma_bd's pad): "<const_pad_before = b, const_pad_after = a>, ...".
+std::string pad_layouts(const std::vector<std::pair<std::int64_t, std::int64_t>>& pad);
 
 } // namespace npusim::iron::detail::mlir

@@ -71,6 +71,20 @@ int ModuleExporter::tile_op(const std::string& kind, const Tile& t) {
     return device_.ops.back().result;
 }
 
+Op buffer_op(int result, const BufferState& b, int tile) {
+    Op op;
+    op.result = result;
+    op.hint = b.name;
+    const std::string type = mlir_memref_type(b.type);
+    op.text = {lit("aie.buffer("), ref(tile),
+               lit(fmt::format(") {{sym_name = \"{}\"}} : {} {}", b.name, type,
+                               b.init.empty() ? "" : "= " + dense_literal(b.type, b.init)))};
+    std::vector<std::string> attrs{fmt::format("sym_name = \"{}\"", b.name)};
+    if (!b.init.empty()) attrs.push_back("initial_value = " + dense_literal(b.type, b.init) + " : " + type);
+    op.gen = generic("aie.buffer", {tile}, std::move(attrs), type);
+    return op;
+}
+
 int ModuleExporter::worker_tile(const WorkerState* w) {
     auto it = worker_tiles_.find(w);
     if (it != worker_tiles_.end()) return it->second;
@@ -80,13 +94,24 @@ int ModuleExporter::worker_tile(const WorkerState* w) {
         if (c != coord_tiles_.end()) return worker_tiles_[w] = c->second;
         return worker_tiles_[w] = coord_tiles_[{*t.col, *t.row}] = tile_op("CoreTile", t);
     }
+    // A Tile the user also gives low-level objects is one logical tile with the worker's; the
+    // AnyComputeTile singleton is copied per worker (worker.py), so it is never shared.
+    if (t.logical != AnyComputeTile.logical) {
+        if (auto l = logical_tiles_.find(t.logical); l != logical_tiles_.end()) return worker_tiles_[w] = l->second;
+        return worker_tiles_[w] = logical_tiles_[t.logical] = tile_op("CoreTile", t);
+    }
     return worker_tiles_[w] = tile_op("CoreTile", t);
 }
 
 int ModuleExporter::coord_tile(const Tile& t) {
     static const std::map<TileKind, std::string> kinds{
         {TileKind::Compute, "CoreTile"}, {TileKind::Mem, "MemTile"}, {TileKind::Shim, "ShimNOCTile"}};
-    if (!t.pinned()) return tile_op(kinds.at(t.kind.value_or(TileKind::Compute)), t);
+    if (!t.pinned()) { // one aie.logical_tile per Tile, as device.py resolve_tile
+        auto l = logical_tiles_.find(t.logical);
+        if (l != logical_tiles_.end()) return l->second;
+        const TileKind kind = t.kind ? *t.kind : t.row ? model::tile_kind_of_row(*t.row) : TileKind::Compute;
+        return logical_tiles_[t.logical] = tile_op(kinds.at(kind), t);
+    }
     auto c = coord_tiles_.find({*t.col, *t.row});
     if (c != coord_tiles_.end()) return c->second;
     return coord_tiles_[{*t.col, *t.row}] = tile_op(kinds.at(program_.device().kind_at(t.coord())), t);
@@ -159,19 +184,7 @@ void ModuleExporter::emit_buffers_and_kernels(std::vector<Region>& bodies) {
         const auto* w = workers[i].state().get();
         for (const auto& b : w->buffers) {
             if (!buffers_done_.insert(b.get()).second) continue;
-            // python/iron/buffer.py Buffer.resolve -> aie.py buffer.
-            Op op;
-            op.result = values_.buffers.at(b.get());
-            op.hint = b->name;
-            op.text = {lit("aie.buffer("), ref(worker_tile(w)),
-                       lit(fmt::format(") {{sym_name = \"{}\"}} : {} {}", b->name, mlir_memref_type(b->type),
-                                       b->init.empty() ? "" : "= " + dense_literal(b->type, b->init)))};
-            std::vector<std::string> attrs{fmt::format("sym_name = \"{}\"", b->name)};
-            if (!b->init.empty())
-                attrs.push_back("initial_value = " + dense_literal(b->type, b->init) + " : " +
-                                mlir_memref_type(b->type));
-            op.gen = generic("aie.buffer", {worker_tile(w)}, std::move(attrs), mlir_memref_type(b->type));
-            device_.ops.push_back(std::move(op));
+            device_.ops.push_back(buffer_op(values_.buffers.at(b.get()), *b, worker_tile(w)));
         }
         for (const auto& k : kernels_[i]) {
             if (!kernels_done.insert(k.name).second) continue;

@@ -25,6 +25,10 @@ struct DeviceValues {
     std::map<const LockState*, int> hw_locks; ///< the low-level API's Locks
 };
 
+/// A Buffer's aie.buffer on `tile` (python/iron/buffer.py Buffer.resolve -> aie.py buffer):
+/// sym_name, its memref type and, when it has one, its initial value.
+Op buffer_op(int result, const BufferState& b, int tile);
+
 class ModuleExporter {
 public:
     ModuleExporter(const Program& program, const ExportOptions& opts);
@@ -59,6 +63,7 @@ private:
     std::vector<FifoState*> fifos_; ///< name-sorted
     std::map<const WorkerState*, int> worker_tiles_;
     std::map<std::pair<int, int>, int> coord_tiles_;
+    std::map<std::uint64_t, int> logical_tiles_; ///< an unplaced Tile's one aie.logical_tile (Tile::logical)
     std::set<const BufferState*> buffers_done_; ///< aie.buffer emitted
     std::map<const EndpointState*, int> endpoint_tiles_;
     std::map<const LinkState*, int> link_tiles_;

@@ -98,11 +98,7 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
     }
     if (f->iter_count > 0) attrs.push_back(fmt::format("iter_count = {} : i32", f->iter_count));
     if (!f->pad_dimensions.empty()) {
-        std::string p;
-        for (std::size_t i = 0; i < f->pad_dimensions.size(); ++i)
-            p += fmt::format("{}<const_pad_before = {}, const_pad_after = {}>", i ? ", " : "",
-                             f->pad_dimensions[i].first, f->pad_dimensions[i].second);
-        attrs.push_back("padDimensions = #aie<bd_pad_layout_array[" + p + "]>");
+        attrs.push_back("padDimensions = #aie<bd_pad_layout_array[" + pad_layouts(f->pad_dimensions) + "]>");
     }
     // objectfifo.py _get_object_fifo: the per-element pad_value packed into the register's 32-bit
     // word (pack_pad_value), e.g. 7 on i8 elements is 0x07070707.

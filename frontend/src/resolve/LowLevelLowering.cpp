@@ -20,37 +20,7 @@ using model::TileKind;
 
 namespace {
 
-// A low-level object's tile: pinned and on the device (IRON resolves these ops on placed tiles).
-TileCoord pinned_tile(const ResolveContext& ctx, const Tile& t, const std::string& who) {
-    if (!t.pinned())
-        throw DesignError(fmt::format("{}: its tile must be placed (Tile(col, row)), not {}", who, t.str()));
-    const TileCoord c = t.coord();
-    if (!ctx.dev.contains(c))
-        throw DesignError(fmt::format("{}: tile {} is not a tile of {}", who, t.str(), ctx.dev.name));
-    return c;
-}
-
 std::string lock_who(const LockState& l) { return fmt::format("lock '{}'", l.name); }
-
-// Every Lock in first-use order: Runtime.add_lock, then workers' fn_args, then TileDma BDs.
-std::vector<LockState*> all_locks(const ResolveContext& ctx) {
-    std::vector<LockState*> out;
-    std::set<int> seen;
-    auto add = [&](LockState* l) {
-        if (seen.insert(l->uid).second) out.push_back(l);
-    };
-    const auto& rt = *ctx.program.runtime().state();
-    for (const auto& l : rt.locks) add(l.get());
-    for (auto* w : ctx.workers)
-        for (const auto& l : w->locks) add(l.get());
-    for (const auto& d : rt.tile_dmas)
-        for (const auto& ch : d->channels)
-            for (const auto& bd : ch.bds) {
-                for (const auto& a : bd.acquires) add(a.lock.state().get());
-                for (const auto& r : bd.releases) add(r.lock.state().get());
-            }
-    return out;
-}
 
 // Where a tile DMA may reach memory and locks (mlir-aie AIEDialect.cpp): a compute tile's DMA only
 // its own tile (DMABDOp::verify "Core tile DMAs can only access a buffer in the same tile.",
@@ -93,6 +63,38 @@ void check_flow_ends_programmed(const ResolveContext& ctx) {
 }
 
 } // namespace
+
+TileCoord low_level_tile(const ResolveContext& ctx, const Tile& t, const std::string& who) {
+    if (!t.pinned()) {
+        const auto it = ctx.logical_tile.find(t.logical);
+        if (it == ctx.logical_tile.end()) // every unplaced Tile a low-level object names is placed first
+            throw DesignError(fmt::format("{}: its tile {} was not placed", who, t.str()));
+        return it->second;
+    }
+    const TileCoord c = t.coord();
+    if (!ctx.dev.contains(c))
+        throw DesignError(fmt::format("{}: tile {} is not a tile of {}", who, t.str(), ctx.dev.name));
+    return c;
+}
+
+std::vector<LockState*> all_locks(const ResolveContext& ctx) {
+    std::vector<LockState*> out;
+    std::set<int> seen;
+    auto add = [&](LockState* l) {
+        if (seen.insert(l->uid).second) out.push_back(l);
+    };
+    const auto& rt = *ctx.program.runtime().state();
+    for (const auto& l : rt.locks) add(l.get());
+    for (auto* w : ctx.workers)
+        for (const auto& l : w->locks) add(l.get());
+    for (const auto& d : rt.tile_dmas)
+        for (const auto& ch : d->channels)
+            for (const auto& bd : ch.bds) {
+                for (const auto& a : bd.acquires) add(a.lock.state().get());
+                for (const auto& r : bd.releases) add(r.lock.state().get());
+            }
+    return out;
+}
 
 void check_ends_programmed(const ResolveContext& ctx, const std::string& object, const model::StreamEndpoint& source,
                            const std::vector<model::StreamEndpoint>& dests) {
@@ -141,7 +143,7 @@ void place_locks(ResolveContext& ctx) {
     for (int pass = 0; pass < 2; ++pass)
         for (auto* l : locks) {
             if (l->lock_id.has_value() != (pass == 0)) continue;
-            const TileCoord t = pinned_tile(ctx, l->tile, lock_who(*l));
+            const TileCoord t = low_level_tile(ctx, l->tile, lock_who(*l));
             ctx.lock_of[l->uid] = ctx.ledger.add_lock(t, l->name, l->init, {l->name, "lock"}, l->lock_id);
         }
     for (auto* w : ctx.workers) {
@@ -164,12 +166,12 @@ void place_locks(ResolveContext& ctx) {
 
 void place_tile_dma_buffers(ResolveContext& ctx) {
     for (const auto& d : ctx.program.runtime().state()->tile_dmas) {
-        const TileCoord dt = pinned_tile(ctx, d->tile, fmt::format("TileDma '{}'", d->name));
+        const TileCoord dt = low_level_tile(ctx, d->tile, fmt::format("TileDma '{}'", d->name));
         for (const auto& ch : d->channels)
             for (const auto& bd : ch.bds) {
                 const auto& b = bd.buffer.state();
                 if (ctx.buffer_of.count(b->uid)) continue;
-                const TileCoord bt = b->tile ? pinned_tile(ctx, *b->tile, fmt::format("buffer '{}'", b->name)) : dt;
+                const TileCoord bt = b->tile ? low_level_tile(ctx, *b->tile, fmt::format("buffer '{}'", b->name)) : dt;
                 const int idx = ctx.ledger.add_buffer(bt, b->name, b->type.bytes(), {b->name, "buffer"});
                 ctx.net.buffers[static_cast<std::size_t>(idx)].init = b->init;
                 ctx.buffer_of.emplace(b->uid, idx);
@@ -182,8 +184,8 @@ void lower_flows(ResolveContext& ctx) {
     std::set<std::tuple<int, int, int>> dests;
     for (const auto& f : ctx.program.runtime().state()->flows) {
         const std::string who = f->describe();
-        const TileCoord s = pinned_tile(ctx, f->src, who);
-        const TileCoord d = pinned_tile(ctx, f->dst, who);
+        const TileCoord s = low_level_tile(ctx, f->src, who);
+        const TileCoord d = low_level_tile(ctx, f->dst, who);
         const model::StreamEndpoint src{s, Direction::MM2S, f->opts.src_channel};
         const model::StreamEndpoint dst{d, Direction::S2MM, f->opts.dst_channel};
         for (const auto& e : {src, dst})
@@ -233,7 +235,7 @@ void lower_flows(ResolveContext& ctx) {
 void lower_tile_dmas(ResolveContext& ctx) {
     for (const auto& d : ctx.program.runtime().state()->tile_dmas) {
         const std::string dname = fmt::format("TileDma '{}'", d->name);
-        const TileCoord t = pinned_tile(ctx, d->tile, dname);
+        const TileCoord t = low_level_tile(ctx, d->tile, dname);
         const TileKind kind = ctx.dev.kind_at(t);
         if (kind == TileKind::Shim)
             throw DesignError(fmt::format("{}: tile {} is a shim tile; npusim drives shim DMAs from the runtime "

@@ -14,6 +14,11 @@ namespace npusim::iron::detail {
 /// gave another object of the kind. Per design, not per process: the same design gets the same
 /// names whatever the process built before it.
 void name_unnamed_objects(ResolveContext& ctx);
+/// Every Lock in first-use order: Runtime.add_lock, then workers' fn_args, then TileDma BDs.
+std::vector<LockState*> all_locks(const ResolveContext& ctx);
+/// A low-level object's tile: its coordinates when pinned (on the device), else where the placer
+/// put its logical tile (LowLevelPlacement). `who` names the object in a DesignError.
+model::TileCoord low_level_tile(const ResolveContext& ctx, const Tile& t, const std::string& who);
 /// Every Lock of the design (Runtime.add_lock, workers' fn_args, the TileDmas' BDs): explicit ids
 /// first, then the others at the lowest free id of their tile (AIEAssignLockIDs.cpp); each
 /// worker's Locks bound to its core, reachable from it (UsesAreAccessible, AIEDialect.cpp).

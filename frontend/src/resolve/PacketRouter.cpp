@@ -26,15 +26,6 @@ constexpr int kMaxPacketId = 31; // AIETargetModel.h getMaxPacketId (AIE2, AIE2P
 constexpr int kSlaveSlots = 4; // AIETargetModel.h getNumSlaveSlots (AIE2, AIE2P)
 constexpr int kIdBits = 5;
 
-TileCoord placed(const ResolveContext& ctx, const Tile& t, const std::string& who) {
-    if (!t.pinned())
-        throw DesignError(fmt::format("{}: its tile must be placed (Tile(col, row)), not {}", who, t.str()));
-    const TileCoord c = t.coord();
-    if (!ctx.dev.contains(c))
-        throw DesignError(fmt::format("{}: tile {} is not a tile of {}", who, t.str(), ctx.dev.name));
-    return c;
-}
-
 void check_channel(const ResolveContext& ctx, const StreamEndpoint& e, const std::string& who) {
     const int n = ctx.dev.dma_channels(e.tile, e.dir);
     if (e.channel < 0 || e.channel >= n)
@@ -91,9 +82,10 @@ void lower_packet_flows(ResolveContext& ctx) {
         // no header encoding either).
         if (f->pkt_id < 0 || f->pkt_id > kMaxPacketId)
             throw DesignError(fmt::format("{}: packet id {} exceeds the maximum of {}", who, f->pkt_id, kMaxPacketId));
-        const StreamEndpoint src{placed(ctx, f->src, who), Direction::MM2S, f->opts.src_channel};
-        std::vector<StreamEndpoint> dsts{{placed(ctx, f->dst, who), Direction::S2MM, f->opts.dst_channel}};
-        for (const auto& d : f->opts.extra_dsts) dsts.push_back({placed(ctx, d.tile, who), Direction::S2MM, d.channel});
+        const StreamEndpoint src{low_level_tile(ctx, f->src, who), Direction::MM2S, f->opts.src_channel};
+        std::vector<StreamEndpoint> dsts{{low_level_tile(ctx, f->dst, who), Direction::S2MM, f->opts.dst_channel}};
+        for (const auto& d : f->opts.extra_dsts)
+            dsts.push_back({low_level_tile(ctx, d.tile, who), Direction::S2MM, d.channel});
         check_channel(ctx, src, who);
         for (const auto& d : dsts) check_channel(ctx, d, who);
         // A DMA port is wired either to a circuit (aie.flow) or through packet rules: a circuit

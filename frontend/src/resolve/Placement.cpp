@@ -1,6 +1,7 @@
 #include "resolve/Placement.hpp"
 
 #include "resolve/CascadeLowering.hpp"
+#include "resolve/LowLevelPlacement.hpp"
 
 #include "npusim/model/Error.hpp"
 
@@ -128,6 +129,10 @@ std::optional<int> link_centroid_column(ResolveContext& ctx, const LinkState& li
         if (auto cols = flow_core_columns(ctx, cons, &link); !cols.empty()) flows.push_back(cols);
     }
     if (flows.empty()) return std::nullopt;
+    return centroid_of(ctx.dev.cols, flows);
+}
+
+int centroid_of(int cols, const std::vector<std::vector<int>>& flows) {
     double mean = 0;
     int count = 0;
     for (const auto& f : flows)
@@ -139,7 +144,7 @@ std::optional<int> link_centroid_column(ResolveContext& ctx, const LinkState& li
     int best_col = 0;
     int best_cost = std::numeric_limits<int>::max();
     double best_tie = std::numeric_limits<double>::infinity();
-    for (int s = 0; s < ctx.dev.cols; ++s) {
+    for (int s = 0; s < cols; ++s) {
         int cost = 0;
         for (const auto& f : flows) {
             if (f.size() == 1) {
@@ -183,25 +188,36 @@ void place_pinned_link(ResolveContext& ctx, LinkPlan& plan, Reserved& reserved) 
     reserve(reserved, t, need);
 }
 
-// Unpinned: SequentialPlacer::placeNonCoreTileByCentroid + findTileWithCapacity, the
-// lexicographic minimum of (|col - centroid|, channels in use, col, row) over the tiles of the
-// link's kind with the channels it needs.
-void place_unpinned_link(ResolveContext& ctx, LinkPlan& plan, Reserved& reserved) {
-    const auto* link = plan.link;
-    const TileKind kind = link->tile.kind.value_or(TileKind::Mem);
-    const auto centroid_of_cores = link_centroid_column(ctx, *link);
+// A non-core logical tile to place: a link's or the low-level objects' on one unplaced Tile.
+struct NonCore {
+    LinkPlan* link = nullptr;
+    LogicalTileRequest* low = nullptr;
+    const Tile& tile() const { return link ? link->link->tile : low->tile; }
+    TileKind kind() const { return link ? link->link->tile.kind.value_or(TileKind::Mem) : low->kind; }
+    std::pair<int, int> need() const { return link ? link_demand(*link->link) : low->need; }
+    std::string name() const { return link ? link_name(*link->link) : low->who; }
+};
+
+// Unpinned: SequentialPlacer::placeNonCoreTileByCentroid (AIEPlacer.cpp l.1238) +
+// findTileWithCapacity, the lexicographic minimum of (|col - centroid|, channels in use, col, row)
+// over the tiles of its kind with the channels it needs.
+void place_unpinned(ResolveContext& ctx, NonCore& nc, Reserved& reserved) {
+    const Tile& tile = nc.tile();
+    const TileKind kind = nc.kind();
+    const auto centroid_of_cores =
+        nc.link ? link_centroid_column(ctx, *nc.link->link) : logical_centroid_column(ctx, *nc.low);
     const int centroid = centroid_of_cores.value_or(0); // the toolchain's value without cores
-    const int target = link->tile.col.value_or(centroid);
-    // npusim departure (docs/resolve.md): a link that serves no core and has no column request
-    // ignores the distance term, so such links spread over the least loaded tiles (the toolchain
+    const int target = tile.col.value_or(centroid);
+    // npusim departure (docs/resolve.md): a tile that serves no core and has no column request
+    // ignores the distance term, so such tiles spread over the least loaded ones (the toolchain
     // stacks them at column 0, which npusim's router cannot always route).
-    const bool by_distance = centroid_of_cores.has_value() || link->tile.col.has_value();
-    const auto need = link_demand(*link);
+    const bool by_distance = centroid_of_cores.has_value() || tile.col.has_value();
+    const auto need = nc.need();
     std::optional<TileCoord> best;
     std::tuple<int, int, int, int> best_key;
     for (auto t : ctx.dev.tiles_of(kind)) {
         if (kind == TileKind::Compute && ctx.worker_tiles.count(t)) continue;
-        if (link->tile.row && t.row != *link->tile.row) continue;
+        if (tile.row && t.row != *tile.row) continue;
         if (!has_channels(ctx, t, need, reserved)) continue;
         const auto [in, out] = channels_in_use(ctx, t, reserved);
         const std::tuple<int, int, int, int> key{by_distance ? std::abs(t.col - target) : 0, in + out, t.col, t.row};
@@ -211,14 +227,19 @@ void place_unpinned_link(ResolveContext& ctx, LinkPlan& plan, Reserved& reserved
         }
     }
     if (!best) {
-        const char* type = kind == TileKind::Mem ? "MemTile" : "CoreTile"; // stringifyAIETileType
+        const char* type = kind == TileKind::Mem       ? "MemTile" // stringifyAIETileType
+                           : kind == TileKind::Compute ? "CoreTile"
+                                                       : "ShimNOCTile";
         throw DesignError(fmt::format("{}: no {} has sufficient DMA capacity for {} input/{} output channels {} {}",
-                                      link_name(*link), type, need.first, need.second,
-                                      link->tile.col ? "at column" : "near centroid column", target));
+                                      nc.name(), type, need.first, need.second,
+                                      tile.col ? "at column" : "near centroid column", target));
     }
-    plan.tile = *best;
     reserve(reserved, *best, need);
-    if (kind == TileKind::Compute) ctx.worker_tiles.insert(plan.tile);
+    if (kind == TileKind::Compute) ctx.worker_tiles.insert(*best);
+    if (nc.link)
+        nc.link->tile = *best;
+    else
+        ctx.logical_tile[nc.low->tile.logical] = *best;
 }
 
 TileCoord runtime_endpoint_tile(ResolveContext& ctx, EndpointState* ep, Direction shim_dir, int preferred_col) {
@@ -286,7 +307,13 @@ void place_buffers(ResolveContext& ctx) {
     for (auto* w : ctx.workers) {
         const TileCoord wt = ctx.worker_tile[w];
         for (const auto& b : w->buffers) {
-            const TileCoord bt = b->tile && b->tile->pinned() ? b->tile->coord() : wt;
+            // A Buffer on a Tile some low-level object also names goes where that Tile was placed.
+            TileCoord bt = wt;
+            if (b->tile && b->tile->pinned())
+                bt = b->tile->coord();
+            else if (const auto lt = b->tile ? ctx.logical_tile.find(b->tile->logical) : ctx.logical_tile.end();
+                     lt != ctx.logical_tile.end())
+                bt = lt->second;
             if (!dev.contains(bt) || dev.kind_at(bt) != TileKind::Compute)
                 throw DesignError(
                     fmt::format("buffer '{}': tile {} is not a compute tile of {}", b->name, tile_str(bt), dev.name));
@@ -327,18 +354,24 @@ void place_barriers(ResolveContext& ctx) {
 
 void place_links(ResolveContext& ctx) {
     Reserved reserved;
-    // SequentialPlacer::place: fully pinned tiles first, in program order ...
+    // SequentialPlacer::place: fully pinned tiles first, in program order (the low-level flows'
+    // ends on pinned tiles take their channels there) ...
+    for (const auto& [t, need] : ctx.pinned_flow_need) reserve(reserved, t, need);
     for (auto& plan : ctx.links)
         if (plan.link->tile.pinned()) place_pinned_link(ctx, plan, reserved);
-    // ... then placeNonCoreLogicalTiles: the others by descending channel demand (stable).
-    std::vector<LinkPlan*> order;
+    // ... then placeNonCoreLogicalTiles: the other non-core logical tiles (links, then the
+    // low-level objects' mem and shim tiles, as IRON emits them) by descending channel demand
+    // (stable).
+    std::vector<NonCore> order;
     for (auto& plan : ctx.links)
-        if (!plan.link->tile.pinned()) order.push_back(&plan);
-    std::stable_sort(order.begin(), order.end(), [](const LinkPlan* a, const LinkPlan* b) {
-        const auto da = link_demand(*a->link), db = link_demand(*b->link);
+        if (!plan.link->tile.pinned()) order.push_back({&plan, nullptr});
+    for (auto& r : ctx.logical_requests)
+        if (r.kind != TileKind::Compute) order.push_back({nullptr, &r});
+    std::stable_sort(order.begin(), order.end(), [](const NonCore& a, const NonCore& b) {
+        const auto da = a.need(), db = b.need();
         return da.first + da.second > db.first + db.second;
     });
-    for (auto* plan : order) place_unpinned_link(ctx, *plan, reserved);
+    for (auto& nc : order) place_unpinned(ctx, nc, reserved);
 }
 
 int preferred_column(ResolveContext& ctx, FifoState* f, EndpointState* self) {

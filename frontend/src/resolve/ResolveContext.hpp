@@ -21,6 +21,16 @@ struct LinkPlan {
     std::map<FifoState*, int> mm2s_of; ///< MM2S channel of each output fifo
 };
 
+/// An unplaced Tile that low-level objects name (one per Tile::logical, in first-use order): what
+/// the placer needs to place it as aie-place-tiles places a logical tile (LowLevelPlacement).
+struct LogicalTileRequest {
+    Tile tile; ///< its kind and any column/row constraint
+    model::TileKind kind = model::TileKind::Mem;
+    std::string who; ///< the first object naming it, for messages
+    std::pair<int, int> need{0, 0}; ///< S2MM, MM2S DMA channels its flow ends take
+    std::vector<std::vector<Tile>> flows; ///< per flow through it: the flow's other ends
+};
+
 struct ResolveContext {
     ResolveContext(const Program& program, const ResolveOptions& opts);
 
@@ -40,13 +50,18 @@ struct ResolveContext {
     AcquireTable retained, released;
     std::map<WorkerState*, model::TileCoord> worker_tile;
     std::map<WorkerState*, int> worker_core; ///< index into net.cores
-    std::set<model::TileCoord> worker_tiles; ///< compute tiles taken (workers, links)
+    std::set<model::TileCoord> worker_tiles; ///< compute tiles taken (workers, links, low-level objects)
     std::map<int, int> buffer_of; ///< Buffer uid -> NetBuffer index
     std::map<int, std::vector<int>> barrier_locks; ///< WorkerRuntimeBarrier uid -> its lock per worker
     std::map<int, model::StreamEndpoint> shim_alloc; ///< runtime endpoint uid -> shim channel
     /// Flow/PacketFlow shim_symbol -> its shim channel (aie.shim_dma_allocation @symbol)
     std::map<std::string, model::StreamEndpoint> shim_symbols;
     std::map<int, int> lock_of; ///< Lock uid -> NetLock index
+    /// The unplaced Tiles of the low-level objects, and where each was placed (by Tile::logical).
+    std::vector<LogicalTileRequest> logical_requests;
+    std::map<std::uint64_t, model::TileCoord> logical_tile;
+    /// DMA channels (S2MM, MM2S) the low-level flows' ends take on pinned tiles.
+    std::map<model::TileCoord, std::pair<int, int>> pinned_flow_need;
     /// (worker, Lock uid) -> what its traced body did to that Lock; only for bodies traced to the
     /// end (an unfinished trace leaves both uses assumed).
     std::map<std::pair<WorkerState*, int>, std::pair<bool, bool>> user_lock_use;

@@ -7,6 +7,7 @@
 #include "resolve/FifoLowering.hpp"
 #include "resolve/LinkLowering.hpp"
 #include "resolve/LowLevelLowering.hpp"
+#include "resolve/LowLevelPlacement.hpp"
 #include "resolve/PacketRouter.hpp"
 #include "resolve/Placement.hpp"
 #include "resolve/ResolveContext.hpp"
@@ -81,6 +82,11 @@ model::Netlist Resolver::run() {
     apply_depth_overrides(ctx);
     place_workers(ctx);
     lower_cascades(ctx);
+    // Tiles, as aie-place-tiles places the logical tiles: the low-level objects' unplaced compute
+    // tiles after the workers, then links and unplaced mem/shim tiles together; then what is on them.
+    collect_logical_tiles(ctx);
+    place_logical_compute_tiles(ctx);
+    place_links(ctx);
     place_locks(ctx);
     place_scratchpad_params(ctx);
     place_buffers(ctx);
@@ -90,7 +96,6 @@ model::Netlist Resolver::run() {
     lower_packet_flows(ctx);
     lower_tile_dmas(ctx);
     check_packet_sources(ctx);
-    place_links(ctx);
     reserve_pinned_channels(ctx);
     for (auto* f : ctx.fifos) lower_fifo(ctx, f);
     for (auto& l : ctx.links) lower_link(ctx, l);

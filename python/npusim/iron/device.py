@@ -66,12 +66,16 @@ class Tile:
     """IRON Tile(col=None, row=None): a pinned tile, or a tile kind left to the placer."""
 
     def __init__(self, col=None, row=None, allocation_scheme=None, tile_type=None):
-        # tile_type (AIETileType) is implied by the row on npusim's devices
+        # tile_type (AIETileType) is implied by the row on npusim's devices. An unplaced Tile is one
+        # logical tile of its own: every Lock, Buffer, TileDma, Flow end and Worker given this object
+        # lands on one tile (IRON: one aie.logical_tile per Tile object); a compute tile by default.
         self.col, self.row = col, row
         if col is not None and row is not None:
             self._native = _npusim.Tile(int(col), int(row))
         else:
-            self._native = _npusim.Tile.any_compute()
+            kind = getattr(tile_type, "value", None) or "core"
+            self._native = _npusim.Tile.unplaced(kind, None if col is None else int(col),
+                                                 None if row is None else int(row))
 
     def __repr__(self):
         return f"Tile({self.col}, {self.row})"

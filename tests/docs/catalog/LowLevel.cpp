@@ -126,9 +126,46 @@ void add_lowlevel(Catalog& c) {
                  rt.add_tile_dma(TileDma(kCore, {DmaChannel{DMAChannelDir::S2MM, 0, {Bd{.buffer = b}}}}, "rx2"));
                  resolve(Program("npu1_1col", rt, {})));
     c.site("frontend/src/resolve/LowLevelLowering.cpp");
+    c.site("frontend/src/resolve/LowLevelPlacement.cpp");
+    // python/iron/device/device.py resolve_tile: an unplaced Tile needs its type.
+    NPUSIM_ERROR(c, "lowlevel.tile_type_unset", kDesign,
+                 "lock 'e': Cannot resolve Tile(?): tile_type must be set or inferred from coordinates.",
+                 resolve_low({.locks = {Lock(Tile(), std::nullopt, 1, "e"), Lock(kCore, std::nullopt, 0, "f")}}));
+    // AIEPlacer.cpp SequentialPlacer::place (l.339-373): an unplaced compute logical tile with no
+    // free compute tile; the four workers take npu1_1col's four.
     NPUSIM_ERROR(
-        c, "lowlevel.tile_unplaced", kDesign, "lock 'e': its tile must be placed (Tile(col, row)), not AnyComputeTile",
-        resolve_low({.locks = {Lock(AnyComputeTile, std::nullopt, 1, "e"), Lock(kCore, std::nullopt, 0, "f")}}));
+        c, "lowlevel.no_compute_tile", kDesign,
+        "Flow Tile(0,0) DMA:0 -> AnyComputeTile DMA:0: no available compute tiles for placement (4 compute tiles "
+        "of npu1_1col, all taken)",
+        resolve_low({.locks = {Lock(AnyComputeTile, std::nullopt, 1, "e"), Lock(AnyComputeTile, std::nullopt, 0, "f")},
+                     .flows = {Flow(kShim, AnyComputeTile, {.shim_symbol = "in"})},
+                     .workers = {Worker([] {}, {.while_true = false}), Worker([] {}, {.while_true = false}),
+                                 Worker([] {}, {.while_true = false}), Worker([] {}, {.while_true = false})},
+                     .dma_tile = AnyComputeTile}));
+    NPUSIM_ERROR(c, "lowlevel.compute_tile_constraint", kDesign,
+                 "Flow Tile(0,0) DMA:0 -> Tile(1,?) DMA:0: no compute tile available matching constraint (1, ?)", [] {
+                     Tile col1 = Tile::any(TileKind::Compute);
+                     col1.col = 1;
+                     resolve_low({.locks = {Lock(col1, std::nullopt, 1, "e"), Lock(col1, std::nullopt, 0, "f")},
+                                  .flows = {Flow(kShim, col1, {.shim_symbol = "in"})},
+                                  .dma_tile = col1});
+                 }());
+    c.site("frontend/src/resolve/Placement.cpp");
+    // AIEPlacer.cpp placeNonCoreTileByCentroid (l.1249-1266): six flows into the one mem tile's
+    // six S2MM channels leave none for the unplaced mem tile's flow end.
+    NPUSIM_ERROR(
+        c, "lowlevel.no_mem_tile", kDesign,
+        "Flow Tile(0,0) DMA:1 -> AnyMemTile DMA:0: no MemTile has sufficient DMA capacity for 1 input/0 output "
+        "channels near centroid column 0",
+        [] {
+            std::vector<Flow> flows{Flow(kShim, AnyMemTile, {.src_channel = 1})};
+            for (int k = 0; k < 6; ++k) flows.push_back(Flow(kShim, Tile(0, 1), {.dst_channel = k}));
+            resolve_low({.flows = flows});
+        }());
+    c.site("frontend/src/resolve/LowLevelLowering.cpp");
+    c.internal("lowlevel.tile_not_placed", "lock 'e': its tile AnyMemTile was not placed",
+               "collect_logical_tiles gathers the Tile of every Lock, Buffer, TileDma and flow end before "
+               "low_level_tile reads where it went, so each unplaced Tile has its place");
     NPUSIM_ERROR(c, "lowlevel.tile_off_device", kDesign, "lock 'e': tile Tile(5,2) is not a tile of npu1_1col",
                  resolve_low({.locks = {Lock(Tile(5, 2), std::nullopt, 1, "e"), Lock(kCore, std::nullopt, 0, "f")}}));
     NPUSIM_ERROR(c, "lowlevel.core_buffer_reach", kDesign,
@@ -242,10 +279,10 @@ void add_lowlevel(Catalog& c) {
     NPUSIM_ERROR(c, "packet.channel_range", kDesign,
                  "PacketFlow(3) Tile(0,2) DMA:0 -> Tile(0,0) DMA:2: shim tile (0,0) has 2 S2MM DMA channels (0..1)",
                  resolve_pk({.flows = {PacketFlow(3, kCore, kShim, {.dst_channel = 2})}}));
-    NPUSIM_ERROR(
-        c, "packet.tile_unplaced", kDesign,
-        "PacketFlow(3) Tile(0,2) DMA:0 -> Tile(?) DMA:0: its tile must be placed (Tile(col, row)), not Tile(?)",
-        resolve_pk({.flows = {PacketFlow(3, kCore, Tile())}}));
+    NPUSIM_ERROR(c, "packet.tile_unplaced", kDesign,
+                 "PacketFlow(3) Tile(0,2) DMA:0 -> Tile(?) DMA:0: Cannot resolve Tile(?): tile_type must be set or "
+                 "inferred from coordinates.",
+                 resolve_pk({.flows = {PacketFlow(3, kCore, Tile())}}));
     NPUSIM_ERROR(c, "packet.tile_off_device", kDesign,
                  "PacketFlow(3) Tile(0,2) DMA:0 -> Tile(5,0) DMA:0: tile Tile(5,0) is not a tile of npu1_1col",
                  resolve_pk({.flows = {PacketFlow(3, kCore, Tile(5, 0))}}));

@@ -2,6 +2,7 @@
 // Tile placement requests: a concrete tile, or "any tile of this kind" left to the placer.
 #include "npusim/model/DeviceSpec.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -20,6 +21,9 @@ const char* alloc_scheme_name(AllocScheme s);
 /// Parse "bank-aware" / "basic-sequential"; nullopt for anything else.
 std::optional<AllocScheme> parse_alloc_scheme(const std::string& s);
 
+/// A fresh logical tile identity (process-wide; it names no object, only tells tiles apart).
+std::uint64_t next_logical_tile();
+
 struct Tile {
     std::optional<int> col; ///< empty: let the placer choose
     std::optional<int> row;
@@ -27,6 +31,12 @@ struct Tile {
     /// IRON Tile(allocation_scheme=...): the tile attribute `allocation_scheme`, which overrides
     /// aiecc's `--alloc-scheme` for this tile (AIEAssignBuffers.cpp); empty: use the flag.
     std::optional<AllocScheme> allocation_scheme;
+    /// Which logical tile this is, as IRON's Tile object is one `aie.logical_tile`
+    /// (python/iron/device/device.py resolve_tile dedups by the object's identity): a copy is the
+    /// same logical tile, each construction a new one. Low-level objects (Lock, Buffer, TileDma,
+    /// Flow and PacketFlow ends) that name one unplaced Tile are placed together on one tile;
+    /// AnyMemTile / AnyComputeTile / AnyShimTile are each one such tile, as IRON's singletons.
+    std::uint64_t logical = next_logical_tile();
 
     Tile() = default;
     Tile(int c, int r) : col(c), row(r) {}
