@@ -6,7 +6,7 @@
 #                                    documentation catalogs, the Python suites, the installed
 #                                    project, the header checks, the real consumers of the outputs
 #                                    (external) and the CLI end to end;
-#                                 2. the sanitizer build (build-asan/: AddressSanitizer + UBSan, -O1)
+#                                 2. the sanitizer build (build-asan/: AddressSanitizer + UBSan, -Og)
 #                                    of the libraries and the unit and integration suites, and those
 #                                    suites with the CLI's end-to-end tests.
 #                                 Every test runs once except the CLI's end-to-end ones (in both).
@@ -104,9 +104,11 @@ ctest --test-dir "$build" --output-on-failure -j"$jobs" --timeout 300 "$@"
 stage "Release suite" "$start"
 if [ "${NPUSIM_ASAN:-1}" != "0" ]; then
     start=$(date +%s)
-    # The libraries at -O1 (what ASan's manual recommends), the test sources at -O0: they are checks
-    # and small references, and the sanitizer stage is about the libraries' memory.
-    configure "$asan" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O1 -DNPUSIM_SANITIZE=ON \
+    # The libraries at -Og, the test sources at -O0: they are checks and small references, and the
+    # sanitizer stage is about the libraries' memory. ASan's manual asks for -O1 for speed; -Og
+    # compiles the sanitized libraries in about 70% of -O1's time (Cli.cpp 10.0 s against 14.0 s
+    # of CPU) and keeps every check, so the stage is shorter overall (docs/testing.md).
+    configure "$asan" -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-Og -DNPUSIM_SANITIZE=ON \
         -DNPUSIM_TEST_OPTIMIZATION=-O0 -DNPUSIM_BUILD_TESTS=ON -DNPUSIM_BUILD_BENCH=OFF
     cmake --build "$asan" -j"$jobs"
     stage "sanitizer build (ASan+UBSan)" "$start"
