@@ -11,6 +11,7 @@
 // Golden: a plain scalar model of the kernel (decode C, add each 8x8 block product exactly scaled,
 // quantize back with truncation after every K tile), compared byte for byte.
 #include "Design.hpp"
+#include "MatmulCommon.hpp"
 
 #include "npusim/aie_kernels.hpp"
 #include "npusim/harness/AieKernel.hpp"
@@ -208,20 +209,9 @@ DesignSpec make_matmul_bfp16() {
         auto memB = inB.cons().forward({.name = "memB"});
         auto outC = memC.cons().forward({.name = "outC"});
         const std::int64_t tiles = (M / m) * (N / n), ksteps = K / k;
+        // The single-core matmul's loop nest (one C tile zeroed, then K / k A/B pairs accumulated).
         Worker w(
-            [tiles, ksteps](ObjectFifoHandle a, ObjectFifoHandle b, ObjectFifoHandle c, Kernel mm, Kernel zero) {
-                for (std::int64_t i = 0; i < tiles; ++i) {
-                    auto ec = c.acquire(1);
-                    zero(ec);
-                    for (std::int64_t j = 0; j < ksteps; ++j) {
-                        auto ea = a.acquire(1), eb = b.acquire(1);
-                        mm(ea, eb, ec);
-                        a.release(1);
-                        b.release(1);
-                    }
-                    c.release(1);
-                }
-            },
+            matmul::core_body(tiles, ksteps),
             fn_args(memA.cons(), memB.cons(), memC.prod(), bfp_matmul_kernel(m, k, n, o.kernels),
                     bfp_zero_kernel(m, n, o.kernels)),
             {.stack_size = 0xD00, .name = "matmul"});
