@@ -1,11 +1,12 @@
-// manual_switchbox: the data path of mlir-aie programming_examples/basic/manual_switchbox, written
-// for npusim. The shim's MM2S 0 streams `a` into a compute tile's S2MM 0 (a hand-written BD and lock
-// pair); the worker copies the buffer; the compute MM2S 0 streams it back to the shim's S2MM 0,
-// which writes `c`. The shim side is programmed by registers, as upstream does: two npu_writebd,
-// their npu_address_patch, two npu_push_queue and an npu_sync on the S2MM. Upstream also pins each
-// switchbox connection by hand (aie.switchbox / aie.shim_mux); npusim has no manual-switchbox
-// API, so the two Flows are routed by its router (the same single-column path: shim, mem tile,
-// compute tile). Golden: c == a.
+// manual_switchbox: mlir-aie programming_examples/basic/manual_switchbox, written for npusim. The
+// shim's MM2S 0 streams `a` into a compute tile's S2MM 0 (a hand-written BD and lock pair); the
+// worker copies the buffer; the compute MM2S 0 streams it back to the shim's S2MM 0, which writes
+// `c`. Every stream-switch hop is pinned by hand, as upstream pins them (aie.shim_mux and one
+// aie.switchbox per tile of the column: Switchbox / ShimMux), so no route comes from the router:
+// shim mux DMA 0 -> North 3, shim switch South 3 -> North 1, mem tile South 1 -> North 1, compute
+// tile South 1 -> DMA 0, and back DMA 0 -> South 0, North 0 -> South 0, North 0 -> South 2, mux
+// North 2 -> DMA 0. The shim side is programmed by registers, as upstream does: two npu_writebd,
+// their npu_address_patch, two npu_push_queue and an npu_sync on the S2MM. Golden: c == a.
 #include "Design.hpp"
 
 #include "npusim/model/RegisterMap.hpp"
@@ -19,8 +20,8 @@ using namespace npusim::iron;
 DesignSpec make_manual_switchbox() {
     DesignSpec s;
     s.name = "manual_switchbox";
-    s.description = "register-level runtime sequence: a compute-tile copy whose shim side is hand-written BDs, "
-                    "queue pushes and a sync";
+    s.description = "hand-pinned switchbox routes (aie.switchbox / aie.shim_mux) and a register-level runtime "
+                    "sequence: a compute-tile copy whose shim side is hand-written BDs, queue pushes and a sync";
     s.params = {{"n", 64, "i32 elements in the tensors"}};
     s.devices = every_device();
     s.kernels_note = "no kernel: the worker body copies the buffer itself";
@@ -61,8 +62,12 @@ DesignSpec make_manual_switchbox() {
                 npu_sync(0, 0, 0, 0, 1, 1);
             },
             fn_args(ty, ty));
-        rt.add_flow(Flow(shim, core));
-        rt.add_flow(Flow(core, shim));
+        using B = WireBundle;
+        const Tile mem(0, 1);
+        rt.add_switchbox(ShimMux(shim, {{B::DMA, 0, B::North, 3}, {B::North, 2, B::DMA, 0}}));
+        rt.add_switchbox(Switchbox(shim, {{B::South, 3, B::North, 1}, {B::North, 0, B::South, 2}}));
+        rt.add_switchbox(Switchbox(mem, {{B::South, 1, B::North, 1}, {B::North, 0, B::South, 0}}));
+        rt.add_switchbox(Switchbox(core, {{B::South, 1, B::DMA, 0}, {B::DMA, 0, B::South, 0}}));
         for (const auto& l : {in_prod, in_cons, out_prod, out_cons}) rt.add_lock(l);
         rt.add_tile_dma(dma);
 

@@ -152,6 +152,12 @@ void Runtime::add_tile_dma(const TileDma& d) {
     state_->tile_dmas.push_back(d.state());
 }
 
+void Runtime::add_switchbox(const Switchbox& s) {
+    for (const auto& x : state_->switchboxes)
+        if (x == s.state()) return;
+    state_->switchboxes.push_back(s.state());
+}
+
 void Runtime::reject_fifo(const std::string& fifo) const {
     throw DesignError(fmt::format("Runtime: fifo '{}' was passed itself; pass a handle (prod() or cons())", fifo));
 }

@@ -7,9 +7,14 @@
 #include "npusim/frontend/Flow.hpp"
 #include "npusim/frontend/Lock.hpp"
 #include "npusim/frontend/Runtime.hpp"
+#include "npusim/frontend/Switchbox.hpp"
 #include "npusim/frontend/TileDma.hpp"
 
+#include "npusim/model/Error.hpp"
+
+#include <fmt/format.h>
 #include <optional>
+#include <tuple>
 
 namespace npusim::python {
 
@@ -72,6 +77,25 @@ void bind_low_level(py::module_& m) {
     m.def("runtime_add_flow", [](iron::Runtime& rt, const iron::Flow& f) { rt.add_flow(f); });
     m.def("runtime_add_lock", [](iron::Runtime& rt, const iron::Lock& l) { rt.add_lock(l); });
     m.def("runtime_add_tile_dma", [](iron::Runtime& rt, const iron::TileDma& d) { rt.add_tile_dma(d); });
+    // aie.dialects.aie switchbox / shim_mux with their connect(src_bundle, src_channel, dst_bundle,
+    // dst_channel) calls: bundles as WireBundle values (AIEAttrs.td, the enum's .value in Python).
+    m.def(
+        "runtime_add_switchbox",
+        [](iron::Runtime& rt, const iron::Tile& tile, bool shim_mux,
+           const std::vector<std::tuple<int, int, int, int>>& connects) {
+            std::vector<iron::Connect> cs;
+            for (const auto& [sb, sc, db, dc] : connects) {
+                const auto s = model::wire_bundle_from_int(sb), d = model::wire_bundle_from_int(db);
+                if (!s || !d)
+                    throw npusim::DesignError(fmt::format("connect: wire bundle {} is not a WireBundle (0..10)", s ? db : sb));
+                cs.push_back({*s, sc, *d, dc});
+            }
+            if (shim_mux)
+                rt.add_switchbox(iron::ShimMux(tile, std::move(cs)));
+            else
+                rt.add_switchbox(iron::Switchbox(tile, std::move(cs)));
+        },
+        py::arg("rt"), py::arg("tile"), py::arg("shim_mux"), py::arg("connects"));
     m.def(
         "shim_dma_single_bd_task",
         [](const std::string& symbol, const iron::RuntimeData& mem, std::optional<iron::TensorAccessPattern> tap,

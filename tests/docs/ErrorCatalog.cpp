@@ -150,6 +150,7 @@ const Catalog& catalog() {
         add_resolve(k);
         add_lowlevel(k);
         add_raw_sequence(k);
+        add_switchbox(k);
         add_model(k);
         add_simulation(k);
         add_harness(k);

@@ -116,6 +116,7 @@ void add_design_api(Catalog& c);
 void add_resolve(Catalog& c);
 void add_lowlevel(Catalog& c);
 void add_raw_sequence(Catalog& c);
+void add_switchbox(Catalog& c);
 void add_model(Catalog& c);
 void add_simulation(Catalog& c);
 void add_harness(Catalog& c);

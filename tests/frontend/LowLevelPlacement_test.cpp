@@ -144,3 +144,34 @@ TEST_CASE("unplaced low-level objects export one aie.logical_tile per Tile, with
     CHECK_THAT(m, Catch::Contains("aie.memtile_dma(%logical_mem) {"));
     CHECK_THAT(m, Catch::Contains("aie.lock(%logical_mem) {init = 1 : i32, sym_name = \"relay_empty\"}"));
 }
+
+TEST_CASE("pinned low-level objects: an unpinned worker does not take a compute tile a pinned Lock, TileDma or "
+          "Buffer names",
+          "[frontend][lowlevel][placement]") {
+    // aie-place-tiles places every fully pinned logical tile before any unpinned one, workers
+    // included (SequentialPlacer::place sorts them first, AIEPlacer.cpp l.252-312), and a placed
+    // compute tile leaves the free ones (recordPlacement l.835-838): the worker goes to (0,3). npusim
+    // placed the unpinned workers first, so the worker took (0,2), the tile the low-level objects name.
+    const Tile core(0, 2);
+    Buffer buf(kLlpI32, "pin_buf", {}, core);
+    Lock empty(core, std::nullopt, 1, "pin_empty"), full(core, std::nullopt, 0, "pin_full");
+    SECTION("a Lock") {
+        Runtime rt([](RuntimeData) {}, fn_args(kLlpI32));
+        rt.add_lock(full);
+        const auto net = Program("npu1", rt, {Worker([] {}, {.while_true = false})}, "pin_lock").resolve();
+        REQUIRE(net.cores.size() == 1);
+        CHECK(net.cores[0].tile == model::TileCoord{0, 3});
+        CHECK(llp_lock(net, "pin_full").tile == model::TileCoord{0, 2});
+    }
+    SECTION("a TileDma with its Buffer") {
+        Runtime rt([](RuntimeData) {}, fn_args(kLlpI32));
+        rt.add_flow(Flow(Tile(0, 0), core, {.shim_symbol = "in"}));
+        rt.add_tile_dma(TileDma(
+            core, {DmaChannel{DMAChannelDir::S2MM, 0, {Bd{.buffer = buf, .acquires = {{empty}}, .releases = {{full}}}}}},
+            "pin_rx"));
+        const auto net = Program("npu1", rt, {Worker([] {}, {.while_true = false})}, "pin_dma").resolve();
+        REQUIRE(net.cores.size() == 1);
+        CHECK(net.cores[0].tile == model::TileCoord{0, 3});
+        CHECK(llp_buffer(net, "pin_buf").tile == model::TileCoord{0, 2});
+    }
+}

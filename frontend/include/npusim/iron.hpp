@@ -20,6 +20,7 @@
 #include "npusim/frontend/Program.hpp"
 #include "npusim/frontend/RawSequence.hpp"
 #include "npusim/frontend/Runtime.hpp"
+#include "npusim/frontend/Switchbox.hpp"
 #include "npusim/frontend/ScratchpadParameter.hpp"
 #include "npusim/frontend/ShimTasks.hpp"
 #include "npusim/frontend/TensorAccessPattern.hpp"

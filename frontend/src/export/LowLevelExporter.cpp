@@ -56,6 +56,35 @@ void LowLevelExporter::emit_tiles() {
     }
     for (const auto& td : rt_.tile_dmas) tile_(td->tile);
     for (const auto& l : rt_.locks) tile_(l->tile);
+    for (const auto& sb : rt_.switchboxes) tile_(sb->tile);
+}
+
+// aie.switchbox(%t) { aie.connect<South : 1, DMA : 0> ... } (AIEOps.td SwitchboxOp, ShimMuxOp,
+// ConnectOp: bundles as WireBundle enum values in the generic form); both yield an index and end
+// in the aie.end the pretty form elides.
+void LowLevelExporter::emit_switchboxes() {
+    for (const auto& sb : rt_.switchboxes) {
+        const char* name = sb->shim_mux ? "shim_mux" : "switchbox";
+        const int tile = tile_(sb->tile);
+        Op op;
+        op.result = ids_.next();
+        op.hint = name;
+        op.text = {lit(fmt::format("aie.{}(", name)), ref(tile), lit(")")};
+        op.regions.emplace_back();
+        for (const auto& c : sb->connects) {
+            Op k;
+            k.text = {lit(fmt::format("aie.connect<{} : {}, {} : {}>", model::wire_bundle_name(c.src_bundle),
+                                      c.src_channel, model::wire_bundle_name(c.dst_bundle), c.dst_channel))};
+            k.gen = generic("aie.connect", {},
+                            {fmt::format("dest_bundle = {} : i32", static_cast<int>(c.dst_bundle)),
+                             fmt::format("dest_channel = {} : i32", c.dst_channel),
+                             fmt::format("source_bundle = {} : i32", static_cast<int>(c.src_bundle)),
+                             fmt::format("source_channel = {} : i32", c.src_channel)});
+            op.regions.back().ops.push_back(std::move(k));
+        }
+        op.gen = generic(fmt::format("aie.{}", name), {tile}, {}, "index", "aie.end");
+        device_.ops.push_back(std::move(op));
+    }
 }
 
 // flow.py _emit_shim_dma_alloc: MM2S on the source when it is a shim tile, else S2MM on the

@@ -32,6 +32,10 @@ public:
     /// aie.buffer for the TileDma programs' buffers (each once; `done` is shared with the workers').
     void emit_dma_buffers(std::set<const BufferState*>& done);
     void emit_tile_dmas();
+    /// aie.shim_mux / aie.switchbox with their aie.connect ops, for every Runtime.add_switchbox
+    /// (upstream's manual_switchbox emits them from Resolvables among a Worker's fn_args, after the
+    /// TileDma programs' buffers).
+    void emit_switchboxes();
 
 private:
     void emit_lock(const LockState& l);

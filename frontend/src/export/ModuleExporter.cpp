@@ -320,6 +320,7 @@ Op ModuleExporter::build() {
         for (const auto& l : w.state()->locks) worker_locks.push_back(l.get());
     low.emit_locks(worker_locks);
     low.emit_dma_buffers(buffers_done_);
+    low.emit_switchboxes();
     std::vector<Region> bodies;
     emit_buffers_and_kernels(bodies);
     emit_cores(bodies);

@@ -114,23 +114,38 @@ void collect_logical_tiles(ResolveContext& ctx) {
         for (const auto& [t, c] : f.dsts) add_end(t, c, false, srcs, f.who);
     }
     for (const auto& d : rt.tile_dmas) use(d->tile, fmt::format("TileDma '{}'", d->name));
-    // A pinned compute tile a low-level object names is a placed CoreTile logical tile: the
-    // placer takes it out of the free compute tiles (recordPlacement, AIEPlacer.cpp l.835-838).
-    auto pinned_compute = [&](const Tile& t) {
-        if (t.pinned() && ctx.dev.contains(t.coord()) && ctx.dev.kind_at(t.coord()) == TileKind::Compute)
-            ctx.worker_tiles.insert(t.coord());
-    };
-    for (const auto& f : low_level_flows(ctx)) {
-        for (const auto& [t, c] : f.srcs) pinned_compute(t);
-        for (const auto& [t, c] : f.dsts) pinned_compute(t);
-    }
-    for (const auto& d : rt.tile_dmas) pinned_compute(d->tile);
-    for (auto* l : all_locks(ctx)) pinned_compute(l->tile);
     for (auto* l : all_locks(ctx)) use(l->tile, fmt::format("lock '{}'", l->name));
     for (const auto& d : rt.tile_dmas)
         for (const auto& ch : d->channels)
             for (const auto& bd : ch.bds)
                 if (const auto& b = bd.buffer.state(); b->tile) use(*b->tile, fmt::format("buffer '{}'", b->name));
+}
+
+void reserve_pinned_low_level_tiles(ResolveContext& ctx) {
+    // A pinned compute tile a low-level object names is a placed CoreTile logical tile: the placer
+    // takes it out of the free compute tiles (recordPlacement, AIEPlacer.cpp l.835-838) before it
+    // places any unpinned one, workers included (SequentialPlacer::place sorts fully pinned logical
+    // tiles first, AIEPlacer.cpp l.252-312).
+    auto pinned_compute = [&](const Tile& t) {
+        if (t.pinned() && ctx.dev.contains(t.coord()) && ctx.dev.kind_at(t.coord()) == TileKind::Compute)
+            ctx.worker_tiles.insert(t.coord());
+    };
+    const auto& rt = *ctx.program.runtime().state();
+    for (const auto& f : low_level_flows(ctx)) {
+        for (const auto& [t, c] : f.srcs) pinned_compute(t);
+        for (const auto& [t, c] : f.dsts) pinned_compute(t);
+    }
+    for (const auto& d : rt.tile_dmas) {
+        pinned_compute(d->tile);
+        for (const auto& ch : d->channels)
+            for (const auto& bd : ch.bds)
+                if (const auto& b = bd.buffer.state(); b->tile) pinned_compute(*b->tile);
+    }
+    for (auto* l : all_locks(ctx)) pinned_compute(l->tile);
+    for (auto* w : ctx.workers)
+        for (const auto& b : w->buffers)
+            if (b->tile) pinned_compute(*b->tile);
+    for (const auto& sb : rt.switchboxes) pinned_compute(sb->tile);
 }
 
 void place_logical_compute_tiles(ResolveContext& ctx) {

@@ -296,6 +296,8 @@ TileCoord mem_endpoint_tile(ResolveContext& ctx, EndpointState* ep, int preferre
 void place_workers(ResolveContext& ctx) {
     for (auto* w : ctx.workers)
         if (w->opts.tile.pinned()) place_pinned_worker(ctx, w);
+    // Tiles pinned low-level objects name are taken before any unpinned worker is placed.
+    reserve_pinned_low_level_tiles(ctx);
     const auto compute = ctx.dev.tiles_of(TileKind::Compute);
     for (auto* w : ctx.workers)
         if (!w->opts.tile.pinned()) place_unpinned_worker(ctx, w, compute);

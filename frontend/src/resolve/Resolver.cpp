@@ -15,6 +15,7 @@
 #include "resolve/SequenceLowering.hpp"
 #include "resolve/StaticChecks.hpp"
 #include "resolve/StreamRouter.hpp"
+#include "resolve/SwitchboxLowering.hpp"
 #include "resolve/SymbolTable.hpp"
 #include "resolve/TileMemoryAllocator.hpp"
 #include "resolve/TraceLowering.hpp"
@@ -65,7 +66,9 @@ void allocate_memory(ResolveContext& ctx) {
 
 void route_flows(ResolveContext& ctx) {
     StreamRouter router(ctx.dev);
-    for (auto& f : ctx.net.flows) router.route(f);
+    reserve_pinned_routes(ctx, router);
+    for (auto& f : ctx.net.flows)
+        if (!f.pinned_route) router.route(f);
     route_packet_flows(ctx, router);
 }
 
@@ -95,6 +98,7 @@ model::Netlist Resolver::run() {
     lower_flows(ctx);
     lower_packet_flows(ctx);
     lower_tile_dmas(ctx);
+    lower_switchboxes(ctx);
     check_packet_sources(ctx);
     reserve_pinned_channels(ctx);
     for (auto* f : ctx.fifos) lower_fifo(ctx, f);

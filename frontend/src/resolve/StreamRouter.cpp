@@ -36,6 +36,16 @@ int StreamRouter::free_capacity(model::TileCoord from, model::Port dir) const {
     return it == capacity_.end() ? 0 : it->second;
 }
 
+void StreamRouter::reserve(const std::vector<std::vector<model::TileCoord>>& paths) {
+    std::set<std::pair<int, int>> used; // a broadcast's shared hops hold one connection
+    for (const auto& path : paths)
+        for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+            const std::pair<int, int> e{vertex(path[i]), vertex(path[i + 1])};
+            if (!used.insert(e).second) continue;
+            if (auto it = capacity_.find(e); it != capacity_.end() && it->second > 0) --it->second;
+        }
+}
+
 void StreamRouter::route(model::Flow& flow) {
     std::set<std::pair<int, int>> used; // edges this flow already holds (a broadcast shares them)
     std::vector<model::TileCoord> dests;

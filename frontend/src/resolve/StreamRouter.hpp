@@ -29,6 +29,9 @@ public:
                                                             std::set<std::pair<int, int>>& shared,
                                                             const std::string& who, const std::string& from,
                                                             const std::vector<std::string>& to);
+    /// Take the switch connections of a route the user pinned (a hand-written switchbox's paths):
+    /// the router routes other flows around them.
+    void reserve(const std::vector<std::vector<model::TileCoord>>& paths);
     /// Connections still free from `from` toward `dir`.
     int free_capacity(model::TileCoord from, model::Port dir) const;
 

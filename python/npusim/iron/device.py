@@ -80,6 +80,11 @@ class Tile:
     def __repr__(self):
         return f"Tile({self.col}, {self.row})"
 
+    @property
+    def op(self):
+        """IRON's Tile.op (the tile's MLIR value once resolved): npusim's ops take the Tile itself."""
+        return self
+
 
 class _AnyTile(Tile):
     def __init__(self, native, label):

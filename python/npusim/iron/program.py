@@ -42,12 +42,31 @@ class Program:
         self.name = name
         self._trace = None
         self._resolved = None
+        self._switchboxes = None
 
     def enable_trace(self, trace_size=None, workers=None, **_):
         self._trace = (int(trace_size or 0), workers)
 
+    def _register_switchboxes(self):
+        """IRON's Program resolves every Resolvable among the workers' fn_args (tiles() + resolve():
+        upstream manual_switchbox's switchbox writers); the switchboxes written are registered with the
+        runtime, once per Program."""
+        if self._switchboxes is not None:
+            return
+        from . import switchbox
+        from .worker import _flatten
+        for w in self.workers:
+            for a in _flatten(getattr(w, "fn_args", [])):
+                if callable(getattr(a, "resolve", None)) and callable(getattr(a, "tiles", None)):
+                    a.resolve()
+        self._switchboxes = switchbox.take_written()
+        for box in self._switchboxes:
+            with _Located(box.loc):
+                _npusim.runtime_add_switchbox(self.rt._native, box.tile._native, box.shim_mux, box.connects)
+
     def _native_program(self, name):
         loc = where()
+        self._register_switchboxes()
         with _Located(loc):
             p = _npusim.Program(self.device.name, self.rt._native, [w._native for w in self.workers],
                                 name=self.name or name or "design")

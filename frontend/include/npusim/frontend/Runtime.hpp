@@ -8,6 +8,7 @@
 #include "npusim/frontend/ObjectFifo.hpp"
 #include "npusim/frontend/PacketFlow.hpp"
 #include "npusim/frontend/RawSequence.hpp"
+#include "npusim/frontend/Switchbox.hpp"
 #include "npusim/frontend/TensorType.hpp"
 #include "npusim/frontend/TileDma.hpp"
 #include "npusim/frontend/Worker.hpp"
@@ -84,6 +85,7 @@ struct RuntimeState {
     std::vector<std::shared_ptr<PacketFlowState>> packet_flows; ///< add_flow(PacketFlow), in order
     std::vector<std::shared_ptr<LockState>> locks; ///< add_lock, in order
     std::vector<std::shared_ptr<TileDmaState>> tile_dmas; ///< add_tile_dma, in order
+    std::vector<std::shared_ptr<SwitchboxState>> switchboxes; ///< add_switchbox (and ShimMux), in order
     std::function<void()> run;
     bool strict_task_groups = true;
 };
@@ -191,6 +193,9 @@ public:
     void add_lock(const Lock& l) { add_lock(l.state()); }
     void add_lock(const std::shared_ptr<detail::LockState>& l);
     void add_tile_dma(const TileDma& d);
+    /// A hand-written aie.switchbox or aie.shim_mux (Switchbox.hpp): its connections are the stream
+    /// routes, not the router's; upstream hands them to a Worker's fn_args as Resolvables.
+    void add_switchbox(const Switchbox& s);
     void reject_fifo(const std::string& fifo) const;
 
 private:

@@ -110,6 +110,9 @@ struct Flow {
     /// The destination is a core's stream port (Core:<dests[0].channel>; an aie_stream consumer
     /// end), not an S2MM DMA channel: the core gets the words (CoreProgram::stream_in).
     bool to_core = false;
+    /// The paths are the user's own switchbox connections (aie.switchbox / aie.connect, followed hop
+    /// by hop at resolve), not a route the router chose: the router keeps them as they are.
+    bool pinned_route = false;
     int switch_hops(std::size_t dest) const { return static_cast<int>(paths.at(dest).size()); }
 };
 
