@@ -174,4 +174,13 @@ TEST_CASE("pinned low-level objects: an unpinned worker does not take a compute 
         CHECK(net.cores[0].tile == model::TileCoord{0, 3});
         CHECK(llp_buffer(net, "pin_buf").tile == model::TileCoord{0, 2});
     }
+    SECTION("a worker's Buffer") {
+        // buffer.py l.95 Buffer.tiles(): a pinned Buffer among a worker's fn_args names its tile.
+        Runtime rt([](RuntimeData) {}, fn_args(kLlpI32));
+        Worker reader([](Buffer) {}, fn_args(buf), {.tile = Tile(0, 3), .while_true = false});
+        const auto net =
+            Program("npu1", rt, {reader, Worker([] {}, {.while_true = false})}, "pin_buf").resolve();
+        REQUIRE(net.cores.size() == 2);
+        CHECK(net.cores[1].tile == model::TileCoord{0, 4});
+    }
 }

@@ -125,7 +125,11 @@ void reserve_pinned_low_level_tiles(ResolveContext& ctx) {
     // A pinned compute tile a low-level object names is a placed CoreTile logical tile: the placer
     // takes it out of the free compute tiles (recordPlacement, AIEPlacer.cpp l.835-838) before it
     // places any unpinned one, workers included (SequentialPlacer::place sorts fully pinned logical
-    // tiles first, AIEPlacer.cpp l.252-312).
+    // tiles first, AIEPlacer.cpp l.252-312). The tiles are those IRON's resolve_program gathers
+    // before placement (python/iron/program.py l.167-188): the Flows' ends, the TileDmas' tiles, the
+    // Runtime's Locks, and the tiles() of the workers' fn_args Resolvables (a pinned Buffer's tile,
+    // buffer.py l.95; a Switchbox's tile). A TileDma BD's Buffer or a Lock only a body or a BD
+    // names is not among them.
     auto pinned_compute = [&](const Tile& t) {
         if (t.pinned() && ctx.dev.contains(t.coord()) && ctx.dev.kind_at(t.coord()) == TileKind::Compute)
             ctx.worker_tiles.insert(t.coord());
@@ -135,13 +139,8 @@ void reserve_pinned_low_level_tiles(ResolveContext& ctx) {
         for (const auto& [t, c] : f.srcs) pinned_compute(t);
         for (const auto& [t, c] : f.dsts) pinned_compute(t);
     }
-    for (const auto& d : rt.tile_dmas) {
-        pinned_compute(d->tile);
-        for (const auto& ch : d->channels)
-            for (const auto& bd : ch.bds)
-                if (const auto& b = bd.buffer.state(); b->tile) pinned_compute(*b->tile);
-    }
-    for (auto* l : all_locks(ctx)) pinned_compute(l->tile);
+    for (const auto& d : rt.tile_dmas) pinned_compute(d->tile);
+    for (const auto& l : rt.locks) pinned_compute(l->tile);
     for (auto* w : ctx.workers)
         for (const auto& b : w->buffers)
             if (b->tile) pinned_compute(*b->tile);

@@ -20,8 +20,8 @@ namespace npusim::iron::detail {
 /// tiles (ctx.pinned_flow_need). A Tile shared with an unpinned worker takes the worker's tile.
 /// DesignError for a Tile with neither kind nor row (device.py: "tile_type must be set").
 void collect_logical_tiles(ResolveContext& ctx);
-/// Take the compute tiles that pinned low-level objects name (Locks, TileDmas and their Buffers, Flow
-/// and PacketFlow ends, workers' Buffers, Switchboxes) out of the free ones, before any unpinned
+/// Take the compute tiles that pinned low-level objects name (the Runtime's Locks, TileDmas, Flow and
+/// PacketFlow ends, workers' Buffers, Switchboxes) out of the free ones, before any unpinned
 /// worker or logical tile is placed: the toolchain places fully pinned logical tiles first.
 void reserve_pinned_low_level_tiles(ResolveContext& ctx);
 /// The compute logical tiles: after the workers, each on the first free compute tile in column

@@ -95,7 +95,9 @@ void add_switchbox(Catalog& c) {
                  resolve_sb({.boxes = {ShimMux(kSbShim, {{B::DMA, 0, B::North, 3}, {B::DMA, 1, B::North, 3}})}}));
     NPUSIM_ERROR(c, "switchbox.mux_port", kDesign,
                  "shim_mux on Tile(0,0): connect<DMA : 0, North : 5>: a shim mux joins the shim DMA to fixed switch "
-                 "ports: <...>",
+                 "ports: connect<DMA : 0, North : 3>, <DMA : 1, North : 7> (MM2S) and <North : 2, DMA : 0>, <North : 3, "
+                 "DMA : 1> (S2MM), as the router writes them (AIECreatePathFindFlows.cpp L116-119, L143-146); npusim "
+                 "simulates no other shim mux connection",
                  resolve_sb({.boxes = {ShimMux(kSbShim, {{B::DMA, 0, B::North, 5}})}}));
     NPUSIM_ERROR(c, "switchbox.dead_end", kDesign,
                  "switchbox on Tile(0,1): connect<South : 1, North : 1>: sends to the switchbox of (0,2) South : 1, but "
@@ -106,8 +108,8 @@ void add_switchbox(Catalog& c) {
                  "this switch, so the connection carries nothing: the route does not connect (<...>)",
                  resolve_sb(with_core({{B::South, 1, B::DMA, 0}, {B::DMA, 0, B::South, 0}, {B::South, 4, B::North, 4}})));
     NPUSIM_ERROR(c, "switchbox.end_taken", kDesign,
-                 "switchbox route (0,2) MM2S 0 -> (0,0) S2MM 0: (0,0) S2MM 0 is already an end of Flow (0,2) DMA:0 -> "
-                 "(0,0) DMA:0<...>; a DMA channel carries one stream",
+                 "switchbox route (0,2) MM2S 0 -> (0,0) S2MM 0: (0,0) S2MM 0 is already an end of 'Flow Tile(0,2) "
+                 "DMA:0 -> Tile(0,0) DMA:0' flow; a DMA channel carries one stream",
                  resolve_sb({.flows = {Flow(kSbCore, kSbShim)}}));
 }
 
