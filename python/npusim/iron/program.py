@@ -53,13 +53,13 @@ class Program:
         runtime, once per Program."""
         if self._switchboxes is not None:
             return
-        from . import switchbox
+        from .switchbox import take_written
         from .worker import _flatten
         for w in self.workers:
             for a in _flatten(getattr(w, "fn_args", [])):
                 if callable(getattr(a, "resolve", None)) and callable(getattr(a, "tiles", None)):
                     a.resolve()
-        self._switchboxes = switchbox.take_written()
+        self._switchboxes = take_written()
         for box in self._switchboxes:
             with _Located(box.loc):
                 _npusim.runtime_add_switchbox(self.rt._native, box.tile._native, box.shim_mux, box.connects)
