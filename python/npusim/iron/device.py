@@ -77,13 +77,13 @@ class Tile:
             self._native = _npusim.Tile.unplaced(kind, None if col is None else int(col),
                                                  None if row is None else int(row))
 
-    def __repr__(self):
-        return f"Tile({self.col}, {self.row})"
-
     @property
     def op(self):
-        """IRON's Tile.op (the tile's MLIR value once resolved): npusim's ops take the Tile itself."""
+        """IRON's MLIR tile op (what aiex's dma_configure_task takes): the Tile itself here."""
         return self
+
+    def __repr__(self):
+        return f"Tile({self.col}, {self.row})"
 
 
 class _AnyTile(Tile):

@@ -1,12 +1,11 @@
-"""aie.dialects.aie under npusim: the stream-switch ops that mlir-aie's
-programming_examples/basic/manual_switchbox writes by hand (python/dialects/aie.py at 3ca0193):
+"""The manual-routing ops of aie.dialects.aie under npusim (aie_dialect.py serves them): mlir-aie's
+programming_examples/basic/manual_switchbox writes them by hand (python/dialects/aie.py at 3ca0193).
 switchbox(tile) and shim_mux(tile) decorate a body that calls connect(src_bundle, src_channel,
-dst_bundle, dst_channel) and EndOp(). Upstream emits them from a user-side Resolvable (tiles() +
-resolve()) handed to a Worker among its fn_args; Program.resolve_program calls resolve() on such
-objects, as IRON's Program does, and registers every switchbox written with the program's runtime
-(frontend Switchbox / ShimMux: the routes follow the connections, checked as the toolchain's
-verifier checks them; docs/resolve.md, "Hand-written switchboxes"). Other names of the dialect
-raise NotImplementedError naming them."""
+dst_bundle, dst_channel) and EndOp() (aie_dialect.EndOp, a no-op). Upstream emits them from a
+user-side Resolvable (tiles() + resolve()) among a Worker's fn_args; Program.resolve_program calls
+resolve() on such objects, as IRON's Program does, and registers every switchbox written with the
+program's runtime (frontend Switchbox / ShimMux: the routes follow the connections, checked as the
+toolchain's verifier checks them; docs/resolve.md, "Hand-written switchboxes")."""
 from .._errors import design_error, where
 from . import enums
 
@@ -67,21 +66,9 @@ def connect(src_bundle, src_channel, dst_bundle, dst_channel):
     _current.connects.append((_bundle(src_bundle, loc), int(src_channel), _bundle(dst_bundle, loc), int(dst_channel)))
 
 
-def EndOp(*_args, **_kwargs):  # noqa: N802 (the dialect's op class name)
-    """aie.end: closes a switchbox body; nothing to record."""
-    if _current is None:
-        raise design_error(where(), "EndOp() outside a switchbox or shim_mux body")
-
-
 def take_written():
     """The switchboxes written so far, handed to one Program (each registers once)."""
     boxes = list(_written)
     _written.clear()
     return boxes
 
-
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(name)
-    raise NotImplementedError(f"aie.dialects.aie.{name} is not supported by npusim (it serves the switchbox, "
-                              "shim_mux, connect and EndOp ops of manual routing)")
