@@ -138,7 +138,12 @@ TEST_CASE("a deadlock on a pinned route names the ends the route joins", "[examp
     } catch (const SimulationError& e) {
         const std::string what = e.what();
         INFO(what);
-        CHECK(what.find("(0,2) S2MM 0") != std::string::npos);
-        CHECK(what.find("in_empty") != std::string::npos);
+        // The chain goes from the shim's S2MM through the pinned way back to the compute MM2S, and
+        // the stream of the pinned way in is named as the route it is.
+        CHECK(what.find("shim DMA (0,0) S2MM 0 runs task 1") != std::string::npos);
+        CHECK(what.find("waits for data from DMA (0,2) MM2S 0") != std::string::npos);
+        CHECK(what.find("lock in_empty on (0,2) is 0, needs >= 1") != std::string::npos);
+        CHECK(what.find("stream of 'switchbox route (0,0) MM2S 0 -> (0,2) S2MM 0' switchbox: the sender waits for "
+                        "DMA (0,2) S2MM 0 to take data") != std::string::npos);
     }
 }

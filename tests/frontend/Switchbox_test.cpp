@@ -93,7 +93,7 @@ TEST_CASE("switchbox routes are refused where the toolchain refuses them or wher
     CHECK_THROWS_WITH(resolve_with({mux, up, Switchbox(Tile(0, 1), {{B::South, 1, B::North, 1}}),
                                     Switchbox(core, {{B::South, 1, B::DMA, 0}, {B::South, 2, B::DMA, 0}})}),
                       Catch::Contains("targets same dst as another connect op"));
-    // SwitchboxOp::verify L2864-2865 with isLegalTileConnection L1097-1101: a mem tile changes no
+    // SwitchboxOp::verify L2864-2865 with isLegalTileConnection L1101-1105: a mem tile changes no
     // channel between North and South.
     CHECK_THROWS_WITH(resolve_with({mux, up, Switchbox(Tile(0, 1), {{B::South, 1, B::North, 2}})}),
                       Catch::Contains("illegal stream switch connection"));

@@ -27,6 +27,12 @@ struct FlowEnds {
     std::string who;
 };
 
+// A pinned compute tile is a placed CoreTile logical tile: no longer free for unpinned ones.
+void take_pinned_compute_tile(ResolveContext& ctx, const Tile& t) {
+    if (t.pinned() && ctx.dev.contains(t.coord()) && ctx.dev.kind_at(t.coord()) == TileKind::Compute)
+        ctx.worker_tiles.insert(t.coord());
+}
+
 std::vector<FlowEnds> low_level_flows(const ResolveContext& ctx) {
     std::vector<FlowEnds> out;
     const auto& rt = *ctx.program.runtime().state();
@@ -114,6 +120,15 @@ void collect_logical_tiles(ResolveContext& ctx) {
         for (const auto& [t, c] : f.dsts) add_end(t, c, false, srcs, f.who);
     }
     for (const auto& d : rt.tile_dmas) use(d->tile, fmt::format("TileDma '{}'", d->name));
+    // A pinned compute tile a low-level object names is a placed CoreTile logical tile: the
+    // placer takes it out of the free compute tiles (recordPlacement, AIEPlacer.cpp l.835-838).
+    auto pinned_compute = [&](const Tile& t) { take_pinned_compute_tile(ctx, t); };
+    for (const auto& f : low_level_flows(ctx)) {
+        for (const auto& [t, c] : f.srcs) pinned_compute(t);
+        for (const auto& [t, c] : f.dsts) pinned_compute(t);
+    }
+    for (const auto& d : rt.tile_dmas) pinned_compute(d->tile);
+    for (auto* l : all_locks(ctx)) pinned_compute(l->tile);
     for (auto* l : all_locks(ctx)) use(l->tile, fmt::format("lock '{}'", l->name));
     for (const auto& d : rt.tile_dmas)
         for (const auto& ch : d->channels)
@@ -130,10 +145,7 @@ void reserve_pinned_low_level_tiles(ResolveContext& ctx) {
     // Runtime's Locks, and the tiles() of the workers' fn_args Resolvables (a pinned Buffer's tile,
     // buffer.py l.95; a Switchbox's tile). A TileDma BD's Buffer or a Lock only a body or a BD
     // names is not among them.
-    auto pinned_compute = [&](const Tile& t) {
-        if (t.pinned() && ctx.dev.contains(t.coord()) && ctx.dev.kind_at(t.coord()) == TileKind::Compute)
-            ctx.worker_tiles.insert(t.coord());
-    };
+    auto pinned_compute = [&](const Tile& t) { take_pinned_compute_tile(ctx, t); };
     const auto& rt = *ctx.program.runtime().state();
     for (const auto& f : low_level_flows(ctx)) {
         for (const auto& [t, c] : f.srcs) pinned_compute(t);
