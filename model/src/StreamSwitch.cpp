@@ -7,7 +7,9 @@ namespace npusim::model {
 
 namespace {
 
-bool in(WireBundle b, std::initializer_list<WireBundle> list) { return std::find(list.begin(), list.end(), b) != list.end(); }
+bool in(WireBundle b, std::initializer_list<WireBundle> list) {
+    return std::find(list.begin(), list.end(), b) != list.end();
+}
 
 // A neighbour bundle's count: the tile kind's SwitchPorts, 0 where the array ends. The shim's South
 // ports lead to its mux and always exist.

@@ -87,7 +87,8 @@ void bind_low_level(py::module_& m) {
             for (const auto& [sb, sc, db, dc] : connects) {
                 const auto s = model::wire_bundle_from_int(sb), d = model::wire_bundle_from_int(db);
                 if (!s || !d)
-                    throw npusim::DesignError(fmt::format("connect: wire bundle {} is not a WireBundle (0..10)", s ? db : sb));
+                    throw npusim::DesignError(
+                        fmt::format("connect: wire bundle {} is not a WireBundle (0..10)", s ? db : sb));
                 cs.push_back({*s, sc, *d, dc});
             }
             if (shim_mux)

@@ -97,7 +97,16 @@ TEST_CASE("manual_switchbox matches its golden reference on npu1 and npu2 with e
           "[examples][switchbox]") {
     for (const char* device : {"npu1", "npu2"}) {
         INFO(device);
-        CHECK(harness::run_design(harness::design_by_name("manual_switchbox"), device, {}, 1, {}).all_match);
+        const auto& spec = harness::design_by_name("manual_switchbox");
+        CHECK(harness::run_design(spec, device, {}, 1, {}).all_match);
+        // No route of it comes from the router: both streams are the pinned column.
+        const auto& dev = model::device_by_name(device);
+        const auto net = spec.build(dev, spec.resolve_params({}), harness::BuildOptions(1)).program.resolve();
+        REQUIRE(net.flows.size() == 2);
+        for (const auto& f : net.flows) {
+            CHECK(f.pinned_route);
+            CHECK(f.switch_hops(0) == 3);
+        }
     }
 }
 

@@ -166,9 +166,8 @@ TEST_CASE("pinned low-level objects: an unpinned worker does not take a compute 
     SECTION("a TileDma with its Buffer") {
         Runtime rt([](RuntimeData) {}, fn_args(kLlpI32));
         rt.add_flow(Flow(Tile(0, 0), core, {.shim_symbol = "in"}));
-        rt.add_tile_dma(TileDma(
-            core, {DmaChannel{DMAChannelDir::S2MM, 0, {Bd{.buffer = buf, .acquires = {{empty}}, .releases = {{full}}}}}},
-            "pin_rx"));
+        const Bd bd{.buffer = buf, .acquires = {{empty}}, .releases = {{full}}};
+        rt.add_tile_dma(TileDma(core, {DmaChannel{DMAChannelDir::S2MM, 0, {bd}}}, "pin_rx"));
         const auto net = Program("npu1", rt, {Worker([] {}, {.while_true = false})}, "pin_dma").resolve();
         REQUIRE(net.cores.size() == 1);
         CHECK(net.cores[0].tile == model::TileCoord{0, 3});

@@ -81,10 +81,34 @@ TEST_CASE("switchbox routes are refused where the toolchain refuses them or wher
     const auto mux = ShimMux(shim, {{B::DMA, 0, B::North, 3}});
     const auto up = Switchbox(shim, {{B::South, 3, B::North, 1}});
     // The way in, complete: resolves, one pinned flow.
-    const auto net = resolve_with({mux, up, Switchbox(Tile(0, 1), {{B::South, 1, B::North, 1}}),
-                                   Switchbox(core, {{B::South, 1, B::DMA, 0}})});
+    const auto net = resolve_with(
+        {mux, up, Switchbox(Tile(0, 1), {{B::South, 1, B::North, 1}}), Switchbox(core, {{B::South, 1, B::DMA, 0}})});
     REQUIRE(net.flows.size() == 1);
     CHECK(net.flows[0].pinned_route);
+    {
+        // The export prints the switchboxes as written (AIEOps.td ShimMuxOp, SwitchboxOp, ConnectOp),
+        // pretty and generic; tools:export-mlir-opt has mlir-opt verify manual_switchbox's module.
+        Buffer in(tensor<std::int32_t>({8}), "sbx_in", {}, core);
+        Lock a(core, std::nullopt, 1, "sbx_a"), b(core, std::nullopt, 0, "sbx_b");
+        Runtime rt([](RuntimeData) {}, fn_args(tensor<std::int32_t>({8})));
+        for (const auto& x : std::vector<Switchbox>{mux, up, Switchbox(Tile(0, 1), {{B::South, 1, B::North, 1}}),
+                                                    Switchbox(core, {{B::South, 1, B::DMA, 0}})})
+            rt.add_switchbox(x);
+        rt.add_tile_dma(TileDma(
+            core, {DmaChannel{DMAChannelDir::S2MM, 0, {Bd{.buffer = in, .acquires = {{a}}, .releases = {{b}}}}}},
+            "sbx_dma"));
+        const Program p("npu1_1col", rt, {}, "sbx");
+        const auto text = export_mlir(p, {});
+        CHECK(text.find("aie.shim_mux(%logical_shim_noc) {\n      aie.connect<DMA : 0, North : 3>\n    }") !=
+              std::string::npos);
+        CHECK(text.find("aie.connect<South : 1, DMA : 0>") != std::string::npos);
+        CHECK(text.find("aie.flow(") == std::string::npos);
+        ExportOptions g;
+        g.generic = true;
+        CHECK(export_mlir(p, g).find("\"aie.connect\"() {dest_bundle = 1 : i32, dest_channel = 0 : i32, "
+                                     "source_bundle = 3 : i32, source_channel = 1 : i32} : () -> ()") !=
+              std::string::npos);
+    }
     // SwitchboxOp::verify L2815-2825 (checkBound): DMA index 2 on a compute tile with 2 S2MM channels.
     CHECK_THROWS_WITH(resolve_with({mux, up, Switchbox(Tile(0, 1), {{B::South, 1, B::North, 1}}),
                                     Switchbox(core, {{B::South, 1, B::DMA, 2}})}),

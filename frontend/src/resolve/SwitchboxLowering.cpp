@@ -81,7 +81,8 @@ void verify_mux_connect(const ResolveContext& ctx, const Conn& k, std::set<std::
                       c.dst_channel < channels && c.src_channel == model::shim_mux_port(Direction::S2MM, c.dst_channel);
     if (!mm2s && !s2mm)
         throw DesignError(fmt::format(
-            "{}: a shim mux joins the shim DMA to fixed switch ports: connect<DMA : 0, North : 3>, <DMA : 1, North : 7> "
+            "{}: a shim mux joins the shim DMA to fixed switch ports: connect<DMA : 0, North : 3>, <DMA : 1, North : "
+            "7> "
             "(MM2S) and <North : 2, DMA : 0>, <North : 3, DMA : 1> (S2MM), as the router writes them "
             "(AIECreatePathFindFlows.cpp L116-119, L143-146); npusim simulates no other shim mux connection",
             k.who));
@@ -104,12 +105,13 @@ public:
             std::set<std::pair<int, int>> dests;
             if (box->shim_mux) {
                 if (ctx_.dev.kind_at(t) != model::TileKind::Shim)
-                    throw DesignError(fmt::format("{}: 'aie.shim_mux' op failed to verify that op exists in a shim tile "
-                                                  "(tile {} is a {} tile)",
-                                                  who, model::to_string(t), model::tile_kind_name(ctx_.dev.kind_at(t))));
+                    throw DesignError(
+                        fmt::format("{}: 'aie.shim_mux' op failed to verify that op exists in a shim tile "
+                                    "(tile {} is a {} tile)",
+                                    who, model::to_string(t), model::tile_kind_name(ctx_.dev.kind_at(t))));
             } else if (!switch_tiles.insert(t).second) {
-                throw DesignError(fmt::format("{}: 'aie.tile' op can only have one switchbox (tile {} has another)", who,
-                                              model::to_string(t)));
+                throw DesignError(fmt::format("{}: 'aie.tile' op can only have one switchbox (tile {} has another)",
+                                              who, model::to_string(t)));
             }
             for (const auto& c : box->connects) {
                 Conn k{box.get(), t, c, fmt::format("{}: {}", who, c.str())};
@@ -144,10 +146,11 @@ public:
         }
         for (const auto& k : conns_)
             if (!k.reached)
-                throw DesignError(fmt::format("{}: no DMA channel's stream reaches {} of this switch, so the connection "
-                                              "carries nothing: the route does not connect (aie-find-flows follows "
-                                              "routes from DMA ports only, AIEFindFlows.cpp L229-268)",
-                                              k.who, port_str(k.c.src_bundle, k.c.src_channel)));
+                throw DesignError(
+                    fmt::format("{}: no DMA channel's stream reaches {} of this switch, so the connection "
+                                "carries nothing: the route does not connect (aie-find-flows follows "
+                                "routes from DMA ports only, AIEFindFlows.cpp L229-268)",
+                                k.who, port_str(k.c.src_bundle, k.c.src_channel)));
     }
 
     std::vector<model::Flow>& flows() { return flows_; }

@@ -53,10 +53,11 @@ void add_switchbox(Catalog& c) {
                 "reaches (`frontend/src/resolve/SwitchboxLowering.cpp`, docs/resolve.md \"Hand-written "
                 "switchboxes\").");
     c.site("frontend/src/resolve/SwitchboxLowering.cpp");
-    NPUSIM_ERROR(c, "switchbox.unpinned", kDesign,
-                 "switchbox on AnyComputeTile: a switchbox configures one physical tile; pin its tile (Tile(col, row)), "
-                 "npusim does not place hand-written switchboxes",
-                 resolve_sb({.boxes = {Switchbox(AnyComputeTile, {{B::South, 1, B::DMA, 0}})}}));
+    NPUSIM_ERROR(
+        c, "switchbox.unpinned", kDesign,
+        "switchbox on AnyComputeTile: a switchbox configures one physical tile; pin its tile (Tile(col, row)), "
+        "npusim does not place hand-written switchboxes",
+        resolve_sb({.boxes = {Switchbox(AnyComputeTile, {{B::South, 1, B::DMA, 0}})}}));
     NPUSIM_ERROR(c, "switchbox.shim_mux_not_shim", kDesign,
                  "shim_mux on Tile(0,1): 'aie.shim_mux' op failed to verify that op exists in a shim tile (tile (0,1) "
                  "is a mem tile)",
@@ -93,20 +94,23 @@ void add_switchbox(Catalog& c) {
                  "shim_mux on Tile(0,0): connect<DMA : 1, North : 3>: 'aie.connect' op targets same destination "
                  "North : 3 as another connect operation",
                  resolve_sb({.boxes = {ShimMux(kSbShim, {{B::DMA, 0, B::North, 3}, {B::DMA, 1, B::North, 3}})}}));
-    NPUSIM_ERROR(c, "switchbox.mux_port", kDesign,
-                 "shim_mux on Tile(0,0): connect<DMA : 0, North : 5>: a shim mux joins the shim DMA to fixed switch "
-                 "ports: connect<DMA : 0, North : 3>, <DMA : 1, North : 7> (MM2S) and <North : 2, DMA : 0>, <North : 3, "
-                 "DMA : 1> (S2MM), as the router writes them (AIECreatePathFindFlows.cpp L116-119, L143-146); npusim "
-                 "simulates no other shim mux connection",
-                 resolve_sb({.boxes = {ShimMux(kSbShim, {{B::DMA, 0, B::North, 5}})}}));
-    NPUSIM_ERROR(c, "switchbox.dead_end", kDesign,
-                 "switchbox on Tile(0,1): connect<South : 1, North : 1>: sends to the switchbox of (0,2) South : 1, but "
-                 "no connect there takes it: the route does not connect (<...>)",
-                 resolve_sb(with_core({{B::South, 2, B::DMA, 0}, {B::DMA, 0, B::South, 0}})));
-    NPUSIM_ERROR(c, "switchbox.orphan", kDesign,
-                 "switchbox on Tile(0,2): connect<South : 4, North : 4>: no DMA channel's stream reaches South : 4 of "
-                 "this switch, so the connection carries nothing: the route does not connect (<...>)",
-                 resolve_sb(with_core({{B::South, 1, B::DMA, 0}, {B::DMA, 0, B::South, 0}, {B::South, 4, B::North, 4}})));
+    NPUSIM_ERROR(
+        c, "switchbox.mux_port", kDesign,
+        "shim_mux on Tile(0,0): connect<DMA : 0, North : 5>: a shim mux joins the shim DMA to fixed switch "
+        "ports: connect<DMA : 0, North : 3>, <DMA : 1, North : 7> (MM2S) and <North : 2, DMA : 0>, <North : 3, "
+        "DMA : 1> (S2MM), as the router writes them (AIECreatePathFindFlows.cpp L116-119, L143-146); npusim "
+        "simulates no other shim mux connection",
+        resolve_sb({.boxes = {ShimMux(kSbShim, {{B::DMA, 0, B::North, 5}})}}));
+    NPUSIM_ERROR(
+        c, "switchbox.dead_end", kDesign,
+        "switchbox on Tile(0,1): connect<South : 1, North : 1>: sends to the switchbox of (0,2) South : 1, but "
+        "no connect there takes it: the route does not connect (<...>)",
+        resolve_sb(with_core({{B::South, 2, B::DMA, 0}, {B::DMA, 0, B::South, 0}})));
+    NPUSIM_ERROR(
+        c, "switchbox.orphan", kDesign,
+        "switchbox on Tile(0,2): connect<South : 4, North : 4>: no DMA channel's stream reaches South : 4 of "
+        "this switch, so the connection carries nothing: the route does not connect (<...>)",
+        resolve_sb(with_core({{B::South, 1, B::DMA, 0}, {B::DMA, 0, B::South, 0}, {B::South, 4, B::North, 4}})));
     NPUSIM_ERROR(c, "switchbox.end_taken", kDesign,
                  "switchbox route (0,2) MM2S 0 -> (0,0) S2MM 0: (0,0) S2MM 0 is already an end of 'Flow Tile(0,2) "
                  "DMA:0 -> Tile(0,0) DMA:0' flow; a DMA channel carries one stream",
