@@ -31,6 +31,7 @@ MODULES = {
     "aie.helpers.dialects": "npusim.helpers.dialects",
     "aie.helpers.dialects.scf": "npusim.helpers.dialects.scf",
     "aie.extras.dialects.arith": "npusim.helpers.arith",
+    "aie.extras.types": "npusim.helpers.types",
     "aie.dialects._aie_enum_gen": "npusim.iron.enums",
     "aie.dialects.aiex": "npusim.iron.aiex",
     "aie.utils": "npusim.utils",

@@ -117,3 +117,14 @@ def test_bfp16ebs8_names_a_block_floating_point_type():
     assert str_to_dtype("bfp16ebs8") is v8bfp16ebs8 and str_to_dtype("v8bfp16ebs8") is v8bfp16ebs8
     t = tensor_type(np.ndarray[(64, 8), np.dtype[v8bfp16ebs8]])
     assert t.dtype == "v8bfp16ebs8" and t.shape == [64, 8] and t.bytes == 64 * 8 * 9
+
+
+def test_aie_utils_submodules_import_by_name_and_iron_reexports_ceildiv():
+    # `from aie.utils import config` (ml/norm, rope, scale_shift): the submodule, not a refusal
+    from aie.utils import config
+    import aie.iron as iron_alias
+
+    assert config.cxx_header_path()
+    assert iron_alias.ceildiv(7, 2) == 4 and iron_alias.ceildiv(8, 2) == 4
+    with pytest.raises(NotImplementedError, match="aie.utils.no_such_name is not supported by npusim"):
+        from aie.utils import no_such_name  # noqa: F401
