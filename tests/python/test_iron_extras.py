@@ -269,3 +269,27 @@ def test_a_buffer_is_a_kernel_argument():
     x, y = np.random.default_rng(9).integers(-99, 99, 128).astype(np.int32), np.zeros(128, np.int32)
     _run(_branch_program(body, size=128), x, y)
     assert int(y[0]) == int(x.max()) + 1
+
+
+def test_the_runtime_sequence_runs_once_per_resolved_program():
+    # IRON traces the sequence exactly once (into the MLIR module), so a sequence may keep Python
+    # state across its calls (matmul single_core.py's nonlocal drain counter); npusim resolves once and
+    # runs that resolution for every simulate() and every invocation of run_iters.
+    calls = []
+    t = np.ndarray[(256,), np.dtype[np.int32]]
+    a = ObjectFifo(np.ndarray[(64,), np.dtype[np.int32]], name="a")
+    b = a.cons().forward(name="b")
+    taps = iter([None])  # a second run of the sequence would find the iterator exhausted
+
+    def seq(x, y, hi, ho):
+        calls.append(next(taps))
+        hi.fill(x)
+        ho.drain(y, wait=True)
+
+    p = Program(iron.get_current_device(), Runtime(seq, [t, t, a.prod(), b.cons()])).resolve_program()
+    x = np.arange(256, dtype=np.int32)
+    for iters in (1, 3):
+        y = np.zeros_like(x)
+        npusim.simulate(p, [x, y], iters=iters)
+        assert np.array_equal(y, x)
+    assert calls == [None]
