@@ -6,8 +6,13 @@
 //   row_wise_bias_add_f32_f32(in f32[m*n], bias f32[n], out f32[m*n])           E9, RowWiseBiasAdd
 //   conv2dk1_i8(act i8[W*Ci], wts i8[Ci*Co], out i8[W*Co], W, Ci, Co, scale)    E14, Conv2d
 //   eltwise_mul_add_bf16_vector(a bf16[1024], b bf16[1024], c bf16[1024], is_mul) E15, ScaleShift
+//   matmul_scalar_cascade_{get_only,put_only,put_get}_i16_{i32,i16}(a i16(m, k), b i16(k, n), c (m, n)),
+//   zero_{i32,i16}(c (m, n))                                                    E8, MatmulCascade
+//     (the block sizes from the 2-D shapes IRON's cascade design declares)
 // Anything else is None (kernel.py then raises NotImplementedError naming the call).
 #include "Bindings.hpp"
+
+#include "CascadeKernels.hpp"
 
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/kernels/conv2d.hpp"
@@ -76,7 +81,40 @@ std::optional<Kernel> eltwise_mul_add_bf16(const std::vector<ArgType>& types) {
     });
 }
 
-std::optional<Kernel> symbol_kernel(const std::string& name, const std::vector<ArgType>& types) {
+/// The dimensions of a 2-D tensor argument, or nothing.
+std::optional<std::pair<std::int64_t, std::int64_t>> matrix_dims(const ArgType& t) {
+    if (!t.is_tensor || t.tensor.shape.size() != 2) return std::nullopt;
+    return std::pair{t.tensor.shape[0], t.tensor.shape[1]};
+}
+
+std::optional<Kernel> cascade_kernel(const std::string& name, const std::vector<ArgType>& types, model::Arch arch) {
+    const std::string prefix = "matmul_scalar_cascade_";
+    for (const char* out_name : {"i32", "i16"}) {
+        const DType out = std::string(out_name) == "i32" ? DType::i32 : DType::i16;
+        if (name == std::string("zero_") + out_name) {
+            const auto c = types.size() == 1 ? matrix_dims(types[0]) : std::nullopt;
+            if (!c || types[0].dtype != out) return std::nullopt;
+            // k does not matter to the zero kernel
+            return examples::cascade::kernels(c->first, 1, c->second, out, arch, harness::KernelSet::reference).zero;
+        }
+        for (const char* role : {"get_only", "put_only", "put_get"}) {
+            if (name != prefix + role + "_i16_" + out_name) continue;
+            if (types.size() != 3) return std::nullopt;
+            const auto a = matrix_dims(types[0]), b = matrix_dims(types[1]), c = matrix_dims(types[2]);
+            if (!a || !b || !c || types[0].dtype != DType::i16 || types[1].dtype != DType::i16 ||
+                types[2].dtype != out || a->second != b->first || a->first != c->first || b->second != c->second)
+                return std::nullopt;
+            auto ks = examples::cascade::kernels(a->first, a->second, b->second, out, arch,
+                                                 harness::KernelSet::reference);
+            return std::string(role) == "get_only" ? ks.get_only : std::string(role) == "put_only" ? ks.put_only
+                                                                                                 : ks.put_get;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<Kernel> symbol_kernel(const std::string& name, const std::vector<ArgType>& types, model::Arch arch) {
+    if (auto k = cascade_kernel(name, types, arch)) return k;
     if (name == "row_wise_bias_add_f32_f32") return row_wise_bias_add(types);
     if (name == "conv2dk1_i8") return conv2dk1_i8(types);
     if (name == "eltwise_mul_add_bf16_vector") return eltwise_mul_add_bf16(types);
@@ -88,7 +126,7 @@ std::optional<Kernel> symbol_kernel(const std::string& name, const std::vector<A
 void bind_kernel_symbols(py::module_& m) {
     m.def(
         "symbol_kernel",
-        [](const std::string& name, const py::list& types) -> std::optional<Kernel> {
+        [](const std::string& name, const py::list& types, const std::string& arch) -> std::optional<Kernel> {
             std::vector<ArgType> ts;
             for (const auto& t : types) {
                 if (py::isinstance<iron::TensorType>(t))
@@ -96,9 +134,9 @@ void bind_kernel_symbols(py::module_& m) {
                 else
                     ts.emplace_back(t.cast<iron::ScalarType>());
             }
-            return symbol_kernel(name, ts);
+            return symbol_kernel(name, ts, arch == "aie2" ? model::Arch::AIE2 : model::Arch::AIE2P);
         },
-        py::arg("name"), py::arg("arg_types"),
+        py::arg("name"), py::arg("arg_types"), py::arg("arch") = "aie2p",
         "The kernel of npusim's library a compiled core object's symbol names (Kernel('name', 'x.o', types)), "
         "with the sizes its argument types give, or None.");
 }

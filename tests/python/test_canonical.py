@@ -289,6 +289,27 @@ def test_kernel_symbols_bind_only_the_signatures_their_kernels_have():
     from ml_dtypes import bfloat16
     with pytest.raises(NotImplementedError, match="eltwise_mul_add_bf16_vector"):
         Kernel("eltwise_mul_add_bf16_vector", "scale_shift.o", [np.ndarray[(512,), np.dtype[bfloat16]]] * 3 + [np.int32])
+    # the cascade kernels take their block sizes from 2-D shapes that chain (m, k) . (k, n) -> (m, n)
+    i16, i32 = np.dtype[np.int16], np.dtype[np.int32]
+    with pytest.raises(NotImplementedError, match="matmul_scalar_cascade_get_only_i16_i32"):
+        Kernel("matmul_scalar_cascade_get_only_i16_i32", "cascade_mm.o",
+               [np.ndarray[(32, 16), i16], np.ndarray[(32, 32), i16], np.ndarray[(32, 32), i32]])
+    assert Kernel("zero_i32", "cascade_mm.o", [np.ndarray[(32, 32), i32]]).name == "zero_i32"
     k = Kernel("conv2dk1_i8", "conv2dk1_i8.o", [np.ndarray[(256,), np.dtype[np.int8]], np.ndarray[(64,), np.dtype[np.int8]],
                                                  np.ndarray[(256,), np.dtype[np.int8]]] + [np.int32] * 4)
     assert k.name == "conv2dk1_i8"
+
+
+@pytest.mark.timeout(120)
+def test_matmul_cascade_pinned_grid_and_cascade_kernels_by_symbol(example):
+    mod = example("matmul_cascade")
+    M = K = N = 256
+    rng = np.random.default_rng(8)
+    a = rng.integers(-8192, 8192, M * K, dtype=np.int16)
+    b = rng.integers(-8192, 8192, K * N, dtype=np.int16)
+    c = np.zeros(M * N, dtype=np.int32)
+    run = mod.matmul_cascade(a, b, c, M=M, K=K, N=N)
+    assert np.array_equal(c.reshape(M, N), (a.reshape(M, K).astype(np.int64) @ b.reshape(K, N)).astype(np.int32))
+    # every core of the 4 x 4 grid on its pinned tile (col, 2 + row)
+    assert sorted(tuple(core["tile"]) for core in run.cores) == [(col, row) for col in range(4) for row in range(2, 6)]
+    assert run.cycles == twin("matmul_cascade", M=M, K=K, N=N)

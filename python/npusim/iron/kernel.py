@@ -3,7 +3,7 @@
 A Kernel names a compiled core object (Kernel("passThroughLine", "passThrough.cc.o", types)); npusim
 runs no core objects, so the name is looked up in npusim's kernel library (the reference kernels
 of aie.iron.kernels, and the upstream kernel symbols the C++ twins bind: row_wise_bias_add_f32_f32,
-conv2dk1_i8, eltwise_mul_add_bf16_vector). An ExternalFunction goes through one native entry point
+conv2dk1_i8, eltwise_mul_add_bf16_vector, the cascade matmul's matmul_scalar_cascade_* and zero_*). An ExternalFunction goes through one native entry point
 that finds a registered build of its source or has the run-time kernel compiler (harness/KernelCompiler) build it
 for the host, for the generation of the run's device; a source that does not compile is a
 DesignError at the ExternalFunction call naming the compiler's first error.
@@ -54,7 +54,7 @@ def _library_for_symbol(name, types):
     if name.startswith("vector_scalar_mul") and len(types) == 4:
         return _npusim.library_kernel("scale", first.elements, first.dtype, vectorized=not name.endswith("scalar"))
     # the kernels of the canonical designs' C++ twins (python/src/BindKernelSymbols.cpp)
-    return _npusim.symbol_kernel(name, types)
+    return _npusim.symbol_kernel(name, types, _device_arch())
 
 
 class Kernel(_KernelBase):
