@@ -34,6 +34,7 @@ MODULES = {
     "aie.extras.types": "npusim.helpers.types",
     "aie.dialects._aie_enum_gen": "npusim.iron.enums",
     "aie.dialects.aiex": "npusim.iron.aiex",
+    "aie.dialects.aie": "npusim.iron.aie_dialect",
     "aie.utils": "npusim.utils",
     "aie.utils.test": "npusim.utils.test",
     "aie.utils.config": "npusim.utils.config",

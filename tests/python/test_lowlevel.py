@@ -15,16 +15,19 @@ from npusim.iron.enums import DMAChannelDir, WireBundle
 N, n = 128, 16
 
 
-def _design(step, core=None):
+def _design(step, core=None, configured=False):
     """shim -> compute tile (S2MM into `buf_in`) -> body adds `step` -> (MM2S from `buf_out`) -> shim,
-    synchronised by two lock pairs, N / n objects; `core` (default Tile(0, 2)) holds all of it."""
+    synchronised by two lock pairs, N / n objects; `core` (default Tile(0, 2)) holds all of it. With
+    `configured`, the Flows have no shim_symbol and the sequence programs the shim channels itself
+    (dma_configure_task + bds + shim_dma_bd + EndOp, as dma_padding/tile_dma.py does)."""
     shim, core = Tile(0, 0), core or Tile(0, 2)
     tile_ty = np.ndarray[(n,), np.dtype[np.int32]]
     vec_ty = np.ndarray[(N,), np.dtype[np.int32]]
     buf_in, buf_out = Buffer(type=tile_ty, name="buf_in"), Buffer(type=tile_ty, name="buf_out")
     in_prod, in_cons = Lock(core, init=1, name="in_prod"), Lock(core, init=0, name="in_cons")
     out_prod, out_cons = Lock(core, init=1, name="out_prod"), Lock(core, init=0, name="out_cons")
-    flows = [Flow(shim, core, shim_symbol="sym_in"), Flow(core, shim, shim_symbol="sym_out")]
+    flows = ([Flow(shim, core), Flow(core, shim)] if configured
+             else [Flow(shim, core, shim_symbol="sym_in"), Flow(core, shim, shim_symbol="sym_out")])
     dma = TileDma(core, [
         DmaChannel(DMAChannelDir.S2MM, 0, [Bd(buf_in, acquires=[Acquire(in_prod)], releases=[Release(in_cons)])]),
         DmaChannel(DMAChannelDir.MM2S, 0, [Bd(buf_out, acquires=[Acquire(out_cons)], releases=[Release(out_prod)])]),
@@ -42,8 +45,22 @@ def _design(step, core=None):
     w = Worker(body, [buf_in, buf_out, in_prod, in_cons, out_prod, out_cons], tile=core, while_true=False)
 
     def seq(a, c):
-        t_in = shim_dma_single_bd_task("sym_in", a.op, sizes=[1, 1, 1, N])
-        t_out = shim_dma_single_bd_task("sym_out", c.op, sizes=[1, 1, 1, N], issue_token=True)
+        if configured:
+            from aie.dialects.aie import EndOp
+            from aie.dialects.aiex import bds, dma_configure_task, shim_dma_bd
+            t_in = dma_configure_task(shim.op, DMAChannelDir.MM2S, 0)
+            with bds(t_in) as bd:
+                with bd[0]:
+                    shim_dma_bd(a.op, offset=0, sizes=[1, 1, 1, N], strides=[0, 0, 0, 1])
+                    EndOp()
+            t_out = dma_configure_task(shim.op, DMAChannelDir.S2MM, 0, issue_token=True)
+            with bds(t_out) as bd:
+                with bd[0]:
+                    shim_dma_bd(c.op, offset=0, sizes=[1, 1, 1, N], strides=[0, 0, 0, 1])
+                    EndOp()
+        else:
+            t_in = shim_dma_single_bd_task("sym_in", a.op, sizes=[1, 1, 1, N])
+            t_out = shim_dma_single_bd_task("sym_out", c.op, sizes=[1, 1, 1, N], issue_token=True)
         dma_start_task(t_in, t_out)
         dma_await_task(t_out)
         dma_free_task(t_in)
@@ -71,6 +88,35 @@ def test_one_unplaced_tile_holds_the_worker_locks_and_dma_program():
     x, y = np.arange(N, dtype=np.int32), np.zeros(N, np.int32)
     run = npusim.simulate(_design(5, Tile(tile_type=AIETileType.CoreTile)), [x, y])
     assert np.array_equal(y, x + 5) and run.cycles > 0
+
+
+def test_a_shim_channel_programmed_with_dma_configure_task_and_bds():
+    x = np.arange(N, dtype=np.int32) * 3
+    y, y_sym = np.zeros(N, np.int32), np.zeros(N, np.int32)
+    run = npusim.simulate(_design(7, configured=True), [x, y])
+    assert np.array_equal(y, x + 7)
+    assert run.cycles == npusim.simulate(_design(7), [x, y_sym]).cycles  # the same single-BD shim tasks
+
+
+def test_dma_configure_task_forms_npusim_does_not_serve_say_which():
+    from aie.dialects.aiex import bds, dma_configure_task, shim_dma_bd
+    import aie.dialects.aie as aie_dialect
+
+    with pytest.raises(NotImplementedError, match=r"dma_configure_task on Tile\(0, 2\): npusim serves it on a pinned "
+                                                  "shim tile"):
+        dma_configure_task(Tile(0, 2), DMAChannelDir.MM2S, 0)
+    with pytest.raises(NotImplementedError, match=r"dma_configure_task\(repeat_count\) is not supported"):
+        dma_configure_task(Tile(0, 0), DMAChannelDir.MM2S, 0, repeat_count=2)
+    t = dma_configure_task(Tile(0, 0), DMAChannelDir.MM2S, 0)
+    with pytest.raises(NotImplementedError, match=r"aiex.bds with 2 BD block\(s\): npusim serves a task of one BD"):
+        with bds(t) as bd:
+            for i in range(2):
+                with bd[i]:
+                    shim_dma_bd("mem", offset=0, sizes=[1, 1, 1, 4])
+    with pytest.raises(NotImplementedError, match="shim_dma_bd outside `with bds"):
+        shim_dma_bd("mem")
+    with pytest.raises(NotImplementedError, match="aie.dialects.aie.switchbox is not supported by npusim"):
+        aie_dialect.switchbox
 
 
 def test_unmodelled_low_level_pieces_say_which():
