@@ -10,12 +10,13 @@
 # through paths relative to __file__ or to DIR/aie_kernels). Its arguments are those of the first
 # `%python %S/<file> ...` line of the folder's run_strix.lit (the npu2 run), else run.lit, else
 # run_jit.lit, else none.
-# A design no lit file runs directly is run as its folder's Makefile runs it (`make -n devicename=npu2`,
-# else with targetname=<file's stem>, prints the command): upstream compiles it there (`python3 FILE
-# ARGS --xclbin-path=... --insts-path=...`) and a host program (test.cpp's executable, or test.py)
-# runs the xclbin. npusim runs that compile command as it is: the design is built and resolved (a
-# design npusim cannot build fails there, for its real reason), then npusim says it cannot compile;
-# the row is then unsupported, naming the host that would run the xclbin.
+# A design with no run path of its own (run_design_cli without run_and_verify: it says so and exits)
+# is run as its folder's Makefile runs it (`make -n devicename=npu2`, else with targetname=<file's
+# stem>, prints the command): upstream compiles it there (`python3 FILE ARGS --xclbin-path=...
+# --insts-path=...`) and a host program (test.cpp's executable, or test.py) runs the xclbin. npusim
+# runs that compile command as it is: the design is built and resolved (a design npusim cannot build
+# fails there, for its real reason), then npusim says it cannot compile; the row is then unsupported,
+# naming the host that would run the xclbin.
 # A design is a .py file under programming_examples that imports aie (lit.cfg.py excluded).
 set -uo pipefail
 
@@ -105,17 +106,19 @@ while IFS= read -r path; do
     dir=$(dirname "$path") file=$(basename "$path")
     read -r -a args <<<"$(lit_args "$dir" "$file")"
     viamake=
-    # (a test*.py is a host, never what a Makefile compiles)
-    if [[ ${#args[@]} -eq 0 && $file != test*.py ]] && ! grep -q -E "%python %S/$file( |$)" "$dir"/*.lit 2>/dev/null; then
+    (cd "$dir" && timeout "$TIMEOUT" "$NPUSIM" python "$file" "${args[@]}") >"$tmp/out" 2>&1 </dev/null
+    rc=$?
+    # a design with no run path of its own (run_design_cli without run_and_verify) runs as its
+    # Makefile runs it
+    if [[ $rc -ne 0 ]] && grep -q "no run_and_verify callback was provided" "$tmp/out"; then
         read -r -a margs <<<"$(make_args "$dir" "$file")"
-        if [[ ${#margs[@]} -gt 0 ]]; then viamake=1; args=("${margs[@]}"); fi
+        if [[ ${#margs[@]} -gt 0 ]]; then
+            viamake=1 args=("${margs[@]}")
+            (cd "$dir" && timeout "$TIMEOUT" "$NPUSIM" python "$file" "${args[@]:1}") >/dev/null 2>"$tmp/out" </dev/null
+            rc=$?
+        fi
     fi
-    if [[ -n $viamake ]]; then
-        (cd "$dir" && timeout "$TIMEOUT" "$NPUSIM" python "$file" "${args[@]:1}") >/dev/null 2>"$tmp/out" </dev/null
-    else
-        (cd "$dir" && timeout "$TIMEOUT" "$NPUSIM" python "$file" "${args[@]}") >"$tmp/out" 2>&1 </dev/null
-    fi
-    IFS='|' read -r kind why <<<"$(verdict $? "$tmp/out")"
+    IFS='|' read -r kind why <<<"$(verdict $rc "$tmp/out")"
     # the compile step ran to npusim's "cannot compile" (or, for an --emit-mlir step, printed the MLIR)
     if [[ -n $viamake ]] && { [[ $kind == passed ]] || grep -q "the design builds and resolves; compiling" "$tmp/out"; }; then
         kind=unsupported why="compiled by its Makefile (npusim builds and resolves it), run by $(make_host "$dir")"

@@ -88,9 +88,11 @@ class ExternalFunction(_KernelBase):
     _instances = set()
 
     def __init__(self, name, object_file_name=None, source_file=None, source_string=None, arg_types=(),
-                 include_dirs=(), compile_flags=(), *, inline=False, **unsupported):
+                 include_dirs=(), compile_flags=(), *, inline=False, use_chess=False, **unsupported):
         # inline=True has Peano emit the kernel as LLVM IR that aiecc inlines into the core: the
-        # same function, so the simulation is the same.
+        # same function, so the simulation is the same. use_chess picks the device compiler (xchesscc
+        # instead of Peano, python/iron/kernel.py:325 at 3ca0193); npusim compiles every source for
+        # the host with its own compiler, so it makes no difference here.
         loc = where()
         if unsupported:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: ExternalFunction({', '.join(k + '=' for k in unsupported)})"
