@@ -128,3 +128,18 @@ def test_aie_utils_submodules_import_by_name_and_iron_reexports_ceildiv():
     assert iron_alias.ceildiv(7, 2) == 4 and iron_alias.ceildiv(8, 2) == 4
     with pytest.raises(NotImplementedError, match="aie.utils.no_such_name is not supported by npusim"):
         from aie.utils import no_such_name  # noqa: F401
+
+
+def test_trace_event_selections_are_names_npusim_accepts():
+    # aie.utils.trace.events (event_trace/aie_trace.py, chaining_channels.py): npusim's trace records
+    # every event it models, so a selection is accepted; a name that is no event is an error.
+    from aie.utils.trace.events import CoreEvent, MemTilePortEvent, ShimTileEvent
+    from npusim.iron.enums import WireBundle
+
+    assert repr(CoreEvent.INSTR_EVENT_0) == "CoreEvent.INSTR_EVENT_0"
+    assert MemTilePortEvent(ShimTileEvent.PORT_RUNNING_0, WireBundle.South, 3, True).channel == 3
+    with pytest.raises(AttributeError, match="CoreEvent has no event 'instr_event_0'"):
+        CoreEvent.instr_event_0
+    import aie.utils.trace.events as events
+    with pytest.raises(NotImplementedError, match="aie.utils.trace.events.get_events_for_device is not supported"):
+        events.get_events_for_device

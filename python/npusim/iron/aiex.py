@@ -3,7 +3,10 @@
 bound to the frontend's (frontend/Runtime.hpp), and the same single-BD task written out as
 dma_configure_task(shim_tile, direction, channel) + `with bds(task) as bd: with bd[0]:
 shim_dma_bd(...); EndOp()` on the shim channel of a Flow (a task of several chained BDs raises
-NotImplementedError). Every other aiex name raises NotImplementedError naming it."""
+NotImplementedError); the register-level operations npu_write32, npu_maskwrite32, npu_writebd,
+npu_address_patch, npu_push_queue, npu_sync and set_lock_value (on an aie.iron Lock), recorded in the
+sequence and decoded at resolve (frontend/RawSequence.hpp). Every other aiex name raises
+NotImplementedError naming it."""
 from .. import _npusim
 from .._errors import _Located, where
 from .._types import v8bfp16ebs8  # noqa: F401  (mlir-aie's aiex.py re-exports IRON's block type, l.32)
@@ -147,6 +150,67 @@ def dma_free_task(*tasks):
     with _Located(where()):
         for t in tasks:
             _npusim.dma_free_task(_native_task(t))
+
+
+# ---- register-level sequence operations (frontend/RawSequence.hpp; aiex.py L53-110, L457) ----
+def _raw(name, call):
+    loc = where()
+    with _Located(loc):
+        return call()
+
+
+def npu_write32(address, value, buffer=None, column=None, row=None, **unsupported):
+    _no_extra("npu_write32", unsupported, buffer=buffer)
+    return _raw("npu_write32", lambda: _npusim.npu_write32(int(address), int(value) & 0xFFFFFFFF, column, row))
+
+
+def npu_maskwrite32(address, value, mask, buffer=None, column=None, row=None, **unsupported):
+    _no_extra("npu_maskwrite32", unsupported, buffer=buffer)
+    return _raw("npu_maskwrite32", lambda: _npusim.npu_maskwrite32(int(address), int(value) & 0xFFFFFFFF,
+                                                                   int(mask) & 0xFFFFFFFF, column, row))
+
+
+def npu_writebd(**fields):
+    loc = where()
+    try:
+        with _Located(loc):
+            _npusim.npu_writebd({k: int(v) for k, v in fields.items()})
+    except NotImplementedError as e:
+        raise NotImplementedError(f"{loc[0]}:{loc[1]}: {e}") from None
+
+
+def npu_address_patch(addr, arg_idx, arg_plus=0, **unsupported):
+    _no_extra("npu_address_patch", unsupported)
+    return _raw("npu_address_patch", lambda: _npusim.npu_address_patch(int(addr), int(arg_idx), int(arg_plus)))
+
+
+def npu_push_queue(column, row, direction, channel, issue_token, repeat_count, bd_id, **unsupported):
+    _no_extra("npu_push_queue", unsupported)
+    return _raw("npu_push_queue", lambda: _npusim.npu_push_queue(int(column), int(row), int(direction), int(channel),
+                                                                 bool(issue_token), int(repeat_count), int(bd_id)))
+
+
+def npu_sync(column, row, direction, channel, column_num=1, row_num=1, **unsupported):
+    _no_extra("npu_sync", unsupported)
+    return _raw("npu_sync", lambda: _npusim.npu_sync(int(column), int(row), int(direction), int(channel),
+                                                     int(column_num), int(row_num)))
+
+
+def set_lock_value(lock, value):
+    native = getattr(lock, "_native", None)
+    if native is None:
+        loc = where()
+        raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.dialects.aiex.set_lock_value on {lock!r}: npusim serves it "
+                                  "on an aie.iron Lock (not an aie.dialects.aie lock op)")
+    return _raw("set_lock_value", lambda: _npusim.set_lock_value(native, int(value)))
+
+
+def _no_extra(name, unsupported, **given):
+    names = list(unsupported) + [k for k, v in given.items() if v is not None]
+    if names:
+        loc = where()
+        raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.dialects.aiex.{name}({', '.join(n + '=' for n in names)}) "
+                                  "is not supported by npusim")
 
 
 def __getattr__(name):
