@@ -12,9 +12,10 @@
 // Anything else is None (kernel.py then raises NotImplementedError naming the call).
 #include "Bindings.hpp"
 
-#include "CascadeKernels.hpp"
-
+#include "npusim/frontend/CascadeFlow.hpp"
 #include "npusim/frontend/Kernel.hpp"
+#include "npusim/harness/KernelLibraryLinalg.hpp"
+#include "npusim/kernels/cascade_matmul.hpp"
 #include "npusim/kernels/conv2d.hpp"
 #include "npusim/kernels/row_wise_bias_add.hpp"
 #include "npusim/kernels/scale_shift.hpp"
@@ -87,15 +88,48 @@ std::optional<std::pair<std::int64_t, std::int64_t>> matrix_dims(const ArgType& 
     return std::pair{t.tensor.shape[0], t.tensor.shape[1]};
 }
 
-std::optional<Kernel> cascade_kernel(const std::string& name, const std::vector<ArgType>& types, model::Arch arch) {
+// The cascade kernels as the C++ twin binds its reference build (examples/src/MatmulCascade.cpp):
+// the kernels_ref templates with the running core's cascade_get / cascade_put, the [est] cost
+// m * k * n and the scalar unit's work; the block sizes are compiled in (cascade_mm.cc's DIM_*).
+template <typename TOut>
+Kernel cascade_role(const std::string& role, const std::string& name, const std::vector<ArgType>& types,
+                    std::int64_t m, std::int64_t k, std::int64_t n) {
+    const int M = static_cast<int>(m), K = static_cast<int>(k), N = static_cast<int>(n);
+    Kernel::Invoker inv;
+    if (role == "get_only")
+        inv = [=](std::span<const KernelArg> x) {
+            kernels::cascade_matmul_get_only<std::int16_t, TOut>(reinterpret_cast<const std::int16_t*>(x[0].data),
+                                                                 reinterpret_cast<const std::int16_t*>(x[1].data),
+                                                                 reinterpret_cast<TOut*>(x[2].data), M, K, N,
+                                                                 &iron::cascade_get);
+        };
+    else if (role == "put_only")
+        inv = [=](std::span<const KernelArg> x) {
+            kernels::cascade_matmul_put_only<std::int16_t, TOut>(reinterpret_cast<const std::int16_t*>(x[0].data),
+                                                                 reinterpret_cast<const std::int16_t*>(x[1].data), M,
+                                                                 K, N, &iron::cascade_put);
+        };
+    else
+        inv = [=](std::span<const KernelArg> x) {
+            kernels::cascade_matmul_put_get<std::int16_t, TOut>(reinterpret_cast<const std::int16_t*>(x[0].data),
+                                                                reinterpret_cast<const std::int16_t*>(x[1].data), M, K,
+                                                                N, &iron::cascade_get, &iron::cascade_put);
+        };
+    Kernel kernel(name, std::move(inv), types,
+                  [=](std::span<const KernelArg>) { return kernels::cascade_matmul_cycles(M, K, N); });
+    const auto macs = static_cast<std::uint64_t>(M) * static_cast<std::uint64_t>(K) * static_cast<std::uint64_t>(N);
+    kernel.with_work([macs](std::span<const KernelArg>) { return model::KernelWork{macs, 1.0}; });
+    return kernel;
+}
+
+std::optional<Kernel> cascade_kernel(const std::string& name, const std::vector<ArgType>& types) {
     const std::string prefix = "matmul_scalar_cascade_";
     for (const char* out_name : {"i32", "i16"}) {
         const DType out = std::string(out_name) == "i32" ? DType::i32 : DType::i16;
         if (name == std::string("zero_") + out_name) {
             const auto c = types.size() == 1 ? matrix_dims(types[0]) : std::nullopt;
             if (!c || types[0].dtype != out) return std::nullopt;
-            // k does not matter to the zero kernel
-            return examples::cascade::kernels(c->first, 1, c->second, out, arch, harness::KernelSet::reference).zero;
+            return harness::iron_kernels::zero_kernel(c->first, c->second, out);
         }
         for (const char* role : {"get_only", "put_only", "put_get"}) {
             if (name != prefix + role + "_i16_" + out_name) continue;
@@ -104,17 +138,15 @@ std::optional<Kernel> cascade_kernel(const std::string& name, const std::vector<
             if (!a || !b || !c || types[0].dtype != DType::i16 || types[1].dtype != DType::i16 ||
                 types[2].dtype != out || a->second != b->first || a->first != c->first || b->second != c->second)
                 return std::nullopt;
-            auto ks = examples::cascade::kernels(a->first, a->second, b->second, out, arch,
-                                                 harness::KernelSet::reference);
-            return std::string(role) == "get_only" ? ks.get_only : std::string(role) == "put_only" ? ks.put_only
-                                                                                                 : ks.put_get;
+            return out == DType::i32 ? cascade_role<std::int32_t>(role, name, types, a->first, a->second, b->second)
+                                     : cascade_role<std::int16_t>(role, name, types, a->first, a->second, b->second);
         }
     }
     return std::nullopt;
 }
 
-std::optional<Kernel> symbol_kernel(const std::string& name, const std::vector<ArgType>& types, model::Arch arch) {
-    if (auto k = cascade_kernel(name, types, arch)) return k;
+std::optional<Kernel> symbol_kernel(const std::string& name, const std::vector<ArgType>& types) {
+    if (auto k = cascade_kernel(name, types)) return k;
     if (name == "row_wise_bias_add_f32_f32") return row_wise_bias_add(types);
     if (name == "conv2dk1_i8") return conv2dk1_i8(types);
     if (name == "eltwise_mul_add_bf16_vector") return eltwise_mul_add_bf16(types);
@@ -126,7 +158,7 @@ std::optional<Kernel> symbol_kernel(const std::string& name, const std::vector<A
 void bind_kernel_symbols(py::module_& m) {
     m.def(
         "symbol_kernel",
-        [](const std::string& name, const py::list& types, const std::string& arch) -> std::optional<Kernel> {
+        [](const std::string& name, const py::list& types) -> std::optional<Kernel> {
             std::vector<ArgType> ts;
             for (const auto& t : types) {
                 if (py::isinstance<iron::TensorType>(t))
@@ -134,9 +166,9 @@ void bind_kernel_symbols(py::module_& m) {
                 else
                     ts.emplace_back(t.cast<iron::ScalarType>());
             }
-            return symbol_kernel(name, ts, arch == "aie2" ? model::Arch::AIE2 : model::Arch::AIE2P);
+            return symbol_kernel(name, ts);
         },
-        py::arg("name"), py::arg("arg_types"), py::arg("arch") = "aie2p",
+        py::arg("name"), py::arg("arg_types"),
         "The kernel of npusim's library a compiled core object's symbol names (Kernel('name', 'x.o', types)), "
         "with the sizes its argument types give, or None.");
 }

@@ -313,3 +313,19 @@ def test_matmul_cascade_pinned_grid_and_cascade_kernels_by_symbol(example):
     # every core of the 4 x 4 grid on its pinned tile (col, 2 + row)
     assert sorted(tuple(core["tile"]) for core in run.cores) == [(col, row) for col in range(4) for row in range(2, 6)]
     assert run.cycles == twin("matmul_cascade", M=M, K=K, N=N)
+
+
+@pytest.mark.timeout(60)
+def test_swiglu_interleaved_weights_one_worker_per_column(example):
+    mod = example("swiglu")
+    from ml_dtypes import bfloat16
+    size = 8192
+    rng = np.random.default_rng(9)
+    a, w1, w2 = (rng.uniform(-1, 1, size).astype(bfloat16) for _ in range(3))
+    b = np.zeros(size, dtype=bfloat16)
+    run = mod.swiglu(a, mod.interleave(w1, w2), b, size=size, columns=4)
+    want = mod.golden(a, w1, w2).astype(np.float32)
+    got = b.astype(np.float32)
+    assert np.all(np.abs(got - want) <= 0.128 * (np.abs(got) + np.abs(want)) + 1e-30)
+    assert [c["kernel_calls"] for c in run.cores] == [size // 1024 // 4] * 4
+    assert run.cycles == twin("swiglu", size=size, columns=4)

@@ -36,6 +36,20 @@ def test_nearly_equal_and_count_mismatches():
         count_mismatches(got, ref[:4])
 
 
+def test_assert_pass_compares_exactly_unless_given_a_tolerance():
+    # IRON's assert_pass (verify.py:122-131): exact without rtol/atol, count_mismatches with them
+    # (ml/softmax, ml/swiglu, ml/rope pass rtol=0.128 or atol; npusim compared them exactly)
+    from npusim.utils.verify import assert_pass
+    ref = np.array([1.0, 2.0, 100.0], np.float32)
+    got = np.array([1.1, 2.0, 100.0], np.float32)
+    assert_pass(got, ref, rtol=0.128, print_pass=False)
+    with pytest.raises(AssertionError, match=r"1 of 3 values differ; first at 0"):
+        assert_pass(got, ref, print_pass=False)
+    with pytest.raises(AssertionError, match=r"1 of 3 values outside rtol=0.01, atol=None"):
+        assert_pass(got, ref, rtol=0.01, print_pass=False)
+    assert_pass(got, ref, atol=0.2, print_pass=False)  # rtol then defaults to 0.128
+
+
 def test_a_jit_function_keeps_its_builds_in_kernel_cache():
     from npusim.iron.algorithms import transform
 

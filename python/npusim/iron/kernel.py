@@ -54,7 +54,7 @@ def _library_for_symbol(name, types):
     if name.startswith("vector_scalar_mul") and len(types) == 4:
         return _npusim.library_kernel("scale", first.elements, first.dtype, vectorized=not name.endswith("scalar"))
     # the kernels of the canonical designs' C++ twins (python/src/BindKernelSymbols.cpp)
-    return _npusim.symbol_kernel(name, types, _device_arch())
+    return _npusim.symbol_kernel(name, types)
 
 
 class Kernel(_KernelBase):
