@@ -44,6 +44,10 @@ public:
     /// end-of-run invariant: equal to what the link delivered (InvariantChecker).
     std::uint64_t written = 0;
     std::uint64_t ready_at = 0; ///< the receiver's local time when it posted
+    CriticalPath ready_path; ///< the receiver's chain when it posted (the sender joins it)
+    /// The sender's chain at the arrival of the BD's last byte, set before on_filled: the chain
+    /// the receiver goes on with.
+    CriticalPath arrival_path;
     double bytes_per_cycle = 4.0;
     sc_core::sc_event filled;
 };
@@ -138,6 +142,7 @@ private:
     std::string label_;
     std::vector<StreamReceiver*> rx_;
     double rate_;
+    PathCost rate_cost_; ///< the parameter rate_ comes from (rate_cost)
     std::uint32_t latency_;
     bool sender_waiting_ = false;
     std::uint64_t sent_ = 0, sending_ = 0;
