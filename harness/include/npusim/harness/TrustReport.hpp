@@ -3,8 +3,8 @@
 // units spent is charged to the parameter (or kernel cost model) that set it, and each parameter's
 // share is reported with the tag of its source ([est], or [HW] / [doc] / [code] / [TH]) for the
 // run's generation (model::timing_param_table). The basis is total unit time: the cycles of every
-// core and DMA channel summed, not the critical path (`npusim run --what-if sensitivity` gives the
-// critical-path view: each [est] parameter at half and double). Charged from the run's statistics:
+// core and DMA channel summed (CriticalPathShare below asks the same of the critical path; `npusim
+// run --what-if sensitivity` each [est] parameter at half and double). Charged from the run's statistics:
 //   kernel_call_overhead_cycles   kernel calls x its value
 //   kernel and body cost models   the rest of the kernel cycles, and add_cycles (not a parameter)
 //   stream / shim / tile rates    each channel's streaming cycles, to the rate that binds it (the
