@@ -123,6 +123,9 @@ public:
     const std::vector<StreamReceiver*>& receivers() const { return rx_; }
     bool sender_waiting() const { return sender_waiting_; }
     double bytes_per_cycle() const { return rate_; }
+    /// The timing parameter the link's rate comes from (rate_cost), for the chain of a process
+    /// that times a word on it itself.
+    PathCost rate_path_cost() const { return rate_cost_; }
     /// The sender's current transfer: bytes delivered so far and its size (0/0 between transfers).
     std::uint64_t sent() const { return sent_; }
     std::uint64_t sending() const { return sending_; }
