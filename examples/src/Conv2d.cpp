@@ -15,14 +15,12 @@
 // shifted by scale rounding half up (conv2dk1_i8.cc's arithmetic), saturated to int8, then laid out
 // as YCXC8; exact. test.py's own check (torch Conv2d x 7.6294e-6, rounded to steps of 0.0078,
 // atol 2 x 0.0078) is checked against the same output in tests/examples/Conv2d_test.cpp.
-// Kernels: the reference conv2dk1_i8 (kernels_ref/conv2d.hpp) or, with KernelSet::aie, the AIE-API
-// source (kernels_ref/aie/conv2dk1_i8.cc, aie::mmul<4, 8, 8, int8, int8>).
-#include "npusim/kernels/conv2d.hpp"
+// Kernels: the built-in library's conv2dk1_i8 (harness/KernelLibraryConv.hpp): the reference
+// (kernels_ref/conv2d.hpp) or, with KernelSet::aie, the AIE-API source (kernels_ref/aie/conv2dk1_i8.cc,
+// aie::mmul<4, 8, 8, int8, int8>).
 #include "Design.hpp"
-#include "npusim/harness/AieKernel.hpp"
+#include "npusim/harness/KernelLibraryConv.hpp"
 #include "npusim/model/Error.hpp"
-
-#include <npusim/aie_kernels.hpp>
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -66,15 +64,7 @@ DesignSpec make_conv2d() {
         const auto wts_ty = tensor<std::int8_t>({ci * co});
         const auto out_ty = tensor<std::int8_t>({w * co}), buf_out_ty = tensor<std::int8_t>({2 * w * co});
         const auto tensor_in_ty = tensor<std::int8_t>({w * h * ci}), tensor_out_ty = tensor<std::int8_t>({w * h * co});
-        const auto i32 = scalar<std::int32_t>();
-        const std::vector<ArgType> types{act_ty, wts_ty, out_ty, i32, i32, i32, i32};
-        auto cost = [](std::span<const KernelArg> a) {
-            return kernels::conv2dk1_i8_cycles(static_cast<std::int32_t>(a[3].ivalue),
-                                               static_cast<std::int32_t>(a[4].ivalue),
-                                               static_cast<std::int32_t>(a[5].ivalue));
-        };
-        Kernel conv = o.kernels == KernelSet::aie ? aie_kernel("conv2dk1_i8", &aie_kernels::conv2dk1_i8, types, cost)
-                                                  : Kernel("conv2dk1_i8", &kernels::conv2dk1_i8, types, cost);
+        Kernel conv = harness::iron_kernels::conv2dk1_i8(w, ci, co, o.kernels);
 
         ObjectFifo act_l3l2(buf_in_ty, "inOF_act_L3L2");
         ObjectFifo act_l2 = act_l3l2.cons().forward({.obj_type = act_ty, .name = "act_L2_02"});

@@ -201,4 +201,12 @@ void cascade_mm_put_get_i16_i16(const std::int16_t* a, const std::int16_t* b, st
 void cascade_mm_get_only_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, std::int32_t m,
                                  std::int32_t k, std::int32_t n);
 
+// ---- matvec (IRON kernels.mv) -------------------------------------------------------------------------
+// c += A * b (int16 -> int32, 32-bit sums that wrap). matvec_vectorized: A word-transposed
+// (npusim::kernels::MatvecLayout::word_transposed), m % 16 == 0, k % 8 == 0; matvec_scalar: A row-major.
+void matvec_vectorized_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, std::int32_t m,
+                               std::int32_t k);
+void matvec_scalar_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, std::int32_t m,
+                           std::int32_t k);
+
 } // namespace npusim::aie_kernels

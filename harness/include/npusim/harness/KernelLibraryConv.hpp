@@ -1,0 +1,22 @@
+#pragma once
+// The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
+// IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
+// or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
+// (conv2dk1, conv2dk3, the skip variants, conv2dk14 and the bottleneck bn_*) are not in npusim's
+// library yet; Python's aie.iron.kernels names them as missing.
+#include "npusim/frontend/Kernel.hpp"
+#include "npusim/harness/KernelSet.hpp"
+
+#include <cstdint>
+
+namespace npusim::harness::iron_kernels {
+
+/// conv.py conv2dk1_i8(input_width=32, input_channels=64, output_channels=64) (:145-166, built with
+/// -DINT8_ACT): conv2dk1_i8(in: i8[w*ci], wts: i8[ci*co], out: i8[w*co], width: i32, ci: i32, co: i32,
+/// scale: i32), one image row in the YCXC8 layout (kernels_ref/conv2d.hpp). The channels must be
+/// multiples of 8 and the width of 4 (the 8-channel layout and the 4 x 8 x 8 mmul of the vector
+/// kernel): a DesignError names the parameter otherwise.
+iron::Kernel conv2dk1_i8(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                         std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
+
+} // namespace npusim::harness::iron_kernels
