@@ -22,8 +22,8 @@ void bind_taplib(py::module_& m);
 void bind_low_level(py::module_& m);
 /// npusim.bfloat16's numpy type (BFloat16Dtype.cpp); used where ml_dtypes is not installed.
 void bind_bfloat16(py::module_& m);
-void bind_matmul(py::module_& m);
-void bind_vision(py::module_& m);
+/// aie.iron.kernels' factories, resolved through the harness kernel library (BindKernelLibrary.cpp).
+void bind_kernel_library(py::module_& m);
 
 /// "int32", "uint8", "bfloat16", ... (numpy's dtype names) or npusim's "i32", "bf16": the DType;
 /// DesignError naming the type otherwise.
