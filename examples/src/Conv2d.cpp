@@ -12,7 +12,8 @@
 // and output YCXC8 [y][c/8][x][8], weights OIYXI8O8 [co/8][ci/8][ci%8][co%8].
 // Inputs as test.py draws them: activations integers in [1, 20), weights in [50, 80).
 // Golden (independent of the kernel's layout walk): the convolution in NCHW / OIHW order, each sum
-// shifted by scale rounding half up (conv2dk1_i8.cc's arithmetic), saturated to int8, then laid out
+// shifted by scale rounding ties away from zero (conv2dk1_i8.cc's vector kernel: symmetric_inf),
+// saturated to int8 (test.py's inputs make every sum positive, where that is rounding half up), then laid out
 // as YCXC8; exact. test.py's own check (torch Conv2d x 7.6294e-6, rounded to steps of 0.0078,
 // atol 2 x 0.0078) is checked against the same output in tests/examples/Conv2d_test.cpp.
 // Kernels: the built-in library's conv2dk1_i8 (harness/KernelLibraryConv.hpp): the reference
@@ -38,7 +39,7 @@ DesignSpec make_conv2d() {
                 {"height", 32, "rows (even, at least 2: the mem tile moves 2 rows per object)"},
                 {"in_channels", 64, "input channels (a multiple of 8)"},
                 {"out_channels", 64, "output channels (a multiple of 8)"},
-                {"scale", 10, "right shift of each sum, rounding half up (0..31)"}};
+                {"scale", 10, "right shift of each sum, rounding ties away from zero (0..31)"}};
     s.devices = every_device();
     s.kernel_sets = {KernelSet::reference, KernelSet::aie};
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
@@ -121,7 +122,9 @@ DesignSpec make_conv2d() {
                     for (std::int64_t x = 0; x < w; ++x) {
                         std::int64_t sum = 0;
                         for (std::int64_t ic = 0; ic < ci; ++ic) sum += in_at(ic, y, x) * w_at(oc, ic);
-                        const std::int64_t r = scale > 0 ? (sum + (std::int64_t{1} << (scale - 1))) >> scale : sum;
+                        const std::int64_t mag = sum < 0 ? -sum : sum; // ties away from zero
+                        const std::int64_t m = scale > 0 ? (mag + (std::int64_t{1} << (scale - 1))) >> scale : mag;
+                        const std::int64_t r = sum < 0 ? -m : m;
                         out[static_cast<std::size_t>(((y * (co / 8) + oc / 8) * w + x) * 8 + oc % 8)] =
                             static_cast<std::int8_t>(std::clamp<std::int64_t>(r, -128, 127));
                     }

@@ -2,7 +2,7 @@
 // In the YCXC8 / OIYXI8O8 layouts the data for 4 consecutive pixels x 8 input channels is one 4x8
 // row-major block, and the weights for 8 input x 8 output channels one 8x8 block, so each step is an
 // aie::mmul<4, 8, 8, int8, int8> (acc32). Up to four pixel groups share every weight block. The result
-// is shifted by `scale` rounding half up (positive_inf) and saturated to int8.
+// is shifted by `scale` rounding ties away from zero (symmetric_inf) and saturated to int8.
 #include <aie_api/aie.hpp>
 
 #include <npusim/aie_kernels.hpp>
@@ -35,7 +35,7 @@ namespace npusim::aie_kernels {
 void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
     event0();
-    aie::set_rounding(aie::rounding_mode::positive_inf);
+    aie::set_rounding(aie::rounding_mode::symmetric_inf); // ties away from zero, as the vector kernel IRON builds
     aie::set_saturation(aie::saturation_mode::saturate);
     const int32_t ic8_count = input_channels / 8;
     const int32_t x_groups = width / 4;

@@ -33,7 +33,10 @@ void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8
                     for (std::int32_t i = 0; i < 8; ++i)
                         sum += std::int64_t{input[(ic8 * width + x) * 8 + i]} *
                                weights[((oc8 * ic8s + ic8) * 8 + i) * 8 + o];
-                const std::int64_t srs = scale > 0 ? (sum + (std::int64_t{1} << (scale - 1))) >> scale : sum;
+                // ties away from zero: the magnitude rounded half up, the sign put back
+                const std::int64_t mag = sum < 0 ? -sum : sum;
+                const std::int64_t r = scale > 0 ? (mag + (std::int64_t{1} << (scale - 1))) >> scale : mag;
+                const std::int64_t srs = sum < 0 ? -r : r;
                 output[(oc8 * width + x) * 8 + o] = static_cast<std::int8_t>(std::clamp<std::int64_t>(srs, -128, 127));
             }
 }

@@ -18,7 +18,7 @@ namespace {
 using MatI = Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic>;
 }
 
-TEST_CASE("conv2dk1_i8 is the layout-mapped matrix product, shifted rounding half up and saturated",
+TEST_CASE("conv2dk1_i8 is the layout-mapped matrix product, shifted rounding ties away from zero and saturated",
           "[kernels][conv2d]") {
     std::mt19937 rng(21);
     struct Case {
@@ -39,12 +39,12 @@ TEST_CASE("conv2dk1_i8 is the layout-mapped matrix product, shifted rounding hal
         conv2dk1_i8(in.data(), w.data(), out.data(), c.width, c.ci, c.co, c.scale);
         for (int x = 0; x < c.width; ++x)
             for (int o = 0; o < c.co; ++o) {
-                // round half up: floor(s / 2^scale + 1/2), via exact integer floor division
+                // ties away from zero (the vector kernel's symmetric_inf, conv2dk1_i8.cc:98-101):
+                // sign(s) * floor(|s| / 2^scale + 1/2), via exact integer division of the magnitude
                 const std::int64_t d = std::int64_t{1} << c.scale;
-                const std::int64_t num = c.scale == 0 ? S(x, o) : 2 * S(x, o) + d;
-                const std::int64_t den = c.scale == 0 ? 1 : 2 * d;
-                std::int64_t q = num / den;
-                if ((num % den != 0) && ((num < 0) != (den < 0))) --q;
+                const std::int64_t mag = S(x, o) < 0 ? -S(x, o) : S(x, o);
+                const std::int64_t qm = c.scale == 0 ? mag : (2 * mag + d) / (2 * d);
+                const std::int64_t q = S(x, o) < 0 ? -qm : qm;
                 const std::int64_t want = q < -128 ? -128 : q > 127 ? 127 : q;
                 INFO("w" << c.width << " ci" << c.ci << " co" << c.co << " scale " << c.scale << " x " << x << " o "
                          << o);

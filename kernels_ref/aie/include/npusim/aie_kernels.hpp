@@ -177,7 +177,7 @@ void rgba2hueLine_vector(const std::uint8_t* rgba, std::uint8_t* hue, std::int32
 // ---- conv2dk1_i8 (ml/conv2d) -----------------------------------------------------------------------
 // 1x1 convolution of one image row. Layouts: input YCXC8 ([ci/8][x][8]), weights OIYXI8O8
 // ([co/8][ci/8][ci%8][co%8]), output YCXC8 ([co/8][x][8]).
-// out = sat_i8((sum_ci in * w + 2^(scale-1)) >> scale) (scale >= 1; scale 0: no rounding term).
+// out = sat_i8(sum_ci in * w >> scale, ties rounded away from zero) (scale 0: the sum, saturated).
 // width % 4 == 0, input_channels % 8 == 0, output_channels % 8 == 0.
 void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);

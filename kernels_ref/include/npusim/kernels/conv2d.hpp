@@ -5,9 +5,12 @@
 //   input   YCXC8   [ci/8][x][ci%8]                 (one row y of the [y][ci/8][x][8] tensor)
 //   weights OIYXI8O8 [co/8][ci/8][ci%8][co%8]        (1x1 kernel: y = x = 0)
 //   output  YCXC8   [co/8][x][co%8]
-// out = sat_i8((sum_ci in * w + 2^(scale-1)) >> scale), the arithmetic of the source's scalar
-// variant conv2dk1_i8_scalar (rounding half up); npusim's AIE-API build (kernels_ref/aie/
-// conv2dk1_i8.cc, positive_inf) computes the same bits. scale 0: the sum itself, saturated.
+// out = sat_i8(sum_ci in * w shifted right by scale, rounding ties away from zero): the arithmetic of
+// the vector kernel IRON builds (-DINT8_ACT without -DSCALAR; conv2dk1_i8.cc:98-101 sets
+// symmetric_inf rounding and saturation, then to_vector<int8>(scale)). The source's scalar variant
+// (conv2dk1_i8_scalar, :54) rounds ties up instead, so it differs on negative ties; IRON does not
+// build it. npusim's AIE-API build (kernels_ref/aie/conv2dk1_i8.cc, symmetric_inf) computes the same
+// bits. scale 0: the sum itself, saturated.
 // Preconditions (std::invalid_argument): non-null pointers, width > 0, channels positive multiples
 // of 8, 0 <= scale <= 31.
 #include <npusim/kernels/kernel_common.hpp>
