@@ -1,0 +1,179 @@
+// Drivers of cascade_mm.cc's integer kernels and conv2dk1_i8.cc's vector 1x1 convolution (mlir-aie
+// aie_kernels at 3ca0193).
+//
+// cascade_mm.cc (aie2/cascade_mm.cc:22-72, the extern "C" combos i16_i16 and i16_i32 at :84-88): each
+// kernel sums the row x column products of its m x k and k x n row-major blocks in the output type,
+// and put_only puts the sum as lane 0 of a v16int32 word, put_get adds lane 0 of the word it gets and
+// puts the total, get_only adds lane 0 of the word it gets and its sum into C. Compared with
+// npusim's reference (kernels_ref/cascade_matmul.hpp): lane 0 of every word put (upstream leaves the
+// other lanes undefined or as received) and every element of C, the same words fed to both.
+//
+// conv2dk1_i8.cc with -DINT8_ACT (conv.py's conv2dk1_i8 flags): the vector kernel (aie2 :83-210,
+// aie2p the same with an 8 x 8 x 8 mmul) sums int8 activations x int8 weights in acc32 lanes and
+// converts with to_vector<int8>(scale) under symmetric_inf rounding and saturation (:98-101): ties
+// round away from zero, results clamp to [-128, 127]. The reference is written here from that.
+// Layouts: input [ci/8][x][8], weights [co/8][ci/8][ci%8][co%8], output [co/8][x][8] (the scalar
+// variant's indexing, :45-57). The vector kernel needs width % 32 == 0 and ci >= 24 (:117-121).
+#include "KernelDrivers.hpp"
+
+#include "npusim/kernels/cascade_matmul.hpp"
+
+#include <array>
+#include <cstring>
+#include <cstdint>
+#include <cstdlib>
+#include <deque>
+#include <fmt/format.h>
+
+namespace npusim::kernel_check {
+
+namespace {
+
+using Word = std::array<std::int32_t, 16>;
+std::deque<Word> g_words_in, g_words_out;
+bool g_underflow = false;
+
+void cascade_put_hook(const void* w) {
+    Word x;
+    std::memcpy(x.data(), w, sizeof(Word));
+    g_words_out.push_back(x);
+}
+void cascade_get_hook(void* w) {
+    Word x{};
+    if (g_words_in.empty())
+        g_underflow = true;
+    else {
+        x = g_words_in.front();
+        g_words_in.pop_front();
+    }
+    std::memcpy(w, x.data(), sizeof(Word));
+}
+
+std::uint32_t cc_next(std::uint32_t& seed) {
+    seed = seed * 1664525u + 1013904223u;
+    return seed >> 8;
+}
+
+template <class T>
+std::vector<T> cc_ints(std::size_t n, std::uint32_t seed, int lo, int hi) {
+    std::vector<T> v(n);
+    for (auto& x : v) x = static_cast<T>(lo + static_cast<int>(cc_next(seed) % static_cast<std::uint32_t>(hi - lo + 1)));
+    return v;
+}
+
+enum class CascadeRole { put_only, put_get, get_only };
+
+// Runs one cascade entry (upstream's `fn`, or the reference) on the same inputs and words; returns
+// the words it put and C.
+template <class TOut>
+std::pair<std::deque<Word>, std::vector<TOut>> cascade_run(CascadeRole role, void* fn, const BuildFacts& f,
+                                                           const std::vector<std::int16_t>& a,
+                                                           const std::vector<std::int16_t>& b, std::vector<TOut> c,
+                                                           const std::deque<Word>& in) {
+    g_words_in = in;
+    g_words_out.clear();
+    g_underflow = false;
+    const int m = f.dim_m, k = f.dim_k, n = f.dim_n;
+    if (fn) {
+        f.connect_cascade(&cascade_put_hook, &cascade_get_hook);
+        reinterpret_cast<void (*)(std::int16_t*, std::int16_t*, TOut*)>(fn)(
+            const_cast<std::int16_t*>(a.data()), const_cast<std::int16_t*>(b.data()), c.data());
+    } else if (role == CascadeRole::put_only) {
+        kernels::cascade_matmul_put_only<std::int16_t, TOut>(a.data(), b.data(), m, k, n, &cascade_put_hook);
+    } else if (role == CascadeRole::put_get) {
+        kernels::cascade_matmul_put_get<std::int16_t, TOut>(a.data(), b.data(), m, k, n, &cascade_get_hook,
+                                                            &cascade_put_hook);
+    } else {
+        kernels::cascade_matmul_get_only<std::int16_t, TOut>(a.data(), b.data(), c.data(), m, k, n,
+                                                             &cascade_get_hook);
+    }
+    return {g_words_out, c};
+}
+
+template <class TOut>
+void add_cascade(std::vector<Entry>& out, const BuildFacts& f, const char* suffix) {
+    for (const auto role : {CascadeRole::put_only, CascadeRole::put_get, CascadeRole::get_only}) {
+        const char* r = role == CascadeRole::put_only ? "put_only" : role == CascadeRole::put_get ? "put_get" : "get_only";
+        out.push_back({fmt::format("matmul_scalar_cascade_{}_{}", r, suffix), [f, role](void* fn) -> std::string {
+                           const auto mn = static_cast<std::size_t>(f.dim_m) * static_cast<std::size_t>(f.dim_n);
+                           const auto a = cc_ints<std::int16_t>(static_cast<std::size_t>(f.dim_m) * f.dim_k, 41, -32768, 32767);
+                           const auto b = cc_ints<std::int16_t>(static_cast<std::size_t>(f.dim_k) * f.dim_n, 42, -32768, 32767);
+                           const auto c = cc_ints<TOut>(mn, 43, -30000, 30000);
+                           std::deque<Word> in;
+                           if (role != CascadeRole::put_only) {
+                               std::uint32_t seed = 44;
+                               for (std::size_t i = 0; i < mn; ++i) {
+                                   Word w;
+                                   for (auto& x : w) x = static_cast<std::int32_t>(cc_next(seed) * 509u);
+                                   in.push_back(w);
+                               }
+                           }
+                           const auto [got_words, got_c] = cascade_run<TOut>(role, fn, f, a, b, c, in);
+                           if (g_underflow) return "it read more cascade words than an element of C each";
+                           const auto [want_words, want_c] = cascade_run<TOut>(role, nullptr, f, a, b, c, in);
+                           if (got_words.size() != want_words.size())
+                               return fmt::format("{} cascade words put, want {}", got_words.size(), want_words.size());
+                           for (std::size_t i = 0; i < want_words.size(); ++i)
+                               if (got_words[i][0] != want_words[i][0])
+                                   return fmt::format("cascade word {} lane 0: got {}, want {}", i, got_words[i][0],
+                                                      want_words[i][0]);
+                           for (std::size_t i = 0; i < want_c.size(); ++i)
+                               if (got_c[i] != want_c[i])
+                                   return fmt::format("C element {}: got {}, want {}", i, +got_c[i], +want_c[i]);
+                           return {};
+                       }});
+    }
+}
+
+// conv2dk1_i8.cc's vector arithmetic, written out: acc32 sums, srs by `scale` with ties away from zero,
+// saturated to int8.
+std::int8_t conv_srs_symmetric(std::int64_t sum, int scale) {
+    std::int64_t mag = std::llabs(sum);
+    if (scale > 0) mag = (mag + (std::int64_t{1} << (scale - 1))) >> scale;
+    const std::int64_t v = sum < 0 ? -mag : mag;
+    return static_cast<std::int8_t>(v > 127 ? 127 : v < -128 ? -128 : v);
+}
+
+std::string drive_conv2dk1_i8(void* fn, int lo, int hi, int scale, std::uint32_t seed) {
+    const int w = 32, ci = 64, co = 64; // conv.py conv2dk1_i8's defaults
+    const auto in = cc_ints<std::int8_t>(static_cast<std::size_t>(w) * ci, seed, lo, hi);
+    const auto wts = cc_ints<std::int8_t>(static_cast<std::size_t>(ci) * co, seed + 1, lo, hi);
+    std::vector<std::int8_t> got(static_cast<std::size_t>(w) * co, 0x55);
+    reinterpret_cast<void (*)(std::int8_t*, std::int8_t*, std::int8_t*, std::int32_t, std::int32_t, std::int32_t, int)>(
+        fn)(const_cast<std::int8_t*>(in.data()), const_cast<std::int8_t*>(wts.data()), got.data(), w, ci, co, scale);
+    for (int oc = 0; oc < co; ++oc)
+        for (int x = 0; x < w; ++x) {
+            std::int64_t sum = 0;
+            for (int ic = 0; ic < ci; ++ic)
+                sum += in[static_cast<std::size_t>((ic / 8) * w * 8 + x * 8 + ic % 8)] *
+                       wts[static_cast<std::size_t>((oc / 8) * (ci / 8) * 64 + (ic / 8) * 64 + (ic % 8) * 8 + oc % 8)];
+            const auto at = static_cast<std::size_t>((oc / 8) * w * 8 + x * 8 + oc % 8);
+            const std::int8_t want = conv_srs_symmetric(sum, scale);
+            if (got[at] != want)
+                return fmt::format("output {} (x {}, channel {}; sum {} >> {}): got {}, want {}", at, x, oc, sum, scale,
+                                   +got[at], +want);
+        }
+    return {};
+}
+
+} // namespace
+
+void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
+    if (facts.source == "cascade_mm.cc" && facts.connect_cascade) {
+        BuildFacts f = facts;
+        f.dim_m = f.dim_m ? f.dim_m : 64;
+        f.dim_k = f.dim_k ? f.dim_k : 64;
+        f.dim_n = f.dim_n ? f.dim_n : 64;
+        add_cascade<std::int16_t>(out, f, "i16_i16");
+        add_cascade<std::int32_t>(out, f, "i16_i32");
+    }
+    if (facts.source == "conv2dk1_i8.cc")
+        out.push_back({"conv2dk1_i8", [](void* fn) {
+                           // small values with a small shift: many ties and no saturation; then the
+                           // full int8 range: saturation at both ends
+                           std::string e = drive_conv2dk1_i8(fn, -8, 8, 4, 51);
+                           return e.empty() ? drive_conv2dk1_i8(fn, -128, 127, 6, 52) : e;
+                       }});
+}
+
+} // namespace npusim::kernel_check
