@@ -15,23 +15,54 @@ using iron::ArgType;
 using iron::Kernel;
 using iron::KernelArg;
 
-Kernel conv2dk1_i8(std::int64_t w, std::int64_t ci, std::int64_t co, KernelSet ks) {
+namespace {
+
+void require_conv_shape(const char* factory, std::int64_t w, std::int64_t ci, std::int64_t co) {
     for (const auto& [name, v, of] : {std::tuple{"input_width", w, 4}, std::tuple{"input_channels", ci, 8},
                                       std::tuple{"output_channels", co, 8}})
         if (v <= 0 || v % of != 0)
-            throw DesignError(fmt::format("conv2dk1_i8(): {}={} must be a positive multiple of {} (the kernel works "
-                                          "on 8-channel groups of 4 pixels)",
-                                          name, v, of));
+            throw DesignError(fmt::format("{}(): {}={} must be a positive multiple of {} (the kernel works on "
+                                          "8-channel groups of 4 pixels)",
+                                          factory, name, v, of));
+}
+
+// the cost of the row the call names (its width and channel arguments): the same mmul walk for
+// every 1x1 convolution (kernels::conv2dk1_i8_cycles, [est])
+std::uint64_t conv1x1_cost(std::span<const KernelArg> a) {
+    return kernels::conv2dk1_i8_cycles(static_cast<std::int32_t>(a[3].ivalue), static_cast<std::int32_t>(a[4].ivalue),
+                                       static_cast<std::int32_t>(a[5].ivalue));
+}
+
+} // namespace
+
+Kernel conv2dk1_i8(std::int64_t w, std::int64_t ci, std::int64_t co, KernelSet ks) {
+    require_conv_shape("conv2dk1_i8", w, ci, co);
     const auto i32 = iron::scalar<std::int32_t>();
     std::vector<ArgType> types{iron::tensor<std::int8_t>({w * ci}), iron::tensor<std::int8_t>({ci * co}),
                                iron::tensor<std::int8_t>({w * co}), i32, i32, i32, i32};
-    // the cost of the row the call names (its width and channel arguments)
-    auto cost = [](std::span<const KernelArg> a) {
-        return kernels::conv2dk1_i8_cycles(static_cast<std::int32_t>(a[3].ivalue), static_cast<std::int32_t>(a[4].ivalue),
-                                           static_cast<std::int32_t>(a[5].ivalue));
-    };
-    if (ks == KernelSet::aie) return aie_kernel("conv2dk1_i8", &aie_kernels::conv2dk1_i8, std::move(types), cost);
-    return Kernel("conv2dk1_i8", &kernels::conv2dk1_i8, std::move(types), cost);
+    if (ks == KernelSet::aie) return aie_kernel("conv2dk1_i8", &aie_kernels::conv2dk1_i8, std::move(types), &conv1x1_cost);
+    return Kernel("conv2dk1_i8", &kernels::conv2dk1_i8, std::move(types), &conv1x1_cost);
+}
+
+Kernel conv2dk1(std::int64_t w, std::int64_t ci, std::int64_t co, DType act, KernelSet ks) {
+    if (act != DType::i8 && act != DType::u8) // _common.py:115-119
+        throw DesignError(fmt::format("conv2dk1(): act_dtype must be np.int8 or np.uint8, got {}", model::dtype_name(act)));
+    require_conv_shape("conv2dk1", w, ci, co);
+    const auto i32 = iron::scalar<std::int32_t>();
+    std::vector<ArgType> types{iron::TensorType{act, {w * ci}}, iron::tensor<std::int8_t>({ci * co}),
+                               iron::tensor<std::uint8_t>({w * co}), i32, i32, i32, i32};
+    using RefI8 = void (*)(const std::int8_t*, const std::int8_t*, std::uint8_t*, std::int32_t, std::int32_t,
+                           std::int32_t, std::int32_t);
+    using RefU8 = void (*)(const std::uint8_t*, const std::int8_t*, std::uint8_t*, std::int32_t, std::int32_t,
+                           std::int32_t, std::int32_t);
+    if (act == DType::i8) {
+        if (ks == KernelSet::aie)
+            return aie_kernel("conv2dk1_i8", &aie_kernels::conv2dk1_i8_u8, std::move(types), &conv1x1_cost);
+        return Kernel("conv2dk1_i8", static_cast<RefI8>(&kernels::conv2dk1_u8), std::move(types), &conv1x1_cost);
+    }
+    if (ks == KernelSet::aie)
+        return aie_kernel("conv2dk1_ui8", &aie_kernels::conv2dk1_ui8_u8, std::move(types), &conv1x1_cost);
+    return Kernel("conv2dk1_ui8", static_cast<RefU8>(&kernels::conv2dk1_u8), std::move(types), &conv1x1_cost);
 }
 
 } // namespace npusim::harness::iron_kernels

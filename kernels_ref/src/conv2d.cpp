@@ -14,9 +14,22 @@ void require_channels(std::int32_t c, const char* name, const char* arg) {
 
 } // namespace
 
-void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
-                 std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
-    constexpr const char* name = "conv2dk1_i8";
+namespace {
+
+// sign(v) * (|v| rounded half up at `scale`): ties away from zero (symmetric_inf)
+std::int64_t srs_ties_away(std::int64_t v, std::int32_t scale) {
+    const std::int64_t mag = v < 0 ? -v : v;
+    const std::int64_t r = scale > 0 ? (mag + (std::int64_t{1} << (scale - 1))) >> scale : mag;
+    return v < 0 ? -r : r;
+}
+
+// floor(v / 2^scale + 1/2): ties toward +infinity (positive_inf)
+std::int64_t srs_half_up(std::int64_t v, std::int32_t scale) {
+    return scale > 0 ? (v + (std::int64_t{1} << (scale - 1))) >> scale : v;
+}
+
+void check_conv(const void* input, const void* weights, const void* output, std::int32_t width,
+                std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale, const char* name) {
     detail::require_non_null(input, name, "input");
     detail::require_non_null(weights, name, "weights");
     detail::require_non_null(output, name, "output");
@@ -24,6 +37,12 @@ void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8
     require_channels(input_channels, name, "input_channels");
     require_channels(output_channels, name, "output_channels");
     if (scale < 0 || scale > 31) detail::fail(name, "scale must be in 0..31 (got " + std::to_string(scale) + ")");
+}
+
+// The 1x1 convolution of one row in the YCXC8 / OIYXI8O8 layouts; `finish` maps each sum to the output.
+template <class TIn, class TOut, class F>
+void conv1x1(const TIn* input, const std::int8_t* weights, TOut* output, std::int32_t width,
+             std::int32_t input_channels, std::int32_t output_channels, F finish) {
     const std::int32_t ic8s = input_channels / 8;
     for (std::int32_t oc8 = 0; oc8 < output_channels / 8; ++oc8)
         for (std::int32_t x = 0; x < width; ++x)
@@ -33,12 +52,37 @@ void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8
                     for (std::int32_t i = 0; i < 8; ++i)
                         sum += std::int64_t{input[(ic8 * width + x) * 8 + i]} *
                                weights[((oc8 * ic8s + ic8) * 8 + i) * 8 + o];
-                // ties away from zero: the magnitude rounded half up, the sign put back
-                const std::int64_t mag = sum < 0 ? -sum : sum;
-                const std::int64_t r = scale > 0 ? (mag + (std::int64_t{1} << (scale - 1))) >> scale : mag;
-                const std::int64_t srs = sum < 0 ? -r : r;
-                output[(oc8 * width + x) * 8 + o] = static_cast<std::int8_t>(std::clamp<std::int64_t>(srs, -128, 127));
+                output[(oc8 * width + x) * 8 + o] = finish(sum);
             }
+}
+
+template <class TIn>
+void conv_u8(const TIn* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+             std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
+    check_conv(input, weights, output, width, input_channels, output_channels, scale, "conv2dk1_u8");
+    conv1x1(input, weights, output, width, input_channels, output_channels, [scale](std::int64_t s) {
+        return static_cast<std::uint8_t>(std::clamp<std::int64_t>(srs_half_up(s, scale), 0, 255));
+    });
+}
+
+} // namespace
+
+void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
+                 std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
+    check_conv(input, weights, output, width, input_channels, output_channels, scale, "conv2dk1_i8");
+    conv1x1(input, weights, output, width, input_channels, output_channels, [scale](std::int64_t s) {
+        return static_cast<std::int8_t>(std::clamp<std::int64_t>(srs_ties_away(s, scale), -128, 127));
+    });
+}
+
+void conv2dk1_u8(const std::int8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                 std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
+    conv_u8(input, weights, output, width, input_channels, output_channels, scale);
+}
+
+void conv2dk1_u8(const std::uint8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                 std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
+    conv_u8(input, weights, output, width, input_channels, output_channels, scale);
 }
 
 std::uint64_t conv2dk1_i8_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels) {

@@ -98,12 +98,15 @@ void bind_kernel_library(py::module_& m) {
         "aie.iron.kernels.cascade_mm: (get_only, put_only, put_get, zero).");
     m.def(
         "conv_kernel",
-        [](const std::string& name, std::int64_t input_width, std::int64_t input_channels,
-           std::int64_t output_channels) {
+        [](const std::string& name, std::int64_t input_width, std::int64_t input_channels, std::int64_t output_channels,
+           const std::string& act_dtype) {
             if (name == "conv2dk1_i8") return k::conv2dk1_i8(input_width, input_channels, output_channels, kRef);
+            if (name == "conv2dk1")
+                return k::conv2dk1(input_width, input_channels, output_channels, dtype_from_name(act_dtype), kRef);
             not_in_library(name);
         },
         py::arg("name"), py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"),
+        py::arg("act_dtype") = "int8",
         "A convolution kernel of aie.iron.kernels (conv.py).");
 }
 

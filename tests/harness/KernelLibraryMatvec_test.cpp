@@ -112,6 +112,12 @@ TEST_CASE("cascade_mm and conv2dk1_i8: IRON's names and signatures", "[harness][
     CHECK(conv.name() == "conv2dk1_i8");
     CHECK(mvlib_types(conv) == std::vector<std::string>{"i8[2048]", "i8[4096]", "i8[2048]", "i32 scalar", "i32 scalar",
                                                         "i32 scalar", "i32 scalar"});
+    // conv2dk1: conv2dk1.cc's symbols, uint8 output
+    CHECK(iks::conv2dk1().name() == "conv2dk1_i8");
+    const auto ui8 = iks::conv2dk1(32, 64, 64, DType::u8, harness::KernelSet::aie);
+    CHECK(ui8.name() == "conv2dk1_ui8");
+    CHECK(mvlib_types(ui8) == std::vector<std::string>{"u8[2048]", "i8[4096]", "u8[2048]", "i32 scalar", "i32 scalar",
+                                                       "i32 scalar", "i32 scalar"});
 }
 
 TEST_CASE("mv / cascade_mm / conv2dk1_i8 errors", "[harness][kernel_library][errors]") {
@@ -128,4 +134,6 @@ TEST_CASE("mv / cascade_mm / conv2dk1_i8 errors", "[harness][kernel_library][err
                       Catch::Contains("cascade_mm(): unsupported (input_dtype, output_dtype) = (i16, i8)"));
     CHECK_THROWS_WITH(iks::conv2dk1_i8(30), Catch::Contains("conv2dk1_i8(): input_width=30 must be a positive multiple of 4"));
     CHECK_THROWS_WITH(iks::conv2dk1_i8(32, 64, 0), Catch::Contains("output_channels=0"));
+    CHECK_THROWS_WITH(iks::conv2dk1(32, 64, 64, DType::bf16), "conv2dk1(): act_dtype must be np.int8 or np.uint8, got bf16");
+    CHECK_THROWS_WITH(iks::conv2dk1(32, 20, 64), Catch::Contains("conv2dk1(): input_channels=20"));
 }

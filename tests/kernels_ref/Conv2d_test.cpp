@@ -5,6 +5,7 @@
 #include <npusim/kernels/conv2d.hpp>
 
 #include <Eigen/Dense>
+#include <cmath>
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -61,4 +62,47 @@ TEST_CASE("conv2dk1_i8 refuses bad sizes, and its cost estimate", "[kernels][con
                       "conv2dk1_i8: scale must be in 0..31 (got 32)");
     CHECK_THROWS_AS(conv2dk1_i8(nullptr, buf.data(), buf.data(), 8, 8, 8, 1), std::invalid_argument);
     CHECK(conv2dk1_i8_cycles(32, 64, 64) == 512 + 8 * 8);
+}
+
+TEST_CASE("conv2dk1_u8 (IRON conv2dk1): int8 or uint8 activations, shifted half up and saturated to [0, 255]",
+          "[kernels][conv2d]") {
+    // aie2/conv2dk1.cc's vector kernels: positive_inf rounding, saturation to uint8 (:133-134, :258-259).
+    // Written out per pixel and output channel from the layouts' index formulas.
+    std::mt19937 rng(23);
+    const int width = 8, ci = 16, co = 16;
+    for (const int scale : {0, 1, 3, 9}) {
+        std::vector<std::int8_t> in_s(width * ci), w(ci * co);
+        std::vector<std::uint8_t> in_u(width * ci), out_s(width * co, 0x55), out_u(width * co, 0x55);
+        for (auto& x : in_s) x = static_cast<std::int8_t>(rng() & 0xff);
+        for (auto& x : in_u) x = static_cast<std::uint8_t>(rng() & 0xff);
+        for (auto& x : w) x = static_cast<std::int8_t>(rng() & 0xff);
+        conv2dk1_u8(in_s.data(), w.data(), out_s.data(), width, ci, co, scale);
+        conv2dk1_u8(in_u.data(), w.data(), out_u.data(), width, ci, co, scale);
+        int zeros = 0, clamped = 0;
+        for (int x = 0; x < width; ++x)
+            for (int o = 0; o < co; ++o) {
+                std::int64_t ss = 0, su = 0;
+                for (int i = 0; i < ci; ++i) {
+                    const int wi = ((o / 8 * (ci / 8) + i / 8) * 8 + i % 8) * 8 + o % 8;
+                    ss += std::int64_t{in_s[static_cast<std::size_t>((i / 8 * width + x) * 8 + i % 8)]} * w[static_cast<std::size_t>(wi)];
+                    su += std::int64_t{in_u[static_cast<std::size_t>((i / 8 * width + x) * 8 + i % 8)]} * w[static_cast<std::size_t>(wi)];
+                }
+                auto want = [scale](std::int64_t s) { // floor(s / 2^scale + 1/2), clamped
+                    const double q = std::floor(static_cast<double>(s) / std::ldexp(1.0, scale) + 0.5);
+                    return static_cast<int>(q < 0 ? 0 : q > 255 ? 255 : q);
+                };
+                const auto at = static_cast<std::size_t>((o / 8 * width + x) * 8 + o % 8);
+                INFO("scale " << scale << " x " << x << " o " << o << " sums " << ss << " " << su);
+                REQUIRE(out_s[at] == want(ss));
+                REQUIRE(out_u[at] == want(su));
+                zeros += out_u[at] == 0;
+                clamped += out_s[at] == 255;
+            }
+        if (scale <= 3) CHECK(zeros > 0);   // negative sums give 0 (a ReLU)
+        if (scale <= 3) CHECK(clamped > 0); // large ones clamp at 255
+    }
+    std::vector<std::uint8_t> u(4096);
+    std::vector<std::int8_t> s(4096);
+    CHECK_THROWS_WITH(conv2dk1_u8(u.data(), s.data(), u.data(), 8, 8, 12, 1),
+                      "conv2dk1_u8: output_channels must be a positive multiple of 8 (got 12)");
 }

@@ -61,7 +61,7 @@ def test_fixed_tile_factories_refuse_other_sizes_as_iron_does():
 
 
 def test_factories_npusim_lacks_name_themselves():
-    for name in ("conv2dk1", "conv2dk3", "conv2dk14", "bn_conv2dk3"):
+    for name in ("conv2dk1_skip", "conv2dk3", "conv2dk14", "bn_conv2dk3"):
         with pytest.raises(NotImplementedError, match=f"aie.iron.kernels.{name} is not supported by npusim "
                                                       r"\(not in its kernel library\)"):
             getattr(kernels, name)(dim_m=64)
@@ -245,3 +245,40 @@ def test_conv2dk1_i8_runs_exact_against_numpy():
     assert np.any((s < 0) & ((-s) % (1 << scale) == (1 << (scale - 1))))
     want = np.clip(np.sign(s) * ((np.abs(s) + (1 << (scale - 1))) >> scale), -128, 127).astype(np.int8)
     assert np.array_equal(out, want.reshape(w, co // 8, 8).transpose(1, 0, 2).ravel())
+
+
+@pytest.mark.parametrize("act", [np.int8, np.uint8])
+def test_conv2dk1_runs_exact_against_numpy(act):
+    from npusim.iron import ObjectFifo
+    npusim.iron.set_current_device(device_for("npu2"))
+    w, ci, co, scale = 8, 16, 16, 3
+    conv = kernels.conv2dk1(input_width=w, input_channels=ci, output_channels=co, act_dtype=act)
+    a = "i8" if act == np.int8 else "u8"
+    assert _sig(conv) == ("conv2dk1_i8" if act == np.int8 else "conv2dk1_ui8",
+                          [f"{a}[128]", "i8[256]", "u8[128]"] + ["i32 scalar"] * 4)
+    in_ty = np.ndarray[(w * ci,), np.dtype[act]]
+    wt_ty, out_ty = np.ndarray[(ci * co,), np.dtype[np.int8]], np.ndarray[(w * co,), np.dtype[np.uint8]]
+    fi, fw, fo = ObjectFifo(in_ty, name="act"), ObjectFifo(wt_ty, name="wts"), ObjectFifo(out_ty, name="out")
+
+    def body(ia, iw, oo, k):
+        ea, ew, eo = ia.acquire(1), iw.acquire(1), oo.acquire(1)
+        k(ea, ew, eo, w, ci, co, scale)
+        ia.release(1)
+        iw.release(1)
+        oo.release(1)
+
+    p = _one_core((body, [fi.cons(), fw.cons(), fo.prod(), conv]), [in_ty, wt_ty, out_ty], [fi.prod(), fw.prod()],
+                  fo.cons())
+    rng = np.random.default_rng(7)
+    x = rng.integers(0 if act == np.uint8 else -8, 16 if act == np.uint8 else 9, (w, ci)).astype(act)
+    wts = rng.integers(-8, 9, (co, ci)).astype(np.int8)
+    out = np.zeros(w * co, np.uint8)
+    npusim.simulate(p, [x.reshape(w, ci // 8, 8).transpose(1, 0, 2).ravel(),
+                        wts.reshape(co // 8, 8, ci // 8, 8).transpose(0, 2, 3, 1).ravel(), out])
+    s = x.astype(np.int64) @ wts.astype(np.int64).T
+    # half up, saturated to [0, 255] (conv2dk1.cc: positive_inf, saturate): negative sums give 0
+    want = np.clip((s + (1 << (scale - 1))) >> scale, 0, 255).astype(np.uint8)
+    assert np.any(want == 0) and np.any(want > 0)
+    assert np.array_equal(out, want.reshape(w, co // 8, 8).transpose(1, 0, 2).ravel())
+    with pytest.raises(npusim.DesignError, match="conv2dk1\\(\\): act_dtype must be np.int8 or np.uint8, got i16"):
+        kernels.conv2dk1(act_dtype=np.int16)

@@ -8,6 +8,9 @@
 // npusim's reference (kernels_ref/cascade_matmul.hpp): lane 0 of every word put (upstream leaves the
 // other lanes undefined or as received) and every element of C, the same words fed to both.
 //
+// conv2dk1.cc (conv.py's conv2dk1: -DINT8_ACT gives conv2dk1_i8, no flag conv2dk1_ui8): the same walk
+// with int8 / uint8 activations and a uint8 output, positive_inf rounding and saturation (:131-134,
+// :256-259): half up, clamped to [0, 255].
 // conv2dk1_i8.cc with -DINT8_ACT (conv.py's conv2dk1_i8 flags): the vector kernel (aie2 :83-210,
 // aie2p the same with an 8 x 8 x 8 mmul) sums int8 activations x int8 weights in acc32 lanes and
 // converts with to_vector<int8>(scale) under symmetric_inf rounding and saturation (:98-101): ties
@@ -23,6 +26,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
+#include <limits>
 #include <fmt/format.h>
 
 namespace npusim::kernel_check {
@@ -125,35 +129,50 @@ void add_cascade(std::vector<Entry>& out, const BuildFacts& f, const char* suffi
     }
 }
 
-// conv2dk1_i8.cc's vector arithmetic, written out: acc32 sums, srs by `scale` with ties away from zero,
-// saturated to int8.
-std::int8_t conv_srs_symmetric(std::int64_t sum, int scale) {
-    std::int64_t mag = std::llabs(sum);
-    if (scale > 0) mag = (mag + (std::int64_t{1} << (scale - 1))) >> scale;
-    const std::int64_t v = sum < 0 ? -mag : mag;
-    return static_cast<std::int8_t>(v > 127 ? 127 : v < -128 ? -128 : v);
+// The vector 1x1 convolutions' arithmetic, written out: acc32 sums, srs by `scale` (ties away from
+// zero for conv2dk1_i8.cc's symmetric_inf, half up for conv2dk1.cc's positive_inf), saturated to the
+// output type.
+template <class TOut>
+TOut conv_srs(std::int64_t sum, int scale, bool ties_away) {
+    std::int64_t v = sum;
+    if (scale > 0) {
+        const std::int64_t half = std::int64_t{1} << (scale - 1);
+        v = ties_away ? (sum < 0 ? -((-sum + half) >> scale) : (sum + half) >> scale) : (sum + half) >> scale;
+    }
+    const std::int64_t lo = std::numeric_limits<TOut>::min(), hi = std::numeric_limits<TOut>::max();
+    return static_cast<TOut>(v > hi ? hi : v < lo ? lo : v);
 }
 
-std::string drive_conv2dk1_i8(void* fn, int lo, int hi, int scale, std::uint32_t seed) {
-    const int w = 32, ci = 64, co = 64; // conv.py conv2dk1_i8's defaults
-    const auto in = cc_ints<std::int8_t>(static_cast<std::size_t>(w) * ci, seed, lo, hi);
-    const auto wts = cc_ints<std::int8_t>(static_cast<std::size_t>(ci) * co, seed + 1, lo, hi);
-    std::vector<std::int8_t> got(static_cast<std::size_t>(w) * co, 0x55);
-    reinterpret_cast<void (*)(std::int8_t*, std::int8_t*, std::int8_t*, std::int32_t, std::int32_t, std::int32_t, int)>(
-        fn)(const_cast<std::int8_t*>(in.data()), const_cast<std::int8_t*>(wts.data()), got.data(), w, ci, co, scale);
+template <class TIn, class TOut>
+std::string drive_conv1x1(void* fn, int lo, int hi, int scale, std::uint32_t seed, bool ties_away) {
+    const int w = 32, ci = 64, co = 64; // conv.py's defaults
+    const auto in = cc_ints<TIn>(static_cast<std::size_t>(w) * ci, seed, lo, hi);
+    const auto wts = cc_ints<std::int8_t>(static_cast<std::size_t>(ci) * co, seed + 1, -128, 127);
+    std::vector<TOut> got(static_cast<std::size_t>(w) * co, TOut{0x55});
+    reinterpret_cast<void (*)(TIn*, std::int8_t*, TOut*, std::int32_t, std::int32_t, std::int32_t, int)>(fn)(
+        const_cast<TIn*>(in.data()), const_cast<std::int8_t*>(wts.data()), got.data(), w, ci, co, scale);
     for (int oc = 0; oc < co; ++oc)
         for (int x = 0; x < w; ++x) {
             std::int64_t sum = 0;
             for (int ic = 0; ic < ci; ++ic)
-                sum += in[static_cast<std::size_t>((ic / 8) * w * 8 + x * 8 + ic % 8)] *
+                sum += std::int64_t{in[static_cast<std::size_t>((ic / 8) * w * 8 + x * 8 + ic % 8)]} *
                        wts[static_cast<std::size_t>((oc / 8) * (ci / 8) * 64 + (ic / 8) * 64 + (ic % 8) * 8 + oc % 8)];
             const auto at = static_cast<std::size_t>((oc / 8) * w * 8 + x * 8 + oc % 8);
-            const std::int8_t want = conv_srs_symmetric(sum, scale);
+            const TOut want = conv_srs<TOut>(sum, scale, ties_away);
             if (got[at] != want)
                 return fmt::format("output {} (x {}, channel {}; sum {} >> {}): got {}, want {}", at, x, oc, sum, scale,
                                    +got[at], +want);
         }
     return {};
+}
+
+// small activations with a small shift (many ties), then the full range with a larger one (saturation)
+template <class TIn, class TOut>
+std::string drive_conv_twice(void* fn, bool ties_away, int lo_small, int hi_small) {
+    std::string e = drive_conv1x1<TIn, TOut>(fn, lo_small, hi_small, 4, 51, ties_away);
+    return e.empty() ? drive_conv1x1<TIn, TOut>(fn, std::numeric_limits<TIn>::min(), std::numeric_limits<TIn>::max(),
+                                                 9, 52, ties_away)
+                     : e;
 }
 
 } // namespace
@@ -167,13 +186,12 @@ void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts) 
         add_cascade<std::int16_t>(out, f, "i16_i16");
         add_cascade<std::int32_t>(out, f, "i16_i32");
     }
-    if (facts.source == "conv2dk1_i8.cc")
-        out.push_back({"conv2dk1_i8", [](void* fn) {
-                           // small values with a small shift: many ties and no saturation; then the
-                           // full int8 range: saturation at both ends
-                           std::string e = drive_conv2dk1_i8(fn, -8, 8, 4, 51);
-                           return e.empty() ? drive_conv2dk1_i8(fn, -128, 127, 6, 52) : e;
-                       }});
+    if (facts.source == "conv2dk1_i8.cc") // int8 out, ties away from zero (conv2dk1_i8.cc:98-101)
+        out.push_back({"conv2dk1_i8", [](void* fn) { return drive_conv_twice<std::int8_t, std::int8_t>(fn, true, -8, 8); }});
+    if (facts.source == "conv2dk1.cc") { // uint8 out, half up (conv2dk1.cc:131-134, :256-259)
+        out.push_back({"conv2dk1_i8", [](void* fn) { return drive_conv_twice<std::int8_t, std::uint8_t>(fn, false, -8, 8); }});
+        out.push_back({"conv2dk1_ui8", [](void* fn) { return drive_conv_twice<std::uint8_t, std::uint8_t>(fn, false, 0, 8); }});
+    }
 }
 
 } // namespace npusim::kernel_check

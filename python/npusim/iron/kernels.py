@@ -1,6 +1,6 @@
 """aie.iron.kernels: the built-in kernel factories with IRON's signatures (mlir-aie python/iron/kernels/
 at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm, vision.py, conv.py
-conv2dk1_i8), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
+conv2dk1, conv2dk1_i8), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
 the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
 factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
@@ -176,6 +176,14 @@ def conv2dk1_i8(input_width=32, input_channels=64, output_channels=64, **_):
                                                  int(output_channels)))
 
 
+def conv2dk1(input_width=32, input_channels=64, output_channels=64, act_dtype=np.int8, **_):
+    """IRON kernels.conv2dk1 (conv.py): a 1x1 convolution of one image row, int8 or uint8 activations,
+    uint8 output (conv2dk1_i8 / conv2dk1_ui8 of aie2/conv2dk1.cc)."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("conv2dk1", int(input_width), int(input_channels),
+                                                 int(output_channels), dtype_name(act_dtype)))
+
+
 class _VisionKernel(_NativeKernel):
     def __init__(self, kind, line_width, dtype=np.uint8):
         with _Located(where()):
@@ -216,7 +224,7 @@ def bitwise_and(line_width=1920, dtype=np.uint8, use_chess=False, **_):
 
 
 def __getattr__(name):
-    # An IRON kernel factory npusim's library lacks (conv2dk1, bn_conv2dk3, ...): a clear error naming it,
+    # An IRON kernel factory npusim's library lacks (conv2dk3, bn_conv2dk3, ...): a clear error naming it,
     # also for `from aie.iron.kernels import X`, never an AttributeError without the reason.
     if name.startswith("__"):
         raise AttributeError(name)

@@ -70,6 +70,8 @@ void add_kernel_library(Catalog& c) {
                  "are)",
                  harness::iron_kernels::cascade_mm(64, 64, 64, DType::bf16, DType::f32));
     c.site("harness/src/KernelLibraryConv.cpp");
+    NPUSIM_ERROR(c, "kernels.conv_act_dtype", kDesign, "conv2dk1(): act_dtype must be np.int8 or np.uint8, got i16",
+                 harness::iron_kernels::conv2dk1(32, 64, 64, DType::i16));
     NPUSIM_ERROR(c, "kernels.conv_shape", kDesign,
                  "conv2dk1_i8(): input_channels=12 must be a positive multiple of 8 (the kernel works on 8-channel "
                  "groups of 4 pixels)",

@@ -1,6 +1,8 @@
-// The AIE-API matvec builds (kernels_ref/aie/mv.cc) against the plain reference (kernels_ref/matvec.hpp):
+// The AIE-API matvec and conv2dk1 builds (kernels_ref/aie/mv.cc, conv2dk1_i8.cc) against the plain
+// references (kernels_ref/matvec.hpp, conv2d.hpp):
 // bit for bit, on random int16 data including the extremes (so the 32-bit sums wrap).
 #include <npusim/aie_kernels.hpp>
+#include <npusim/kernels/conv2d.hpp>
 #include <npusim/kernels/matvec.hpp>
 
 #include <catch2/catch.hpp>
@@ -30,5 +32,26 @@ TEST_CASE("aie matvec_vectorized / matvec_scalar equal the reference, wrapping s
                 a.data(), b.data(), got.data(), m, k);
             CHECK(got == want);
         }
+    }
+}
+
+TEST_CASE("aie conv2dk1_i8_u8 / conv2dk1_ui8_u8 equal the reference conv2dk1_u8", "[aie_kernels][conv2d]") {
+    namespace nk = npusim::kernels;
+    std::mt19937 rng(9);
+    for (const int scale : {0, 2, 7, 12}) {
+        const int width = 32, ci = 64, co = 32;
+        std::vector<std::int8_t> in_s(width * ci), w(ci * co);
+        std::vector<std::uint8_t> in_u(width * ci);
+        for (auto& x : in_s) x = static_cast<std::int8_t>(rng() & 0xff);
+        for (auto& x : in_u) x = static_cast<std::uint8_t>(rng() & 0xff);
+        for (auto& x : w) x = static_cast<std::int8_t>(rng() & 0xff);
+        std::vector<std::uint8_t> want(width * co), got(width * co, 0x55);
+        INFO("scale " << scale);
+        nk::conv2dk1_u8(in_s.data(), w.data(), want.data(), width, ci, co, scale);
+        npusim::aie_kernels::conv2dk1_i8_u8(in_s.data(), w.data(), got.data(), width, ci, co, scale);
+        CHECK(got == want);
+        nk::conv2dk1_u8(in_u.data(), w.data(), want.data(), width, ci, co, scale);
+        npusim::aie_kernels::conv2dk1_ui8_u8(in_u.data(), w.data(), got.data(), width, ci, co, scale);
+        CHECK(got == want);
     }
 }

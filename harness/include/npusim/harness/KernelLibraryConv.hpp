@@ -2,8 +2,8 @@
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
 // or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (conv2dk1, conv2dk3, the skip variants, conv2dk14 and the bottleneck bn_*) are not in npusim's
-// library yet; Python's aie.iron.kernels names them as missing.
+// (conv2dk3, the skip variants, conv2dk14 and the bottleneck bn_*) are not in npusim's library yet;
+// Python's aie.iron.kernels names them as missing.
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
 
@@ -18,5 +18,13 @@ namespace npusim::harness::iron_kernels {
 /// kernel): a DesignError names the parameter otherwise.
 iron::Kernel conv2dk1_i8(std::int64_t input_width = 32, std::int64_t input_channels = 64,
                          std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
+
+/// conv.py conv2dk1(input_width=32, input_channels=64, output_channels=64, act_dtype=int8) (:24-55):
+/// conv2dk1_i8 (-DINT8_ACT) or conv2dk1_ui8 (in: act[w*ci], wts: i8[ci*co], out: u8[w*co], width,
+/// ci, co, scale: i32) of aie2/conv2dk1.cc: kernels::conv2dk1_u8 (half up, saturated to [0, 255]).
+/// act_dtype other than int8 / uint8: conv.py's ValueError (_common.py:103-119).
+iron::Kernel conv2dk1(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                      std::int64_t output_channels = 64, DType act_dtype = DType::i8,
+                      KernelSet ks = KernelSet::reference);
 
 } // namespace npusim::harness::iron_kernels

@@ -182,6 +182,13 @@ void rgba2hueLine_vector(const std::uint8_t* rgba, std::uint8_t* hue, std::int32
 void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
 
+// conv2dk1 (IRON kernels.conv2dk1): int8 / uint8 activations, uint8 output, rounded half up and
+// saturated to [0, 255]; same layouts and sizes.
+void conv2dk1_i8_u8(const std::int8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                    std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
+void conv2dk1_ui8_u8(const std::uint8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                     std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
+
 // ---- cascade_mm (basic/matrix_multiplication/cascade) ----------------------------------------------
 // Scalar m x k by k x n (row-major) partial products, one 512-bit cascade word per element of C
 // (lane 0: the partial sum as int32), through put_mcd / get_scd_v16int32: put_only puts its own

@@ -22,6 +22,16 @@ namespace npusim::kernels {
 void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
 
+/// conv2dk1 (IRON aie.iron.kernels.conv2dk1, mlir-aie aie_kernels/aie2/conv2dk1.cc's vector kernels
+/// conv2dk1_i8 with -DINT8_ACT and conv2dk1_ui8 without): the same 1x1 convolution with int8 or uint8
+/// activations and a uint8 output: each sum shifted by `scale` rounding half up (the source sets
+/// positive_inf, conv2dk1.cc:133-134 and :258-259) and saturated to [0, 255] (saturate: negative
+/// sums give 0, a ReLU). Same layouts and preconditions as conv2dk1_i8.
+void conv2dk1_u8(const std::int8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                 std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
+void conv2dk1_u8(const std::uint8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                 std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
+
 // [est] the vector kernel issues one aie::mmul<4, 8, 8, int8, int8> (256 MACs) per cycle on AIE2:
 // width * ci * co / 256 cycles, plus 1 cycle per 4-pixel x 8-channel output block for the SRS and store.
 std::uint64_t conv2dk1_i8_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels);
