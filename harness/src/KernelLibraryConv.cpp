@@ -65,4 +65,34 @@ Kernel conv2dk1(std::int64_t w, std::int64_t ci, std::int64_t co, DType act, Ker
     return Kernel("conv2dk1_ui8", static_cast<RefU8>(&kernels::conv2dk1_u8), std::move(types), &conv1x1_cost);
 }
 
+Kernel conv2dk1_skip(std::int64_t w, std::int64_t ci, std::int64_t co, DType act, KernelSet ks) {
+    if (act != DType::i8 && act != DType::u8) // _common.py:115-119
+        throw DesignError(
+            fmt::format("conv2dk1_skip(): act_dtype must be np.int8 or np.uint8, got {}", model::dtype_name(act)));
+    require_conv_shape("conv2dk1_skip", w, ci, co);
+    if (ci % 16 != 0)
+        throw DesignError(fmt::format("conv2dk1_skip(): input_channels={} must be a multiple of 16 (two halves of "
+                                      "8-channel groups)",
+                                      ci));
+    const auto i32 = iron::scalar<std::int32_t>();
+    const auto half = iron::tensor<std::uint8_t>({w * ci / 2});
+    std::vector<ArgType> types{half, half, iron::tensor<std::int8_t>({ci * co}), iron::tensor<std::uint8_t>({w * co}),
+                               iron::TensorType{act, {w * co}}, i32, i32, i32, i32, i32};
+    auto cost = [](std::span<const KernelArg> a) {
+        return kernels::conv2dk1_skip_cycles(static_cast<std::int32_t>(a[5].ivalue), static_cast<std::int32_t>(a[6].ivalue),
+                                             static_cast<std::int32_t>(a[7].ivalue));
+    };
+    using U8 = std::uint8_t;
+    using RefI8 = void (*)(const U8*, const U8*, const std::int8_t*, U8*, const std::int8_t*, std::int32_t, std::int32_t,
+                           std::int32_t, std::int32_t, std::int32_t);
+    using RefU8 = void (*)(const U8*, const U8*, const std::int8_t*, U8*, const U8*, std::int32_t, std::int32_t,
+                           std::int32_t, std::int32_t, std::int32_t);
+    if (act == DType::i8) {
+        if (ks == KernelSet::aie) return aie_kernel("conv2dk1_skip_i8", &aie_kernels::conv2dk1_skip_i8, std::move(types), cost);
+        return Kernel("conv2dk1_skip_i8", static_cast<RefI8>(&kernels::conv2dk1_skip_u8), std::move(types), cost);
+    }
+    if (ks == KernelSet::aie) return aie_kernel("conv2dk1_skip_ui8", &aie_kernels::conv2dk1_skip_ui8, std::move(types), cost);
+    return Kernel("conv2dk1_skip_ui8", static_cast<RefU8>(&kernels::conv2dk1_skip_u8), std::move(types), cost);
+}
+
 } // namespace npusim::harness::iron_kernels

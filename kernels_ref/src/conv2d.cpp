@@ -65,7 +65,48 @@ void conv_u8(const TIn* input, const std::int8_t* weights, std::uint8_t* output,
     });
 }
 
+template <class TSkip>
+void conv_skip(const std::uint8_t* in0, const std::uint8_t* in1, const std::int8_t* weights, std::uint8_t* output,
+               const TSkip* skip, std::int32_t width, std::int32_t ci, std::int32_t co, std::int32_t scale,
+               std::int32_t skip_scale) {
+    constexpr const char* name = "conv2dk1_skip_u8";
+    check_conv(in0, weights, output, width, ci, co, scale, name);
+    detail::require_non_null(in1, name, "input1");
+    detail::require_non_null(skip, name, "skip");
+    detail::require_multiple(ci, 16, name, "input_channels", "two halves of 8-channel groups");
+    if (skip_scale < 0 || skip_scale > 31)
+        detail::fail(name, "skip_scale must be in 0..31 (got " + std::to_string(skip_scale) + ")");
+    const std::int32_t half8 = ci / 16; // 8-channel groups per half
+    for (std::int32_t oc8 = 0; oc8 < co / 8; ++oc8)
+        for (std::int32_t x = 0; x < width; ++x)
+            for (std::int32_t o = 0; o < 8; ++o) {
+                std::int64_t sum = 0;
+                for (std::int32_t ic8 = 0; ic8 < 2 * half8; ++ic8) {
+                    const std::uint8_t* in = ic8 < half8 ? in0 : in1;
+                    const std::int32_t g = ic8 % half8;
+                    for (std::int32_t i = 0; i < 8; ++i)
+                        sum += std::int64_t{in[(g * width + x) * 8 + i]} * weights[((oc8 * 2 * half8 + ic8) * 8 + i) * 8 + o];
+                }
+                const auto at = (oc8 * width + x) * 8 + o;
+                const std::int64_t conv = std::clamp<std::int64_t>(srs_half_up(sum, scale), -128, 127);
+                output[at] = static_cast<std::uint8_t>(
+                    std::clamp<std::int64_t>(srs_half_up(conv + std::int64_t{skip[at]}, skip_scale), 0, 255));
+            }
+}
+
 } // namespace
+
+void conv2dk1_skip_u8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
+                      std::uint8_t* output, const std::int8_t* skip, std::int32_t width, std::int32_t input_channels,
+                      std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale) {
+    conv_skip(input0, input1, weights, output, skip, width, input_channels, output_channels, scale, skip_scale);
+}
+
+void conv2dk1_skip_u8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
+                      std::uint8_t* output, const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
+                      std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale) {
+    conv_skip(input0, input1, weights, output, skip, width, input_channels, output_channels, scale, skip_scale);
+}
 
 void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
@@ -93,6 +134,11 @@ std::uint64_t conv2dk1_i8_cycles(std::int32_t width, std::int32_t input_channels
     const auto w = static_cast<std::uint64_t>(width), ci = static_cast<std::uint64_t>(input_channels),
                co = static_cast<std::uint64_t>(output_channels);
     return ceil_div(w * ci * co, 256) + ceil_div(w, 4) * ceil_div(co, 8);
+}
+
+std::uint64_t conv2dk1_skip_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels) {
+    const auto w = static_cast<std::uint64_t>(width < 0 ? 0 : width), co = static_cast<std::uint64_t>(output_channels < 0 ? 0 : output_channels);
+    return conv2dk1_i8_cycles(width, input_channels, output_channels) + ceil_div(w, 4) * ceil_div(co, 8);
 }
 
 } // namespace npusim::kernels

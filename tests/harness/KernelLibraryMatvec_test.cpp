@@ -118,6 +118,14 @@ TEST_CASE("cascade_mm and conv2dk1_i8: IRON's names and signatures", "[harness][
     CHECK(ui8.name() == "conv2dk1_ui8");
     CHECK(mvlib_types(ui8) == std::vector<std::string>{"u8[2048]", "i8[4096]", "u8[2048]", "i32 scalar", "i32 scalar",
                                                        "i32 scalar", "i32 scalar"});
+    // conv2dk1_skip: conv2dk1_skip.cc's symbols; two channel halves, the skip in the activation type
+    const auto skip = iks::conv2dk1_skip(32, 64, 64, DType::u8);
+    CHECK(skip.name() == "conv2dk1_skip_ui8");
+    CHECK(iks::conv2dk1_skip().name() == "conv2dk1_skip_i8");
+    const auto st = mvlib_types(skip);
+    CHECK(std::vector<std::string>(st.begin(), st.begin() + 5) ==
+          std::vector<std::string>{"u8[1024]", "u8[1024]", "i8[4096]", "u8[2048]", "u8[2048]"});
+    CHECK(st.size() == 10);
 }
 
 TEST_CASE("mv / cascade_mm / conv2dk1_i8 errors", "[harness][kernel_library][errors]") {
@@ -136,4 +144,7 @@ TEST_CASE("mv / cascade_mm / conv2dk1_i8 errors", "[harness][kernel_library][err
     CHECK_THROWS_WITH(iks::conv2dk1_i8(32, 64, 0), Catch::Contains("output_channels=0"));
     CHECK_THROWS_WITH(iks::conv2dk1(32, 64, 64, DType::bf16), "conv2dk1(): act_dtype must be np.int8 or np.uint8, got bf16");
     CHECK_THROWS_WITH(iks::conv2dk1(32, 20, 64), Catch::Contains("conv2dk1(): input_channels=20"));
+    CHECK_THROWS_WITH(iks::conv2dk1_skip(32, 24, 64), Catch::Contains("conv2dk1_skip(): input_channels=24 must be a "
+                                                                      "multiple of 16"));
+    CHECK_THROWS_WITH(iks::conv2dk1_skip(32, 64, 64, DType::i32), Catch::Contains("act_dtype must be np.int8"));
 }

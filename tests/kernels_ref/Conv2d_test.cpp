@@ -106,3 +106,46 @@ TEST_CASE("conv2dk1_u8 (IRON conv2dk1): int8 or uint8 activations, shifted half 
     CHECK_THROWS_WITH(conv2dk1_u8(u.data(), s.data(), u.data(), 8, 8, 12, 1),
                       "conv2dk1_u8: output_channels must be a positive multiple of 8 (got 12)");
 }
+
+TEST_CASE("conv2dk1_skip_u8 (IRON conv2dk1_skip): two channel halves, int8 conv result plus skip, to uint8",
+          "[kernels][conv2d]") {
+    // aie2/conv2dk1_skip.cc's vector kernels: sum over input0's ci/2 channels then input1's, >> scale
+    // half up saturated to int8, + skip, >> skip_scale half up saturated to [0, 255]
+    std::mt19937 rng(29);
+    const int width = 8, ci = 32, co = 16;
+    auto half_up = [](std::int64_t v, int s) {
+        return static_cast<std::int64_t>(std::floor(static_cast<double>(v) / std::ldexp(1.0, s) + 0.5));
+    };
+    for (const auto& [scale, skip_scale] : {std::pair{3, 1}, std::pair{10, 0}, std::pair{0, 2}}) {
+        std::vector<std::uint8_t> in0(width * ci / 2), in1(width * ci / 2), skip_u(width * co), out_s(width * co),
+            out_u(width * co);
+        std::vector<std::int8_t> w(ci * co), skip_s(width * co);
+        for (auto& x : in0) x = static_cast<std::uint8_t>(rng() % 12);
+        for (auto& x : in1) x = static_cast<std::uint8_t>(rng() % 12);
+        for (auto& x : w) x = static_cast<std::int8_t>(rng() & 0xff);
+        for (auto& x : skip_s) x = static_cast<std::int8_t>(rng() & 0xff);
+        for (auto& x : skip_u) x = static_cast<std::uint8_t>(rng() & 0xff);
+        conv2dk1_skip_u8(in0.data(), in1.data(), w.data(), out_s.data(), skip_s.data(), width, ci, co, scale, skip_scale);
+        conv2dk1_skip_u8(in0.data(), in1.data(), w.data(), out_u.data(), skip_u.data(), width, ci, co, scale, skip_scale);
+        for (int x = 0; x < width; ++x)
+            for (int o = 0; o < co; ++o) {
+                std::int64_t s = 0;
+                for (int i = 0; i < ci; ++i) { // channel i: input0's first ci / 2, then input1's
+                    const auto& in = i < ci / 2 ? in0 : in1;
+                    const int c = i % (ci / 2);
+                    s += std::int64_t{in[static_cast<std::size_t>((c / 8 * width + x) * 8 + c % 8)]} *
+                         w[static_cast<std::size_t>(((o / 8 * (ci / 8) + i / 8) * 8 + i % 8) * 8 + o % 8)];
+                }
+                const std::int64_t conv = std::clamp<std::int64_t>(half_up(s, scale), -128, 127);
+                const auto at = static_cast<std::size_t>((o / 8 * width + x) * 8 + o % 8);
+                INFO("scale " << scale << "/" << skip_scale << " x " << x << " o " << o);
+                REQUIRE(out_s[at] == std::clamp<std::int64_t>(half_up(conv + skip_s[at], skip_scale), 0, 255));
+                REQUIRE(out_u[at] == std::clamp<std::int64_t>(half_up(conv + skip_u[at], skip_scale), 0, 255));
+            }
+    }
+    std::vector<std::uint8_t> u(4096);
+    std::vector<std::int8_t> s(4096);
+    CHECK_THROWS_WITH(conv2dk1_skip_u8(u.data(), u.data(), s.data(), u.data(), s.data(), 8, 24, 8, 1, 0),
+                      Catch::Contains("input_channels must be a multiple of 16"));
+    CHECK(conv2dk1_skip_cycles(32, 64, 64) == conv2dk1_i8_cycles(32, 64, 64) + 64);
+}

@@ -61,7 +61,7 @@ def test_fixed_tile_factories_refuse_other_sizes_as_iron_does():
 
 
 def test_factories_npusim_lacks_name_themselves():
-    for name in ("conv2dk1_skip", "conv2dk3", "conv2dk14", "bn_conv2dk3"):
+    for name in ("conv2dk1_skip_init", "conv2dk3", "conv2dk14", "bn_conv2dk3"):
         with pytest.raises(NotImplementedError, match=f"aie.iron.kernels.{name} is not supported by npusim "
                                                       r"\(not in its kernel library\)"):
             getattr(kernels, name)(dim_m=64)
@@ -282,3 +282,44 @@ def test_conv2dk1_runs_exact_against_numpy(act):
     assert np.array_equal(out, want.reshape(w, co // 8, 8).transpose(1, 0, 2).ravel())
     with pytest.raises(npusim.DesignError, match="conv2dk1\\(\\): act_dtype must be np.int8 or np.uint8, got i16"):
         kernels.conv2dk1(act_dtype=np.int16)
+
+
+@pytest.mark.parametrize("act", [np.int8, np.uint8])
+def test_conv2dk1_skip_runs_exact_against_numpy(act):
+    from npusim.iron import Buffer, ObjectFifo
+    npusim.iron.set_current_device(device_for("npu2"))
+    w, ci, co, scale, skip_scale = 8, 32, 16, 4, 1
+    conv = kernels.conv2dk1_skip(input_width=w, input_channels=ci, output_channels=co, act_dtype=act)
+    a = "i8" if act == np.int8 else "u8"
+    assert _sig(conv) == ("conv2dk1_skip_" + ("i8" if act == np.int8 else "ui8"),
+                          ["u8[128]", "u8[128]", "i8[512]", "u8[128]", f"{a}[128]"] + ["i32 scalar"] * 5)
+    half_ty, wt_ty = np.ndarray[(w * ci // 2,), np.dtype[np.uint8]], np.ndarray[(ci * co,), np.dtype[np.int8]]
+    out_ty, skip_ty = np.ndarray[(w * co,), np.dtype[np.uint8]], np.ndarray[(w * co,), np.dtype[act]]
+    rng = np.random.default_rng(8)
+    x = rng.integers(0, 12, (w, ci)).astype(np.uint8)
+    wts = rng.integers(-128, 128, (co, ci)).astype(np.int8)
+    skip = rng.integers(np.iinfo(act).min, np.iinfo(act).max + 1, (w, co)).astype(act)
+
+    def ycxc8(m):  # [x][c] -> [c/8][x][8]
+        return np.ascontiguousarray(m.reshape(m.shape[0], -1, 8).transpose(1, 0, 2).ravel())
+
+    # a core tile has two input DMA channels: the halves come through fifos, weights and skip are
+    # the core's own buffers
+    f0, f1, fo = ObjectFifo(half_ty, name="in0"), ObjectFifo(half_ty, name="in1"), ObjectFifo(out_ty, name="out")
+    bw = Buffer(wt_ty, name="wts", initial_value=wts.reshape(co // 8, 8, ci // 8, 8).transpose(0, 2, 3, 1).ravel())
+    bs = Buffer(skip_ty, name="skip", initial_value=ycxc8(skip))
+
+    def body(i0, i1, oo, bw, bs, k):
+        e0, e1, eo = i0.acquire(1), i1.acquire(1), oo.acquire(1)
+        k(e0, e1, bw, eo, bs, w, ci, co, scale, skip_scale)
+        for f in (i0, i1, oo):
+            f.release(1)
+
+    p = _one_core((body, [f0.cons(), f1.cons(), fo.prod(), bw, bs, conv]), [half_ty, half_ty, out_ty],
+                  [f0.prod(), f1.prod()], fo.cons())
+    out = np.zeros(w * co, np.uint8)
+    npusim.simulate(p, [ycxc8(x[:, :ci // 2]), ycxc8(x[:, ci // 2:]), out])
+    s = x.astype(np.int64) @ wts.astype(np.int64).T
+    conv = np.clip((s + (1 << (scale - 1))) >> scale, -128, 127)  # half up, saturated to int8
+    want = np.clip((conv + skip.astype(np.int64) + (1 << (skip_scale - 1))) >> skip_scale, 0, 255).astype(np.uint8)
+    assert np.array_equal(out, ycxc8(want))

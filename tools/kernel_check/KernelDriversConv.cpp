@@ -1,4 +1,4 @@
-// Drivers of cascade_mm.cc's integer kernels and conv2dk1_i8.cc's vector 1x1 convolution (mlir-aie
+// Drivers of cascade_mm.cc's integer kernels and the vector 1x1 convolutions (mlir-aie
 // aie_kernels at 3ca0193).
 //
 // cascade_mm.cc (aie2/cascade_mm.cc:22-72, the extern "C" combos i16_i16 and i16_i32 at :84-88): each
@@ -11,6 +11,7 @@
 // conv2dk1.cc (conv.py's conv2dk1: -DINT8_ACT gives conv2dk1_i8, no flag conv2dk1_ui8): the same walk
 // with int8 / uint8 activations and a uint8 output, positive_inf rounding and saturation (:131-134,
 // :256-259): half up, clamped to [0, 255].
+// conv2dk1_skip.cc (conv.py's conv2dk1_skip): two uint8 channel halves, an int8 / uint8 skip, uint8 out.
 // conv2dk1_i8.cc with -DINT8_ACT (conv.py's conv2dk1_i8 flags): the vector kernel (aie2 :83-210,
 // aie2p the same with an 8 x 8 x 8 mmul) sums int8 activations x int8 weights in acc32 lanes and
 // converts with to_vector<int8>(scale) under symmetric_inf rounding and saturation (:98-101): ties
@@ -175,6 +176,40 @@ std::string drive_conv_twice(void* fn, bool ties_away, int lo_small, int hi_smal
                      : e;
 }
 
+// conv2dk1_skip.cc's vector kernels, written out: the two uint8 halves' sums >> scale half up, saturated to
+// int8, + skip, >> skip_scale half up, saturated to uint8 (:234-237, :296-309).
+template <class TSkip>
+std::string drive_conv_skip(void* fn, int scale, int skip_scale, std::uint32_t seed) {
+    const int w = 32, ci = 64, co = 64; // conv.py's defaults
+    const auto in0 = cc_ints<std::uint8_t>(static_cast<std::size_t>(w) * ci / 2, seed, 0, 255);
+    const auto in1 = cc_ints<std::uint8_t>(static_cast<std::size_t>(w) * ci / 2, seed + 1, 0, 15);
+    const auto wts = cc_ints<std::int8_t>(static_cast<std::size_t>(ci) * co, seed + 2, -128, 127);
+    const auto skip = cc_ints<TSkip>(static_cast<std::size_t>(w) * co, seed + 3, std::numeric_limits<TSkip>::min(),
+                                     std::numeric_limits<TSkip>::max());
+    std::vector<std::uint8_t> got(static_cast<std::size_t>(w) * co, 0x55);
+    reinterpret_cast<void (*)(std::uint8_t*, std::uint8_t*, std::int8_t*, std::uint8_t*, TSkip*, std::int32_t,
+                              std::int32_t, std::int32_t, int, int)>(fn)(
+        const_cast<std::uint8_t*>(in0.data()), const_cast<std::uint8_t*>(in1.data()), const_cast<std::int8_t*>(wts.data()),
+        got.data(), const_cast<TSkip*>(skip.data()), w, ci, co, scale, skip_scale);
+    for (int oc = 0; oc < co; ++oc)
+        for (int x = 0; x < w; ++x) {
+            std::int64_t sum = 0;
+            for (int ic = 0; ic < ci; ++ic) {
+                const auto& in = ic < ci / 2 ? in0 : in1;
+                const int c = ic % (ci / 2);
+                sum += std::int64_t{in[static_cast<std::size_t>((c / 8) * w * 8 + x * 8 + c % 8)]} *
+                       wts[static_cast<std::size_t>((oc / 8) * (ci / 8) * 64 + (ic / 8) * 64 + (ic % 8) * 8 + oc % 8)];
+            }
+            const auto at = static_cast<std::size_t>((oc / 8) * w * 8 + x * 8 + oc % 8);
+            const std::int64_t conv = conv_srs<std::int8_t>(sum, scale, false);
+            const std::uint8_t want = conv_srs<std::uint8_t>(conv + skip[at], skip_scale, false);
+            if (got[at] != want)
+                return fmt::format("output {} (x {}, channel {}; sum {}, skip {}): got {}, want {}", at, x, oc, sum,
+                                   +skip[at], +got[at], +want);
+        }
+    return {};
+}
+
 } // namespace
 
 void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
@@ -191,6 +226,16 @@ void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts) 
     if (facts.source == "conv2dk1.cc") { // uint8 out, half up (conv2dk1.cc:131-134, :256-259)
         out.push_back({"conv2dk1_i8", [](void* fn) { return drive_conv_twice<std::int8_t, std::uint8_t>(fn, false, -8, 8); }});
         out.push_back({"conv2dk1_ui8", [](void* fn) { return drive_conv_twice<std::uint8_t, std::uint8_t>(fn, false, 0, 8); }});
+    }
+    if (facts.source == "conv2dk1_skip.cc") { // -DINT8_ACT: int8 skip; none: uint8 skip
+        out.push_back({"conv2dk1_skip_i8", [](void* fn) {
+                           std::string e = drive_conv_skip<std::int8_t>(fn, 10, 0, 61);
+                           return e.empty() ? drive_conv_skip<std::int8_t>(fn, 4, 1, 62) : e;
+                       }});
+        out.push_back({"conv2dk1_skip_ui8", [](void* fn) {
+                           std::string e = drive_conv_skip<std::uint8_t>(fn, 10, 0, 63);
+                           return e.empty() ? drive_conv_skip<std::uint8_t>(fn, 4, 1, 64) : e;
+                       }});
     }
 }
 

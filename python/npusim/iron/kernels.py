@@ -1,6 +1,6 @@
 """aie.iron.kernels: the built-in kernel factories with IRON's signatures (mlir-aie python/iron/kernels/
 at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm, vision.py, conv.py
-conv2dk1, conv2dk1_i8), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
+conv2dk1, conv2dk1_i8, conv2dk1_skip), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
 the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
 factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
@@ -181,6 +181,14 @@ def conv2dk1(input_width=32, input_channels=64, output_channels=64, act_dtype=np
     uint8 output (conv2dk1_i8 / conv2dk1_ui8 of aie2/conv2dk1.cc)."""
     with _Located(where()):
         return _NativeKernel(_npusim.conv_kernel("conv2dk1", int(input_width), int(input_channels),
+                                                 int(output_channels), dtype_name(act_dtype)))
+
+
+def conv2dk1_skip(input_width=32, input_channels=64, output_channels=64, act_dtype=np.int8, **_):
+    """IRON kernels.conv2dk1_skip (conv.py): a 1x1 convolution of two uint8 channel halves plus a skip
+    input (int8 or uint8), uint8 output (conv2dk1_skip_i8 / conv2dk1_skip_ui8 of aie2/conv2dk1_skip.cc)."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("conv2dk1_skip", int(input_width), int(input_channels),
                                                  int(output_channels), dtype_name(act_dtype)))
 
 

@@ -72,6 +72,12 @@ void add_kernel_library(Catalog& c) {
     c.site("harness/src/KernelLibraryConv.cpp");
     NPUSIM_ERROR(c, "kernels.conv_act_dtype", kDesign, "conv2dk1(): act_dtype must be np.int8 or np.uint8, got i16",
                  harness::iron_kernels::conv2dk1(32, 64, 64, DType::i16));
+    NPUSIM_ERROR(c, "kernels.conv_skip_act_dtype", kDesign,
+                 "conv2dk1_skip(): act_dtype must be np.int8 or np.uint8, got f32",
+                 harness::iron_kernels::conv2dk1_skip(32, 64, 64, DType::f32));
+    NPUSIM_ERROR(c, "kernels.conv_skip_channels", kDesign,
+                 "conv2dk1_skip(): input_channels=24 must be a multiple of 16 (two halves of 8-channel groups)",
+                 harness::iron_kernels::conv2dk1_skip(32, 24, 64));
     NPUSIM_ERROR(c, "kernels.conv_shape", kDesign,
                  "conv2dk1_i8(): input_channels=12 must be a positive multiple of 8 (the kernel works on 8-channel "
                  "groups of 4 pixels)",

@@ -55,3 +55,28 @@ TEST_CASE("aie conv2dk1_i8_u8 / conv2dk1_ui8_u8 equal the reference conv2dk1_u8"
         CHECK(got == want);
     }
 }
+
+TEST_CASE("aie conv2dk1_skip_i8 / conv2dk1_skip_ui8 equal the reference conv2dk1_skip_u8", "[aie_kernels][conv2d]") {
+    namespace nk = npusim::kernels;
+    std::mt19937 rng(10);
+    for (const auto& [scale, skip_scale] : {std::pair{10, 0}, std::pair{3, 1}, std::pair{6, 4}}) {
+        const int width = 32, ci = 64, co = 16;
+        std::vector<std::uint8_t> in0(width * ci / 2), in1(width * ci / 2), skip_u(width * co);
+        std::vector<std::int8_t> w(ci * co), skip_s(width * co);
+        for (auto& x : in0) x = static_cast<std::uint8_t>(rng() & 0xff);
+        for (auto& x : in1) x = static_cast<std::uint8_t>(rng() & 0x1f);
+        for (auto& x : w) x = static_cast<std::int8_t>(rng() & 0xff);
+        for (auto& x : skip_s) x = static_cast<std::int8_t>(rng() & 0xff);
+        for (auto& x : skip_u) x = static_cast<std::uint8_t>(rng() & 0xff);
+        std::vector<std::uint8_t> want(width * co), got(width * co, 0x55);
+        INFO("scale " << scale << "/" << skip_scale);
+        nk::conv2dk1_skip_u8(in0.data(), in1.data(), w.data(), want.data(), skip_s.data(), width, ci, co, scale, skip_scale);
+        npusim::aie_kernels::conv2dk1_skip_i8(in0.data(), in1.data(), w.data(), got.data(), skip_s.data(), width, ci, co,
+                                              scale, skip_scale);
+        CHECK(got == want);
+        nk::conv2dk1_skip_u8(in0.data(), in1.data(), w.data(), want.data(), skip_u.data(), width, ci, co, scale, skip_scale);
+        npusim::aie_kernels::conv2dk1_skip_ui8(in0.data(), in1.data(), w.data(), got.data(), skip_u.data(), width, ci, co,
+                                               scale, skip_scale);
+        CHECK(got == want);
+    }
+}

@@ -2,7 +2,7 @@
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
 // or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (conv2dk3, the skip variants, conv2dk14 and the bottleneck bn_*) are not in npusim's library yet;
+// (conv2dk3, conv2dk1_skip_init, conv2dk14 and the bottleneck bn_*) are not in npusim's library yet;
 // Python's aie.iron.kernels names them as missing.
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
@@ -26,5 +26,13 @@ iron::Kernel conv2dk1_i8(std::int64_t input_width = 32, std::int64_t input_chann
 iron::Kernel conv2dk1(std::int64_t input_width = 32, std::int64_t input_channels = 64,
                       std::int64_t output_channels = 64, DType act_dtype = DType::i8,
                       KernelSet ks = KernelSet::reference);
+
+/// conv.py conv2dk1_skip(input_width=32, input_channels=64, output_channels=64, act_dtype=int8)
+/// (:98-134): conv2dk1_skip_i8 (int8 skip) or conv2dk1_skip_ui8 (uint8 skip) of aie2/conv2dk1_skip.cc:
+/// (in0: u8[w*ci/2], in1: u8[w*ci/2], wts: i8[ci*co], out: u8[w*co], skip: act[w*co], width, ci, co,
+/// scale, skip_scale: i32); kernels::conv2dk1_skip_u8. input_channels a multiple of 16.
+iron::Kernel conv2dk1_skip(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                           std::int64_t output_channels = 64, DType act_dtype = DType::i8,
+                           KernelSet ks = KernelSet::reference);
 
 } // namespace npusim::harness::iron_kernels

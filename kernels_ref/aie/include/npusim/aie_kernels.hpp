@@ -189,6 +189,16 @@ void conv2dk1_i8_u8(const std::int8_t* input, const std::int8_t* weights, std::u
 void conv2dk1_ui8_u8(const std::uint8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
                      std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
 
+// conv2dk1_skip (IRON kernels.conv2dk1_skip): two uint8 halves of the input channels ([ci/16][x][8]
+// each), weights for all ci, int8 (-DINT8_ACT) or uint8 skip in the output layout; uint8 output.
+// sat_u8(((sat_i8(sum >> scale) + skip) >> skip_scale)), both shifts half up. width % 4 == 0, ci % 16 == 0.
+void conv2dk1_skip_i8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
+                      std::uint8_t* output, const std::int8_t* skip, std::int32_t width, std::int32_t input_channels,
+                      std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
+void conv2dk1_skip_ui8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
+                       std::uint8_t* output, const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
+                       std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
+
 // ---- cascade_mm (basic/matrix_multiplication/cascade) ----------------------------------------------
 // Scalar m x k by k x n (row-major) partial products, one 512-bit cascade word per element of C
 // (lane 0: the partial sum as int32), through put_mcd / get_scd_v16int32: put_only puts its own

@@ -32,8 +32,26 @@ void conv2dk1_u8(const std::int8_t* input, const std::int8_t* weights, std::uint
 void conv2dk1_u8(const std::uint8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
 
+/// conv2dk1_skip (IRON aie.iron.kernels.conv2dk1_skip, aie2/conv2dk1_skip.cc's vector kernels
+/// conv2dk1_skip_i8 with -DINT8_ACT, int8 skip, and conv2dk1_skip_ui8 without, uint8 skip): a 1x1
+/// convolution whose ci input channels come as two uint8 halves (input0 the first ci / 2, input1
+/// the rest, each [ci/16][x][8]; weights as conv2dk1's for all ci), each sum shifted by `scale` half
+/// up and saturated to int8, plus the skip value (output layout), that sum shifted by `skip_scale`
+/// half up and saturated to [0, 255] (positive_inf and saturate, conv2dk1_skip.cc:234-237,
+/// :296-309). ci a positive multiple of 16, co of 8.
+void conv2dk1_skip_u8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
+                      std::uint8_t* output, const std::int8_t* skip, std::int32_t width, std::int32_t input_channels,
+                      std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
+void conv2dk1_skip_u8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
+                      std::uint8_t* output, const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
+                      std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
+
 // [est] the vector kernel issues one aie::mmul<4, 8, 8, int8, int8> (256 MACs) per cycle on AIE2:
 // width * ci * co / 256 cycles, plus 1 cycle per 4-pixel x 8-channel output block for the SRS and store.
 std::uint64_t conv2dk1_i8_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels);
+
+// [est] conv2dk1_skip: the same mmul walk (conv2dk1_i8_cycles), plus 1 cycle per 4-pixel x 8-channel
+// block for the skip load, add and second SRS.
+std::uint64_t conv2dk1_skip_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels);
 
 } // namespace npusim::kernels
