@@ -95,4 +95,34 @@ Kernel conv2dk1_skip(std::int64_t w, std::int64_t ci, std::int64_t co, DType act
     return Kernel("conv2dk1_skip_ui8", static_cast<RefU8>(&kernels::conv2dk1_skip_u8), std::move(types), cost);
 }
 
+Kernel conv2dk1_skip_init(std::int64_t w, std::int64_t ci, std::int64_t co, DType act, std::int64_t cs, KernelSet ks) {
+    if (act != DType::i8 && act != DType::u8) // _common.py:115-119
+        throw DesignError(
+            fmt::format("conv2dk1_skip_init(): act_dtype must be np.int8 or np.uint8, got {}", model::dtype_name(act)));
+    if (act == DType::u8)
+        throw DesignError("conv2dk1_skip_init(): act_dtype=uint8 builds conv2dk1_skip_init_ui8, whose body is commented "
+                          "out upstream (aie2/conv2dk1_skip_init.cc:912-919: it computes nothing); not in npusim's "
+                          "kernel library (int8 is)");
+    if (cs < 0) cs = ci; // skip_input_channels=None
+    require_conv_shape("conv2dk1_skip_init", w, ci, co);
+    if (ci % 16 != 0 || cs <= 0 || cs % 8 != 0)
+        throw DesignError(fmt::format("conv2dk1_skip_init(): input_channels={} must be a multiple of 16 and "
+                                      "skip_input_channels={} a positive multiple of 8",
+                                      ci, cs));
+    const auto i32 = iron::scalar<std::int32_t>();
+    const auto half = iron::tensor<std::uint8_t>({w * ci / 2});
+    std::vector<ArgType> types{half, half, iron::tensor<std::int8_t>({(ci + cs) * co}),
+                               iron::tensor<std::uint8_t>({w * co}), iron::tensor<std::int8_t>({w * cs}),
+                               i32, i32, i32, i32, i32, i32, i32};
+    // [est] the mmul walk over both convolutions' channels, plus a block's skip add and SRS
+    auto cost = [](std::span<const KernelArg> a) {
+        const auto ch = static_cast<std::int32_t>(a[6].ivalue + a[8].ivalue);
+        return kernels::conv2dk1_skip_cycles(static_cast<std::int32_t>(a[5].ivalue), ch,
+                                             static_cast<std::int32_t>(a[7].ivalue));
+    };
+    if (ks == KernelSet::aie)
+        return aie_kernel("conv2dk1_skip_init_i8", &aie_kernels::conv2dk1_skip_init_i8, std::move(types), cost);
+    return Kernel("conv2dk1_skip_init_i8", &kernels::conv2dk1_skip_init_u8, std::move(types), cost);
+}
+
 } // namespace npusim::harness::iron_kernels

@@ -65,6 +65,20 @@ void conv_u8(const TIn* input, const std::int8_t* weights, std::uint8_t* output,
     });
 }
 
+// The sum of the two halves' 1x1 convolution for output (x, channel oc8 * 8 + o).
+std::int64_t halves_sum(const std::uint8_t* in0, const std::uint8_t* in1, const std::int8_t* weights, std::int32_t width,
+                        std::int32_t ci, std::int32_t oc8, std::int32_t x, std::int32_t o) {
+    const std::int32_t half8 = ci / 16; // 8-channel groups per half
+    std::int64_t sum = 0;
+    for (std::int32_t ic8 = 0; ic8 < 2 * half8; ++ic8) {
+        const std::uint8_t* in = ic8 < half8 ? in0 : in1;
+        const std::int32_t g = ic8 % half8;
+        for (std::int32_t i = 0; i < 8; ++i)
+            sum += std::int64_t{in[(g * width + x) * 8 + i]} * weights[((oc8 * 2 * half8 + ic8) * 8 + i) * 8 + o];
+    }
+    return sum;
+}
+
 template <class TSkip>
 void conv_skip(const std::uint8_t* in0, const std::uint8_t* in1, const std::int8_t* weights, std::uint8_t* output,
                const TSkip* skip, std::int32_t width, std::int32_t ci, std::int32_t co, std::int32_t scale,
@@ -76,17 +90,10 @@ void conv_skip(const std::uint8_t* in0, const std::uint8_t* in1, const std::int8
     detail::require_multiple(ci, 16, name, "input_channels", "two halves of 8-channel groups");
     if (skip_scale < 0 || skip_scale > 31)
         detail::fail(name, "skip_scale must be in 0..31 (got " + std::to_string(skip_scale) + ")");
-    const std::int32_t half8 = ci / 16; // 8-channel groups per half
     for (std::int32_t oc8 = 0; oc8 < co / 8; ++oc8)
         for (std::int32_t x = 0; x < width; ++x)
             for (std::int32_t o = 0; o < 8; ++o) {
-                std::int64_t sum = 0;
-                for (std::int32_t ic8 = 0; ic8 < 2 * half8; ++ic8) {
-                    const std::uint8_t* in = ic8 < half8 ? in0 : in1;
-                    const std::int32_t g = ic8 % half8;
-                    for (std::int32_t i = 0; i < 8; ++i)
-                        sum += std::int64_t{in[(g * width + x) * 8 + i]} * weights[((oc8 * 2 * half8 + ic8) * 8 + i) * 8 + o];
-                }
+                const std::int64_t sum = halves_sum(in0, in1, weights, width, ci, oc8, x, o);
                 const auto at = (oc8 * width + x) * 8 + o;
                 const std::int64_t conv = std::clamp<std::int64_t>(srs_half_up(sum, scale), -128, 127);
                 output[at] = static_cast<std::uint8_t>(
@@ -106,6 +113,36 @@ void conv2dk1_skip_u8(const std::uint8_t* input0, const std::uint8_t* input1, co
                       std::uint8_t* output, const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
                       std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale) {
     conv_skip(input0, input1, weights, output, skip, width, input_channels, output_channels, scale, skip_scale);
+}
+
+void conv2dk1_skip_init_u8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
+                           std::uint8_t* output, const std::int8_t* skip, std::int32_t width, std::int32_t ci,
+                           std::int32_t co, std::int32_t ci_skip, std::int32_t scale, std::int32_t skip_scale,
+                           std::int32_t scale_skip_conv) {
+    constexpr const char* name = "conv2dk1_skip_init_u8";
+    check_conv(input0, weights, output, width, ci, co, scale, name);
+    detail::require_non_null(input1, name, "input1");
+    detail::require_non_null(skip, name, "skip");
+    detail::require_multiple(ci, 16, name, "input_channels", "two halves of 8-channel groups");
+    require_channels(ci_skip, name, "input_channels_skip");
+    for (const std::int32_t s : {skip_scale, scale_skip_conv})
+        if (s < 0 || s > 31) detail::fail(name, "skip_scale and scale_skip_conv must be in 0..31 (got " + std::to_string(s) + ")");
+    const std::int8_t* wskip = weights + static_cast<std::ptrdiff_t>(ci) * co;
+    const std::int32_t s8 = ci_skip / 8;
+    for (std::int32_t oc8 = 0; oc8 < co / 8; ++oc8)
+        for (std::int32_t x = 0; x < width; ++x)
+            for (std::int32_t o = 0; o < 8; ++o) {
+                const std::int64_t conv =
+                    std::clamp<std::int64_t>(srs_half_up(halves_sum(input0, input1, weights, width, ci, oc8, x, o), scale),
+                                             -128, 127);
+                std::int64_t ssum = 0;
+                for (std::int32_t ic8 = 0; ic8 < s8; ++ic8)
+                    for (std::int32_t i = 0; i < 8; ++i)
+                        ssum += std::int64_t{skip[(ic8 * width + x) * 8 + i]} * wskip[((oc8 * s8 + ic8) * 8 + i) * 8 + o];
+                const std::int64_t proj = std::clamp<std::int64_t>(srs_half_up(ssum, scale_skip_conv), -128, 127);
+                output[(oc8 * width + x) * 8 + o] =
+                    static_cast<std::uint8_t>(std::clamp<std::int64_t>(srs_half_up(conv + proj, skip_scale), 0, 255));
+            }
 }
 
 void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,

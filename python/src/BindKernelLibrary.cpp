@@ -99,16 +99,19 @@ void bind_kernel_library(py::module_& m) {
     m.def(
         "conv_kernel",
         [](const std::string& name, std::int64_t input_width, std::int64_t input_channels, std::int64_t output_channels,
-           const std::string& act_dtype) {
+           const std::string& act_dtype, std::int64_t skip_input_channels) {
             if (name == "conv2dk1_i8") return k::conv2dk1_i8(input_width, input_channels, output_channels, kRef);
             if (name == "conv2dk1")
                 return k::conv2dk1(input_width, input_channels, output_channels, dtype_from_name(act_dtype), kRef);
             if (name == "conv2dk1_skip")
                 return k::conv2dk1_skip(input_width, input_channels, output_channels, dtype_from_name(act_dtype), kRef);
+            if (name == "conv2dk1_skip_init")
+                return k::conv2dk1_skip_init(input_width, input_channels, output_channels, dtype_from_name(act_dtype),
+                                             skip_input_channels, kRef);
             not_in_library(name);
         },
         py::arg("name"), py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"),
-        py::arg("act_dtype") = "int8",
+        py::arg("act_dtype") = "int8", py::arg("skip_input_channels") = -1,
         "A convolution kernel of aie.iron.kernels (conv.py).");
 }
 

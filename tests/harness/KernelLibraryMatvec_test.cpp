@@ -126,6 +126,14 @@ TEST_CASE("cascade_mm and conv2dk1_i8: IRON's names and signatures", "[harness][
     CHECK(std::vector<std::string>(st.begin(), st.begin() + 5) ==
           std::vector<std::string>{"u8[1024]", "u8[1024]", "i8[4096]", "u8[2048]", "u8[2048]"});
     CHECK(st.size() == 10);
+    // conv2dk1_skip_init: the projection's weights after the main ones, skip_input_channels defaulting to ci
+    const auto si = iks::conv2dk1_skip_init(32, 64, 32, DType::i8, 16);
+    CHECK(si.name() == "conv2dk1_skip_init_i8");
+    const auto sit = mvlib_types(si);
+    CHECK(std::vector<std::string>(sit.begin(), sit.begin() + 5) ==
+          std::vector<std::string>{"u8[1024]", "u8[1024]", "i8[2560]", "u8[1024]", "i8[512]"});
+    CHECK(sit.size() == 12);
+    CHECK(mvlib_types(iks::conv2dk1_skip_init())[4] == "i8[2048]");
 }
 
 TEST_CASE("mv / cascade_mm / conv2dk1_i8 errors", "[harness][kernel_library][errors]") {
@@ -147,4 +155,5 @@ TEST_CASE("mv / cascade_mm / conv2dk1_i8 errors", "[harness][kernel_library][err
     CHECK_THROWS_WITH(iks::conv2dk1_skip(32, 24, 64), Catch::Contains("conv2dk1_skip(): input_channels=24 must be a "
                                                                       "multiple of 16"));
     CHECK_THROWS_WITH(iks::conv2dk1_skip(32, 64, 64, DType::i32), Catch::Contains("act_dtype must be np.int8"));
+    CHECK_THROWS_WITH(iks::conv2dk1_skip_init(32, 64, 64, DType::u8), Catch::Contains("it computes nothing"));
 }

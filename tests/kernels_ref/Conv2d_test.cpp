@@ -149,3 +149,40 @@ TEST_CASE("conv2dk1_skip_u8 (IRON conv2dk1_skip): two channel halves, int8 conv 
                       Catch::Contains("input_channels must be a multiple of 16"));
     CHECK(conv2dk1_skip_cycles(32, 64, 64) == conv2dk1_i8_cycles(32, 64, 64) + 64);
 }
+
+TEST_CASE("conv2dk1_skip_init_u8: the halves' conv to int8 plus the skip input's projection to int8, to uint8",
+          "[kernels][conv2d]") {
+    // aie2/conv2dk1_skip_init.cc:258-456 (conv2dk1_skip_init_i8): both convolutions rounded half up and
+    // saturated to int8, their sum >> skip_scale half up, saturated to [0, 255]
+    std::mt19937 rng(31);
+    const int width = 4, ci = 16, co = 8, cs = 24, scale = 5, skip_scale = 1, scale_skip = 6;
+    auto half_up = [](std::int64_t v, int s) {
+        return static_cast<std::int64_t>(std::floor(static_cast<double>(v) / std::ldexp(1.0, s) + 0.5));
+    };
+    std::vector<std::uint8_t> in0(width * ci / 2), in1(width * ci / 2), out(width * co);
+    std::vector<std::int8_t> w((ci + cs) * co), skip(width * cs);
+    for (auto& x : in0) x = static_cast<std::uint8_t>(rng() & 0xff);
+    for (auto& x : in1) x = static_cast<std::uint8_t>(rng() & 0xff);
+    for (auto& x : w) x = static_cast<std::int8_t>(rng() & 0xff);
+    for (auto& x : skip) x = static_cast<std::int8_t>(rng() & 0xff);
+    conv2dk1_skip_init_u8(in0.data(), in1.data(), w.data(), out.data(), skip.data(), width, ci, co, cs, scale, skip_scale,
+                          scale_skip);
+    for (int x = 0; x < width; ++x)
+        for (int o = 0; o < co; ++o) {
+            std::int64_t s = 0, p = 0;
+            for (int i = 0; i < ci; ++i) {
+                const auto& in = i < ci / 2 ? in0 : in1;
+                const int c = i % (ci / 2);
+                s += std::int64_t{in[static_cast<std::size_t>((c / 8 * width + x) * 8 + c % 8)]} *
+                     w[static_cast<std::size_t>(((o / 8 * (ci / 8) + i / 8) * 8 + i % 8) * 8 + o % 8)];
+            }
+            for (int i = 0; i < cs; ++i) // the projection's weights start at ci * co, OIYXI8O8 over cs
+                p += std::int64_t{skip[static_cast<std::size_t>((i / 8 * width + x) * 8 + i % 8)]} *
+                     w[static_cast<std::size_t>(ci * co + ((o / 8 * (cs / 8) + i / 8) * 8 + i % 8) * 8 + o % 8)];
+            const std::int64_t a = std::clamp<std::int64_t>(half_up(s, scale), -128, 127);
+            const std::int64_t b = std::clamp<std::int64_t>(half_up(p, scale_skip), -128, 127);
+            INFO("x " << x << " o " << o << " sums " << s << " " << p);
+            REQUIRE(out[static_cast<std::size_t>((o / 8 * width + x) * 8 + o % 8)] ==
+                    std::clamp<std::int64_t>(half_up(a + b, skip_scale), 0, 255));
+        }
+}

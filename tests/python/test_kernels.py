@@ -18,6 +18,14 @@ def _sig(k):
 BF16_TILE = "bf16[1024]"
 
 
+@pytest.fixture(autouse=True)
+def _keep_current_device():
+    """Tests here pick devices; each leaves the current device as it found it."""
+    dev = npusim.iron.get_current_device()
+    yield
+    npusim.iron.set_current_device(dev)
+
+
 @pytest.mark.parametrize("call,name,types", [
     (lambda: kernels.passthrough(tile_size=4096, dtype=np.int32), "passThroughLine", ["i32[4096]", "i32[4096]", "i32 scalar"]),
     (lambda: kernels.scale(tile_size=1024, dtype=np.int16, vectorized=False, use_chess=False),
@@ -61,7 +69,7 @@ def test_fixed_tile_factories_refuse_other_sizes_as_iron_does():
 
 
 def test_factories_npusim_lacks_name_themselves():
-    for name in ("conv2dk1_skip_init", "conv2dk3", "conv2dk14", "bn_conv2dk3"):
+    for name in ("conv2dk3", "conv2dk14", "bn_conv2dk3", "bn_conv2dk1_relu"):
         with pytest.raises(NotImplementedError, match=f"aie.iron.kernels.{name} is not supported by npusim "
                                                       r"\(not in its kernel library\)"):
             getattr(kernels, name)(dim_m=64)
@@ -322,4 +330,52 @@ def test_conv2dk1_skip_runs_exact_against_numpy(act):
     s = x.astype(np.int64) @ wts.astype(np.int64).T
     conv = np.clip((s + (1 << (scale - 1))) >> scale, -128, 127)  # half up, saturated to int8
     want = np.clip((conv + skip.astype(np.int64) + (1 << (skip_scale - 1))) >> skip_scale, 0, 255).astype(np.uint8)
+    assert np.array_equal(out, ycxc8(want))
+
+
+def test_conv2dk1_skip_init_runs_exact_against_numpy():
+    from npusim.iron import Buffer, ObjectFifo
+    npusim.iron.set_current_device(device_for("npu1_1col"))
+    w, ci, co, cs, scale, skip_scale, scale_skip = 8, 32, 16, 16, 5, 1, 4
+    conv = kernels.conv2dk1_skip_init(input_width=w, input_channels=ci, output_channels=co, act_dtype=np.int8,
+                                      skip_input_channels=cs)
+    assert _sig(conv) == ("conv2dk1_skip_init_i8", ["u8[128]", "u8[128]", "i8[768]", "u8[128]", "i8[128]"] +
+                          ["i32 scalar"] * 7)
+    with pytest.raises(npusim.DesignError, match="it computes nothing"):
+        kernels.conv2dk1_skip_init(act_dtype=np.uint8)
+    half_ty, out_ty = np.ndarray[(w * ci // 2,), np.dtype[np.uint8]], np.ndarray[(w * co,), np.dtype[np.uint8]]
+    rng = np.random.default_rng(9)
+    x = rng.integers(0, 12, (w, ci)).astype(np.uint8)
+    wts = rng.integers(-128, 128, (co, ci)).astype(np.int8)
+    wskip = rng.integers(-128, 128, (co, cs)).astype(np.int8)
+    skip = rng.integers(-128, 128, (w, cs)).astype(np.int8)
+
+    def ycxc8(m):  # [x][c] -> [c/8][x][8]
+        return np.ascontiguousarray(m.reshape(m.shape[0], -1, 8).transpose(1, 0, 2).ravel())
+
+    def oiyxi8o8(m):  # [o][i] -> [o/8][i/8][i%8][o%8]
+        return m.reshape(m.shape[0] // 8, 8, m.shape[1] // 8, 8).transpose(0, 2, 3, 1).ravel()
+
+    f0, f1, fo = ObjectFifo(half_ty, name="in0"), ObjectFifo(half_ty, name="in1"), ObjectFifo(out_ty, name="out")
+    bw = Buffer(np.ndarray[((ci + cs) * co,), np.dtype[np.int8]], name="wts",
+                initial_value=np.concatenate([oiyxi8o8(wts), oiyxi8o8(wskip)]))
+    bs = Buffer(np.ndarray[(w * cs,), np.dtype[np.int8]], name="skip", initial_value=ycxc8(skip))
+
+    def body(i0, i1, oo, bw, bs, k):
+        e0, e1, eo = i0.acquire(1), i1.acquire(1), oo.acquire(1)
+        k(e0, e1, bw, eo, bs, w, ci, co, cs, scale, skip_scale, scale_skip)
+        for f in (i0, i1, oo):
+            f.release(1)
+
+    p = _one_core((body, [f0.cons(), f1.cons(), fo.prod(), bw, bs, conv]), [half_ty, half_ty, out_ty],
+                  [f0.prod(), f1.prod()], fo.cons())
+    out = np.zeros(w * co, np.uint8)
+    npusim.simulate(p, [ycxc8(x[:, :ci // 2]), ycxc8(x[:, ci // 2:]), out])
+
+    def half_up_i8(v, s):
+        return np.clip((v + (1 << (s - 1))) >> s, -128, 127)
+
+    a = half_up_i8(x.astype(np.int64) @ wts.astype(np.int64).T, scale)
+    b = half_up_i8(skip.astype(np.int64) @ wskip.astype(np.int64).T, scale_skip)
+    want = np.clip((a + b + (1 << (skip_scale - 1))) >> skip_scale, 0, 255).astype(np.uint8)
     assert np.array_equal(out, ycxc8(want))

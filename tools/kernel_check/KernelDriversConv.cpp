@@ -210,6 +210,44 @@ std::string drive_conv_skip(void* fn, int scale, int skip_scale, std::uint32_t s
     return {};
 }
 
+// conv2dk1_skip_init.cc's conv2dk1_skip_init_i8 (-DINT8_ACT; the uint8 build's body is commented out,
+// :912-919): the halves' conv >> scale and the int8 skip input's projection (weights after the main
+// ones) >> scale_skip_conv, each half up saturated to int8, summed, >> skip_scale half up saturated
+// to uint8 (:258-400).
+std::string drive_conv_skip_init(void* fn, int scale, int skip_scale, int scale_skip, std::uint32_t seed) {
+    const int w = 32, ci = 64, co = 64, cs = 64; // conv.py's defaults (skip_input_channels = input_channels)
+    const auto in0 = cc_ints<std::uint8_t>(static_cast<std::size_t>(w) * ci / 2, seed, 0, 255);
+    const auto in1 = cc_ints<std::uint8_t>(static_cast<std::size_t>(w) * ci / 2, seed + 1, 0, 15);
+    const auto wts = cc_ints<std::int8_t>(static_cast<std::size_t>(ci + cs) * co, seed + 2, -128, 127);
+    const auto skip = cc_ints<std::int8_t>(static_cast<std::size_t>(w) * cs, seed + 3, -128, 127);
+    std::vector<std::uint8_t> got(static_cast<std::size_t>(w) * co, 0x55);
+    reinterpret_cast<void (*)(std::uint8_t*, std::uint8_t*, std::int8_t*, std::uint8_t*, std::int8_t*, std::int32_t,
+                              std::int32_t, std::int32_t, std::int32_t, int, int, int)>(fn)(
+        const_cast<std::uint8_t*>(in0.data()), const_cast<std::uint8_t*>(in1.data()), const_cast<std::int8_t*>(wts.data()),
+        got.data(), const_cast<std::int8_t*>(skip.data()), w, ci, co, cs, scale, skip_scale, scale_skip);
+    for (int oc = 0; oc < co; ++oc)
+        for (int x = 0; x < w; ++x) {
+            std::int64_t sum = 0, proj = 0;
+            for (int ic = 0; ic < ci; ++ic) {
+                const auto& in = ic < ci / 2 ? in0 : in1;
+                const int c = ic % (ci / 2);
+                sum += std::int64_t{in[static_cast<std::size_t>((c / 8) * w * 8 + x * 8 + c % 8)]} *
+                       wts[static_cast<std::size_t>((oc / 8) * (ci / 8) * 64 + (ic / 8) * 64 + (ic % 8) * 8 + oc % 8)];
+            }
+            for (int ic = 0; ic < cs; ++ic)
+                proj += std::int64_t{skip[static_cast<std::size_t>((ic / 8) * w * 8 + x * 8 + ic % 8)]} *
+                        wts[static_cast<std::size_t>(ci * co + (oc / 8) * (cs / 8) * 64 + (ic / 8) * 64 + (ic % 8) * 8 +
+                                                     oc % 8)];
+            const auto at = static_cast<std::size_t>((oc / 8) * w * 8 + x * 8 + oc % 8);
+            const std::int64_t a = conv_srs<std::int8_t>(sum, scale, false), b = conv_srs<std::int8_t>(proj, scale_skip, false);
+            const std::uint8_t want = conv_srs<std::uint8_t>(a + b, skip_scale, false);
+            if (got[at] != want)
+                return fmt::format("output {} (x {}, channel {}; sums {}, {}): got {}, want {}", at, x, oc, sum, proj,
+                                   +got[at], +want);
+        }
+    return {};
+}
+
 } // namespace
 
 void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
@@ -227,6 +265,11 @@ void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts) 
         out.push_back({"conv2dk1_i8", [](void* fn) { return drive_conv_twice<std::int8_t, std::uint8_t>(fn, false, -8, 8); }});
         out.push_back({"conv2dk1_ui8", [](void* fn) { return drive_conv_twice<std::uint8_t, std::uint8_t>(fn, false, 0, 8); }});
     }
+    if (facts.source == "conv2dk1_skip_init.cc")
+        out.push_back({"conv2dk1_skip_init_i8", [](void* fn) {
+                           std::string e = drive_conv_skip_init(fn, 10, 0, 9, 71);
+                           return e.empty() ? drive_conv_skip_init(fn, 4, 1, 3, 72) : e;
+                       }});
     if (facts.source == "conv2dk1_skip.cc") { // -DINT8_ACT: int8 skip; none: uint8 skip
         out.push_back({"conv2dk1_skip_i8", [](void* fn) {
                            std::string e = drive_conv_skip<std::int8_t>(fn, 10, 0, 61);

@@ -1,6 +1,7 @@
 """aie.iron.kernels: the built-in kernel factories with IRON's signatures (mlir-aie python/iron/kernels/
 at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm, vision.py, conv.py
-conv2dk1, conv2dk1_i8, conv2dk1_skip), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
+conv2dk1, conv2dk1_i8, conv2dk1_skip,
+conv2dk1_skip_init), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
 the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
 factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
@@ -190,6 +191,16 @@ def conv2dk1_skip(input_width=32, input_channels=64, output_channels=64, act_dty
     with _Located(where()):
         return _NativeKernel(_npusim.conv_kernel("conv2dk1_skip", int(input_width), int(input_channels),
                                                  int(output_channels), dtype_name(act_dtype)))
+
+
+def conv2dk1_skip_init(input_width=32, input_channels=64, output_channels=64, act_dtype=np.int8,
+                       skip_input_channels=None, **_):
+    """IRON kernels.conv2dk1_skip_init (conv.py): conv2dk1_skip with a 1x1 projection of the int8 skip
+    input (its weights after the main ones); conv2dk1_skip_init_i8 of aie2/conv2dk1_skip_init.cc."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("conv2dk1_skip_init", int(input_width), int(input_channels),
+                                                 int(output_channels), dtype_name(act_dtype),
+                                                 -1 if skip_input_channels is None else int(skip_input_channels)))
 
 
 class _VisionKernel(_NativeKernel):

@@ -78,6 +78,18 @@ void add_kernel_library(Catalog& c) {
     NPUSIM_ERROR(c, "kernels.conv_skip_channels", kDesign,
                  "conv2dk1_skip(): input_channels=24 must be a multiple of 16 (two halves of 8-channel groups)",
                  harness::iron_kernels::conv2dk1_skip(32, 24, 64));
+    NPUSIM_ERROR(c, "kernels.conv_skip_init_act_dtype", kDesign,
+                 "conv2dk1_skip_init(): act_dtype must be np.int8 or np.uint8, got i16",
+                 harness::iron_kernels::conv2dk1_skip_init(32, 64, 64, DType::i16));
+    NPUSIM_ERROR(c, "kernels.conv_skip_init_ui8", kDesign,
+                 "conv2dk1_skip_init(): act_dtype=uint8 builds conv2dk1_skip_init_ui8, whose body is commented out "
+                 "upstream (aie2/conv2dk1_skip_init.cc:912-919: it computes nothing); not in npusim's kernel library "
+                 "(int8 is)",
+                 harness::iron_kernels::conv2dk1_skip_init(32, 64, 64, DType::u8));
+    NPUSIM_ERROR(c, "kernels.conv_skip_init_channels", kDesign,
+                 "conv2dk1_skip_init(): input_channels=64 must be a multiple of 16 and skip_input_channels=12 a "
+                 "positive multiple of 8",
+                 harness::iron_kernels::conv2dk1_skip_init(32, 64, 64, DType::i8, 12));
     NPUSIM_ERROR(c, "kernels.conv_shape", kDesign,
                  "conv2dk1_i8(): input_channels=12 must be a positive multiple of 8 (the kernel works on 8-channel "
                  "groups of 4 pixels)",

@@ -80,3 +80,22 @@ TEST_CASE("aie conv2dk1_skip_i8 / conv2dk1_skip_ui8 equal the reference conv2dk1
         CHECK(got == want);
     }
 }
+
+TEST_CASE("aie conv2dk1_skip_init_i8 equals the reference conv2dk1_skip_init_u8", "[aie_kernels][conv2d]") {
+    std::mt19937 rng(11);
+    const int width = 32, ci = 32, co = 16, cs = 24;
+    for (const auto& [scale, skip_scale, scale_skip] : {std::tuple{9, 0, 8}, std::tuple{4, 1, 3}}) {
+        std::vector<std::uint8_t> in0(width * ci / 2), in1(width * ci / 2), want(width * co), got(width * co, 0x55);
+        std::vector<std::int8_t> w((ci + cs) * co), skip(width * cs);
+        for (auto& x : in0) x = static_cast<std::uint8_t>(rng() & 0xff);
+        for (auto& x : in1) x = static_cast<std::uint8_t>(rng() & 0x0f);
+        for (auto& x : w) x = static_cast<std::int8_t>(rng() & 0xff);
+        for (auto& x : skip) x = static_cast<std::int8_t>(rng() & 0xff);
+        npusim::kernels::conv2dk1_skip_init_u8(in0.data(), in1.data(), w.data(), want.data(), skip.data(), width, ci, co,
+                                               cs, scale, skip_scale, scale_skip);
+        npusim::aie_kernels::conv2dk1_skip_init_i8(in0.data(), in1.data(), w.data(), got.data(), skip.data(), width, ci,
+                                                   co, cs, scale, skip_scale, scale_skip);
+        INFO("scales " << scale << " " << skip_scale << " " << scale_skip);
+        CHECK(got == want);
+    }
+}

@@ -2,7 +2,7 @@
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
 // or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (conv2dk3, conv2dk1_skip_init, conv2dk14 and the bottleneck bn_*) are not in npusim's library yet;
+// (conv2dk3, conv2dk14 and the bottleneck bn_*) are not in npusim's library yet;
 // Python's aie.iron.kernels names them as missing.
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
@@ -34,5 +34,15 @@ iron::Kernel conv2dk1(std::int64_t input_width = 32, std::int64_t input_channels
 iron::Kernel conv2dk1_skip(std::int64_t input_width = 32, std::int64_t input_channels = 64,
                            std::int64_t output_channels = 64, DType act_dtype = DType::i8,
                            KernelSet ks = KernelSet::reference);
+
+/// conv.py conv2dk1_skip_init(input_width=32, input_channels=64, output_channels=64, act_dtype=int8,
+/// skip_input_channels=None) (:197-252): conv2dk1_skip_init_i8 of aie2/conv2dk1_skip_init.cc (in0, in1:
+/// u8[w*ci/2], wts: i8[(ci + cs)*co], out: u8[w*co], skip: i8[w*cs], width, ci, co, cs, scale,
+/// skip_scale, scale_skip_conv: i32); kernels::conv2dk1_skip_init_u8. skip_input_channels < 0 means
+/// None (= input_channels). act_dtype uint8 is refused: upstream's conv2dk1_skip_init_ui8 has its
+/// call commented out (conv2dk1_skip_init.cc:912-919) and computes nothing.
+iron::Kernel conv2dk1_skip_init(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                                std::int64_t output_channels = 64, DType act_dtype = DType::i8,
+                                std::int64_t skip_input_channels = -1, KernelSet ks = KernelSet::reference);
 
 } // namespace npusim::harness::iron_kernels

@@ -199,6 +199,13 @@ void conv2dk1_skip_ui8(const std::uint8_t* input0, const std::uint8_t* input1, c
                        std::uint8_t* output, const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
                        std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
 
+// conv2dk1_skip_init (int8 skip): conv2dk1_skip_i8's convolution plus a 1x1 projection of the skip
+// input (its weights at weights + ci * co); npusim::kernels::conv2dk1_skip_init_u8.
+void conv2dk1_skip_init_i8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
+                           std::uint8_t* output, const std::int8_t* skip, std::int32_t width,
+                           std::int32_t input_channels, std::int32_t output_channels, std::int32_t input_channels_skip,
+                           std::int32_t scale, std::int32_t skip_scale, std::int32_t scale_skip_conv);
+
 // ---- cascade_mm (basic/matrix_multiplication/cascade) ----------------------------------------------
 // Scalar m x k by k x n (row-major) partial products, one 512-bit cascade word per element of C
 // (lane 0: the partial sum as int32), through put_mcd / get_scd_v16int32: put_only puts its own

@@ -46,6 +46,18 @@ void conv2dk1_skip_u8(const std::uint8_t* input0, const std::uint8_t* input1, co
                       std::uint8_t* output, const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
                       std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
 
+/// conv2dk1_skip_init (IRON aie.iron.kernels.conv2dk1_skip_init with int8 activations, aie2/
+/// conv2dk1_skip_init.cc's vector conv2dk1_skip_init_i8, :258-456): conv2dk1_skip_u8's convolution
+/// of the two uint8 halves (weights: the first ci * co of `weights`), plus a 1x1 projection of the
+/// int8 skip input ([ci_skip/8][x][8], its OIYXI8O8 weights right after, at weights + ci * co),
+/// shifted by `scale_skip_conv` half up and saturated to int8; the two int8 results are added and
+/// shifted by `skip_scale` half up, saturated to [0, 255]. ci a multiple of 16, ci_skip and co of 8.
+void conv2dk1_skip_init_u8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
+                           std::uint8_t* output, const std::int8_t* skip, std::int32_t width,
+                           std::int32_t input_channels, std::int32_t output_channels,
+                           std::int32_t input_channels_skip, std::int32_t scale, std::int32_t skip_scale,
+                           std::int32_t scale_skip_conv);
+
 // [est] the vector kernel issues one aie::mmul<4, 8, 8, int8, int8> (256 MACs) per cycle on AIE2:
 // width * ci * co / 256 cycles, plus 1 cycle per 4-pixel x 8-channel output block for the SRS and store.
 std::uint64_t conv2dk1_i8_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels);
