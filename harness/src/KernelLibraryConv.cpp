@@ -125,4 +125,37 @@ Kernel conv2dk1_skip_init(std::int64_t w, std::int64_t ci, std::int64_t co, DTyp
     return Kernel("conv2dk1_skip_init_i8", &kernels::conv2dk1_skip_init_u8, std::move(types), cost);
 }
 
+namespace {
+
+std::uint64_t conv1x1_scalar_cost(std::span<const KernelArg> a) {
+    return kernels::conv2dk1_scalar_cycles(static_cast<std::int32_t>(a[3].ivalue), static_cast<std::int32_t>(a[4].ivalue),
+                                           static_cast<std::int32_t>(a[5].ivalue));
+}
+
+template <class TIn, class TOut>
+Kernel bn_conv1x1(const char* factory, const char* symbol,
+                  void (*aie)(const TIn*, const std::int8_t*, TOut*, std::int32_t, std::int32_t, std::int32_t,
+                              std::int32_t),
+                  std::int64_t w, std::int64_t ci, std::int64_t co, KernelSet ks) {
+    require_conv_shape(factory, w, ci, co);
+    const auto i32 = iron::scalar<std::int32_t>();
+    std::vector<ArgType> types{iron::tensor<TIn>({w * ci}), iron::tensor<std::int8_t>({ci * co}),
+                               iron::tensor<TOut>({w * co}), i32, i32, i32, i32};
+    if (ks == KernelSet::aie) return aie_kernel(symbol, aie, std::move(types), &conv1x1_scalar_cost);
+    using Ref = void (*)(const TIn*, const std::int8_t*, TOut*, std::int32_t, std::int32_t, std::int32_t, std::int32_t);
+    return Kernel(symbol, static_cast<Ref>(&kernels::conv2dk1_even), std::move(types), &conv1x1_scalar_cost);
+}
+
+} // namespace
+
+Kernel bn_conv2dk1_relu(std::int64_t w, std::int64_t ci, std::int64_t co, KernelSet ks) {
+    return bn_conv1x1<std::int8_t, std::uint8_t>("bn_conv2dk1_relu", "conv2dk1_relu_i8_ui8",
+                                                 &aie_kernels::conv2dk1_relu_i8_ui8, w, ci, co, ks);
+}
+
+Kernel bn_conv2dk1_i8(std::int64_t w, std::int64_t ci, std::int64_t co, KernelSet ks) {
+    return bn_conv1x1<std::uint8_t, std::int8_t>("bn_conv2dk1_i8", "conv2dk1_ui8_i8", &aie_kernels::conv2dk1_ui8_i8,
+                                                 w, ci, co, ks);
+}
+
 } // namespace npusim::harness::iron_kernels

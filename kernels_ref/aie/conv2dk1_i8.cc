@@ -55,6 +55,26 @@ void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8
     event1();
 }
 
+// The bottleneck builds (bn_conv2dk1_relu / bn_conv2dk1_i8 with -DREGULAR): ties to even (conv_even)
+void conv2dk1_relu_i8_ui8(const std::int8_t* input, const std::int8_t* weights, std::uint8_t* output,
+                          std::int32_t width, std::int32_t input_channels, std::int32_t output_channels,
+                          std::int32_t scale) {
+    event0();
+    aie::set_rounding(aie::rounding_mode::conv_even);
+    aie::set_saturation(aie::saturation_mode::saturate);
+    conv1x1(input, weights, output, width, input_channels, output_channels, scale);
+    event1();
+}
+
+void conv2dk1_ui8_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
+                     std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
+    event0();
+    aie::set_rounding(aie::rounding_mode::conv_even);
+    aie::set_saturation(aie::saturation_mode::saturate);
+    conv1x1(input, weights, output, width, input_channels, output_channels, scale);
+    event1();
+}
+
 // conv2dk1 (uint8 output): half up, saturated to [0, 255]
 void conv2dk1_i8_u8(const std::int8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
                     std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {

@@ -1,6 +1,7 @@
 #include <npusim/kernels/conv2d.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 namespace npusim::kernels {
@@ -54,6 +55,24 @@ void conv1x1(const TIn* input, const std::int8_t* weights, TOut* output, std::in
                                weights[((oc8 * ic8s + ic8) * 8 + i) * 8 + o];
                 output[(oc8 * width + x) * 8 + o] = finish(sum);
             }
+}
+
+// (v + 2^(scale-1) - 1 + ((v >> scale) & 1)) >> scale, arithmetic shifts: ties to even
+std::int64_t srs_half_even(std::int64_t v, std::int32_t scale) {
+    const std::int64_t q = v >> scale, rem = v - (q << scale), half = std::int64_t{1} << (scale - 1);
+    return rem > half || (rem == half && (q & 1) != 0) ? q + 1 : q;
+}
+
+template <class TIn, class TOut>
+void conv_even(const TIn* input, const std::int8_t* weights, TOut* output, std::int32_t width, std::int32_t ci,
+               std::int32_t co, std::int32_t scale) {
+    constexpr const char* name = "conv2dk1_even";
+    check_conv(input, weights, output, width, ci, co, scale, name);
+    if (scale < 1) detail::fail(name, "scale must be in 1..31 (got " + std::to_string(scale) + ")");
+    conv1x1(input, weights, output, width, ci, co, [scale](std::int64_t s) {
+        return static_cast<TOut>(std::clamp<std::int64_t>(srs_half_even(s, scale), std::numeric_limits<TOut>::min(),
+                                                          std::numeric_limits<TOut>::max()));
+    });
 }
 
 template <class TIn>
@@ -143,6 +162,21 @@ void conv2dk1_skip_init_u8(const std::uint8_t* input0, const std::uint8_t* input
                 output[(oc8 * width + x) * 8 + o] =
                     static_cast<std::uint8_t>(std::clamp<std::int64_t>(srs_half_up(conv + proj, skip_scale), 0, 255));
             }
+}
+
+void conv2dk1_even(const std::int8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                   std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
+    conv_even(input, weights, output, width, input_channels, output_channels, scale);
+}
+
+void conv2dk1_even(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
+                   std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
+    conv_even(input, weights, output, width, input_channels, output_channels, scale);
+}
+
+std::uint64_t conv2dk1_scalar_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels) {
+    const auto v = [](std::int32_t x) { return static_cast<std::uint64_t>(x < 0 ? 0 : x); };
+    return v(width) * v(input_channels) * v(output_channels);
 }
 
 void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,

@@ -134,6 +134,14 @@ TEST_CASE("cascade_mm and conv2dk1_i8: IRON's names and signatures", "[harness][
           std::vector<std::string>{"u8[1024]", "u8[1024]", "i8[2560]", "u8[1024]", "i8[512]"});
     CHECK(sit.size() == 12);
     CHECK(mvlib_types(iks::conv2dk1_skip_init())[4] == "i8[2048]");
+    // the bottleneck 1x1 convolutions IRON builds with -DREGULAR
+    CHECK(iks::bn_conv2dk1_relu().name() == "conv2dk1_relu_i8_ui8");
+    CHECK(mvlib_types(iks::bn_conv2dk1_relu(8, 16, 8)) ==
+          std::vector<std::string>{"i8[128]", "i8[128]", "u8[64]", "i32 scalar", "i32 scalar", "i32 scalar", "i32 scalar"});
+    const auto bi8 = iks::bn_conv2dk1_i8(32, 64, 64, harness::KernelSet::aie);
+    CHECK(bi8.name() == "conv2dk1_ui8_i8");
+    CHECK(mvlib_types(bi8)[0] == "u8[2048]");
+    CHECK(mvlib_types(bi8)[2] == "i8[2048]");
 }
 
 TEST_CASE("mv / cascade_mm / conv2dk1_i8 errors", "[harness][kernel_library][errors]") {
@@ -156,4 +164,5 @@ TEST_CASE("mv / cascade_mm / conv2dk1_i8 errors", "[harness][kernel_library][err
                                                                       "multiple of 16"));
     CHECK_THROWS_WITH(iks::conv2dk1_skip(32, 64, 64, DType::i32), Catch::Contains("act_dtype must be np.int8"));
     CHECK_THROWS_WITH(iks::conv2dk1_skip_init(32, 64, 64, DType::u8), Catch::Contains("it computes nothing"));
+    CHECK_THROWS_WITH(iks::bn_conv2dk1_relu(32, 60, 64), Catch::Contains("bn_conv2dk1_relu(): input_channels=60"));
 }

@@ -186,3 +186,44 @@ TEST_CASE("conv2dk1_skip_init_u8: the halves' conv to int8 plus the skip input's
                     std::clamp<std::int64_t>(half_up(a + b, skip_scale), 0, 255));
         }
 }
+
+TEST_CASE("conv2dk1_even (bn_conv2dk1_relu / bn_conv2dk1_i8 -DREGULAR): the source's ties-to-even shift",
+          "[kernels][conv2d]") {
+    // bn_conv2dk1_relu.cc:1309-1312 and bn_conv2dk1_i8.cc:692-694 write the rounding as
+    // (sum + 2^(scale-1) - 1 + ((sum >> scale) & 1)) >> scale; computed here as written
+    std::mt19937 rng(37);
+    const int width = 8, ci = 16, co = 8;
+    for (const int scale : {1, 2, 4, 8}) {
+        std::vector<std::int8_t> in_s(width * ci), w(ci * co), out_s8(width * co);
+        std::vector<std::uint8_t> in_u(width * ci), out_u8(width * co);
+        for (auto& x : in_s) x = static_cast<std::int8_t>(static_cast<int>(rng() % 17) - 8);
+        for (auto& x : in_u) x = static_cast<std::uint8_t>(rng() % 9);
+        for (auto& x : w) x = static_cast<std::int8_t>(static_cast<int>(rng() % 17) - 8);
+        conv2dk1_even(in_s.data(), w.data(), out_u8.data(), width, ci, co, scale);
+        conv2dk1_even(in_u.data(), w.data(), out_s8.data(), width, ci, co, scale);
+        int ties = 0;
+        for (int x = 0; x < width; ++x)
+            for (int o = 0; o < co; ++o) {
+                std::int64_t ss = 0, su = 0;
+                for (int i = 0; i < ci; ++i) {
+                    const auto wi = static_cast<std::size_t>(((o / 8 * (ci / 8) + i / 8) * 8 + i % 8) * 8 + o % 8);
+                    const auto ii = static_cast<std::size_t>((i / 8 * width + x) * 8 + i % 8);
+                    ss += std::int64_t{in_s[ii]} * w[wi];
+                    su += std::int64_t{in_u[ii]} * w[wi];
+                }
+                auto even = [scale](std::int64_t s) {
+                    return (s + (std::int64_t{1} << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale;
+                };
+                ties += (ss & ((std::int64_t{1} << scale) - 1)) == (std::int64_t{1} << (scale - 1));
+                const auto at = static_cast<std::size_t>((o / 8 * width + x) * 8 + o % 8);
+                INFO("scale " << scale << " x " << x << " o " << o << " sums " << ss << " " << su);
+                REQUIRE(out_u8[at] == std::clamp<std::int64_t>(even(ss), 0, 255));
+                REQUIRE(out_s8[at] == std::clamp<std::int64_t>(even(su), -128, 127));
+            }
+        if (scale <= 2) CHECK(ties > 0);
+    }
+    CHECK(conv2dk1_scalar_cycles(32, 64, 64) == 32u * 64u * 64u);
+    std::vector<std::int8_t> b(4096);
+    std::vector<std::uint8_t> u(4096);
+    CHECK_THROWS_WITH(conv2dk1_even(b.data(), b.data(), u.data(), 8, 8, 8, 0), "conv2dk1_even: scale must be in 1..31 (got 0)");
+}

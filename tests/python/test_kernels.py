@@ -69,7 +69,7 @@ def test_fixed_tile_factories_refuse_other_sizes_as_iron_does():
 
 
 def test_factories_npusim_lacks_name_themselves():
-    for name in ("conv2dk3", "conv2dk14", "bn_conv2dk3", "bn_conv2dk1_relu"):
+    for name in ("conv2dk3", "conv2dk14", "bn_conv2dk3", "bn_conv2dk1_skip"):
         with pytest.raises(NotImplementedError, match=f"aie.iron.kernels.{name} is not supported by npusim "
                                                       r"\(not in its kernel library\)"):
             getattr(kernels, name)(dim_m=64)
@@ -379,3 +379,37 @@ def test_conv2dk1_skip_init_runs_exact_against_numpy():
     b = half_up_i8(skip.astype(np.int64) @ wskip.astype(np.int64).T, scale_skip)
     want = np.clip((a + b + (1 << (skip_scale - 1))) >> skip_scale, 0, 255).astype(np.uint8)
     assert np.array_equal(out, ycxc8(want))
+
+
+@pytest.mark.parametrize("factory", ["bn_conv2dk1_relu", "bn_conv2dk1_i8"])
+def test_bottleneck_1x1_runs_exact_against_numpy(factory):
+    # -DREGULAR builds: int8 -> uint8 (relu) or uint8 -> int8, the shifted sums rounded to even
+    from npusim.iron import ObjectFifo
+    npusim.iron.set_current_device(device_for("npu1_1col"))
+    w, ci, co, scale = 8, 16, 16, 2
+    tin, tout = (np.int8, np.uint8) if factory == "bn_conv2dk1_relu" else (np.uint8, np.int8)
+    conv = getattr(kernels, factory)(input_width=w, input_channels=ci, output_channels=co)
+    assert conv.name == ("conv2dk1_relu_i8_ui8" if factory == "bn_conv2dk1_relu" else "conv2dk1_ui8_i8")
+    in_ty, wt_ty = np.ndarray[(w * ci,), np.dtype[tin]], np.ndarray[(ci * co,), np.dtype[np.int8]]
+    out_ty = np.ndarray[(w * co,), np.dtype[tout]]
+    fi, fw, fo = ObjectFifo(in_ty, name="act"), ObjectFifo(wt_ty, name="wts"), ObjectFifo(out_ty, name="out")
+
+    def body(ia, iw, oo, k):
+        ea, ew, eo = ia.acquire(1), iw.acquire(1), oo.acquire(1)
+        k(ea, ew, eo, w, ci, co, scale)
+        for f in (ia, iw, oo):
+            f.release(1)
+
+    p = _one_core((body, [fi.cons(), fw.cons(), fo.prod(), conv]), [in_ty, wt_ty, out_ty], [fi.prod(), fw.prod()],
+                  fo.cons())
+    rng = np.random.default_rng(10)
+    x = (rng.integers(-8, 9, (w, ci)) if tin == np.int8 else rng.integers(0, 9, (w, ci))).astype(tin)
+    wts = rng.integers(-8, 9, (co, ci)).astype(np.int8)
+    out = np.zeros(w * co, tout)
+    npusim.simulate(p, [x.reshape(w, ci // 8, 8).transpose(1, 0, 2).ravel(),
+                        wts.reshape(co // 8, 8, ci // 8, 8).transpose(0, 2, 3, 1).ravel(), out])
+    s = x.astype(np.int64) @ wts.astype(np.int64).T
+    assert np.any(s % (1 << scale) == (1 << (scale - 1)))  # ties, where half-to-even matters
+    r = (s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale  # the sources' formula
+    want = np.clip(r, np.iinfo(tout).min, np.iinfo(tout).max).astype(tout)
+    assert np.array_equal(out, want.reshape(w, co // 8, 8).transpose(1, 0, 2).ravel())

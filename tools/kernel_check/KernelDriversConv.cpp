@@ -133,19 +133,26 @@ void add_cascade(std::vector<Entry>& out, const BuildFacts& f, const char* suffi
 // The vector 1x1 convolutions' arithmetic, written out: acc32 sums, srs by `scale` (ties away from
 // zero for conv2dk1_i8.cc's symmetric_inf, half up for conv2dk1.cc's positive_inf), saturated to the
 // output type.
+// ties to even: the bottleneck sources' (sum + 2^(scale-1) - 1 + ((sum >> scale) & 1)) >> scale
+std::int64_t conv_srs_even(std::int64_t sum, int scale) {
+    return (sum + (std::int64_t{1} << (scale - 1)) - 1 + ((sum >> scale) & 1)) >> scale;
+}
+
 template <class TOut>
-TOut conv_srs(std::int64_t sum, int scale, bool ties_away) {
+TOut conv_srs(std::int64_t sum, int scale, bool ties_away, bool even = false) {
     std::int64_t v = sum;
     if (scale > 0) {
         const std::int64_t half = std::int64_t{1} << (scale - 1);
-        v = ties_away ? (sum < 0 ? -((-sum + half) >> scale) : (sum + half) >> scale) : (sum + half) >> scale;
+        v = even        ? conv_srs_even(sum, scale)
+            : ties_away ? (sum < 0 ? -((-sum + half) >> scale) : (sum + half) >> scale)
+                        : (sum + half) >> scale;
     }
     const std::int64_t lo = std::numeric_limits<TOut>::min(), hi = std::numeric_limits<TOut>::max();
     return static_cast<TOut>(v > hi ? hi : v < lo ? lo : v);
 }
 
 template <class TIn, class TOut>
-std::string drive_conv1x1(void* fn, int lo, int hi, int scale, std::uint32_t seed, bool ties_away) {
+std::string drive_conv1x1(void* fn, int lo, int hi, int scale, std::uint32_t seed, bool ties_away, bool even = false) {
     const int w = 32, ci = 64, co = 64; // conv.py's defaults
     const auto in = cc_ints<TIn>(static_cast<std::size_t>(w) * ci, seed, lo, hi);
     const auto wts = cc_ints<std::int8_t>(static_cast<std::size_t>(ci) * co, seed + 1, -128, 127);
@@ -159,7 +166,7 @@ std::string drive_conv1x1(void* fn, int lo, int hi, int scale, std::uint32_t see
                 sum += std::int64_t{in[static_cast<std::size_t>((ic / 8) * w * 8 + x * 8 + ic % 8)]} *
                        wts[static_cast<std::size_t>((oc / 8) * (ci / 8) * 64 + (ic / 8) * 64 + (ic % 8) * 8 + oc % 8)];
             const auto at = static_cast<std::size_t>((oc / 8) * w * 8 + x * 8 + oc % 8);
-            const TOut want = conv_srs<TOut>(sum, scale, ties_away);
+            const TOut want = conv_srs<TOut>(sum, scale, ties_away, even);
             if (got[at] != want)
                 return fmt::format("output {} (x {}, channel {}; sum {} >> {}): got {}, want {}", at, x, oc, sum, scale,
                                    +got[at], +want);
@@ -265,6 +272,18 @@ void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts) 
         out.push_back({"conv2dk1_i8", [](void* fn) { return drive_conv_twice<std::int8_t, std::uint8_t>(fn, false, -8, 8); }});
         out.push_back({"conv2dk1_ui8", [](void* fn) { return drive_conv_twice<std::uint8_t, std::uint8_t>(fn, false, 0, 8); }});
     }
+    // bn_conv2dk1_relu.cc -DREGULAR -DINT8_ACT / bn_conv2dk1_i8.cc -DREGULAR -DSCALAR (conv.py's flags): the
+    // plain C loops of :1285-1315 / :667-697, ties to even, saturated to uint8 / int8
+    if (facts.source == "bn_conv2dk1_relu.cc")
+        out.push_back({"conv2dk1_relu_i8_ui8", [](void* fn) {
+                           std::string e = drive_conv1x1<std::int8_t, std::uint8_t>(fn, -8, 8, 2, 81, false, true);
+                           return e.empty() ? drive_conv1x1<std::int8_t, std::uint8_t>(fn, -128, 127, 9, 82, false, true) : e;
+                       }});
+    if (facts.source == "bn_conv2dk1_i8.cc")
+        out.push_back({"conv2dk1_ui8_i8", [](void* fn) {
+                           std::string e = drive_conv1x1<std::uint8_t, std::int8_t>(fn, 0, 8, 2, 83, false, true);
+                           return e.empty() ? drive_conv1x1<std::uint8_t, std::int8_t>(fn, 0, 255, 9, 84, false, true) : e;
+                       }});
     if (facts.source == "conv2dk1_skip_init.cc")
         out.push_back({"conv2dk1_skip_init_i8", [](void* fn) {
                            std::string e = drive_conv_skip_init(fn, 10, 0, 9, 71);

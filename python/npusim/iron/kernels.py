@@ -1,7 +1,7 @@
 """aie.iron.kernels: the built-in kernel factories with IRON's signatures (mlir-aie python/iron/kernels/
 at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm, vision.py, conv.py
 conv2dk1, conv2dk1_i8, conv2dk1_skip,
-conv2dk1_skip_init), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
+conv2dk1_skip_init, bn_conv2dk1_relu, bn_conv2dk1_i8), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
 the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
 factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
@@ -201,6 +201,22 @@ def conv2dk1_skip_init(input_width=32, input_channels=64, output_channels=64, ac
         return _NativeKernel(_npusim.conv_kernel("conv2dk1_skip_init", int(input_width), int(input_channels),
                                                  int(output_channels), dtype_name(act_dtype),
                                                  -1 if skip_input_channels is None else int(skip_input_channels)))
+
+
+def bn_conv2dk1_relu(input_width=32, input_channels=64, output_channels=64, **_):
+    """IRON kernels.bn_conv2dk1_relu (conv.py): conv2dk1_relu_i8_ui8 of bottleneck/bn_conv2dk1_relu.cc
+    (-DREGULAR -DINT8_ACT): int8 in, uint8 out, the shifted sums rounded to even."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("bn_conv2dk1_relu", int(input_width), int(input_channels),
+                                                 int(output_channels)))
+
+
+def bn_conv2dk1_i8(input_width=32, input_channels=64, output_channels=64, **_):
+    """IRON kernels.bn_conv2dk1_i8 (conv.py): conv2dk1_ui8_i8 of bottleneck/bn_conv2dk1_i8.cc (-DREGULAR
+    -DSCALAR): uint8 in, int8 out, the shifted sums rounded to even."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("bn_conv2dk1_i8", int(input_width), int(input_channels),
+                                                 int(output_channels)))
 
 
 class _VisionKernel(_NativeKernel):

@@ -99,3 +99,22 @@ TEST_CASE("aie conv2dk1_skip_init_i8 equals the reference conv2dk1_skip_init_u8"
         CHECK(got == want);
     }
 }
+
+TEST_CASE("aie conv2dk1_relu_i8_ui8 / conv2dk1_ui8_i8 equal the reference conv2dk1_even", "[aie_kernels][conv2d]") {
+    std::mt19937 rng(12);
+    const int width = 32, ci = 64, co = 16;
+    for (const int scale : {1, 3, 9}) {
+        std::vector<std::int8_t> in_s(width * ci), w(ci * co), want_s(width * co), got_s(width * co, 0x55);
+        std::vector<std::uint8_t> in_u(width * ci), want_u(width * co), got_u(width * co, 0x55);
+        for (auto& x : in_s) x = static_cast<std::int8_t>(rng() & 0xff);
+        for (auto& x : in_u) x = static_cast<std::uint8_t>(rng() & 0x0f);
+        for (auto& x : w) x = static_cast<std::int8_t>(rng() & 0xff);
+        INFO("scale " << scale);
+        npusim::kernels::conv2dk1_even(in_s.data(), w.data(), want_u.data(), width, ci, co, scale);
+        npusim::aie_kernels::conv2dk1_relu_i8_ui8(in_s.data(), w.data(), got_u.data(), width, ci, co, scale);
+        CHECK(got_u == want_u);
+        npusim::kernels::conv2dk1_even(in_u.data(), w.data(), want_s.data(), width, ci, co, scale);
+        npusim::aie_kernels::conv2dk1_ui8_i8(in_u.data(), w.data(), got_s.data(), width, ci, co, scale);
+        CHECK(got_s == want_s);
+    }
+}

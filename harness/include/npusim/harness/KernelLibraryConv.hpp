@@ -2,7 +2,7 @@
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
 // or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (conv2dk3, conv2dk14 and the bottleneck bn_*) are not in npusim's library yet;
+// (conv2dk3, conv2dk14 and the bottleneck bn_* other than bn_conv2dk1_relu and bn_conv2dk1_i8) are not in npusim's library yet;
 // Python's aie.iron.kernels names them as missing.
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
@@ -44,5 +44,15 @@ iron::Kernel conv2dk1_skip(std::int64_t input_width = 32, std::int64_t input_cha
 iron::Kernel conv2dk1_skip_init(std::int64_t input_width = 32, std::int64_t input_channels = 64,
                                 std::int64_t output_channels = 64, DType act_dtype = DType::i8,
                                 std::int64_t skip_input_channels = -1, KernelSet ks = KernelSet::reference);
+
+/// conv.py bn_conv2dk1_relu(input_width=32, input_channels=64, output_channels=64) (:237-266, built
+/// -DREGULAR -DINT8_ACT): conv2dk1_relu_i8_ui8(in: i8[w*ci], wts: i8[ci*co], out: u8[w*co], width, ci,
+/// co, scale: i32) of aie2/bottleneck/bn_conv2dk1_relu.cc; bn_conv2dk1_i8(...) (:290-318, -DREGULAR
+/// -DSCALAR): conv2dk1_ui8_i8(in: u8[w*ci], wts, out: i8[w*co], ...) of bn_conv2dk1_i8.cc.
+/// kernels::conv2dk1_even (ties to even); [est] scalar cost (kernels::conv2dk1_scalar_cycles).
+iron::Kernel bn_conv2dk1_relu(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                              std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
+iron::Kernel bn_conv2dk1_i8(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                            std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
 
 } // namespace npusim::harness::iron_kernels

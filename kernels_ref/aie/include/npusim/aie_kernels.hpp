@@ -206,6 +206,14 @@ void conv2dk1_skip_init_i8(const std::uint8_t* input0, const std::uint8_t* input
                            std::int32_t input_channels, std::int32_t output_channels, std::int32_t input_channels_skip,
                            std::int32_t scale, std::int32_t skip_scale, std::int32_t scale_skip_conv);
 
+// The bottleneck 1x1 convolutions (IRON bn_conv2dk1_relu, bn_conv2dk1_i8): int8 -> uint8 and
+// uint8 -> int8, the shifted sums rounded to even and saturated (npusim::kernels::conv2dk1_even).
+void conv2dk1_relu_i8_ui8(const std::int8_t* input, const std::int8_t* weights, std::uint8_t* output,
+                          std::int32_t width, std::int32_t input_channels, std::int32_t output_channels,
+                          std::int32_t scale);
+void conv2dk1_ui8_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
+                     std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
+
 // ---- cascade_mm (basic/matrix_multiplication/cascade) ----------------------------------------------
 // Scalar m x k by k x n (row-major) partial products, one 512-bit cascade word per element of C
 // (lane 0: the partial sum as int32), through put_mcd / get_scd_v16int32: put_only puts its own

@@ -58,6 +58,21 @@ void conv2dk1_skip_init_u8(const std::uint8_t* input0, const std::uint8_t* input
                            std::int32_t input_channels_skip, std::int32_t scale, std::int32_t skip_scale,
                            std::int32_t scale_skip_conv);
 
+/// The bottleneck 1x1 convolutions IRON builds with -DREGULAR (mlir-aie aie_kernels/aie2/bottleneck/):
+/// bn_conv2dk1_relu.cc's conv2dk1_relu_i8_ui8 (int8 activations, uint8 output saturated to [0, 255],
+/// :1285-1315, :2027-2034) and bn_conv2dk1_i8.cc's conv2dk1_ui8_i8 (uint8 activations, int8 output
+/// saturated to [-128, 127], :667-697, :904-911). Both are plain C loops that round the shifted sum
+/// half to even ((sum + 2^(scale-1) - 1 + ((sum >> scale) & 1)) >> scale). Same layouts as conv2dk1_i8;
+/// scale 1..31 (the formula shifts by scale - 1).
+void conv2dk1_even(const std::int8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                   std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
+void conv2dk1_even(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
+                   std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
+
+// [est] the scalar bottleneck kernels: one multiply-accumulate per cycle on the scalar unit (as the
+// scalar cascade matmul, cascade_matmul.hpp), width * ci * co cycles.
+std::uint64_t conv2dk1_scalar_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels);
+
 // [est] the vector kernel issues one aie::mmul<4, 8, 8, int8, int8> (256 MACs) per cycle on AIE2:
 // width * ci * co / 256 cycles, plus 1 cycle per 4-pixel x 8-channel output block for the SRS and store.
 std::uint64_t conv2dk1_i8_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels);
