@@ -153,6 +153,34 @@ Kernel bn_conv2dk1_relu(std::int64_t w, std::int64_t ci, std::int64_t co, Kernel
                                                  &aie_kernels::conv2dk1_relu_i8_ui8, w, ci, co, ks);
 }
 
+Kernel bn_conv2dk1_skip(std::int64_t w, std::int64_t ci, std::int64_t co, DType skip, KernelSet ks) {
+    if (skip != DType::u8 && skip != DType::i8) // conv.py:346-349
+        throw DesignError(fmt::format("bn_conv2dk1_skip(): skip_dtype must be np.uint8 or np.int8, got {}",
+                                      model::dtype_name(skip)));
+    require_conv_shape("bn_conv2dk1_skip", w, ci, co);
+    const auto i32 = iron::scalar<std::int32_t>();
+    std::vector<ArgType> types{iron::tensor<std::uint8_t>({w * ci}), iron::tensor<std::int8_t>({ci * co}),
+                               iron::tensor<std::int8_t>({w * co}), iron::TensorType{skip, {w * co}}, i32, i32, i32, i32, i32};
+    auto cost = [](std::span<const KernelArg> a) { // [est] scalar, as the other bottleneck loops
+        return kernels::conv2dk1_scalar_cycles(static_cast<std::int32_t>(a[4].ivalue), static_cast<std::int32_t>(a[5].ivalue),
+                                               static_cast<std::int32_t>(a[6].ivalue));
+    };
+    using U8 = std::uint8_t;
+    using I8 = std::int8_t;
+    using RefI8 = void (*)(const U8*, const I8*, I8*, const I8*, std::int32_t, std::int32_t, std::int32_t, std::int32_t,
+                           std::int32_t);
+    using RefU8 = void (*)(const U8*, const I8*, I8*, const U8*, std::int32_t, std::int32_t, std::int32_t, std::int32_t,
+                           std::int32_t);
+    if (skip == DType::i8) {
+        if (ks == KernelSet::aie)
+            return aie_kernel("conv2dk1_skip_ui8_i8_i8", &aie_kernels::conv2dk1_skip_ui8_i8_i8, std::move(types), cost);
+        return Kernel("conv2dk1_skip_ui8_i8_i8", static_cast<RefI8>(&kernels::conv2dk1_skip_even), std::move(types), cost);
+    }
+    if (ks == KernelSet::aie)
+        return aie_kernel("conv2dk1_skip_ui8_ui8_i8", &aie_kernels::conv2dk1_skip_ui8_ui8_i8, std::move(types), cost);
+    return Kernel("conv2dk1_skip_ui8_ui8_i8", static_cast<RefU8>(&kernels::conv2dk1_skip_even), std::move(types), cost);
+}
+
 Kernel bn_conv2dk1_i8(std::int64_t w, std::int64_t ci, std::int64_t co, KernelSet ks) {
     return bn_conv1x1<std::uint8_t, std::int8_t>("bn_conv2dk1_i8", "conv2dk1_ui8_i8", &aie_kernels::conv2dk1_ui8_i8,
                                                  w, ci, co, ks);

@@ -64,9 +64,49 @@ void conv_skip_init(const uint8* in0, const uint8* in1, const int8* weights, uin
         }
 }
 
+// bn_conv2dk1_skip's -DREGULAR builds: one uint8 input, the sum to int8 (`scale`), plus the skip, to
+// int8 (`skip_scale`), both conversions to even (conv_even) and saturated.
+template <class TSkip>
+void conv_skip_even(const uint8* in, const int8* weights, int8* output, const TSkip* skip, int32_t width, int32_t ci,
+                    int32_t co, int32_t scale, int32_t skip_scale) {
+    using MM = aie::mmul<4, 8, 8, uint8, int8>;
+    aie::set_rounding(aie::rounding_mode::conv_even);
+    aie::set_saturation(aie::saturation_mode::saturate);
+    const int32_t c8 = ci / 8;
+    for (int32_t oc8 = 0; oc8 < co / 8; ++oc8)
+        for (int32_t xg = 0; xg < width / 4; ++xg) {
+            MM acc;
+            acc = aie::zeros<acc32, MM::size_C>();
+            for (int32_t ic8 = 0; ic8 < c8; ++ic8)
+                acc.mac(aie::load_v<MM::size_A>(in + ic8 * width * 8 + xg * MM::size_A),
+                        aie::load_v<MM::size_B>(weights + (oc8 * c8 + ic8) * MM::size_B));
+            const int32_t at = oc8 * width * 8 + xg * MM::size_C;
+            aie::accum<acc32, MM::size_C> sum;
+            sum.from_vector(acc.template to_vector<int8>(scale), 0);
+            sum = aie::add(sum, aie::load_v<MM::size_C>(skip + at));
+            aie::store_v(output + at, sum.template to_vector<int8>(skip_scale));
+        }
+}
+
 } // namespace
 
 namespace npusim::aie_kernels {
+
+void conv2dk1_skip_ui8_i8_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output,
+                             const std::int8_t* skip, std::int32_t width, std::int32_t input_channels,
+                             std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale) {
+    event0();
+    conv_skip_even(input, weights, output, skip, width, input_channels, output_channels, scale, skip_scale);
+    event1();
+}
+
+void conv2dk1_skip_ui8_ui8_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output,
+                              const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
+                              std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale) {
+    event0();
+    conv_skip_even(input, weights, output, skip, width, input_channels, output_channels, scale, skip_scale);
+    event1();
+}
 
 void conv2dk1_skip_init_i8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
                            std::uint8_t* output, const std::int8_t* skip, std::int32_t width,

@@ -40,7 +40,8 @@ void check_conv(const void* input, const void* weights, const void* output, std:
     if (scale < 0 || scale > 31) detail::fail(name, "scale must be in 0..31 (got " + std::to_string(scale) + ")");
 }
 
-// The 1x1 convolution of one row in the YCXC8 / OIYXI8O8 layouts; `finish` maps each sum to the output.
+// The 1x1 convolution of one row in the YCXC8 / OIYXI8O8 layouts; `finish(sum, index)` maps each sum to
+// the output element at that index.
 template <class TIn, class TOut, class F>
 void conv1x1(const TIn* input, const std::int8_t* weights, TOut* output, std::int32_t width,
              std::int32_t input_channels, std::int32_t output_channels, F finish) {
@@ -53,7 +54,8 @@ void conv1x1(const TIn* input, const std::int8_t* weights, TOut* output, std::in
                     for (std::int32_t i = 0; i < 8; ++i)
                         sum += std::int64_t{input[(ic8 * width + x) * 8 + i]} *
                                weights[((oc8 * ic8s + ic8) * 8 + i) * 8 + o];
-                output[(oc8 * width + x) * 8 + o] = finish(sum);
+                const std::int64_t at = (oc8 * width + x) * 8 + o;
+                output[at] = finish(sum, at);
             }
 }
 
@@ -69,9 +71,26 @@ void conv_even(const TIn* input, const std::int8_t* weights, TOut* output, std::
     constexpr const char* name = "conv2dk1_even";
     check_conv(input, weights, output, width, ci, co, scale, name);
     if (scale < 1) detail::fail(name, "scale must be in 1..31 (got " + std::to_string(scale) + ")");
-    conv1x1(input, weights, output, width, ci, co, [scale](std::int64_t s) {
+    conv1x1(input, weights, output, width, ci, co, [scale](std::int64_t s, std::int64_t) {
         return static_cast<TOut>(std::clamp<std::int64_t>(srs_half_even(s, scale), std::numeric_limits<TOut>::min(),
                                                           std::numeric_limits<TOut>::max()));
+    });
+}
+
+template <class TSkip>
+void conv_skip_even(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output, const TSkip* skip,
+                    std::int32_t width, std::int32_t ci, std::int32_t co, std::int32_t scale, std::int32_t skip_scale) {
+    constexpr const char* name = "conv2dk1_skip_even";
+    check_conv(input, weights, output, width, ci, co, scale, name);
+    detail::require_non_null(skip, name, "skip");
+    if (scale < 1) detail::fail(name, "scale must be in 1..31 (got " + std::to_string(scale) + ")");
+    if (skip_scale < 0 || skip_scale > 31)
+        detail::fail(name, "skip_scale must be in 0..31 (got " + std::to_string(skip_scale) + ")");
+    conv1x1(input, weights, output, width, ci, co, [&](std::int64_t s, std::int64_t at) {
+        const std::int64_t conv = std::clamp<std::int64_t>(srs_half_even(s, scale), -128, 127);
+        const std::int64_t sum = conv + skip[at]; // the skip input has the output's layout
+        return static_cast<std::int8_t>(
+            std::clamp<std::int64_t>(skip_scale > 0 ? srs_half_even(sum, skip_scale) : sum, -128, 127));
     });
 }
 
@@ -79,7 +98,7 @@ template <class TIn>
 void conv_u8(const TIn* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
              std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
     check_conv(input, weights, output, width, input_channels, output_channels, scale, "conv2dk1_u8");
-    conv1x1(input, weights, output, width, input_channels, output_channels, [scale](std::int64_t s) {
+    conv1x1(input, weights, output, width, input_channels, output_channels, [scale](std::int64_t s, std::int64_t) {
         return static_cast<std::uint8_t>(std::clamp<std::int64_t>(srs_half_up(s, scale), 0, 255));
     });
 }
@@ -174,6 +193,18 @@ void conv2dk1_even(const std::uint8_t* input, const std::int8_t* weights, std::i
     conv_even(input, weights, output, width, input_channels, output_channels, scale);
 }
 
+void conv2dk1_skip_even(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output,
+                        const std::int8_t* skip, std::int32_t width, std::int32_t input_channels,
+                        std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale) {
+    conv_skip_even(input, weights, output, skip, width, input_channels, output_channels, scale, skip_scale);
+}
+
+void conv2dk1_skip_even(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output,
+                        const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
+                        std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale) {
+    conv_skip_even(input, weights, output, skip, width, input_channels, output_channels, scale, skip_scale);
+}
+
 std::uint64_t conv2dk1_scalar_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels) {
     const auto v = [](std::int32_t x) { return static_cast<std::uint64_t>(x < 0 ? 0 : x); };
     return v(width) * v(input_channels) * v(output_channels);
@@ -182,7 +213,7 @@ std::uint64_t conv2dk1_scalar_cycles(std::int32_t width, std::int32_t input_chan
 void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale) {
     check_conv(input, weights, output, width, input_channels, output_channels, scale, "conv2dk1_i8");
-    conv1x1(input, weights, output, width, input_channels, output_channels, [scale](std::int64_t s) {
+    conv1x1(input, weights, output, width, input_channels, output_channels, [scale](std::int64_t s, std::int64_t) {
         return static_cast<std::int8_t>(std::clamp<std::int64_t>(srs_ties_away(s, scale), -128, 127));
     });
 }

@@ -105,6 +105,8 @@ void bind_kernel_library(py::module_& m) {
                 return k::conv2dk1(input_width, input_channels, output_channels, dtype_from_name(act_dtype), kRef);
             if (name == "bn_conv2dk1_relu") return k::bn_conv2dk1_relu(input_width, input_channels, output_channels, kRef);
             if (name == "bn_conv2dk1_i8") return k::bn_conv2dk1_i8(input_width, input_channels, output_channels, kRef);
+            if (name == "bn_conv2dk1_skip")
+                return k::bn_conv2dk1_skip(input_width, input_channels, output_channels, dtype_from_name(act_dtype), kRef);
             if (name == "conv2dk1_skip")
                 return k::conv2dk1_skip(input_width, input_channels, output_channels, dtype_from_name(act_dtype), kRef);
             if (name == "conv2dk1_skip_init")

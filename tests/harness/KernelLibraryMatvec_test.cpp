@@ -142,6 +142,11 @@ TEST_CASE("cascade_mm and conv2dk1_i8: IRON's names and signatures", "[harness][
     CHECK(bi8.name() == "conv2dk1_ui8_i8");
     CHECK(mvlib_types(bi8)[0] == "u8[2048]");
     CHECK(mvlib_types(bi8)[2] == "i8[2048]");
+    CHECK(iks::bn_conv2dk1_skip().name() == "conv2dk1_skip_ui8_ui8_i8");
+    const auto bsk = iks::bn_conv2dk1_skip(32, 64, 64, DType::i8, harness::KernelSet::aie);
+    CHECK(bsk.name() == "conv2dk1_skip_ui8_i8_i8");
+    CHECK(mvlib_types(bsk) == std::vector<std::string>{"u8[2048]", "i8[4096]", "i8[2048]", "i8[2048]", "i32 scalar",
+                                                       "i32 scalar", "i32 scalar", "i32 scalar", "i32 scalar"});
 }
 
 TEST_CASE("mv / cascade_mm / conv2dk1_i8 errors", "[harness][kernel_library][errors]") {
@@ -165,4 +170,6 @@ TEST_CASE("mv / cascade_mm / conv2dk1_i8 errors", "[harness][kernel_library][err
     CHECK_THROWS_WITH(iks::conv2dk1_skip(32, 64, 64, DType::i32), Catch::Contains("act_dtype must be np.int8"));
     CHECK_THROWS_WITH(iks::conv2dk1_skip_init(32, 64, 64, DType::u8), Catch::Contains("it computes nothing"));
     CHECK_THROWS_WITH(iks::bn_conv2dk1_relu(32, 60, 64), Catch::Contains("bn_conv2dk1_relu(): input_channels=60"));
+    CHECK_THROWS_WITH(iks::bn_conv2dk1_skip(32, 64, 64, DType::bf16),
+                      "bn_conv2dk1_skip(): skip_dtype must be np.uint8 or np.int8, got bf16");
 }

@@ -227,3 +227,35 @@ TEST_CASE("conv2dk1_even (bn_conv2dk1_relu / bn_conv2dk1_i8 -DREGULAR): the sour
     std::vector<std::uint8_t> u(4096);
     CHECK_THROWS_WITH(conv2dk1_even(b.data(), b.data(), u.data(), 8, 8, 8, 0), "conv2dk1_even: scale must be in 1..31 (got 0)");
 }
+
+TEST_CASE("conv2dk1_skip_even (bn_conv2dk1_skip -DREGULAR): to even, + skip, to even, int8", "[kernels][conv2d]") {
+    // bn_conv2dk1_skip.cc:736-800 as written: both shifts (v + 2^(s-1) - 1 + ((v >> s) & 1)) >> s
+    std::mt19937 rng(41);
+    const int width = 8, ci = 16, co = 8;
+    auto even = [](std::int64_t v, int s) { return (v + (std::int64_t{1} << (s - 1)) - 1 + ((v >> s) & 1)) >> s; };
+    for (const auto& [scale, skip_scale] : {std::pair{3, 1}, std::pair{6, 2}, std::pair{2, 0}}) {
+        std::vector<std::uint8_t> in(width * ci), skip_u(width * co);
+        std::vector<std::int8_t> w(ci * co), skip_s(width * co), out_s(width * co), out_u(width * co);
+        for (auto& x : in) x = static_cast<std::uint8_t>(rng() % 16);
+        for (auto& x : w) x = static_cast<std::int8_t>(rng() & 0xff);
+        for (auto& x : skip_s) x = static_cast<std::int8_t>(rng() & 0xff);
+        for (auto& x : skip_u) x = static_cast<std::uint8_t>(rng() & 0xff);
+        conv2dk1_skip_even(in.data(), w.data(), out_s.data(), skip_s.data(), width, ci, co, scale, skip_scale);
+        conv2dk1_skip_even(in.data(), w.data(), out_u.data(), skip_u.data(), width, ci, co, scale, skip_scale);
+        for (int x = 0; x < width; ++x)
+            for (int o = 0; o < co; ++o) {
+                std::int64_t s = 0;
+                for (int i = 0; i < ci; ++i)
+                    s += std::int64_t{in[static_cast<std::size_t>((i / 8 * width + x) * 8 + i % 8)]} *
+                         w[static_cast<std::size_t>(((o / 8 * (ci / 8) + i / 8) * 8 + i % 8) * 8 + o % 8)];
+                const std::int64_t c = std::clamp<std::int64_t>(even(s, scale), -128, 127);
+                const auto at = static_cast<std::size_t>((o / 8 * width + x) * 8 + o % 8);
+                auto fin = [&](std::int64_t v) {
+                    return std::clamp<std::int64_t>(skip_scale > 0 ? even(v, skip_scale) : v, -128, 127);
+                };
+                INFO("scales " << scale << " " << skip_scale << " x " << x << " o " << o);
+                REQUIRE(out_s[at] == fin(c + skip_s[at]));
+                REQUIRE(out_u[at] == fin(c + skip_u[at]));
+            }
+    }
+}

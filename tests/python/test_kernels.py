@@ -69,7 +69,7 @@ def test_fixed_tile_factories_refuse_other_sizes_as_iron_does():
 
 
 def test_factories_npusim_lacks_name_themselves():
-    for name in ("conv2dk3", "conv2dk14", "bn_conv2dk3", "bn_conv2dk1_skip"):
+    for name in ("conv2dk3", "conv2dk14", "bn_conv2dk3", "bn_conv2dk3_dw"):
         with pytest.raises(NotImplementedError, match=f"aie.iron.kernels.{name} is not supported by npusim "
                                                       r"\(not in its kernel library\)"):
             getattr(kernels, name)(dim_m=64)
@@ -114,10 +114,16 @@ def test_activations_run_through_transform_parallel_within_irons_reference(dev, 
     assert not np.array_equal(got, x.astype(np.float32))
 
 
-# mv, cascade_mm and conv2dk1_i8 (linalg.py, conv.py): built with IRON's signature, run in small
-# designs, each output exact against numpy (integer sums wrap at 32 bits as the kernels' do)
-def _wrap32(x):
-    return (np.asarray(x, dtype=np.int64) & 0xFFFFFFFF).astype(np.uint32).view(np.int32)
+# mv, cascade_mm and the conv factories (linalg.py, conv.py): built with IRON's signature, run in
+# small designs, each output exact against numpy (integer sums wrap at 32 bits as the kernels' do)
+def _ycxc8(m):
+    """[x][c] -> the YCXC8 layout [c/8][x][8] (conv2d.hpp)."""
+    return np.ascontiguousarray(m.reshape(m.shape[0], -1, 8).transpose(1, 0, 2).ravel())
+
+
+def _oiyxi8o8(m):
+    """Weights [o][i] -> the OIYXI8O8 layout [o/8][i/8][i%8][o%8] of a 1x1 kernel."""
+    return np.ascontiguousarray(m.reshape(m.shape[0] // 8, 8, m.shape[1] // 8, 8).transpose(0, 2, 3, 1).ravel())
 
 
 def _one_core(worker, host_types, fills, drain):
@@ -152,9 +158,8 @@ def test_mv_runs_exact_against_numpy(vectorized):
         ea, eb, ec = ia.acquire(1), ib.acquire(1), oc.acquire(1)
         zero(ec)
         matvec(ea, eb, ec)
-        ia.release(1)
-        ib.release(1)
-        oc.release(1)
+        for f in (ia, ib, oc):
+            f.release(1)
 
     p = _one_core((body, [fa.cons(), fb.cons(), fc.prod(), mv.zero, mv]), [a_ty, b_ty, c_ty], [fa.prod(), fb.prod()],
                   fc.cons())
@@ -165,7 +170,8 @@ def test_mv_runs_exact_against_numpy(vectorized):
     host_a = A.reshape(m, k // 2, 2).transpose(1, 0, 2).ravel() if vectorized else A.ravel()
     c = np.zeros(m, np.int32)
     npusim.simulate(p, [np.ascontiguousarray(host_a), b, c])
-    assert np.array_equal(c, _wrap32(A.astype(np.int64) @ b.astype(np.int64)))
+    want = ((A.astype(np.int64) @ b.astype(np.int64)) & 0xFFFFFFFF).astype(np.uint32).view(np.int32)  # wraps
+    assert np.array_equal(c, want)
 
 
 @pytest.mark.parametrize("out_dtype", [np.int16, np.int32])
@@ -196,9 +202,8 @@ def test_cascade_mm_put_only_to_get_only_runs_exact_against_numpy(out_dtype):
         ea, eb, ec = ia.acquire(1), ib.acquire(1), oc.acquire(1)
         zero(ec)
         k_get(ea, eb, ec)
-        ia.release(1)
-        ib.release(1)
-        oc.release(1)
+        for f in (ia, ib, oc):
+            f.release(1)
 
     # cascades run north to south: the put core above the get core
     w_put = Worker(put, [fa0.cons(), fb0.cons(), Buffer(c_ty, name="c_put"), cm.put_only], tile=Tile(0, 3))
@@ -233,9 +238,8 @@ def test_conv2dk1_i8_runs_exact_against_numpy():
     def body(ia, iw, oo, k):
         ea, ew, eo = ia.acquire(1), iw.acquire(1), oo.acquire(1)
         k(ea, ew, eo, w, ci, co, scale)
-        ia.release(1)
-        iw.release(1)
-        oo.release(1)
+        for f in (ia, iw, oo):
+            f.release(1)
 
     p = _one_core((body, [fi.cons(), fw.cons(), fo.prod(), conv]), [in_ty, wt_ty, out_ty], [fi.prod(), fw.prod()],
                   fo.cons())
@@ -243,8 +247,8 @@ def test_conv2dk1_i8_runs_exact_against_numpy():
     x = rng.integers(-8, 9, (w, ci)).astype(np.int8)  # pixel x, channel c (small: many ties, few clamps)
     wts = rng.integers(-8, 9, (co, ci)).astype(np.int8)  # output channel o, input channel c
     # layouts (conv2d.hpp): input [ci/8][x][8], weights [co/8][ci/8][ci%8][co%8], output [co/8][x][8]
-    host_in = x.reshape(w, ci // 8, 8).transpose(1, 0, 2).ravel()
-    host_w = wts.reshape(co // 8, 8, ci // 8, 8).transpose(0, 2, 3, 1).ravel()
+    host_in = _ycxc8(x)
+    host_w = _oiyxi8o8(wts)
     out = np.zeros(w * co, np.int8)
     npusim.simulate(p, [host_in, host_w, out])
     s = x.astype(np.int64) @ wts.astype(np.int64).T  # [x][o]
@@ -252,7 +256,7 @@ def test_conv2dk1_i8_runs_exact_against_numpy():
     # data has negative ties, where rounding half up would differ
     assert np.any((s < 0) & ((-s) % (1 << scale) == (1 << (scale - 1))))
     want = np.clip(np.sign(s) * ((np.abs(s) + (1 << (scale - 1))) >> scale), -128, 127).astype(np.int8)
-    assert np.array_equal(out, want.reshape(w, co // 8, 8).transpose(1, 0, 2).ravel())
+    assert np.array_equal(out, _ycxc8(want))
 
 
 @pytest.mark.parametrize("act", [np.int8, np.uint8])
@@ -271,9 +275,8 @@ def test_conv2dk1_runs_exact_against_numpy(act):
     def body(ia, iw, oo, k):
         ea, ew, eo = ia.acquire(1), iw.acquire(1), oo.acquire(1)
         k(ea, ew, eo, w, ci, co, scale)
-        ia.release(1)
-        iw.release(1)
-        oo.release(1)
+        for f in (ia, iw, oo):
+            f.release(1)
 
     p = _one_core((body, [fi.cons(), fw.cons(), fo.prod(), conv]), [in_ty, wt_ty, out_ty], [fi.prod(), fw.prod()],
                   fo.cons())
@@ -281,13 +284,13 @@ def test_conv2dk1_runs_exact_against_numpy(act):
     x = rng.integers(0 if act == np.uint8 else -8, 16 if act == np.uint8 else 9, (w, ci)).astype(act)
     wts = rng.integers(-8, 9, (co, ci)).astype(np.int8)
     out = np.zeros(w * co, np.uint8)
-    npusim.simulate(p, [x.reshape(w, ci // 8, 8).transpose(1, 0, 2).ravel(),
-                        wts.reshape(co // 8, 8, ci // 8, 8).transpose(0, 2, 3, 1).ravel(), out])
+    npusim.simulate(p, [_ycxc8(x),
+                        _oiyxi8o8(wts), out])
     s = x.astype(np.int64) @ wts.astype(np.int64).T
     # half up, saturated to [0, 255] (conv2dk1.cc: positive_inf, saturate): negative sums give 0
     want = np.clip((s + (1 << (scale - 1))) >> scale, 0, 255).astype(np.uint8)
     assert np.any(want == 0) and np.any(want > 0)
-    assert np.array_equal(out, want.reshape(w, co // 8, 8).transpose(1, 0, 2).ravel())
+    assert np.array_equal(out, _ycxc8(want))
     with pytest.raises(npusim.DesignError, match="conv2dk1\\(\\): act_dtype must be np.int8 or np.uint8, got i16"):
         kernels.conv2dk1(act_dtype=np.int16)
 
@@ -308,14 +311,11 @@ def test_conv2dk1_skip_runs_exact_against_numpy(act):
     wts = rng.integers(-128, 128, (co, ci)).astype(np.int8)
     skip = rng.integers(np.iinfo(act).min, np.iinfo(act).max + 1, (w, co)).astype(act)
 
-    def ycxc8(m):  # [x][c] -> [c/8][x][8]
-        return np.ascontiguousarray(m.reshape(m.shape[0], -1, 8).transpose(1, 0, 2).ravel())
-
     # a core tile has two input DMA channels: the halves come through fifos, weights and skip are
     # the core's own buffers
     f0, f1, fo = ObjectFifo(half_ty, name="in0"), ObjectFifo(half_ty, name="in1"), ObjectFifo(out_ty, name="out")
-    bw = Buffer(wt_ty, name="wts", initial_value=wts.reshape(co // 8, 8, ci // 8, 8).transpose(0, 2, 3, 1).ravel())
-    bs = Buffer(skip_ty, name="skip", initial_value=ycxc8(skip))
+    bw = Buffer(wt_ty, name="wts", initial_value=_oiyxi8o8(wts))
+    bs = Buffer(skip_ty, name="skip", initial_value=_ycxc8(skip))
 
     def body(i0, i1, oo, bw, bs, k):
         e0, e1, eo = i0.acquire(1), i1.acquire(1), oo.acquire(1)
@@ -326,11 +326,11 @@ def test_conv2dk1_skip_runs_exact_against_numpy(act):
     p = _one_core((body, [f0.cons(), f1.cons(), fo.prod(), bw, bs, conv]), [half_ty, half_ty, out_ty],
                   [f0.prod(), f1.prod()], fo.cons())
     out = np.zeros(w * co, np.uint8)
-    npusim.simulate(p, [ycxc8(x[:, :ci // 2]), ycxc8(x[:, ci // 2:]), out])
+    npusim.simulate(p, [_ycxc8(x[:, :ci // 2]), _ycxc8(x[:, ci // 2:]), out])
     s = x.astype(np.int64) @ wts.astype(np.int64).T
     conv = np.clip((s + (1 << (scale - 1))) >> scale, -128, 127)  # half up, saturated to int8
     want = np.clip((conv + skip.astype(np.int64) + (1 << (skip_scale - 1))) >> skip_scale, 0, 255).astype(np.uint8)
-    assert np.array_equal(out, ycxc8(want))
+    assert np.array_equal(out, _ycxc8(want))
 
 
 def test_conv2dk1_skip_init_runs_exact_against_numpy():
@@ -350,16 +350,10 @@ def test_conv2dk1_skip_init_runs_exact_against_numpy():
     wskip = rng.integers(-128, 128, (co, cs)).astype(np.int8)
     skip = rng.integers(-128, 128, (w, cs)).astype(np.int8)
 
-    def ycxc8(m):  # [x][c] -> [c/8][x][8]
-        return np.ascontiguousarray(m.reshape(m.shape[0], -1, 8).transpose(1, 0, 2).ravel())
-
-    def oiyxi8o8(m):  # [o][i] -> [o/8][i/8][i%8][o%8]
-        return m.reshape(m.shape[0] // 8, 8, m.shape[1] // 8, 8).transpose(0, 2, 3, 1).ravel()
-
     f0, f1, fo = ObjectFifo(half_ty, name="in0"), ObjectFifo(half_ty, name="in1"), ObjectFifo(out_ty, name="out")
     bw = Buffer(np.ndarray[((ci + cs) * co,), np.dtype[np.int8]], name="wts",
-                initial_value=np.concatenate([oiyxi8o8(wts), oiyxi8o8(wskip)]))
-    bs = Buffer(np.ndarray[(w * cs,), np.dtype[np.int8]], name="skip", initial_value=ycxc8(skip))
+                initial_value=np.concatenate([_oiyxi8o8(wts), _oiyxi8o8(wskip)]))
+    bs = Buffer(np.ndarray[(w * cs,), np.dtype[np.int8]], name="skip", initial_value=_ycxc8(skip))
 
     def body(i0, i1, oo, bw, bs, k):
         e0, e1, eo = i0.acquire(1), i1.acquire(1), oo.acquire(1)
@@ -370,7 +364,7 @@ def test_conv2dk1_skip_init_runs_exact_against_numpy():
     p = _one_core((body, [f0.cons(), f1.cons(), fo.prod(), bw, bs, conv]), [half_ty, half_ty, out_ty],
                   [f0.prod(), f1.prod()], fo.cons())
     out = np.zeros(w * co, np.uint8)
-    npusim.simulate(p, [ycxc8(x[:, :ci // 2]), ycxc8(x[:, ci // 2:]), out])
+    npusim.simulate(p, [_ycxc8(x[:, :ci // 2]), _ycxc8(x[:, ci // 2:]), out])
 
     def half_up_i8(v, s):
         return np.clip((v + (1 << (s - 1))) >> s, -128, 127)
@@ -378,7 +372,47 @@ def test_conv2dk1_skip_init_runs_exact_against_numpy():
     a = half_up_i8(x.astype(np.int64) @ wts.astype(np.int64).T, scale)
     b = half_up_i8(skip.astype(np.int64) @ wskip.astype(np.int64).T, scale_skip)
     want = np.clip((a + b + (1 << (skip_scale - 1))) >> skip_scale, 0, 255).astype(np.uint8)
-    assert np.array_equal(out, ycxc8(want))
+    assert np.array_equal(out, _ycxc8(want))
+
+
+@pytest.mark.parametrize("skip_dtype", [np.int8, np.uint8])
+def test_bn_conv2dk1_skip_runs_exact_against_numpy(skip_dtype):
+    # -DREGULAR -DSCALAR [-DUNSIGNED_SKIP]: uint8 in, to even at scale, saturated to int8, + skip, to
+    # even at skip_scale, saturated to int8
+    from npusim.iron import Buffer, ObjectFifo
+    npusim.iron.set_current_device(device_for("npu1_1col"))
+    w, ci, co, scale, skip_scale = 8, 16, 16, 4, 1
+    conv = kernels.bn_conv2dk1_skip(input_width=w, input_channels=ci, output_channels=co, skip_dtype=skip_dtype)
+    assert conv.name == ("conv2dk1_skip_ui8_i8_i8" if skip_dtype == np.int8 else "conv2dk1_skip_ui8_ui8_i8")
+    with pytest.raises(npusim.DesignError, match="skip_dtype must be np.uint8 or np.int8, got i16"):
+        kernels.bn_conv2dk1_skip(skip_dtype=np.int16)
+    rng = np.random.default_rng(11)
+    x = rng.integers(0, 16, (w, ci)).astype(np.uint8)
+    wts = rng.integers(-128, 128, (co, ci)).astype(np.int8)
+    skip = rng.integers(np.iinfo(skip_dtype).min, np.iinfo(skip_dtype).max + 1, (w, co)).astype(skip_dtype)
+
+    in_ty, out_ty = np.ndarray[(w * ci,), np.dtype[np.uint8]], np.ndarray[(w * co,), np.dtype[np.int8]]
+    fi, fo = ObjectFifo(in_ty, name="act"), ObjectFifo(out_ty, name="out")
+    bw = Buffer(np.ndarray[(ci * co,), np.dtype[np.int8]], name="wts",
+                initial_value=_oiyxi8o8(wts))
+    bs = Buffer(np.ndarray[(w * co,), np.dtype[skip_dtype]], name="skip", initial_value=_ycxc8(skip))
+
+    def body(ia, oo, bw, bs, k):
+        ea, eo = ia.acquire(1), oo.acquire(1)
+        k(ea, bw, eo, bs, w, ci, co, scale, skip_scale)
+        ia.release(1)
+        oo.release(1)
+
+    p = _one_core((body, [fi.cons(), fo.prod(), bw, bs, conv]), [in_ty, out_ty], [fi.prod()], fo.cons())
+    out = np.zeros(w * co, np.int8)
+    npusim.simulate(p, [_ycxc8(x), out])
+
+    def even(v, s):  # the source's formula
+        return (v + (1 << (s - 1)) - 1 + ((v >> s) & 1)) >> s
+
+    c = np.clip(even(x.astype(np.int64) @ wts.astype(np.int64).T, scale), -128, 127)
+    want = np.clip(even(c + skip.astype(np.int64), skip_scale), -128, 127).astype(np.int8)
+    assert np.array_equal(out, _ycxc8(want))
 
 
 @pytest.mark.parametrize("factory", ["bn_conv2dk1_relu", "bn_conv2dk1_i8"])
@@ -406,10 +440,10 @@ def test_bottleneck_1x1_runs_exact_against_numpy(factory):
     x = (rng.integers(-8, 9, (w, ci)) if tin == np.int8 else rng.integers(0, 9, (w, ci))).astype(tin)
     wts = rng.integers(-8, 9, (co, ci)).astype(np.int8)
     out = np.zeros(w * co, tout)
-    npusim.simulate(p, [x.reshape(w, ci // 8, 8).transpose(1, 0, 2).ravel(),
-                        wts.reshape(co // 8, 8, ci // 8, 8).transpose(0, 2, 3, 1).ravel(), out])
+    npusim.simulate(p, [_ycxc8(x),
+                        _oiyxi8o8(wts), out])
     s = x.astype(np.int64) @ wts.astype(np.int64).T
     assert np.any(s % (1 << scale) == (1 << (scale - 1)))  # ties, where half-to-even matters
     r = (s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale  # the sources' formula
     want = np.clip(r, np.iinfo(tout).min, np.iinfo(tout).max).astype(tout)
-    assert np.array_equal(out, want.reshape(w, co // 8, 8).transpose(1, 0, 2).ravel())
+    assert np.array_equal(out, _ycxc8(want))

@@ -255,6 +255,37 @@ std::string drive_conv_skip_init(void* fn, int scale, int skip_scale, int scale_
     return {};
 }
 
+// bn_conv2dk1_skip.cc -DREGULAR -DSCALAR [-DUNSIGNED_SKIP] (:657-800): uint8 in, the sum to even at
+// `scale` saturated to int8, + skip, to even at `skip_scale` (> 0: upstream's 0 shifts by 1 << -1),
+// saturated to int8.
+template <class TSkip>
+std::string drive_bn_skip(void* fn, int scale, int skip_scale, std::uint32_t seed) {
+    const int w = 32, ci = 64, co = 64;
+    const auto in = cc_ints<std::uint8_t>(static_cast<std::size_t>(w) * ci, seed, 0, 15);
+    const auto wts = cc_ints<std::int8_t>(static_cast<std::size_t>(ci) * co, seed + 1, -128, 127);
+    const auto skip = cc_ints<TSkip>(static_cast<std::size_t>(w) * co, seed + 2, std::numeric_limits<TSkip>::min(),
+                                     std::numeric_limits<TSkip>::max());
+    std::vector<std::int8_t> got(static_cast<std::size_t>(w) * co, 0x55);
+    reinterpret_cast<void (*)(std::uint8_t*, std::int8_t*, std::int8_t*, TSkip*, std::int32_t, std::int32_t,
+                              std::int32_t, int, int)>(fn)(const_cast<std::uint8_t*>(in.data()),
+                                                           const_cast<std::int8_t*>(wts.data()), got.data(),
+                                                           const_cast<TSkip*>(skip.data()), w, ci, co, scale, skip_scale);
+    for (int oc = 0; oc < co; ++oc)
+        for (int x = 0; x < w; ++x) {
+            std::int64_t sum = 0;
+            for (int ic = 0; ic < ci; ++ic)
+                sum += std::int64_t{in[static_cast<std::size_t>((ic / 8) * w * 8 + x * 8 + ic % 8)]} *
+                       wts[static_cast<std::size_t>((oc / 8) * (ci / 8) * 64 + (ic / 8) * 64 + (ic % 8) * 8 + oc % 8)];
+            const auto at = static_cast<std::size_t>((oc / 8) * w * 8 + x * 8 + oc % 8);
+            const std::int64_t conv = conv_srs<std::int8_t>(sum, scale, false, true);
+            const std::int8_t want = conv_srs<std::int8_t>(conv + skip[at], skip_scale, false, true);
+            if (got[at] != want)
+                return fmt::format("output {} (x {}, channel {}; sum {}, skip {}): got {}, want {}", at, x, oc, sum,
+                                   +skip[at], +got[at], +want);
+        }
+    return {};
+}
+
 } // namespace
 
 void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
@@ -284,6 +315,16 @@ void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts) 
                            std::string e = drive_conv1x1<std::uint8_t, std::int8_t>(fn, 0, 8, 2, 83, false, true);
                            return e.empty() ? drive_conv1x1<std::uint8_t, std::int8_t>(fn, 0, 255, 9, 84, false, true) : e;
                        }});
+    if (facts.source == "bn_conv2dk1_skip.cc") {
+        out.push_back({"conv2dk1_skip_ui8_i8_i8", [](void* fn) {
+                           std::string e = drive_bn_skip<std::int8_t>(fn, 8, 1, 91);
+                           return e.empty() ? drive_bn_skip<std::int8_t>(fn, 3, 2, 92) : e;
+                       }});
+        out.push_back({"conv2dk1_skip_ui8_ui8_i8", [](void* fn) {
+                           std::string e = drive_bn_skip<std::uint8_t>(fn, 8, 1, 93);
+                           return e.empty() ? drive_bn_skip<std::uint8_t>(fn, 3, 2, 94) : e;
+                       }});
+    }
     if (facts.source == "conv2dk1_skip_init.cc")
         out.push_back({"conv2dk1_skip_init_i8", [](void* fn) {
                            std::string e = drive_conv_skip_init(fn, 10, 0, 9, 71);

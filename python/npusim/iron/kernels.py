@@ -1,7 +1,8 @@
 """aie.iron.kernels: the built-in kernel factories with IRON's signatures (mlir-aie python/iron/kernels/
 at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm, vision.py, conv.py
 conv2dk1, conv2dk1_i8, conv2dk1_skip,
-conv2dk1_skip_init, bn_conv2dk1_relu, bn_conv2dk1_i8), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
+conv2dk1_skip_init, bn_conv2dk1_relu, bn_conv2dk1_i8,
+bn_conv2dk1_skip), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
 the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
 factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
@@ -217,6 +218,14 @@ def bn_conv2dk1_i8(input_width=32, input_channels=64, output_channels=64, **_):
     with _Located(where()):
         return _NativeKernel(_npusim.conv_kernel("bn_conv2dk1_i8", int(input_width), int(input_channels),
                                                  int(output_channels)))
+
+
+def bn_conv2dk1_skip(input_width=32, input_channels=64, output_channels=64, skip_dtype=np.uint8, **_):
+    """IRON kernels.bn_conv2dk1_skip (conv.py): conv2dk1_skip_ui8_ui8_i8 / conv2dk1_skip_ui8_i8_i8 of
+    bottleneck/bn_conv2dk1_skip.cc (-DREGULAR -DSCALAR): uint8 in, a skip added, int8 out, to even."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("bn_conv2dk1_skip", int(input_width), int(input_channels),
+                                                 int(output_channels), dtype_name(skip_dtype)))
 
 
 class _VisionKernel(_NativeKernel):

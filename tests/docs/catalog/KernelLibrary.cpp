@@ -78,6 +78,8 @@ void add_kernel_library(Catalog& c) {
     NPUSIM_ERROR(c, "kernels.conv_skip_channels", kDesign,
                  "conv2dk1_skip(): input_channels=24 must be a multiple of 16 (two halves of 8-channel groups)",
                  harness::iron_kernels::conv2dk1_skip(32, 24, 64));
+    NPUSIM_ERROR(c, "kernels.bn_skip_dtype", kDesign, "bn_conv2dk1_skip(): skip_dtype must be np.uint8 or np.int8, got i16",
+                 harness::iron_kernels::bn_conv2dk1_skip(32, 64, 64, DType::i16));
     NPUSIM_ERROR(c, "kernels.conv_skip_init_act_dtype", kDesign,
                  "conv2dk1_skip_init(): act_dtype must be np.int8 or np.uint8, got i16",
                  harness::iron_kernels::conv2dk1_skip_init(32, 64, 64, DType::i16));

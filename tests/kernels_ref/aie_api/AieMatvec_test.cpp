@@ -118,3 +118,25 @@ TEST_CASE("aie conv2dk1_relu_i8_ui8 / conv2dk1_ui8_i8 equal the reference conv2d
         CHECK(got_s == want_s);
     }
 }
+
+TEST_CASE("aie conv2dk1_skip_ui8_i8_i8 / _ui8_ui8_i8 equal the reference conv2dk1_skip_even", "[aie_kernels][conv2d]") {
+    std::mt19937 rng(13);
+    const int width = 32, ci = 64, co = 16;
+    for (const auto& [scale, skip_scale] : {std::pair{8, 1}, std::pair{3, 2}, std::pair{5, 0}}) {
+        std::vector<std::uint8_t> in(width * ci), skip_u(width * co);
+        std::vector<std::int8_t> w(ci * co), skip_s(width * co), want(width * co), got(width * co, 0x55);
+        for (auto& x : in) x = static_cast<std::uint8_t>(rng() & 0x1f);
+        for (auto& x : w) x = static_cast<std::int8_t>(rng() & 0xff);
+        for (auto& x : skip_s) x = static_cast<std::int8_t>(rng() & 0xff);
+        for (auto& x : skip_u) x = static_cast<std::uint8_t>(rng() & 0xff);
+        INFO("scales " << scale << " " << skip_scale);
+        npusim::kernels::conv2dk1_skip_even(in.data(), w.data(), want.data(), skip_s.data(), width, ci, co, scale, skip_scale);
+        npusim::aie_kernels::conv2dk1_skip_ui8_i8_i8(in.data(), w.data(), got.data(), skip_s.data(), width, ci, co, scale,
+                                                     skip_scale);
+        CHECK(got == want);
+        npusim::kernels::conv2dk1_skip_even(in.data(), w.data(), want.data(), skip_u.data(), width, ci, co, scale, skip_scale);
+        npusim::aie_kernels::conv2dk1_skip_ui8_ui8_i8(in.data(), w.data(), got.data(), skip_u.data(), width, ci, co, scale,
+                                                      skip_scale);
+        CHECK(got == want);
+    }
+}

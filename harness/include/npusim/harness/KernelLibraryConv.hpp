@@ -2,7 +2,8 @@
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
 // or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (conv2dk3, conv2dk14 and the bottleneck bn_* other than bn_conv2dk1_relu and bn_conv2dk1_i8) are not in npusim's library yet;
+// (conv2dk3, conv2dk14 and the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8 and
+// bn_conv2dk1_skip) are not in npusim's library yet;
 // Python's aie.iron.kernels names them as missing.
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
@@ -54,5 +55,13 @@ iron::Kernel bn_conv2dk1_relu(std::int64_t input_width = 32, std::int64_t input_
                               std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
 iron::Kernel bn_conv2dk1_i8(std::int64_t input_width = 32, std::int64_t input_channels = 64,
                             std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
+
+/// conv.py bn_conv2dk1_skip(input_width=32, input_channels=64, output_channels=64, skip_dtype=uint8)
+/// (:319-362, -DREGULAR -DSCALAR [-DUNSIGNED_SKIP]): conv2dk1_skip_ui8_ui8_i8 (uint8 skip) or
+/// conv2dk1_skip_ui8_i8_i8 (int8 skip) of bn_conv2dk1_skip.cc (in: u8[w*ci], wts: i8[ci*co], out:
+/// i8[w*co], skip[w*co], width, ci, co, scale, skip_scale: i32); kernels::conv2dk1_skip_even.
+iron::Kernel bn_conv2dk1_skip(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                              std::int64_t output_channels = 64, DType skip_dtype = DType::u8,
+                              KernelSet ks = KernelSet::reference);
 
 } // namespace npusim::harness::iron_kernels

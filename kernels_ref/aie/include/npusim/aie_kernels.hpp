@@ -214,6 +214,15 @@ void conv2dk1_relu_i8_ui8(const std::int8_t* input, const std::int8_t* weights, 
 void conv2dk1_ui8_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
                      std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
 
+// bn_conv2dk1_skip (-DREGULAR): uint8 input, int8 / uint8 skip, int8 output, both shifts to even
+// (npusim::kernels::conv2dk1_skip_even).
+void conv2dk1_skip_ui8_i8_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output,
+                             const std::int8_t* skip, std::int32_t width, std::int32_t input_channels,
+                             std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
+void conv2dk1_skip_ui8_ui8_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output,
+                              const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
+                              std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
+
 // ---- cascade_mm (basic/matrix_multiplication/cascade) ----------------------------------------------
 // Scalar m x k by k x n (row-major) partial products, one 512-bit cascade word per element of C
 // (lane 0: the partial sum as int32), through put_mcd / get_scd_v16int32: put_only puts its own

@@ -69,6 +69,18 @@ void conv2dk1_even(const std::int8_t* input, const std::int8_t* weights, std::ui
 void conv2dk1_even(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
                    std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
 
+/// bn_conv2dk1_skip.cc's -DREGULAR -DSCALAR builds (IRON bn_conv2dk1_skip): conv2dk1_skip_ui8_i8_i8
+/// (int8 skip) and, with -DUNSIGNED_SKIP, conv2dk1_skip_ui8_ui8_i8 (uint8 skip), :657-800: uint8
+/// activations, the sum shifted by `scale` to even and saturated to int8, plus the skip value, that
+/// shifted by `skip_scale` to even, saturated to int8. scale 1..31; skip_scale 0..31, where 0 (which
+/// upstream shifts by 1 << -1, undefined) is no shift.
+void conv2dk1_skip_even(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output,
+                        const std::int8_t* skip, std::int32_t width, std::int32_t input_channels,
+                        std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
+void conv2dk1_skip_even(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output,
+                        const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
+                        std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
+
 // [est] the scalar bottleneck kernels: one multiply-accumulate per cycle on the scalar unit (as the
 // scalar cascade matmul, cascade_matmul.hpp), width * ci * co cycles.
 std::uint64_t conv2dk1_scalar_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels);
