@@ -10,6 +10,13 @@
 # through paths relative to __file__ or to DIR/aie_kernels). Its arguments are those of the first
 # `%python %S/<file> ...` line of the folder's run_strix.lit (the npu2 run), else run.lit, else
 # run_jit.lit, else none.
+# A design with no run path of its own (run_design_cli without run_and_verify: it says so and exits)
+# is run as its folder's Makefile runs it (`make -n devicename=npu2`, else with targetname=<file's
+# stem>, prints the command): upstream compiles it there (`python3 FILE ARGS --xclbin-path=...
+# --insts-path=...`) and a host program (test.cpp's executable, or test.py) runs the xclbin. npusim
+# runs that compile command as it is: the design is built and resolved (a design npusim cannot build
+# fails there, for its real reason), then npusim says it cannot compile; the row is then unsupported,
+# naming the host that would run the xclbin.
 # A design is a .py file under programming_examples that imports aie (lit.cfg.py excluded).
 set -uo pipefail
 
@@ -46,6 +53,30 @@ lit_args() {
     done
 }
 
+# The arguments the folder's Makefile compiles FILE with ("make ARGS", the output redirect of an
+# --emit-mlir step removed), or nothing when the Makefile does not run FILE.
+make_args() {
+    local dir=$1 file=$2 line vars
+    [[ -f $dir/Makefile ]] || return
+    for vars in "" "targetname=${file%.py}"; do
+        # shellcheck disable=SC2086 # vars is one word or none
+        line=$(cd "$dir" && timeout 20 make -n -f Makefile devicename=npu2 $vars 2>/dev/null |
+               grep -m1 -E "^python3 ([^ ]*/)?$file( |$)") && break
+    done
+    [[ -n $line ]] || return
+    line=${line#* }
+    line=${line#* }
+    echo "make ${line%%>*}"
+}
+
+# The host that runs what the Makefile compiled: its run_py target's test script, else a C++ host.
+make_host() {
+    local dir=$1 py
+    py=$(grep -A3 -E "^run_py[a-z_]*:" "$dir/Makefile" | grep -o -m1 -E "test[a-z_0-9]*\.py|test_[^ ]*\.py")
+    if [[ -n $py ]]; then echo "$py, a Python host of the compiled xclbin"; return; fi
+    echo "its test.cpp, a C++ XRT host of the compiled xclbin"
+}
+
 # The verdict of one run from its exit status and output.
 verdict() {
     local rc=$1 out=$2 line
@@ -74,10 +105,28 @@ while IFS= read -r path; do
     [[ $rel =~ $FILTER ]] || continue
     dir=$(dirname "$path") file=$(basename "$path")
     read -r -a args <<<"$(lit_args "$dir" "$file")"
+    viamake=
     (cd "$dir" && timeout "$TIMEOUT" "$NPUSIM" python "$file" "${args[@]}") >"$tmp/out" 2>&1 </dev/null
-    IFS='|' read -r kind why <<<"$(verdict $? "$tmp/out")"
+    rc=$?
+    # a design with no run path of its own (run_design_cli without run_and_verify) runs as its
+    # Makefile runs it
+    if [[ $rc -ne 0 ]] && grep -q "no run_and_verify callback was provided" "$tmp/out"; then
+        read -r -a margs <<<"$(make_args "$dir" "$file")"
+        if [[ ${#margs[@]} -gt 0 ]]; then
+            viamake=1 args=("${margs[@]}")
+            (cd "$dir" && timeout "$TIMEOUT" "$NPUSIM" python "$file" "${args[@]:1}") >/dev/null 2>"$tmp/out" </dev/null
+            rc=$?
+        fi
+    fi
+    IFS='|' read -r kind why <<<"$(verdict $rc "$tmp/out")"
+    # the compile step ran to npusim's "cannot compile" (or, for an --emit-mlir step, printed the MLIR)
+    if [[ -n $viamake ]] && { [[ $kind == passed ]] || grep -q "the design builds and resolves; compiling" "$tmp/out"; }; then
+        kind=unsupported why="compiled by its Makefile (npusim builds and resolves it), run by $(make_host "$dir")"
+    fi
     case $kind in passed) ((passed++)) ;; failed) ((failed++)) ;; *) ((unsupported++)) ;; esac
-    rows+=("$rel|${args[*]:-}|$kind|${why:0:160}")
+    shown=()
+    for a in "${args[@]}"; do [[ $a == --*-path=* ]] || shown+=("$a"); done  # the Makefile's output paths
+    rows+=("$rel|${shown[*]:-}|$kind|${why:0:160}")
 done < <(find "$DIR/programming_examples" -name '*.py' ! -name 'lit.cfg.py' -print0 |
          xargs -0 grep -l -E '^\s*(from|import) aie' | sort)
 

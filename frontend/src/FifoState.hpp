@@ -77,4 +77,8 @@ struct LinkState {
 /// another is a DesignError naming both (`who` is the new owner in the message).
 void claim_endpoint(EndpointState* ep, OwnerKind kind, WorkerState* worker, const std::string& who);
 
+// A default-constructed handle belongs to no fifo: using it is a DesignError, not a null dereference
+// (`what` names the handle's member function in the message).
+void require_handle(const EndpointState* ep, const char* what);
+
 } // namespace npusim::iron::detail

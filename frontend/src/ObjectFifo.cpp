@@ -33,15 +33,12 @@ const std::string& ObjectFifo::name() const { return state_->name; }
 const TensorType& ObjectFifo::obj_type() const { return state_->obj_type; }
 int ObjectFifo::depth() const { return state_->depth; }
 
-namespace {
-// A default-constructed handle belongs to no fifo: using it is a DesignError, not a null dereference.
-void require_handle(const detail::EndpointState* ep, const char* what) {
+void detail::require_handle(const detail::EndpointState* ep, const char* what) {
     if (!ep)
         throw DesignError(fmt::format("ObjectFifoHandle::{}() on an empty handle (default-constructed); get handles "
                                       "from a fifo's prod() or cons()",
                                       what));
 }
-} // namespace
 
 ObjectFifo::ObjectFifo(TensorType obj_type, int depth, FifoOptions opts)
     : ObjectFifo(std::move(obj_type), detail::next_fifo_name(), depth, std::move(opts)) {}
@@ -192,7 +189,7 @@ ObjectFifoHandle ObjectFifo::cons(ConsOptions opts) const {
 }
 
 void ObjectFifoHandle::set_endpoint(Tile tile) const {
-    require_handle(ep_, "set_endpoint");
+    detail::require_handle(ep_, "set_endpoint");
     if (ep_->role != detail::Role::Producer)
         throw DesignError(fmt::format("{}: set_endpoint() on a consumer handle; a mem-tile endpoint produces the "
                                       "fifo's init_values",
@@ -211,24 +208,24 @@ void ObjectFifoHandle::set_endpoint(Tile tile) const {
 }
 
 const std::string& ObjectFifoHandle::name() const {
-    require_handle(ep_, "name");
+    detail::require_handle(ep_, "name");
     return fifo_->name;
 }
 const TensorType& ObjectFifoHandle::obj_type() const {
-    require_handle(ep_, "obj_type");
+    detail::require_handle(ep_, "obj_type");
     return fifo_->obj_type;
 }
 int ObjectFifoHandle::depth() const {
-    require_handle(ep_, "depth");
+    detail::require_handle(ep_, "depth");
     return detail::declared_depth(*ep_);
 }
 bool ObjectFifoHandle::is_producer() const {
-    require_handle(ep_, "is_producer");
+    detail::require_handle(ep_, "is_producer");
     return ep_->role == detail::Role::Producer;
 }
 
 ElementGroup ObjectFifoHandle::acquire(int n) const {
-    require_handle(ep_, "acquire");
+    detail::require_handle(ep_, "acquire");
     auto* svc = model::CoreServices::current();
     if (!svc) throw DesignError(fmt::format("{}: acquire() called outside a worker body", ep_->describe()));
     if (n < 1)
@@ -250,7 +247,7 @@ ElementGroup ObjectFifoHandle::acquire(int n) const {
 }
 
 void ObjectFifoHandle::release(int n) const {
-    require_handle(ep_, "release");
+    detail::require_handle(ep_, "release");
     auto* svc = model::CoreServices::current();
     if (!svc) throw DesignError(fmt::format("{}: release() called outside a worker body", ep_->describe()));
     if (n < 1)
@@ -275,7 +272,7 @@ Task ObjectFifoHandle::drain(const RuntimeData& dst, TransferOptions opts) const
 
 Task ObjectFifoHandle::transfer(const RuntimeData& data, TransferOptions opts, bool fill) const {
     const char* what = fill ? "fill" : "drain";
-    require_handle(ep_, what);
+    detail::require_handle(ep_, what);
     auto* rec = detail::SequenceRecorder::current();
     if (!rec) throw DesignError(fmt::format("fifo '{}': {}() called outside the runtime sequence", fifo_->name, what));
     if (fill && ep_->role != detail::Role::Producer)

@@ -10,13 +10,6 @@
 namespace npusim::iron {
 
 namespace {
-void require_handle(const detail::EndpointState* ep, const char* what) {
-    if (!ep)
-        throw DesignError(fmt::format("ObjectFifoHandle::{}() on an empty handle (default-constructed); get handles "
-                                      "from a fifo's prod() or cons()",
-                                      what));
-}
-
 // The rules of a link's shape, for split()/join()/forward() and ObjectFifoLink alike: `parent` is
 // the input of a distribute or the output of a join (`ep` its end on the link), `types`, `names`
 // and `repeats` describe the n sub-fifos, `offsets` index the parent object.
@@ -112,7 +105,7 @@ ObjectFifo ObjectFifoHandle::forward(Tile tile, std::optional<TensorType> obj_ty
 }
 
 ObjectFifo ObjectFifoHandle::forward(ForwardOptions o) const {
-    require_handle(ep_, "forward");
+    detail::require_handle(ep_, "forward");
     if ((!o.to_stream.empty() && !o.dims_to_stream.empty()) || (!o.from_stream.empty() && !o.dims_from_stream.empty()))
         throw DesignError(fmt::format("fifo '{}': forward() takes dims_to_stream or to_stream (and dims_from_stream or "
                                       "from_stream), not both",
@@ -148,7 +141,7 @@ std::vector<ObjectFifo> ObjectFifoHandle::make_link(detail::LinkKind kind, std::
     const bool join = kind == detail::LinkState::Kind::Join;
     const bool forward_call = kind == detail::LinkState::Kind::Forward;
     const char* what = forward_call ? "forward" : join ? "join" : "split";
-    require_handle(ep_, what);
+    detail::require_handle(ep_, what);
     if (join != (ep_->role == detail::Role::Producer))
         throw DesignError(fmt::format("fifo '{}': {}() is only available on {} handles", fifo_->name, what,
                                       join ? "producer" : "consumer"));

@@ -127,7 +127,8 @@ def simulate(program, inputs, *, iters=1, trace=None, vcd=None, html=None, json=
                                                                   else options["max_cycles"]),
                              iters=int(iters), trace=trace if trace is not None else options["trace"],
                              vcd=vcd if vcd is not None else options["vcd"],
-                             html=html if html is not None else options["html"], depths=native_depths)
+                             html=html if html is not None else options["html"], depths=native_depths,
+                             resolved=prog._netlist)
     # The simulator wrote each tensor back into the contiguous array it was given (None), or returned
     # its bytes (a read-only array).
     outputs = []

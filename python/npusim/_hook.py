@@ -31,8 +31,10 @@ MODULES = {
     "aie.helpers.dialects": "npusim.helpers.dialects",
     "aie.helpers.dialects.scf": "npusim.helpers.dialects.scf",
     "aie.extras.dialects.arith": "npusim.helpers.arith",
+    "aie.extras.types": "npusim.helpers.types",
     "aie.dialects._aie_enum_gen": "npusim.iron.enums",
     "aie.dialects.aiex": "npusim.iron.aiex",
+    "aie.dialects.aie": "npusim.iron.aie_dialect",
     "aie.utils": "npusim.utils",
     "aie.utils.test": "npusim.utils.test",
     "aie.utils.config": "npusim.utils.config",
@@ -45,6 +47,7 @@ MODULES = {
     "aie.utils.hostruntime.argparse": "npusim.utils.hostruntime.argparse",
     "aie.utils.trace": "npusim.utils.trace",
     "aie.utils.trace.utils": "npusim.utils.trace.utils",
+    "aie.utils.trace.events": "npusim.utils.trace.events",
 }
 PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.helpers.dialects", "aie.extras", "aie.extras.dialects", "aie.dialects",
             "aie.utils", "aie.utils.compile", "aie.helpers.taplib", "aie.utils.trace", "aie.utils.hostruntime"}

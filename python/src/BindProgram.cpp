@@ -19,12 +19,25 @@ namespace npusim::python {
 
 namespace {
 
+/// A program resolved once (its runtime sequence run once, as IRON traces it once): simulate() runs
+/// it again and again without running the Python sequence function again.
+struct ResolvedNetlist {
+    std::shared_ptr<const model::Netlist> net;
+};
+
 py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& host_in, std::uint64_t max_cycles,
                   std::uint32_t iters, const std::string& trace_path, const std::string& vcd_path,
-                  const std::string& html_path, const std::vector<iron::DepthOverride>& depths) {
-    iron::ResolveOptions ro;
-    ro.depth_overrides = depths;
-    const model::Netlist net = program.resolve(ro);
+                  const std::string& html_path, const std::vector<iron::DepthOverride>& depths,
+                  const std::optional<ResolvedNetlist>& resolved) {
+    std::shared_ptr<const model::Netlist> owned;
+    if (resolved && depths.empty()) {
+        owned = resolved->net;
+    } else {
+        iron::ResolveOptions ro;
+        ro.depth_overrides = depths;
+        owned = std::make_shared<const model::Netlist>(program.resolve(ro));
+    }
+    const model::Netlist& net = *owned;
     // No copy in or out: the run reads and writes each writable host buffer (C-contiguous: numpy
     // arrays) where it lies. A read-only buffer, or one sharing memory with an earlier one (the same
     // array given twice), is copied first, so that every tensor of the run has memory of its own as
@@ -138,6 +151,10 @@ void bind_program(py::module_& m) {
             },
             py::arg("trace_size"), py::arg("workers") = py::none())
         .def("check", [](const iron::Program& p) { (void)p.resolve(); }, "Resolve the program (DesignError if it cannot be).")
+        .def(
+            "resolve_once",
+            [](const iron::Program& p) { return ResolvedNetlist{std::make_shared<const model::Netlist>(p.resolve())}; },
+            "Resolve the program (DesignError if it cannot be) and keep the result for simulate(resolved=).")
         .def("export_mlir", [](const iron::Program& p) { return iron::export_mlir(p); })
         .def(
             "fifo_ends",
@@ -158,8 +175,10 @@ void bind_program(py::module_& m) {
                 return out;
             },
             "Every fifo endpoint of the resolved design (model::FifoEndpointInfo), for depth analysis.");
+    py::class_<ResolvedNetlist>(m, "ResolvedNetlist");
     m.def("simulate", &simulate, py::arg("program"), py::arg("host"), py::arg("max_cycles") = 0, py::arg("iters") = 1,
-          py::arg("trace") = "", py::arg("vcd") = "", py::arg("html") = "", py::arg("depths") = std::vector<iron::DepthOverride>{});
+          py::arg("trace") = "", py::arg("vcd") = "", py::arg("html") = "", py::arg("depths") = std::vector<iron::DepthOverride>{},
+          py::arg("resolved") = py::none());
 }
 
 } // namespace npusim::python

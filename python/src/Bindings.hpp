@@ -24,6 +24,10 @@ void bind_low_level(py::module_& m);
 void bind_bfloat16(py::module_& m);
 /// aie.iron.kernels' factories, resolved through the harness kernel library (BindKernelLibrary.cpp).
 void bind_kernel_library(py::module_& m);
+/// Kernel("symbol", "x.o", types): upstream kernel symbols npusim's library implements.
+void bind_kernel_symbols(py::module_& m);
+/// aie.dialects.aiex's register-level sequence operations (frontend/RawSequence.hpp).
+void bind_raw_sequence(py::module_& m);
 
 /// "int32", "uint8", "bfloat16", ... (numpy's dtype names) or npusim's "i32", "bf16": the DType;
 /// DesignError naming the type otherwise.

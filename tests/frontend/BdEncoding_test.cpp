@@ -78,6 +78,25 @@ TEST_CASE("to_words: sub-word elements become 32-bit words", "[resolve][bd]") {
     CHECK_THROWS_WITH(to_words({{0, 16}, {8, 1}}, t, c, Compute, "x"), "x: dimension 0 has size 0");
 }
 
+TEST_CASE("to_words: an innermost dimension narrower than a word lowers to a linear BD, as aiecc's", "[resolve][bd]") {
+    // vector_reduce_max_memtile.py --dtype bf16: outC's dims_to_stream [(1, 2), (1, 1)] on a bf16[4]
+    // object. mlir-aie truncates the d0 size to 0 words (lib/Targets/AIERT.cpp:486-491), a wrap of 0:
+    // the BD moves its length linearly. A shim BD still refuses it (BdLowering.h:88-93: "d0 size ...
+    // is not a multiple of the 4-byte address-gen granule").
+    const auto& n2 = model::device_by_name("npu2");
+    const auto bf = tensor<npusim::bfloat16>({4});
+    CHECK(to_words({{1, 2}, {1, 1}}, bf, n2.mem, model::TileKind::Mem, "x").empty());
+    CHECK(to_words({{1, 2}, {1, 1}}, bf, n2.compute, Compute, "x").empty());
+    const auto u8 = tensor<std::uint8_t>({64});
+    CHECK(to_words({{4, 16}, {3, 1}}, u8, n2.mem, model::TileKind::Mem, "x").empty());
+    CHECK_THROWS_WITH(to_words({{1, 2}, {1, 1}}, bf, n2.shim, model::TileKind::Shim, "x"),
+                      "x: innermost size 1 x 2 B is not a whole number of 32-bit words");
+    // a whole word or more that is not a whole number of words is still refused (the truncation
+    // would drop data)
+    CHECK_THROWS_WITH(to_words({{4, 16}, {6, 1}}, u8, n2.mem, model::TileKind::Mem, "x"),
+                      "x: innermost size 6 x 1 B is not a whole number of 32-bit words");
+}
+
 TEST_CASE("check_bd_length: the longest BD the length field holds, and one word more", "[resolve][bd]") {
     const auto& c = npu1().compute;
     model::BufferDescriptor bd = make_bd(0, 16383 * 4, {}, -1, -1, {"in", "producer MM2S", 0});

@@ -216,3 +216,116 @@ def test_kernels_softmax_and_bf16_exp_bind_the_library_kernels_of_the_device_gen
     assert kernels.bf16_exp(tile_size=1024).name == "exp_bf16_1024"
     with pytest.raises(NotImplementedError, match="aie.iron.kernels.conv2dk3"):
         kernels.conv2dk3(input_width=32)
+
+
+@pytest.mark.timeout(60)
+def test_row_wise_bias_add_kernel_by_symbol_matches_its_cpp_twin(example):
+    mod = example("row_wise_bias_add")
+    M, N, m, n = 192, 256, 96, 32
+    inp = np.random.default_rng(3).integers(-10**6, 10**6, M * N).astype(np.float32) / 64
+    bias = 3 * np.arange(N, dtype=np.float32)
+    out = np.zeros_like(inp)
+    run = mod.row_wise_bias_add(inp, bias, out, M=M, N=N, m=m, n=n)
+    assert np.array_equal(out.reshape(M, N), inp.reshape(M, N) + bias[None, :])
+    assert run.cores[0]["kernel_calls"] == (M // m) * (N // n)
+    assert run.cycles == twin("row_wise_bias_add", M=M, N=N, m=m, n=n)
+
+
+@pytest.mark.timeout(60)
+def test_color_threshold_rtps_behind_barriers_truncated_by_arith_trunci(example):
+    mod = example("color_threshold")
+    W, H = 128, 16
+    img = np.random.default_rng(4).integers(-128, 128, W * H, dtype=np.int8)
+    out = np.zeros_like(img)
+    run = mod.color_threshold(img, np.zeros(32, np.int32), out, width=W, height=H)
+    want = mod.golden(img)
+    assert np.array_equal(out.view(np.uint8), want)
+    assert want.any() and not want.all()
+    assert len(run.cores) == 4
+    assert run.cycles == twin("color_threshold", width=W, height=H)
+
+
+@pytest.mark.timeout(60)
+def test_scale_shift_two_phases_switched_by_an_rtp(example):
+    mod = example("scale_shift")
+    from ml_dtypes import bfloat16
+    size = 8192
+    rng = np.random.default_rng(5)
+    a, b = (rng.uniform(-4, 4, size).astype(bfloat16) for _ in range(2))
+    c = rng.uniform(-2, 2, size).astype(bfloat16)
+    d = np.zeros(size, dtype=bfloat16)
+    run = mod.scale_shift(a, b, c, d, size=size)
+    assert np.array_equal(d.view(np.uint16), mod.golden(a, b, c).view(np.uint16))
+    # each worker runs both phases: 2 x (size / 1024 / 2) kernel calls
+    assert [c["kernel_calls"] for c in run.cores] == [size // 1024] * 2
+    assert run.cycles == twin("scale_shift", size=size)
+
+
+@pytest.mark.timeout(60)
+def test_conv2d_1x1_int8_kernel_by_symbol_matches_its_cpp_twin(example):
+    mod = example("conv2d")
+    W, H, Ci, Co, scale = 16, 8, 32, 16, 7
+    rng = np.random.default_rng(6)
+    act_chw = rng.integers(1, 20, (Ci, H, W), dtype=np.int8)
+    wts_oi = rng.integers(50, 80, (Co, Ci), dtype=np.int8)
+    out = np.zeros(W * H * Co, dtype=np.int8)
+    run = mod.conv2d(mod.to_ycxc8(act_chw), mod.to_oiyxi8o8(wts_oi), out, width=W, height=H, in_channels=Ci,
+                     out_channels=Co, scale=scale)
+    want = mod.golden(act_chw, wts_oi, scale)
+    assert np.array_equal(mod.from_ycxc8(out, Co, H, W), want)
+    assert (want == 127).any() and (want < 127).any()  # some sums saturate, some do not
+    assert run.cycles == twin("conv2d", width=W, height=H, in_channels=Ci, out_channels=Co, scale=scale)
+
+
+def test_kernel_symbols_bind_only_the_signatures_their_kernels_have():
+    from npusim.iron import Kernel
+    f32 = np.dtype[np.float32]
+    # row_wise_bias_add: a tile that is not a whole number of bias rows is not that kernel
+    with pytest.raises(NotImplementedError, match=r"Kernel\('row_wise_bias_add_f32_f32', 'kernel.o'\): npusim cannot "
+                                                  "run a compiled core object"):
+        Kernel("row_wise_bias_add_f32_f32", "kernel.o",
+               [np.ndarray[(100,), f32], np.ndarray[(32,), f32], np.ndarray[(100,), f32]])
+    # eltwise_mul_add has its 1024 elements compiled in
+    from ml_dtypes import bfloat16
+    with pytest.raises(NotImplementedError, match="eltwise_mul_add_bf16_vector"):
+        Kernel("eltwise_mul_add_bf16_vector", "scale_shift.o", [np.ndarray[(512,), np.dtype[bfloat16]]] * 3 + [np.int32])
+    # the cascade kernels take their block sizes from 2-D shapes that chain (m, k) . (k, n) -> (m, n)
+    i16, i32 = np.dtype[np.int16], np.dtype[np.int32]
+    with pytest.raises(NotImplementedError, match="matmul_scalar_cascade_get_only_i16_i32"):
+        Kernel("matmul_scalar_cascade_get_only_i16_i32", "cascade_mm.o",
+               [np.ndarray[(32, 16), i16], np.ndarray[(32, 32), i16], np.ndarray[(32, 32), i32]])
+    assert Kernel("zero_i32", "cascade_mm.o", [np.ndarray[(32, 32), i32]]).name == "zero_i32"
+    k = Kernel("conv2dk1_i8", "conv2dk1_i8.o", [np.ndarray[(256,), np.dtype[np.int8]], np.ndarray[(64,), np.dtype[np.int8]],
+                                                 np.ndarray[(256,), np.dtype[np.int8]]] + [np.int32] * 4)
+    assert k.name == "conv2dk1_i8"
+
+
+@pytest.mark.timeout(120)
+def test_matmul_cascade_pinned_grid_and_cascade_kernels_by_symbol(example):
+    mod = example("matmul_cascade")
+    M = K = N = 256
+    rng = np.random.default_rng(8)
+    a = rng.integers(-8192, 8192, M * K, dtype=np.int16)
+    b = rng.integers(-8192, 8192, K * N, dtype=np.int16)
+    c = np.zeros(M * N, dtype=np.int32)
+    run = mod.matmul_cascade(a, b, c, M=M, K=K, N=N)
+    assert np.array_equal(c.reshape(M, N), (a.reshape(M, K).astype(np.int64) @ b.reshape(K, N)).astype(np.int32))
+    # every core of the 4 x 4 grid on its pinned tile (col, 2 + row)
+    assert sorted(tuple(core["tile"]) for core in run.cores) == [(col, row) for col in range(4) for row in range(2, 6)]
+    assert run.cycles == twin("matmul_cascade", M=M, K=K, N=N)
+
+
+@pytest.mark.timeout(60)
+def test_swiglu_interleaved_weights_one_worker_per_column(example):
+    mod = example("swiglu")
+    from ml_dtypes import bfloat16
+    size = 8192
+    rng = np.random.default_rng(9)
+    a, w1, w2 = (rng.uniform(-1, 1, size).astype(bfloat16) for _ in range(3))
+    b = np.zeros(size, dtype=bfloat16)
+    run = mod.swiglu(a, mod.interleave(w1, w2), b, size=size, columns=4)
+    want = mod.golden(a, w1, w2).astype(np.float32)
+    got = b.astype(np.float32)
+    assert np.all(np.abs(got - want) <= 0.128 * (np.abs(got) + np.abs(want)) + 1e-30)
+    assert [c["kernel_calls"] for c in run.cores] == [size // 1024 // 4] * 4
+    assert run.cycles == twin("swiglu", size=size, columns=4)

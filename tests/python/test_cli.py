@@ -111,7 +111,13 @@ def test_run_design_cli_modes(tmp_path):
     assert "aie.device(npu1)" in r.stdout
     r = run_cli("python", str(f), "--xclbin-path", "x.xclbin", "--insts-path", "i.bin")
     assert r.returncode != 0
-    assert "needs mlir-aie and the Peano compiler" in r.stderr
+    assert "the design builds and resolves; compiling it to an xclbin or ELF needs mlir-aie and the Peano " \
+           "compiler" in r.stderr
+    # the compile step builds the design first: a design npusim cannot build fails there, as for aiecc
+    f.write_text(RUN_DESIGN_CLI_SCRIPT.replace("tile_size=128)\n", "tile_size=96)\n"))
+    r = run_cli("python", str(f), "--xclbin-path", "x.xclbin", "--insts-path", "i.bin")
+    assert r.returncode == 1 and "needs mlir-aie" not in r.stderr
+    assert "Number of elements (512) must be a multiple of tile size (96)" in r.stderr
 
 
 def test_npusim_depth_of_a_python_design():

@@ -36,6 +36,20 @@ def test_nearly_equal_and_count_mismatches():
         count_mismatches(got, ref[:4])
 
 
+def test_assert_pass_compares_exactly_unless_given_a_tolerance():
+    # IRON's assert_pass (verify.py:122-131): exact without rtol/atol, count_mismatches with them
+    # (ml/softmax, ml/swiglu, ml/rope pass rtol=0.128 or atol; npusim compared them exactly)
+    from npusim.utils.verify import assert_pass
+    ref = np.array([1.0, 2.0, 100.0], np.float32)
+    got = np.array([1.1, 2.0, 100.0], np.float32)
+    assert_pass(got, ref, rtol=0.128, print_pass=False)
+    with pytest.raises(AssertionError, match=r"1 of 3 values differ; first at 0"):
+        assert_pass(got, ref, print_pass=False)
+    with pytest.raises(AssertionError, match=r"1 of 3 values outside rtol=0.01, atol=None"):
+        assert_pass(got, ref, rtol=0.01, print_pass=False)
+    assert_pass(got, ref, atol=0.2, print_pass=False)  # rtol then defaults to 0.128
+
+
 def test_a_jit_function_keeps_its_builds_in_kernel_cache():
     from npusim.iron.algorithms import transform
 
@@ -117,3 +131,29 @@ def test_bfp16ebs8_names_a_block_floating_point_type():
     assert str_to_dtype("bfp16ebs8") is v8bfp16ebs8 and str_to_dtype("v8bfp16ebs8") is v8bfp16ebs8
     t = tensor_type(np.ndarray[(64, 8), np.dtype[v8bfp16ebs8]])
     assert t.dtype == "v8bfp16ebs8" and t.shape == [64, 8] and t.bytes == 64 * 8 * 9
+
+
+def test_aie_utils_submodules_import_by_name_and_iron_reexports_ceildiv():
+    # `from aie.utils import config` (ml/norm, rope, scale_shift): the submodule, not a refusal
+    from aie.utils import config
+    import aie.iron as iron_alias
+
+    assert config.cxx_header_path()
+    assert iron_alias.ceildiv(7, 2) == 4 and iron_alias.ceildiv(8, 2) == 4
+    with pytest.raises(NotImplementedError, match="aie.utils.no_such_name is not supported by npusim"):
+        from aie.utils import no_such_name  # noqa: F401
+
+
+def test_trace_event_selections_are_names_npusim_accepts():
+    # aie.utils.trace.events (event_trace/aie_trace.py, chaining_channels.py): npusim's trace records
+    # every event it models, so a selection is accepted; a name that is no event is an error.
+    from aie.utils.trace.events import CoreEvent, MemTilePortEvent, ShimTileEvent
+    from npusim.iron.enums import WireBundle
+
+    assert repr(CoreEvent.INSTR_EVENT_0) == "CoreEvent.INSTR_EVENT_0"
+    assert MemTilePortEvent(ShimTileEvent.PORT_RUNNING_0, WireBundle.South, 3, True).channel == 3
+    with pytest.raises(AttributeError, match="CoreEvent has no event 'instr_event_0'"):
+        CoreEvent.instr_event_0
+    import aie.utils.trace.events as events
+    with pytest.raises(NotImplementedError, match="aie.utils.trace.events.get_events_for_device is not supported"):
+        events.get_events_for_device

@@ -150,6 +150,8 @@ def test_a_scalar_argument_given_as_a_dtype_and_inline_kernels():
            '    for (int i = 0; i < 16; ++i) out[i] = in[i] + n;\n}\n')
     k = ExternalFunction("add_n", source_string=src, arg_types=[TILE, TILE, np.dtype(np.int32)], inline=True)
     assert k in ExternalFunction._instances
+    # use_chess=True (block_datatypes' gemm kernels) picks the device compiler; the host build is the same
+    assert ExternalFunction("add_n", source_string=src, arg_types=[TILE, TILE, np.int32], use_chess=True).name == "add_n"
     of_in, of_out = ObjectFifo(TILE, name="in"), ObjectFifo(TILE, name="out")
 
     def body(i, o, f):

@@ -222,6 +222,31 @@ def test_index_cast_stores_a_loop_index():
     assert np.array_equal(y, np.arange(32) + 100)
 
 
+def test_trunci_keeps_the_low_bits_sign_extended_as_an_iN_register():
+    import aie.extras.dialects.arith as arith
+    from aie.extras import types as T
+
+    assert arith.trunci(T.i16(), 40000) == 40000 - 65536
+    assert arith.trunci(T.i8(), 255) == -1 and arith.trunci(T.i8(), 50) == 50
+    assert arith.extsi(T.i32(), -5) == -5 and arith.extui(T.i32(), -1, from_width=8) == 255
+
+    def body(i, o, best):
+        x, y = i.acquire(1), o.acquire(1)
+        for k in range_(32):
+            y[k] = arith.trunci(T.i16(), x[k])  # recorded: the body's own arithmetic
+        i.release(1)
+        o.release(1)
+
+    x = np.random.default_rng(8).integers(-2**31, 2**31, 32, dtype=np.int64).astype(np.int32)
+    y = np.zeros(32, np.int32)
+    _run(_branch_program(body), x, y)
+    assert np.array_equal(y, x.astype(np.int16).astype(np.int32))
+    with pytest.raises(NotImplementedError, match=r"aie.extras.dialects.arith.trunci to 'bf16' is not supported"):
+        arith.trunci("bf16", 3)
+    with pytest.raises(NotImplementedError, match=r"aie.extras.types.f32 is not supported by npusim"):
+        T.f32()
+
+
 def test_kernels_report_irons_arg_types():
     k = kernels.reduce_max(tile_size=64, dtype=np.int32)
     assert k.arg_types() == [np.ndarray[(64,), np.dtype[np.int32]], np.ndarray[(1,), np.dtype[np.int32]], np.int32]
@@ -244,3 +269,27 @@ def test_a_buffer_is_a_kernel_argument():
     x, y = np.random.default_rng(9).integers(-99, 99, 128).astype(np.int32), np.zeros(128, np.int32)
     _run(_branch_program(body, size=128), x, y)
     assert int(y[0]) == int(x.max()) + 1
+
+
+def test_the_runtime_sequence_runs_once_per_resolved_program():
+    # IRON traces the sequence exactly once (into the MLIR module), so a sequence may keep Python
+    # state across its calls (matmul single_core.py's nonlocal drain counter); npusim resolves once and
+    # runs that resolution for every simulate() and every invocation of run_iters.
+    calls = []
+    t = np.ndarray[(256,), np.dtype[np.int32]]
+    a = ObjectFifo(np.ndarray[(64,), np.dtype[np.int32]], name="a")
+    b = a.cons().forward(name="b")
+    taps = iter([None])  # a second run of the sequence would find the iterator exhausted
+
+    def seq(x, y, hi, ho):
+        calls.append(next(taps))
+        hi.fill(x)
+        ho.drain(y, wait=True)
+
+    p = Program(iron.get_current_device(), Runtime(seq, [t, t, a.prod(), b.cons()])).resolve_program()
+    x = np.arange(256, dtype=np.int32)
+    for iters in (1, 3):
+        y = np.zeros_like(x)
+        npusim.simulate(p, [x, y], iters=iters)
+        assert np.array_equal(y, x)
+    assert calls == [None]

@@ -14,11 +14,12 @@ set(text "// Generated at build time from traces/resources/${name} by traces/cma
 
 namespace npusim::traces::html {
 namespace {
-constexpr unsigned char kBytes[${size} + 1] = {
+// Named after the function: a unity batch may hold every embedded resource.
+constexpr unsigned char k_${FUNCTION}_bytes[${size} + 1] = {
     ${bytes}0x00};
 } // namespace
 
-std::string_view ${FUNCTION}() { return {reinterpret_cast<const char*>(kBytes), ${size}}; }
+std::string_view ${FUNCTION}() { return {reinterpret_cast<const char*>(k_${FUNCTION}_bytes), ${size}}; }
 
 } // namespace npusim::traces::html
 ")

@@ -24,7 +24,6 @@ using sim::TrackInfo;
 
 namespace {
 
-constexpr std::size_t kFlushBytes = 1u << 20;
 // Trace packets (mlir-aie python/utils/trace/utils.py trace_pkts_de_interleave): 8 words, the
 // first a header, so 28 payload bytes per 32-byte packet.
 constexpr std::uint64_t kPacketBytes = 32;
@@ -364,7 +363,7 @@ void MlirAieTraceSink::finish(std::uint64_t end_cycle) {
         return buf;
     };
     auto flush = [&](bool force) {
-        if (force || buf.size() >= kFlushBytes) {
+        if (force || buf.size() >= OutputFile::kChunkBytes) {
             out.write(std::string_view(buf.data(), buf.size()));
             buf.clear();
         }

@@ -20,11 +20,11 @@ namespace {
 // read without allocating. A slot is claimed with its flag and published once its path is copied.
 constexpr std::size_t kSlots = 16;
 constexpr std::size_t kPathMax = 4096;
-struct Slot {
+struct UnfinishedSlot {
     std::atomic<int> state{0}; ///< 0 free, 1 being filled or cleared, 2 holds a path
     char path[kPathMax];
 };
-std::array<Slot, kSlots> g_unfinished;
+std::array<UnfinishedSlot, kSlots> g_unfinished;
 
 int claim(const std::string& path) {
     if (path.size() >= kPathMax) return -1;

@@ -33,7 +33,6 @@ std::tuple<int, int, int, int> process_key(const TrackInfo& info) {
     return {1, info.col, info.row, 3};
 }
 
-constexpr std::size_t kFlushBytes = 1u << 20;
 
 const char* category(sim::TraceKind kind) {
     switch (kind) {
@@ -213,7 +212,7 @@ void PerfettoTraceSink::finish(std::uint64_t /*end_cycle*/) {
         return buf;
     };
     auto flush = [&](bool force) {
-        if (force || buf.size() >= kFlushBytes) {
+        if (force || buf.size() >= OutputFile::kChunkBytes) {
             out.write(std::string_view(buf.data(), buf.size()));
             buf.clear();
         }

@@ -20,7 +20,6 @@ using sim::TrackInfo;
 namespace {
 
 constexpr int kLockBits = 6; // AIE2 lock values are 0..63
-constexpr std::size_t kFlushBytes = 1u << 20;
 
 bool is_reg(const TrackInfo& info) { return info.kind == TrackInfo::Kind::Lock; }
 
@@ -168,7 +167,7 @@ void VcdTraceSink::finish(std::uint64_t end_cycle) {
     OutputFile out(path_, "VCD trace");
     fmt::memory_buffer buf;
     auto flush = [&](bool force) {
-        if (force || buf.size() >= kFlushBytes) {
+        if (force || buf.size() >= OutputFile::kChunkBytes) {
             out.write(std::string_view(buf.data(), buf.size()));
             buf.clear();
         }

@@ -1,4 +1,5 @@
 #include "export/ArithInference.hpp"
+#include "export/BodyRecorderUtil.hpp"
 
 #include "npusim/kernels/bfloat16.hpp"
 
@@ -32,13 +33,6 @@ float to_float(std::uint64_t bits, DType t) {
 std::uint64_t from_float(float f, DType t) {
     if (t == DType::bf16) return bfloat16::from_float(f);
     return std::bit_cast<std::uint32_t>(f);
-}
-
-// The inverse of an odd number mod 2^64 (Newton's iteration).
-std::uint64_t inverse(std::uint64_t a) {
-    std::uint64_t x = a;
-    for (int i = 0; i < 6; ++i) x *= 2 - a * x;
-    return x;
 }
 
 constexpr ArithOp kBinary[] = {ArithOp::add, ArithOp::sub,  ArithOp::mul, ArithOp::max,
@@ -101,7 +95,7 @@ std::vector<StoreExpr> store_candidates(std::span<const LoadedValue> loads, DTyp
     for (std::size_t n = loads.size(); n-- > first;) {
         const std::uint64_t a = mask(loads[n].bits, w);
         out.push_back(StoreExpr{ArithOp::add_const, loads[n].ordinal, 0, mask(stored - a, w)});
-        if (a & 1) out.push_back(StoreExpr{ArithOp::mul_const, loads[n].ordinal, 0, mask(stored * inverse(a), w)});
+        if (a & 1) out.push_back(StoreExpr{ArithOp::mul_const, loads[n].ordinal, 0, mask(stored * body::inverse(a), w)});
     }
     return out;
 }

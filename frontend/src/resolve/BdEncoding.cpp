@@ -64,6 +64,17 @@ std::vector<model::Dim> to_words(const StreamDims& dims, const TensorType& t, co
         throw DesignError(
             fmt::format("{}: {} dimensions but a {} tile BD supports {}", who, dims.size(), kind, res.bd_dims));
     const std::int64_t eb = static_cast<std::int64_t>(model::dtype_bytes(t.dtype));
+    if (const auto [isize, istride] = dims.back();
+        tile_kind != model::TileKind::Shim && eb < 4 && istride == 1 && isize >= 1 && isize * eb < 4) {
+        // A sub-word innermost dimension narrower than one word (vector_reduce_max_memtile's
+        // [(1, 2), (1, 1)] on bf16): mlir-aie's static BD lowering converts its size to words by
+        // truncation (lib/Targets/AIERT.cpp:486-491 at 3ca0193: size * width / 4 as uint16), giving a
+        // d0 wrap of 0, which the DMA's address generation reads as "no wrap": the BD then moves its
+        // length linearly and the outer dimensions never advance. The DMABDOp verifier accepts it
+        // (AIEDialect.cpp:2456-2465 only requires the innermost stride 1). npusim lowers it the same
+        // way: a linear BD.
+        return out;
+    }
     for (std::size_t i = 0; i < dims.size(); ++i) {
         auto [size, stride] = dims[i];
         if (size < 1) throw DesignError(fmt::format("{}: dimension {} has size {}", who, i, size));

@@ -19,7 +19,6 @@ using model::TileKind;
 
 namespace {
 
-std::string tile_str(TileCoord t) { return model::to_string(t); }
 
 void place_pinned_worker(ResolveContext& ctx, WorkerState* w) {
     const auto& dev = ctx.dev;
@@ -27,9 +26,9 @@ void place_pinned_worker(ResolveContext& ctx, WorkerState* w) {
     if (!dev.contains(t) || dev.kind_at(t) != TileKind::Compute)
         throw DesignError(
             fmt::format("worker '{}': tile {} is not a compute tile of {} ({} columns, compute rows 2-{})", w->name,
-                        tile_str(t), dev.name, dev.cols, dev.rows - 1));
+                        model::to_string(t), dev.name, dev.cols, dev.rows - 1));
     if (!ctx.worker_tiles.insert(t).second)
-        throw DesignError(fmt::format("worker '{}': tile {} already runs another worker", w->name, tile_str(t)));
+        throw DesignError(fmt::format("worker '{}': tile {} already runs another worker", w->name, model::to_string(t)));
     ctx.worker_tile[w] = t;
 }
 
@@ -174,7 +173,7 @@ void place_pinned_link(ResolveContext& ctx, LinkPlan& plan, Reserved& reserved) 
     const TileCoord t = link->tile.coord();
     if (!dev.contains(t) || dev.kind_at(t) == TileKind::Shim)
         throw DesignError(
-            fmt::format("{}: tile {} is not a mem or compute tile of {}", link_name(*link), tile_str(t), dev.name));
+            fmt::format("{}: tile {} is not a mem or compute tile of {}", link_name(*link), model::to_string(t), dev.name));
     const auto need = link_demand(*link);
     if (!has_channels(ctx, t, need, reserved)) {
         const auto [in, out] = channels_in_use(ctx, t, reserved);
@@ -248,7 +247,7 @@ TileCoord runtime_endpoint_tile(ResolveContext& ctx, EndpointState* ep, Directio
         const TileCoord t = ep->tile.coord();
         if (!dev.contains(t) || dev.kind_at(t) != TileKind::Shim)
             throw DesignError(
-                fmt::format("{}: tile {} is not a shim tile of {}", ep->describe(), tile_str(t), dev.name));
+                fmt::format("{}: tile {} is not a shim tile of {}", ep->describe(), model::to_string(t), dev.name));
         return t;
     }
     auto shims = dev.tiles_of(TileKind::Shim);
@@ -273,7 +272,7 @@ TileCoord mem_endpoint_tile(ResolveContext& ctx, EndpointState* ep, int preferre
         const TileCoord t = ep->tile.coord();
         if (!dev.contains(t) || dev.kind_at(t) != TileKind::Mem)
             throw DesignError(
-                fmt::format("{}: tile {} is not a mem tile of {}", ep->describe(), tile_str(t), dev.name));
+                fmt::format("{}: tile {} is not a mem tile of {}", ep->describe(), model::to_string(t), dev.name));
         return t;
     }
     auto mems = dev.tiles_of(TileKind::Mem);
@@ -316,12 +315,12 @@ void place_buffers(ResolveContext& ctx) {
                 bt = lt->second;
             if (!dev.contains(bt) || dev.kind_at(bt) != TileKind::Compute)
                 throw DesignError(
-                    fmt::format("buffer '{}': tile {} is not a compute tile of {}", b->name, tile_str(bt), dev.name));
+                    fmt::format("buffer '{}': tile {} is not a compute tile of {}", b->name, model::to_string(bt), dev.name));
             if (!dev.core_can_access(wt, bt))
                 throw DesignError(
                     fmt::format("buffer '{}' on {} is not reachable from worker '{}' on {} (a core reaches its own, "
                                 "west, north and south memory)",
-                                b->name, tile_str(bt), w->name, tile_str(wt)));
+                                b->name, model::to_string(bt), w->name, model::to_string(wt)));
             auto it = ctx.buffer_of.find(b->uid);
             if (it == ctx.buffer_of.end()) {
                 const int idx = ctx.ledger.add_buffer(bt, b->name, b->type.bytes(), {b->name, "buffer"});

@@ -16,7 +16,6 @@ using model::RegisterRef;
 using model::TileCoord;
 using model::TileKind;
 
-std::string tile_str(TileCoord t) { return fmt::format("({},{})", t.col, t.row); }
 } // namespace
 
 RawOpLowering::RawOpLowering(ResolveContext& ctx) : s_(std::make_unique<State>()), ctx_(ctx) {}
@@ -32,7 +31,7 @@ model::TileRegister locate(const ResolveContext& ctx, const RecordedRawOp& op, s
         if (!ctx.dev.contains(t) || address >= model::RegisterMap::kTileSpace)
             throw DesignError(fmt::format("{}: tile {} offset {:#x} is outside the device {} ({} columns, {} rows, "
                                           "{:#x} bytes of registers per tile)",
-                                          op.describe(), tile_str(t), address, ctx.dev.name, ctx.dev.cols,
+                                          op.describe(), model::to_string(t), address, ctx.dev.name, ctx.dev.cols,
                                           ctx.dev.rows, model::RegisterMap::kTileSpace));
         return {t, address};
     }
@@ -52,7 +51,7 @@ int raw_lock_at(ResolveContext& ctx, TileCoord t, int id) {
     for (std::size_t i = 0; i < ctx.net.locks.size(); ++i)
         if (ctx.net.locks[i].tile == t && ctx.net.locks[i].id == id) return static_cast<int>(i);
     return ctx.ledger.add_lock(t, fmt::format("lock_{}_{}_{}", t.col, t.row, id), 0,
-                               {fmt::format("lock {} of {}", id, tile_str(t)), "runtime sequence register"}, id);
+                               {fmt::format("lock {} of {}", id, model::to_string(t)), "runtime sequence register"}, id);
 }
 
 namespace {
@@ -62,7 +61,7 @@ void set_lock(ResolveContext& ctx, int lock, int value, const std::string& who) 
     const int max = ctx.dev.resources(l.tile).lock_max_value;
     if (value < 0 || value > max)
         throw DesignError(fmt::format("{}: lock '{}' on {}: a lock value must be within 0..{} (the lock's state)", who,
-                                      l.name, tile_str(l.tile), max));
+                                      l.name, model::to_string(l.tile), max));
     model::RuntimeOp op;
     op.kind = model::RuntimeOp::Kind::SetLock;
     op.lock = lock;
@@ -86,7 +85,7 @@ void RawOpLowering::lower(const RecordedRawOp& op) {
         const auto not_simulated = [&](const std::string& why) {
             warn(fmt::format("{}: writes {} of {} tile {} (address {:#010x}), which npusim does not simulate{}: the "
                              "write has no effect in the simulation",
-                             op.describe(), reg.name, model::tile_kind_name(kind), tile_str(tr.tile), address, why));
+                             op.describe(), reg.name, model::tile_kind_name(kind), model::to_string(tr.tile), address, why));
         };
         switch (reg.kind) {
         case RegisterRef::Kind::LockValue: {

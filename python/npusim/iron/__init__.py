@@ -13,13 +13,14 @@ from .program import Program, ResolvedProgram
 from .runtime import Runtime, RuntimeData, Task, TaskGroup
 from .tensor import Tensor, arange, full, ones, ones_like, rand, randint, tensor, zeros, zeros_like
 from .worker import CascadeFlow, Worker, WorkerRuntimeBarrier
+from ..utils import ceildiv  # IRON re-exports aie.utils.ceildiv (python/iron/__init__.py)
 
 __all__ = ["Buffer", "range_", "ObjectFifo", "ObjectFifoHandle", "ObjectFifoLink", "StreamDims", "ensure_current_device", "get_current_device", "set_current_device",
            "CompileTime", "In", "InOut", "Out", "jit", "ExternalFunction", "Kernel", "Program", "ResolvedProgram",
            "Runtime", "RuntimeData", "Task", "TaskGroup", "Tensor", "arange", "full", "ones", "ones_like", "rand",
            "randint", "tensor", "zeros", "zeros_like", "Worker", "WorkerRuntimeBarrier", "CascadeFlow", "kernels", "device",
            "controlflow", "placers", "str_to_dtype", "dtype_to_str", "Acquire", "Bd", "DmaChannel", "Flow", "Lock",
-           "Release", "TileDma"]
+           "Release", "TileDma", "ceildiv"]
 
 
 def __getattr__(name):

@@ -77,6 +77,11 @@ class Tile:
             self._native = _npusim.Tile.unplaced(kind, None if col is None else int(col),
                                                  None if row is None else int(row))
 
+    @property
+    def op(self):
+        """IRON's MLIR tile op (what aiex's dma_configure_task takes): the Tile itself here."""
+        return self
+
     def __repr__(self):
         return f"Tile({self.col}, {self.row})"
 

@@ -124,12 +124,16 @@ class _Specialized:
     def __init__(self, jit_fn, kwargs):
         self.jit_fn, self.kwargs = jit_fn, kwargs
 
-    def as_mlir(self):
+    def resolve(self):
+        """The resolved program (IRON's compile builds the same MLIR module)."""
         from .program import Program
         result = self.jit_fn.fn(**self.kwargs)
         if isinstance(result, Program):
             result = result.resolve_program()
-        return str(result)
+        return result
+
+    def as_mlir(self):
+        return str(self.resolve())
 
     def compile(self, **_):
         raise NotImplementedError("compiling a design to an xclbin needs mlir-aie and Peano; npusim simulates it")

@@ -2,8 +2,9 @@
 
 A Kernel names a compiled core object (Kernel("passThroughLine", "passThrough.cc.o", types)); npusim
 runs no core objects, so the name is looked up in npusim's kernel library (the reference kernels
-of aie.iron.kernels). An ExternalFunction goes through one native entry point that finds a
-registered build of its source or has the run-time kernel compiler (harness/KernelCompiler) build it
+of aie.iron.kernels, and the upstream kernel symbols the C++ twins bind: row_wise_bias_add_f32_f32,
+conv2dk1_i8, eltwise_mul_add_bf16_vector, the cascade matmul's matmul_scalar_cascade_* and zero_*). An ExternalFunction goes through one native entry point
+that finds a registered build of its source or has the run-time kernel compiler (harness/KernelCompiler) build it
 for the host, for the generation of the run's device; a source that does not compile is a
 DesignError at the ExternalFunction call naming the compiler's first error.
 """
@@ -52,7 +53,8 @@ def _library_for_symbol(name, types):
         return _npusim.library_kernel("passthrough", first.elements, first.dtype)
     if name.startswith("vector_scalar_mul") and len(types) == 4:
         return _npusim.library_kernel("scale", first.elements, first.dtype, vectorized=not name.endswith("scalar"))
-    return None
+    # the kernels of the canonical designs' C++ twins (python/src/BindKernelSymbols.cpp)
+    return _npusim.symbol_kernel(name, types)
 
 
 class Kernel(_KernelBase):
@@ -86,9 +88,11 @@ class ExternalFunction(_KernelBase):
     _instances = set()
 
     def __init__(self, name, object_file_name=None, source_file=None, source_string=None, arg_types=(),
-                 include_dirs=(), compile_flags=(), *, inline=False, **unsupported):
+                 include_dirs=(), compile_flags=(), *, inline=False, use_chess=False, **unsupported):
         # inline=True has Peano emit the kernel as LLVM IR that aiecc inlines into the core: the
-        # same function, so the simulation is the same.
+        # same function, so the simulation is the same. use_chess picks the device compiler (xchesscc
+        # instead of Peano, python/iron/kernel.py:325 at 3ca0193); npusim compiles every source for
+        # the host with its own compiler, so it makes no difference here.
         loc = where()
         if unsupported:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: ExternalFunction({', '.join(k + '=' for k in unsupported)})"

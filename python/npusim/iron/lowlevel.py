@@ -14,6 +14,21 @@ def _tile(t):
     return t._native if hasattr(t, "_native") else t
 
 
+def shim_channel_symbol(col, direction, channel):
+    """The name npusim gives the shim end of a Flow without a shim_symbol on a pinned shim tile, which
+    aiex.dma_configure_task(tile, direction, channel) finds it by (IRON's sequence then programs that
+    shim channel directly, with no aie.shim_dma_allocation)."""
+    return f"__npusim_shim_{col}_{direction}{channel}"
+
+
+def _pinned_shim_symbol(src, dst, src_channel, dst_channel):
+    if getattr(src, "row", None) == 0 and getattr(src, "col", None) is not None:
+        return shim_channel_symbol(src.col, "MM2S", int(src_channel))
+    if getattr(dst, "row", None) == 0 and getattr(dst, "col", None) is not None:
+        return shim_channel_symbol(dst.col, "S2MM", int(dst_channel))
+    return ""
+
+
 class Lock:
     """IRON Lock(tile, lock_id=None, init=0, name=None); in a worker body acquire / acquire_exact / release."""
 
@@ -58,7 +73,8 @@ class Flow:
                 raise NotImplementedError(f"{loc[0]}:{loc[1]}: Flow(src_port/dst_port={p}) is not supported by "
                                           "npusim (only DMA ports are modelled)")
         with _Located(loc):
-            self._native = _npusim.Flow(_tile(src), _tile(dst), int(src_channel), int(dst_channel), shim_symbol or "")
+            self._native = _npusim.Flow(_tile(src), _tile(dst), int(src_channel), int(dst_channel),
+                                        shim_symbol or _pinned_shim_symbol(src, dst, src_channel, dst_channel))
 
 
 @dataclass

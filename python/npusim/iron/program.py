@@ -7,9 +7,13 @@ from .device import Device, device_for
 
 
 class ResolvedProgram:
-    def __init__(self, program, native):
+    def __init__(self, program, native, netlist=None):
         self.program = program
         self._native = native
+        # the design resolved once, its runtime sequence run once (IRON traces the sequence exactly
+        # once, so a sequence may keep Python state across its calls, as matmul single_core's drain
+        # counter does); None with runtime scalars, whose values each simulate() gives
+        self._netlist = netlist
 
     @property
     def tensor_types(self):
@@ -59,8 +63,9 @@ class Program:
     def resolve_program(self, placer=None, device_name="main", name=None):
         loc = where()
         native = self._native_program(name)
+        netlist = None
         if not self.rt.scalar_types:  # with runtime scalars, each simulate() resolves with their values
             with _Located(loc):
-                native.check()
-        self._resolved = ResolvedProgram(self, native)
+                netlist = native.resolve_once()
+        self._resolved = ResolvedProgram(self, native, netlist)
         return self._resolved

@@ -50,6 +50,12 @@ def __getattr__(name):
         return _get_default_npu_runtime()
     if name.startswith("__"):
         raise AttributeError(name)
+    # `from aie.utils import config`: a submodule npusim serves, imported on first use (IRON's
+    # aie.utils does not import them all either)
+    from .._hook import MODULES
+    if MODULES.get(f"aie.utils.{name}") == f"npusim.utils.{name}":
+        import importlib
+        return importlib.import_module(f"npusim.utils.{name}")
     raise NotImplementedError(f"aie.utils.{name} is not supported by npusim")
 
 

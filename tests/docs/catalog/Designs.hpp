@@ -15,6 +15,9 @@ using namespace npusim::iron;
 using F = ObjectFifoHandle;
 using Seq = test::PassSequence;
 
+/// The tiles of column 0 the hand-placed triggers pin their objects to.
+inline const Tile kShim(0, 0), kMem(0, 1), kCore(0, 2);
+
 /// i32[n]
 inline TensorType i32(std::int64_t n) { return tensor<std::int32_t>({n}); }
 

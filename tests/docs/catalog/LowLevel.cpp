@@ -6,7 +6,6 @@
 namespace npusim::errcat {
 
 namespace {
-const Tile kShim(0, 0), kCore(0, 2);
 
 // A compute tile receiving one buffer (S2MM 0) from the shim through a Flow with shim_symbol
 // "in"; `seq` drives it, `locks` are the BD's acquire/release, `bds` replaces its BD list.

@@ -5,7 +5,6 @@
 namespace npusim::errcat {
 
 namespace {
-const Tile kShim(0, 0), kMem(0, 1), kCore(0, 2);
 
 // shim -> in -> (link on a mem tile) -> out -> shim, `out` made by `link` from in's consumer.
 model::Netlist resolve_fwd(const std::function<ObjectFifo(const ObjectFifo&)>& link, const std::string& device = "npu2",

@@ -9,7 +9,6 @@
 namespace npusim::errcat {
 
 namespace {
-const Tile kShim(0, 0), kCore(0, 2);
 
 // The shim's MM2S 0 streams into a compute tile's S2MM 0 (a TileDma BD of 64 words) through a Flow
 // without shim symbol; `seq` (one i32[64] argument) drives it by registers.

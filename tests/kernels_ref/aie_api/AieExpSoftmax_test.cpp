@@ -24,14 +24,23 @@ using npusim::bfloat16;
 
 namespace {
 
-// count_mismatches(actual, expected) with upstream's defaults (rtol 0.128, stop at non-finite).
-int count_mismatches(const std::vector<bfloat16>& actual, const std::vector<float>& expected) {
-    int errors = 0;
+// upstream's nearly_equal with its defaults (rtol 0.128, atol FLT_MIN): |a| + |b| is clamped to
+// FLT_MAX before it is scaled (python/utils/verify.py:50 at 3ca0193, np.minimum(..., finfo.max)), so
+// near the top of the float range the bound is 0.128 * FLT_MAX, not infinity.
+bool expsm_nearly_equal(float a, float e) {
+    const float norm = std::min(std::fabs(a) + std::fabs(e), std::numeric_limits<float>::max());
+    const float thresh = std::max(std::numeric_limits<float>::min(), 0.128f * norm);
+    return a == e || std::fabs(a - e) < thresh;
+}
+
+// count_mismatches(actual, expected) with upstream's defaults (stop at the first non-finite value):
+// the indices of the mismatches.
+std::vector<std::size_t> count_mismatches(const std::vector<bfloat16>& actual, const std::vector<float>& expected) {
+    std::vector<std::size_t> errors;
     for (std::size_t i = 0; i < actual.size(); ++i) {
         const float a = actual[i], e = expected[i];
         if (!std::isfinite(a) || !std::isfinite(e)) break;
-        const float thresh = std::max(std::numeric_limits<float>::min(), 0.128f * (std::fabs(a) + std::fabs(e)));
-        if (!(a == e || std::fabs(a - e) < thresh)) ++errors;
+        if (!expsm_nearly_equal(a, e)) errors.push_back(i);
     }
     return errors;
 }
@@ -71,8 +80,21 @@ TEST_CASE("exp_bf16_aie2p (AIE-API) equals the reference exp_bf16_exp2 on every 
         else
             REQUIRE(got[i].bits == want[i].bits);
     }
-    // vector_exp.py's check: within 12.8% of np.exp up to the first non-finite value.
-    CHECK(count_mismatches(got, exp_golden(in)) == 0);
+    // vector_exp.py's check: within 12.8% of np.exp up to the first non-finite value. One sample
+    // fails, the last one checked (89.0 gives inf in np.exp and the count stops there): x = 88.5
+    // (0x42B1). The kernel computes 2^(x * bf16(log2e)) = 2^(88.5 * 1.4453125) = 2^127.91015625 =
+    // 3.1972e38, and bf16 holds 0x7F71 = 3.2034e38 (0x7F70 = 3.1901e38 below it); e^88.5 = 2.7249e38
+    // (bf16 0x7F4D). bf16's log2e is 0.18% large, and x multiplies that: 88.5 * 0.0026175 = 0.23 in the
+    // exponent, a factor 1.174. nearly_equal's bound there is 0.128 * FLT_MAX = 4.36e37 (|a| + |b|
+    // exceeds FLT_MAX and is clamped); 0x7F71 is 4.79e37 away and 0x7F70 4.65e37, so no rounding of
+    // the exponent's 2^s to bf16 passes: the mismatch is the kernel's arithmetic as written, not the
+    // host layer's exp2 (the same bits as the reference kernel, above).
+    const auto bad = count_mismatches(got, exp_golden(in));
+    REQUIRE(bad == std::vector<std::size_t>{0x42B1});
+    CHECK(static_cast<float>(in[0x42B1]) == 88.5f);
+    CHECK(got[0x42B1].bits == 0x7F71);
+    CHECK_FALSE(expsm_nearly_equal(bfloat16::to_float(0x7F70), exp_golden(in)[0x42B1]));
+    CHECK(aie::exp2<bfloat16>(aie::broadcast<float, 16>(127.91015625f))[0].bits == 0x7F71);
 }
 
 TEST_CASE("exp_bf16_aie2 (AIE-API, getExpBf16) equals the reference exp_bf16_lut on every bf16 value",
@@ -86,7 +108,7 @@ TEST_CASE("exp_bf16_aie2 (AIE-API, getExpBf16) equals the reference exp_bf16_lut
         INFO("input bits 0x" << std::hex << i);
         REQUIRE(got[i].bits == want[i].bits);
     }
-    CHECK(count_mismatches(got, exp_golden(in)) == 0);
+    CHECK(count_mismatches(got, exp_golden(in)).empty());
 }
 
 namespace {
@@ -131,9 +153,9 @@ TEST_CASE("softmax_bf16_aie2 / _aie2p (AIE-API) equal the reference softmax kern
         for (std::size_t i = 0; i < got.size(); ++i) REQUIRE(got[i].bits == want[i].bits);
         // ml/softmax's check (assert_pass rtol 0.128) on the design's input range: both variants.
         if (t < 4) {
-            CHECK(count_mismatches(got, softmax_golden(in)) == 0);
+            CHECK(count_mismatches(got, softmax_golden(in)).empty());
             k::softmax_bf16_aie2(in.data(), got.data(), 1024);
-            CHECK(count_mismatches(got, softmax_golden(in)) == 0);
+            CHECK(count_mismatches(got, softmax_golden(in)).empty());
         }
     }
 }

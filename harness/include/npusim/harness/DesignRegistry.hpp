@@ -64,8 +64,10 @@ struct DesignRegistration {
 
 #define NPUSIM_DESIGN_CONCAT_(a, b) a##b
 #define NPUSIM_DESIGN_CONCAT(a, b) NPUSIM_DESIGN_CONCAT_(a, b)
-/// Register the design `factory()` returns at `list_position` (see the top of this file).
+/// Register the design `factory()` returns at `list_position` (see the top of this file). The
+/// object is named by __COUNTER__, so two registrations in one translation unit (a unity batch of
+/// design sources) never share a name.
 #define NPUSIM_REGISTER_DESIGN(factory, list_position)                                                                 \
-    static const ::npusim::harness::DesignRegistration NPUSIM_DESIGN_CONCAT(npusim_design_registration_, __LINE__) {   \
+    static const ::npusim::harness::DesignRegistration NPUSIM_DESIGN_CONCAT(npusim_design_registration_, __COUNTER__) { \
         factory, list_position                                                                                         \
     }

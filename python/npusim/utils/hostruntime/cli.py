@@ -1,6 +1,7 @@
 """aie.utils.hostruntime.cli: run_design_cli, IRON's three-mode dispatcher (python/utils/hostruntime/cli.py).
 Under npusim: --emit-mlir prints npusim's MLIR export of the design; the compile-only modes
-(--xclbin-path, --full-elf-path) say that compiling needs mlir-aie and Peano; the run mode simulates."""
+(--xclbin-path, --full-elf-path) build and resolve the design, then say that compiling needs mlir-aie
+and Peano; the run mode simulates."""
 import sys
 
 
@@ -35,10 +36,15 @@ def run_design_cli(design, opts, *, compile_kwargs, run_and_verify=None, device=
             print(design.specialize(**_resolve(compile_kwargs, opts)).as_mlir())
         return
     if getattr(opts, "xclbin_path", None) is not None or getattr(opts, "full_elf_path", None) is not None:
-        sys.exit("npusim: compiling the design to an xclbin or ELF needs mlir-aie and the Peano compiler, which "
-                 "npusim does not run; run the script without --xclbin-path/--full-elf-path to simulate it, or "
-                 "print its MLIR with --emit-mlir (and see `npusim export --print-commands` for the mlir-aie "
-                 "commands that build an exported design)")
+        # IRON builds the design here (the MLIR the compiler takes); npusim builds and resolves it too,
+        # so that a design npusim cannot build fails as it would for the compiler, then says what it
+        # cannot do
+        if hasattr(design, "specialize"):
+            design.specialize(**_resolve(compile_kwargs, opts)).resolve()
+        sys.exit("npusim: the design builds and resolves; compiling it to an xclbin or ELF needs mlir-aie and the "
+                 "Peano compiler, which npusim does not run; run the script without --xclbin-path/--full-elf-path "
+                 "to simulate it, or print its MLIR with --emit-mlir (and see `npusim export --print-commands` for "
+                 "the mlir-aie commands that build an exported design)")
     if run_and_verify is None:
         sys.exit("run_design_cli: no run_and_verify callback was provided — this design only supports the "
                  "compile-only path (pass --xclbin-path + --insts-path) or --emit-mlir.")

@@ -7,6 +7,7 @@
 // folder (".NAME.PID.tmp") and renamed onto its name by close(): a run that fails or is stopped
 // while writing leaves the previous file whole, never half-overwritten. Anything else (a device
 // such as /dev/null or /dev/full, a pipe) is written in place.
+#include <cstddef>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -38,6 +39,10 @@ public:
     void close();
 
     const std::string& path() const noexcept { return path_; }
+
+    /// How much text a sink gathers in memory before each write() (1 MiB: few system calls, small
+    /// peak memory, whatever the length of the run).
+    static constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
 
     /// Removes the temporary files of every OutputFile not yet closed. Only unlink(2): safe in a
     /// signal handler, for what ends the process while a file is being written (a crash report, the
