@@ -50,6 +50,27 @@ std::string describe(const ExternalBuild& b) {
     return fmt::format("{} [{}]", fs::path(b.source_file).filename().string(), fmt::join(b.compile_flags, " "));
 }
 
+// The C++ type a kernel source spells a dtype with (AIE-API's names for bfloat16 and bfp16).
+const char* c_type(DType t) {
+    switch (t) {
+    case DType::i8: return "int8_t";
+    case DType::u8: return "uint8_t";
+    case DType::i16: return "int16_t";
+    case DType::i32: return "int32_t";
+    case DType::u32: return "uint32_t";
+    case DType::f32: return "float";
+    case DType::bf16: return "bfloat16";
+    case DType::bfp16ebs8: return "bfp16ebs8";
+    }
+    return "void";
+}
+
+std::vector<std::string> param_types(const std::vector<ArgType>& arg_types) {
+    std::vector<std::string> out;
+    for (const auto& t : arg_types) out.push_back(std::string(c_type(t.dtype)) + (t.is_tensor ? "*" : ""));
+    return out;
+}
+
 std::string shape_str(const std::vector<std::int64_t>& s) {
     return s.size() == 1 ? fmt::format("({},)", s[0]) : fmt::format("({})", fmt::join(s, ", "));
 }
@@ -67,7 +88,7 @@ const ExternalBuild* ExternalFunction::find_build(const std::string& name, const
     const auto compile = [&] {
         return compiler(ExternalCompileRequest{name, o.source_file, o.source_file ? std::nullopt : o.source_string,
                                                o.include_dirs, o.compile_flags,
-                                               o.arch.value_or(default_external_arch())});
+                                               o.arch.value_or(default_external_arch()), param_types(arg_types)});
     };
     const ExternalBuild* found = nullptr;
     // kernel.py: source_file is used when given (source_string only otherwise)

@@ -4,6 +4,7 @@
 // reading its diagnostics.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,7 +41,8 @@ std::vector<std::filesystem::path> parse_depfile(std::string_view text);
 /// The translation unit that includes the source and exports, for each name,
 /// npusim_jit_params_<name> (its parameter list) and npusim_jit_invoke_<name> (a call from an
 /// argument array): the layout of JitArg / JitParam below.
-std::string wrapper_source(const std::filesystem::path& source, const std::vector<std::string>& names);
+std::string wrapper_source(const std::filesystem::path& source, const std::vector<std::string>& names,
+                           const std::map<std::string, std::vector<std::string>>& pick = {});
 /// The translation unit that moves the core's modes and the cascade, stream and event hooks of the
 /// calling program into the library's copy of the host layer (npusim_jit_enter / npusim_jit_leave).
 std::string support_source();

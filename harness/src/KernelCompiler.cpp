@@ -167,6 +167,10 @@ HostKernelLibrary build_host_kernel(const HostKernelSpec& spec) {
     key.add(kFormat).add(compiler_id(cxx));
     for (const auto& f : flags) key.add(f);
     for (const auto& n : spec.names) key.add("name").add(n);
+    for (const auto& [n, types] : spec.signatures) {
+        key.add("signature").add(n);
+        for (const auto& t : types) key.add(t);
+    }
     std::optional<fs::path> source;
     if (spec.source_file) {
         source = fs::absolute(*spec.source_file).lexically_normal();
@@ -217,7 +221,16 @@ HostKernelLibrary build_host_kernel(const HostKernelSpec& spec) {
                                                    (tmp / "support.o").string(), "-MD", "-MF",
                                                    (tmp / "support.d").string()});
         ++s.stats.compiles;
-        const bool ok = run(unit_args) && run(support_flags) &&
+        bool unit_ok = run(unit_args);
+        if (!unit_ok && !spec.signatures.empty() && unit != src &&
+            result.output.find("overloaded function") != std::string::npos) {
+            // &name is an overload set (a template kernel beside its extern "C" entry): take the
+            // overload of the declared types instead; the first attempt's messages are dropped
+            result.output.clear();
+            detail::write_text(unit, detail::wrapper_source(src, spec.names, spec.signatures));
+            unit_ok = run(unit_args);
+        }
+        const bool ok = unit_ok && run(support_flags) &&
                         run({"-shared", (tmp / "unit.o").string(), (tmp / "support.o").string(), "-o",
                              (tmp / lib_name).string()});
         if (!ok) {
@@ -325,8 +338,13 @@ EntryPoints entry_points(const HostKernelLibrary& lib, const std::string& name, 
 
 const iron::ExternalBuild* compile_external_function(const iron::ExternalCompileRequest& request) {
     HostKernelSpec spec{request.source_file ? std::optional<fs::path>(*request.source_file) : std::nullopt,
-                        request.source_string, {request.name}, request.include_dirs, request.compile_flags,
+                        request.source_string,
+                        {request.name},
+                        {},
+                        request.include_dirs,
+                        request.compile_flags,
                         request.arch};
+    if (!request.param_types.empty()) spec.signatures[request.name] = request.param_types;
     const std::string what = request.source_file ? *request.source_file : std::string("its source_string");
     std::error_code ec;
     if (request.source_file && !fs::is_regular_file(*request.source_file, ec))

@@ -9,6 +9,7 @@
 #include "npusim/iron.hpp"
 #include "npusim/model/RegisterMap.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/CoreCopyLoop.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -102,27 +103,12 @@ using namespace npusim::iron;
 model::Netlist loop_design(std::function<void(RuntimeData, RuntimeData)> seq, const char* device = "npu1_1col") {
     const Tile shim(0, 0), core(0, 2);
     const auto ty = tensor<std::int32_t>({64});
-    Buffer in_buf(ty, "in_buf", {}, core), out_buf(ty, "out_buf", {}, core);
-    Lock ie(core, 0, 1, "in_empty"), iff(core, 1, 0, "in_full"), oe(core, 2, 1, "out_empty"), of(core, 3, 0, "out_full");
-    Worker w(
-        [](Buffer i, Buffer o, Lock in_e, Lock in_f, Lock out_e, Lock out_f) {
-            in_f.acquire();
-            out_e.acquire();
-            const auto s = i.as<std::int32_t>();
-            std::copy(s.begin(), s.end(), o.as<std::int32_t>().begin());
-            in_e.release();
-            out_f.release();
-        },
-        fn_args(in_buf, out_buf, ie, iff, oe, of), {.tile = core, .name = "copy"});
-    TileDma dma(core,
-                {DmaChannel{DMAChannelDir::S2MM, 0, {Bd{.buffer = in_buf, .acquires = {{ie}}, .releases = {{iff}}}}},
-                 DmaChannel{DMAChannelDir::MM2S, 0, {Bd{.buffer = out_buf, .acquires = {{of}}, .releases = {{oe}}}}}},
-                "core_dma");
+    const auto loop = test::core_copy_loop(core, ty);
     Runtime rt(std::move(seq), fn_args(ty, ty));
     rt.add_flow(Flow(shim, core));
     rt.add_flow(Flow(core, shim));
-    rt.add_tile_dma(dma);
-    return Program(device, rt, {w}, "loop").resolve();
+    rt.add_tile_dma(loop.dma);
+    return Program(device, rt, {loop.worker}, "loop").resolve();
 }
 
 std::vector<std::uint8_t> run_loop(const model::Netlist& net) {

@@ -5,6 +5,8 @@
 // the header too, and a compute tile forwarding that buffer sends the header on as plain data.
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
+#include "support/CoreCopyLoop.hpp"
+#include "support/HostBytes.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -12,6 +14,7 @@
 
 using namespace npusim;
 using namespace npusim::iron;
+using npusim::test::bytes_of;
 
 namespace {
 
@@ -22,22 +25,7 @@ model::Netlist packet_loop(bool keep_header, bool raw, const char* device) {
     const Tile shim(0, 0), core(0, 2);
     const std::int64_t n = 64, rx = keep_header ? n + 1 : n;
     const auto in_ty = tensor<std::int32_t>({n}), rx_ty = tensor<std::int32_t>({rx});
-    Buffer in_buf(rx_ty, "in_buf", {}, core), out_buf(rx_ty, "out_buf", {}, core);
-    Lock ie(core, 0, 1, "in_empty"), iff(core, 1, 0, "in_full"), oe(core, 2, 1, "out_empty"), of(core, 3, 0, "out_full");
-    Worker w(
-        [](Buffer i, Buffer o, Lock in_e, Lock in_f, Lock out_e, Lock out_f) {
-            in_f.acquire();
-            out_e.acquire();
-            const auto s = i.as<std::int32_t>();
-            std::copy(s.begin(), s.end(), o.as<std::int32_t>().begin());
-            in_e.release();
-            out_f.release();
-        },
-        fn_args(in_buf, out_buf, ie, iff, oe, of), {.tile = core, .name = "copy"});
-    TileDma dma(core,
-                {DmaChannel{DMAChannelDir::S2MM, 0, {Bd{.buffer = in_buf, .acquires = {{ie}}, .releases = {{iff}}}}},
-                 DmaChannel{DMAChannelDir::MM2S, 0, {Bd{.buffer = out_buf, .acquires = {{of}}, .releases = {{oe}}}}}},
-                "core_dma");
+    const auto loop = test::core_copy_loop(core, rx_ty);
     Runtime rt(
         [raw, rx](RuntimeData a, RuntimeData c) {
             if (raw) {
@@ -61,15 +49,9 @@ model::Netlist packet_loop(bool keep_header, bool raw, const char* device) {
         fn_args(in_ty, rx_ty));
     rt.add_flow(PacketFlow(5, shim, core, {.keep_pkt_header = keep_header, .shim_symbol = "in"}));
     rt.add_flow(Flow(core, shim, {.shim_symbol = "out"}));
-    for (const auto& l : {ie, iff, oe, of}) rt.add_lock(l);
-    rt.add_tile_dma(dma);
-    return Program(device, rt, {w}, "shim_packets").resolve();
-}
-
-std::vector<std::uint8_t> bytes_of(const std::vector<std::int32_t>& v) {
-    std::vector<std::uint8_t> b(v.size() * 4);
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
+    for (const auto& l : {loop.in_empty, loop.in_full, loop.out_empty, loop.out_full}) rt.add_lock(l);
+    rt.add_tile_dma(loop.dma);
+    return Program(device, rt, {loop.worker}, "shim_packets").resolve();
 }
 
 } // namespace

@@ -325,3 +325,35 @@ TEST_CASE("the missing AIE-API piece is read from the compiler's first error", "
     CHECK(harness::first_compiler_error("In file included from a.cc:3:\nb.h:2:1: warning: w\nb.h:4:2: error: e\n") ==
           "b.h:4:2: error: e");
 }
+
+TEST_CASE("a kernel whose name is overloaded takes the extern \"C\" overload of its declared types", "[harness][jit]") {
+    FreshCache cache;
+    // A template beside its extern "C" entry of the same name, as mlir-aie's aie2p/rms_norm.cc
+    // writes it (3ca0193, lines 14 and 70): &jit_twice is an overload set, which the wrapper cannot
+    // take the address of without a type; the declared arg_types give it.
+    const std::string source = R"(#include <cstdint>
+template <typename T, int Lanes> void jit_twice(const T* in, T* out, int32_t n) {
+    for (int32_t i = 0; i < n; ++i) out[i] = static_cast<T>(in[i] * 2 + Lanes - Lanes);
+}
+extern "C" {
+void jit_twice(int32_t* in, int32_t* out, int32_t n) { jit_twice<int32_t, 16>(in, out, n); }
+}
+)";
+    const auto tile = tensor<std::int32_t>({64});
+    ExternalFunction f("jit_twice", {tile, tile, scalar<std::int32_t>()}, {.source_string = source});
+    REQUIRE(f.build().params.size() == 3); // the extern "C" one: two pointers of 4 bytes, a scalar
+    CHECK(f.build().params[0].bytes == 4);
+    CHECK_FALSE(f.build().params[2].is_pointer);
+    std::vector<std::int32_t> in(128), want(128);
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        in[i] = static_cast<std::int32_t>(i) * 3 - 50;
+        want[i] = in[i] * 2;
+    }
+    CHECK(run_bytes(f, tile, bytes_of(in), [](const ExternalFunction& k, auto& i, auto& o) { k(i, o, 64); }) ==
+          bytes_of(want));
+    // declared types that match no overload: the compiler's error on the cast, not a wrong pick
+    CHECK_THROWS_WITH(
+        ExternalFunction("jit_twice", {tensor<std::int16_t>({64}), tensor<std::int16_t>({64}), scalar<std::int32_t>()},
+                         {.source_string = source}),
+        Catch::StartsWith("ExternalFunction 'jit_twice': its source_string does not compile for the host: "));
+}

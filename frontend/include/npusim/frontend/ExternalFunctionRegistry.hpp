@@ -48,6 +48,9 @@ struct ExternalCompileRequest {
     std::vector<std::string> include_dirs{};
     std::vector<std::string> compile_flags{};
     model::Arch arch = model::Arch::AIE2P; ///< the generation whose defines the build gets
+    /// The C++ parameter types arg_types declare ("bfloat16*", "int32_t"): which overload to take
+    /// when the source overloads `name` (a template beside its extern "C" entry).
+    std::vector<std::string> param_types{};
 };
 /// Builds a request (or throws a DesignError saying why it cannot); the build stays valid for the
 /// life of the process.

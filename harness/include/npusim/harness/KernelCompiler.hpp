@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,6 +57,11 @@ struct HostKernelSpec {
     /// Functions to export through npusim's calling wrapper (npusim_jit_invoke_<name>); empty: the
     /// library exports only what the source does (a driver then finds extern "C" names with dlsym).
     std::vector<std::string> names{};
+    /// The C++ parameter types a name is declared with (from the ExternalFunction's arg_types:
+    /// "bfloat16*", "int32_t"). Used only when the source overloads the name, as a kernel with a
+    /// template beside its extern "C" entry does (mlir-aie's aie2p/rms_norm.cc): the wrapper then
+    /// takes the overload of exactly that type.
+    std::map<std::string, std::vector<std::string>> signatures{};
     std::vector<std::string> include_dirs{};
     std::vector<std::string> compile_flags{};
     model::Arch arch = model::Arch::AIE2P;

@@ -14,6 +14,7 @@
 #include "detail/mmul.hpp"
 #include "detail/numeric.hpp"
 #include "detail/ops.hpp"
+#include "detail/ops_logic.hpp"
 #include "detail/reshape.hpp"
 #include "detail/sliding.hpp"
 #include "detail/stream.hpp"

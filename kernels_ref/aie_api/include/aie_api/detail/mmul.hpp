@@ -2,7 +2,7 @@
 // aie::mmul<M, K, N, TypeA, TypeB, AccumTag>: C (MxN, accumulator) = / += A (MxK) * B (KxN); A, B and C
 // are row-major blocks held in vectors.
 #include "bfp.hpp"
-#include "ops.hpp"
+#include "ops_logic.hpp" // and ops.hpp
 
 // AIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16 (a compile flag IRON gives aie2p/mm.cc: mlir-aie at 3ca0193,
 // python/iron/kernels/linalg.py l.86 and l.180) makes a bfloat16 x bfloat16 aie::mmul on AIE2P run on

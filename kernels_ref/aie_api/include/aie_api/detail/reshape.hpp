@@ -3,7 +3,7 @@
 // _rotate), reverse, transpose.
 #include <cassert>
 
-#include "ops.hpp"
+#include "ops_logic.hpp" // and ops.hpp
 
 namespace aie {
 

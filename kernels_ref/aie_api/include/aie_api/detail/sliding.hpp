@@ -2,7 +2,7 @@
 // Multiplication variants: aie::mul_square / mac_square and the sliding multiplications
 // (aie::sliding_mul_ops and its _x / _y / _xy aliases).
 #include "accum.hpp"
-#include "ops.hpp"
+#include "ops_logic.hpp" // and ops.hpp
 #include "vector.hpp"
 
 namespace aie {
