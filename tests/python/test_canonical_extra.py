@@ -61,3 +61,45 @@ def test_vec_vec_add_objfifo_init_adds_the_mem_tile_init_values(example):
     run = mod.vec_vec_add_objfifo_init(b, c, n=n)
     assert np.array_equal(c, b + np.arange(1, N + 1, dtype=np.int32))
     assert run.cycles == twin("vec_vec_add_objfifo_init", N=N, n=n)
+
+
+@pytest.mark.timeout(30)
+def test_reduce_is_vector_reduce_max_through_algorithms_reduce(example):
+    # the registered `reduce` (IRON's algorithms.reduce with reduce_max) is what vector_reduce_max.py writes
+    mod = example("vector_reduce_max")
+    a = np.random.default_rng(8).integers(-1000, 1000, 4096, dtype=np.int32)
+    c = np.zeros(1, dtype=np.int32)
+    run = mod.vector_reduce_max(a, c, num_elements=4096)
+    assert c[0] == a.max()
+    assert run.cycles == twin("reduce", size=4096)
+
+
+@pytest.mark.timeout(30)
+def test_invocation_counter_keeps_its_buffer_across_invocations(example):
+    import json
+    import subprocess
+
+    from conftest import CLI
+    from npusim.utils.benchmark import run_iters
+    mod = example("invocation_counter")
+    N, n = 1024, 256
+    a = np.random.default_rng(4).integers(0, 100000, N, dtype=np.int32)
+    b = np.zeros_like(a)
+    run = mod.invocation_counter(a, b, n=n)
+    assert np.array_equal(b, mod.golden(a, n, 0))
+    assert run.cycles == twin("invocation_counter", N=N, n=n)
+    bench = run_iters(mod.invocation_counter, a, b, warmup=1, iters=2, n=n)
+    assert np.array_equal(b, mod.golden(a, n, 2))  # the third invocation counts on from the first two
+    out = subprocess.run([CLI, "run", "invocation_counter", "--device", "npu2", "--iters", "2", "--warmup", "1",
+                          "--json"], capture_output=True, text=True, check=True, timeout=120).stdout
+    assert bench.cycles == [i["cycles"] for i in json.loads(out)["invocations"] if not i["warmup"]]
+
+
+@pytest.mark.timeout(60)
+def test_init_values_repeat_sends_the_mem_tile_object_repeat_times(example):
+    mod = example("init_values_repeat")
+    N, repeat = 1024, 3
+    c = np.zeros(N * repeat, dtype=np.int32)
+    run = mod.init_values_repeat(c, N=N, repeat=repeat)
+    assert np.array_equal(c, np.tile(np.arange(1, N + 1, dtype=np.int32), repeat))
+    assert run.cycles == twin("init_values_repeat", N=N, repeat=repeat)
