@@ -103,3 +103,51 @@ def test_init_values_repeat_sends_the_mem_tile_object_repeat_times(example):
     run = mod.init_values_repeat(c, N=N, repeat=repeat)
     assert np.array_equal(c, np.tile(np.arange(1, N + 1, dtype=np.int32), repeat))
     assert run.cycles == twin("init_values_repeat", N=N, repeat=repeat)
+
+
+@pytest.mark.timeout(30)
+def test_lowlevel_passthrough_buffers_locks_and_a_tile_dma(example):
+    mod = example("lowlevel_passthrough")
+    a = np.random.default_rng(5).integers(-10**6, 10**6, 4096, dtype=np.int32)
+    c = np.zeros_like(a)
+    run = mod.lowlevel_passthrough(a, c, tile=1024)
+    assert np.array_equal(c, a)
+    assert run.cycles == twin("lowlevel_passthrough", size=4096, tile=1024)
+
+
+@pytest.mark.timeout(30)
+def test_custom_dma_bd_chain_started_by_set_lock_value(example):
+    mod = example("custom_dma")
+    for cols in (16, 40):
+        c = np.zeros(3 * cols, dtype=np.int32)
+        run = mod.custom_dma(c, cols=cols)
+        assert np.array_equal(c, mod.golden(cols))
+        assert c[2 * cols] == 400  # the third row read is row 3: row 2 is skipped
+        assert run.cycles == twin("custom_dma", cols=cols)
+
+
+@pytest.mark.timeout(30)
+def test_chaining_channels_register_level_sequence_and_its_deadlock_without_the_kick(example):
+    import json
+    import subprocess
+
+    from conftest import CLI
+    mod = example("chaining_channels")
+    n = 256
+    a = np.full(n, -1, dtype=np.int32)
+    b = np.arange(4 * n, dtype=np.int32)
+    run = mod.chaining_channels(a, b)
+    assert np.array_equal(a, np.arange(1, n + 1, dtype=np.int32))
+    assert np.array_equal(b, np.arange(4 * n, dtype=np.int32))  # only read
+    assert run.cycles == twin("chaining_channels", n=n)
+    # without the lock write the mem tile's BD never runs: the deadlock the twin reports
+    with pytest.raises(npusim.DeadlockError) as e:
+        mod.chaining_channels(np.zeros(n, np.int32), b, kick=False)
+    out = subprocess.run([CLI, "run", "chaining_channels", "--device", "npu2", "--param", "kick=0", "--json"],
+                         capture_output=True, text=True, timeout=120)
+    doc = json.loads(out.stdout)["deadlock"]
+    assert out.returncode == e.value.exit_code == 3
+    assert e.value.case == doc["case"]["id"] == "no_releaser"
+    assert e.value.cycle == doc["cycle"]
+    # the same chain; IRON's TileDma takes no name, so the twin's 'memtile_dma' is the default label here
+    assert list(e.value.chain) == [step["text"].replace("'memtile_dma'", "'tile_dma_0'") for step in doc["chain"]]
