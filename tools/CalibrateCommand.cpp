@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fmt/format.h>
 #include <fstream>
@@ -96,6 +97,25 @@ void print_result(const CalibrationResult& res, std::ostream& out) {
     for (const auto& p : res.parameters)
         if (!p.fitted && !p.held.starts_with("no ") && p.held != "not in --fit")
             out << fmt::format("  {:<32} {:>8} {:>12g} {:>12}  held: {}\n", p.name, p.unit, p.before, "-", p.held);
+    // Each combined degree of freedom: a fitted parameter and those held with it, or fitted
+    // parameters that are collinear at the fitted values.
+    for (const auto& root : res.parameters) {
+        if (!root.fitted) continue;
+        std::string with;
+        for (const auto& p : res.parameters)
+            if (!p.fitted && p.combined_with == root.name) with += " + " + p.name;
+        if (!with.empty())
+            out << "  one degree of freedom in these traces: " << root.name << with << " (fitted through "
+                << root.name << "; the others keep their values)\n";
+    }
+    for (const auto& comb : res.combinations) {
+        std::string group;
+        for (const auto& n : comb.names) group += (group.empty() ? "" : " + ") + n;
+        out << fmt::format("  one degree of freedom in these traces: {} (condition number {:.3g} at the fitted "
+                           "values): the traces fix a combination of them; along what they cannot see the table's "
+                           "split is kept\n",
+                           group, comb.condition);
+    }
     if (!kept.empty()) out << "  not fitted (no traced event or NPU time moves with them): " << kept << "\n";
     std::string unasked;
     for (const auto& p : res.parameters)
@@ -135,7 +155,12 @@ int run_calibrate(const CalibrateArgs& a, std::ostream& out, std::ostream& err) 
                                        {"before", p.before},
                                        {"after", p.after},
                                        {"fitted", p.fitted},
-                                       {"held", p.fitted ? nlohmann::json() : nlohmann::json(p.held)}});
+                                       {"held", p.fitted ? nlohmann::json() : nlohmann::json(p.held)},
+                                       {"combined_with", p.combined_with.empty() ? nlohmann::json()
+                                                                                 : nlohmann::json(p.combined_with)},
+                                       {"condition", p.combined_with.empty() || std::isinf(p.condition)
+                                                         ? nlohmann::json()
+                                                         : nlohmann::json(p.condition)}});
         j["output"] = a.output.empty() ? nlohmann::json() : nlohmann::json(a.output);
         out << json_document("calibrate", std::move(j)).dump(2) << "\n";
         return 0;

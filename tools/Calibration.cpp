@@ -237,10 +237,37 @@ CalibrationResult calibrate(const RunArgs& r, const std::vector<CalibrationTarge
         if (at != rows.end()) {
             const int held = outcome.held[static_cast<std::size_t>(at - rows.begin())];
             c.fitted = held == harness::kFitted;
-            if (held >= 0)
-                c.held = fmt::format("moves as {} does in these traces", rows[static_cast<std::size_t>(held)]->name);
+            if (held >= 0) {
+                const double cond = outcome.condition[static_cast<std::size_t>(at - rows.begin())];
+                c.combined_with = rows[static_cast<std::size_t>(held)]->name;
+                c.condition = cond;
+                c.held = std::isinf(cond)
+                             ? fmt::format("moves as {} does in these traces (one degree of freedom with it)",
+                                           c.combined_with)
+                             : fmt::format("moves as {} does in these traces (one degree of freedom with it: "
+                                           "condition number {:.0f})",
+                                           c.combined_with, cond);
+            }
         }
         res.parameters.push_back(std::move(c));
+    }
+    // Fitted parameters collinear at the fitted values: one degree of freedom; each member names
+    // the others (of its first such group).
+    for (std::size_t g = 0; g < outcome.combined.size(); ++g) {
+        CalibrationResult::Combination comb;
+        comb.condition = outcome.combined_condition[g];
+        for (const auto& c : res.parameters)
+            for (const int member : outcome.combined[g])
+                if (c.name == rows[static_cast<std::size_t>(member)]->name) comb.names.push_back(c.name);
+        for (auto& c : res.parameters) {
+            if (!c.combined_with.empty() ||
+                std::find(comb.names.begin(), comb.names.end(), c.name) == comb.names.end())
+                continue;
+            for (const auto& other : comb.names)
+                if (other != c.name) c.combined_with += (c.combined_with.empty() ? "" : " + ") + other;
+            c.condition = comb.condition;
+        }
+        res.combinations.push_back(std::move(comb));
     }
     return res;
 }

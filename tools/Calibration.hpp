@@ -34,6 +34,10 @@ struct CalibratedParameter {
     double before = 0, after = 0;
     bool fitted = false;
     std::string held; ///< why it was not fitted
+    /// One combined degree of freedom with these parameters (the traces see a combination of them:
+    /// harness::FitOutcome::held, FitOutcome::combined), " + " between names; empty otherwise.
+    std::string combined_with;
+    double condition = 0; ///< the combination's condition number; infinite when exactly collinear
 };
 
 struct CalibrationResidual {
@@ -48,6 +52,13 @@ struct CalibrationResult {
     std::vector<CalibratedParameter> parameters; ///< every fittable row, in table order
     std::vector<CalibrationResidual> residuals; ///< per kind that has observations
     int evaluations = 0; ///< simulated runs of each target
+    /// Fitted parameters collinear at the fitted values (harness::FitOutcome::combined): the
+    /// names of each group, in table order, and its condition number.
+    struct Combination {
+        std::vector<std::string> names;
+        double condition = 0;
+    };
+    std::vector<Combination> combinations;
 };
 
 /// Calibrates from `targets` on `r.device` starting from `start`. `fit`: the parameters to fit

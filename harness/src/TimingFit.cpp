@@ -3,6 +3,8 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <fmt/format.h>
 #include <stdexcept>
 
@@ -25,6 +27,14 @@ double clamp_round(const FitParameter& p, double v) {
     return v;
 }
 
+/// The condition number of two unit columns at an angle whose sine is `sine` (their Gram matrix
+/// has the eigenvalues 1 +- cos, so it is sqrt((1 + cos) / (1 - cos)) = (1 + cos) / sine): 1 for
+/// orthogonal columns, infinite for parallel ones (below 1e-9: a column the others give exactly).
+double collinear_condition(double sine) {
+    if (sine < 1e-9) return std::numeric_limits<double>::infinity();
+    return (1 + std::sqrt(std::max(0.0, 1 - sine * sine))) / sine;
+}
+
 struct Evaluated {
     std::vector<double> residuals;
     double cost = 0;
@@ -33,8 +43,12 @@ struct Evaluated {
 /// Which parameters the observations can tell apart, from the Jacobian at the start: in order of
 /// how much they move the observations (columns scaled by each parameter's scale), a parameter is
 /// fitted when its column has a part of at least `separable_fraction` of its length outside the
-/// span of those chosen before it; otherwise it is held at its start (out.held: the index of the
-/// chosen parameter it moves most like, or kNoEffect when nothing moves with it).
+/// span of those chosen before it. Otherwise it is one degree of freedom with the chosen
+/// parameters: held at its start (out.held: the chosen parameter that carries most of its effect;
+/// out.condition: the condition number of the column and its projection on the span, each scaled to
+/// unit length; infinite when the span gives it exactly), so the fit moves the combination through
+/// the more influential ones instead of splitting it at random. kNoEffect when nothing moves with it.
+/// (Collinearity that shows only at the fitted values is found after the fit: settle_combinations.)
 void select_separable(const std::vector<FitParameter>& params, const Eigen::MatrixXd& J, const FitOptions& options,
                       FitOutcome& out) {
     const auto n = J.cols();
@@ -55,18 +69,103 @@ void select_separable(const std::vector<FitParameter>& params, const Eigen::Matr
         }
         Eigen::VectorXd v = c;
         for (const auto& q : basis) v -= q.dot(v) * q;
-        if (v.norm() >= options.separable_fraction * len) {
-            basis.push_back(v / v.norm());
-            chosen.push_back(j);
+        // The column's angle to the span of the chosen ones, as the condition number of the pair
+        // it forms with its projection there.
+        const double outside = std::min(1.0, v.norm() / len);
+        const bool in_span = outside < options.separable_fraction;
+        const double condition = collinear_condition(outside);
+        if (!chosen.empty() && in_span) {
+            // One degree of freedom with the chosen parameter that carries most of its effect (of
+            // its projection on the chosen columns, by least squares).
+            Eigen::MatrixXd S(C.rows(), static_cast<Eigen::Index>(chosen.size()));
+            for (std::size_t k = 0; k < chosen.size(); ++k) S.col(static_cast<Eigen::Index>(k)) = C.col(chosen[k]);
+            const Eigen::VectorXd a = S.colPivHouseholderQr().solve(c);
+            std::size_t like = 0;
+            for (std::size_t k = 1; k < chosen.size(); ++k)
+                if (std::abs(a(static_cast<Eigen::Index>(k))) * S.col(static_cast<Eigen::Index>(k)).norm() >
+                    std::abs(a(static_cast<Eigen::Index>(like))) * S.col(static_cast<Eigen::Index>(like)).norm())
+                    like = k;
+            out.held[static_cast<std::size_t>(j)] = static_cast<int>(chosen[like]);
+            out.condition[static_cast<std::size_t>(j)] = condition;
             continue;
         }
-        Eigen::Index like = chosen.front();
-        double best = -1;
-        for (const auto k : chosen) {
-            const double cosine = std::abs(C.col(k).dot(c)) / (C.col(k).norm() * len);
-            if (cosine > best) best = cosine, like = k;
-        }
-        out.held[static_cast<std::size_t>(j)] = static_cast<int>(like);
+        basis.push_back(v / v.norm());
+        chosen.push_back(j);
+    }
+}
+
+/// After the fit: the Jacobian at the fitted values, its columns of the fitted parameters scaled to
+/// unit length; each right singular vector whose singular value is below the largest over
+/// `max_condition` is a direction the observations do not see. The parameters with a weight of at
+/// least 0.25 in it are one combined degree of freedom (out.combined): the observations fix a
+/// combination of them, and how the fit split it came from noise and the path it took. So the
+/// fitted values lose their component along each such direction, measured in the prior's metric
+/// ((value - prior) / scale): along it they keep the table's split, and only what the
+/// observations determine changes. The result is kept if its cost (one more evaluation) is not
+/// worse than 1% above the fit's.
+void settle_combinations(const std::vector<FitParameter>& params, const ResidualFunction& residuals,
+                         const FitOptions& options, std::vector<double>& x, Evaluated& cur,
+                         const std::function<Evaluated(const std::vector<double>&)>& evaluate, FitOutcome& out) {
+    std::vector<Eigen::Index> fitted;
+    for (std::size_t j = 0; j < params.size(); ++j)
+        if (out.held[j] == kFitted) fitted.push_back(static_cast<Eigen::Index>(j));
+    if (fitted.size() < 2 || !(options.max_condition > 0)) return;
+    const auto m = static_cast<Eigen::Index>(cur.residuals.size());
+    const auto k = static_cast<Eigen::Index>(fitted.size());
+    Eigen::MatrixXd U(m, k);
+    Eigen::VectorXd norms(k);
+    for (Eigen::Index a = 0; a < k; ++a) {
+        const auto j = static_cast<std::size_t>(fitted[static_cast<std::size_t>(a)]);
+        const auto& p = params[j];
+        double h = p.integer ? std::max(1.0, std::round(0.05 * std::max(std::abs(x[j]), p.scale)))
+                             : 0.02 * std::max(std::abs(x[j]), p.scale);
+        if (x[j] + h > p.upper) h = -h;
+        auto xh = x;
+        xh[j] = x[j] + h;
+        const auto rh = residuals(xh);
+        ++out.evaluations;
+        for (Eigen::Index i = 0; i < m; ++i)
+            U(i, a) = (rh[static_cast<std::size_t>(i)] - cur.residuals[static_cast<std::size_t>(i)]) / h * p.scale;
+        norms(a) = U.col(a).norm();
+        if (norms(a) > 0) U.col(a) /= norms(a);
+    }
+    if ((norms.array() == 0).any()) return; // a parameter pinned at a bound: leave the fit as it is
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(U, Eigen::ComputeFullV);
+    const auto& sv = svd.singularValues();
+    const double top = sv.size() ? sv(0) : 0;
+    std::vector<Eigen::VectorXd> unseen; // directions in the prior's metric, orthonormal
+    for (Eigen::Index i = 0; i < k; ++i) {
+        const double si = i < sv.size() ? sv(i) : 0.0;
+        if (top <= 0 || si * options.max_condition >= top) continue;
+        const Eigen::VectorXd v = svd.matrixV().col(i);
+        std::vector<int> group;
+        for (Eigen::Index a = 0; a < k; ++a)
+            if (std::abs(v(a)) >= 0.25) group.push_back(static_cast<int>(fitted[static_cast<std::size_t>(a)]));
+        if (group.size() < 2) continue;
+        out.combined.push_back(group);
+        out.combined_condition.push_back(si > 0 ? top / si : std::numeric_limits<double>::infinity());
+        // U v ~ 0 with U's columns C_j / |C_j|: the direction in (value - prior) / scale is v_j / |C_j|.
+        Eigen::VectorXd d = v.cwiseQuotient(norms);
+        for (const auto& q : unseen) d -= q.dot(d) * q;
+        if (d.norm() > 0) unseen.push_back(d / d.norm());
+    }
+    if (unseen.empty()) return;
+    Eigen::VectorXd z(k);
+    for (Eigen::Index a = 0; a < k; ++a) {
+        const auto& p = params[static_cast<std::size_t>(fitted[static_cast<std::size_t>(a)])];
+        z(a) = (x[static_cast<std::size_t>(fitted[static_cast<std::size_t>(a)])] - p.prior) / p.scale;
+    }
+    for (const auto& q : unseen) z -= q.dot(z) * q;
+    auto next = x;
+    for (Eigen::Index a = 0; a < k; ++a) {
+        const auto j = static_cast<std::size_t>(fitted[static_cast<std::size_t>(a)]);
+        next[j] = clamp_round(params[j], params[j].prior + z(a) * params[j].scale);
+    }
+    if (next == x) return;
+    Evaluated e = evaluate(next);
+    if (e.cost <= cur.cost * 1.01 + 1e-9) {
+        x = std::move(next);
+        cur = std::move(e);
     }
 }
 
@@ -109,7 +208,8 @@ FitOutcome fit_least_squares(const std::vector<FitParameter>& params, const Resi
                                                     p.start, p.lower, p.upper));
     FitOutcome out;
     out.held.assign(params.size(), kFitted);
-    auto evaluate = [&](const std::vector<double>& x) {
+    out.condition.assign(params.size(), 0.0);
+    std::function<Evaluated(const std::vector<double>&)> evaluate = [&](const std::vector<double>& x) {
         Evaluated e;
         e.residuals = residuals(x);
         ++out.evaluations;
@@ -213,6 +313,7 @@ FitOutcome fit_least_squares(const std::vector<FitParameter>& params, const Resi
         }
         if (!improved) break;
     }
+    settle_combinations(params, residuals, options, x, cur, evaluate, out);
     out.values = x;
     out.residuals = cur.residuals;
     return out;

@@ -11,6 +11,37 @@ std::string source_tag(const std::string& source) {
     return close == std::string::npos ? std::string() : source.substr(0, close + 1);
 }
 
+CriticalPathShare critical_path_share(const sim::CriticalPath& path, const model::TimingParams& t) {
+    CriticalPathShare cp;
+    cp.cycles = static_cast<double>(path.total);
+    if (path.total == 0) return cp;
+    for (std::size_t i = 0; i < sim::kPathCosts; ++i) {
+        const auto cost = static_cast<sim::PathCost>(i);
+        if (path[cost] == 0) continue;
+        std::string tag;
+        if (sim::path_cost_is_parameter(cost)) {
+            const auto* row = model::find_timing_param(sim::path_cost_name(cost));
+            tag = row ? source_tag(row->source_for(t.arch)) : std::string();
+        } else if (cost != sim::PathCost::Unattributed) {
+            tag = "[model]";
+        }
+        const double cycles = static_cast<double>(path[cost]);
+        const double share = cycles / cp.cycles;
+        cp.charges.push_back({sim::path_cost_name(cost), tag, cycles, share});
+        if (tag == "[est]")
+            cp.est_share += share;
+        else if (tag == "[model]")
+            cp.model_share += share;
+        else if (tag.empty())
+            cp.unattributed_share += share;
+        else
+            cp.measured_share += share;
+    }
+    std::stable_sort(cp.charges.begin(), cp.charges.end(),
+                     [](const ParamCharge& a, const ParamCharge& b) { return a.cycles > b.cycles; });
+    return cp;
+}
+
 TrustReport trust_report(const sim::SimResult& r, const model::DeviceSpec& dev, const model::TimingParams& t) {
     std::map<std::string, double> charged; // parameter -> unit cycles
     const auto add = [&](const char* name, double cycles) {
@@ -77,6 +108,7 @@ TrustReport trust_report(const sim::SimResult& r, const model::DeviceSpec& dev, 
     rep.host_share_of_npu_time = npu_us > 0 ? t.host_invocation_latency_us / npu_us : 0;
     const auto* host = model::find_timing_param("host_invocation_latency_us");
     rep.host_tag = host ? source_tag(host->source_for(t.arch)) : std::string();
+    rep.critical = critical_path_share(r.critical_path, t);
     return rep;
 }
 

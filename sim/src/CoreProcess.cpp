@@ -409,6 +409,11 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
     // --what-if free-kernels: the call still runs (the data stays exact) but costs no core time.
     const std::uint64_t total = free_kernels_ ? 0 : cycles + svc_.timing.kernel_call_overhead_cycles;
     if (free_kernels_) cycles = 0;
+    // The call's cycles on the core's chain (CriticalPath): its overhead and its cost model's body.
+    const auto charge_call = [&] {
+        clk_.advance(total - cycles, PathCost::KernelCallOverhead);
+        clk_.advance(cycles, PathCost::KernelModel);
+    };
     KernelTiming* const timing = timing_of(kernel);
     const bool on_pool = pooled(timing);
     if (on_pool) ++pooled_calls_;
@@ -433,7 +438,7 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
             pool_->submit(task);
             {
                 const Join join{*pool_, task};
-                clk_.advance(total);
+                charge_call();
                 clk_.sync();
                 // The simulating thread now waits for (or runs) the call: a watchdog names the kernel.
                 const model::NativeActivityScope waiting(model::NativeActivity::Phase::Simulation, prog_.worker, kernel,
@@ -479,8 +484,11 @@ void CoreProcess::kernel_call(std::string_view kernel, std::uint64_t cycles, std
     if (guard_) body_clean_at_ = begin + total; // nothing outside the views changed: the body next writes after
     std::uint64_t cascade_extra = 0; // cycles the call's cascade words lengthened it
     if (kernel_->words == 0) {
-        if (!on_pool) clk_.advance(total);
+        if (!on_pool) charge_call();
     } else {
+        // What the words lengthened the call by is a cascade wait, which the chain does not price.
+        clk_.extend_path(PathCost::KernelCallOverhead, total - cycles);
+        clk_.extend_path(PathCost::KernelModel, cycles);
         // The call overlaps its cascade words: it ends when both its work (delayed by the words
         // that came late or found no room) and its last word are done.
         const std::uint64_t end = std::max(begin + total + kernel_->stall, kernel_->cursor);
@@ -627,7 +635,7 @@ std::uint32_t CoreProcess::stream_get() {
 void CoreProcess::add_cycles(std::uint64_t cycles) {
     body_check();
     const auto waits = clk_.waits();
-    clk_.advance(cycles);
+    clk_.advance(cycles, PathCost::BodyCycles);
     busy_ += cycles;
     clk_.maybe_sync();
     resync(waits);
@@ -639,7 +647,7 @@ void CoreProcess::add_cycles(std::uint64_t cycles) {
 void CoreProcess::element_access() {
     const std::uint64_t c = svc_.timing.core_element_access_cycles;
     const auto waits = clk_.waits();
-    clk_.advance(c);
+    clk_.advance(c, PathCost::ElementAccess);
     busy_ += c;
     clk_.maybe_sync();
     resync(waits);

@@ -81,7 +81,7 @@ Wake PacketSwitch::step(Send& p, ProcessClock& clk, ProcessState& ps, ChannelTim
         } else {
             // The destination drops the header, but it took its word slot on the stream.
             const auto slot = stream_transfer_cycles(4, link_->bytes_per_cycle(), 0);
-            clk.advance(slot);
+            clk.advance(slot, link_->rate_path_cost());
             time.active += slot;
         }
         link_->begin_send(p.link, payload, bytes, &r.dests);

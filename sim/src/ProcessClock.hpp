@@ -7,6 +7,7 @@
 #include "RunControl.hpp"
 #include "npusim/model/CoreServices.hpp"
 #include "npusim/model/NativeActivity.hpp"
+#include "npusim/sim/CriticalPath.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -74,6 +75,32 @@ public:
     std::uint64_t local_cycles() const { return now_cycles() + pending_; }
     /// Charge `c` cycles of work at local time (no SystemC wait).
     void advance(std::uint64_t c) { pending_ += c; }
+    /// The same, priced by `cost` on the process's chain (CriticalPath).
+    void advance(std::uint64_t c, PathCost cost) {
+        settle();
+        pending_ += c;
+        path_.add(cost, c);
+    }
+
+    /// The chain of work and waits that ends at the process's local time (CriticalPath): what
+    /// the process hands to the one it releases, posts to or sends to.
+    const CriticalPath& path() {
+        settle();
+        return path_;
+    }
+    /// The process goes on after a hand-off whose chain is `p`: when `p` ends later than the
+    /// process's own chain (its time up to its last priced action; what came after is a wait), the
+    /// process was waiting for it and `p` becomes its chain. Call it before the next priced action.
+    void join(const CriticalPath& p) { path_.join(p); }
+    /// Add `c` cycles priced by `cost` to the chain ahead of the local time: cycles the process
+    /// is about to wait for in SystemC (a chunk in flight), after which its time is the chain's end.
+    void extend_path(PathCost cost, std::uint64_t c) {
+        settle();
+        path_.add(cost, c);
+    }
+    /// Replace the chain (a process whose hand-offs were made for it in a callback, which kept its
+    /// chain apart: TileDmaChannel's S2MM chain in on_filled).
+    void set_path(const CriticalPath& p) { path_ = p; }
     /// Set local time to `at`, or to simulated time if `at` has already passed (no SystemC wait).
     void set_local_cycles(std::uint64_t at) {
         const auto now = now_cycles();
@@ -215,8 +242,11 @@ private:
             model::NativeActivity::leave(); // simulator code (a DMA channel, the controller) runs
         }
     }
+    /// Cycles up to the local time that the chain does not yet explain: a wait no hand-off priced.
+    void settle() { path_.settle(local_cycles()); }
     std::uint64_t pending_ = 0;
     std::uint64_t waits_ = 0;
+    CriticalPath path_;
     const RunControl* run_;
     model::CoreServices* owner_;
 };

@@ -87,12 +87,12 @@ void RuntimeController::run_sequence() {
         switch (op.kind) {
         case model::RuntimeOp::Kind::StartTask: start_task(i, op); break;
         case model::RuntimeOp::Kind::AwaitTask:
-            clk_.advance(t.runtime_op_cycles);
+            clk_.advance(t.runtime_op_cycles, PathCost::RuntimeOp);
             await_task(op);
             break;
         case model::RuntimeOp::Kind::FreeTask: break; // BD ids are returned statically
         case model::RuntimeOp::Kind::WriteBuffer: {
-            clk_.advance(t.runtime_op_cycles);
+            clk_.advance(t.runtime_op_cycles, PathCost::RuntimeOp);
             clk_.sync();
             const auto& buf = net.buffers.at(static_cast<std::size_t>(op.buffer));
             if (op.offset_bytes + op.data.size() > buf.bytes)
@@ -105,17 +105,17 @@ void RuntimeController::run_sequence() {
             break;
         }
         case model::RuntimeOp::Kind::SetLock:
-            clk_.advance(t.runtime_op_cycles);
+            clk_.advance(t.runtime_op_cycles, PathCost::RuntimeOp);
             locks_.at(op.lock).set(op.value, clk_, "runtime sequence");
             break;
         case model::RuntimeOp::Kind::CreateScratchpad:
-            clk_.advance(t.runtime_op_cycles);
+            clk_.advance(t.runtime_op_cycles, PathCost::RuntimeOp);
             state_table_.assign(net.scratchpad_params.size(), 0);
             std::copy(scratchpad_.begin(), scratchpad_.end(), state_table_.begin());
             scratchpad_created_ = true;
             break;
         case model::RuntimeOp::Kind::UpdateFromScratchpad:
-            clk_.advance(t.runtime_op_cycles);
+            clk_.advance(t.runtime_op_cycles, PathCost::RuntimeOp);
             clk_.sync();
             update_from_scratchpad(op);
             break;
@@ -200,9 +200,9 @@ void RuntimeController::start_task(std::size_t i, const model::RuntimeOp& op) {
     auto warm = std::find_if(warm_channels_.begin(), warm_channels_.end(),
                              [&](const WarmChannel& w) { return w.channel == shim; });
     std::uint64_t ready = 0;
-    if (warm != warm_channels_.end() && clk_.local_cycles() < warm->warm_at)
-        clk_.advance(warm->warm_at - clk_.local_cycles()); // the channel's cold start has not ended
-    clk_.advance(t.shim_task_dispatch_cycles);
+    if (warm != warm_channels_.end() && clk_.local_cycles() < warm->warm_at) // its cold start has not ended
+        clk_.advance(warm->warm_at - clk_.local_cycles(), PathCost::ShimColdDispatch);
+    clk_.advance(t.shim_task_dispatch_cycles, PathCost::ShimDispatch);
     if (warm == warm_channels_.end()) {
         const std::uint64_t cold_delay = t.shim_cold_task_dispatch_cycles > t.shim_task_dispatch_cycles
                                              ? t.shim_cold_task_dispatch_cycles - t.shim_task_dispatch_cycles
@@ -240,7 +240,10 @@ void RuntimeController::start_task(std::size_t i, const model::RuntimeOp& op) {
         if (track_ >= 0)
             svc_.tracks.sink()->span(track_, fmt::format("wait queue {}", model::to_string(shim)), begin, now_cycles());
     }
-    ch->push(op.task, std::max(clk_.local_cycles(), ready), shift);
+    // The task starts after the controller's chain, and after its channel's cold start if later.
+    CriticalPath path = clk_.path();
+    if (ready > clk_.local_cycles()) path.add(PathCost::ShimColdDispatch, ready - clk_.local_cycles());
+    ch->push(op.task, std::max(clk_.local_cycles(), ready), shift, &path);
 }
 
 // npu.sync (what an await lowers to, AIEDMATasksToNPU DMAAwaitTaskOpPattern) names a channel,
@@ -255,14 +258,19 @@ void RuntimeController::await_task(const model::RuntimeOp& op) {
         fail(SimulationError(SimulationError::Kind::Protocol,
                              fmt::format("runtime sequence: await of task {} ({}) on {}, which has no channel", task.id,
                                          task.prov.describe(), model::to_string(shim))));
-    if (ch->take_token()) return;
+    CriticalPath token; // the chain of the task whose completion the sync takes
+    if (ch->take_token(&token)) {
+        clk_.join(token);
+        return;
+    }
     ps_.status = ProcessState::Status::WaitTask;
     ps_.since = now_cycles();
     ps_.detail = fmt::format("awaits task {} ({}): syncs on shim {} for its next completion token", task.id,
                              task.prov.describe(), model::to_string(shim));
     waiting_ = op.task;
     const auto begin = now_cycles();
-    while (!ch->take_token()) clk_.wait(board_.event());
+    while (!ch->take_token(&token)) clk_.wait(board_.event());
+    clk_.join(token);
     waiting_ = -1;
     ps_.status = ProcessState::Status::Running;
     if (track_ >= 0)

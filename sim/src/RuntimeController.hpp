@@ -36,6 +36,9 @@ public:
     /// Pushes that waited for a free queue slot (--queue-wait).
     std::uint64_t queue_waits() const { return queue_waits_; }
     std::uint64_t ops_done() const { return ops_done_; }
+    /// The controller's chain (CriticalPath) at its local time: after its last await, the run's
+    /// critical path.
+    const CriticalPath& critical_path() { return clk_.path(); }
     ProcessView view() const override;
 
 private:

@@ -23,6 +23,7 @@ void SemaphoreLock::apply_pending(std::uint64_t t) {
         const auto p = pending_.front();
         pending_.pop_front();
         value_ = p.set ? p.value : value_ + p.value;
+        last_path_ = p.path;
         traced(p.at);
     }
 }
@@ -94,6 +95,9 @@ template <bool Equal>
         ps.ring = nullptr;
         if (a.stall) *a.stall += clk.local_cycles() - a.start;
     }
+    // The acquire goes on after the release that made the lock ready, if that came after the
+    // acquirer's own time (it waited, in SystemC or by running ahead to a pending release).
+    clk.join(last_path_);
     if constexpr (Equal) {
         traced_instant(TraceKind::LockAcquire, "acquire ==", clk.local_cycles(), ps.name, v);
     } else {
@@ -102,7 +106,7 @@ template <bool Equal>
         traced(clk.local_cycles());
         traced_instant(TraceKind::LockAcquire, "acquire", clk.local_cycles(), ps.name, v);
     }
-    clk.advance(svc_.timing.lock_acquire_cycles);
+    clk.advance(svc_.timing.lock_acquire_cycles, PathCost::LockAcquire);
     return {};
 }
 
@@ -130,8 +134,8 @@ void SemaphoreLock::release(int v, ProcessClock& clk, const std::string& who) {
 }
 
 void SemaphoreLock::release_unsynced(int v, ProcessClock& clk, const std::string& who) {
-    release_at(v, clk.local_cycles(), who);
-    clk.advance(svc_.timing.lock_release_cycles);
+    release_at(v, clk.local_cycles(), who, &clk.path());
+    clk.advance(svc_.timing.lock_release_cycles, PathCost::LockRelease);
 }
 
 bool SemaphoreLock::try_acquire_ge_at(int v, std::uint64_t at, std::string_view who, std::uint64_t* taken_at) {
@@ -145,7 +149,7 @@ bool SemaphoreLock::try_acquire_ge_at(int v, std::uint64_t at, std::string_view 
     return true;
 }
 
-void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) {
+void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who, const CriticalPath* path) {
     if (final_value() + v > max_)
         svc_.run.fail(SimulationError(
             SimulationError::Kind::Protocol,
@@ -164,10 +168,11 @@ void SemaphoreLock::release_at(int v, std::uint64_t at, const std::string& who) 
     traced_instant(TraceKind::LockRelease, "release", at, who, v);
     if (at <= now_cycles() && pending_.empty()) {
         value_ += v;
+        last_path_ = path ? *path : CriticalPath::unknown(at);
         traced(at);
         wake(0);
     } else {
-        pending_.insert({at, v, false});
+        pending_.insert({at, v, false, path ? *path : CriticalPath::unknown(at)});
         // A waiter already sleeps until the earliest pending release or this event; later
         // waiters compute their own timeout from pending_.
         wake(pending_.front().at - std::min(pending_.front().at, now_cycles()));
@@ -187,6 +192,7 @@ void SemaphoreLock::set(int v, ProcessClock& clk, const std::string& who) {
     for (const auto& p : pending_) released_ += p.value; // releases still to come count on top of v
     setter_ = who;
     last_releaser_ = &setter_;
+    last_path_ = clk.path();
     traced(now_cycles());
     traced_instant(TraceKind::LockSet, "set", now_cycles(), who, v);
     event_.notify();

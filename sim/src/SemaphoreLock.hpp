@@ -52,7 +52,9 @@ public:
     /// Add v at cycle `at` (>= now), for releases done on a process's behalf in a callback. `who`
     /// (here and in release) must outlive the lock: it is kept by reference for last_releaser()
     /// (the releasing process's name; a release is on the hot path, a copy is not).
-    void release_at(int v, std::uint64_t at, const std::string& who);
+    /// `path`: the releaser's chain at `at` (CriticalPath), which an acquirer that waited for this
+    /// release takes over; null: a chain nothing explains.
+    void release_at(int v, std::uint64_t at, const std::string& who, const CriticalPath* path = nullptr);
     void release(int, ProcessClock&, std::string&&) = delete; // `who` must outlive the lock
     void release_at(int, std::uint64_t, std::string&&) = delete; // (see release_at)
     /// Take v at cycle `at` if the lock holds at least v then (no waiting); false otherwise.
@@ -82,6 +84,9 @@ public:
     const std::string& name() const { return name_; }
     const std::string& where() const { return where_; }
     const std::string& last_releaser() const { return *last_releaser_; }
+    /// The chain of the last release (or set) applied: what an acquire that found the lock ready
+    /// only after it joins (try_acquire_ge_at's caller does so itself).
+    const CriticalPath& last_path() const { return last_path_; }
     void wake_all() { event_.notify(); }
     /// Notify `e` whenever this lock's own waiters would be woken (a release or set, at the time it
     /// takes effect; at once for a release already pending, at its time), until unwatch(e). For a
@@ -106,6 +111,7 @@ private:
         std::uint64_t at;
         int value;
         bool set;
+        CriticalPath path;
     };
     /// Apply every release due at `t` (inline: most calls find none due).
     void apply_due(std::uint64_t t) {
@@ -145,6 +151,7 @@ private:
     std::uint64_t ran_ahead_to_ = 0; ///< the latest cycle an acquirer took a pending release at
     std::string setter_; ///< who set the lock last (set() takes any string)
     const std::string* last_releaser_ = &setter_; ///< a releaser's name (see release_at) or setter_
+    CriticalPath last_path_; ///< see last_path()
     /// Future releases, sorted by time: a vector consumed from a head index and emptied (keeping
     /// its capacity) when drained, so a release made ahead of time allocates nothing in steady
     /// state (a deque allocated a node whenever one release was pending at a time).

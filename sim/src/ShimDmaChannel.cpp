@@ -46,9 +46,9 @@ ProcessView ShimDmaChannel::view() const {
     return v;
 }
 
-bool ShimDmaChannel::push(int task, std::uint64_t ready_cycle, std::uint64_t shift) {
+bool ShimDmaChannel::push(int task, std::uint64_t ready_cycle, std::uint64_t shift, const CriticalPath* path) {
     if (!has_room()) return false;
-    queue_.push_back({task, ready_cycle, shift});
+    queue_.push_back({task, ready_cycle, shift, path ? *path : CriticalPath::unknown(ready_cycle)});
     pushed_.notify();
     return true;
 }
@@ -80,6 +80,7 @@ void ShimDmaChannel::activate() {
             // A channel running ahead of simulated time past that keeps its lead; one that must
             // wait for it waits in simulated time, so that channels starting together reserve host
             // memory in simulated-time order whatever the engine's scheduling.
+            clk_.join(q_.path); // a task pushed after the channel's own time starts after the push
             if (q_.ready > clk_.local_cycles()) {
                 clk_.set_local_cycles(q_.ready);
                 if (clk_.trigger_sync()) return;
@@ -103,8 +104,10 @@ void ShimDmaChannel::activate() {
         }
         case Phase::Start: {
             const auto& task = tasks_.at(static_cast<std::size_t>(q_.task));
-            clk_.advance(ep_.dir == model::Direction::MM2S ? t.shim_mm2s_task_overhead_cycles
-                                                           : t.shim_s2mm_task_overhead_cycles);
+            if (ep_.dir == model::Direction::MM2S)
+                clk_.advance(t.shim_mm2s_task_overhead_cycles, PathCost::ShimMm2sOverhead);
+            else
+                clk_.advance(t.shim_s2mm_task_overhead_cycles, PathCost::ShimS2mmOverhead);
             pat_.emplace(static_cast<std::int64_t>(task.offset_bytes + q_.shift), task.dims);
             auto& host = host_tensors_.at(static_cast<std::size_t>(task.host_tensor));
             host_ = host.data();
@@ -173,6 +176,7 @@ void ShimDmaChannel::activate() {
             if (pat_->total_bytes() > 0) {
                 // The data arrived at or after the time this channel posted (StreamLink::receive).
                 clk_.set_local_cycles(now_cycles());
+                clk_.join(arrival_path);
                 ps_.status = ProcessState::Status::Running;
             }
             // As a tile S2MM: the task's bytes moved at the link's rate up to its end; before, it waited.
@@ -195,7 +199,10 @@ void ShimDmaChannel::activate() {
             ++tasks_done_;
             ++stats_.bd_transfers;
             if (track_ >= 0) svc_.tracks.sink()->span(track_, task.prov.describe(), begin_, now_cycles());
-            if (task.issue_token) ++tokens_received_;
+            if (task.issue_token) {
+                ++tokens_received_;
+                token_paths_.push_back(clk_.path());
+            }
             if (task.release_lock >= 0) locks_.at(task.release_lock).release_unsynced(task.release_value, clk_, ps_.name);
             ps_.acted("completed", &task_labels_[static_cast<std::size_t>(q_.task)], -1, now_cycles());
             current_ = -1; // retired: its slot is free

@@ -49,15 +49,22 @@ public:
     /// slot from its push until it retires (its transfer completes), as aie-rt counts pending BDs
     /// (the queued ones plus the one in progress).
     /// `shift`: bytes added to the task's start (its offset_parameter, applied when configured).
-    bool push(int task, std::uint64_t ready_cycle, std::uint64_t shift = 0);
+    /// `path`: the controller's chain at the push, with what delays the task's start after it (a
+    /// cold channel's start); the task starts after it (CriticalPath). Null: a chain nothing explains.
+    bool push(int task, std::uint64_t ready_cycle, std::uint64_t shift = 0, const CriticalPath* path = nullptr);
     /// Tasks holding a queue slot: queued plus the one in progress.
     int pending() const { return static_cast<int>(queue_.size()) + (current_ >= 0 ? 1 : 0); }
     bool has_room() const { return pending() < queue_depth_; }
     /// npu.sync semantics: a sync on this channel consumes its oldest task-complete token not yet
     /// consumed, whatever task the sequence names. True if one is there (and it is consumed).
-    bool take_token() {
+    /// `path`, when given, receives the chain of the task that issued the token.
+    bool take_token(CriticalPath* path = nullptr) {
         if (tokens_consumed_ >= tokens_received_) return false;
         ++tokens_consumed_;
+        if (!token_paths_.empty()) {
+            if (path) *path = token_paths_.front();
+            token_paths_.pop_front();
+        }
         return true;
     }
 
@@ -99,6 +106,7 @@ private:
         int task;
         std::uint64_t ready;
         std::uint64_t shift;
+        CriticalPath path;
     };
     std::deque<Queued> queue_;
     /// Where activate() goes on: waiting for a task, for its start (ready cycle), sending,
@@ -121,6 +129,7 @@ private:
     std::uint64_t tasks_done_ = 0;
     std::uint64_t tokens_received_ = 0; ///< completed tasks that issue a token
     std::uint64_t tokens_consumed_ = 0; ///< taken by the controller's syncs
+    std::deque<CriticalPath> token_paths_; ///< the chain of each token not yet taken, oldest first
     ChannelTime time_;
 };
 

@@ -286,6 +286,8 @@ SimResult SimEngine::run() {
     }
     SimResult r;
     r.cycles = now_cycles();
+    r.critical_path = parts_.controller->critical_path();
+    r.critical_path.settle(r.cycles);
     for (auto& c : parts_.cores) r.cores.push_back(c->stats());
     for (auto& c : parts_.tile_channels) {
         ChannelStats s;

@@ -15,7 +15,8 @@ StreamLink::StreamLink(const model::TimingParams& timing, RunStats& stats, std::
                        std::vector<StreamReceiver*> receivers, double sender_bytes_per_cycle,
                        std::uint32_t latency_cycles)
     : stats_(stats), label_(std::move(label)), rx_(std::move(receivers)),
-      rate_(stream_link_rate(sender_bytes_per_cycle, timing.stream_bytes_per_cycle, rx_)), latency_(latency_cycles) {}
+      rate_(stream_link_rate(sender_bytes_per_cycle, timing.stream_bytes_per_cycle, rx_)),
+      rate_cost_(rate_cost(timing, rate_)), latency_(latency_cycles) {}
 
 namespace {
 bool all_posted(const std::vector<StreamReceiver*>& rx) {
@@ -59,6 +60,7 @@ Wake StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState& ps, Channe
                 r->remaining -= s.chunk;
                 if (r->remaining == 0) {
                     r->posted = false;
+                    r->arrival_path = clk.path();
                     r->on_filled();
                 }
             }
@@ -95,6 +97,7 @@ Wake StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState& ps, Channe
         for (auto* r : rx) {
             chunk = std::min(chunk, r->remaining);
             start = std::max(start, r->ready_at);
+            clk.join(r->ready_path); // the receiver that posted last determined the start
         }
         if (start > now_cycles() &&
             std::any_of(shared_.begin(), shared_.end(), [](const SharedBandwidth* p) { return p->contended(); })) {
@@ -109,7 +112,8 @@ Wake StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState& ps, Channe
         }
         time.stream_stall += start - clk.local_cycles(); // ... and a receiver posted after it
         const auto route_latency = s.latency >= 0 ? static_cast<std::uint32_t>(s.latency) : latency_;
-        auto cycles = stream_transfer_cycles(chunk, rate_, s.first ? route_latency : 0);
+        const std::uint32_t latency = s.first ? route_latency : 0;
+        auto cycles = stream_transfer_cycles(chunk, rate_, latency);
         s.first = false;
         // A shim end shares the host-memory bandwidth with every other shim channel, a mem-tile
         // end its tile's banks with the tile's other channels.
@@ -121,6 +125,12 @@ Wake StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState& ps, Channe
             if (held > cycles) cycles = held, bound = path;
         }
         if (bound) bound->count_delay(cycles - own);
+        // The chunk's cycles on the sender's chain (it waits for them in SystemC below).
+        clk.extend_path(PathCost::SwitchHop, latency);
+        clk.extend_path(rate_cost_, own - latency);
+        if (bound)
+            clk.extend_path(bound->label().rfind("host memory", 0) == 0 ? PathCost::HostMemory : PathCost::MemTileBanks,
+                            cycles - own);
         s.chunk = chunk;
         s.cycles = cycles;
         s.waiting = StreamSend::Waiting::Arrival;
@@ -131,6 +141,7 @@ Wake StreamLink::step(StreamSend& s, ProcessClock& clk, ProcessState& ps, Channe
 void StreamLink::post_receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, ProcessState& ps) {
     r.remaining = n;
     r.ready_at = clk.local_cycles();
+    r.ready_path = clk.path();
     r.posted = true;
     posted_.notify();
     ps.status = ProcessState::Status::WaitStream;
@@ -142,6 +153,7 @@ void StreamLink::receive(StreamReceiver& r, std::uint64_t n, ProcessClock& clk, 
     post_receive(r, n, clk, ps);
     while (r.posted) clk.wait(r.filled);
     clk.set_local_cycles(now_cycles()); // the data arrived at or after the time this receiver posted
+    clk.join(r.arrival_path);
     ps.status = ProcessState::Status::Running;
 }
 

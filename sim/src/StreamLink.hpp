@@ -44,6 +44,10 @@ public:
     /// end-of-run invariant: equal to what the link delivered (InvariantChecker).
     std::uint64_t written = 0;
     std::uint64_t ready_at = 0; ///< the receiver's local time when it posted
+    CriticalPath ready_path; ///< the receiver's chain when it posted (the sender joins it)
+    /// The sender's chain at the arrival of the BD's last byte, set before on_filled: the chain
+    /// the receiver goes on with.
+    CriticalPath arrival_path;
     double bytes_per_cycle = 4.0;
     sc_core::sc_event filled;
 };
@@ -119,6 +123,9 @@ public:
     const std::vector<StreamReceiver*>& receivers() const { return rx_; }
     bool sender_waiting() const { return sender_waiting_; }
     double bytes_per_cycle() const { return rate_; }
+    /// The timing parameter the link's rate comes from (rate_cost), for the chain of a process
+    /// that times a word on it itself.
+    PathCost rate_path_cost() const { return rate_cost_; }
     /// The sender's current transfer: bytes delivered so far and its size (0/0 between transfers).
     std::uint64_t sent() const { return sent_; }
     std::uint64_t sending() const { return sending_; }
@@ -138,6 +145,7 @@ private:
     std::string label_;
     std::vector<StreamReceiver*> rx_;
     double rate_;
+    PathCost rate_cost_; ///< the parameter rate_ comes from (rate_cost)
     std::uint32_t latency_;
     bool sender_waiting_ = false;
     std::uint64_t sent_ = 0, sending_ = 0;

@@ -118,8 +118,8 @@ void TileDmaChannel::activate() {
                 if (clk_.trigger_for(w)) return;
                 break;
             }
-            clk_.advance(svc_.timing.bd_setup_cycles);
-            post(clk_.local_cycles());
+            clk_.advance(svc_.timing.bd_setup_cycles, PathCost::BdSetup);
+            post(clk_.local_cycles(), clk_.path());
             // Sleep while on_filled() keeps the chain going; it wakes us when the chain ends, or
             // when the next BD's lock, held when its predecessor filled, has been released (or
             // must be waited for, for an acquire-equal).
@@ -143,6 +143,7 @@ void TileDmaChannel::activate() {
             }
             ps_.status = ProcessState::Status::Running;
             clk_.set_local_cycles(resume_at_);
+            clk_.set_path(resume_path_); // the chain on_filled kept while the process slept
             if (chain_done_) {
                 ps_.status = ProcessState::Status::Done;
                 phase_ = Phase::Done;
@@ -250,7 +251,7 @@ void TileDmaChannel::emit_stream_stall(const model::BufferDescriptor& bd, std::u
 }
 
 void TileDmaChannel::start_bd(const model::BufferDescriptor& bd) {
-    clk_.advance(svc_.timing.bd_setup_cycles);
+    clk_.advance(svc_.timing.bd_setup_cycles, PathCost::BdSetup);
     const auto& pat = patterns_[static_cast<std::size_t>(bd_)];
     bd_begin_ = clk_.local_cycles();
     const std::uint8_t* data;
@@ -297,7 +298,7 @@ void TileDmaChannel::finish_bd(const model::BufferDescriptor& bd) {
     if (bd.release_lock >= 0) locks_.at(bd.release_lock).release_unsynced(bd.release_value, clk_, ps_.name);
 }
 
-void TileDmaChannel::post(std::uint64_t at) {
+void TileDmaChannel::post(std::uint64_t at, const CriticalPath& path) {
     const auto& bd = prog_.bds[static_cast<std::size_t>(bd_)];
     const auto& pat = patterns_[static_cast<std::size_t>(bd_)];
     ps_.prov = &bd.prov;
@@ -305,6 +306,7 @@ void TileDmaChannel::post(std::uint64_t at) {
     cursor_.emplace(pat);
     remaining = pat.total_bytes();
     ready_at = at;
+    ready_path = path;
     posted = true;
     // Waiting for the stream's data since the BD was posted: also when on_filled posts the next
     // BD of the chain itself (its lock free, or taken from a release made ahead), so that a run
@@ -333,11 +335,17 @@ void TileDmaChannel::on_filled() {
         trace_bd(bd, bd_begin_, now, bytes, streaming);
         trace_stream_stall(bd, bd_begin_, span - streaming, "starved");
     }
+    // The channel's chain goes on from the sender's at the arrival (StreamLink), through what this
+    // callback does on the channel's behalf.
     std::uint64_t at = now;
+    CriticalPath chain = arrival_path;
+    chain.settle(at);
     if (bd.release_lock >= 0) {
-        locks_.at(bd.release_lock).release_at(bd.release_value, at, ps_.name);
+        locks_.at(bd.release_lock).release_at(bd.release_value, at, ps_.name, &chain);
         at += t.lock_release_cycles;
+        chain.add(PathCost::LockRelease, t.lock_release_cycles);
     }
+    resume_path_ = chain;
     if (!advance()) {
         chain_done_ = true;
         resume_at_ = at;
@@ -347,7 +355,8 @@ void TileDmaChannel::on_filled() {
     }
     const auto& next = prog_.bds[static_cast<std::size_t>(bd_)];
     if (next.acquire_lock < 0) {
-        post(at + t.bd_setup_cycles);
+        chain.add(PathCost::BdSetup, t.bd_setup_cycles);
+        post(at + t.bd_setup_cycles, chain);
         return;
     }
     // A run-ahead lock (SemaphoreLock::set_run_ahead) is taken at a release already made for a
@@ -356,7 +365,11 @@ void TileDmaChannel::on_filled() {
     std::uint64_t taken = at;
     if (!next.acquire_equal && lock.try_acquire_ge_at(next.acquire_value, at, ps_.name, &taken)) {
         if (taken > at) note_lock_stall(next, lock, at, taken - at);
-        post(taken + t.lock_acquire_cycles + t.bd_setup_cycles);
+        chain.join(lock.last_path()); // a release made ahead, for a later cycle, delayed the BD
+        chain.settle(taken);
+        chain.add(PathCost::LockAcquire, t.lock_acquire_cycles);
+        chain.add(PathCost::BdSetup, t.bd_setup_cycles);
+        post(taken + t.lock_acquire_cycles + t.bd_setup_cycles, chain);
         return;
     }
     // The next BD's lock is not free: the channel's process takes over and acquires it. For an

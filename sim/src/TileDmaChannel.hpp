@@ -96,7 +96,8 @@ private:
     void emit_stream_stall(const model::BufferDescriptor& bd, std::uint64_t from, std::uint64_t cycles,
                            std::string_view why);
     void gather_padded(const model::BufferDescriptor& bd, std::int64_t base);
-    void post(std::uint64_t at); ///< S2MM: offer the current BD's capacity from cycle `at`
+    /// S2MM: offer the current BD's capacity from cycle `at`, with the channel's chain to there.
+    void post(std::uint64_t at, const CriticalPath& path);
     bool advance(); ///< move to the next BD; false when the chain ended
     const std::vector<model::NetBuffer>& buffers_;
     LockTable& locks_;
@@ -128,6 +129,7 @@ private:
     PacketSwitch::Send packet_send_;
     bool thread_asleep_ = false; ///< S2MM: the process waits for on_filled to hand back
     std::uint64_t resume_at_ = 0;
+    CriticalPath resume_path_; ///< the chain on_filled reached at resume_at_
     int watching_ = -1; ///< S2MM asleep until this lock's next release (on_filled), or -1
     std::uint64_t bd_begin_ = 0;
     sc_core::sc_event wake_;

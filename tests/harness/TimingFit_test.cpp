@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 using namespace npusim;
@@ -62,6 +64,37 @@ TEST_CASE("fit_least_squares: of two parameters that move the observations alike
     CHECK(out.held[1] == 0); // moves as p does
     CHECK(out.held[2] == harness::kNoEffect);
     CHECK(out.values[2] == 2);
+}
+
+TEST_CASE("fit_least_squares: parameters collinear at the fitted values are one combined degree of freedom",
+          "[harness][calibrate]") {
+    // y_i = (p + q) * i for i = 1..10, and y_0 = 3 * max(0, 5 - p): at the start (p = q = 1) the
+    // first observation tells p from q (their columns' cosine is 0.99, so both are fitted); once p
+    // passes 5 only p + q = 20 is seen. The split along p - q is what the prior gives (both start
+    // at 1 with a scale of 1: 10 and 10), not where the steps happened to stop, and it is reported.
+    const std::vector<harness::FitParameter> ps{fit_param("p", 1, 0, 100, false), fit_param("q", 1, 0, 100, false)};
+    const auto residuals = [](const std::vector<double>& x) {
+        std::vector<double> r{0.0 - 3.0 * std::max(0.0, 5.0 - x[0])};
+        for (int i = 1; i <= 10; ++i) r.push_back(20.0 * i - (x[0] + x[1]) * i);
+        return r;
+    };
+    harness::FitOptions opts;
+    opts.prior_weight = 1e-6;
+    const auto out = harness::fit_least_squares(ps, residuals, opts);
+    CHECK(out.held[0] == harness::kFitted);
+    CHECK(out.held[1] == harness::kFitted);
+    CHECK(out.values[0] + out.values[1] == Approx(20).epsilon(1e-3));
+    CHECK(out.values[0] == Approx(10).epsilon(0.02));
+    CHECK(out.values[1] == Approx(10).epsilon(0.02));
+    REQUIRE(out.combined.size() == 1);
+    CHECK(out.combined[0] == std::vector<int>{0, 1});
+    CHECK(out.combined_condition[0] > 1000);
+    // Without the check the split is wherever the steps stopped: p took most of the change.
+    opts.max_condition = 0;
+    const auto raw = harness::fit_least_squares(ps, residuals, opts);
+    CHECK(raw.combined.empty());
+    CHECK(raw.values[0] + raw.values[1] == Approx(20).epsilon(1e-3));
+    CHECK(std::abs(raw.values[0] - raw.values[1]) > 1);
 }
 
 TEST_CASE("timing_fit_parameter: the bounds physics gives", "[harness][calibrate]") {

@@ -8,8 +8,11 @@
 // with a weak prior pulling each parameter toward its table value (so a direction the data cannot
 // see, e.g. two latencies that always add up, is split as the table splits it, not at random),
 // clamps the step to the parameter's physical bounds and rounds cycle counts. Parameters the
-// observations cannot tell apart from others (their effects point the same way) are held at their
-// start values and reported (FitOptions::separable_fraction). A step is kept when
+// observations cannot tell apart from others (their effects point the same way:
+// FitOptions::separable_fraction) are one combined degree of freedom with the more influential
+// one: held at their start values and reported; fitted parameters that turn out collinear at the
+// fitted values (FitOptions::max_condition) are reported as one too, and keep the table's split
+// along what the observations cannot see. A step is kept when
 // the cost falls; otherwise the damping grows and the step shrinks.
 //
 // Which parameters and which bounds: timing_fit_parameter (the bounds' reasons are there).
@@ -57,6 +60,16 @@ struct FitOptions {
     /// of its size outside what the parameters that move them more already do (at the start);
     /// the others are held at their start values (FitOutcome::held).
     double separable_fraction = 0.05;
+    /// After the fit, the fitted parameters' effects at the fitted values (Jacobian columns scaled
+    /// to unit length) are checked for collinearity: each direction whose singular value is below
+    /// the largest over this is one the observations do not see, and the parameters that make it
+    /// up are one combined degree of freedom (FitOutcome::combined). 1000: a direction that moves
+    /// the observations a thousandth of what the best-seen one does (a pair of columns whose
+    /// cosine is above 0.999998) is not seen in practice; a fit of traces with a few cycles of
+    /// noise does determine directions far weaker than the best (conditions of 10-30 are fitted
+    /// back exactly). Their values lose the component along it (the table's split is kept there);
+    /// only the combination the observations see is fitted. 0: no check.
+    double max_condition = 1000;
 };
 
 /// FitOutcome::held: fitted, or held because nothing moved with it; other values are the index
@@ -67,7 +80,16 @@ inline constexpr int kNoEffect = -1;
 struct FitOutcome {
     std::vector<double> values; ///< per parameter, within its bounds, integers where integer
     std::vector<double> residuals; ///< at `values`
-    std::vector<int> held; ///< per parameter: kFitted, kNoEffect or the index it moves like
+    /// per parameter: kFitted, kNoEffect or the index of the fitted parameter it is one combined
+    /// degree of freedom with (it moves the observations as that one does)
+    std::vector<int> held;
+    /// per parameter held with another: the condition number of the two (infinite when its effect
+    /// lies in the span of the fitted ones'); 0 otherwise
+    std::vector<double> condition;
+    /// Groups of fitted parameters (indices) that are one combined degree of freedom at the fitted
+    /// values (FitOptions::max_condition), with each group's condition number.
+    std::vector<std::vector<int>> combined;
+    std::vector<double> combined_condition;
     int iterations = 0;
     int evaluations = 0; ///< calls of the residual function
 };

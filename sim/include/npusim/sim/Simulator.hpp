@@ -5,6 +5,7 @@
 // process can simulate any number of designs.
 #include "npusim/model/Netlist.hpp"
 #include "npusim/model/TimingParams.hpp"
+#include "npusim/sim/CriticalPath.hpp"
 #include "npusim/sim/TraceSink.hpp"
 
 #include <cstddef>
@@ -173,6 +174,9 @@ struct SimResult {
     std::uint64_t scheduler_activations = 0;
     std::vector<std::string> warnings; ///< e.g. tasks still pending at the end
     std::vector<InvocationResult> invocations; ///< one per run of the runtime sequence
+    /// The run's critical path (CriticalPath): the chain of work and waits that ended the run, its
+    /// cycles by the timing parameter or cost model that priced them; they add up to `cycles`.
+    CriticalPath critical_path;
 };
 
 /// Simulate `net` with `host` tensors (one per netlist host tensor, sized exactly).
