@@ -12,17 +12,16 @@
 // and output YCXC8 [y][c/8][x][8], weights OIYXI8O8 [co/8][ci/8][ci%8][co%8].
 // Inputs as test.py draws them: activations integers in [1, 20), weights in [50, 80).
 // Golden (independent of the kernel's layout walk): the convolution in NCHW / OIHW order, each sum
-// shifted by scale rounding half up (conv2dk1_i8.cc's arithmetic), saturated to int8, then laid out
+// shifted by scale rounding ties away from zero (conv2dk1_i8.cc's vector kernel: symmetric_inf),
+// saturated to int8 (test.py's inputs make every sum positive, where that is rounding half up), then laid out
 // as YCXC8; exact. test.py's own check (torch Conv2d x 7.6294e-6, rounded to steps of 0.0078,
 // atol 2 x 0.0078) is checked against the same output in tests/examples/Conv2d_test.cpp.
-// Kernels: the reference conv2dk1_i8 (kernels_ref/conv2d.hpp) or, with KernelSet::aie, the AIE-API
-// source (kernels_ref/aie/conv2dk1_i8.cc, aie::mmul<4, 8, 8, int8, int8>).
-#include "npusim/kernels/conv2d.hpp"
+// Kernels: the built-in library's conv2dk1_i8 (harness/KernelLibraryConv.hpp): the reference
+// (kernels_ref/conv2d.hpp) or, with KernelSet::aie, the AIE-API source (kernels_ref/aie/conv2dk1_i8.cc,
+// aie::mmul<4, 8, 8, int8, int8>).
 #include "Design.hpp"
-#include "npusim/harness/AieKernel.hpp"
+#include "npusim/harness/KernelLibraryConv.hpp"
 #include "npusim/model/Error.hpp"
-
-#include <npusim/aie_kernels.hpp>
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -40,7 +39,7 @@ DesignSpec make_conv2d() {
                 {"height", 32, "rows (even, at least 2: the mem tile moves 2 rows per object)"},
                 {"in_channels", 64, "input channels (a multiple of 8)"},
                 {"out_channels", 64, "output channels (a multiple of 8)"},
-                {"scale", 10, "right shift of each sum, rounding half up (0..31)"}};
+                {"scale", 10, "right shift of each sum, rounding ties away from zero (0..31)"}};
     s.devices = every_device();
     s.kernel_sets = {KernelSet::reference, KernelSet::aie};
     s.build = [](const model::DeviceSpec& dev, const Params& p, const BuildOptions& o) {
@@ -66,15 +65,7 @@ DesignSpec make_conv2d() {
         const auto wts_ty = tensor<std::int8_t>({ci * co});
         const auto out_ty = tensor<std::int8_t>({w * co}), buf_out_ty = tensor<std::int8_t>({2 * w * co});
         const auto tensor_in_ty = tensor<std::int8_t>({w * h * ci}), tensor_out_ty = tensor<std::int8_t>({w * h * co});
-        const auto i32 = scalar<std::int32_t>();
-        const std::vector<ArgType> types{act_ty, wts_ty, out_ty, i32, i32, i32, i32};
-        auto cost = [](std::span<const KernelArg> a) {
-            return kernels::conv2dk1_i8_cycles(static_cast<std::int32_t>(a[3].ivalue),
-                                               static_cast<std::int32_t>(a[4].ivalue),
-                                               static_cast<std::int32_t>(a[5].ivalue));
-        };
-        Kernel conv = o.kernels == KernelSet::aie ? aie_kernel("conv2dk1_i8", &aie_kernels::conv2dk1_i8, types, cost)
-                                                  : Kernel("conv2dk1_i8", &kernels::conv2dk1_i8, types, cost);
+        Kernel conv = harness::iron_kernels::conv2dk1_i8(w, ci, co, o.kernels);
 
         ObjectFifo act_l3l2(buf_in_ty, "inOF_act_L3L2");
         ObjectFifo act_l2 = act_l3l2.cons().forward({.obj_type = act_ty, .name = "act_L2_02"});
@@ -131,7 +122,9 @@ DesignSpec make_conv2d() {
                     for (std::int64_t x = 0; x < w; ++x) {
                         std::int64_t sum = 0;
                         for (std::int64_t ic = 0; ic < ci; ++ic) sum += in_at(ic, y, x) * w_at(oc, ic);
-                        const std::int64_t r = scale > 0 ? (sum + (std::int64_t{1} << (scale - 1))) >> scale : sum;
+                        const std::int64_t mag = sum < 0 ? -sum : sum; // ties away from zero
+                        const std::int64_t m = scale > 0 ? (mag + (std::int64_t{1} << (scale - 1))) >> scale : mag;
+                        const std::int64_t r = sum < 0 ? -m : m;
                         out[static_cast<std::size_t>(((y * (co / 8) + oc / 8) * w + x) * 8 + oc % 8)] =
                             static_cast<std::int8_t>(std::clamp<std::int64_t>(r, -128, 127));
                     }

@@ -1,6 +1,7 @@
 // Kernels named by their compiled symbol, `Kernel("name", "file.o", arg_types)` in an IRON design:
 // npusim runs no core objects, so a symbol of an upstream kernel that npusim's library implements
-// is bound here to the reference kernel and cost model the C++ twin of that design binds. The
+// is bound here to the reference kernel and cost model the C++ twin of that design binds (for
+// conv2dk1_i8 and the cascade kernels: the harness kernel library's factories, their one home). The
 // kernels' compile-time sizes (upstream's -DDIM_m / -DDIM_n, the template N) are read from the
 // argument types the design declares, which is where IRON's user writes them too.
 //   row_wise_bias_add_f32_f32(in f32[m*n], bias f32[n], out f32[m*n])           E9, RowWiseBiasAdd
@@ -15,13 +16,14 @@
 
 #include "npusim/frontend/CascadeFlow.hpp"
 #include "npusim/frontend/Kernel.hpp"
+#include "npusim/harness/KernelLibraryConv.hpp"
 #include "npusim/harness/KernelLibraryLinalg.hpp"
-#include "npusim/kernels/cascade_matmul.hpp"
-#include "npusim/kernels/conv2d.hpp"
+#include "npusim/harness/KernelLibraryMatvec.hpp"
 #include "npusim/kernels/rms_norm.hpp"
 #include "npusim/kernels/row_wise_bias_add.hpp"
 #include "npusim/kernels/scale_shift.hpp"
 
+#include <cmath>
 #include <optional>
 
 namespace npusim::python {
@@ -61,13 +63,16 @@ std::optional<Kernel> row_wise_bias_add(const std::vector<ArgType>& types) {
                   {sizeof(float), sizeof(float), sizeof(float)});
 }
 
+// The library's conv2dk1_i8 (harness/KernelLibraryConv.hpp, the kernel the C++ twin binds); its sizes
+// from the declared tiles: W*Ci, Ci*Co and W*Co elements give Ci = sqrt(W*Ci * Ci*Co / (W*Co)).
 std::optional<Kernel> conv2dk1_i8(const std::vector<ArgType>& types) {
     if (types.size() != 7 || !all_of_dtype(types, 3, DType::i8) || !scalars_from(types, 3)) return std::nullopt;
-    return Kernel("conv2dk1_i8", &kernels::conv2dk1_i8, types, [](std::span<const KernelArg> a) {
-        return kernels::conv2dk1_i8_cycles(static_cast<std::int32_t>(a[3].ivalue),
-                                           static_cast<std::int32_t>(a[4].ivalue),
-                                           static_cast<std::int32_t>(a[5].ivalue));
-    });
+    const std::int64_t wci = types[0].elements, cico = types[1].elements, wco = types[2].elements;
+    if (wci <= 0 || cico <= 0 || wco <= 0 || (wci * cico) % wco != 0) return std::nullopt;
+    const std::int64_t sq = (wci * cico) / wco;
+    std::int64_t ci = static_cast<std::int64_t>(std::sqrt(static_cast<double>(sq)) + 0.5);
+    if (ci <= 0 || ci * ci != sq || wci % ci != 0 || cico % ci != 0) return std::nullopt;
+    return harness::iron_kernels::conv2dk1_i8(wci / ci, ci, cico / ci);
 }
 
 std::optional<Kernel> eltwise_mul_add_bf16(const std::vector<ArgType>& types) {
@@ -102,40 +107,6 @@ std::optional<std::pair<std::int64_t, std::int64_t>> matrix_dims(const ArgType& 
     return std::pair{t.tensor.shape[0], t.tensor.shape[1]};
 }
 
-// The cascade kernels as the C++ twin binds its reference build (examples/src/MatmulCascade.cpp):
-// the kernels_ref templates with the running core's cascade_get / cascade_put, the [est] cost
-// m * k * n and the scalar unit's work; the block sizes are compiled in (cascade_mm.cc's DIM_*).
-template <typename TOut>
-Kernel cascade_role(const std::string& role, const std::string& name, const std::vector<ArgType>& types,
-                    std::int64_t m, std::int64_t k, std::int64_t n) {
-    const int M = static_cast<int>(m), K = static_cast<int>(k), N = static_cast<int>(n);
-    Kernel::Invoker inv;
-    if (role == "get_only")
-        inv = [=](std::span<const KernelArg> x) {
-            kernels::cascade_matmul_get_only<std::int16_t, TOut>(reinterpret_cast<const std::int16_t*>(x[0].data),
-                                                                 reinterpret_cast<const std::int16_t*>(x[1].data),
-                                                                 reinterpret_cast<TOut*>(x[2].data), M, K, N,
-                                                                 &iron::cascade_get);
-        };
-    else if (role == "put_only")
-        inv = [=](std::span<const KernelArg> x) {
-            kernels::cascade_matmul_put_only<std::int16_t, TOut>(reinterpret_cast<const std::int16_t*>(x[0].data),
-                                                                 reinterpret_cast<const std::int16_t*>(x[1].data), M,
-                                                                 K, N, &iron::cascade_put);
-        };
-    else
-        inv = [=](std::span<const KernelArg> x) {
-            kernels::cascade_matmul_put_get<std::int16_t, TOut>(reinterpret_cast<const std::int16_t*>(x[0].data),
-                                                                reinterpret_cast<const std::int16_t*>(x[1].data), M, K,
-                                                                N, &iron::cascade_get, &iron::cascade_put);
-        };
-    Kernel kernel(name, std::move(inv), types,
-                  [=](std::span<const KernelArg>) { return kernels::cascade_matmul_cycles(M, K, N); });
-    const auto macs = static_cast<std::uint64_t>(M) * static_cast<std::uint64_t>(K) * static_cast<std::uint64_t>(N);
-    kernel.with_work([macs](std::span<const KernelArg>) { return model::KernelWork{macs, 1.0}; });
-    return kernel;
-}
-
 std::optional<Kernel> cascade_kernel(const std::string& name, const std::vector<ArgType>& types) {
     const std::string prefix = "matmul_scalar_cascade_";
     for (const char* out_name : {"i32", "i16"}) {
@@ -152,8 +123,10 @@ std::optional<Kernel> cascade_kernel(const std::string& name, const std::vector<
             if (!a || !b || !c || types[0].dtype != DType::i16 || types[1].dtype != DType::i16 ||
                 types[2].dtype != out || a->second != b->first || a->first != c->first || b->second != c->second)
                 return std::nullopt;
-            return out == DType::i32 ? cascade_role<std::int32_t>(role, name, types, a->first, a->second, b->second)
-                                     : cascade_role<std::int16_t>(role, name, types, a->first, a->second, b->second);
+            // the library's cascade_mm kernels (harness/KernelLibraryMatvec.hpp), as the C++ twin binds
+            auto ks = harness::iron_kernels::cascade_mm(a->first, a->second, b->second, DType::i16, out);
+            const std::string r = role;
+            return r == "get_only" ? ks.get_only : r == "put_only" ? ks.put_only : ks.put_get;
         }
     }
     return std::nullopt;

@@ -1,12 +1,12 @@
 // Workers for Python: the recorded-body builder the tracer fills, the worker made from a
-// recording, and kernels (npusim's kernel library, kernels by symbol name, ExternalFunction).
+// recording, and kernels by symbol name (ExternalFunction); the library's factories are
+// BindKernelLibrary.cpp.
 #include "Bindings.hpp"
 #include "ExternalBuilds.hpp"
 
 #include "npusim/frontend/RecordedBody.hpp"
 #include "npusim/frontend/CascadeFlow.hpp"
 #include "npusim/harness/KernelCompiler.hpp"
-#include "npusim/harness/KernelLibrary.hpp"
 #include "npusim/model/Error.hpp"
 
 namespace npusim::python {
@@ -36,31 +36,6 @@ std::vector<iron::ArgType> arg_types(const py::list& types) {
             out.emplace_back(t.cast<iron::ScalarType>());
     }
     return out;
-}
-
-iron::Kernel library_kernel(const std::string& name, std::int64_t tile_size, const std::string& dtype, bool vectorized,
-                            const std::string& arch) {
-    namespace k = harness::iron_kernels;
-    const DType t = dtype_from_name(dtype);
-    const auto ks = harness::KernelSet::reference;
-    if (name == "passthrough") return k::passthrough(tile_size, t, ks);
-    if (name == "scale") return k::scale(tile_size, t, vectorized, ks);
-    if (name == "add") return k::add(tile_size, t, vectorized, ks);
-    if (name == "mul") return k::mul(tile_size, t, vectorized, ks);
-    if (name == "relu") return k::relu(tile_size, ks);
-    if (name == "reduce_add") return k::reduce_add(tile_size, t, vectorized, ks);
-    if (name == "reduce_min") return k::reduce_min(tile_size, t, vectorized, ks);
-    if (name == "reduce_max") return k::reduce_max(tile_size, t, vectorized, ks);
-    if (name == "compute_max") return k::compute_max(t, ks);
-    const auto a = arch == "aie2" ? model::Arch::AIE2 : model::Arch::AIE2P;
-    if (name == "bf16_exp") return k::bf16_exp(a, tile_size, ks);
-    if (name == "softmax") return k::softmax(a, tile_size, ks);
-    if (name == "gelu") return k::gelu(a, tile_size, ks);
-    if (name == "silu") return k::silu(a, tile_size, ks);
-    if (name == "swiglu") return k::swiglu(a, tile_size, ks);
-    PyErr_SetString(PyExc_NotImplementedError,
-                    ("aie.iron.kernels." + name + ": not in npusim's kernel library").c_str());
-    throw py::error_already_set();
 }
 
 } // namespace
@@ -142,9 +117,6 @@ void bind_workers(py::module_& m) {
         .def_property_readonly("name", &iron::Kernel::name)
         .def_property_readonly("arg_count", [](const iron::Kernel& k) { return k.arg_types().size(); })
         .def("arg_type", [](const iron::Kernel& k, std::size_t i) { return k.arg_types().at(i).str(); });
-    m.def("library_kernel", &library_kernel, py::arg("name"), py::arg("tile_size"), py::arg("dtype"),
-          py::arg("vectorized") = true, py::arg("arch") = "aie2p",
-          "A kernel of npusim's library (aie.iron.kernels.<name>), bound to the reference kernels.");
     m.def(
         "external_function",
         [](const std::string& name, const py::list& types, std::optional<std::string> source_file,

@@ -22,8 +22,8 @@ void bind_taplib(py::module_& m);
 void bind_low_level(py::module_& m);
 /// npusim.bfloat16's numpy type (BFloat16Dtype.cpp); used where ml_dtypes is not installed.
 void bind_bfloat16(py::module_& m);
-void bind_matmul(py::module_& m);
-void bind_vision(py::module_& m);
+/// aie.iron.kernels' factories, resolved through the harness kernel library (BindKernelLibrary.cpp).
+void bind_kernel_library(py::module_& m);
 /// Kernel("symbol", "x.o", types): upstream kernel symbols npusim's library implements.
 void bind_kernel_symbols(py::module_& m);
 /// aie.dialects.aiex's register-level sequence operations (frontend/RawSequence.hpp).

@@ -15,6 +15,8 @@ struct BuildFacts {
     bool aie2p = false; ///< built for AIE2P (the aie2p/ sources' numerics differ from aie2/'s)
     int dim_m = 0, dim_k = 0, dim_n = 0; ///< -DDIM_M/K/N, 0 when not given (mm.cc's default 64, mv.cc's 32)
     std::string source; ///< the source's file name (entry names repeat across sources: softmax_bf16)
+    /// Connects the library's cascade (put_mcd / get_scd) to these hooks until the next reset.
+    std::function<void(void (*put)(const void* word64), void (*get)(void* word64))> connect_cascade;
 };
 
 /// One entry point this tool can drive: calls it (the dlsym'd address) and returns the first
@@ -24,8 +26,12 @@ struct Entry {
     std::function<std::string(void*)> run;
 };
 
-/// mm.cc's integer matmuls and zero fills (KernelDriversMm.cpp).
+/// mm.cc's integer matmuls and zero fills, mv.cc's matvecs (KernelDriversMm.cpp).
 void add_mm_kernels(std::vector<Entry>& out, const BuildFacts& facts);
+
+/// cascade_mm.cc's integer cascade kernels and conv2dk1_i8.cc's vector 1x1 convolution
+/// (KernelDriversConv.cpp).
+void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 
 /// The ML kernels (KernelDriversMl.cpp): bf16_exp, softmax, silu, gelu, swiglu, rms_norm, against
 /// npusim's plain C++ reference kernels (kernels_ref/src) for the build's generation.

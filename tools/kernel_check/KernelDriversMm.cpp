@@ -6,11 +6,13 @@
 // in the blocked layout of their mmul shape (r, s, t) (the combos(X) table: AIE2 i8 4x8x8, i16 4x4x4;
 // AIE2P i8 8x8x8, i16 4x4x8); the scalar ones are row-major, the reference's 1x1x1 blocks. The bf16
 // combos are not driven: the reference sums in k order, the mmul unit in its own. mv.cc (aie2/mv.cc):
-// matvec_scalar_i16_i32 (row-major A, 32-bit sums that wrap) and its zero fills; its vectorized
-// matvec is not driven.
+// matvec_scalar_i16_i32 (row-major A) and matvec_vectorized_i16_i32 (A transposed at 32-bit-word
+// granularity, mv.cc:44-53), 32-bit sums that wrap, against npusim's reference (kernels_ref/src/
+// matvec.cpp), and its zero fills.
 #include "KernelDrivers.hpp"
 
 #include "npusim/kernels/matmul.hpp"
+#include "npusim/kernels/matvec.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -81,23 +83,19 @@ void add_mm_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
         f.dim_m = f.dim_m ? f.dim_m : 32;
         f.dim_k = f.dim_k ? f.dim_k : 32;
         f.dim_n = 1;
-        out.push_back({"matvec_scalar_i16_i32", [f](void* fn) { // matvec_scalar: row-major A (mv.cc:24-34)
-                           const auto a = mm_ints<std::int16_t>(static_cast<std::size_t>(f.dim_m) * f.dim_k, 35);
-                           const auto b = mm_ints<std::int16_t>(static_cast<std::size_t>(f.dim_k), 36);
-                           auto c = mm_ints<std::int32_t>(static_cast<std::size_t>(f.dim_m), 37);
-                           auto want = c;
-                           reinterpret_cast<void (*)(std::int16_t*, std::int16_t*, std::int32_t*)>(fn)(
-                               const_cast<std::int16_t*>(a.data()), const_cast<std::int16_t*>(b.data()), c.data());
-                           for (int row = 0; row < f.dim_m; ++row) { // 32-bit sums that wrap
-                               std::uint32_t sum = 0;
-                               for (int i = 0; i < f.dim_k; ++i)
-                                   sum += static_cast<std::uint32_t>(a[static_cast<std::size_t>(row * f.dim_k + i)] *
-                                                                     b[static_cast<std::size_t>(i)]);
-                               want[static_cast<std::size_t>(row)] = static_cast<std::int32_t>(
-                                   static_cast<std::uint32_t>(want[static_cast<std::size_t>(row)]) + sum);
-                           }
-                           return mm_compare(c, want);
-                       }});
+        for (const bool vec : {false, true})
+            out.push_back({vec ? "matvec_vectorized_i16_i32" : "matvec_scalar_i16_i32", [f, vec](void* fn) {
+                               const auto a = mm_ints<std::int16_t>(static_cast<std::size_t>(f.dim_m) * f.dim_k, 35);
+                               const auto b = mm_ints<std::int16_t>(static_cast<std::size_t>(f.dim_k), 36);
+                               auto c = mm_ints<std::int32_t>(static_cast<std::size_t>(f.dim_m), 37);
+                               auto want = c;
+                               reinterpret_cast<void (*)(std::int16_t*, std::int16_t*, std::int32_t*)>(fn)(
+                                   const_cast<std::int16_t*>(a.data()), const_cast<std::int16_t*>(b.data()), c.data());
+                               kernels::matvec_i16_i32(a.data(), b.data(), want.data(), f.dim_m, f.dim_k,
+                                                       vec ? kernels::MatvecLayout::word_transposed
+                                                           : kernels::MatvecLayout::row_major);
+                               return mm_compare(c, want);
+                           }});
         for (const char* name : {"zero_vectorized_i32", "zero_scalar_i32"})
             out.push_back({name, [f](void* fn) {
                                auto c = mm_ints<std::int32_t>(static_cast<std::size_t>(f.dim_m), 38);

@@ -1,6 +1,9 @@
 """aie.iron.kernels: the built-in kernel factories with IRON's signatures (mlir-aie python/iron/kernels/
-at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm, vision.py), bound to npusim's kernel
-library. The activations pick the current device's generation, as IRON's _detect_arch does; a
+at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm, vision.py, conv.py
+conv2dk1, conv2dk1_i8, conv2dk1_skip,
+conv2dk1_skip_init, bn_conv2dk1_relu, bn_conv2dk1_i8,
+bn_conv2dk1_skip), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
+the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
 factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
 
@@ -124,31 +127,111 @@ class _NativeKernel(_KernelBase):
 
 def mm(dim_m=64, dim_k=64, dim_n=64, input_dtype=np.int16, output_dtype=np.int16, b_col_maj=False, c_col_maj=False,
        use_chess=False, emulate_bf16_mmul_with_bfp16=False, vectorized=True, **_):
-    """IRON kernels.mm: C += A.B on m x k and k x n blocks in the mmul-blocked layout (mm.cc), with
-    `.zero` (its zero-fill kernel) and `.mac_dims` (r, s, t): npusim's matmul kernel and cost model,
-    the ones `npusim run matmul_*` binds."""
+    """IRON kernels.mm (linalg.py): C += A.B on m x k and k x n blocks in the mmul-blocked layout (mm.cc),
+    with `.zero` (its zero-fill kernel) and `.mac_dims` (r, s, t): the harness library's mm, the
+    kernels the C++ matmul designs bind."""
     loc = where()
-    for flag, given in (("b_col_maj", b_col_maj), ("c_col_maj", c_col_maj),
-                        ("emulate_bf16_mmul_with_bfp16", emulate_bf16_mmul_with_bfp16), ("vectorized=False", not vectorized)):
-        if given:
-            raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.iron.kernels.mm({flag}) is not supported by npusim")
+    if emulate_bf16_mmul_with_bfp16:
+        raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.iron.kernels.mm(emulate_bf16_mmul_with_bfp16) is not "
+                                  "supported by npusim")
     with _Located(loc):
-        mmk, zero, dims = _npusim.matmul_kernels(int(dim_m), int(dim_k), int(dim_n), dtype_name(input_dtype),
-                                                 dtype_name(output_dtype), _arch())
+        mmk, zero, dims = _npusim.mm_kernels(int(dim_m), int(dim_k), int(dim_n), dtype_name(input_dtype),
+                                             dtype_name(output_dtype), bool(vectorized), bool(b_col_maj),
+                                             bool(c_col_maj), _arch())
     k = _NativeKernel(mmk)
     k.zero = _NativeKernel(zero)
     k.mac_dims = tuple(dims)
     return k
 
 
+def mv(dim_m=32, dim_k=32, input_dtype=np.int16, output_dtype=np.int32, vectorized=True, use_chess=False, **_):
+    """IRON kernels.mv (linalg.py): c += A * b, int16 -> int32, with `.zero`. The vectorized kernel
+    reads A transposed at 32-bit-word granularity, as mv.cc does; the scalar one row-major."""
+    with _Located(where()):
+        mvk, zero = _npusim.mv_kernels(int(dim_m), int(dim_k), dtype_name(input_dtype), dtype_name(output_dtype),
+                                       bool(vectorized))
+    k = _NativeKernel(mvk)
+    k.zero = _NativeKernel(zero)
+    return k
+
+
+def cascade_mm(dim_m=64, dim_k=64, dim_n=64, input_dtype=np.int16, output_dtype=np.int16, use_chess=False, **_):
+    """IRON kernels.cascade_mm (linalg.py): the get_only kernel, with `.get_only`, `.put_only`,
+    `.put_get`, `.zero` and `.mac_dims` (1, 1, 1): the scalar kernels read row-major blocks."""
+    with _Located(where()):
+        get_only, put_only, put_get, zero = _npusim.cascade_mm_kernels(int(dim_m), int(dim_k), int(dim_n),
+                                                                       dtype_name(input_dtype),
+                                                                       dtype_name(output_dtype))
+    k = _NativeKernel(get_only)
+    k.get_only = k
+    k.put_only = _NativeKernel(put_only)
+    k.put_get = _NativeKernel(put_get)
+    k.zero = _NativeKernel(zero)
+    k.mac_dims = (1, 1, 1)
+    return k
+
+
+def conv2dk1_i8(input_width=32, input_channels=64, output_channels=64, **_):
+    """IRON kernels.conv2dk1_i8 (conv.py): a 1x1 convolution of one image row, int8 in, weights and out."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("conv2dk1_i8", int(input_width), int(input_channels),
+                                                 int(output_channels)))
+
+
+def conv2dk1(input_width=32, input_channels=64, output_channels=64, act_dtype=np.int8, **_):
+    """IRON kernels.conv2dk1 (conv.py): a 1x1 convolution of one image row, int8 or uint8 activations,
+    uint8 output (conv2dk1_i8 / conv2dk1_ui8 of aie2/conv2dk1.cc)."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("conv2dk1", int(input_width), int(input_channels),
+                                                 int(output_channels), dtype_name(act_dtype)))
+
+
+def conv2dk1_skip(input_width=32, input_channels=64, output_channels=64, act_dtype=np.int8, **_):
+    """IRON kernels.conv2dk1_skip (conv.py): a 1x1 convolution of two uint8 channel halves plus a skip
+    input (int8 or uint8), uint8 output (conv2dk1_skip_i8 / conv2dk1_skip_ui8 of aie2/conv2dk1_skip.cc)."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("conv2dk1_skip", int(input_width), int(input_channels),
+                                                 int(output_channels), dtype_name(act_dtype)))
+
+
+def conv2dk1_skip_init(input_width=32, input_channels=64, output_channels=64, act_dtype=np.int8,
+                       skip_input_channels=None, **_):
+    """IRON kernels.conv2dk1_skip_init (conv.py): conv2dk1_skip with a 1x1 projection of the int8 skip
+    input (its weights after the main ones); conv2dk1_skip_init_i8 of aie2/conv2dk1_skip_init.cc."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("conv2dk1_skip_init", int(input_width), int(input_channels),
+                                                 int(output_channels), dtype_name(act_dtype),
+                                                 -1 if skip_input_channels is None else int(skip_input_channels)))
+
+
+def bn_conv2dk1_relu(input_width=32, input_channels=64, output_channels=64, **_):
+    """IRON kernels.bn_conv2dk1_relu (conv.py): conv2dk1_relu_i8_ui8 of bottleneck/bn_conv2dk1_relu.cc
+    (-DREGULAR -DINT8_ACT): int8 in, uint8 out, the shifted sums rounded to even."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("bn_conv2dk1_relu", int(input_width), int(input_channels),
+                                                 int(output_channels)))
+
+
+def bn_conv2dk1_i8(input_width=32, input_channels=64, output_channels=64, **_):
+    """IRON kernels.bn_conv2dk1_i8 (conv.py): conv2dk1_ui8_i8 of bottleneck/bn_conv2dk1_i8.cc (-DREGULAR
+    -DSCALAR): uint8 in, int8 out, the shifted sums rounded to even."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("bn_conv2dk1_i8", int(input_width), int(input_channels),
+                                                 int(output_channels)))
+
+
+def bn_conv2dk1_skip(input_width=32, input_channels=64, output_channels=64, skip_dtype=np.uint8, **_):
+    """IRON kernels.bn_conv2dk1_skip (conv.py): conv2dk1_skip_ui8_ui8_i8 / conv2dk1_skip_ui8_i8_i8 of
+    bottleneck/bn_conv2dk1_skip.cc (-DREGULAR -DSCALAR): uint8 in, a skip added, int8 out, to even."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv_kernel("bn_conv2dk1_skip", int(input_width), int(input_channels),
+                                                 int(output_channels), dtype_name(skip_dtype)))
+
+
 class _VisionKernel(_NativeKernel):
     def __init__(self, kind, line_width, dtype=np.uint8):
-        loc = where()
-        if np.dtype(dtype) != np.uint8:
-            raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.iron.kernels.{kind}(dtype={np.dtype(dtype).name}) is "
-                                      "not supported by npusim (uint8 lines only)")
-        with _Located(loc):
-            super().__init__(_npusim.vision_kernel(kind, int(line_width)))
+        with _Located(where()):
+            super().__init__(_npusim.vision_kernel(kind, int(line_width), dtype_name(dtype)))
 
 
 # IRON's vision factories (python/iron/kernels/vision.py): one line of `line_width` pixels a call.
@@ -185,7 +268,7 @@ def bitwise_and(line_width=1920, dtype=np.uint8, use_chess=False, **_):
 
 
 def __getattr__(name):
-    # An IRON kernel factory npusim's library lacks (mv, conv2dk1, ...): a clear error naming it,
+    # An IRON kernel factory npusim's library lacks (conv2dk3, bn_conv2dk3, ...): a clear error naming it,
     # also for `from aie.iron.kernels import X`, never an AttributeError without the reason.
     if name.startswith("__"):
         raise AttributeError(name)

@@ -3,7 +3,9 @@
 #include "Designs.hpp"
 
 #include "npusim/harness/KernelLibrary.hpp"
+#include "npusim/harness/KernelLibraryConv.hpp"
 #include "npusim/harness/KernelLibraryLinalg.hpp"
+#include "npusim/harness/KernelLibraryMatvec.hpp"
 #include "npusim/harness/KernelLibraryVision.hpp"
 
 namespace npusim::errcat {
@@ -11,7 +13,7 @@ namespace npusim::errcat {
 void add_kernel_library(Catalog& c) {
     c.component("Harness: the built-in kernel library",
                 "IRON aie.iron.kernels factories (`harness/src/KernelLibrary.cpp`, `KernelLibraryLinalg.cpp`, "
-                "`KernelLibraryVision.cpp`); the texts are upstream's "
+                "`KernelLibraryMatvec.cpp`, `KernelLibraryConv.cpp`, `KernelLibraryVision.cpp`); the texts are upstream's "
                 "ValueErrors, the dtype written as npusim names it.");
     c.site("harness/src/KernelLibrary.cpp");
     NPUSIM_ERROR(c, "kernels.fixed_tile", kDesign,
@@ -48,6 +50,52 @@ void add_kernel_library(Catalog& c) {
                  "mm(): dim_m=12, dim_k=64, dim_n=64 must be multiples of 8, 4 and 8 (2 x 4x4x4 mmul blocks per step "
                  "of mm.cc's loop)",
                  harness::iron_kernels::mm(model::Arch::AIE2, 12, 64, 64, DType::i16, DType::i16));
+    c.site("harness/src/KernelLibraryMatvec.cpp");
+    NPUSIM_ERROR(c, "kernels.mv_dtypes", kDesign, "mv(): only (np.int16, np.int32) is supported, got (i8, i32)",
+                 harness::iron_kernels::mv(32, 32, DType::i8, DType::i32));
+    NPUSIM_ERROR(c, "kernels.mv_dims", kDesign,
+                 "mv(): dim_m=24 and dim_k=32 must be multiples of 16 and 8 for the vectorized kernel (mv.cc's "
+                 "static_asserts, r = 16, s = 8)",
+                 harness::iron_kernels::mv(24, 32));
+    NPUSIM_ERROR(c, "kernels.linalg_dim", kDesign, "cascade_mm(): dim_k=0 must be positive",
+                 harness::iron_kernels::cascade_mm(64, 0, 64));
+    NPUSIM_ERROR(c, "kernels.mv_zero_dims", kDesign, "mv(): dim_m=8 must be a multiple of 16 for zero_vectorized_i32",
+                 harness::iron_kernels::mv_zero(8));
+    NPUSIM_ERROR(c, "kernels.cascade_mm_dtypes", kDesign,
+                 "cascade_mm(): unsupported (input_dtype, output_dtype) = (i8, i32). Supported: i16->i16, i16->i32, "
+                 "bf16->bf16, bf16->f32",
+                 harness::iron_kernels::cascade_mm(64, 64, 64, DType::i8, DType::i32));
+    NPUSIM_ERROR(c, "kernels.cascade_mm_build", kDesign,
+                 "cascade_mm(): the bf16 -> f32 build is not in npusim's kernel library (i16 -> i16 and i16 -> i32 "
+                 "are)",
+                 harness::iron_kernels::cascade_mm(64, 64, 64, DType::bf16, DType::f32));
+    c.site("harness/src/KernelLibraryConv.cpp");
+    NPUSIM_ERROR(c, "kernels.conv_act_dtype", kDesign, "conv2dk1(): act_dtype must be np.int8 or np.uint8, got i16",
+                 harness::iron_kernels::conv2dk1(32, 64, 64, DType::i16));
+    NPUSIM_ERROR(c, "kernels.conv_skip_act_dtype", kDesign,
+                 "conv2dk1_skip(): act_dtype must be np.int8 or np.uint8, got f32",
+                 harness::iron_kernels::conv2dk1_skip(32, 64, 64, DType::f32));
+    NPUSIM_ERROR(c, "kernels.conv_skip_channels", kDesign,
+                 "conv2dk1_skip(): input_channels=24 must be a multiple of 16 (two halves of 8-channel groups)",
+                 harness::iron_kernels::conv2dk1_skip(32, 24, 64));
+    NPUSIM_ERROR(c, "kernels.bn_skip_dtype", kDesign, "bn_conv2dk1_skip(): skip_dtype must be np.uint8 or np.int8, got i16",
+                 harness::iron_kernels::bn_conv2dk1_skip(32, 64, 64, DType::i16));
+    NPUSIM_ERROR(c, "kernels.conv_skip_init_act_dtype", kDesign,
+                 "conv2dk1_skip_init(): act_dtype must be np.int8 or np.uint8, got i16",
+                 harness::iron_kernels::conv2dk1_skip_init(32, 64, 64, DType::i16));
+    NPUSIM_ERROR(c, "kernels.conv_skip_init_ui8", kDesign,
+                 "conv2dk1_skip_init(): act_dtype=uint8 builds conv2dk1_skip_init_ui8, whose body is commented out "
+                 "upstream (aie2/conv2dk1_skip_init.cc:912-919: it computes nothing); not in npusim's kernel library "
+                 "(int8 is)",
+                 harness::iron_kernels::conv2dk1_skip_init(32, 64, 64, DType::u8));
+    NPUSIM_ERROR(c, "kernels.conv_skip_init_channels", kDesign,
+                 "conv2dk1_skip_init(): input_channels=64 must be a multiple of 16 and skip_input_channels=12 a "
+                 "positive multiple of 8",
+                 harness::iron_kernels::conv2dk1_skip_init(32, 64, 64, DType::i8, 12));
+    NPUSIM_ERROR(c, "kernels.conv_shape", kDesign,
+                 "conv2dk1_i8(): input_channels=12 must be a positive multiple of 8 (the kernel works on 8-channel "
+                 "groups of 4 pixels)",
+                 harness::iron_kernels::conv2dk1_i8(32, 12, 64));
     c.site("harness/src/KernelLibraryVision.cpp");
     NPUSIM_ERROR(c, "kernels.vision_dtype", kDesign, "bitwiseOR: unsupported dtype f32. Use np.uint8, np.int16, or np.int32.",
                  harness::iron_kernels::bitwise_or(64, DType::f32));

@@ -536,8 +536,10 @@ TEST_CASE("aie conv2dk1_i8: 1x1 conv in YCXC8 / OIYXI8O8 layouts", "[aie_kernels
                         const std::int8_t w = wts[(oc / 8) * (CI / 8) * 64 + (ic / 8) * 64 + (ic % 8) * 8 + oc % 8];
                         sum += std::int64_t{a} * w;
                     }
-                    const std::int64_t rounded =
-                        c.scale > 0 ? shr(sum + (std::int64_t{1} << (c.scale - 1)), c.scale) : sum;
+                    // ties away from zero (symmetric_inf, as conv2dk1_i8.cc's vector kernel)
+                    const std::int64_t mag = sum < 0 ? -sum : sum;
+                    const std::int64_t rm = c.scale > 0 ? shr(mag + (std::int64_t{1} << (c.scale - 1)), c.scale) : mag;
+                    const std::int64_t rounded = sum < 0 ? -rm : rm;
                     if (c.scale > 0 && (sum & ((std::int64_t{1} << c.scale) - 1)) == (std::int64_t{1} << (c.scale - 1)))
                         ++ties;
                     INFO("case w" << c.width << " ci" << c.ci << " co" << c.co << " scale " << c.scale << " oc " << oc

@@ -177,10 +177,51 @@ void rgba2hueLine_vector(const std::uint8_t* rgba, std::uint8_t* hue, std::int32
 // ---- conv2dk1_i8 (ml/conv2d) -----------------------------------------------------------------------
 // 1x1 convolution of one image row. Layouts: input YCXC8 ([ci/8][x][8]), weights OIYXI8O8
 // ([co/8][ci/8][ci%8][co%8]), output YCXC8 ([co/8][x][8]).
-// out = sat_i8((sum_ci in * w + 2^(scale-1)) >> scale) (scale >= 1; scale 0: no rounding term).
+// out = sat_i8(sum_ci in * w >> scale, ties rounded away from zero) (scale 0: the sum, saturated).
 // width % 4 == 0, input_channels % 8 == 0, output_channels % 8 == 0.
 void conv2dk1_i8(const std::int8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
+
+// conv2dk1 (IRON kernels.conv2dk1): int8 / uint8 activations, uint8 output, rounded half up and
+// saturated to [0, 255]; same layouts and sizes.
+void conv2dk1_i8_u8(const std::int8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                    std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
+void conv2dk1_ui8_u8(const std::uint8_t* input, const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                     std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
+
+// conv2dk1_skip (IRON kernels.conv2dk1_skip): two uint8 halves of the input channels ([ci/16][x][8]
+// each), weights for all ci, int8 (-DINT8_ACT) or uint8 skip in the output layout; uint8 output.
+// sat_u8(((sat_i8(sum >> scale) + skip) >> skip_scale)), both shifts half up. width % 4 == 0, ci % 16 == 0.
+void conv2dk1_skip_i8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
+                      std::uint8_t* output, const std::int8_t* skip, std::int32_t width, std::int32_t input_channels,
+                      std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
+void conv2dk1_skip_ui8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
+                       std::uint8_t* output, const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
+                       std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
+
+// conv2dk1_skip_init (int8 skip): conv2dk1_skip_i8's convolution plus a 1x1 projection of the skip
+// input (its weights at weights + ci * co); npusim::kernels::conv2dk1_skip_init_u8.
+void conv2dk1_skip_init_i8(const std::uint8_t* input0, const std::uint8_t* input1, const std::int8_t* weights,
+                           std::uint8_t* output, const std::int8_t* skip, std::int32_t width,
+                           std::int32_t input_channels, std::int32_t output_channels, std::int32_t input_channels_skip,
+                           std::int32_t scale, std::int32_t skip_scale, std::int32_t scale_skip_conv);
+
+// The bottleneck 1x1 convolutions (IRON bn_conv2dk1_relu, bn_conv2dk1_i8): int8 -> uint8 and
+// uint8 -> int8, the shifted sums rounded to even and saturated (npusim::kernels::conv2dk1_even).
+void conv2dk1_relu_i8_ui8(const std::int8_t* input, const std::int8_t* weights, std::uint8_t* output,
+                          std::int32_t width, std::int32_t input_channels, std::int32_t output_channels,
+                          std::int32_t scale);
+void conv2dk1_ui8_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
+                     std::int32_t input_channels, std::int32_t output_channels, std::int32_t scale);
+
+// bn_conv2dk1_skip (-DREGULAR): uint8 input, int8 / uint8 skip, int8 output, both shifts to even
+// (npusim::kernels::conv2dk1_skip_even).
+void conv2dk1_skip_ui8_i8_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output,
+                             const std::int8_t* skip, std::int32_t width, std::int32_t input_channels,
+                             std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
+void conv2dk1_skip_ui8_ui8_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output,
+                              const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
+                              std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
 
 // ---- cascade_mm (basic/matrix_multiplication/cascade) ----------------------------------------------
 // Scalar m x k by k x n (row-major) partial products, one 512-bit cascade word per element of C
@@ -200,5 +241,13 @@ void cascade_mm_put_get_i16_i16(const std::int16_t* a, const std::int16_t* b, st
                                 std::int32_t n);
 void cascade_mm_get_only_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, std::int32_t m,
                                  std::int32_t k, std::int32_t n);
+
+// ---- matvec (IRON kernels.mv) -------------------------------------------------------------------------
+// c += A * b (int16 -> int32, 32-bit sums that wrap). matvec_vectorized: A word-transposed
+// (npusim::kernels::MatvecLayout::word_transposed), m % 16 == 0, k % 8 == 0; matvec_scalar: A row-major.
+void matvec_vectorized_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, std::int32_t m,
+                               std::int32_t k);
+void matvec_scalar_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, std::int32_t m,
+                           std::int32_t k);
 
 } // namespace npusim::aie_kernels

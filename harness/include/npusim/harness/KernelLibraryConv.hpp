@@ -1,0 +1,67 @@
+#pragma once
+// The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
+// IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
+// or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
+// (conv2dk3, conv2dk14 and the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8 and
+// bn_conv2dk1_skip) are not in npusim's library yet;
+// Python's aie.iron.kernels names them as missing.
+#include "npusim/frontend/Kernel.hpp"
+#include "npusim/harness/KernelSet.hpp"
+
+#include <cstdint>
+
+namespace npusim::harness::iron_kernels {
+
+/// conv.py conv2dk1_i8(input_width=32, input_channels=64, output_channels=64) (:145-166, built with
+/// -DINT8_ACT): conv2dk1_i8(in: i8[w*ci], wts: i8[ci*co], out: i8[w*co], width: i32, ci: i32, co: i32,
+/// scale: i32), one image row in the YCXC8 layout (kernels_ref/conv2d.hpp). The channels must be
+/// multiples of 8 and the width of 4 (the 8-channel layout and the 4 x 8 x 8 mmul of the vector
+/// kernel): a DesignError names the parameter otherwise.
+iron::Kernel conv2dk1_i8(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                         std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
+
+/// conv.py conv2dk1(input_width=32, input_channels=64, output_channels=64, act_dtype=int8) (:24-55):
+/// conv2dk1_i8 (-DINT8_ACT) or conv2dk1_ui8 (in: act[w*ci], wts: i8[ci*co], out: u8[w*co], width,
+/// ci, co, scale: i32) of aie2/conv2dk1.cc: kernels::conv2dk1_u8 (half up, saturated to [0, 255]).
+/// act_dtype other than int8 / uint8: conv.py's ValueError (_common.py:103-119).
+iron::Kernel conv2dk1(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                      std::int64_t output_channels = 64, DType act_dtype = DType::i8,
+                      KernelSet ks = KernelSet::reference);
+
+/// conv.py conv2dk1_skip(input_width=32, input_channels=64, output_channels=64, act_dtype=int8)
+/// (:98-134): conv2dk1_skip_i8 (int8 skip) or conv2dk1_skip_ui8 (uint8 skip) of aie2/conv2dk1_skip.cc:
+/// (in0: u8[w*ci/2], in1: u8[w*ci/2], wts: i8[ci*co], out: u8[w*co], skip: act[w*co], width, ci, co,
+/// scale, skip_scale: i32); kernels::conv2dk1_skip_u8. input_channels a multiple of 16.
+iron::Kernel conv2dk1_skip(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                           std::int64_t output_channels = 64, DType act_dtype = DType::i8,
+                           KernelSet ks = KernelSet::reference);
+
+/// conv.py conv2dk1_skip_init(input_width=32, input_channels=64, output_channels=64, act_dtype=int8,
+/// skip_input_channels=None) (:197-252): conv2dk1_skip_init_i8 of aie2/conv2dk1_skip_init.cc (in0, in1:
+/// u8[w*ci/2], wts: i8[(ci + cs)*co], out: u8[w*co], skip: i8[w*cs], width, ci, co, cs, scale,
+/// skip_scale, scale_skip_conv: i32); kernels::conv2dk1_skip_init_u8. skip_input_channels < 0 means
+/// None (= input_channels). act_dtype uint8 is refused: upstream's conv2dk1_skip_init_ui8 has its
+/// call commented out (conv2dk1_skip_init.cc:912-919) and computes nothing.
+iron::Kernel conv2dk1_skip_init(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                                std::int64_t output_channels = 64, DType act_dtype = DType::i8,
+                                std::int64_t skip_input_channels = -1, KernelSet ks = KernelSet::reference);
+
+/// conv.py bn_conv2dk1_relu(input_width=32, input_channels=64, output_channels=64) (:237-266, built
+/// -DREGULAR -DINT8_ACT): conv2dk1_relu_i8_ui8(in: i8[w*ci], wts: i8[ci*co], out: u8[w*co], width, ci,
+/// co, scale: i32) of aie2/bottleneck/bn_conv2dk1_relu.cc; bn_conv2dk1_i8(...) (:290-318, -DREGULAR
+/// -DSCALAR): conv2dk1_ui8_i8(in: u8[w*ci], wts, out: i8[w*co], ...) of bn_conv2dk1_i8.cc.
+/// kernels::conv2dk1_even (ties to even); [est] scalar cost (kernels::conv2dk1_scalar_cycles).
+iron::Kernel bn_conv2dk1_relu(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                              std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
+iron::Kernel bn_conv2dk1_i8(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                            std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
+
+/// conv.py bn_conv2dk1_skip(input_width=32, input_channels=64, output_channels=64, skip_dtype=uint8)
+/// (:319-362, -DREGULAR -DSCALAR [-DUNSIGNED_SKIP]): conv2dk1_skip_ui8_ui8_i8 (uint8 skip) or
+/// conv2dk1_skip_ui8_i8_i8 (int8 skip) of bn_conv2dk1_skip.cc (in: u8[w*ci], wts: i8[ci*co], out:
+/// i8[w*co], skip[w*co], width, ci, co, scale, skip_scale: i32); kernels::conv2dk1_skip_even.
+iron::Kernel bn_conv2dk1_skip(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                              std::int64_t output_channels = 64, DType skip_dtype = DType::u8,
+                              KernelSet ks = KernelSet::reference);
+
+} // namespace npusim::harness::iron_kernels
