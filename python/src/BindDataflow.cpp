@@ -25,6 +25,8 @@ void bind_dataflow(py::module_& m) {
         .def_property_readonly("depth", &iron::ObjectFifoHandle::depth)
         .def_property_readonly("obj_type", &iron::ObjectFifoHandle::obj_type)
         .def_property_readonly("is_producer", &iron::ObjectFifoHandle::is_producer)
+        .def("set_endpoint", &iron::ObjectFifoHandle::set_endpoint, py::arg("tile"),
+             "Put a producer end on a mem tile, which sends the fifo's init_values (no other producer).")
         .def(
             "forward",
             [](const iron::ObjectFifoHandle& h, std::optional<iron::TensorType> obj_type, std::optional<int> depth,

@@ -10,6 +10,7 @@
 //   matmul_scalar_cascade_{get_only,put_only,put_get}_i16_{i32,i16}(a i16(m, k), b i16(k, n), c (m, n)),
 //   zero_{i32,i16}(c (m, n))                                                    E8, MatmulCascade
 //     (the block sizes from the 2-D shapes IRON's cascade design declares)
+//   rms_norm(in bf16[cols], out bf16[cols], cols)                               ml/norm op=rms, RmsNorm
 // Anything else is None (kernel.py then raises NotImplementedError naming the call).
 #include "Bindings.hpp"
 
@@ -18,6 +19,7 @@
 #include "npusim/harness/KernelLibraryConv.hpp"
 #include "npusim/harness/KernelLibraryLinalg.hpp"
 #include "npusim/harness/KernelLibraryMatvec.hpp"
+#include "npusim/kernels/rms_norm.hpp"
 #include "npusim/kernels/row_wise_bias_add.hpp"
 #include "npusim/kernels/scale_shift.hpp"
 
@@ -87,6 +89,18 @@ std::optional<Kernel> eltwise_mul_add_bf16(const std::vector<ArgType>& types) {
     });
 }
 
+// aie2p/rms_norm.cc's extern "C" rms_norm(in, out, cols): one row of bf16, its length passed at run
+// time; the reference kernel and cost model the C++ twin binds (examples/src/RmsNorm.cpp). The kernel
+// reduces one 16-lane vector at a time, so a row that is not whole vectors is not this kernel.
+std::optional<Kernel> rms_norm_symbol(const std::vector<ArgType>& types) {
+    if (types.size() != 3 || !all_of_dtype(types, 2, DType::bf16) || !scalars_from(types, 2)) return std::nullopt;
+    if (types[0].elements != types[1].elements || types[0].elements % kernels::kRmsNormLanes != 0)
+        return std::nullopt;
+    return Kernel("rms_norm", &kernels::rms_norm_bf16, types, [](std::span<const KernelArg> a) {
+        return kernels::rms_norm_bf16_cycles(static_cast<std::int32_t>(a[2].ivalue));
+    });
+}
+
 /// The dimensions of a 2-D tensor argument, or nothing.
 std::optional<std::pair<std::int64_t, std::int64_t>> matrix_dims(const ArgType& t) {
     if (!t.is_tensor || t.tensor.shape.size() != 2) return std::nullopt;
@@ -123,6 +137,7 @@ std::optional<Kernel> symbol_kernel(const std::string& name, const std::vector<A
     if (name == "row_wise_bias_add_f32_f32") return row_wise_bias_add(types);
     if (name == "conv2dk1_i8") return conv2dk1_i8(types);
     if (name == "eltwise_mul_add_bf16_vector") return eltwise_mul_add_bf16(types);
+    if (name == "rms_norm") return rms_norm_symbol(types);
     return std::nullopt;
 }
 

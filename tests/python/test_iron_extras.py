@@ -293,3 +293,22 @@ def test_the_runtime_sequence_runs_once_per_resolved_program():
         npusim.simulate(p, [x, y], iters=iters)
         assert np.array_equal(y, x)
     assert calls == [None]
+
+
+def test_objectfifo_endpoint_puts_a_producer_on_a_mem_tile_and_refuses_other_endpoints():
+    from npusim.iron import ObjectFifo
+    from npusim.iron.dataflow import ObjectFifoEndpoint
+    from npusim.iron.device import AnyComputeTile, AnyMemTile
+    ty = np.ndarray[(16,), np.dtype[np.int32]]
+    f = ObjectFifo(ty, depth=1, name="k", init_values=[np.arange(16, dtype=np.int32)])
+    ep = ObjectFifoEndpoint(AnyMemTile)
+    f.prod().endpoint = ep
+    assert f.prod().endpoint is ep and ep.tile is AnyMemTile
+    with pytest.raises(npusim.DesignError, match=r"test_iron_extras.py:\d+: fifo 'k' consumer 0: set_endpoint\(\) on "
+                                                 "a consumer handle"):
+        f.cons().endpoint = ObjectFifoEndpoint(AnyMemTile)
+    g = ObjectFifo(ty, name="g")
+    with pytest.raises(npusim.DesignError, match=r"set_endpoint\(AnyComputeTile\) needs a mem tile"):
+        g.prod().endpoint = ObjectFifoEndpoint(AnyComputeTile)
+    with pytest.raises(NotImplementedError, match=r"test_iron_extras.py:\d+: ObjectFifoHandle.endpoint = "):
+        g.prod().endpoint = AnyMemTile

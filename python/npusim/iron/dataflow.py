@@ -12,12 +12,44 @@ def _dims(d):
     return [tuple(int(v) for v in p) for p in (d or [])]
 
 
+class ObjectFifoEndpoint:
+    """IRON's ObjectFifoEndpoint(tile): the placeable end of a fifo. Workers and links are endpoints
+    IRON sets itself; a plain one given to a producer handle (`of.prod().endpoint =
+    ObjectFifoEndpoint(AnyMemTile)`) puts that end on a mem tile, where the fifo's init_values are
+    its only objects (the C++ ObjectFifoHandle::set_endpoint)."""
+
+    def __init__(self, tile):
+        self._tile = tile
+
+    @property
+    def tile(self):
+        return self._tile
+
+
 class ObjectFifoHandle:
     """One end of an ObjectFifo: prod() or one of the cons()."""
 
     def __init__(self, native, fifo):
         self._native = native
         self._fifo = fifo
+        self._endpoint = None
+
+    @property
+    def endpoint(self):
+        return self._endpoint
+
+    @endpoint.setter
+    def endpoint(self, ep):
+        loc = where()
+        if type(ep) is not ObjectFifoEndpoint or getattr(ep.tile, "_native", None) is None:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: ObjectFifoHandle.endpoint = {ep!r}: npusim sets an "
+                                      "endpoint only from ObjectFifoEndpoint(tile) with a Tile (a mem-tile "
+                                      "producer of init_values); workers, links and the Runtime set their own")
+        if self._endpoint is ep:
+            return
+        with _Located(loc):
+            self._native.set_endpoint(ep.tile._native)
+        self._endpoint = ep
 
     @property
     def name(self):
