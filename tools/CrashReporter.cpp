@@ -6,8 +6,10 @@
 #include "npusim/sim/MemoryFences.hpp"
 
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <ucontext.h>
 #include <unistd.h>
 
 namespace npusim::tools {
@@ -35,7 +37,24 @@ const char* signal_name(int sig) {
     return "a fatal signal";
 }
 
-void on_fatal(int sig, siginfo_t* info, void*) {
+// Whether the faulting address lies by the stack pointer: a function whose frame is larger than its
+// stack (a large local array) moves the stack pointer past the stack's end, and its first write to
+// a local there faults next to the stack pointer, in whatever lies below the stack - a guard page,
+// nothing, or a memory fence of some tile memory, which must not be taken for a wild pointer.
+bool near_stack_pointer(const siginfo_t* info, const void* context) {
+#if defined(__x86_64__)
+    const auto sp = static_cast<std::uintptr_t>(static_cast<const ucontext_t*>(context)->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+    const auto sp = static_cast<std::uintptr_t>(static_cast<const ucontext_t*>(context)->uc_mcontext.sp);
+#else
+    return false;
+#endif
+    const auto a = reinterpret_cast<std::uintptr_t>(info->si_addr);
+    constexpr std::uintptr_t kNear = std::uintptr_t{1} << 20; // the locals around the stack pointer
+    return a + kNear >= sp && a < sp + kNear;
+}
+
+void on_fatal(int sig, siginfo_t* info, void* context) {
     char who[512];
     if (!model::NativeActivity::describe_into(who, sizeof who)) {
         // Not in design code: the simulator's own fault. Default action (core dump, signal exit).
@@ -47,7 +66,7 @@ void on_fatal(int sig, siginfo_t* info, void*) {
     m.put(who);
     m.put(" and it crashed with ");
     m.put(signal_name(sig));
-    if (sig == SIGSEGV && info && sim::in_memory_fence(info->si_addr))
+    if (sig == SIGSEGV && info && context && sim::in_memory_fence(info->si_addr) && !near_stack_pointer(info, context))
         m.put(" at an address far outside the tile memory it was given (beyond the guard zones the memory check "
               "watches): it wrote or read well past (or before) one of its views, e.g. with a wrong size or index.");
     else if (sig == SIGSEGV || sig == SIGBUS)
