@@ -4,6 +4,8 @@
 // Expected values are explicit bit patterns or come from an independent nearest-bf16 search.
 #include <aie_api/aie.hpp>
 
+#include "AieTestData.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <bit>
@@ -15,11 +17,12 @@
 
 using npusim::bfloat16;
 
+using npusim::test::aie_test_data::bf_bits;
+
 namespace {
 
 float f_bits(std::uint32_t u) { return std::bit_cast<float>(u); }
 std::uint32_t bits_f(float f) { return std::bit_cast<std::uint32_t>(f); }
-float bf_bits(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 
 // The bf16 nearest to a finite float (ties to the even significand), found by comparing the two
 // neighbouring bf16 values that bracket it; overflow past the largest bf16 gives infinity when the

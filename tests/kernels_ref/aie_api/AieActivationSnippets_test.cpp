@@ -6,6 +6,8 @@
 #include <aie_api/aie.hpp>
 #include <lut_based_ops.h>
 
+#include "AieTestData.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <bit>
@@ -16,9 +18,10 @@
 
 using npusim::bfloat16;
 
+using npusim::test::aie_test_data::bf_bits;
+
 namespace {
 
-float snip_bf_bits(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 
 // Nearest bf16 (as a float) to a finite value, ties to the even significand.
 float rn_bf16(long double x) {
@@ -27,18 +30,18 @@ float rn_bf16(long double x) {
     std::uint16_t a = 0, b = 0x7F7F;
     while (a < b) {
         const auto mid = static_cast<std::uint16_t>((a + b + 1) / 2);
-        if (static_cast<long double>(snip_bf_bits(mid)) <= v)
+        if (static_cast<long double>(bf_bits(mid)) <= v)
             a = mid;
         else
             b = static_cast<std::uint16_t>(mid - 1);
     }
     std::uint16_t r = a;
-    const long double lo = snip_bf_bits(a);
+    const long double lo = bf_bits(a);
     if (lo != v) {
-        const long double hi = snip_bf_bits(static_cast<std::uint16_t>(a + 1));
+        const long double hi = bf_bits(static_cast<std::uint16_t>(a + 1));
         if (hi - v < v - lo || (hi - v == v - lo && (a & 1u) != 0)) r = static_cast<std::uint16_t>(a + 1);
     }
-    const float f = snip_bf_bits(r);
+    const float f = bf_bits(r);
     return neg ? -f : f;
 }
 

@@ -6,6 +6,8 @@
 #include <aie_api/aie.hpp>
 #include <lut_based_ops.h>
 
+#include "AieTestData.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <bit>
@@ -15,9 +17,10 @@
 
 using npusim::bfloat16;
 
+using npusim::test::aie_test_data::bf_bits;
+
 namespace {
 
-float bf_bits(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 
 // Nearest bf16 to a finite long double below 2^128 in magnitude (ties to the even significand).
 std::uint16_t nearest_bf16(long double x) {
