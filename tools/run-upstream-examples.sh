@@ -10,9 +10,10 @@
 # through paths relative to __file__ or to DIR/aie_kernels). Its arguments are those of the first
 # `%python %S/<file> ...` line of the folder's run_strix.lit (the npu2 run), else run.lit, else
 # run_jit.lit, else none.
-# A design with no run path of its own (run_design_cli without run_and_verify: it says so and exits)
-# is run as its folder's Makefile runs it (`make -n devicename=npu2`, else with targetname=<file's
-# stem>, prints the command): upstream compiles it there (`python3 FILE ARGS --xclbin-path=...
+# A design with no run path of its own (run_design_cli without run_and_verify: it says so and exits;
+# or one whose required options neither lit file gives: argparse says so, as packet_switch's --op)
+# is run as its folder's Makefile runs it (`make -n devicename=npu2 DEVICE=npu2`, else with
+# targetname=<file's stem>, prints the command; packet_switch's Makefile reads DEVICE): upstream compiles it there (`python3 FILE ARGS --xclbin-path=...
 # --insts-path=...`) and a host program (test.cpp's executable, or test.py) runs the xclbin. npusim
 # runs that compile command as it is: the design is built and resolved (a design npusim cannot build
 # fails there, for its real reason), then npusim says it cannot compile; the row is then unsupported,
@@ -60,7 +61,7 @@ make_args() {
     [[ -f $dir/Makefile ]] || return
     for vars in "" "targetname=${file%.py}"; do
         # shellcheck disable=SC2086 # vars is one word or none
-        line=$(cd "$dir" && timeout 20 make -n -f Makefile devicename=npu2 $vars 2>/dev/null |
+        line=$(cd "$dir" && timeout 20 make -n -f Makefile devicename=npu2 DEVICE=npu2 $vars 2>/dev/null |
                grep -m1 -E "^python3 ([^ ]*/)?$file( |$)") && break
     done
     [[ -n $line ]] || return
@@ -108,9 +109,10 @@ while IFS= read -r path; do
     viamake=
     (cd "$dir" && timeout "$TIMEOUT" "$NPUSIM" python "$file" "${args[@]}") >"$tmp/out" 2>&1 </dev/null
     rc=$?
-    # a design with no run path of its own (run_design_cli without run_and_verify) runs as its
-    # Makefile runs it
-    if [[ $rc -ne 0 ]] && grep -q "no run_and_verify callback was provided" "$tmp/out"; then
+    # a design with no run path of its own (run_design_cli without run_and_verify), or one lit gives
+    # no required option, runs as its Makefile runs it
+    if [[ $rc -ne 0 ]] && { grep -q "no run_and_verify callback was provided" "$tmp/out" ||
+        { grep -q "the following arguments are required: " "$tmp/out" && ! grep -q -E "required: .*--xclbin" "$tmp/out"; }; }; then
         read -r -a margs <<<"$(make_args "$dir" "$file")"
         if [[ ${#margs[@]} -gt 0 ]]; then
             viamake=1 args=("${margs[@]}")
