@@ -23,6 +23,7 @@ MODULES = {
     "aie.iron.jit": "npusim.iron.jit",
     "aie.iron.algorithms": "npusim.iron.algorithms",
     "aie.iron.dtype": "npusim.iron.dtype",
+    "aie.iron.resolvable": "npusim.iron.resolvable",
     "aie.helpers.taplib": "npusim.helpers.taplib",
     "aie.helpers.taplib.tap": "npusim.helpers.taplib.tap",
     "aie.helpers.taplib.tas": "npusim.helpers.taplib.tas",
