@@ -16,6 +16,13 @@ MODULES = {
     "aie.iron.kernel": "npusim.iron.kernel",
     "aie.iron.kernels": "npusim.iron.kernels",
     "aie.iron.dataflow": "npusim.iron.dataflow",
+    # IRON's dataflow package's modules (python/iron/dataflow/*.py): their names all live in npusim's
+    # one dataflow module (ml/mobilenet imports ObjectFifoEndpoint and CascadeFlow from them)
+    "aie.iron.dataflow.endpoint": "npusim.iron.dataflow",
+    "aie.iron.dataflow.cascadeflow": "npusim.iron.dataflow",
+    "aie.iron.dataflow.objectfifo": "npusim.iron.dataflow",
+    "aie.iron.dataflow.flow": "npusim.iron.dataflow",
+    "aie.iron.dataflow.tile_dma": "npusim.iron.dataflow",
     "aie.iron.worker": "npusim.iron.worker",
     "aie.iron.buffer": "npusim.iron.buffer",
     "aie.iron.runtime": "npusim.iron.runtime",
@@ -32,6 +39,7 @@ MODULES = {
     "aie.helpers.dialects": "npusim.helpers.dialects",
     "aie.helpers.dialects.scf": "npusim.helpers.dialects.scf",
     "aie.extras.dialects.arith": "npusim.helpers.arith",
+    "aie.extras.dialects.memref": "npusim.helpers.memref",
     "aie.extras.types": "npusim.helpers.types",
     "aie.dialects._aie_enum_gen": "npusim.iron.enums",
     "aie.dialects.aiex": "npusim.iron.aiex",
@@ -50,7 +58,7 @@ MODULES = {
     "aie.utils.trace.utils": "npusim.utils.trace.utils",
     "aie.utils.trace.events": "npusim.utils.trace.events",
 }
-PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.helpers.dialects", "aie.extras", "aie.extras.dialects", "aie.dialects",
+PACKAGES = {"aie", "aie.iron", "aie.iron.dataflow", "aie.helpers", "aie.helpers.dialects", "aie.extras", "aie.extras.dialects", "aie.dialects",
             "aie.utils", "aie.utils.compile", "aie.helpers.taplib", "aie.utils.trace", "aie.utils.hostruntime"}
 
 
