@@ -38,6 +38,7 @@ MODULES = {
     "aie.helpers.util": "npusim.helpers.util",
     "aie.helpers.dialects": "npusim.helpers.dialects",
     "aie.helpers.dialects.scf": "npusim.helpers.dialects.scf",
+    "aie.helpers.dialects.func": "npusim.helpers.dialects.func",
     "aie.extras.dialects.arith": "npusim.helpers.arith",
     "aie.extras.dialects.memref": "npusim.helpers.memref",
     "aie.extras.types": "npusim.helpers.types",
@@ -87,9 +88,9 @@ class _Alias(importlib.abc.Loader):
 
 # Module trees npusim does not model but whose names designs import at the top: the MLIR dialect
 # bindings (aie.dialects.*: designs written close to the metal, and the block-float types they
-# export), the MLIR helpers (aie.extras) and func-dialect helpers. They import, so that a design
+# export) and the MLIR helpers (aie.extras). They import, so that a design
 # gets as far as the first name it uses, and every name raises NotImplementedError naming it.
-REFUSED = ("aie.dialects", "aie.extras", "aie.helpers.dialects.func")
+REFUSED = ("aie.dialects", "aie.extras")
 
 
 class _Refusing(importlib.abc.Loader):
