@@ -116,3 +116,68 @@ def test_packet_flow_and_its_peers_are_served_where_iron_exports_them():
     assert dataflow.PacketFlow is iron.PacketFlow and dataflow.PacketDest is iron.PacketDest
     assert dataflow.TileDma is iron.TileDma and dataflow.Flow is iron.Flow
     assert PacketFlow(9, Tile(0, 2), Tile(0, 0)).pkt_id == 9
+
+
+def _dispatch_design(task_id):
+    """basic/packet_switch's routing without its mem tile: the shim's MM2S 0 feeds PacketFlows 0 and 1
+    to two compute tiles, and the id the task stamps decides which one gets the data; tile (0,2) adds
+    1, tile (0,3) adds 1000, and both answer on PacketFlows 4 and 6 merged onto the shim's S2MM 0."""
+    shim = Tile(0, 0)
+    vec_ty = np.ndarray[(N,), np.dtype[np.int32]]
+    rt_flows, locks, dmas, workers = [], [], [], []
+    for pkt_in, pkt_out, row, step in ((0, 4, 2, 1), (1, 6, 3, 1000)):
+        core = Tile(0, row)
+        bi, bo = Buffer(type=vec_ty, name=f"bi{row}", tile=core), Buffer(type=vec_ty, name=f"bo{row}", tile=core)
+        ip, ic = Lock(core, init=1, name=f"ip{row}"), Lock(core, init=0, name=f"ic{row}")
+        op, oc = Lock(core, init=1, name=f"op{row}"), Lock(core, init=0, name=f"oc{row}")
+        dmas.append(TileDma(core, [
+            DmaChannel(DMAChannelDir.S2MM, 0, [Bd(bi, acquires=[Acquire(ip)], releases=[Release(ic)])]),
+            DmaChannel(DMAChannelDir.MM2S, 0, [Bd(bo, acquires=[Acquire(oc)], releases=[Release(op)],
+                                                  packet=(0, pkt_out))]),
+        ]))
+
+        def body(b_in, b_out, l_ip, l_ic, l_op, l_oc, step=step):
+            l_ic.acquire()
+            l_op.acquire()
+            for i in range_(N):
+                b_out[i] = b_in[i] + step
+            l_ip.release()
+            l_oc.release()
+
+        workers.append(Worker(body, [bi, bo, ip, ic, op, oc], tile=core))
+        locks += [ip, ic, op, oc]
+        rt_flows += [PacketFlow(pkt_in, shim, core), PacketFlow(pkt_out, core, shim)]
+
+    def seq(a, c):
+        t_in = dma_configure_task(shim.op, DMAChannelDir.MM2S, 0)
+        with bds(t_in) as bd:
+            with bd[0]:
+                shim_dma_bd(a.op, sizes=[1, 1, 1, N], packet=(0, task_id))
+                EndOp()
+        t_out = dma_configure_task(shim.op, DMAChannelDir.S2MM, 0, issue_token=True)
+        with bds(t_out) as bd:
+            with bd[0]:
+                shim_dma_bd(c.op, sizes=[1, 1, 1, N])
+                EndOp()
+        dma_start_task(t_in, t_out)
+        dma_await_task(t_out)
+
+    rt = Runtime(seq, [vec_ty, vec_ty])
+    for f in rt_flows:
+        rt.add_flow(f)
+    for lk in locks:
+        rt.add_lock(lk)
+    for d in dmas:
+        rt.add_tile_dma(d)
+    return Program(iron.get_current_device(), rt, workers=workers).resolve_program()
+
+
+@pytest.mark.timeout(30)
+def test_the_packet_id_a_shim_task_stamps_chooses_the_core_that_gets_the_data():
+    a = np.arange(N, dtype=np.int32) * 3
+    for task_id, step in ((0, 1), (1, 1000)):
+        c = np.zeros_like(a)
+        run = npusim.simulate(_dispatch_design(task_id), [a, c])
+        assert np.array_equal(c, a + step), task_id
+        # only the addressed core ran its body; the other waits for data that never comes
+        assert sorted(core["body_cycles"] > 0 for core in run.cores) == [False, True]
