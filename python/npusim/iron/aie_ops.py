@@ -6,12 +6,34 @@ TileDma with DmaChannels and Bds), which the Program registers with its runtime 
 add_lock / add_tile_dma would; npusim resolves them as it resolves those (docs/resolve.md).
 A BD block may hold one acquire, one dma_bd, one release and a next_bd (a BD's fields); anything
 else raises NotImplementedError naming it."""
+import contextlib
+
 from .._errors import design_error, where
 from . import enums
 from .buffer import Buffer
 from .lowlevel import Acquire, Bd, DmaChannel, Flow, Lock, Release, TileDma
 
 _written = []  # Flows, Locks and TileDmas written since the last Worker took them
+_resolving = 0  # > 0 while a Resolvable's resolve() runs
+
+
+@contextlib.contextmanager
+def resolving():
+    """While a Worker resolves a Resolvable of its fn_args: the op builders may write."""
+    global _resolving
+    _resolving += 1
+    try:
+        yield
+    finally:
+        _resolving -= 1
+
+
+def _in_resolve(call):
+    # IRON emits dialect ops only while the Program resolves (a tile's .op exists only then): an op
+    # written elsewhere would belong to no design
+    if not _resolving:
+        raise design_error(where(), f"aie.{call} outside a Resolvable's resolve() (npusim writes the AIE dialect's "
+                                    "ops when a Worker resolves the Resolvables among its fn_args)")
 
 
 def take_written():
@@ -28,6 +50,7 @@ def _refuse(call, what):
 
 def lock(tile, *, lock_id=None, init=None, sym_name=None, annot=None, loc=None, ip=None):
     """aie.lock(tile, lock_id=, init=, sym_name=): an IRON Lock on that tile."""
+    _in_resolve("lock")
     if annot is not None:
         _refuse("lock", "annot=")
     lk = Lock(tile, lock_id=lock_id, init=int(init or 0), name=sym_name or None)
@@ -37,6 +60,7 @@ def lock(tile, *, lock_id=None, init=None, sym_name=None, annot=None, loc=None, 
 
 def buffer(tile, datatype, name=None, address=None, initial_value=None, use_write_rtp=False, loc=None, ip=None):
     """aie.buffer(tile, datatype, name, initial_value=): an IRON Buffer on that tile."""
+    _in_resolve("buffer")
     if address is not None:
         _refuse("buffer", "address=")
     return Buffer(type=datatype, initial_value=initial_value, name=name, use_write_rtp=use_write_rtp, tile=tile)
@@ -44,6 +68,7 @@ def buffer(tile, datatype, name=None, address=None, initial_value=None, use_writ
 
 def flow(source, source_bundle=None, source_channel=None, dest=None, dest_bundle=None, dest_channel=None):
     """aie.flow(src, bundle, channel, dst, bundle, channel): an IRON Flow (DMA ports only)."""
+    _in_resolve("flow")
     f = Flow(source, dest, src_port=source_bundle or enums.WireBundle.DMA, src_channel=int(source_channel or 0),
              dst_port=dest_bundle or enums.WireBundle.DMA, dst_channel=int(dest_channel or 0))
     _written.append(f)
@@ -107,7 +132,9 @@ class _Region:
 _region = None  # the DMA region whose body is running
 
 
-def _dma_region(tile):
+def _dma_region(tile, call):
+    _in_resolve(call)
+
     def decorate(body):
         global _region
         outer, _region = _region, _Region(tile, where())
@@ -126,12 +153,12 @@ def _dma_region(tile):
 
 def mem(tile):
     """aie.mem(tile) as a decorator: a compute tile's DMA program, its body given the blocks."""
-    return _dma_region(tile)
+    return _dma_region(tile, "mem")
 
 
 def memtile_dma(tile):
     """aie.memtile_dma(tile) as a decorator: a mem tile's DMA program."""
-    return _dma_region(tile)
+    return _dma_region(tile, "memtile_dma")
 
 
 def _in_region(call):

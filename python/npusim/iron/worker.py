@@ -44,6 +44,7 @@ def _flatten(args):
 def _resolve_user_objects(fn_args, loc):
     """Resolves the user-side Resolvables among fn_args (each once), before the body is recorded, as
     IRON's Program does before tracing it; returns what they wrote: (switchboxes, low-level objects)."""
+    from .aie_ops import resolving
     from .aie_ops import take_written as take_lowlevel
     from .resolvable import is_user_resolvable
     from .switchbox import take_written as take_switchboxes
@@ -51,7 +52,8 @@ def _resolve_user_objects(fn_args, loc):
         if not is_user_resolvable(a) or getattr(a, "_npusim_resolved", False):
             continue
         try:
-            a.resolve()
+            with resolving():
+                a.resolve()
         except (DesignError, NotImplementedError):
             raise
         except Exception as e:
