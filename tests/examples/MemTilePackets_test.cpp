@@ -1,7 +1,8 @@
 // A DMA BD without a packet header of its own on a PacketFlow's source port sends its words as
 // they are, and its first word is the packet's header (sim/src/PacketSwitch.hpp): a mem tile that
-// keeps the headers of the packets it receives forwards each to the compute tile its id names
-// (mlir-aie basic/packet_switch's mem tile, packet_switch.py L281-310 at 3ca0193), byte-exact.
+// keeps the headers of the packets it receives forwards each to the compute tile its id names,
+// byte-exact (mlir-aie basic/packet_switch's mem tile: its input S2MM/MM2S pair, packet_switch.py
+// L253-281, and the flows into and out of it, L308-370 at 3ca0193).
 #include "npusim/iron.hpp"
 #include "npusim/sim/Simulator.hpp"
 #include "support/HostBytes.hpp"
