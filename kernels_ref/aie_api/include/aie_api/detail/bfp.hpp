@@ -173,7 +173,12 @@ private:
 
 } // namespace aie
 
+// The native block-vector types (576 and 1152 bits): 8 and 16 blocks, packed. A kernel may take a
+// pointer to them and copy whole vectors (block_datatypes/vector_passthrough/kernel.cc l.20-23).
 using v64bfp16ebs8 = aie::block_vector<bfp16ebs8, 64>;
+using v128bfp16ebs8 = aie::block_vector<bfp16ebs8, 128>;
+static_assert(sizeof(v64bfp16ebs8) == 72 && sizeof(v128bfp16ebs8) == 144 && alignof(v128bfp16ebs8) == 1,
+              "a block vector is its packed bytes");
 
 // mac_8x8_8x8T(a, b, acc): acc + A * B^T for 8x8 row-major blocks (row i of A and row j of B are one
 // block each): C[i][j] += sum_k A[i][k] * B[j][k]. The 8 int8 x int8 products of a row pair sum
