@@ -81,7 +81,7 @@ std::string shape_str(const std::vector<std::int64_t>& s) {
 // lib/Dialect/AIEX/Transforms/AIETransformBfpTypes.cpp l.56-70, function types l.121-135) and the memref
 // becomes an LLVM pointer, which the kernel's object file meets only by its symbol name: the C
 // signature's pointee type is the kernel's own view of the bytes. Upstream's kernels read block tensors
-// through bfp16ebs8* (the packed byte stream of the block-vector streams: aie2p/mm_bfp.cc l.182-207),
+// through bfp16ebs8* (one block, the AIE-API host layer's 9 bytes: aie2p/mm_bfp.cc l.182-207),
 // uint8_t* (mm_bfp.cc l.208, scalar_shuffle) and v128bfp16ebs8* (block_datatypes/vector_passthrough
 // kernel.cc l.20): a byte pointer or a pointer to whole blocks. A 2- or 4-byte pointee (bfloat16*,
 // float*, int32_t*) reads the blocks as numbers and is refused; void* is accepted as for any tensor.

@@ -124,3 +124,30 @@ TEST_CASE("v128bfp16ebs8 is 16 packed blocks a kernel copies whole", "[aie_api][
     CHECK(in->exponent(15) == mem[1 + 15 * 9]);
     CHECK(in->blocks() == 16);
 }
+
+TEST_CASE("a bfp16ebs8 is one 9-byte block: an array of M * K / 8 of them holds M x K values",
+          "[aie_api][bfp16]") {
+    static_assert(sizeof(bfp16ebs8) == 9 && alignof(bfp16ebs8) == 1);
+    // gemm_asymmetric_tile_buffering/config1/mm_bfp_mixed.cc l.56-70: a 32 x 64 bf16 tile converted
+    // into a local bfp16ebs8[32 * 64 / 8], one 8x8 block vector at a time
+    constexpr unsigned rows = 32, cols = 64;
+    struct Guarded {
+        bfp16ebs8 blocks[rows * cols / 8];
+        std::uint8_t guard[16];
+    } g;
+    std::memset(g.guard, 0x5A, sizeof g.guard);
+    aie::block_vector_output_buffer_stream<bfp16ebs8, 64> os(g.blocks);
+    std::vector<float> src(rows * cols);
+    for (unsigned i = 0; i < src.size(); ++i) src[i] = float(int(i % 97) - 48);
+    for (unsigned v = 0; v < rows * cols / 64; ++v) {
+        aie::accum<accfloat, 64> acc;
+        for (unsigned i = 0; i < 64; ++i) acc.lane(i) = src[v * 64 + i];
+        os << acc.to_vector<bfp16ebs8>();
+    }
+    for (auto b : g.guard) REQUIRE(b == 0x5A); // nothing written past the array
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(g.blocks);
+    for (unsigned blk = 0; blk < rows * cols / 8; ++blk) {
+        const auto want = conv_ref_block(src.data() + 8 * blk);
+        for (unsigned k = 0; k < 9; ++k) REQUIRE(bytes[blk * 9 + k] == want[k]);
+    }
+}
