@@ -217,3 +217,69 @@ def test_the_shuffle_puts_each_tiles_8x8_subtiles_in_a_row(example):
     want = [r * 2 + c for rows, c in ((range(8), 0), (range(8), 1), (range(8, 16), 0), (range(8, 16), 1))
             for r in rows]
     assert got == want
+
+
+# A block passthrough written here (not upstream's file) where tools/check-upstream-bfp.py looks for
+# ml/block_datatypes/vector_passthrough: 32 blocks through 16-block objects, copied by a kernel through
+# v128bfp16ebs8 pointers; CORRUPT makes the kernel change one byte.
+FAKE_PASSTHROUGH = '''
+import sys
+import numpy as np
+import aie.iron as iron
+from aie.helpers.util import v8bfp16ebs8
+from aie.iron import ExternalFunction, In, ObjectFifo, Out, Program, Runtime, Worker
+from aie.iron.controlflow import range_
+
+SRC = """#include <aie_api/aie.hpp>
+extern "C" void copy128(v128bfp16ebs8* in, v128bfp16ebs8* out) { *out = *in; CORRUPT }"""
+TILE = np.ndarray[(16,), np.dtype[v8bfp16ebs8]]
+VEC = np.ndarray[(32,), np.dtype[v8bfp16ebs8]]
+
+
+@iron.jit
+def vector_passthrough(a_in: In, b_out: Out):
+    k = ExternalFunction("copy128", source_string=SRC, arg_types=[TILE, TILE])
+    of_in, of_out = ObjectFifo(TILE, name="in"), ObjectFifo(TILE, name="out")
+
+    def body(i, o, k):
+        for _ in range_(sys.maxsize):
+            x, y = i.acquire(1), o.acquire(1)
+            k(x, y)
+            i.release(1)
+            o.release(1)
+
+    w = Worker(body, [of_in.cons(), of_out.prod(), k])
+
+    def seq(a, b, hi, ho):
+        hi.fill(a)
+        ho.drain(b, wait=True)
+
+    rt = Runtime(seq, [VEC, VEC, of_in.prod(), of_out.cons()])
+    return Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
+'''
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("corrupt", [False, True])
+def test_check_upstream_bfp_checks_the_designs_a_checkout_has(tmp_path, corrupt):
+    import os
+    from conftest import SOURCE_DIR, run_cli
+    folder = tmp_path / "programming_examples" / "ml" / "block_datatypes" / "vector_passthrough"
+    folder.mkdir(parents=True)
+    body = "reinterpret_cast<unsigned char*>(out)[5] ^= 1;" if corrupt else ""
+    (folder / "vector_passthrough.py").write_text(FAKE_PASSTHROUGH.replace("CORRUPT", body))
+    r = run_cli("python", os.path.join(SOURCE_DIR, "tools", "check-upstream-bfp.py"), str(tmp_path))
+    lines = r.stdout.splitlines()
+    assert ("FAIL  vector_passthrough/vector_passthrough.py  " if corrupt
+            else "ok    vector_passthrough/vector_passthrough.py  ") in lines
+    assert "skip  matrix_multiplication/single_core/single_core.py  (not in this checkout)" in lines
+    assert lines[-1] == f"{0 if corrupt else 1} of 1 checks passed, 9 design(s) not in {tmp_path}"
+    assert r.returncode == (1 if corrupt else 0), r.stderr
+
+
+def test_check_upstream_bfp_names_a_folder_that_is_no_checkout(tmp_path):
+    import os
+    from conftest import SOURCE_DIR, run_cli
+    r = run_cli("python", os.path.join(SOURCE_DIR, "tools", "check-upstream-bfp.py"), str(tmp_path))
+    assert r.returncode == 1
+    assert f"check-upstream-bfp: {tmp_path} has no programming_examples/ml/block_datatypes" in r.stderr
