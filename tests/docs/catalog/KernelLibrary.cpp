@@ -10,6 +10,26 @@
 
 namespace npusim::errcat {
 
+namespace {
+
+// A call of conv2dk3 (32 pixels, 8 channels in and out) on one row whose weights Buffer holds 8
+// output channels, with `args` (width, ci, co, channel_offset) among the call's arguments.
+void conv2dk3_catalog_call(std::vector<std::int64_t> args) {
+    const auto k = harness::iron_kernels::conv2dk3(32, 8, 8, DType::u8);
+    const iron::Buffer wts(iron::tensor<std::int8_t>({576}), "wts");
+    simulate(passthrough({.buffers = {wts},
+                          .type = iron::tensor<std::uint8_t>({256}),
+                          .body = [k, wts, args](F in, F out) {
+                              auto e = in.acquire(1);
+                              auto o = out.acquire(1);
+                              k(e, e, e, wts.view(), o, args[0], args[1], args[2], 3, 3, 1, 1, args[3]);
+                              in.release(1);
+                              out.release(1);
+                          }}));
+}
+
+} // namespace
+
 void add_kernel_library(Catalog& c) {
     c.component("Harness: the built-in kernel library",
                 "IRON aie.iron.kernels factories (`harness/src/KernelLibrary.cpp`, `KernelLibraryLinalg.cpp`, "
@@ -96,6 +116,28 @@ void add_kernel_library(Catalog& c) {
                  "conv2dk1_i8(): input_channels=12 must be a positive multiple of 8 (the kernel works on 8-channel "
                  "groups of 4 pixels)",
                  harness::iron_kernels::conv2dk1_i8(32, 12, 64));
+    NPUSIM_ERROR(c, "kernels.conv2dk3_act_dtype", kDesign, "conv2dk3(): act_dtype must be np.int8 or np.uint8, got i16",
+                 harness::iron_kernels::conv2dk3(32, 64, 64, DType::i16));
+    NPUSIM_ERROR(c, "kernels.conv2dk3_i8", kDesign,
+                 "conv2dk3(): act_dtype=int8 builds aie2/conv2dk3.cc with -DINT8_ACT, which does not compile "
+                 "(conv2dk3.cc:530 uses tmp_a, whose declaration at :415 is commented out); not in npusim's kernel "
+                 "library (uint8 is)",
+                 harness::iron_kernels::conv2dk3(32, 64, 64, DType::i8));
+    NPUSIM_ERROR(c, "kernels.conv2dk3_width", kDesign,
+                 "conv2dk3(): input_width=16: aie2/conv2dk3.cc's vector kernel computes 32 pixels whatever the width "
+                 "it is given (const int iw = 32, conv2dk3.cc:904); npusim's kernel library has input_width=32 only",
+                 harness::iron_kernels::conv2dk3(16, 64, 64, DType::u8));
+    NPUSIM_ERROR(c, "kernels.conv2dk3_weight_channels", kDesign,
+                 "conv2dk3(): weight_output_channels=36 must be a multiple of 8 and at least output_channels=32",
+                 harness::iron_kernels::conv2dk3(32, 64, 32, DType::u8, 36));
+    NPUSIM_ERROR(c, "kernels.conv2dk3_call_channels", kKernel,
+                 "worker 'w': kernel 'conv2dk3_ui8' threw: conv2dk3_ui8: input_width=16, input_channels=8 and "
+                 "output_channels=8 must be the factory's 32, 8 and 8",
+                 conv2dk3_catalog_call({16, 8, 8, 0}));
+    NPUSIM_ERROR(c, "kernels.conv2dk3_call_offset", kKernel,
+                 "worker 'w': kernel 'conv2dk3_ui8' threw: conv2dk3_ui8: channel_offset=8 + output_channels=8 exceeds "
+                 "the weights' 8 output channels (weight_output_channels)",
+                 conv2dk3_catalog_call({32, 8, 8, 8}));
     c.site("harness/src/KernelLibraryVision.cpp");
     NPUSIM_ERROR(c, "kernels.vision_dtype", kDesign, "bitwiseOR: unsupported dtype f32. Use np.uint8, np.int16, or np.int32.",
                  harness::iron_kernels::bitwise_or(64, DType::f32));

@@ -2,7 +2,7 @@
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
 // or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (conv2dk3, conv2dk14 and the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8 and
+// (conv2dk14 and the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8 and
 // bn_conv2dk1_skip) are not in npusim's library yet;
 // Python's aie.iron.kernels names them as missing.
 #include "npusim/frontend/Kernel.hpp"
@@ -63,5 +63,16 @@ iron::Kernel bn_conv2dk1_i8(std::int64_t input_width = 32, std::int64_t input_ch
 iron::Kernel bn_conv2dk1_skip(std::int64_t input_width = 32, std::int64_t input_channels = 64,
                               std::int64_t output_channels = 64, DType skip_dtype = DType::u8,
                               KernelSet ks = KernelSet::reference);
+
+/// conv.py conv2dk3(input_width=32, input_channels=64, output_channels=64, act_dtype=int8,
+/// weight_output_channels=None) (:57-99): conv2dk3_ui8 of aie2/conv2dk3.cc (line0, line1, line2:
+/// u8[w*ci], wts: i8[9*ci*wco], out: u8[w*co], width, ci, co, kernel_width, kernel_height, check,
+/// scale, channel_offset: i32); kernels::conv2dk3_u8, [est] kernels::conv2dk3_cycles.
+/// weight_output_channels < 0 means None (= output_channels). Each call checks that channel_offset +
+/// output_channels fits the weights. Refused, naming why: act_dtype=int8 (upstream's -DINT8_ACT build
+/// does not compile) and an input_width other than 32 (the vector kernel computes 32 pixels).
+iron::Kernel conv2dk3(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                      std::int64_t output_channels = 64, DType act_dtype = DType::i8,
+                      std::int64_t weight_output_channels = -1, KernelSet ks = KernelSet::reference);
 
 } // namespace npusim::harness::iron_kernels

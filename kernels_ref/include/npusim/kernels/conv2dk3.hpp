@@ -1,0 +1,39 @@
+#pragma once
+// conv2dk3_u8: 3x3 convolution producing one output row from three input rows (mlir-aie
+// aie_kernels/aie2/conv2dk3.cc's vector conv2dk3_ui8, :838-1370, the kernel IRON's
+// aie.iron.kernels.conv2dk3(act_dtype=uint8) builds; ml/bottleneck, ml/resnet/layers_conv2_x).
+// Layouts (as conv2dk1's, kernels_ref/conv2d.hpp):
+//   line0..2 YCXC8  [ci/8][x][ci%8]   (the rows y-1, y, y+1 of the input)
+//   weights  OIYXI8O8 [co_total/8][ci/8][ky][kx][ci%8][co%8]   (ky, kx in 0..2)
+//   output   YCXC8  [co/8][x][co%8]
+// out[x][o] = sat_u8(sum over ky, kx, i of line_ky[x - 1 + kx][i] * w[o + channel_offset][i][ky][kx],
+// shifted by `scale` rounding half up): the source sets positive_inf rounding and saturation
+// (conv2dk3.cc:850-853) and stores acc.to_vector<uint8>(scale). Pixels outside the row are zero
+// (the zero border, conv2dk3.cc:923-950 without BORDER_REPLICATE), and so is the row above the
+// image when `check` is 0 (top: line0 unused) and the row below when `check` is 2 (bottom: line2
+// unused); 1 is a middle row. channel_offset (a multiple of 8) selects which weights' output
+// channels this call computes: a weights buffer for more output channels than one call produces is
+// shared by workers computing slices of them.
+// Preconditions (std::invalid_argument): non-null pointers, width > 0, channels positive multiples
+// of 8, kernel_width == kernel_height == 3 (the source's loops and weight strides assume 3x3),
+// check in 0..2, 0 <= scale <= 31, channel_offset a non-negative multiple of 8. The weights must hold
+// (channel_offset + co) * ci * 9 values; the kernel library's binding checks that per call.
+#include <npusim/kernels/kernel_common.hpp>
+
+#include <cstdint>
+
+namespace npusim::kernels {
+
+void conv2dk3_u8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                 const std::int8_t* weights, std::uint8_t* output, std::int32_t width, std::int32_t input_channels,
+                 std::int32_t output_channels, std::int32_t kernel_width, std::int32_t kernel_height,
+                 std::int32_t check, std::int32_t scale, std::int32_t channel_offset);
+
+// [est] conv2dk3_ui8's vector walk: one aie::mmul<4, 8, 8, uint8, int8> (256 MACs) per cycle for
+// each 4-pixel group, 8 input x 8 output channels and kernel tap of the rows used (3, or 2 at the
+// top and bottom: `check`), plus 1 cycle per 4-pixel x 8-channel output block for the SRS and store.
+// 256 MACs per cycle is AIE2's int8 peak (model::matmul_mac_peak), half AIE2P's.
+std::uint64_t conv2dk3_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels,
+                              std::int32_t check);
+
+} // namespace npusim::kernels

@@ -1,0 +1,70 @@
+"""aie.iron.kernels' 3x3 and 14x14 convolutions (conv.py conv2dk3, conv2dk14 at 3ca0193): IRON's
+signature, the refusals npusim names, and each kernel run in a one-core design, exact against numpy."""
+import numpy as np
+import pytest
+
+import npusim
+from npusim.iron import kernels
+from npusim.iron.device import device_for
+from test_kernels import _one_core, _sig, _ycxc8
+
+
+@pytest.fixture(autouse=True)
+def _keep_current_device():
+    dev = npusim.iron.get_current_device()
+    yield
+    npusim.iron.set_current_device(dev)
+
+
+def _k3_weights(m):
+    """Weights [o][i][ky][kx] -> OIYXI8O8 [o/8][i/8][ky][kx][i%8][o%8]."""
+    o, i = m.shape[:2]
+    return np.ascontiguousarray(m.reshape(o // 8, 8, i // 8, 8, 3, 3).transpose(0, 2, 4, 5, 3, 1).ravel())
+
+
+def test_conv2dk3_signature_and_refusals():
+    k = kernels.conv2dk3(input_width=32, input_channels=64, output_channels=32, weight_output_channels=64,
+                         act_dtype=np.uint8)
+    assert _sig(k) == ("conv2dk3_ui8", ["u8[2048]"] * 3 + ["i8[36864]", "u8[1024]"] + ["i32 scalar"] * 8)
+    with pytest.raises(npusim.DesignError, match=r"act_dtype=int8 builds aie2/conv2dk3.cc with -DINT8_ACT, which "
+                                                 r"does not compile"):
+        kernels.conv2dk3()
+    with pytest.raises(npusim.DesignError, match="input_width=64: aie2/conv2dk3.cc's vector kernel computes 32 pixels"):
+        kernels.conv2dk3(input_width=64, act_dtype=np.uint8)
+
+
+@pytest.mark.parametrize("check", [0, 1, 2])
+def test_conv2dk3_runs_exact_against_numpy(check):
+    # a channel slice (channel_offset) of weights for twice the output channels, as ml/bottleneck's
+    # two 3x3 workers share theirs; zero border, no row above at the top (0), none below at the bottom (2)
+    from npusim.iron import Buffer, ObjectFifo
+    npusim.iron.set_current_device(device_for("npu1_1col"))
+    w, ci, co, wco, offset, scale = 32, 16, 8, 16, 8, 6
+    conv = kernels.conv2dk3(input_width=w, input_channels=ci, output_channels=co, weight_output_channels=wco,
+                            act_dtype=np.uint8)
+    rng = np.random.default_rng(12)
+    rows = rng.integers(0, 256, (3, w, ci)).astype(np.uint8)
+    wts = rng.integers(-128, 128, (wco, ci, 3, 3)).astype(np.int8)
+    line_ty, out_ty = np.ndarray[(w * ci,), np.dtype[np.uint8]], np.ndarray[(w * co,), np.dtype[np.uint8]]
+    lines_ty = np.ndarray[(3 * w * ci,), np.dtype[np.uint8]]
+    fl, fo = ObjectFifo(line_ty, name="lines", depth=3), ObjectFifo(out_ty, name="out")
+    bw = Buffer(np.ndarray[(9 * ci * wco,), np.dtype[np.int8]], name="wts", initial_value=_k3_weights(wts))
+
+    def body(il, oo, bw, k):
+        el, eo = il.acquire(3), oo.acquire(1)
+        k(el[0], el[1], el[2], bw, eo, w, ci, co, 3, 3, check, scale, offset)
+        il.release(3)
+        oo.release(1)
+
+    p = _one_core((body, [fl.cons(), fo.prod(), bw, conv]), [lines_ty, out_ty], [fl.prod()], fo.cons())
+    out = np.zeros(w * co, np.uint8)
+    npusim.simulate(p, [np.concatenate([_ycxc8(rows[i]) for i in range(3)]), out])
+
+    img = np.zeros((3, w + 2, ci), np.int64)
+    for r in range(3):
+        if not ((r == 0 and check == 0) or (r == 2 and check == 2)):
+            img[r, 1:w + 1] = rows[r]
+    win = np.stack([img[:, x:x + 3] for x in range(w)])  # [x][ky][kx][ci]
+    s = np.einsum("xyki,oiyk->xo", win, wts[offset:offset + co].astype(np.int64))
+    want = np.clip((s + (1 << (scale - 1))) >> scale, 0, 255).astype(np.uint8)
+    assert np.array_equal(out, _ycxc8(want))

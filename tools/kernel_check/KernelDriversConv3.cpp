@@ -1,0 +1,90 @@
+// Drivers of the 3x3 convolution kernels (mlir-aie aie_kernels at 3ca0193).
+//
+// conv2dk3.cc without flags (conv.py's conv2dk3(act_dtype=uint8)): the vector conv2dk3_ui8 (:838-1370)
+// convolves three uint8 rows with int8 3x3 weights into one uint8 row, under positive_inf rounding
+// and saturation (:850-853): each sum shifted by `scale` half up, clamped to [0, 255]. The border is
+// zero (no BORDER_REPLICATE: :923-950, :1323-1328): the pixels left of x = 0 and right of x = w - 1
+// are 0; `check` 0 (top) skips line0 and 2 (bottom) skips line2 (:937-948). channel_offset selects
+// the weights of output channels offset.. (:882-892). The vector kernel computes 32 pixels whatever
+// the width (iw = 32, :904), so it is driven at width 32. Layouts, from the scalar variant's indexing
+// (:230-262): lines [ci/8][x][8], weights [co/8][ci/8][ky][kx][ci%8][co%8], output [co/8][x][8]. The
+// reference is written here from that.
+#include "KernelDrivers.hpp"
+
+#include <cstdint>
+#include <fmt/format.h>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace npusim::kernel_check {
+
+namespace {
+
+std::uint32_t k3d_next(std::uint32_t& seed) {
+    seed = seed * 1664525u + 1013904223u;
+    return seed >> 8;
+}
+
+template <class T>
+std::vector<T> k3d_ints(std::size_t n, std::uint32_t seed, int lo, int hi) {
+    std::vector<T> v(n);
+    for (auto& x : v)
+        x = static_cast<T>(lo + static_cast<int>(k3d_next(seed) % static_cast<std::uint32_t>(hi - lo + 1)));
+    return v;
+}
+
+std::string drive_conv2dk3_ui8(void* fn, int check, int scale, int offset, int in_hi, std::uint32_t seed) {
+    const int w = 32, ci = 32, co = 16, wco = 32;
+    std::vector<std::uint8_t> lines[3];
+    for (int r = 0; r < 3; ++r)
+        lines[r] =
+            k3d_ints<std::uint8_t>(static_cast<std::size_t>(w) * ci, seed + static_cast<std::uint32_t>(r), 0, in_hi);
+    const auto wts = k3d_ints<std::int8_t>(static_cast<std::size_t>(9) * ci * wco, seed + 3, -128, 127);
+    std::vector<std::uint8_t> got(static_cast<std::size_t>(w) * co, 0x55);
+    reinterpret_cast<void (*)(std::uint8_t*, std::uint8_t*, std::uint8_t*, std::int8_t*, std::uint8_t*, std::int32_t,
+                              std::int32_t, std::int32_t, std::int32_t, std::int32_t, std::int32_t, int, int)>(fn)(
+        lines[0].data(), lines[1].data(), lines[2].data(), const_cast<std::int8_t*>(wts.data()), got.data(), w, ci, co,
+        3, 3, check, scale, offset);
+    for (int oc = 0; oc < co; ++oc)
+        for (int x = 0; x < w; ++x) {
+            std::int64_t sum = 0;
+            const int oo = oc + offset;
+            for (int ky = 0; ky < 3; ++ky) {
+                if ((ky == 0 && check == 0) || (ky == 2 && check == 2)) continue;
+                for (int kx = 0; kx < 3; ++kx) {
+                    const int px = x + kx - 1;
+                    if (px < 0 || px >= w) continue;
+                    for (int ic = 0; ic < ci; ++ic)
+                        sum += std::int64_t{lines[ky][static_cast<std::size_t>((ic / 8) * w * 8 + px * 8 + ic % 8)]} *
+                               wts[static_cast<std::size_t>(ky * 3 * 64 + kx * 64 + (ic / 8) * 9 * 64 + (ic % 8) * 8 +
+                                                            (oo / 8) * (ci / 8) * 9 * 64 + oo % 8)];
+                }
+            }
+            std::int64_t want = scale > 0 ? (sum + (std::int64_t{1} << (scale - 1))) >> scale : sum;
+            want = want < 0 ? 0 : want > 255 ? 255 : want;
+            const auto at = static_cast<std::size_t>((oc / 8) * w * 8 + x * 8 + oc % 8);
+            if (got[at] != want)
+                return fmt::format("check {} scale {} offset {}: output {} (x {}, channel {}; sum {}): got {}, want {}",
+                                   check, scale, offset, at, x, oc, sum, +got[at], want);
+        }
+    return {};
+}
+
+} // namespace
+
+void add_conv3_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
+    if (facts.source == "conv2dk3.cc" && !facts.aie2p)
+        out.push_back({"conv2dk3_ui8", [](void* fn) {
+                           // small inputs (sums near the shift's ties) and full-range ones (saturating both ways)
+                           for (const auto& [check, scale, offset, hi, seed] :
+                                {std::tuple{1, 11, 16, 255, 101u}, std::tuple{0, 9, 0, 255, 102u},
+                                 std::tuple{2, 4, 16, 3, 103u}, std::tuple{1, 1, 0, 1, 104u}}) {
+                               std::string e = drive_conv2dk3_ui8(fn, check, scale, offset, hi, seed);
+                               if (!e.empty()) return e;
+                           }
+                           return std::string{};
+                       }});
+}
+
+} // namespace npusim::kernel_check
