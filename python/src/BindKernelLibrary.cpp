@@ -126,6 +126,14 @@ void bind_kernel_library(py::module_& m) {
         },
         py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"), py::arg("act_dtype"),
         py::arg("weight_output_channels") = -1, "aie.iron.kernels.conv2dk3 (conv.py): conv2dk3_ui8.");
+    m.def(
+        "conv2dk14_kernel",
+        [](std::int64_t input_width, std::int64_t input_channels, std::int64_t output_channels, std::int64_t kernel_width,
+           const std::string& arch) {
+            return k::conv2dk14(input_width, input_channels, output_channels, kernel_width, arch_of(arch), kRef);
+        },
+        py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"), py::arg("kernel_width"),
+        py::arg("arch"), "aie.iron.kernels.conv2dk14 (conv.py): conv2dk14_i8, its cost for `arch`.");
 }
 
 } // namespace npusim::python

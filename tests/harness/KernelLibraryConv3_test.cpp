@@ -1,8 +1,9 @@
-// The built-in library's conv2dk3 (harness/KernelLibraryConv.hpp; mlir-aie python/iron/kernels/conv.py
-// conv2dk3 :57-99 at 3ca0193): IRON's name and signature, its refusals, and the kernel run in a
-// one-core design with both kernel sets on a channel slice of a shared weights buffer (as
-// ml/bottleneck's two 3x3 workers), the output equal to the reference called directly; a call whose
-// channel slice leaves the weights is a kernel error naming it.
+// The built-in library's conv2dk3 and conv2dk14 (harness/KernelLibraryConv.hpp; mlir-aie
+// python/iron/kernels/conv.py conv2dk3 :57-99, conv2dk14 :165-194 at 3ca0193): IRON's names and
+// signatures, their refusals, and conv2dk3 run in a one-core design with both kernel sets on a
+// channel slice of a shared weights buffer (as ml/bottleneck's two 3x3 workers), the output equal to
+// the reference called directly; a call whose channel slice leaves the weights is a kernel error
+// naming it. (conv2dk14 runs in tests/python/test_kernels_conv.py.)
 #include "npusim/harness/KernelLibraryConv.hpp"
 #include "npusim/iron.hpp"
 #include "npusim/kernels/conv2dk3.hpp"
@@ -104,4 +105,26 @@ TEST_CASE("conv2dk3 runs a channel slice of shared weights, both kernel sets equ
                   "(weight_output_channels)");
         }
     }
+}
+
+TEST_CASE("conv2dk14: IRON's name and signature, its refusals, a cost per generation", "[harness][kernel_library]") {
+    const auto k = iks::conv2dk14();
+    CHECK(k.name() == "conv2dk14_i8");
+    CHECK(k3lib_types(k) == std::vector<std::string>{"u8[12544]", "i8[12544]", "i8[2048]", "i32 scalar", "i32 scalar",
+                                                     "i32 scalar", "i32 scalar", "i32 scalar"});
+    CHECK(k3lib_types(iks::conv2dk14(448, 16, 32, 14, npusim::model::Arch::AIE2, npusim::harness::KernelSet::aie))[2] ==
+          "i8[8192]");
+    std::vector<npusim::iron::KernelArg> args(8);
+    args[3].ivalue = 224;
+    args[5].ivalue = 16;
+    args[6].ivalue = 14;
+    CHECK(k.cost(args) == 4 * 98 + 4);
+    CHECK(iks::conv2dk14(224, 16, 16, 14, npusim::model::Arch::AIE2).cost(args) == 4 * 98 * 2 + 4);
+    CHECK_THROWS_WITH(iks::conv2dk14(224, 16, 16, 7),
+                      Catch::StartsWith("conv2dk14(): kernel_width=7: aie2p/conv2dk14.cc's "
+                                        "vector kernel reads its second tile group"));
+    CHECK_THROWS_WITH(iks::conv2dk14(112),
+                      Catch::StartsWith("conv2dk14(): input_width=112 must be a positive multiple of "
+                                        "16 * kernel_width = 224"));
+    CHECK_THROWS_WITH(iks::conv2dk14(224, 16, 12), "conv2dk14(): output_channels=12 must be a positive multiple of 8");
 }

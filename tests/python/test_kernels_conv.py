@@ -68,3 +68,45 @@ def test_conv2dk3_runs_exact_against_numpy(check):
     s = np.einsum("xyki,oiyk->xo", win, wts[offset:offset + co].astype(np.int64))
     want = np.clip((s + (1 << (scale - 1))) >> scale, 0, 255).astype(np.uint8)
     assert np.array_equal(out, _ycxc8(want))
+
+
+def test_conv2dk14_signature_and_refusals():
+    k = kernels.conv2dk14()
+    assert _sig(k) == ("conv2dk14_i8", ["u8[12544]", "i8[12544]", "i8[2048]"] + ["i32 scalar"] * 5)
+    with pytest.raises(npusim.DesignError, match="kernel_width=7: aie2p/conv2dk14.cc's vector kernel reads its second "
+                                                 "tile group"):
+        kernels.conv2dk14(kernel_width=7)
+
+
+@pytest.mark.parametrize("dev", ["npu2", "npu1_1col"])
+def test_conv2dk14_runs_exact_against_numpy(dev):
+    # IRON's default row (224 pixels: 16 tiles of 14x14 RGBA), 16 channels; int8 out, ties away from zero
+    from npusim.iron import Buffer, ObjectFifo
+    npusim.iron.set_current_device(device_for(dev))
+    w, co, kw, scale = 224, 16, 14, 10
+    tiles, px = w // kw, kw * kw
+    conv = kernels.conv2dk14(input_width=w, output_channels=co, kernel_width=kw)
+    rng = np.random.default_rng(14)
+    img = rng.integers(0, 256, (tiles, px, 4)).astype(np.uint8)
+    wts = rng.integers(-128, 128, (co, px, 4)).astype(np.int8)
+    in_ty = np.ndarray[(tiles * px * 4,), np.dtype[np.uint8]]
+    out_ty = np.ndarray[(co * tiles * 8,), np.dtype[np.int8]]
+    fi, fo = ObjectFifo(in_ty, name="tiles"), ObjectFifo(out_ty, name="out")
+    w_lay = wts.reshape(co // 8, 8, px // 2, 2, 4).transpose(0, 2, 3, 4, 1).ravel()
+    bw = Buffer(np.ndarray[(co * px * 4,), np.dtype[np.int8]], name="wts", initial_value=np.ascontiguousarray(w_lay))
+
+    def body(ii, oo, bw, k):
+        ei, eo = ii.acquire(1), oo.acquire(1)
+        k(ei, bw, eo, w, 4, co, kw, scale)
+        ii.release(1)
+        oo.release(1)
+
+    p = _one_core((body, [fi.cons(), fo.prod(), bw, conv]), [in_ty, out_ty], [fi.prod()], fo.cons())
+    out = np.zeros(co * tiles * 8, np.int8)
+    x = img.reshape(tiles // 8, 8, px // 2, 2, 4).transpose(0, 2, 1, 3, 4).ravel()
+    npusim.simulate(p, [np.ascontiguousarray(x), out])
+
+    s = np.einsum("tpc,opc->to", img.astype(np.int64), wts.astype(np.int64))
+    r = np.sign(s) * ((np.abs(s) + (1 << (scale - 1))) >> scale)
+    want = np.clip(r, -128, 127).astype(np.int8).reshape(tiles // 8, 8, co // 8, 8).transpose(2, 0, 1, 3).ravel()
+    assert np.array_equal(out[:co * tiles], want)

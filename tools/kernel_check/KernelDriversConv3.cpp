@@ -1,4 +1,4 @@
-// Drivers of the 3x3 convolution kernels (mlir-aie aie_kernels at 3ca0193).
+// Drivers of the 3x3 and 14x14 convolution kernels (mlir-aie aie_kernels at 3ca0193).
 //
 // conv2dk3.cc without flags (conv.py's conv2dk3(act_dtype=uint8)): the vector conv2dk3_ui8 (:838-1370)
 // convolves three uint8 rows with int8 3x3 weights into one uint8 row, under positive_inf rounding
@@ -9,6 +9,14 @@
 // the width (iw = 32, :904), so it is driven at width 32. Layouts, from the scalar variant's indexing
 // (:230-262): lines [ci/8][x][8], weights [co/8][ci/8][ky][kx][ci%8][co%8], output [co/8][x][8]. The
 // reference is written here from that.
+//
+// aie2p/conv2dk14.cc without flags (conv.py's conv2dk14): the vector conv2dk14_i8 (:125-190) sums,
+// for each 14x14 RGBA tile and output channel, the tile's 196 pixels x 4 values times the channel's
+// weights in acc32 lanes (mmul<8, 8, 8, uint8, int8>), then to_vector<int8>(scale) under symmetric_inf
+// rounding and saturation (:131-134): ties away from zero, clamped to [-128, 127]. Layouts, from the
+// scalar variant's indexing (:63-79): input [tile/8][pixel/2][tile%8][pixel%2][rgba], weights
+// [co/8][pixel/2][pixel%2][rgba][co%8], output [co/8][tile/8][tile%8][co%8]. Driven at conv.py's
+// defaults (224 pixels: 16 tiles, 16 channels).
 #include "KernelDrivers.hpp"
 
 #include <cstdint>
@@ -71,6 +79,38 @@ std::string drive_conv2dk3_ui8(void* fn, int check, int scale, int offset, int i
     return {};
 }
 
+std::string drive_conv2dk14_i8(void* fn, int scale, int in_hi, std::uint32_t seed) {
+    const int w = 224, co = 16, kw = 14, tiles = w / kw, pairs = kw * kw / 2;
+    const auto in = k3d_ints<std::uint8_t>(static_cast<std::size_t>(tiles) * kw * kw * 4, seed, 0, in_hi);
+    const auto wts = k3d_ints<std::int8_t>(static_cast<std::size_t>(co) * kw * kw * 4, seed + 1, -128, 127);
+    std::vector<std::int8_t> got(static_cast<std::size_t>(co) * tiles * 8, 0x55);
+    reinterpret_cast<void (*)(std::uint8_t*, std::int8_t*, std::int8_t*, std::int32_t, std::int32_t, std::int32_t,
+                              std::int32_t, int)>(fn)(
+        const_cast<std::uint8_t*>(in.data()), const_cast<std::int8_t*>(wts.data()), got.data(), w, 4, co, kw, scale);
+    for (int oc = 0; oc < co; ++oc)
+        for (int t = 0; t < tiles; ++t) {
+            std::int64_t sum = 0;
+            for (int pix = 0; pix < pairs; ++pix)
+                for (int p2 = 0; p2 < 2; ++p2)
+                    for (int c = 0; c < 4; ++c)
+                        sum +=
+                            std::int64_t{in[static_cast<std::size_t>(
+                                ((t / 8) * pairs * 16 + pix * 16 + (t % 8) * 2 + p2) * 4 + c)]} *
+                            wts[static_cast<std::size_t>((oc / 8) * pairs * 64 + pix * 64 + p2 * 32 + c * 8 + oc % 8)];
+            const std::int64_t mag = sum < 0 ? -sum : sum;
+            const std::int64_t r = scale > 0 ? (mag + (std::int64_t{1} << (scale - 1))) >> scale : mag;
+            std::int64_t want = sum < 0 ? -r : r;
+            want = want < -128 ? -128 : want > 127 ? 127 : want;
+            const auto at = static_cast<std::size_t>((oc / 8) * (tiles / 8) * 64 + (t / 8) * 64 + (t % 8) * 8 + oc % 8);
+            if (got[at] != want)
+                return fmt::format("scale {}: output {} (tile {}, channel {}; sum {}): got {}, want {}", scale, at, t,
+                                   oc, sum, +got[at], want);
+        }
+    for (std::size_t i = static_cast<std::size_t>(co) * tiles; i < got.size(); ++i)
+        if (got[i] != 0x55) return fmt::format("wrote output byte {} past the {} it computes", i, co * tiles);
+    return {};
+}
+
 } // namespace
 
 void add_conv3_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
@@ -81,6 +121,15 @@ void add_conv3_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
                                 {std::tuple{1, 11, 16, 255, 101u}, std::tuple{0, 9, 0, 255, 102u},
                                  std::tuple{2, 4, 16, 3, 103u}, std::tuple{1, 1, 0, 1, 104u}}) {
                                std::string e = drive_conv2dk3_ui8(fn, check, scale, offset, hi, seed);
+                               if (!e.empty()) return e;
+                           }
+                           return std::string{};
+                       }});
+    if (facts.source == "conv2dk14.cc")
+        out.push_back({"conv2dk14_i8", [](void* fn) {
+                           for (const auto& [scale, hi, seed] :
+                                {std::tuple{14, 255, 111u}, std::tuple{6, 255, 112u}, std::tuple{3, 1, 113u}}) {
+                               std::string e = drive_conv2dk14_i8(fn, scale, hi, seed);
                                if (!e.empty()) return e;
                            }
                            return std::string{};

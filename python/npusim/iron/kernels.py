@@ -1,7 +1,7 @@
 """aie.iron.kernels: the built-in kernel factories with IRON's signatures (mlir-aie python/iron/kernels/
 at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm, vision.py, conv.py
 conv2dk1, conv2dk1_i8, conv2dk1_skip,
-conv2dk1_skip_init, conv2dk3, bn_conv2dk1_relu, bn_conv2dk1_i8,
+conv2dk1_skip_init, conv2dk3, conv2dk14, bn_conv2dk1_relu, bn_conv2dk1_i8,
 bn_conv2dk1_skip), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
 the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
 factory npusim's library lacks raises NotImplementedError naming itself."""
@@ -217,6 +217,14 @@ def conv2dk3(input_width=32, input_channels=64, output_channels=64, act_dtype=np
                                                      else int(weight_output_channels)))
 
 
+def conv2dk14(input_width=224, input_channels=16, output_channels=16, kernel_width=14, **_):
+    """IRON kernels.conv2dk14 (conv.py): a 14x14 stride-14 convolution of RGBA tiles to int8 channels
+    (conv2dk14_i8 of aie2p/conv2dk14.cc); the output type is conv.py's (output_channels * tiles * 8)."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv2dk14_kernel(int(input_width), int(input_channels), int(output_channels),
+                                                      int(kernel_width), _arch()))
+
+
 def bn_conv2dk1_relu(input_width=32, input_channels=64, output_channels=64, **_):
     """IRON kernels.bn_conv2dk1_relu (conv.py): conv2dk1_relu_i8_ui8 of bottleneck/bn_conv2dk1_relu.cc
     (-DREGULAR -DINT8_ACT): int8 in, uint8 out, the shifted sums rounded to even."""
@@ -281,7 +289,7 @@ def bitwise_and(line_width=1920, dtype=np.uint8, use_chess=False, **_):
 
 
 def __getattr__(name):
-    # An IRON kernel factory npusim's library lacks (conv2dk14, bn_conv2dk3, ...): a clear error naming it,
+    # An IRON kernel factory npusim's library lacks (bn_conv2dk3, ...): a clear error naming it,
     # also for `from aie.iron.kernels import X`, never an AttributeError without the reason.
     if name.startswith("__"):
         raise AttributeError(name)

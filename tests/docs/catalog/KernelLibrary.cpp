@@ -28,6 +28,22 @@ void conv2dk3_catalog_call(std::vector<std::int64_t> args) {
                           }}));
 }
 
+// A call of conv2dk14 (224 pixels, 8 channels) with `width` as its width argument.
+void conv2dk14_catalog_call(std::int64_t width) {
+    const auto k = harness::iron_kernels::conv2dk14(224, 16, 8);
+    const iron::Buffer wts(iron::tensor<std::int8_t>({8 * 196 * 4}), "wts");
+    const iron::Buffer out(iron::tensor<std::int8_t>({8 * 16 * 8}), "res");
+    simulate(passthrough({.buffers = {wts, out},
+                          .type = iron::tensor<std::uint8_t>({16 * 196 * 4}),
+                          .body = [k, wts, out, width](F in, F o) {
+                              auto e = in.acquire(1);
+                              o.acquire(1);
+                              k(e, wts.view(), out.view(), width, 4, 8, 14, 1);
+                              in.release(1);
+                              o.release(1);
+                          }}));
+}
+
 } // namespace
 
 void add_kernel_library(Catalog& c) {
@@ -138,6 +154,21 @@ void add_kernel_library(Catalog& c) {
                  "worker 'w': kernel 'conv2dk3_ui8' threw: conv2dk3_ui8: channel_offset=8 + output_channels=8 exceeds "
                  "the weights' 8 output channels (weight_output_channels)",
                  conv2dk3_catalog_call({32, 8, 8, 8}));
+    NPUSIM_ERROR(c, "kernels.conv2dk14_kernel_width", kDesign,
+                 "conv2dk14(): kernel_width=7: aie2p/conv2dk14.cc's vector kernel reads its second tile group at input "
+                 "+ 98 * 64 (conv2dk14.cc:148), a 14x14 tile's; npusim's kernel library has kernel_width=14 only",
+                 harness::iron_kernels::conv2dk14(224, 16, 16, 7));
+    NPUSIM_ERROR(c, "kernels.conv2dk14_width", kDesign,
+                 "conv2dk14(): input_width=112 must be a positive multiple of 16 * kernel_width = 224: the vector kernel "
+                 "computes tiles in pairs of 8-tile groups (tiles_div_16, conv2dk14.cc:144) and leaves the rest",
+                 harness::iron_kernels::conv2dk14(112));
+    NPUSIM_ERROR(c, "kernels.conv2dk14_channels", kDesign,
+                 "conv2dk14(): output_channels=12 must be a positive multiple of 8",
+                 harness::iron_kernels::conv2dk14(224, 16, 12));
+    NPUSIM_ERROR(c, "kernels.conv2dk14_call", kKernel,
+                 "worker 'w': kernel 'conv2dk14_i8' threw: conv2dk14_i8: input_width=448, output_channels=8 and "
+                 "kernel_width=14 must be the factory's 224, 8 and 14",
+                 conv2dk14_catalog_call(448));
     c.site("harness/src/KernelLibraryVision.cpp");
     NPUSIM_ERROR(c, "kernels.vision_dtype", kDesign, "bitwiseOR: unsupported dtype f32. Use np.uint8, np.int16, or np.int32.",
                  harness::iron_kernels::bitwise_or(64, DType::f32));

@@ -2,11 +2,12 @@
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
 // or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (conv2dk14 and the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8 and
+// (the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8 and
 // bn_conv2dk1_skip) are not in npusim's library yet;
 // Python's aie.iron.kernels names them as missing.
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
+#include "npusim/model/DeviceSpec.hpp"
 
 #include <cstdint>
 
@@ -74,5 +75,16 @@ iron::Kernel bn_conv2dk1_skip(std::int64_t input_width = 32, std::int64_t input_
 iron::Kernel conv2dk3(std::int64_t input_width = 32, std::int64_t input_channels = 64,
                       std::int64_t output_channels = 64, DType act_dtype = DType::i8,
                       std::int64_t weight_output_channels = -1, KernelSet ks = KernelSet::reference);
+
+/// conv.py conv2dk14(input_width=224, input_channels=16, output_channels=16, kernel_width=14)
+/// (:165-194): conv2dk14_i8 of aie2p/conv2dk14.cc (in: u8[tiles*kw*kw*4], wts: i8[co*kw*kw*4], out:
+/// i8[co*tiles*8], width, ci, co, kernel_width, scale: i32), tiles = input_width / kernel_width;
+/// kernels::conv2dk14_i8. The output type is conv.py's, 8 times what the kernel writes (co * tiles).
+/// IRON resolves the aie2p source on either generation; the [est] cost is
+/// kernels::conv2dk14_cycles for `arch`. Refused, naming why: a kernel_width other than 14 and tiles
+/// not a multiple of 16 (the vector kernel's fixed second tile group and tile pairs).
+iron::Kernel conv2dk14(std::int64_t input_width = 224, std::int64_t input_channels = 16,
+                       std::int64_t output_channels = 16, std::int64_t kernel_width = 14,
+                       model::Arch arch = model::Arch::AIE2P, KernelSet ks = KernelSet::reference);
 
 } // namespace npusim::harness::iron_kernels

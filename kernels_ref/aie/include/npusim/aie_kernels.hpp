@@ -231,6 +231,12 @@ void conv2dk3_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const st
                   std::int32_t output_channels, std::int32_t kernel_width, std::int32_t kernel_height,
                   std::int32_t check, std::int32_t scale, std::int32_t channel_offset);
 
+// conv2dk14 (IRON conv2dk14): 14x14 stride-14 convolution of RGBA tiles to int8 channels, ties away
+// from zero, saturated (npusim::kernels::conv2dk14_i8). Tiles (width / kernel_width) a multiple of 8.
+void conv2dk14_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
+                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t kernel_width,
+                  std::int32_t scale);
+
 // ---- cascade_mm (basic/matrix_multiplication/cascade) ----------------------------------------------
 // Scalar m x k by k x n (row-major) partial products, one 512-bit cascade word per element of C
 // (lane 0: the partial sum as int32), through put_mcd / get_scd_v16int32: put_only puts its own
