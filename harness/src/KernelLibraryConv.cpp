@@ -362,3 +362,55 @@ Kernel conv2dk14(std::int64_t w, std::int64_t ci, std::int64_t co, std::int64_t 
 }
 
 } // namespace npusim::harness::iron_kernels
+
+namespace npusim::harness::iron_kernels {
+
+Kernel bn_conv2dk3_dw(std::int64_t w, std::int64_t ci, std::int64_t co, std::int64_t stride, KernelSet ks) {
+    if (stride != 1 && stride != 2) // conv.py:383-384
+        throw DesignError(fmt::format("bn_conv2dk3_dw(): stride must be 1 or 2, got {}", stride));
+    if (ci <= 0 || ci % 8 != 0 || co <= 0 || co % 8 != 0 || co > ci)
+        throw DesignError(fmt::format("bn_conv2dk3_dw(): input_channels={} and output_channels={} must be positive "
+                                      "multiples of 8, output_channels at most input_channels (the depthwise kernel "
+                                      "reads input channel c for output channel c)",
+                                      ci, co));
+    if (w <= 0 || w > 256 || w % stride != 0)
+        throw DesignError(fmt::format("bn_conv2dk3_dw(): input_width={} must be in 1..256 (npusim's build) and a "
+                                      "multiple of the stride {}",
+                                      w, stride));
+    const auto i32 = iron::scalar<std::int32_t>();
+    const auto line = iron::tensor<std::uint8_t>({w * ci});
+    std::vector<ArgType> types{line,
+                               line,
+                               line,
+                               iron::tensor<std::int8_t>({9 * ci}),
+                               iron::tensor<std::uint8_t>({w / stride * co}),
+                               i32,
+                               i32,
+                               i32,
+                               i32,
+                               i32,
+                               i32,
+                               i32,
+                               i32};
+    auto cost = [stride](std::span<const KernelArg> a) {
+        return kernels::conv2dk3_dw_cycles(static_cast<std::int32_t>(a[5].ivalue / stride),
+                                           static_cast<std::int32_t>(a[7].ivalue),
+                                           static_cast<std::int32_t>(a[10].ivalue));
+    };
+    const std::string name = fmt::format("conv2dk3_dw_stride{}_relu_ui8_ui8", stride);
+    auto same = [w, ci, co, name](std::span<const KernelArg> a) {
+        if (a[5].ivalue != w || a[6].ivalue != ci || a[7].ivalue != co)
+            throw std::invalid_argument(fmt::format("{}: input_width={}, input_channels={} and output_channels={} "
+                                                    "must be the factory's {}, {} and {}",
+                                                    name, a[5].ivalue, a[6].ivalue, a[7].ivalue, w, ci, co));
+    };
+    if (ks == KernelSet::aie)
+        return checked_kernel(name,
+                              stride == 1 ? &aie_kernels::conv2dk3_dw_stride1_relu_ui8_ui8
+                                          : &aie_kernels::conv2dk3_dw_stride2_relu_ui8_ui8,
+                              true, std::move(types), cost, same);
+    return checked_kernel(name, stride == 1 ? &kernels::conv2dk3_dw_stride1_u8 : &kernels::conv2dk3_dw_stride2_u8,
+                          false, std::move(types), cost, same);
+}
+
+} // namespace npusim::harness::iron_kernels

@@ -7,6 +7,12 @@
 // the right (shifted down, the next block's first pixel, zero at the right edge). Rows outside the
 // image (the top row's line0, the bottom row's line2) are skipped. The sums are shifted by `scale`
 // rounding half up (positive_inf) and saturated to [0, 255].
+//
+// conv2dk3_dw_stride1/2_relu_ui8_ui8 (the bottleneck's depthwise 3x3): each channel convolved alone.
+// Two output pixels x 8 channels are 16 lanes; with the row copied between one zero pixel on each
+// side, tap kx of pixels x, x + 1 is the 16 bytes at padded pixel x + kx, multiplied lane by lane
+// with the tap's 8 weights twice (acc32), shifted by `scale` to even (conv_even) and saturated to
+// [0, 255]. Stride 2 keeps every second pixel of the stride-1 row (output x is centred on input 2x).
 #include <aie_api/aie.hpp>
 
 #include <npusim/aie_kernels.hpp>
@@ -24,9 +30,64 @@ aie::vector<uint8, 32> k3_tap(const uint8* row, int32_t xg, int32_t groups, int 
     return aie::shuffle_down_fill(curr, xg + 1 < groups ? aie::load_v<32>(row + (xg + 1) * 32) : zero, 8);
 }
 
+// The widest row the depthwise build takes (the kernel library refuses wider ones).
+constexpr int32_t kDwMaxWidth = 256;
+
+// One 8-channel group of a row of `width` pixels, depthwise: `full` gets all `width` outputs.
+void dw_group(const uint8* const lines[3], int ky_first, int ky_end, const int8* w_group, uint8* full, int32_t width,
+              int32_t group, int32_t scale) {
+    uint8 padded[3][(kDwMaxWidth + 4) * 8] = {};
+    for (int ky = ky_first; ky < ky_end; ++ky)
+        for (int32_t i = 0; i < width * 8; ++i) padded[ky][8 + i] = lines[ky][group * width * 8 + i];
+    for (int32_t x = 0; x < width; x += 2) {
+        aie::accum<acc32, 16> acc = aie::zeros<acc32, 16>();
+        for (int ky = ky_first; ky < ky_end; ++ky)
+            for (int kx = 0; kx < 3; ++kx) {
+                aie::vector<int8, 16> wv;
+                for (unsigned l = 0; l < 16; ++l) wv[l] = w_group[(ky * 3 + kx) * 8 + l % 8];
+                acc = aie::mac(acc, aie::load_v<16>(&padded[ky][(x + kx) * 8]), wv);
+            }
+        const aie::vector<uint8, 16> o = acc.template to_vector<uint8>(scale);
+        for (unsigned l = 0; l < 16 && x * 8 + static_cast<int32_t>(l) < width * 8; ++l) full[x * 8 + l] = o[l];
+    }
+}
+
+void conv_dw(const uint8* line0, const uint8* line1, const uint8* line2, const int8* weights, uint8* output,
+             int32_t width, int32_t channels, int32_t check, int32_t scale, int stride) {
+    aie::set_rounding(aie::rounding_mode::conv_even);
+    aie::set_saturation(aie::saturation_mode::saturate);
+    const uint8* lines[3] = {line0, line1, line2};
+    const int ky_first = check == 0 ? 1 : 0, ky_end = check == 2 ? 2 : 3;
+    const int32_t out_w = width / stride;
+    uint8 full[(kDwMaxWidth + 2) * 8];
+    for (int32_t g = 0; g < channels / 8; ++g) {
+        dw_group(lines, ky_first, ky_end, weights + g * 9 * 8, full, width, g, scale);
+        for (int32_t x = 0; x < out_w; ++x)
+            for (int c = 0; c < 8; ++c) output[(g * out_w + x) * 8 + c] = full[x * stride * 8 + c];
+    }
+}
+
 } // namespace
 
 namespace npusim::aie_kernels {
+
+void conv2dk3_dw_stride1_relu_ui8_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                                      const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                                      std::int32_t, std::int32_t output_channels, std::int32_t, std::int32_t,
+                                      std::int32_t check, std::int32_t scale, std::int32_t) {
+    event0();
+    conv_dw(line0, line1, line2, weights, output, width, output_channels, check, scale, 1);
+    event1();
+}
+
+void conv2dk3_dw_stride2_relu_ui8_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                                      const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                                      std::int32_t, std::int32_t output_channels, std::int32_t, std::int32_t,
+                                      std::int32_t check, std::int32_t scale, std::int32_t) {
+    event0();
+    conv_dw(line0, line1, line2, weights, output, width, output_channels, check, scale, 2);
+    event1();
+}
 
 void conv2dk3_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
                   const std::int8_t* weights, std::uint8_t* output, std::int32_t width, std::int32_t input_channels,

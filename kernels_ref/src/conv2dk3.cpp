@@ -63,6 +63,72 @@ void conv2dk3_u8(const std::uint8_t* line0, const std::uint8_t* line1, const std
     }
 }
 
+namespace {
+
+void conv_dw(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+             const std::int8_t* weights, std::uint8_t* output, std::int32_t width, std::int32_t co,
+             std::int32_t kernel_width, std::int32_t kernel_height, std::int32_t check, std::int32_t scale, int stride,
+             const char* name) {
+    detail::require_non_null(line0, name, "line0");
+    detail::require_non_null(line1, name, "line1");
+    detail::require_non_null(line2, name, "line2");
+    detail::require_non_null(weights, name, "weights");
+    detail::require_non_null(output, name, "output");
+    detail::require_positive(width, name, "width");
+    if (stride == 2 && width % 2 != 0) detail::fail(name, "width must be even (got " + std::to_string(width) + ")");
+    require_k3_channels(co, name, "output_channels");
+    if (kernel_width != 3 || kernel_height != 3)
+        detail::fail(name, "kernel_width and kernel_height must be 3 (got " + std::to_string(kernel_width) + " x " +
+                               std::to_string(kernel_height) + ")");
+    if (check < 0 || check > 2)
+        detail::fail(name, "check must be 0 (top), 1 (middle) or 2 (bottom) (got " + std::to_string(check) + ")");
+    if (scale < 1 || scale > 31) detail::fail(name, "scale must be in 1..31 (got " + std::to_string(scale) + ")");
+    const std::uint8_t* rows[3] = {check == 0 ? nullptr : line0, line1, check == 2 ? nullptr : line2};
+    const std::int32_t out_w = width / stride;
+    for (std::int32_t c = 0; c < co; ++c)
+        for (std::int32_t x = 0; x < out_w; ++x) {
+            std::int64_t sum = 0;
+            for (int ky = 0; ky < 3; ++ky) {
+                if (rows[ky] == nullptr) continue;
+                for (int kx = 0; kx < 3; ++kx) {
+                    const std::int32_t px = stride * x - 1 + kx;
+                    if (px < 0 || px >= width) continue;
+                    sum += std::int64_t{rows[ky][(static_cast<std::int64_t>(c / 8) * width + px) * 8 + c % 8]} *
+                           weights[((c / 8) * 9 + ky * 3 + kx) * 8 + c % 8];
+                }
+            }
+            // half to even: floor(sum / 2^scale), plus one above the half and at the half when odd
+            const std::int64_t d = std::int64_t{1} << scale, q = sum >= 0 ? sum / d : -((-sum + d - 1) / d);
+            const std::int64_t rem = sum - q * d, half = d / 2;
+            const std::int64_t r = q + ((rem > half || (rem == half && (q & 1) != 0)) ? 1 : 0);
+            output[(static_cast<std::int64_t>(c / 8) * out_w + x) * 8 + c % 8] =
+                static_cast<std::uint8_t>(std::clamp<std::int64_t>(r, 0, 255));
+        }
+}
+
+} // namespace
+
+void conv2dk3_dw_stride1_u8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                            const std::int8_t* weights, std::uint8_t* output, std::int32_t width, std::int32_t,
+                            std::int32_t co, std::int32_t kernel_width, std::int32_t kernel_height, std::int32_t check,
+                            std::int32_t scale, std::int32_t) {
+    conv_dw(line0, line1, line2, weights, output, width, co, kernel_width, kernel_height, check, scale, 1,
+            "conv2dk3_dw_stride1_u8");
+}
+
+void conv2dk3_dw_stride2_u8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                            const std::int8_t* weights, std::uint8_t* output, std::int32_t width, std::int32_t,
+                            std::int32_t co, std::int32_t kernel_width, std::int32_t kernel_height, std::int32_t check,
+                            std::int32_t scale, std::int32_t) {
+    conv_dw(line0, line1, line2, weights, output, width, co, kernel_width, kernel_height, check, scale, 2,
+            "conv2dk3_dw_stride2_u8");
+}
+
+std::uint64_t conv2dk3_dw_cycles(std::int32_t output_width, std::int32_t channels, std::int32_t check) {
+    const auto v = [](std::int32_t x) { return static_cast<std::uint64_t>(x < 0 ? 0 : x); };
+    return v(output_width) * v(channels) * (check == 1 ? 9u : 6u);
+}
+
 std::uint64_t conv2dk3_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels,
                               std::int32_t check) {
     const auto v = [](std::int32_t x) { return static_cast<std::uint64_t>(x < 0 ? 0 : x); };

@@ -134,6 +134,13 @@ void bind_kernel_library(py::module_& m) {
         },
         py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"), py::arg("kernel_width"),
         py::arg("arch"), "aie.iron.kernels.conv2dk14 (conv.py): conv2dk14_i8, its cost for `arch`.");
+    m.def(
+        "bn_conv2dk3_dw_kernel",
+        [](std::int64_t input_width, std::int64_t input_channels, std::int64_t output_channels, std::int64_t stride) {
+            return k::bn_conv2dk3_dw(input_width, input_channels, output_channels, stride, kRef);
+        },
+        py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"), py::arg("stride"),
+        "aie.iron.kernels.bn_conv2dk3_dw (conv.py): conv2dk3_dw_stride{1,2}_relu_ui8_ui8.");
 }
 
 } // namespace npusim::python

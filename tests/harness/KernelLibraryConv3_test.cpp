@@ -128,3 +128,23 @@ TEST_CASE("conv2dk14: IRON's name and signature, its refusals, a cost per genera
                                         "16 * kernel_width = 224"));
     CHECK_THROWS_WITH(iks::conv2dk14(224, 16, 12), "conv2dk14(): output_channels=12 must be a positive multiple of 8");
 }
+
+TEST_CASE("bn_conv2dk3_dw: IRON's names and signature per stride, its refusals", "[harness][kernel_library]") {
+    CHECK(iks::bn_conv2dk3_dw().name() == "conv2dk3_dw_stride1_relu_ui8_ui8");
+    const auto k2 = iks::bn_conv2dk3_dw(32, 64, 64, 2, npusim::harness::KernelSet::aie);
+    CHECK(k2.name() == "conv2dk3_dw_stride2_relu_ui8_ui8");
+    CHECK(k3lib_types(k2) == std::vector<std::string>{"u8[2048]", "u8[2048]", "u8[2048]", "i8[576]", "u8[1024]",
+                                                      "i32 scalar", "i32 scalar", "i32 scalar", "i32 scalar",
+                                                      "i32 scalar", "i32 scalar", "i32 scalar", "i32 scalar"});
+    std::vector<npusim::iron::KernelArg> args(13);
+    args[5].ivalue = 32;
+    args[7].ivalue = 64;
+    args[10].ivalue = 1;
+    CHECK(k2.cost(args) == 16 * 64 * 9);
+    CHECK_THROWS_WITH(iks::bn_conv2dk3_dw(32, 64, 64, 3), "bn_conv2dk3_dw(): stride must be 1 or 2, got 3");
+    CHECK_THROWS_WITH(iks::bn_conv2dk3_dw(32, 32, 64),
+                      Catch::StartsWith("bn_conv2dk3_dw(): input_channels=32 and "
+                                        "output_channels=64 must be positive multiples"));
+    CHECK_THROWS_WITH(iks::bn_conv2dk3_dw(31, 64, 64, 2),
+                      Catch::StartsWith("bn_conv2dk3_dw(): input_width=31 must be"));
+}

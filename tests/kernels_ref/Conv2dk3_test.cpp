@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -142,4 +143,57 @@ TEST_CASE("conv2dk3_u8 refuses bad arguments, and its cost estimate", "[kernels]
             const double macs = 32.0 * ci * 64 * (check == 1 ? 9 : 6);
             CHECK(macs / static_cast<double>(conv2dk3_cycles(32, ci, 64, check)) <= 256.0);
         }
+}
+
+TEST_CASE("conv2dk3_dw (bn_conv2dk3_dw): per-channel zero-padded 3x3 sums, to even, clamped, stride 1 and 2",
+          "[kernels][conv2d]") {
+    std::mt19937 rng(35);
+    for (const int stride : {1, 2})
+        for (const int check : {0, 1, 2})
+            for (const int scale : {1, 2, 7}) {
+                const int w = 12, c = 16, ow = w / stride;
+                std::vector<std::uint8_t> rows[3];
+                for (auto& r : rows) {
+                    r.resize(static_cast<std::size_t>(w * c));
+                    for (auto& v : r) v = static_cast<std::uint8_t>(rng() & (scale == 1 ? 0x03 : 0xff));
+                }
+                std::vector<std::int8_t> wt(static_cast<std::size_t>(9 * c));
+                for (auto& v : wt) v = static_cast<std::int8_t>(rng() & 0xff);
+                std::vector<std::uint8_t> out(static_cast<std::size_t>(ow * c), 0x55);
+                (stride == 1 ? conv2dk3_dw_stride1_u8 : conv2dk3_dw_stride2_u8)(rows[0].data(), rows[1].data(),
+                                                                                rows[2].data(), wt.data(), out.data(),
+                                                                                w, c, c, 3, 3, check, scale, 0);
+                for (int ch = 0; ch < c; ++ch)
+                    for (int x = 0; x < ow; ++x) {
+                        // the padded image: a zero column each side, a zero row outside the image
+                        std::int64_t s = 0;
+                        for (int ky = 0; ky < 3; ++ky)
+                            for (int kx = 0; kx < 3; ++kx) {
+                                const int px = stride * x + kx - 1;
+                                const bool inside =
+                                    px >= 0 && px < w && !(ky == 0 && check == 0) && !(ky == 2 && check == 2);
+                                const std::int64_t a =
+                                    inside ? rows[ky][static_cast<std::size_t>((ch / 8 * w + px) * 8 + ch % 8)] : 0;
+                                s += a * wt[static_cast<std::size_t>((ch / 8 * 9 + ky * 3 + kx) * 8 + ch % 8)];
+                            }
+                        // to even, written with exact long double halves
+                        const long double exact = static_cast<long double>(s) / static_cast<long double>(1LL << scale);
+                        const long double fl = std::floor(exact);
+                        std::int64_t q = static_cast<std::int64_t>(fl);
+                        if (exact - fl > 0.5L || (exact - fl == 0.5L && (q % 2 != 0))) ++q;
+                        const std::int64_t want = q < 0 ? 0 : q > 255 ? 255 : q;
+                        INFO("stride " << stride << " check " << check << " scale " << scale << " ch " << ch << " x "
+                                       << x);
+                        REQUIRE(out[static_cast<std::size_t>((ch / 8 * ow + x) * 8 + ch % 8)] == want);
+                    }
+            }
+    std::vector<std::uint8_t> l(4096), o(4096);
+    std::vector<std::int8_t> wts(4096);
+    CHECK_THROWS_WITH(
+        conv2dk3_dw_stride1_u8(l.data(), l.data(), l.data(), wts.data(), o.data(), 8, 8, 8, 3, 3, 1, 0, 0),
+        "conv2dk3_dw_stride1_u8: scale must be in 1..31 (got 0)");
+    CHECK_THROWS_WITH(
+        conv2dk3_dw_stride2_u8(l.data(), l.data(), l.data(), wts.data(), o.data(), 7, 8, 8, 3, 3, 1, 1, 0),
+        "conv2dk3_dw_stride2_u8: width must be even (got 7)");
+    CHECK(conv2dk3_dw_cycles(16, 64, 1) == 16 * 64 * 9);
 }

@@ -110,3 +110,41 @@ def test_conv2dk14_runs_exact_against_numpy(dev):
     r = np.sign(s) * ((np.abs(s) + (1 << (scale - 1))) >> scale)
     want = np.clip(r, -128, 127).astype(np.int8).reshape(tiles // 8, 8, co // 8, 8).transpose(2, 0, 1, 3).ravel()
     assert np.array_equal(out[:co * tiles], want)
+
+
+@pytest.mark.parametrize("stride", [1, 2])
+def test_bn_conv2dk3_dw_runs_exact_against_numpy(stride):
+    # -DREGULAR -DSCALAR -DSTRIDE<stride>: each channel alone, zero border, to even, clamped to uint8
+    from npusim.iron import Buffer, ObjectFifo
+    npusim.iron.set_current_device(device_for("npu1_1col"))
+    w, c, scale, check = 16, 16, 3, 1
+    conv = kernels.bn_conv2dk3_dw(input_width=w, input_channels=c, output_channels=c, stride=stride)
+    assert conv.name == f"conv2dk3_dw_stride{stride}_relu_ui8_ui8"
+    with pytest.raises(npusim.DesignError, match="stride must be 1 or 2, got 4"):
+        kernels.bn_conv2dk3_dw(stride=4)
+    rng = np.random.default_rng(20 + stride)
+    rows = rng.integers(0, 16, (3, w, c)).astype(np.uint8)
+    wts = rng.integers(-128, 128, (c, 3, 3)).astype(np.int8)
+    line_ty = np.ndarray[(w * c,), np.dtype[np.uint8]]
+    out_ty = np.ndarray[(w // stride * c,), np.dtype[np.uint8]]
+    fl, fo = ObjectFifo(line_ty, name="lines", depth=3), ObjectFifo(out_ty, name="out")
+    w_lay = wts.reshape(c // 8, 8, 3, 3).transpose(0, 2, 3, 1).ravel()  # [c/8][ky][kx][c%8]
+    bw = Buffer(np.ndarray[(9 * c,), np.dtype[np.int8]], name="wts", initial_value=np.ascontiguousarray(w_lay))
+
+    def body(il, oo, bw, k):
+        el, eo = il.acquire(3), oo.acquire(1)
+        k(el[0], el[1], el[2], bw, eo, w, c, c, 3, 3, check, scale, 0)
+        il.release(3)
+        oo.release(1)
+
+    p = _one_core((body, [fl.cons(), fo.prod(), bw, conv]), [np.ndarray[(3 * w * c,), np.dtype[np.uint8]], out_ty],
+                  [fl.prod()], fo.cons())
+    out = np.zeros(w // stride * c, np.uint8)
+    npusim.simulate(p, [np.concatenate([_ycxc8(rows[i]) for i in range(3)]), out])
+
+    img = np.zeros((3, w + 2, c), np.int64)
+    img[:, 1:w + 1] = rows
+    s = sum(img[ky, kx:kx + w] * wts[:, ky, kx].astype(np.int64) for ky in range(3) for kx in range(3))[::stride]
+    r = (s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale  # the source's formula
+    assert np.any(s % (1 << scale) == (1 << (scale - 1)))  # ties
+    assert np.array_equal(out, _ycxc8(np.clip(r, 0, 255).astype(np.uint8)))

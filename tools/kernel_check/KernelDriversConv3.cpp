@@ -17,6 +17,11 @@
 // scalar variant's indexing (:63-79): input [tile/8][pixel/2][tile%8][pixel%2][rgba], weights
 // [co/8][pixel/2][pixel%2][rgba][co%8], output [co/8][tile/8][tile%8][co%8]. Driven at conv.py's
 // defaults (224 pixels: 16 tiles, 16 channels).
+//
+// bottleneck/bn_conv2dk3_dw.cc -DREGULAR -DSCALAR -DSTRIDE1 / -DSTRIDE2 (conv.py's bn_conv2dk3_dw):
+// plain C loops (:163-350): each channel c convolved alone with weights [c/8][ky][kx][c%8], the rows
+// and zero border as conv2dk3's, stride 2 centring output x on input 2x (:199-233), the sum rounded
+// to even ((sum + 2^(scale-1) - 1 + ((sum >> scale) & 1)) >> scale) and clamped to [0, 255].
 #include "KernelDrivers.hpp"
 
 #include <cstdint>
@@ -111,6 +116,40 @@ std::string drive_conv2dk14_i8(void* fn, int scale, int in_hi, std::uint32_t see
     return {};
 }
 
+std::string drive_conv2dk3_dw(void* fn, int stride, int check, int scale, int in_hi, std::uint32_t seed) {
+    const int w = 32, c = 64, ow = w / stride; // conv.py's defaults
+    std::vector<std::uint8_t> lines[3];
+    for (int r = 0; r < 3; ++r)
+        lines[r] =
+            k3d_ints<std::uint8_t>(static_cast<std::size_t>(w) * c, seed + static_cast<std::uint32_t>(r), 0, in_hi);
+    const auto wts = k3d_ints<std::int8_t>(static_cast<std::size_t>(9) * c, seed + 3, -128, 127);
+    std::vector<std::uint8_t> got(static_cast<std::size_t>(ow) * c, 0x55);
+    reinterpret_cast<void (*)(std::uint8_t*, std::uint8_t*, std::uint8_t*, std::int8_t*, std::uint8_t*, std::int32_t,
+                              std::int32_t, std::int32_t, std::int32_t, std::int32_t, std::int32_t, int, int)>(fn)(
+        lines[0].data(), lines[1].data(), lines[2].data(), const_cast<std::int8_t*>(wts.data()), got.data(), w, c, c, 3,
+        3, check, scale, 0);
+    for (int ch = 0; ch < c; ++ch)
+        for (int x = 0; x < ow; ++x) {
+            std::int64_t sum = 0;
+            for (int ky = 0; ky < 3; ++ky) {
+                if ((ky == 0 && check == 0) || (ky == 2 && check == 2)) continue;
+                for (int kx = 0; kx < 3; ++kx) {
+                    const int px = stride * x + kx - 1;
+                    if (px < 0 || px >= w) continue;
+                    sum += std::int64_t{lines[ky][static_cast<std::size_t>((ch / 8) * w * 8 + px * 8 + ch % 8)]} *
+                           wts[static_cast<std::size_t>((ch / 8) * 72 + ky * 24 + kx * 8 + ch % 8)];
+                }
+            }
+            std::int64_t want = (sum + (std::int64_t{1} << (scale - 1)) - 1 + ((sum >> scale) & 1)) >> scale;
+            want = want < 0 ? 0 : want > 255 ? 255 : want;
+            const auto at = static_cast<std::size_t>((ch / 8) * ow * 8 + x * 8 + ch % 8);
+            if (got[at] != want)
+                return fmt::format("check {} scale {}: output {} (x {}, channel {}; sum {}): got {}, want {}", check,
+                                   scale, at, x, ch, sum, +got[at], want);
+        }
+    return {};
+}
+
 } // namespace
 
 void add_conv3_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
@@ -125,6 +164,17 @@ void add_conv3_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
                            }
                            return std::string{};
                        }});
+    if (facts.source == "bn_conv2dk3_dw.cc")
+        for (const int stride : {1, 2})
+            out.push_back(
+                {fmt::format("conv2dk3_dw_stride{}_relu_ui8_ui8", stride), [stride](void* fn) {
+                     for (const auto& [check, scale, hi, seed] :
+                          {std::tuple{1, 8, 255, 121u}, std::tuple{0, 2, 3, 122u}, std::tuple{2, 1, 1, 123u}}) {
+                         std::string e = drive_conv2dk3_dw(fn, stride, check, scale, hi, seed);
+                         if (!e.empty()) return e;
+                     }
+                     return std::string{};
+                 }});
     if (facts.source == "conv2dk14.cc")
         out.push_back({"conv2dk14_i8", [](void* fn) {
                            for (const auto& [scale, hi, seed] :

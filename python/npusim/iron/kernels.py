@@ -2,7 +2,7 @@
 at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm, vision.py, conv.py
 conv2dk1, conv2dk1_i8, conv2dk1_skip,
 conv2dk1_skip_init, conv2dk3, conv2dk14, bn_conv2dk1_relu, bn_conv2dk1_i8,
-bn_conv2dk1_skip), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
+bn_conv2dk1_skip, bn_conv2dk3_dw), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
 the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
 factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
@@ -247,6 +247,14 @@ def bn_conv2dk1_skip(input_width=32, input_channels=64, output_channels=64, skip
     with _Located(where()):
         return _NativeKernel(_npusim.conv_kernel("bn_conv2dk1_skip", int(input_width), int(input_channels),
                                                  int(output_channels), dtype_name(skip_dtype)))
+
+
+def bn_conv2dk3_dw(input_width=32, input_channels=64, output_channels=64, stride=1, **_):
+    """IRON kernels.bn_conv2dk3_dw (conv.py): the depthwise 3x3 + ReLU of bottleneck/bn_conv2dk3_dw.cc
+    (-DREGULAR -DSCALAR -DSTRIDE<stride>): conv2dk3_dw_stride1_relu_ui8_ui8 / _stride2_, uint8 in and out, to even."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.bn_conv2dk3_dw_kernel(int(input_width), int(input_channels), int(output_channels),
+                                                           int(stride)))
 
 
 class _VisionKernel(_NativeKernel):

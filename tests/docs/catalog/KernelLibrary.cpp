@@ -44,6 +44,21 @@ void conv2dk14_catalog_call(std::int64_t width) {
                           }}));
 }
 
+// A call of bn_conv2dk3_dw (32 pixels, 8 channels, stride 1) with `width` as its width argument.
+void bn_dw_catalog_call(std::int64_t width) {
+    const auto k = harness::iron_kernels::bn_conv2dk3_dw(32, 8, 8);
+    const iron::Buffer wts(iron::tensor<std::int8_t>({72}), "wts");
+    simulate(passthrough({.buffers = {wts},
+                          .type = iron::tensor<std::uint8_t>({256}),
+                          .body = [k, wts, width](F in, F out) {
+                              auto e = in.acquire(1);
+                              auto o = out.acquire(1);
+                              k(e, e, e, wts.view(), o, width, 8, 8, 3, 3, 1, 1, 0);
+                              in.release(1);
+                              out.release(1);
+                          }}));
+}
+
 } // namespace
 
 void add_kernel_library(Catalog& c) {
@@ -169,6 +184,20 @@ void add_kernel_library(Catalog& c) {
                  "worker 'w': kernel 'conv2dk14_i8' threw: conv2dk14_i8: input_width=448, output_channels=8 and "
                  "kernel_width=14 must be the factory's 224, 8 and 14",
                  conv2dk14_catalog_call(448));
+    NPUSIM_ERROR(c, "kernels.bn_dw_stride", kDesign, "bn_conv2dk3_dw(): stride must be 1 or 2, got 3",
+                 harness::iron_kernels::bn_conv2dk3_dw(32, 64, 64, 3));
+    NPUSIM_ERROR(c, "kernels.bn_dw_channels", kDesign,
+                 "bn_conv2dk3_dw(): input_channels=32 and output_channels=64 must be positive multiples of 8, "
+                 "output_channels at most input_channels (the depthwise kernel reads input channel c for output "
+                 "channel c)",
+                 harness::iron_kernels::bn_conv2dk3_dw(32, 32, 64));
+    NPUSIM_ERROR(c, "kernels.bn_dw_width", kDesign,
+                 "bn_conv2dk3_dw(): input_width=31 must be in 1..256 (npusim's build) and a multiple of the stride 2",
+                 harness::iron_kernels::bn_conv2dk3_dw(31, 64, 64, 2));
+    NPUSIM_ERROR(c, "kernels.bn_dw_call", kKernel,
+                 "worker 'w': kernel 'conv2dk3_dw_stride1_relu_ui8_ui8' threw: conv2dk3_dw_stride1_relu_ui8_ui8: "
+                 "input_width=16, input_channels=8 and output_channels=8 must be the factory's 32, 8 and 8",
+                 bn_dw_catalog_call(16));
     c.site("harness/src/KernelLibraryVision.cpp");
     NPUSIM_ERROR(c, "kernels.vision_dtype", kDesign, "bitwiseOR: unsupported dtype f32. Use np.uint8, np.int16, or np.int32.",
                  harness::iron_kernels::bitwise_or(64, DType::f32));

@@ -36,3 +36,29 @@ TEST_CASE("aie conv2dk3_ui8 equals the reference conv2dk3_u8", "[aie_kernels][co
                 CHECK(got == want);
             }
 }
+
+TEST_CASE("aie conv2dk3_dw_stride1/2_relu_ui8_ui8 equal the reference conv2dk3_dw_stride1/2_u8",
+          "[aie_kernels][conv2d]") {
+    std::mt19937 rng(36);
+    for (const int w : {32, 14, 7})
+        for (const int stride : {1, 2}) {
+            if (stride == 2 && w % 2 != 0) continue;
+            for (const int check : {0, 1, 2})
+                for (const int scale : {1, 3, 8}) {
+                    const int c = 24;
+                    std::vector<std::uint8_t> l0(w * c), l1(w * c), l2(w * c);
+                    for (auto* l : {&l0, &l1, &l2})
+                        for (auto& v : *l) v = static_cast<std::uint8_t>(rng() & (scale == 1 ? 0x03 : 0xff));
+                    std::vector<std::int8_t> wt(9 * c);
+                    for (auto& v : wt) v = static_cast<std::int8_t>(rng() & 0xff);
+                    std::vector<std::uint8_t> want(w / stride * c, 0x11), got(want.size(), 0x55);
+                    (stride == 1 ? npusim::kernels::conv2dk3_dw_stride1_u8 : npusim::kernels::conv2dk3_dw_stride2_u8)(
+                        l0.data(), l1.data(), l2.data(), wt.data(), want.data(), w, c, c, 3, 3, check, scale, 0);
+                    (stride == 1 ? npusim::aie_kernels::conv2dk3_dw_stride1_relu_ui8_ui8
+                                 : npusim::aie_kernels::conv2dk3_dw_stride2_relu_ui8_ui8)(
+                        l0.data(), l1.data(), l2.data(), wt.data(), got.data(), w, c, c, 3, 3, check, scale, 0);
+                    INFO("w " << w << " stride " << stride << " check " << check << " scale " << scale);
+                    CHECK(got == want);
+                }
+        }
+}

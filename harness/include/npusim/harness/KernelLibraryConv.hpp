@@ -2,8 +2,8 @@
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
 // or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8 and
-// bn_conv2dk1_skip) are not in npusim's library yet;
+// (the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8, bn_conv2dk1_skip and
+// bn_conv2dk3_dw) are not in npusim's library yet;
 // Python's aie.iron.kernels names them as missing.
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
@@ -86,5 +86,16 @@ iron::Kernel conv2dk3(std::int64_t input_width = 32, std::int64_t input_channels
 iron::Kernel conv2dk14(std::int64_t input_width = 224, std::int64_t input_channels = 16,
                        std::int64_t output_channels = 16, std::int64_t kernel_width = 14,
                        model::Arch arch = model::Arch::AIE2P, KernelSet ks = KernelSet::reference);
+
+/// conv.py bn_conv2dk3_dw(input_width=32, input_channels=64, output_channels=64, stride=1) (:363-399,
+/// -DREGULAR -DSCALAR -DSTRIDE<stride>): conv2dk3_dw_stride<stride>_relu_ui8_ui8 of bottleneck/
+/// bn_conv2dk3_dw.cc (line0..2: u8[w*ci], wts: i8[9*ci], out: u8[(w/stride)*co], then the 8 i32 of
+/// conv2dk3); kernels::conv2dk3_dw_stride1_u8 / _stride2_u8, [est] kernels::conv2dk3_dw_cycles. A
+/// stride other than 1 or 2 is conv.py's ValueError; output_channels above input_channels (the
+/// kernel reads input channel c for output c), an odd width at stride 2 and rows wider than 256
+/// pixels (npusim's build) are DesignErrors. Each call checks its width and channels are the factory's.
+iron::Kernel bn_conv2dk3_dw(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                            std::int64_t output_channels = 64, std::int64_t stride = 1,
+                            KernelSet ks = KernelSet::reference);
 
 } // namespace npusim::harness::iron_kernels

@@ -231,6 +231,19 @@ void conv2dk3_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const st
                   std::int32_t output_channels, std::int32_t kernel_width, std::int32_t kernel_height,
                   std::int32_t check, std::int32_t scale, std::int32_t channel_offset);
 
+// bn_conv2dk3_dw (-DREGULAR -DSCALAR -DSTRIDE1 / -DSTRIDE2): depthwise 3x3 of uint8 rows to uint8, to
+// even, saturated (npusim::kernels::conv2dk3_dw_stride1_u8 / _stride2_u8). width at most 256 pixels.
+void conv2dk3_dw_stride1_relu_ui8_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                                      const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                                      std::int32_t input_channels, std::int32_t output_channels,
+                                      std::int32_t kernel_width, std::int32_t kernel_height, std::int32_t check,
+                                      std::int32_t scale, std::int32_t channel_offset);
+void conv2dk3_dw_stride2_relu_ui8_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                                      const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                                      std::int32_t input_channels, std::int32_t output_channels,
+                                      std::int32_t kernel_width, std::int32_t kernel_height, std::int32_t check,
+                                      std::int32_t scale, std::int32_t channel_offset);
+
 // conv2dk14 (IRON conv2dk14): 14x14 stride-14 convolution of RGBA tiles to int8 channels, ties away
 // from zero, saturated (npusim::kernels::conv2dk14_i8). Tiles (width / kernel_width) a multiple of 8.
 void conv2dk14_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,

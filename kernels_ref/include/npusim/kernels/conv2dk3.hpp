@@ -36,4 +36,30 @@ void conv2dk3_u8(const std::uint8_t* line0, const std::uint8_t* line1, const std
 std::uint64_t conv2dk3_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels,
                               std::int32_t check);
 
+/// The bottleneck depthwise 3x3 convolutions IRON's bn_conv2dk3_dw builds (mlir-aie aie_kernels/aie2/
+/// bottleneck/bn_conv2dk3_dw.cc with -DREGULAR -DSCALAR -DSTRIDE1 / -DSTRIDE2: conv2dk3_dw_stride1_relu_ui8_ui8
+/// :242-350, conv2dk3_dw_stride2_relu_ui8_ui8 :163-248): each of the output_channels channels c is the
+/// 3x3 convolution of input channel c alone with its own weights, layout [c/8][ky][kx][c%8]
+/// (OIYXI8O8 with one input channel), the rows and the zero border as conv2dk3_u8's (`check`), the
+/// sum shifted by `scale` rounding half to even ((sum + 2^(scale-1) - 1 + ((sum >> scale) & 1)) >>
+/// scale) and saturated to [0, 255] (the ReLU). stride2 computes every second pixel: output x is
+/// centred on input pixel 2x, width / 2 outputs. Lines [c/8][x][c%8] of `width` pixels, output
+/// [c/8][x][c%8] of width (or width / 2) pixels. input_channels and channel_offset are not used
+/// (as upstream). Preconditions (std::invalid_argument): non-null pointers, width > 0 (even for
+/// stride 2), output_channels a positive multiple of 8, kernel 3 x 3, check 0..2, 1 <= scale <= 31.
+void conv2dk3_dw_stride1_u8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                            const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                            std::int32_t input_channels, std::int32_t output_channels, std::int32_t kernel_width,
+                            std::int32_t kernel_height, std::int32_t check, std::int32_t scale,
+                            std::int32_t channel_offset);
+void conv2dk3_dw_stride2_u8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                            const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                            std::int32_t input_channels, std::int32_t output_channels, std::int32_t kernel_width,
+                            std::int32_t kernel_height, std::int32_t check, std::int32_t scale,
+                            std::int32_t channel_offset);
+
+// [est] the depthwise kernels are plain scalar loops: one multiply-accumulate per cycle on the scalar
+// unit (as the other bottleneck loops, conv2d.hpp), output pixels x channels x taps of the rows used.
+std::uint64_t conv2dk3_dw_cycles(std::int32_t output_width, std::int32_t channels, std::int32_t check);
+
 } // namespace npusim::kernels
