@@ -1,5 +1,5 @@
 """aie.dialects.aiex under npusim: the runtime-sequence tasks of hand-written designs
-(shim_dma_single_bd_task on a Flow's shim_symbol, dma_start_task, dma_await_task, dma_free_task),
+(shim_dma_single_bd_task on a Flow's or PacketFlow's shim_symbol, with packet=(type, id) on a packet source, dma_start_task, dma_await_task, dma_free_task),
 bound to the frontend's (frontend/Runtime.hpp), and the same single-BD task written out as
 dma_configure_task(shim_tile, direction, channel) + `with bds(task) as bd: with bd[0]:
 shim_dma_bd(...); EndOp()` on the shim channel of a Flow (a task of several chained BDs raises
@@ -14,9 +14,10 @@ from .._types import v8bfp16ebs8  # noqa: F401  (mlir-aie's aiex.py re-exports I
 
 def shim_dma_single_bd_task(alloc, mem, tap=None, offset=None, sizes=None, strides=None, transfer_len=None,
                             issue_token=False, packet=None, **unsupported):
+    from .lowlevel import _packet
     loc = where()
-    if unsupported or packet is not None:
-        names = ", ".join(k + "=" for k in list(unsupported) + (["packet"] if packet is not None else []))
+    if unsupported:
+        names = ", ".join(k + "=" for k in unsupported)
         raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.dialects.aiex.shim_dma_single_bd_task({names}) is not "
                                   "supported by npusim")
     native_mem = getattr(mem, "_native", mem)
@@ -27,7 +28,8 @@ def shim_dma_single_bd_task(alloc, mem, tap=None, offset=None, sizes=None, strid
                                                  [int(s) for s in (strides or _row_major(sizes))])
     symbol = alloc if isinstance(alloc, str) else getattr(alloc, "shim_symbol", alloc)
     with _Located(loc):
-        return _npusim.shim_dma_single_bd_task(symbol, native_mem, native_tap, bool(issue_token))
+        return _npusim.shim_dma_single_bd_task(symbol, native_mem, native_tap, bool(issue_token),
+                                               _packet(packet, loc))
 
 
 def _row_major(sizes):
@@ -106,13 +108,13 @@ class bds:  # noqa: N801 - aiex's name
         if len(t.bds) != 1 or 0 not in t.bds:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.dialects.aiex.bds with {len(t.bds)} BD block(s): npusim "
                                       "serves a task of one BD (bd[0]) only")
-        mem, offset, sizes, strides = t.bds[0]
+        mem, offset, sizes, strides, packet = t.bds[0]
         t.native = shim_dma_single_bd_task(t.symbol, mem, offset=offset, sizes=sizes, strides=strides,
-                                           issue_token=t.issue_token)
+                                           issue_token=t.issue_token, packet=packet)
         return False
 
 
-def shim_dma_bd(mem, offset=0, sizes=None, strides=None, transfer_len=None, **unsupported):
+def shim_dma_bd(mem, offset=0, sizes=None, strides=None, transfer_len=None, packet=None, **unsupported):
     loc = where()
     if _current_bd is None:
         raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.dialects.aiex.shim_dma_bd outside `with bds(task) as bd: "
@@ -122,7 +124,7 @@ def shim_dma_bd(mem, offset=0, sizes=None, strides=None, transfer_len=None, **un
         raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.dialects.aiex.shim_dma_bd({names}) is not supported by "
                                   "npusim")
     task, index = _current_bd
-    task.bds[index] = (mem, offset, sizes, strides)
+    task.bds[index] = (mem, offset, sizes, strides, packet)
 
 
 def _native_task(t):
