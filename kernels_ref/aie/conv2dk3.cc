@@ -22,15 +22,16 @@ namespace {
 using MM3 = aie::mmul<4, 8, 8, uint8, int8>;
 
 // The 4-pixel x 8-channel operand of tap kx for pixel group xg of one 8-channel row of a line.
-aie::vector<uint8, 32> k3_tap(const uint8* row, int32_t xg, int32_t groups, int kx) {
-    const aie::vector<uint8, 32> zero = aie::zeros<uint8, 32>();
-    const aie::vector<uint8, 32> curr = aie::load_v<32>(row + xg * 32);
+template <class T>
+aie::vector<T, 32> k3_tap(const T* row, int32_t xg, int32_t groups, int kx) {
+    const aie::vector<T, 32> zero = aie::zeros<T, 32>();
+    const aie::vector<T, 32> curr = aie::load_v<32>(row + xg * 32);
     if (kx == 1) return curr;
     if (kx == 0) return aie::shuffle_up_fill(curr, xg > 0 ? aie::load_v<32>(row + (xg - 1) * 32) : zero, 8);
     return aie::shuffle_down_fill(curr, xg + 1 < groups ? aie::load_v<32>(row + (xg + 1) * 32) : zero, 8);
 }
 
-// The widest row the depthwise build takes (the kernel library refuses wider ones).
+// The widest row the depthwise and stride-2 builds take (the kernel library refuses wider ones).
 constexpr int32_t kDwMaxWidth = 256;
 
 // One 8-channel group of a row of `width` pixels, depthwise: `full` gets all `width` outputs.
@@ -67,9 +68,48 @@ void conv_dw(const uint8* line0, const uint8* line1, const uint8* line2, const i
     }
 }
 
+// bn_conv2dk3's stride-2 convolution (int8 rows): the stride-1 walk of conv2dk3_ui8 with int8
+// operands (mmul<4, 8, 8, int8, int8>) into a full-width row, then every second pixel kept (output x
+// is centred on input 2x); to even (conv_even) and saturated to [0, 255].
+void conv_stride2(const int8* line0, const int8* line1, const int8* line2, const int8* weights, uint8* output,
+                  int32_t width, int32_t ci, int32_t co, int32_t check, int32_t scale, int32_t channel_offset) {
+    using MM = aie::mmul<4, 8, 8, int8, int8>;
+    aie::set_rounding(aie::rounding_mode::conv_even);
+    aie::set_saturation(aie::saturation_mode::saturate);
+    const int8* lines[3] = {line0, line1, line2};
+    const int ky_first = check == 0 ? 1 : 0, ky_end = check == 2 ? 2 : 3;
+    const int32_t ic8_count = ci / 8, x_groups = width / 4, out_w = width / 2;
+    uint8 full[kDwMaxWidth * 8];
+    for (int32_t oc8 = 0; oc8 < co / 8; ++oc8) {
+        const int8* w_oc = weights + (oc8 + channel_offset / 8) * ic8_count * 9 * MM::size_B;
+        for (int32_t xg = 0; xg < x_groups; ++xg) {
+            MM acc;
+            acc = aie::zeros<acc32, MM::size_C>();
+            for (int32_t ic8 = 0; ic8 < ic8_count; ++ic8)
+                for (int ky = ky_first; ky < ky_end; ++ky)
+                    for (int kx = 0; kx < 3; ++kx)
+                        acc.mac(k3_tap(lines[ky] + ic8 * width * 8, xg, x_groups, kx),
+                                aie::load_v<MM::size_B>(w_oc + ((ic8 * 3 + ky) * 3 + kx) * MM::size_B));
+            aie::store_v(full + xg * MM::size_C, acc.template to_vector<uint8>(scale));
+        }
+        for (int32_t x = 0; x < out_w; ++x)
+            for (int c = 0; c < 8; ++c) output[(oc8 * out_w + x) * 8 + c] = full[2 * x * 8 + c];
+    }
+}
+
 } // namespace
 
 namespace npusim::aie_kernels {
+
+void conv2dk3_stride2_i8(const std::int8_t* line0, const std::int8_t* line1, const std::int8_t* line2,
+                         const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                         std::int32_t input_channels, std::int32_t output_channels, std::int32_t, std::int32_t,
+                         std::int32_t check, std::int32_t scale, std::int32_t channel_offset) {
+    event0();
+    conv_stride2(line0, line1, line2, weights, output, width, input_channels, output_channels, check, scale,
+                 channel_offset);
+    event1();
+}
 
 void conv2dk3_dw_stride1_relu_ui8_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
                                       const std::int8_t* weights, std::uint8_t* output, std::int32_t width,

@@ -124,6 +124,60 @@ void conv2dk3_dw_stride2_u8(const std::uint8_t* line0, const std::uint8_t* line1
             "conv2dk3_dw_stride2_u8");
 }
 
+void conv2dk3_stride2_even(const std::int8_t* line0, const std::int8_t* line1, const std::int8_t* line2,
+                           const std::int8_t* weights, std::uint8_t* output, std::int32_t width, std::int32_t ci,
+                           std::int32_t co, std::int32_t kernel_width, std::int32_t kernel_height, std::int32_t check,
+                           std::int32_t scale, std::int32_t channel_offset) {
+    constexpr const char* name = "conv2dk3_stride2_even";
+    for (const void* p :
+         {static_cast<const void*>(line0), static_cast<const void*>(line1), static_cast<const void*>(line2),
+          static_cast<const void*>(weights), static_cast<const void*>(output)})
+        detail::require_non_null(p, name, "a pointer argument");
+    if (width <= 0 || width % 2 != 0)
+        detail::fail(name, "width must be positive and even (got " + std::to_string(width) + ")");
+    require_k3_channels(ci, name, "input_channels");
+    require_k3_channels(co, name, "output_channels");
+    if (kernel_width != 3 || kernel_height != 3)
+        detail::fail(name, "kernel_width and kernel_height must be 3 (got " + std::to_string(kernel_width) + " x " +
+                               std::to_string(kernel_height) + ")");
+    if (check < 0 || check > 2)
+        detail::fail(name, "check must be 0 (top), 1 (middle) or 2 (bottom) (got " + std::to_string(check) + ")");
+    if (scale < 1 || scale > 31) detail::fail(name, "scale must be in 1..31 (got " + std::to_string(scale) + ")");
+    if (channel_offset < 0 || channel_offset % 8 != 0)
+        detail::fail(name, "channel_offset must be a non-negative multiple of 8 (got " +
+                               std::to_string(channel_offset) + ")");
+    const std::int8_t* rows[3] = {check == 0 ? nullptr : line0, line1, check == 2 ? nullptr : line2};
+    const std::int64_t groups = ci / 8;
+    const std::int32_t out_w = width / 2;
+    for (std::int32_t o = 0; o < co; ++o) {
+        const std::int64_t wo = o + channel_offset;
+        for (std::int32_t x = 0; x < out_w; ++x) {
+            std::int64_t sum = 0;
+            for (int ky = 0; ky < 3; ++ky) {
+                if (rows[ky] == nullptr) continue;
+                for (int kx = 0; kx < 3; ++kx) {
+                    const std::int32_t px = 2 * x - 1 + kx;
+                    if (px < 0 || px >= width) continue;
+                    for (std::int32_t i = 0; i < ci; ++i)
+                        sum += std::int64_t{rows[ky][(static_cast<std::int64_t>(i / 8) * width + px) * 8 + i % 8]} *
+                               weights[((((wo / 8) * groups + i / 8) * 3 + ky) * 3 + kx) * 64 + (i % 8) * 8 + wo % 8];
+                }
+            }
+            const std::int64_t d = std::int64_t{1} << scale, q = sum >= 0 ? sum / d : -((-sum + d - 1) / d);
+            const std::int64_t rem = sum - q * d;
+            const std::int64_t r = q + ((rem > d / 2 || (rem == d / 2 && (q & 1) != 0)) ? 1 : 0);
+            output[(static_cast<std::int64_t>(o / 8) * out_w + x) * 8 + o % 8] =
+                static_cast<std::uint8_t>(std::clamp<std::int64_t>(r, 0, 255));
+        }
+    }
+}
+
+std::uint64_t conv2dk3_stride2_cycles(std::int32_t output_width, std::int32_t input_channels,
+                                      std::int32_t output_channels, std::int32_t check) {
+    const auto v = [](std::int32_t x) { return static_cast<std::uint64_t>(x < 0 ? 0 : x); };
+    return v(output_width) * v(input_channels) * v(output_channels) * (check == 1 ? 9u : 6u);
+}
+
 std::uint64_t conv2dk3_dw_cycles(std::int32_t output_width, std::int32_t channels, std::int32_t check) {
     const auto v = [](std::int32_t x) { return static_cast<std::uint64_t>(x < 0 ? 0 : x); };
     return v(output_width) * v(channels) * (check == 1 ? 9u : 6u);

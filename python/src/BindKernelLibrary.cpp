@@ -141,6 +141,13 @@ void bind_kernel_library(py::module_& m) {
         },
         py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"), py::arg("stride"),
         "aie.iron.kernels.bn_conv2dk3_dw (conv.py): conv2dk3_dw_stride{1,2}_relu_ui8_ui8.");
+    m.def(
+        "bn_conv2dk3_kernel",
+        [](std::int64_t input_width, std::int64_t input_channels, std::int64_t output_channels) {
+            return k::bn_conv2dk3(input_width, input_channels, output_channels, kRef);
+        },
+        py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"),
+        "aie.iron.kernels.bn_conv2dk3 (conv.py): conv2dk3_stride2_i8.");
 }
 
 } // namespace npusim::python

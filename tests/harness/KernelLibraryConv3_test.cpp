@@ -148,3 +148,20 @@ TEST_CASE("bn_conv2dk3_dw: IRON's names and signature per stride, its refusals",
     CHECK_THROWS_WITH(iks::bn_conv2dk3_dw(31, 64, 64, 2),
                       Catch::StartsWith("bn_conv2dk3_dw(): input_width=31 must be"));
 }
+
+TEST_CASE("bn_conv2dk3: IRON's name and signature, its refusals", "[harness][kernel_library]") {
+    const auto k = iks::bn_conv2dk3(32, 64, 64, npusim::harness::KernelSet::aie);
+    CHECK(k.name() == "conv2dk3_stride2_i8");
+    CHECK(k3lib_types(k) == std::vector<std::string>{"i8[2048]", "i8[2048]", "i8[2048]", "i8[36864]", "u8[1024]",
+                                                     "i32 scalar", "i32 scalar", "i32 scalar", "i32 scalar",
+                                                     "i32 scalar", "i32 scalar", "i32 scalar", "i32 scalar"});
+    std::vector<npusim::iron::KernelArg> args(13);
+    args[5].ivalue = 32;
+    args[6].ivalue = 64;
+    args[7].ivalue = 64;
+    args[10].ivalue = 0;
+    CHECK(k.cost(args) == 16u * 64 * 64 * 6);
+    CHECK_THROWS_WITH(iks::bn_conv2dk3(30), Catch::StartsWith("bn_conv2dk3(): input_width=30 must be a multiple of 4"));
+    CHECK_THROWS_WITH(iks::bn_conv2dk3(32, 12),
+                      Catch::StartsWith("bn_conv2dk3(): input_channels=12 must be a positive"));
+}

@@ -197,3 +197,47 @@ TEST_CASE("conv2dk3_dw (bn_conv2dk3_dw): per-channel zero-padded 3x3 sums, to ev
         "conv2dk3_dw_stride2_u8: width must be even (got 7)");
     CHECK(conv2dk3_dw_cycles(16, 64, 1) == 16 * 64 * 9);
 }
+
+TEST_CASE("conv2dk3_stride2_even (bn_conv2dk3): int8 rows, every second pixel, to even, clamped", "[kernels][conv2d]") {
+    std::mt19937 rng(37);
+    for (const int check : {0, 1, 2})
+        for (const int scale : {1, 4, 10}) {
+            const int w = 16, ci = 16, co = 8, wco = 16, offset = 8, ow = w / 2;
+            std::vector<std::int8_t> rows[3];
+            for (auto& r : rows) {
+                r.resize(static_cast<std::size_t>(w * ci));
+                for (auto& v : r)
+                    v = static_cast<std::int8_t>(scale == 1 ? static_cast<int>(rng() % 5) - 2
+                                                            : static_cast<int>(rng() & 0xff) - 128);
+            }
+            std::vector<std::int8_t> wt(static_cast<std::size_t>(9 * ci * wco));
+            for (auto& v : wt) v = static_cast<std::int8_t>(rng() & 0xff);
+            std::vector<std::uint8_t> out(static_cast<std::size_t>(ow * co), 0x55);
+            conv2dk3_stride2_even(rows[0].data(), rows[1].data(), rows[2].data(), wt.data(), out.data(), w, ci, co, 3,
+                                  3, check, scale, offset);
+            for (int o = 0; o < co; ++o)
+                for (int x = 0; x < ow; ++x) {
+                    std::int64_t s = 0;
+                    const int wo = o + offset;
+                    for (int ky = 0; ky < 3; ++ky)
+                        for (int kx = 0; kx < 3; ++kx) {
+                            const int px = 2 * x + kx - 1;
+                            if (px < 0 || px >= w || (ky == 0 && check == 0) || (ky == 2 && check == 2)) continue;
+                            for (int i = 0; i < ci; ++i)
+                                s += std::int64_t{rows[ky][static_cast<std::size_t>((i / 8 * w + px) * 8 + i % 8)]} *
+                                     wt[static_cast<std::size_t>(((((wo / 8) * (ci / 8) + i / 8) * 3 + ky) * 3 + kx) *
+                                                                     64 +
+                                                                 (i % 8) * 8 + wo % 8)];
+                        }
+                    const long double exact = static_cast<long double>(s) / static_cast<long double>(1LL << scale);
+                    const long double fl = std::floor(exact);
+                    std::int64_t q = static_cast<std::int64_t>(fl);
+                    if (exact - fl > 0.5L || (exact - fl == 0.5L && (q % 2 != 0))) ++q;
+                    INFO("check " << check << " scale " << scale << " o " << o << " x " << x);
+                    REQUIRE(out[static_cast<std::size_t>((o / 8 * ow + x) * 8 + o % 8)] == (q < 0     ? 0
+                                                                                            : q > 255 ? 255
+                                                                                                      : q));
+                }
+        }
+    CHECK(conv2dk3_stride2_cycles(16, 64, 64, 0) == 16u * 64 * 64 * 6);
+}

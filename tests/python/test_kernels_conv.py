@@ -148,3 +148,36 @@ def test_bn_conv2dk3_dw_runs_exact_against_numpy(stride):
     r = (s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale  # the source's formula
     assert np.any(s % (1 << scale) == (1 << (scale - 1)))  # ties
     assert np.array_equal(out, _ycxc8(np.clip(r, 0, 255).astype(np.uint8)))
+
+
+def test_bn_conv2dk3_runs_exact_against_numpy():
+    # bn_conv2dk3.cc (no flags): int8 rows, every second pixel, to even, clamped to uint8
+    from npusim.iron import Buffer, ObjectFifo
+    npusim.iron.set_current_device(device_for("npu1_1col"))
+    w, ci, co, scale, check = 16, 16, 8, 4, 1
+    conv = kernels.bn_conv2dk3(input_width=w, input_channels=ci, output_channels=co)
+    assert conv.name == "conv2dk3_stride2_i8"
+    rng = np.random.default_rng(33)
+    rows = rng.integers(-8, 8, (3, w, ci)).astype(np.int8)
+    wts = rng.integers(-128, 128, (co, ci, 3, 3)).astype(np.int8)
+    line_ty, out_ty = np.ndarray[(w * ci,), np.dtype[np.int8]], np.ndarray[(w // 2 * co,), np.dtype[np.uint8]]
+    fl, fo = ObjectFifo(line_ty, name="lines", depth=3), ObjectFifo(out_ty, name="out")
+    bw = Buffer(np.ndarray[(9 * ci * co,), np.dtype[np.int8]], name="wts", initial_value=_k3_weights(wts))
+
+    def body(il, oo, bw, k):
+        el, eo = il.acquire(3), oo.acquire(1)
+        k(el[0], el[1], el[2], bw, eo, w, ci, co, 3, 3, check, scale, 0)
+        il.release(3)
+        oo.release(1)
+
+    p = _one_core((body, [fl.cons(), fo.prod(), bw, conv]), [np.ndarray[(3 * w * ci,), np.dtype[np.int8]], out_ty],
+                  [fl.prod()], fo.cons())
+    out = np.zeros(w // 2 * co, np.uint8)
+    npusim.simulate(p, [np.concatenate([_ycxc8(rows[i]) for i in range(3)]), out])
+
+    img = np.zeros((3, w + 2, ci), np.int64)
+    img[:, 1:w + 1] = rows
+    win = np.stack([img[:, x:x + 3] for x in range(0, w, 2)])  # centred on 2x
+    s = np.einsum("xyki,oiyk->xo", win, wts.astype(np.int64))
+    r = (s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale
+    assert np.array_equal(out, _ycxc8(np.clip(r, 0, 255).astype(np.uint8)))

@@ -18,6 +18,10 @@
 // [co/8][pixel/2][pixel%2][rgba][co%8], output [co/8][tile/8][tile%8][co%8]. Driven at conv.py's
 // defaults (224 pixels: 16 tiles, 16 channels).
 //
+// bottleneck/bn_conv2dk3.cc without flags (conv.py's bn_conv2dk3): the plain C conv2dk3_stride2_i8
+// (:32-145): conv2dk3.cc's layouts with int8 rows, output x centred on input 2x, to even, clamped to
+// [0, 255].
+//
 // bottleneck/bn_conv2dk3_dw.cc -DREGULAR -DSCALAR -DSTRIDE1 / -DSTRIDE2 (conv.py's bn_conv2dk3_dw):
 // plain C loops (:163-350): each channel c convolved alone with weights [c/8][ky][kx][c%8], the rows
 // and zero border as conv2dk3's, stride 2 centring output x on input 2x (:199-233), the sum rounded
@@ -150,6 +154,42 @@ std::string drive_conv2dk3_dw(void* fn, int stride, int check, int scale, int in
     return {};
 }
 
+std::string drive_conv2dk3_stride2(void* fn, int check, int scale, int lo, int hi, std::uint32_t seed) {
+    const int w = 32, ci = 64, co = 64, ow = w / 2; // conv.py's defaults
+    std::vector<std::int8_t> lines[3];
+    for (int r = 0; r < 3; ++r)
+        lines[r] =
+            k3d_ints<std::int8_t>(static_cast<std::size_t>(w) * ci, seed + static_cast<std::uint32_t>(r), lo, hi);
+    const auto wts = k3d_ints<std::int8_t>(static_cast<std::size_t>(9) * ci * co, seed + 3, -128, 127);
+    std::vector<std::uint8_t> got(static_cast<std::size_t>(ow) * co, 0x55);
+    reinterpret_cast<void (*)(std::int8_t*, std::int8_t*, std::int8_t*, std::int8_t*, std::uint8_t*, std::int32_t,
+                              std::int32_t, std::int32_t, std::int32_t, std::int32_t, std::int32_t, int, int)>(fn)(
+        lines[0].data(), lines[1].data(), lines[2].data(), const_cast<std::int8_t*>(wts.data()), got.data(), w, ci, co,
+        3, 3, check, scale, 0);
+    for (int oc = 0; oc < co; ++oc)
+        for (int x = 0; x < ow; ++x) {
+            std::int64_t sum = 0;
+            for (int ky = 0; ky < 3; ++ky) {
+                if ((ky == 0 && check == 0) || (ky == 2 && check == 2)) continue;
+                for (int kx = 0; kx < 3; ++kx) {
+                    const int px = 2 * x + kx - 1;
+                    if (px < 0 || px >= w) continue;
+                    for (int ic = 0; ic < ci; ++ic)
+                        sum += std::int64_t{lines[ky][static_cast<std::size_t>((ic / 8) * w * 8 + px * 8 + ic % 8)]} *
+                               wts[static_cast<std::size_t>(ky * 3 * 64 + kx * 64 + (ic / 8) * 9 * 64 + (ic % 8) * 8 +
+                                                            (oc / 8) * (ci / 8) * 9 * 64 + oc % 8)];
+                }
+            }
+            std::int64_t want = (sum + (std::int64_t{1} << (scale - 1)) - 1 + ((sum >> scale) & 1)) >> scale;
+            want = want < 0 ? 0 : want > 255 ? 255 : want;
+            const auto at = static_cast<std::size_t>((oc / 8) * ow * 8 + x * 8 + oc % 8);
+            if (got[at] != want)
+                return fmt::format("check {} scale {}: output {} (x {}, channel {}; sum {}): got {}, want {}", check,
+                                   scale, at, x, oc, sum, +got[at], want);
+        }
+    return {};
+}
+
 } // namespace
 
 void add_conv3_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
@@ -160,6 +200,16 @@ void add_conv3_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
                                 {std::tuple{1, 11, 16, 255, 101u}, std::tuple{0, 9, 0, 255, 102u},
                                  std::tuple{2, 4, 16, 3, 103u}, std::tuple{1, 1, 0, 1, 104u}}) {
                                std::string e = drive_conv2dk3_ui8(fn, check, scale, offset, hi, seed);
+                               if (!e.empty()) return e;
+                           }
+                           return std::string{};
+                       }});
+    if (facts.source == "bn_conv2dk3.cc")
+        out.push_back({"conv2dk3_stride2_i8", [](void* fn) {
+                           for (const auto& [check, scale, lo, hi, seed] :
+                                {std::tuple{1, 11, -128, 127, 131u}, std::tuple{0, 2, -1, 1, 132u},
+                                 std::tuple{2, 1, -1, 1, 133u}}) {
+                               std::string e = drive_conv2dk3_stride2(fn, check, scale, lo, hi, seed);
                                if (!e.empty()) return e;
                            }
                            return std::string{};

@@ -2,7 +2,7 @@
 at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm, vision.py, conv.py
 conv2dk1, conv2dk1_i8, conv2dk1_skip,
 conv2dk1_skip_init, conv2dk3, conv2dk14, bn_conv2dk1_relu, bn_conv2dk1_i8,
-bn_conv2dk1_skip, bn_conv2dk3_dw), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
+bn_conv2dk1_skip, bn_conv2dk3, bn_conv2dk3_dw), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
 the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
 factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
@@ -247,6 +247,13 @@ def bn_conv2dk1_skip(input_width=32, input_channels=64, output_channels=64, skip
     with _Located(where()):
         return _NativeKernel(_npusim.conv_kernel("bn_conv2dk1_skip", int(input_width), int(input_channels),
                                                  int(output_channels), dtype_name(skip_dtype)))
+
+
+def bn_conv2dk3(input_width=32, input_channels=64, output_channels=64, **_):
+    """IRON kernels.bn_conv2dk3 (conv.py): the stride-2 3x3 of bottleneck/bn_conv2dk3.cc (conv2dk3_stride2_i8:
+    int8 rows, uint8 out at half the width, to even)."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.bn_conv2dk3_kernel(int(input_width), int(input_channels), int(output_channels)))
 
 
 def bn_conv2dk3_dw(input_width=32, input_channels=64, output_channels=64, stride=1, **_):

@@ -59,12 +59,29 @@ void bn_dw_catalog_call(std::int64_t width) {
                           }}));
 }
 
+// A call of bn_conv2dk3 (32 pixels, 8 channels in and out) with `offset` as its channel_offset.
+void bn_conv2dk3_catalog_call(std::int64_t offset) {
+    const auto k = harness::iron_kernels::bn_conv2dk3(32, 8, 8);
+    const iron::Buffer wts(iron::tensor<std::int8_t>({576}), "wts");
+    simulate(passthrough({.buffers = {wts},
+                          .type = iron::tensor<std::int8_t>({256}),
+                          .out_type = iron::tensor<std::uint8_t>({128}),
+                          .body = [k, wts, offset](F in, F out) {
+                              auto e = in.acquire(1);
+                              auto o = out.acquire(1);
+                              k(e, e, e, wts.view(), o, 32, 8, 8, 3, 3, 1, 1, offset);
+                              in.release(1);
+                              out.release(1);
+                          }}));
+}
+
 } // namespace
 
 void add_kernel_library(Catalog& c) {
     c.component("Harness: the built-in kernel library",
                 "IRON aie.iron.kernels factories (`harness/src/KernelLibrary.cpp`, `KernelLibraryLinalg.cpp`, "
-                "`KernelLibraryMatvec.cpp`, `KernelLibraryConv.cpp`, `KernelLibraryVision.cpp`); the texts are upstream's "
+                "`KernelLibraryMatvec.cpp`, `KernelLibraryConv.cpp`, `KernelLibraryConv3.cpp`, "
+                "`KernelLibraryVision.cpp`); the texts are upstream's "
                 "ValueErrors, the dtype written as npusim names it.");
     c.site("harness/src/KernelLibrary.cpp");
     NPUSIM_ERROR(c, "kernels.fixed_tile", kDesign,
@@ -147,6 +164,16 @@ void add_kernel_library(Catalog& c) {
                  "conv2dk1_i8(): input_channels=12 must be a positive multiple of 8 (the kernel works on 8-channel "
                  "groups of 4 pixels)",
                  harness::iron_kernels::conv2dk1_i8(32, 12, 64));
+    c.site("harness/src/KernelLibraryConv3.cpp");
+    NPUSIM_ERROR(c, "kernels.conv3_shape", kDesign,
+                 "bn_conv2dk3(): input_channels=12 must be a positive multiple of 8 (the kernel works on 8-channel "
+                 "groups of 4 pixels)",
+                 harness::iron_kernels::bn_conv2dk3(32, 12));
+    NPUSIM_ERROR(c, "kernels.bn_conv2dk3_call", kKernel,
+                 "worker 'w': kernel 'conv2dk3_stride2_i8' threw: conv2dk3_stride2_i8: input_width=32, "
+                 "input_channels=8, output_channels=8 and channel_offset=8 must be the factory's 32, 8, 8 and 0 (its "
+                 "weights hold 8 output channels)",
+                 bn_conv2dk3_catalog_call(8));
     NPUSIM_ERROR(c, "kernels.conv2dk3_act_dtype", kDesign, "conv2dk3(): act_dtype must be np.int8 or np.uint8, got i16",
                  harness::iron_kernels::conv2dk3(32, 64, 64, DType::i16));
     NPUSIM_ERROR(c, "kernels.conv2dk3_i8", kDesign,
@@ -198,6 +225,10 @@ void add_kernel_library(Catalog& c) {
                  "worker 'w': kernel 'conv2dk3_dw_stride1_relu_ui8_ui8' threw: conv2dk3_dw_stride1_relu_ui8_ui8: "
                  "input_width=16, input_channels=8 and output_channels=8 must be the factory's 32, 8 and 8",
                  bn_dw_catalog_call(16));
+    NPUSIM_ERROR(c, "kernels.bn_conv2dk3_width", kDesign,
+                 "bn_conv2dk3(): input_width=30 must be a multiple of 4 in 4..256 (npusim's build walks 4-pixel groups "
+                 "of a row of at most 256)",
+                 harness::iron_kernels::bn_conv2dk3(30));
     c.site("harness/src/KernelLibraryVision.cpp");
     NPUSIM_ERROR(c, "kernels.vision_dtype", kDesign, "bitwiseOR: unsupported dtype f32. Use np.uint8, np.int16, or np.int32.",
                  harness::iron_kernels::bitwise_or(64, DType::f32));

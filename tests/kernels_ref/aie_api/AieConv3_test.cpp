@@ -62,3 +62,27 @@ TEST_CASE("aie conv2dk3_dw_stride1/2_relu_ui8_ui8 equal the reference conv2dk3_d
                 }
         }
 }
+
+TEST_CASE("aie conv2dk3_stride2_i8 equals the reference conv2dk3_stride2_even", "[aie_kernels][conv2d]") {
+    std::mt19937 rng(38);
+    for (const int w : {32, 8})
+        for (const int check : {0, 1, 2})
+            for (const int scale : {1, 5, 11}) {
+                const int ci = 16, co = 8, wco = 16;
+                std::vector<std::int8_t> l0(w * ci), l1(w * ci), l2(w * ci), wt(9 * ci * wco);
+                for (auto* l : {&l0, &l1, &l2})
+                    for (auto& v : *l)
+                        v = static_cast<std::int8_t>(scale == 1 ? static_cast<int>(rng() % 5) - 2
+                                                                : static_cast<int>(rng() & 0xff) - 128);
+                for (auto& v : wt) v = static_cast<std::int8_t>(rng() & 0xff);
+                for (const int offset : {0, 8}) {
+                    std::vector<std::uint8_t> want(w / 2 * co, 0x11), got(want.size(), 0x55);
+                    npusim::kernels::conv2dk3_stride2_even(l0.data(), l1.data(), l2.data(), wt.data(), want.data(), w,
+                                                           ci, co, 3, 3, check, scale, offset);
+                    npusim::aie_kernels::conv2dk3_stride2_i8(l0.data(), l1.data(), l2.data(), wt.data(), got.data(), w,
+                                                             ci, co, 3, 3, check, scale, offset);
+                    INFO("w " << w << " check " << check << " scale " << scale << " offset " << offset);
+                    CHECK(got == want);
+                }
+            }
+}

@@ -2,7 +2,7 @@
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
 // or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8, bn_conv2dk1_skip and
+// (the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8, bn_conv2dk1_skip, bn_conv2dk3 and
 // bn_conv2dk3_dw) are not in npusim's library yet;
 // Python's aie.iron.kernels names them as missing.
 #include "npusim/frontend/Kernel.hpp"
@@ -97,5 +97,13 @@ iron::Kernel conv2dk14(std::int64_t input_width = 224, std::int64_t input_channe
 iron::Kernel bn_conv2dk3_dw(std::int64_t input_width = 32, std::int64_t input_channels = 64,
                             std::int64_t output_channels = 64, std::int64_t stride = 1,
                             KernelSet ks = KernelSet::reference);
+
+/// conv.py bn_conv2dk3(input_width=32, input_channels=64, output_channels=64) (:266-290, no flags):
+/// conv2dk3_stride2_i8 of bottleneck/bn_conv2dk3.cc (line0..2: i8[w*ci], wts: i8[9*ci*co], out:
+/// u8[(w/2)*co], then the 8 i32 of conv2dk3); kernels::conv2dk3_stride2_even, [est]
+/// kernels::conv2dk3_stride2_cycles. input_width a multiple of 4 up to 256 (npusim's build); each call
+/// checks its width and channels are the factory's and its channel_offset 0.
+iron::Kernel bn_conv2dk3(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                         std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
 
 } // namespace npusim::harness::iron_kernels

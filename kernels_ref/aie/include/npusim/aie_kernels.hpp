@@ -231,6 +231,13 @@ void conv2dk3_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const st
                   std::int32_t output_channels, std::int32_t kernel_width, std::int32_t kernel_height,
                   std::int32_t check, std::int32_t scale, std::int32_t channel_offset);
 
+// bn_conv2dk3 (no flags): the stride-2 3x3 of three int8 rows to uint8, to even, saturated
+// (npusim::kernels::conv2dk3_stride2_even). width a multiple of 4, at most 256 pixels.
+void conv2dk3_stride2_i8(const std::int8_t* line0, const std::int8_t* line1, const std::int8_t* line2,
+                         const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                         std::int32_t input_channels, std::int32_t output_channels, std::int32_t kernel_width,
+                         std::int32_t kernel_height, std::int32_t check, std::int32_t scale, std::int32_t channel_offset);
+
 // bn_conv2dk3_dw (-DREGULAR -DSCALAR -DSTRIDE1 / -DSTRIDE2): depthwise 3x3 of uint8 rows to uint8, to
 // even, saturated (npusim::kernels::conv2dk3_dw_stride1_u8 / _stride2_u8). width at most 256 pixels.
 void conv2dk3_dw_stride1_relu_ui8_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,

@@ -36,6 +36,22 @@ void conv2dk3_u8(const std::uint8_t* line0, const std::uint8_t* line1, const std
 std::uint64_t conv2dk3_cycles(std::int32_t width, std::int32_t input_channels, std::int32_t output_channels,
                               std::int32_t check);
 
+/// The bottleneck's stride-2 3x3 convolution IRON's bn_conv2dk3 builds (mlir-aie aie_kernels/aie2/
+/// bottleneck/bn_conv2dk3.cc, no flags: conv2dk3_stride2_i8, :32-145): conv2dk3_u8's layouts and rows
+/// with int8 activations, output x centred on input pixel 2x (width / 2 outputs, the left one reading
+/// the zero border), the sum rounded half to even ((sum + 2^(scale-1) - 1 + ((sum >> scale) & 1)) >>
+/// scale) and saturated to [0, 255]. Preconditions as conv2dk3_u8's, with width even and scale >= 1.
+void conv2dk3_stride2_even(const std::int8_t* line0, const std::int8_t* line1, const std::int8_t* line2,
+                           const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                           std::int32_t input_channels, std::int32_t output_channels, std::int32_t kernel_width,
+                           std::int32_t kernel_height, std::int32_t check, std::int32_t scale,
+                           std::int32_t channel_offset);
+
+// [est] conv2dk3_stride2_i8 is a plain scalar loop: one multiply-accumulate per cycle on the scalar
+// unit (as the other bottleneck loops), output pixels x input x output channels x taps of the rows used.
+std::uint64_t conv2dk3_stride2_cycles(std::int32_t output_width, std::int32_t input_channels,
+                                      std::int32_t output_channels, std::int32_t check);
+
 /// The bottleneck depthwise 3x3 convolutions IRON's bn_conv2dk3_dw builds (mlir-aie aie_kernels/aie2/
 /// bottleneck/bn_conv2dk3_dw.cc with -DREGULAR -DSCALAR -DSTRIDE1 / -DSTRIDE2: conv2dk3_dw_stride1_relu_ui8_ui8
 /// :242-350, conv2dk3_dw_stride2_relu_ui8_ui8 :163-248): each of the output_channels channels c is the
