@@ -102,6 +102,7 @@ TEST_CASE("exp_bf16_aie2p (AIE-API) equals the reference exp_bf16_exp2 on every 
 
 TEST_CASE("exp_bf16_aie2 (AIE-API, getExpBf16) equals the reference exp_bf16_lut on every bf16 value",
           "[aie_kernels][exp]") {
+    const npusim::aie_api::ScopedCoreModes keep_modes; // the modes set here end with the test
     const auto in = every_bf16();
     std::vector<bfloat16> got(in.size()), want(in.size());
     npusim::aie_api::reset_core_modes(); // upstream sets no mode: it runs in the reset mode (floor)
@@ -128,6 +129,7 @@ std::vector<float> softmax_golden(const std::vector<bfloat16>& in) {
 
 TEST_CASE("softmax_bf16_aie2 / _aie2p (AIE-API) equal the reference softmax kernels bit for bit",
           "[aie_kernels][softmax]") {
+    const npusim::aie_api::ScopedCoreModes keep_modes; // the modes set here end with the test
     // The ml/softmax design's inputs: 1024-element tiles uniform in [-4, 8); plus a tile of large
     // negative and positive values and one of a single repeated value.
     std::mt19937 rng(7);
