@@ -139,7 +139,7 @@ std::map<std::string, Gemm> read_atb(const char* path, const std::string& source
     std::ifstream in(path);
     if (!in) throw std::runtime_error(fmt::format("cannot read {}", path));
     std::string cfg;
-    Gemm g{"npu2", "bfp16ebs8", "bfp16ebs8", 0, 0, 0};
+    Gemm g{"npu2", "v8bfp16ebs8", "v8bfp16ebs8", 0, 0, 0};
     double mhz = 0;
     while (in >> cfg >> g.M >> g.K >> g.N >> g.cycles >> mhz) {
         if (mhz != 1800 || g.cycles == 0) throw std::runtime_error(fmt::format("{}: {} at {} MHz", path, cfg, mhz));
