@@ -70,7 +70,7 @@ TEST_CASE("upstream bfp16 matmuls: the 2x2 MAC loop at the bfp16 peak, sizes fro
     CHECK(d->macs == 64u * 64u * 64u);
 }
 
-TEST_CASE("upstream bfp16 helpers: zero, shuffle, conversion, passthrough; nothing for others or AIE2",
+TEST_CASE("upstream bfp16 helpers: zero, shuffle, conversion, passthrough, and nothing for others or AIE2",
           "[harness][upstream_bfp]") {
     const auto bfp = DType::bfp16ebs8;
     const auto p2 = model::Arch::AIE2P;
