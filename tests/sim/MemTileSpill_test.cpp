@@ -35,7 +35,7 @@ const model::NetBuffer& spill_buffer(const model::Netlist& net, const std::strin
 }
 } // namespace
 
-TEST_CASE("a full mem tile's second element goes to its east neighbour; the data passes byte-exact",
+TEST_CASE("a full mem tile's second element goes to its east neighbour, and the data passes byte-exact",
           "[sim][spill]") {
     // 2 x 320000 B > 512 KiB: element 0 fits (0,1); element 1 does not (l.1039-1040) and (0,1) has
     // no west neighbour, so it goes east to (1,1) (l.1060-1069).
