@@ -54,11 +54,16 @@ bool near_stack_pointer(const siginfo_t* info, const void* context) {
     return a + kNear >= sp && a < sp + kNear;
 }
 
+// The handler each signal had before install() (the default action in the CLI; in a Python
+// process, e.g. faulthandler's, which pytest enables).
+struct sigaction previous[NSIG];
+
 void on_fatal(int sig, siginfo_t* info, void* context) {
     char who[512];
     if (!model::NativeActivity::describe_into(who, sizeof who)) {
-        // Not in design code: the simulator's own fault. Default action (core dump, signal exit).
-        std::signal(sig, SIG_DFL);
+        // Not in design code: the simulator's own fault (or the host program's). The handler that
+        // was there before takes it (default action: core dump, signal exit).
+        ::sigaction(sig, &previous[sig], nullptr);
         std::raise(sig);
         return;
     }
@@ -96,7 +101,11 @@ void CrashReporter::install() {
     sa.sa_sigaction = on_fatal;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::sigaction(sig, &sa, nullptr);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+        struct sigaction old {};
+        ::sigaction(sig, &sa, &old);
+        if (!(old.sa_flags & SA_SIGINFO) || old.sa_sigaction != on_fatal) previous[sig] = old;
+    }
 }
 
 } // namespace npusim::tools

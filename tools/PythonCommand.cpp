@@ -23,7 +23,8 @@ constexpr const char* kFooter =
     "FILE runs as `python3 FILE ARGS...` would, with IRON's modules (aie.iron, aie.iron.controlflow, "
     "aie.iron.device, aie.helpers.taplib, aie.utils.verify, ...) served by npusim in that process only. "
     "Options before FILE: --device D (default npu2, the full array), --trace F.json, --vcd F.vcd, "
-    "--json F (the last run's report), --max-cycles N. Exit codes as for `run`. See docs/python.md.";
+    "--json F (the last run's report), --max-cycles N, --core-stack BYTES. Exit codes as for `run`. See "
+    "docs/python.md.";
 
 bool has_package(const fs::path& dir) {
     std::error_code ec;

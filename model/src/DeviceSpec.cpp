@@ -286,6 +286,20 @@ bool DeviceSpec::shares_memory(TileCoord producer, TileCoord consumer, TileCoord
     return false;
 }
 
+std::vector<TileCoord> DeviceSpec::mem_tile_neighbours(TileCoord m) const {
+    std::vector<TileCoord> out;
+    if (!contains(m) || kind_at(m) != TileKind::Mem) return out;
+    for (TileCoord n : {TileCoord{m.col - 1, m.row}, TileCoord{m.col + 1, m.row}})
+        if (contains(n) && kind_at(n) == TileKind::Mem) out.push_back(n);
+    return out;
+}
+
+bool DeviceSpec::dma_can_access(TileCoord dma, TileCoord mem) const {
+    if (dma == mem) return contains(dma);
+    const auto n = mem_tile_neighbours(dma);
+    return std::find(n.begin(), n.end(), mem) != n.end();
+}
+
 std::vector<TileCoord> DeviceSpec::tiles_of(TileKind k) const {
     std::vector<TileCoord> out;
     for (int c = 0; c < cols; ++c)

@@ -8,6 +8,7 @@
 its `aie.*` imports are served by npusim for that process only (docs/python.md).
 """
 import json as _json
+import sys
 
 import numpy as _np
 
@@ -20,7 +21,8 @@ __all__ = ["simulate", "SimRun", "NpusimError", "DesignError", "SimulationError"
 
 #: Process-wide run options (set by `npusim python --trace/--vcd/--json/--max-cycles`): every
 #: simulate() call that does not give its own uses them.
-options = {"trace": "", "vcd": "", "html": "", "json": "", "max_cycles": 0, "depth": False, "max_depth": 4}
+options = {"trace": "", "vcd": "", "html": "", "json": "", "max_cycles": 0, "depth": False, "max_depth": 4,
+           "core_stack": 0}
 _in_depth = False
 
 
@@ -125,12 +127,16 @@ def simulate(program, inputs, *, iters=1, trace=None, vcd=None, html=None, json=
         # an element type without a buffer-protocol format (bfloat16) goes in as its raw bytes, the
         # same memory, so the simulator's write-back still lands in the array
         native = [h.view(_np.uint8) if h.dtype.kind == "V" else h for h in host]
+        # A kernel that crashes ends the process with the crash report (tools/CrashReporter.cpp),
+        # which cannot flush Python's buffers: what the design printed so far goes out first.
+        sys.stdout.flush()
+        sys.stderr.flush()
         d = _npusim.simulate(prog._native, native, max_cycles=int(max_cycles if max_cycles is not None
                                                                   else options["max_cycles"]),
                              iters=int(iters), trace=trace if trace is not None else options["trace"],
                              vcd=vcd if vcd is not None else options["vcd"],
                              html=html if html is not None else options["html"], depths=native_depths,
-                             resolved=prog._netlist)
+                             resolved=prog._netlist, core_stack=int(options["core_stack"]))
     # The simulator wrote each tensor back into the contiguous array it was given (None), or returned
     # its bytes (a read-only array).
     outputs = []

@@ -1,9 +1,11 @@
-"""python3 -m npusim [--device D] [--trace F] [--vcd F] [--html F] [--json F] [--max-cycles N] FILE|-m MODULE [ARGS...]
+"""python3 -m npusim [--device D] [--trace F] [--vcd F] [--html F] [--json F] [--max-cycles N] [--core-stack BYTES] FILE|-m MODULE [ARGS...]
 
 Runs an IRON design file unchanged on the simulator: IRON's `aie.*` module names are served by npusim
 in this process (npusim._hook). `-m MODULE` runs a module of a package as `python3 -m MODULE` does
 (the working directory first on sys.path; mlir-aie's ml/mobilenet designs run so, for their
-package-relative imports). Exit codes as `npusim run`: 2 design error, 3 deadlock, 4 limit."""
+package-relative imports). `--core-stack` is each core's host stack, as for `npusim run`. Exit codes as
+`npusim run`: 2 design error (and a kernel that crashes, reported as `npusim run` reports it), 3
+deadlock, 4 limit."""
 import os
 import runpy
 import sys
@@ -35,9 +37,14 @@ def main(argv=None):
             if not argv:
                 return _usage(f"{flag} needs a value")
             value = argv.pop(0)
-        if key not in ("device", "trace", "vcd", "json", "max-cycles", "html", "max-depth"):
+        if key not in ("device", "trace", "vcd", "json", "max-cycles", "html", "max-depth", "core-stack"):
             return _usage(f"unknown option {flag}")
         opts[key] = value
+    if "core-stack" in opts:  # as `npusim run --core-stack` (sim::kMinCoreStackBytes..kMaxCoreStackBytes)
+        lo, hi = 1 << 20, 1 << 30
+        v = opts["core-stack"]
+        if not v.isdigit() or not lo <= int(v) <= hi:
+            return _usage(f"--core-stack expects {lo} up to {hi} bytes (1 GiB), got {v}")
     if not argv:
         return _usage("no design file given")
     module = None
@@ -59,7 +66,8 @@ def main(argv=None):
     npusim.options.update({"trace": opts.get("trace", ""), "vcd": opts.get("vcd", ""), "html": opts.get("html", ""),
                            "json": opts.get("json", ""),
                            "max_cycles": int(opts.get("max-cycles", 0)), "depth": bool(opts.get("depth")),
-                           "max_depth": int(opts.get("max-depth", 4))})
+                           "max_depth": int(opts.get("max-depth", 4)),
+                           "core_stack": int(opts.get("core-stack", 0))})
     npusim.install_import_hook()
     sys.argv = argv
     try:

@@ -3,6 +3,8 @@
 // writing a Perfetto trace or a VCD when asked.
 #include "Bindings.hpp"
 
+#include "CrashReporter.hpp"
+
 #include "npusim/frontend/MlirExport.hpp"
 #include "npusim/frontend/Program.hpp"
 #include "npusim/sim/Simulator.hpp"
@@ -13,6 +15,7 @@
 #include "npusim/traces/VcdTraceSink.hpp"
 
 #include <cstring>
+#include <fmt/format.h>
 #include <memory>
 
 namespace npusim::python {
@@ -25,17 +28,27 @@ struct ResolvedNetlist {
     std::shared_ptr<const model::Netlist> net;
 };
 
+/// Before native design code runs (a resolve-time trace, a simulation): a kernel or body that
+/// crashes ends the process with `npusim run`'s kernel error report and exit code 2
+/// (tools/CrashReporter.cpp), not a bare signal. Installed at each call, since the host program
+/// may have put its own handlers in since (pytest's faulthandler), which then keep any signal
+/// raised outside design code.
+iron::Program const& with_crash_reporter(const iron::Program& p) {
+    tools::CrashReporter::install();
+    return p;
+}
+
 py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& host_in, std::uint64_t max_cycles,
                   std::uint32_t iters, const std::string& trace_path, const std::string& vcd_path,
                   const std::string& html_path, const std::vector<iron::DepthOverride>& depths,
-                  const std::optional<ResolvedNetlist>& resolved) {
+                  const std::optional<ResolvedNetlist>& resolved, std::size_t core_stack) {
     std::shared_ptr<const model::Netlist> owned;
     if (resolved && depths.empty()) {
         owned = resolved->net;
     } else {
         iron::ResolveOptions ro;
         ro.depth_overrides = depths;
-        owned = std::make_shared<const model::Netlist>(program.resolve(ro));
+        owned = std::make_shared<const model::Netlist>(with_crash_reporter(program).resolve(ro));
     }
     const model::Netlist& net = *owned;
     // No copy in or out: the run reads and writes each writable host buffer (C-contiguous: numpy
@@ -64,6 +77,12 @@ py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& h
     o.timing = model::TimingParams::for_arch(program.device().arch);
     o.max_cycles = max_cycles;
     o.invocations = iters;
+    if (core_stack) { // `--core-stack BYTES` of `npusim python`, as `npusim run --core-stack`
+        if (core_stack < sim::kMinCoreStackBytes || core_stack > sim::kMaxCoreStackBytes)
+            throw py::value_error(fmt::format("--core-stack expects {} up to {} bytes (1 GiB), got {}",
+                                              sim::kMinCoreStackBytes, sim::kMaxCoreStackBytes, core_stack));
+        o.core_stack_bytes = core_stack;
+    }
     std::vector<std::unique_ptr<sim::TraceSink>> sinks;
     std::vector<sim::TraceSink*> raw;
     if (!trace_path.empty()) sinks.push_back(std::make_unique<traces::PerfettoTraceSink>(trace_path));
@@ -83,6 +102,7 @@ py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& h
     }
     sim::SimResult r;
     try {
+        tools::CrashReporter::install();
         r = sim::simulate_in_place(net, host, o);
     } catch (const SimulationError& e) {
         if (html) {
@@ -150,10 +170,12 @@ void bind_program(py::module_& m) {
                 p.enable_trace(size, std::move(workers));
             },
             py::arg("trace_size"), py::arg("workers") = py::none())
-        .def("check", [](const iron::Program& p) { (void)p.resolve(); }, "Resolve the program (DesignError if it cannot be).")
+        .def("check", [](const iron::Program& p) { (void)with_crash_reporter(p).resolve(); }, "Resolve the program (DesignError if it cannot be).")
         .def(
             "resolve_once",
-            [](const iron::Program& p) { return ResolvedNetlist{std::make_shared<const model::Netlist>(p.resolve())}; },
+            [](const iron::Program& p) {
+                return ResolvedNetlist{std::make_shared<const model::Netlist>(with_crash_reporter(p).resolve())};
+            },
             "Resolve the program (DesignError if it cannot be) and keep the result for simulate(resolved=).")
         .def(
             "export_mlir",
@@ -184,9 +206,11 @@ void bind_program(py::module_& m) {
             },
             "Every fifo endpoint of the resolved design (model::FifoEndpointInfo), for depth analysis.");
     py::class_<ResolvedNetlist>(m, "ResolvedNetlist");
+    m.def("install_crash_reporter", &tools::CrashReporter::install,
+          "Install the crash reporter now (resolve and simulate do it before running design code).");
     m.def("simulate", &simulate, py::arg("program"), py::arg("host"), py::arg("max_cycles") = 0, py::arg("iters") = 1,
           py::arg("trace") = "", py::arg("vcd") = "", py::arg("html") = "", py::arg("depths") = std::vector<iron::DepthOverride>{},
-          py::arg("resolved") = py::none());
+          py::arg("resolved") = py::none(), py::arg("core_stack") = 0);
 }
 
 } // namespace npusim::python

@@ -83,6 +83,18 @@ void Elaborator::locks() {
 void Elaborator::tile_dma_channels() {
     const TileDmaServices dma{in_.services, net_.buffers, in_.memory, in_.locks, in_.stats};
     for (const auto& ch : net_.channels) {
+        // A DMA addresses its own tile's memory and, from a mem tile, that of its west and east
+        // mem tile neighbours (DeviceSpec::dma_can_access); a BD on any other tile's buffer is
+        // a netlist the hardware cannot run.
+        for (const auto& bd : ch.bds) {
+            const auto& buf = net_.buffers.at(static_cast<std::size_t>(bd.buffer));
+            if (!dev_.dma_can_access(ch.tile, buf.tile))
+                throw SimulationError(SimulationError::Kind::Protocol,
+                                      fmt::format("{}: BD {} of {} uses buffer '{}' on tile {}, whose memory this "
+                                                  "DMA cannot address",
+                                                  model::tile_dma_name({ch.tile, ch.dir, ch.channel}), bd.bd_id,
+                                                  bd.prov.describe(), buf.name, model::to_string(buf.tile)));
+        }
         parts_.tile_channels.push_back(std::make_unique<TileDmaChannel>(dma, ch));
         parts_.processes.push_back(parts_.tile_channels.back().get());
     }

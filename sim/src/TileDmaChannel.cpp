@@ -16,6 +16,9 @@ TileDmaChannel::TileDmaChannel(const TileDmaServices& services, const model::Dma
     bytes_per_cycle = svc_.timing.tile_dma_bytes_per_cycle;
     for (const auto& bd : prog.bds) {
         const auto& buf = buffers_.at(static_cast<std::size_t>(bd.buffer));
+        // The memory the BD addresses is its buffer's tile: the channel's own, or for a mem tile
+        // a neighbour's (the Elaborator checks DeviceSpec::dma_can_access).
+        bd_mem_.push_back(buf.tile == prog.tile ? mem_ : services.memory.of(buf.tile));
         patterns_.emplace_back(static_cast<std::int64_t>(buf.address + bd.offset_bytes), bd.dims, bd.length_bytes);
         bd_labels_.push_back(fmt::format("BD {} ({})", bd.bd_id, bd.prov.describe()));
         const auto& p = patterns_.back();
@@ -188,9 +191,10 @@ void TileDmaChannel::gather_padded(const model::BufferDescriptor& bd, std::int64
             staging_.insert(staging_.end(), w, w + 4);
         }
     };
+    const std::uint8_t* mem = bd_mem_[static_cast<std::size_t>(bd_)];
     auto rec = [&](auto&& self, std::size_t d, std::int64_t off) -> void {
         if (d == nd) {
-            staging_.insert(staging_.end(), mem_ + off, mem_ + off + 4);
+            staging_.insert(staging_.end(), mem + off, mem + off + 4);
             return;
         }
         emit_pad(bd.pad[d].before * block[d + 1]);
@@ -262,10 +266,11 @@ void TileDmaChannel::start_bd(const model::BufferDescriptor& bd) {
         data = staging_.data();
         total = staging_.size();
     } else if (bd.dims.empty()) {
-        data = mem_ + pat.min_offset();
+        data = bd_mem_[static_cast<std::size_t>(bd_)] + pat.min_offset();
     } else {
         staging_.resize(pat.total_bytes());
-        model::AddressPattern::Cursor(pat).gather(mem_, staging_.data(), pat.total_bytes());
+        model::AddressPattern::Cursor(pat).gather(bd_mem_[static_cast<std::size_t>(bd_)], staging_.data(),
+                                                  pat.total_bytes());
         data = staging_.data();
     }
     active_before_ = time_.active;
@@ -394,10 +399,11 @@ void TileDmaChannel::on_filled() {
 }
 
 void TileDmaChannel::accept(const std::uint8_t* data, std::uint64_t n) {
-    written += cursor_->scatter(mem_, data, n);
+    std::uint8_t* mem = bd_mem_[static_cast<std::size_t>(bd_)];
+    written += cursor_->scatter(mem, data, n);
     // For the memory check (MemoryGuard::catch_up): the BD wrote into its buffer.
     const auto& buf = buffers_[static_cast<std::size_t>(prog_.bds[static_cast<std::size_t>(bd_)].buffer)];
-    memory_.note_write(prog_.tile, mem_ + buf.address, mem_ + buf.address + buf.bytes);
+    memory_.note_write(buf.tile, mem + buf.address, mem + buf.address + buf.bytes);
 }
 
 } // namespace npusim::sim

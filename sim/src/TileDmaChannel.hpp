@@ -105,6 +105,7 @@ private:
     const model::DmaChannelProgram& prog_;
     TileMemory& memory_;
     std::uint8_t* mem_;
+    std::vector<std::uint8_t*> bd_mem_; ///< per BD: the memory of its buffer's tile
     std::vector<model::AddressPattern> patterns_; ///< per BD
     std::vector<std::string> bd_labels_; ///< per BD: "BD 2 (fifo 'in' consumer copy, element 0)"
     StreamLink* link_ = nullptr;

@@ -175,10 +175,13 @@ TEST_CASE("link errors: mem tile BDs, channels and memory run out", "[frontend][
                 o.drain(a, {.wait = true});
             },
             fn_args(tensor<std::int32_t>({80000}), big.prod(), fwd.cons()));
+        // npu1_1col: no neighbour mem tile to take the second element (on npu2 it goes to (1,1):
+        // tests/sim/MemTileSpill_test.cpp).
         CHECK_THROWS_WITH(
-            Program("npu2", rt, {}).resolve(),
+            Program("npu1_1col", rt, {}).resolve(),
             "mem tile (0,1): Basic sequential allocation also failed. Out of data memory: needs 640000 B ('big' 2 x "
-            "320000 B) but the tile has 524288 B");
+            "320000 B) but the tile has 524288 B; buffer big_cons_buff_1 of 320000 B does not fit, and no neighbour "
+            "mem tile shares memory with this one");
     }
 }
 

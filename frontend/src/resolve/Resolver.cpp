@@ -17,6 +17,7 @@
 #include "resolve/StreamRouter.hpp"
 #include "resolve/SwitchboxLowering.hpp"
 #include "resolve/SymbolTable.hpp"
+#include "resolve/MemTileSpill.hpp"
 #include "resolve/TileMemoryAllocator.hpp"
 #include "resolve/TraceLowering.hpp"
 
@@ -49,8 +50,10 @@ AllocScheme tile_alloc_scheme(ResolveContext& ctx, model::TileCoord tile) {
     return scheme.value_or(ctx.opts.alloc_scheme);
 }
 
-// Per tile: the core stack at the bottom, then the tile's buffers (TileMemoryAllocator).
+// Per tile: the core stack at the bottom, then the tile's buffers (TileMemoryAllocator); a mem
+// tile's pools first spill to a neighbour when it is full (spill_mem_tile_buffers).
 void allocate_memory(ResolveContext& ctx) {
+    const auto notes = spill_mem_tile_buffers(ctx);
     for (const auto& [tile, u] : ctx.ledger.tiles()) {
         const auto kind = ctx.dev.kind_at(tile);
         if (u.buffers.empty() && kind != model::TileKind::Compute) continue;
@@ -60,6 +63,7 @@ void allocate_memory(ResolveContext& ctx) {
             if (core.tile == tile) stack = core.stack_bytes;
         if (u.buffers.empty() && stack == 0) continue;
         TileMemoryAllocator alloc(tile, ctx.dev.resources(tile), stack, tile_alloc_scheme(ctx, tile));
+        if (auto it = notes.find(tile); it != notes.end()) alloc.set_failure_note(it->second);
         alloc.allocate(ctx.net.buffers, u.buffers, ctx.net.warnings);
     }
 }

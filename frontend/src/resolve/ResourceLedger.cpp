@@ -131,6 +131,15 @@ int ResourceLedger::add_buffer(TileCoord t, const std::string& name, std::uint64
     return idx;
 }
 
+void ResourceLedger::move_buffer(int idx, TileCoord to) {
+    auto& b = net_.buffers[static_cast<std::size_t>(idx)];
+    auto& from = use(b.tile).buffers;
+    from.erase(std::remove(from.begin(), from.end(), idx), from.end());
+    auto& dest = use(to).buffers;
+    dest.insert(std::upper_bound(dest.begin(), dest.end(), idx), idx); // creation order
+    b.tile = to;
+}
+
 void ResourceLedger::add_channel(model::DmaChannelProgram ch, const std::string& who) {
     auto& u = use(ch.tile);
     const auto [first, last] = dev_.bd_range(ch.tile, ch.channel);

@@ -50,6 +50,12 @@ public:
                  std::optional<int> id = std::nullopt);
     /// A buffer on `t` (its address is assigned later by the memory pass).
     int add_buffer(model::TileCoord t, const std::string& name, std::uint64_t bytes, model::Provenance prov);
+    /// Buffer `idx` is an element of an ObjectFifo's pool (RingBuilder::buffers): the buffers a
+    /// full mem tile may place on a neighbour (spill_mem_tile_buffers).
+    void mark_fifo_element(int idx) { fifo_elements_.push_back(idx); }
+    const std::vector<int>& fifo_elements() const { return fifo_elements_; }
+    /// Move buffer `idx` (not yet given an address) to tile `to`.
+    void move_buffer(int idx, model::TileCoord to);
     /// Give every BD of `ch` an id from its channel's id range and add the channel to the netlist.
     void add_channel(model::DmaChannelProgram ch, const std::string& who);
     /// A free BD id of shim tile `t` for a runtime task (`who` names the task in the error).
@@ -65,6 +71,7 @@ private:
     const model::DeviceSpec& dev_;
     model::Netlist& net_;
     std::map<model::TileCoord, TileUse> use_;
+    std::vector<int> fifo_elements_;
 };
 
 } // namespace npusim::iron::detail

@@ -12,6 +12,7 @@ std::vector<int> RingBuilder::buffers(model::TileCoord tile, const std::string& 
     std::vector<int> bufs;
     for (int k = 0; k < depth; ++k) {
         bufs.push_back(ledger_.add_buffer(tile, fmt::format("{}_buff_{}", prefix, k), bytes, {fifo, role, k}));
+        ledger_.mark_fifo_element(bufs.back());
         if (k < static_cast<int>(init.size()))
             net_.buffers[static_cast<std::size_t>(bufs.back())].init = init[static_cast<std::size_t>(k)];
     }

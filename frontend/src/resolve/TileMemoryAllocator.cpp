@@ -83,7 +83,8 @@ std::string TileMemoryAllocator::usage(const std::vector<model::NetBuffer>& buff
         parts += fmt::format("{}'{}' {} x {} B", parts.empty() ? "" : ", ", o, e.first,
                              e.second / static_cast<std::uint64_t>(e.first));
     }
-    return fmt::format("needs {} B ({}) but the tile has {} B", total, parts, res_->memory_bytes);
+    return fmt::format("needs {} B ({}) but the tile has {} B{}", total, parts, res_->memory_bytes,
+                       note_.empty() ? "" : "; " + note_);
 }
 
 AllocResult TileMemoryAllocator::allocate(std::vector<model::NetBuffer>& buffers, const std::vector<int>& indices,

@@ -29,6 +29,9 @@ public:
     AllocResult allocate(std::vector<model::NetBuffer>& buffers, const std::vector<int>& indices,
                          std::vector<std::string>& warnings) const;
 
+    /// Appended to an out-of-memory error (a mem tile: why no neighbour took the buffer).
+    void set_failure_note(std::string note) { note_ = std::move(note); }
+
 private:
     /// The buffer that fits no bank, if any (all others are placed).
     std::optional<int> try_bank_aware(std::vector<model::NetBuffer>& buffers, const std::vector<int>& order) const;
@@ -39,6 +42,7 @@ private:
     const model::TileResources* res_;
     std::uint32_t stack_;
     AllocScheme scheme_;
+    std::string note_;
 };
 
 } // namespace npusim::iron::detail

@@ -439,6 +439,15 @@ void add_resolve(Catalog& c) {
                  "compute tile (0,2): Basic sequential allocation also failed. Out of data memory: needs 132096 B "
                  "(stack 1024 B, 'in' 2 x 32768 B, 'out' 2 x 32768 B) but the tile has 65536 B",
                  resolve(passthrough({.type = i32(8192)})));
+    c.site("frontend/src/resolve/MemTileSpill.cpp");
+    NPUSIM_ERROR(c, "alloc.mem_tile_full", kDesign,
+                 "mem tile (0,1): Basic sequential allocation also failed. Out of data memory: needs 640000 B ('big' 2 "
+                 "x 320000 B) but the tile has 524288 B; buffer big_cons_buff_2 of 320000 B does not fit, nor in its "
+                 "neighbour mem tile (1,1) (320000 of 524288 B used)",
+                 // 3 x 320000 B at (0,1): the second element goes to (1,1), the third fits neither.
+                 ObjectFifo big(i32(80000), "big", 3); ObjectFifo fwd = big.cons().forward();
+                 resolve(Program("npu2", Runtime(fill_drain, fn_args(i32(80000), i32(80000), big.prod(), fwd.cons())),
+                                 {})));
     c.site("frontend/src/resolve/Resolver.cpp");
     NPUSIM_ERROR(c, "alloc.scheme_conflict", kDesign,
                  "tile (0,2): the link of fifo 'in' asks for allocation_scheme 'basic-sequential' but worker 'w' for "

@@ -57,6 +57,12 @@ void add_simulation(Catalog& c) {
     c.internal("sim.flow_without_program", "flow 'in' stream: destination (0,2) S2MM 0 has no DMA channel program",
                "resolve() gives every flow end a DMA channel program (or a shim task channel); only a hand-built "
                "netlist has a flow without one (also 'source ... has no DMA channel program').");
+    c.internal("sim.bd_buffer_unreachable",
+               "DMA (0,1) S2MM 0: BD 1 of 'big' link S2MM, element 1 uses buffer 'big_cons_buff_1' on tile (2,1), "
+               "whose memory this DMA cannot address",
+               "resolve() puts a DMA's buffers on its own tile, or a mem tile's on its west or east neighbour "
+               "(DeviceSpec::dma_can_access); only a hand-edited netlist names another tile "
+               "(tests/sim/MemTileSpill_test.cpp triggers it so).");
     c.site("sim/src/CoreProcess.cpp");
     NPUSIM_ERROR(c, "sim.kernel_threw", kKernel, "worker 'w': kernel 'boom' threw: bad input",
                  Kernel k("boom", +[](std::int32_t*) { throw std::runtime_error("bad input"); }, {i32(256)});

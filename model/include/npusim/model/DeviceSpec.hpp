@@ -120,6 +120,13 @@ struct DeviceSpec {
     /// memory at all (isSharedMemory): the producer tile, or the consumer tile when only the
     /// producer reaches the consumer's memory. Empty when they do not share.
     bool shares_memory(TileCoord producer, TileCoord consumer, TileCoord& pool_tile) const;
+    /// The mem tiles whose memory a mem tile's DMA also addresses: its west and east neighbours
+    /// in the same row (AM020: a mem tile DMA reaches the memory of its left and right
+    /// neighbours; AIETargetModel.cpp isLegalMemAffinity for a mem tile, l.817-820). West first.
+    std::vector<TileCoord> mem_tile_neighbours(TileCoord mem_tile) const;
+    /// Can the DMA of tile `dma` read and write the memory of tile `mem`: its own, or for a mem
+    /// tile that of a mem_tile_neighbours tile.
+    bool dma_can_access(TileCoord dma, TileCoord mem) const;
 
     std::vector<TileCoord> tiles_of(TileKind k) const; ///< column-major, bottom to top
 };
