@@ -8,6 +8,7 @@
 its `aie.*` imports are served by npusim for that process only (docs/python.md).
 """
 import json as _json
+import sys as _sys
 
 import numpy as _np
 
@@ -138,6 +139,10 @@ def simulate(program, inputs, *, iters=1, trace=None, vcd=None, html=None, json=
             _np.copyto(a, out.reshape(a.shape))
         outputs.append(out.reshape(a.shape))
     run = SimRun(d, outputs, prog)
+    # What the run warns about (tasks still in flight at the sequence's end, ...) goes to stderr, as
+    # `npusim run` prints it.
+    for w in run.warnings:
+        print(f"npusim: warning: {w}", file=_sys.stderr)
     path = json if json is not None else options["json"]
     if path:
         with open(path, "w") as f:

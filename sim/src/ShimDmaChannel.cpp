@@ -70,7 +70,7 @@ void ShimDmaChannel::activate() {
             }
             q_ = queue_.front();
             queue_.pop_front();
-            current_ = q_.task; // still holds its slot (pending()) until it retires below
+            current_ = q_.task; // out of the queue: its slot is free for the next push
             ps_.status = ProcessState::Status::Running;
             const auto& task = tasks_.at(static_cast<std::size_t>(q_.task));
             ps_.detail = fmt::format("task {} ({})", task.id, task.prov.describe());
@@ -205,7 +205,7 @@ void ShimDmaChannel::activate() {
             }
             if (task.release_lock >= 0) locks_.at(task.release_lock).release_unsynced(task.release_value, clk_, ps_.name);
             ps_.acted("completed", &task_labels_[static_cast<std::size_t>(q_.task)], -1, now_cycles());
-            current_ = -1; // retired: its slot is free
+            current_ = -1; // retired: the channel takes the next queued task
             phase_ = Phase::Idle;
             board_.mark_done(q_.task);
             break;

@@ -149,10 +149,11 @@ void add_simulation(Catalog& c) {
                "As sim.thread_not_method.");
     c.site("sim/src/RuntimeController.cpp");
     NPUSIM_ERROR(c, "sim.task_queue_full", kLimit,
-                 "runtime sequence op 6 at cycle <N>: the task queue of shim (0,0) S2MM 0 is full (4 tasks pending) "
-                 "when starting task 6 ('out' drain); the hardware would drop it (Task_Queue_Overflow) and the design "
-                 "would hang. Await earlier tasks (wait=true + TaskGroup.finish) before issuing more, or run with "
-                 "--queue-wait to model a toolchain that waits for a free slot",
+                 "runtime sequence op 6 at cycle <N>: the task queue of shim (0,0) S2MM 0 is full (4 tasks queued behind "
+                 "the one in progress, task 1 ('out' drain)) when starting task 6 ('out' drain); the hardware would "
+                 "drop it (Task_Queue_Overflow) and the design would hang. Await earlier tasks (wait=true + "
+                 "TaskGroup.finish) before issuing more, or run with --queue-wait to model a toolchain that waits for "
+                 "a free slot",
                  simulate(passthrough({.type = i32(64),
                                        .body =
                                            [](F in, F out) {
