@@ -15,6 +15,7 @@
 #include "TaskBoard.hpp"
 #include "npusim/model/AddressPattern.hpp"
 #include "npusim/model/Netlist.hpp"
+#include "npusim/model/ShimChainSteps.hpp"
 
 #include <deque>
 #include <optional>
@@ -120,7 +121,9 @@ private:
     Phase phase_ = Phase::Idle;
     Queued q_{};
     std::optional<model::AddressPattern> pat_;
-    std::uint64_t begin_ = 0;
+    std::uint64_t begin_ = 0; ///< when the current BD started
+    std::uint64_t task_begin_ = 0; ///< when the task's first BD started
+    std::uint64_t step_ = 0; ///< the task's BD being run (model::shim_task_step)
     std::uint64_t stalled_before_ = 0;
     StreamSend send_;
     sc_core::sc_event pushed_;
