@@ -138,3 +138,36 @@ TEST_CASE("shim_dma_bd_chain: its errors name the symbol and the BD", "[sim][cha
     CHECK_THROWS_WITH(resolve_with([](RuntimeData, RuntimeData) { (void)shim_dma_bd_chain("in", {}); }),
                       Catch::Contains("shim_dma_bd_chain('in'): a task needs at least one BD"));
 }
+
+TEST_CASE("a chain of shim BDs written register by register (npu_writebd use_next_bd) runs as one task",
+          "[sim][chain]") {
+    // The same movement as the first case, by registers: BD 0 (a[128..255]) chains to BD 1
+    // (a[0..127]) on MM2S 0; BD 2 (64 words, iteration wrap 1 = 2 iterations, step 127 = stride
+    // 128 words) chains to BD 3 (64 words at +64 words, the same iteration) on S2MM 0, pushed with
+    // repeat_count 1 (AM025 DMA_BD<n>_5..7: iteration and next_bd fields; the push's repeat).
+    const auto prog = chain_loopback(
+        [](RuntimeData, RuntimeData) {
+            npu_writebd({.bd_id = 0, .buffer_length = 128, .next_bd = 1, .use_next_bd = 1});
+            npu_address_patch(0x1D004, 0, 128 * 4);
+            npu_writebd({.bd_id = 1, .buffer_length = 128});
+            npu_address_patch(0x1D024, 0, 0);
+            npu_writebd({.bd_id = 2, .buffer_length = 64, .iteration_size = 1, .iteration_stride = 127,
+                         .next_bd = 3, .use_next_bd = 1});
+            npu_address_patch(0x1D044, 1, 0);
+            npu_writebd({.bd_id = 3, .buffer_length = 64, .iteration_size = 1, .iteration_stride = 127});
+            npu_address_patch(0x1D064, 1, 64 * 4);
+            npu_push_queue(0, 0, 1, 0, false, 0, 0); // MM2S 0: BD 0 -> BD 1, once
+            npu_push_queue(0, 0, 0, 0, true, 1, 2); // S2MM 0: BD 2 -> BD 3, twice
+            npu_sync(0, 0, 0, 0);
+        },
+        256);
+    const auto net = prog.resolve();
+    REQUIRE(net.tasks.size() == 2);
+    CHECK(net.tasks[0].chain.size() == 1);
+    CHECK(net.tasks[1].chain_passes == 2);
+    const auto a = chain_ramp(256);
+    const auto r = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(256 * 4)}, {});
+    std::vector<std::int32_t> want(a.begin() + 128, a.end());
+    want.insert(want.end(), a.begin(), a.begin() + 128);
+    CHECK(values_of<std::int32_t>(r.host[1]) == want);
+}
