@@ -10,9 +10,10 @@
 # through paths relative to __file__ or to DIR/aie_kernels). Its arguments are those of the first
 # `%python %S/<file> ...` line of the folder's run_strix.lit (the npu2 run), else run.lit, else
 # run_jit.lit, else none.
-# A design with no run path of its own (run_design_cli without run_and_verify: it says so and exits)
-# is run as its folder's Makefile runs it (`make -n devicename=npu2`, else with targetname=<file's
-# stem>, prints the command): upstream compiles it there (`python3 FILE ARGS --xclbin-path=...
+# A design with no run path of its own (run_design_cli without run_and_verify: it says so and exits;
+# or one whose required options neither lit file gives: argparse says so, as packet_switch's --op)
+# is run as its folder's Makefile runs it (`make -n devicename=npu2 DEVICE=npu2`, else with
+# targetname=<file's stem>, prints the command; packet_switch's Makefile reads DEVICE): upstream compiles it there (`python3 FILE ARGS --xclbin-path=...
 # --insts-path=...`) and a host program (test.cpp's executable, or test.py) runs the xclbin. npusim
 # runs that compile command as it is: the design is built and resolved (a design npusim cannot build
 # fails there, for its real reason), then npusim says it cannot compile; the row is then unsupported,
@@ -60,13 +61,34 @@ make_args() {
     [[ -f $dir/Makefile ]] || return
     for vars in "" "targetname=${file%.py}"; do
         # shellcheck disable=SC2086 # vars is one word or none
-        line=$(cd "$dir" && timeout 20 make -n -f Makefile devicename=npu2 $vars 2>/dev/null |
+        line=$(cd "$dir" && timeout 20 make -n -f Makefile devicename=npu2 DEVICE=npu2 $vars 2>/dev/null |
                grep -m1 -E "^python3 ([^ ]*/)?$file( |$)") && break
     done
     [[ -n $line ]] || return
     line=${line#* }
     line=${line#* }
     echo "make ${line%%>*}"
+}
+
+# A file of a package (its folder holds an __init__.py) with package-relative imports runs as upstream
+# runs it, `python3 -m PKG.MOD` from the folder above the package (ml/mobilenet's Makefile and
+# run_e2e.sh: `cd $(srcdir)/.. && python3 -m mobilenet.aie2_iron_chain ...`): the folder to run from
+# and the dotted name.
+package_module() {
+    local dir=$1 mod=${2%.py}
+    while [[ -f $dir/__init__.py ]]; do mod="$(basename "$dir").$mod" dir=$(dirname "$dir"); done
+    echo "$dir $mod"
+}
+
+# The arguments the folder's Makefile gives `python3 -m MODULE` (make -n, continuation lines joined),
+# or nothing.
+make_module_args() {
+    local dir=$1 mod=$2 line
+    [[ -f $dir/Makefile ]] || return
+    line=$(cd "$dir" && timeout 20 make -n -f Makefile devicename=npu2 DEVICE=npu2 2>/dev/null |
+           sed -e ':a' -e '/\\$/N; s/\\\n//; ta' | grep -m1 -E "^python3 -m ${mod//./\\.}( |$)") || return
+    line=${line#python3 -m "$mod"}
+    echo "${line%%>*}"
 }
 
 # The host that runs what the Makefile compiled: its run_py target's test script, else a C++ host.
@@ -108,9 +130,18 @@ while IFS= read -r path; do
     viamake=
     (cd "$dir" && timeout "$TIMEOUT" "$NPUSIM" python "$file" "${args[@]}") >"$tmp/out" 2>&1 </dev/null
     rc=$?
-    # a design with no run path of its own (run_design_cli without run_and_verify) runs as its
-    # Makefile runs it
-    if [[ $rc -ne 0 ]] && grep -q "no run_and_verify callback was provided" "$tmp/out"; then
+    asmodule=
+    if [[ $rc -ne 0 ]] && grep -q "attempted relative import with no known parent package" "$tmp/out"; then
+        read -r root mod <<<"$(package_module "$dir" "$file")"
+        read -r -a margs <<<"$(make_module_args "$dir" "$mod")"
+        [[ ${#margs[@]} -gt 0 ]] && viamake=1
+        (cd "$root" && timeout "$TIMEOUT" "$NPUSIM" python -m "$mod" "${margs[@]}") >"$tmp/out" 2>&1 </dev/null
+        rc=$? asmodule=1 args=(-m "$mod" "${margs[@]}")
+    fi
+    # a design with no run path of its own (run_design_cli without run_and_verify), or one lit gives
+    # no required option, runs as its Makefile runs it
+    if [[ $rc -ne 0 && -z $asmodule ]] && { grep -q "no run_and_verify callback was provided" "$tmp/out" ||
+        { grep -q "the following arguments are required: " "$tmp/out" && ! grep -q -E "required: .*--xclbin" "$tmp/out"; }; }; then
         read -r -a margs <<<"$(make_args "$dir" "$file")"
         if [[ ${#margs[@]} -gt 0 ]]; then
             viamake=1 args=("${margs[@]}")
@@ -123,9 +154,18 @@ while IFS= read -r path; do
     if [[ -n $viamake ]] && { [[ $kind == passed ]] || grep -q "the design builds and resolves; compiling" "$tmp/out"; }; then
         kind=unsupported why="compiled by its Makefile (npusim builds and resolves it), run by $(make_host "$dir")"
     fi
+    # a package module whose required options only its folder's scripts give (run_e2e.sh)
+    if [[ -n $asmodule && -z $viamake && $kind == failed ]] && grep -q "the following arguments are required: " "$tmp/out"; then
+        kind=unsupported why="runs as python3 -m ${mod} with the arguments a script of its folder gives (no lit or Makefile line): $why"
+    fi
     case $kind in passed) ((passed++)) ;; failed) ((failed++)) ;; *) ((unsupported++)) ;; esac
     shown=()
-    for a in "${args[@]}"; do [[ $a == --*-path=* ]] || shown+=("$a"); done  # the Makefile's output paths
+    skip=
+    for a in "${args[@]}"; do  # the Makefile's output paths (--x-path=P, or --x-path P) are left out
+        if [[ -n $skip ]]; then skip=; continue; fi
+        [[ $a == --*-path ]] && { skip=1; continue; }
+        [[ $a == --*-path=* ]] || shown+=("$a")
+    done
     rows+=("$rel|${shown[*]:-}|$kind|${why:0:160}")
 done < <(find "$DIR/programming_examples" -name '*.py' ! -name 'lit.cfg.py' -print0 |
          xargs -0 grep -l -E '^\s*(from|import) aie' | sort)

@@ -5,6 +5,7 @@
 #include "npusim/model/Error.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <array>
 #include <utility>
 
@@ -146,6 +147,25 @@ int Builder::buffer_view(int buffer) {
     Stmt s;
     s.kind = Stmt::Kind::BufferView;
     s.arg = buffer;
+    s.dst = body_.element_regs++;
+    out().push_back(std::move(s));
+    return out().back().dst;
+}
+
+int Builder::element_view(int elem, std::int64_t byte_offset, TensorType type) {
+    if (elem < 0 || elem >= body_.element_regs)
+        throw DesignError(fmt::format("recorded body '{}': element_view of element register {}, which the body "
+                                      "has not made",
+                                      body_.name, elem));
+    if (byte_offset < 0)
+        throw DesignError(fmt::format("recorded body '{}': a view at byte offset {} (before its element)", body_.name,
+                                      byte_offset));
+    Stmt s;
+    s.kind = Stmt::Kind::ElementView;
+    s.elem = elem;
+    s.n = byte_offset;
+    s.arg = static_cast<int>(body_.view_types.size());
+    body_.view_types.push_back(std::move(type));
     s.dst = body_.element_regs++;
     out().push_back(std::move(s));
     return out().back().dst;

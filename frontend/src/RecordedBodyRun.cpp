@@ -289,6 +289,15 @@ private:
         case Stmt::Kind::BufferView:
             elems_.at(static_cast<std::size_t>(s.dst)) = args_.buffers.at(static_cast<std::size_t>(s.arg)).view();
             return;
+        case Stmt::Kind::ElementView: {
+            const Element& src = element(s.elem);
+            const TensorType& t = body_.view_types.at(static_cast<std::size_t>(s.arg));
+            if (static_cast<std::uint64_t>(s.n) + t.bytes() > src.bytes())
+                fail(fmt::format("a view of {} at byte {} of '{}' ({}) ends past it", t.str(), s.n, src.owner(),
+                                 src.type().str()));
+            elems_.at(static_cast<std::size_t>(s.dst)) = Element(src.data() + s.n, &t, &src.owner());
+            return;
+        }
         case Stmt::Kind::BarrierWait:
             args_.barriers.at(static_cast<std::size_t>(s.arg)).wait_for_value(static_cast<int>(s.n));
             return;

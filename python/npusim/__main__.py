@@ -1,7 +1,9 @@
-"""python3 -m npusim [--device D] [--trace F] [--vcd F] [--html F] [--json F] [--max-cycles N] FILE [ARGS...]
+"""python3 -m npusim [--device D] [--trace F] [--vcd F] [--html F] [--json F] [--max-cycles N] FILE|-m MODULE [ARGS...]
 
 Runs an IRON design file unchanged on the simulator: IRON's `aie.*` module names are served by npusim
-in this process (npusim._hook). Exit codes as `npusim run`: 2 design error, 3 deadlock, 4 limit."""
+in this process (npusim._hook). `-m MODULE` runs a module of a package as `python3 -m MODULE` does
+(the working directory first on sys.path; mlir-aie's ml/mobilenet designs run so, for their
+package-relative imports). Exit codes as `npusim run`: 2 design error, 3 deadlock, 4 limit."""
 import os
 import runpy
 import sys
@@ -38,8 +40,13 @@ def main(argv=None):
         opts[key] = value
     if not argv:
         return _usage("no design file given")
+    module = None
+    if argv[0] == "-m":
+        if len(argv) < 2:
+            return _usage("-m needs a module name")
+        module, argv = argv[1], argv[1:]
     path = argv[0]
-    if not os.path.isfile(path):
+    if module is None and not os.path.isfile(path):
         return _usage(f"no such file: {path}")
     if "device" in opts:
         os.environ["NPUSIM_DEVICE"] = opts["device"]
@@ -55,9 +62,13 @@ def main(argv=None):
                            "max_depth": int(opts.get("max-depth", 4))})
     npusim.install_import_hook()
     sys.argv = argv
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     try:
-        runpy.run_path(path, run_name="__main__")
+        if module is not None:
+            sys.path.insert(0, os.getcwd())
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
+        else:
+            sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+            runpy.run_path(path, run_name="__main__")
     except npusim.SimulationError as e:
         print(f"npusim: {type(e).__name__}: {e}", file=sys.stderr)
         return getattr(e, "exit_code", 5)

@@ -16,6 +16,13 @@ MODULES = {
     "aie.iron.kernel": "npusim.iron.kernel",
     "aie.iron.kernels": "npusim.iron.kernels",
     "aie.iron.dataflow": "npusim.iron.dataflow",
+    # IRON's dataflow package's modules (python/iron/dataflow/*.py): their names all live in npusim's
+    # one dataflow module (ml/mobilenet imports ObjectFifoEndpoint and CascadeFlow from them)
+    "aie.iron.dataflow.endpoint": "npusim.iron.dataflow",
+    "aie.iron.dataflow.cascadeflow": "npusim.iron.dataflow",
+    "aie.iron.dataflow.objectfifo": "npusim.iron.dataflow",
+    "aie.iron.dataflow.flow": "npusim.iron.dataflow",
+    "aie.iron.dataflow.tile_dma": "npusim.iron.dataflow",
     "aie.iron.worker": "npusim.iron.worker",
     "aie.iron.buffer": "npusim.iron.buffer",
     "aie.iron.runtime": "npusim.iron.runtime",
@@ -23,6 +30,7 @@ MODULES = {
     "aie.iron.jit": "npusim.iron.jit",
     "aie.iron.algorithms": "npusim.iron.algorithms",
     "aie.iron.dtype": "npusim.iron.dtype",
+    "aie.iron.resolvable": "npusim.iron.resolvable",
     "aie.helpers.taplib": "npusim.helpers.taplib",
     "aie.helpers.taplib.tap": "npusim.helpers.taplib.tap",
     "aie.helpers.taplib.tas": "npusim.helpers.taplib.tas",
@@ -30,7 +38,9 @@ MODULES = {
     "aie.helpers.util": "npusim.helpers.util",
     "aie.helpers.dialects": "npusim.helpers.dialects",
     "aie.helpers.dialects.scf": "npusim.helpers.dialects.scf",
+    "aie.helpers.dialects.func": "npusim.helpers.dialects.func",
     "aie.extras.dialects.arith": "npusim.helpers.arith",
+    "aie.extras.dialects.memref": "npusim.helpers.memref",
     "aie.extras.types": "npusim.helpers.types",
     "aie.dialects._aie_enum_gen": "npusim.iron.enums",
     "aie.dialects.aiex": "npusim.iron.aiex",
@@ -49,7 +59,7 @@ MODULES = {
     "aie.utils.trace.utils": "npusim.utils.trace.utils",
     "aie.utils.trace.events": "npusim.utils.trace.events",
 }
-PACKAGES = {"aie", "aie.iron", "aie.helpers", "aie.helpers.dialects", "aie.extras", "aie.extras.dialects", "aie.dialects",
+PACKAGES = {"aie", "aie.iron", "aie.iron.dataflow", "aie.helpers", "aie.helpers.dialects", "aie.extras", "aie.extras.dialects", "aie.dialects",
             "aie.utils", "aie.utils.compile", "aie.helpers.taplib", "aie.utils.trace", "aie.utils.hostruntime"}
 
 
@@ -78,9 +88,9 @@ class _Alias(importlib.abc.Loader):
 
 # Module trees npusim does not model but whose names designs import at the top: the MLIR dialect
 # bindings (aie.dialects.*: designs written close to the metal, and the block-float types they
-# export), the MLIR helpers (aie.extras) and func-dialect helpers. They import, so that a design
+# export) and the MLIR helpers (aie.extras). They import, so that a design
 # gets as far as the first name it uses, and every name raises NotImplementedError naming it.
-REFUSED = ("aie.dialects", "aie.extras", "aie.helpers.dialects.func")
+REFUSED = ("aie.dialects", "aie.extras")
 
 
 class _Refusing(importlib.abc.Loader):

@@ -195,6 +195,11 @@ class ElementView:
     def __len__(self):
         return self.shape[0]
 
+    @property
+    def op(self):
+        """IRON's MLIR value of the element (what memref.view takes): the view itself here."""
+        return self
+
     def numel(self):
         n = 1
         for s in self.shape:

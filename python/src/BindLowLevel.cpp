@@ -6,6 +6,7 @@
 
 #include "npusim/frontend/Flow.hpp"
 #include "npusim/frontend/Lock.hpp"
+#include "npusim/frontend/PacketFlow.hpp"
 #include "npusim/frontend/Runtime.hpp"
 #include "npusim/frontend/Switchbox.hpp"
 #include "npusim/frontend/TileDma.hpp"
@@ -24,7 +25,8 @@ using PadDims = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
 iron::Bd make_bd(const iron::Buffer& buffer, std::int64_t offset, std::optional<std::int64_t> length,
                  std::vector<iron::Acquire> acquires, std::vector<iron::Release> releases, int next,
-                 std::vector<std::int64_t> sizes, std::vector<std::int64_t> strides, std::optional<PadDims> pad) {
+                 std::vector<std::int64_t> sizes, std::vector<std::int64_t> strides, std::optional<PadDims> pad,
+                 std::optional<std::pair<int, int>> packet) {
     iron::Bd b{.buffer = buffer};
     b.offset = offset;
     b.length = length;
@@ -34,6 +36,7 @@ iron::Bd make_bd(const iron::Buffer& buffer, std::int64_t offset, std::optional<
     b.sizes = std::move(sizes);
     b.strides = std::move(strides);
     b.pad_dimensions = std::move(pad);
+    if (packet) b.packet = iron::BdPacket{.pkt_type = packet->first, .pkt_id = packet->second};
     return b;
 }
 
@@ -56,7 +59,8 @@ void bind_low_level(py::module_& m) {
         .def(py::init(&make_bd), py::arg("buffer"), py::arg("offset") = 0, py::arg("length") = py::none(),
              py::arg("acquires") = std::vector<iron::Acquire>{}, py::arg("releases") = std::vector<iron::Release>{},
              py::arg("next") = iron::Bd::self, py::arg("sizes") = std::vector<std::int64_t>{},
-             py::arg("strides") = std::vector<std::int64_t>{}, py::arg("pad_dimensions") = py::none());
+             py::arg("strides") = std::vector<std::int64_t>{}, py::arg("pad_dimensions") = py::none(),
+             py::arg("packet") = py::none());
     py::class_<iron::DmaChannel>(m, "DmaChannel")
         .def(py::init([](bool s2mm, int channel, std::vector<iron::Bd> bds, std::int64_t pad_value) {
                  return iron::DmaChannel{s2mm ? iron::DMAChannelDir::S2MM : iron::DMAChannelDir::MM2S, channel,
@@ -74,7 +78,26 @@ void bind_low_level(py::module_& m) {
         }),
         py::arg("src"), py::arg("dst"), py::arg("src_channel") = 0, py::arg("dst_channel") = 0,
         py::arg("shim_symbol") = "");
+    // IRON PacketFlow(pkt_id, src, dst, *, src_channel, dst_channel, extra_dsts, keep_pkt_header,
+    // shim_symbol) (flow.py at 3ca0193); extra_dsts as (tile, channel) pairs of DMA S2MM ports.
+    py::class_<iron::PacketFlow>(m, "PacketFlow")
+        .def(py::init([](int pkt_id, iron::Tile src, iron::Tile dst, int src_channel, int dst_channel,
+                         const std::vector<std::pair<iron::Tile, int>>& extra_dsts, bool keep_pkt_header,
+                         std::string shim_symbol) {
+                 iron::PacketFlowOptions o;
+                 o.src_channel = src_channel;
+                 o.dst_channel = dst_channel;
+                 for (const auto& [t, c] : extra_dsts) o.extra_dsts.push_back({t, c});
+                 o.keep_pkt_header = keep_pkt_header;
+                 o.shim_symbol = std::move(shim_symbol);
+                 return iron::PacketFlow(pkt_id, src, dst, std::move(o));
+             }),
+             py::arg("pkt_id"), py::arg("src"), py::arg("dst"), py::arg("src_channel") = 0, py::arg("dst_channel") = 0,
+             py::arg("extra_dsts") = std::vector<std::pair<iron::Tile, int>>{}, py::arg("keep_pkt_header") = false,
+             py::arg("shim_symbol") = "")
+        .def_property_readonly("pkt_id", &iron::PacketFlow::pkt_id);
     m.def("runtime_add_flow", [](iron::Runtime& rt, const iron::Flow& f) { rt.add_flow(f); });
+    m.def("runtime_add_flow", [](iron::Runtime& rt, const iron::PacketFlow& f) { rt.add_flow(f); });
     m.def("runtime_add_lock", [](iron::Runtime& rt, const iron::Lock& l) { rt.add_lock(l); });
     m.def("runtime_add_tile_dma", [](iron::Runtime& rt, const iron::TileDma& d) { rt.add_tile_dma(d); });
     // aie.dialects.aie switchbox / shim_mux with their connect(src_bundle, src_channel, dst_bundle,
@@ -100,13 +123,15 @@ void bind_low_level(py::module_& m) {
     m.def(
         "shim_dma_single_bd_task",
         [](const std::string& symbol, const iron::RuntimeData& mem, std::optional<iron::TensorAccessPattern> tap,
-           bool issue_token) {
+           bool issue_token, std::optional<std::pair<int, int>> packet) {
             iron::ShimTaskOptions o;
             o.tap = std::move(tap);
             o.issue_token = issue_token;
+            if (packet) o.packet = iron::BdPacket{.pkt_type = packet->first, .pkt_id = packet->second};
             return iron::shim_dma_single_bd_task(symbol, mem, std::move(o));
         },
-        py::arg("symbol"), py::arg("mem"), py::arg("tap") = py::none(), py::arg("issue_token") = false);
+        py::arg("symbol"), py::arg("mem"), py::arg("tap") = py::none(), py::arg("issue_token") = false,
+        py::arg("packet") = py::none());
     // aiex.dma_configure_task's BD blocks joined by next_bd: [(mem, tap or None), ...] in chain order.
     m.def(
         "shim_dma_bd_chain",

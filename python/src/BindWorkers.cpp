@@ -79,6 +79,7 @@ void bind_workers(py::module_& m) {
             return b.binary(rec::binop_from_name(op), operand(x), operand(y));
         })
         .def("buffer_view", &rec::Builder::buffer_view)
+        .def("element_view", &rec::Builder::element_view, py::arg("elem"), py::arg("byte_offset"), py::arg("type"))
         .def("barrier_wait", &rec::Builder::barrier_wait)
         .def("barrier_release", &rec::Builder::barrier_release)
         .def("cycles", &rec::Builder::cycles)

@@ -33,10 +33,10 @@ def twin_cycles(design, *params):
     return json.loads(out)["cycles"]
 
 
-def run_cli(*args, env=None):
+def run_cli(*args, env=None, cwd=None):
     e = dict(os.environ)
     e.update(env or {})
-    return subprocess.run([CLI, *args], capture_output=True, text=True, env=e, timeout=240)
+    return subprocess.run([CLI, *args], capture_output=True, text=True, env=e, timeout=240, cwd=cwd)
 
 
 @pytest.fixture

@@ -202,3 +202,57 @@ def test_a_constant_zero_divisor_fails_at_resolve():
     rt = Runtime(seq, [vec, vec, of_in.prod(), of_out.cons()])
     with pytest.raises(npusim.DesignError, match="worker body 'body': integer division by zero"):
         Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
+
+
+def _pykernel_design(kernel_or_none, n=256, line=64):
+    """A worker copying `n` uint8 values line by line, through the @func kernel given (called with the
+    elements and the line width), or, with None, with the same copy written in the body itself."""
+    line_ty = np.ndarray[(line,), np.dtype[np.uint8]]
+    of_in, of_out = ObjectFifo(line_ty, name="in"), ObjectFifo(line_ty, name="out")
+
+    def core_fn(i_h, o_h, *k):
+        e_out, e_in = o_h.acquire(1), i_h.acquire(1)
+        if k:
+            k[0](e_in, e_out, line)
+        else:
+            for j in range_(line):
+                e_out[j] = e_in[j] + 1
+        i_h.release(1)
+        o_h.release(1)
+
+    w = Worker(core_fn, [of_in.cons(), of_out.prod()] + ([kernel_or_none] if kernel_or_none else []))
+    vec = np.ndarray[(n,), np.dtype[np.uint8]]
+    rt = Runtime(lambda a, b, hi, ho: (hi.fill(a), ho.drain(b, wait=True)), [vec, vec, of_in.prod(), of_out.cons()])
+    return Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
+
+
+@pytest.mark.timeout(30)
+def test_a_func_kernel_written_in_python_is_recorded_into_the_calling_body():
+    # basic/passthrough_pykernel's @func: the function's body is recorded where a body calls it
+    from aie.helpers.dialects.func import func
+
+    @func
+    def plus_one(src: np.ndarray[(64,), np.dtype[np.uint8]], dst: np.ndarray[(64,), np.dtype[np.uint8]],
+                 width: np.int32):
+        for j in range_(width):
+            dst[j] = src[j] + 1
+
+    a = np.random.default_rng(9).integers(0, 255, 256, dtype=np.uint8)
+    b = np.zeros_like(a)
+    run = npusim.simulate(_pykernel_design(plus_one), [a, b])
+    assert np.array_equal(b, a + 1)
+    b2 = np.zeros_like(a)
+    inline = npusim.simulate(_pykernel_design(None), [a, b2])
+    assert np.array_equal(b2, b) and run.cycles == inline.cycles  # the same recorded operations
+
+    @func(sym_visibility="private")
+    def wrong(src: np.ndarray[(32,), np.dtype[np.uint8]], dst: np.ndarray[(64,), np.dtype[np.uint8]], width: np.int32):
+        pass
+
+    with pytest.raises(npusim.DesignError, match=r"func 'wrong': argument 'src' is \[32\] u8, given \[64\] u8 \('in'\)"):
+        _pykernel_design(wrong)
+    with pytest.raises(npusim.DesignError, match=r"test_bodies.py:\d+: func 'plus_one' called outside a worker body"):
+        plus_one(a, b, 64)
+    with pytest.raises(NotImplementedError, match="aie.helpers.dialects.func.call is not supported by npusim"):
+        from aie.helpers.dialects import func as func_module
+        func_module.call

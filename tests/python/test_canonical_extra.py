@@ -151,3 +151,32 @@ def test_chaining_channels_register_level_sequence_and_its_deadlock_without_the_
     assert e.value.cycle == doc["cycle"]
     # the same chain; IRON's TileDma takes no name, so the twin's 'memtile_dma' is the default label here
     assert list(e.value.chain) == [step["text"].replace("'memtile_dma'", "'tile_dma_0'") for step in doc["chain"]]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("keep_header", [False, True])
+def test_packet_flow_merge_interleaves_two_packet_streams_on_one_shim_port(example, keep_header):
+    mod = example("packet_flow_merge")
+    size, tile = 2048, 256
+    rng = np.random.default_rng(6)
+    a = rng.integers(-10**6, 10**6, size, dtype=np.int32)
+    b = rng.integers(-10**6, 10**6, size, dtype=np.int32)
+    c = np.zeros(2 * size + (2 * (size // tile) if keep_header else 0), dtype=np.int32)
+    run = mod.packet_flow_merge(a, b, c, tile=tile, keep_header=keep_header)
+    assert np.array_equal(c, mod.golden(a, b, tile, keep_header))
+    assert np.array_equal(c[(1 if keep_header else 0):][:tile], a[:tile])  # a's first tile comes first
+    if keep_header:  # the header word of packet 3 from the compute tile (0, 2), odd parity
+        assert c[0] == mod.header_word(3) and bin(int(c[0]) & 0xFFFFFFFF).count("1") % 2 == 1
+    assert run.cycles == twin("packet_flow_merge", size=size, tile=tile, keep_header=int(keep_header))
+
+
+@pytest.mark.timeout(60)
+def test_manual_switchbox_routes_by_hand_written_switchboxes(example):
+    mod = example("manual_switchbox")
+    for n in (64, 200):
+        a = np.random.default_rng(n).integers(-10**6, 10**6, n, dtype=np.int32)
+        c = np.zeros_like(a)
+        run = mod.manual_switchbox(a, c)
+        assert np.array_equal(c, a)
+        assert run.cycles == twin("manual_switchbox", n=n)
+    # (the body's element copy has no export op, so test_switchbox.py checks the printed routes)

@@ -8,7 +8,7 @@ from .device import ensure_current_device, get_current_device, set_current_devic
 from .dtype import dtype_to_str, str_to_dtype
 from .jit import CompileTime, In, InOut, Out, jit
 from .kernel import ExternalFunction, Kernel
-from .lowlevel import Acquire, Bd, DmaChannel, Flow, Lock, Release, TileDma
+from .lowlevel import Acquire, Bd, DmaChannel, Flow, Lock, PacketDest, PacketFlow, Release, TileDma
 from .program import Program, ResolvedProgram
 from .runtime import Runtime, RuntimeData, Task, TaskGroup
 from .tensor import Tensor, arange, full, ones, ones_like, rand, randint, tensor, zeros, zeros_like
@@ -20,7 +20,7 @@ __all__ = ["Buffer", "range_", "ObjectFifo", "ObjectFifoHandle", "ObjectFifoLink
            "Runtime", "RuntimeData", "Task", "TaskGroup", "Tensor", "arange", "full", "ones", "ones_like", "rand",
            "randint", "tensor", "zeros", "zeros_like", "Worker", "WorkerRuntimeBarrier", "CascadeFlow", "kernels", "device",
            "controlflow", "placers", "str_to_dtype", "dtype_to_str", "Acquire", "Bd", "DmaChannel", "Flow", "Lock",
-           "Release", "TileDma", "ceildiv"]
+           "Release", "TileDma", "PacketDest", "PacketFlow", "ceildiv"]
 
 
 def __getattr__(name):

@@ -1,12 +1,13 @@
 """aie.dialects.aiex under npusim: the runtime-sequence tasks of hand-written designs
-(shim_dma_single_bd_task on a Flow's shim_symbol, dma_start_task, dma_await_task, dma_free_task),
-bound to the frontend's (frontend/Runtime.hpp), and the same single-BD task written out as
-dma_configure_task(shim_tile, direction, channel, issue_token, repeat_count) + `with bds(task) as
-bd: with bd[i]: shim_dma_bd(...) (or aie.dma_bd); next_bd(bd[j]) (or EndOp())` on the shim channel of
-a Flow: a task of one or more chained BDs (frontend shim_dma_bd_chain); the register-level operations npu_write32, npu_maskwrite32, npu_writebd,
-npu_address_patch, npu_push_queue, npu_sync and set_lock_value (on an aie.iron Lock), recorded in the
-sequence and decoded at resolve (frontend/RawSequence.hpp). Every other aiex name raises
-NotImplementedError naming it."""
+(shim_dma_single_bd_task on a Flow's or PacketFlow's shim_symbol, with packet=(type, id) on a packet
+source, dma_start_task, dma_await_task, dma_free_task), bound to the frontend's
+(frontend/Runtime.hpp); dma_configure_task(shim_tile, direction, channel, issue_token,
+repeat_count) + `with bds(task) as bd: with bd[i]: shim_dma_bd(...) (or aie.dma_bd); next_bd(bd[j])
+(or EndOp())` on the shim channel of a Flow: a task of one or more chained BDs (frontend
+shim_dma_bd_chain; one BD with packet= is a packet source's single-BD task); the register-level
+operations npu_write32, npu_maskwrite32, npu_writebd, npu_address_patch, npu_push_queue, npu_sync and
+set_lock_value (on an aie.iron Lock), recorded in the sequence and decoded at resolve
+(frontend/RawSequence.hpp). Every other aiex name raises NotImplementedError naming it."""
 from .. import _npusim
 from .._errors import _Located, where
 from .._types import v8bfp16ebs8  # noqa: F401  (mlir-aie's aiex.py re-exports IRON's block type, l.32)
@@ -14,9 +15,10 @@ from .._types import v8bfp16ebs8  # noqa: F401  (mlir-aie's aiex.py re-exports I
 
 def shim_dma_single_bd_task(alloc, mem, tap=None, offset=None, sizes=None, strides=None, transfer_len=None,
                             issue_token=False, packet=None, **unsupported):
+    from .lowlevel import _packet
     loc = where()
-    if unsupported or packet is not None:
-        names = ", ".join(k + "=" for k in list(unsupported) + (["packet"] if packet is not None else []))
+    if unsupported:
+        names = ", ".join(k + "=" for k in unsupported)
         raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.dialects.aiex.shim_dma_single_bd_task({names}) is not "
                                   "supported by npusim")
     native_mem = getattr(mem, "_native", mem)
@@ -27,7 +29,8 @@ def shim_dma_single_bd_task(alloc, mem, tap=None, offset=None, sizes=None, strid
                                                  [int(s) for s in (strides or _row_major(sizes))])
     symbol = alloc if isinstance(alloc, str) else getattr(alloc, "shim_symbol", alloc)
     with _Located(loc):
-        return _npusim.shim_dma_single_bd_task(symbol, native_mem, native_tap, bool(issue_token))
+        return _npusim.shim_dma_single_bd_task(symbol, native_mem, native_tap, bool(issue_token),
+                                               _packet(packet, loc))
 
 
 def _row_major(sizes):
@@ -44,7 +47,7 @@ class _ConfiguredTask:
 
     def __init__(self, symbol, issue_token, repeat_count, loc):
         self.symbol, self.issue_token, self.repeat_count, self.loc = symbol, issue_token, repeat_count, loc
-        self.bds = {}  # block index -> (mem, tap or None)
+        self.bds = {}  # block index -> (mem, tap or None, packet or None)
         self.next = {}  # block index -> the block its next_bd names
         self.native = None
 
@@ -124,7 +127,20 @@ class bds:  # noqa: N801 - aiex's name
         if unused:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.dialects.aiex.bds: bd{unused} are not on the chain "
                                       "from bd[0] (no next_bd leads to them)")
-        native = [(getattr(mem, "_native", mem), tap) for mem, tap in chain]
+        packets = [packet for _, _, packet in chain if packet is not None]
+        if packets:
+            # A packet source's task (packet_switch.py): one BD whose data goes out as one packet.
+            if len(chain) != 1 or t.repeat_count:
+                raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.dialects.aiex.shim_dma_bd(packet=) on a task of "
+                                          f"{len(chain)} BD(s) run {t.repeat_count + 1} time(s): npusim sends a "
+                                          "packet from a single-BD task only")
+            from .lowlevel import _packet
+            mem, tap, packet = chain[0]
+            with _Located(loc):
+                t.native = _npusim.shim_dma_single_bd_task(t.symbol, getattr(mem, "_native", mem), tap,
+                                                           t.issue_token, _packet(packet, loc))
+            return False
+        native = [(getattr(mem, "_native", mem), tap) for mem, tap, _ in chain]
         with _Located(loc):
             t.native = _npusim.shim_dma_bd_chain(t.symbol, native, t.issue_token, t.repeat_count)
         return False
@@ -162,15 +178,15 @@ def _in_bd_block(name):
                                   "supported by npusim")
 
 
-def _record_bd(name, mem, tap):
+def _record_bd(name, mem, tap, packet=None):
     loc = where()
     task, index = _current_bd
     if index in task.bds:
         raise NotImplementedError(f"{loc[0]}:{loc[1]}: {name}: bd[{index}] already holds a BD")
-    task.bds[index] = (mem, tap)
+    task.bds[index] = (mem, tap, packet)
 
 
-def shim_dma_bd(mem, tap=None, offset=None, sizes=None, strides=None, transfer_len=None, **unsupported):
+def shim_dma_bd(mem, tap=None, offset=None, sizes=None, strides=None, transfer_len=None, packet=None, **unsupported):
     loc = where()
     unsupported = {k: v for k, v in unsupported.items() if not (k == "burst_length" and not v)}
     if unsupported:
@@ -178,7 +194,7 @@ def shim_dma_bd(mem, tap=None, offset=None, sizes=None, strides=None, transfer_l
                                   "is not supported by npusim")
     _in_bd_block("aie.dialects.aiex.shim_dma_bd")
     _record_bd("aie.dialects.aiex.shim_dma_bd", mem,
-               _bd_tap("aiex.shim_dma_bd", mem, tap, offset, sizes, strides, transfer_len))
+               _bd_tap("aiex.shim_dma_bd", mem, tap, offset, sizes, strides, transfer_len), packet)
 
 
 def _task_dma_bd(buffer, sizes=None, strides=None, offset=None, transfer_len=None, **unsupported):

@@ -2,11 +2,13 @@
 a single-worker design applying a kernel, or a Python function element by element, tile by tile;
 transform_parallel and transform_parallel_binary: the same with one worker per column (and channel).
 Fifos in0.., out and param<i> (one per tensor parameter, acquired once per pass); the runtime
-arguments are the inputs, the output, then the tensor parameters."""
+arguments are the inputs, the output, then the tensor parameters. The conv-pipeline body templates
+(row_at_a_time, row_at_a_time_with_skip, row_at_a_time_tiled, sliding_3row) are conv_pipeline.py's."""
 import numpy as np
 
 from .._types import is_tensor_type, tensor_type
 from .controlflow import range_
+from .conv_pipeline import row_at_a_time, row_at_a_time_tiled, row_at_a_time_with_skip, sliding_3row  # noqa: F401
 from .dataflow import ObjectFifo
 from .device import get_current_device
 from .kernel import ExternalFunction, _KernelBase

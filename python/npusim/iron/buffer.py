@@ -43,6 +43,11 @@ class Buffer:
     def shape(self):
         return tuple(self._type.shape)
 
+    @property
+    def op(self):
+        """IRON's MLIR value of the buffer (what memref.view takes in a body): the Buffer itself here."""
+        return self
+
     def _view(self):
         rec = _trace.current()
         return _trace.ElementView(rec.builder.buffer_view(rec.buffer(self._native)), self._type, self.name)

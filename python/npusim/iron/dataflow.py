@@ -2,6 +2,8 @@
 from .. import _npusim, _trace
 from .._errors import _Located, design_error, where
 from .._types import tensor_type
+# IRON's dataflow package also holds the explicit-routing peers of ObjectFifo (dataflow/__init__.py)
+from .lowlevel import Acquire, Bd, DmaChannel, Flow, PacketDest, PacketFlow, Release, TileDma  # noqa: F401
 
 
 # IRON's type alias for ObjectFifo dimensions: [(size, stride), ...], outermost first.

@@ -5,6 +5,7 @@ as IRON's detection gives on a Strix machine), set for the process through NPUSI
 import os
 
 from .. import _npusim
+from .enums import AIETileType
 
 
 class Device:
@@ -70,6 +71,7 @@ class Tile:
         # logical tile of its own: every Lock, Buffer, TileDma, Flow end and Worker given this object
         # lands on one tile (IRON: one aie.logical_tile per Tile object); a compute tile by default.
         self.col, self.row = col, row
+        self._tile_type = tile_type
         if col is not None and row is not None:
             self._native = _npusim.Tile(int(col), int(row))
         else:
@@ -82,23 +84,31 @@ class Tile:
         """IRON's MLIR tile op (what aiex's dma_configure_task takes): the Tile itself here."""
         return self
 
+    def copy(self):
+        """IRON Tile.copy(): another Tile object with this one's placement constraints; an unplaced
+        copy is a logical tile of its own (IRON dedups logical tiles by identity)."""
+        return Tile(self.col, self.row, tile_type=self._tile_type)
+
+    _tile_type = None
+
     def __repr__(self):
         return f"Tile({self.col}, {self.row})"
 
 
 class _AnyTile(Tile):
-    def __init__(self, native, label):
+    def __init__(self, native, label, tile_type):
         self.col = self.row = None
         self._native = native
         self._label = label
+        self._tile_type = tile_type
 
     def __repr__(self):
         return self._label
 
 
-AnyComputeTile = _AnyTile(_npusim.Tile.any_compute(), "AnyComputeTile")
-AnyMemTile = _AnyTile(_npusim.Tile.any_mem(), "AnyMemTile")
-AnyShimTile = _AnyTile(_npusim.Tile.any_shim(), "AnyShimTile")
+AnyComputeTile = _AnyTile(_npusim.Tile.any_compute(), "AnyComputeTile", AIETileType.CoreTile)
+AnyMemTile = _AnyTile(_npusim.Tile.any_mem(), "AnyMemTile", AIETileType.MemTile)
+AnyShimTile = _AnyTile(_npusim.Tile.any_shim(), "AnyShimTile", AIETileType.ShimNOCTile)
 
 
 def from_name(name, *, n_cols=1):

@@ -1,5 +1,5 @@
 """The enums of aie.dialects._aie_enum_gen that IRON's hand-written designs use (AIETileType,
-DMAChannelDir, WireBundle), served under npusim as plain Python enums; their other names raise
+DMAChannelDir, WireBundle, LockAction), served under npusim as plain Python enums; their other names raise
 NotImplementedError naming them."""
 import enum
 
@@ -14,6 +14,13 @@ class AIETileType(enum.Enum):
 class DMAChannelDir(enum.Enum):
     S2MM = 0
     MM2S = 1
+
+
+class LockAction(enum.Enum):
+    """aie.use_lock's action (AIEAttrs.td LockAction)."""
+    Acquire = 0
+    Release = 1
+    AcquireGreaterEqual = 2
 
 
 class WireBundle(enum.Enum):

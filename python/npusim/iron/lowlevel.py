@@ -1,6 +1,6 @@
 """IRON's hand-written data movement (python/iron/lock.py, dataflow/flow.py, dataflow/tile_dma.py at
-3ca0193): Lock, Flow, TileDma with its DmaChannels and Bds, Acquire / Release, bound to the
-frontend's low-level peers of ObjectFifo (frontend/Lock.hpp, Flow.hpp, TileDma.hpp). A Lock among a
+3ca0193): Lock, Flow, PacketFlow with PacketDest, TileDma with its DmaChannels and Bds, Acquire / Release, bound to the
+frontend's low-level peers of ObjectFifo (frontend/Lock.hpp, Flow.hpp, PacketFlow.hpp, TileDma.hpp). A Lock among a
 Worker's fn_args is acquired and released in its body (recorded as the body is); Runtime.add_flow /
 add_lock / add_tile_dma register them. Ports other than DMA (WireBundle) are not modelled."""
 from dataclasses import dataclass, field
@@ -77,6 +77,56 @@ class Flow:
                                         shim_symbol or _pinned_shim_symbol(src, dst, src_channel, dst_channel))
 
 
+def _packet(packet, loc):
+    """IRON's packet=(pkt_type, pkt_id) of a Bd or a shim task (aie.dma_bd_packet), or None."""
+    if packet is None:
+        return None
+    try:
+        pkt_type, pkt_id = packet
+    except (TypeError, ValueError):
+        from .._errors import design_error
+        raise design_error(loc, f"packet={packet!r} is not a (pkt_type, pkt_id) pair") from None
+    return int(pkt_type), int(pkt_id)
+
+
+@dataclass
+class PacketDest:
+    """IRON PacketDest(tile, port=DMA, channel=0): one more destination of a PacketFlow."""
+    tile: object
+    port: object = enums.WireBundle.DMA
+    channel: int = 0
+
+
+class PacketFlow:
+    """IRON PacketFlow(pkt_id, src, dst, *, src_port=DMA, src_channel=0, dst_port=DMA, dst_channel=0,
+    extra_dsts=(), keep_pkt_header=False, shim_symbol=None) (python/iron/dataflow/flow.py at 3ca0193):
+    a packet-switched route (aie.packetflow) carrying the packets whose header holds pkt_id; flows
+    sharing a port merge there (frontend/PacketFlow.hpp, docs/resolve.md "PacketFlow")."""
+
+    def __init__(self, pkt_id, src, dst, *, src_port=enums.WireBundle.DMA, src_channel=0,
+                 dst_port=enums.WireBundle.DMA, dst_channel=0, extra_dsts=(), keep_pkt_header=False,
+                 shim_symbol=None):
+        loc = where()
+        extra = list(extra_dsts)
+        for p in (src_port, dst_port, *(d.port for d in extra)):
+            if p != enums.WireBundle.DMA:
+                raise NotImplementedError(f"{loc[0]}:{loc[1]}: PacketFlow(port={p}) is not supported by npusim "
+                                          "(only DMA ports are modelled)")
+        with _Located(loc):
+            self._native = _npusim.PacketFlow(int(pkt_id), _tile(src), _tile(dst), int(src_channel),
+                                              int(dst_channel), [(_tile(d.tile), int(d.channel)) for d in extra],
+                                              bool(keep_pkt_header),
+                                              shim_symbol or _pinned_shim_symbol(src, dst, src_channel, dst_channel))
+        self._pkt_id, self._src, self._dst, self._extra_dsts = int(pkt_id), src, dst, extra
+
+    @property
+    def pkt_id(self):
+        return self._pkt_id
+
+    def all_tiles(self):
+        return [self._src, self._dst] + [d.tile for d in self._extra_dsts]
+
+
 @dataclass
 class Acquire:
     lock: Lock
@@ -107,15 +157,16 @@ class Bd:
 
     def _to_native(self):
         loc = where()
-        if self.packet is not None or self.iteration is not None:
-            raise NotImplementedError(f"{loc[0]}:{loc[1]}: Bd({'packet' if self.packet is not None else 'iteration'}"
-                                      "=...) is not supported by npusim's Python front door")
+        if self.iteration is not None:
+            raise NotImplementedError(f"{loc[0]}:{loc[1]}: Bd(iteration=...) is not supported by npusim's Python "
+                                      "front door")
         nxt = {"self": -2, None: -1}.get(self.next, self.next)
         return _npusim.Bd(self.buffer._native, int(self.offset), self.length,
                           [_npusim.Acquire(a.lock._native, int(a.value), bool(a.greater_equal)) for a in self.acquires],
                           [_npusim.Release(r.lock._native, int(r.value)) for r in self.releases], int(nxt),
                           [int(x) for x in self.sizes], [int(x) for x in self.strides],
-                          None if self.pad_dimensions is None else [tuple(p) for p in self.pad_dimensions])
+                          None if self.pad_dimensions is None else [tuple(p) for p in self.pad_dimensions],
+                          _packet(self.packet, loc))
 
 
 @dataclass

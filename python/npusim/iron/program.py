@@ -52,21 +52,24 @@ class Program:
         self._trace = (int(trace_size or 0), workers)
 
     def _register_switchboxes(self):
-        """IRON's Program resolves every Resolvable among the workers' fn_args (tiles() + resolve():
-        upstream manual_switchbox's switchbox writers); the switchboxes written are registered with the
-        runtime, once per Program."""
+        """What the Resolvables among the workers' fn_args wrote when each Worker resolved them
+        (tiles() + resolve(): upstream manual_switchbox's switchboxes, custom_dma's hand-made DMA),
+        registered with the runtime once per Program."""
         if self._switchboxes is not None:
             return
-        from .switchbox import take_written
-        from .worker import _flatten
-        for w in self.workers:
-            for a in _flatten(getattr(w, "fn_args", [])):
-                if callable(getattr(a, "resolve", None)) and callable(getattr(a, "tiles", None)):
-                    a.resolve()
-        self._switchboxes = take_written()
+        from .lowlevel import Flow, Lock, TileDma
+        self._switchboxes = [b for w in self.workers for b in w._resolved[0]]
         for box in self._switchboxes:
             with _Located(box.loc):
                 _npusim.runtime_add_switchbox(self.rt._native, box.tile._native, box.shim_mux, box.connects)
+        for w in self.workers:
+            for obj in w._resolved[1]:
+                if isinstance(obj, Flow):
+                    self.rt.add_flow(obj)
+                elif isinstance(obj, Lock):
+                    self.rt.add_lock(obj)
+                elif isinstance(obj, TileDma):
+                    self.rt.add_tile_dma(obj)
 
     def _native_program(self, name):
         loc = where()

@@ -41,6 +41,31 @@ def _flatten(args):
             yield a
 
 
+def _resolve_user_objects(fn_args, loc):
+    """Resolves the user-side Resolvables among fn_args (each once), before the body is recorded, as
+    IRON's Program does before tracing it; returns what they wrote: (switchboxes, low-level objects)."""
+    from .aie_ops import resolving
+    from .aie_ops import take_written as take_lowlevel
+    from .resolvable import is_user_resolvable
+    from .switchbox import take_written as take_switchboxes
+    for a in _flatten(fn_args):
+        if not is_user_resolvable(a) or getattr(a, "_npusim_resolved", False):
+            continue
+        try:
+            with resolving():
+                a.resolve()
+        except (DesignError, NotImplementedError):
+            raise
+        except Exception as e:
+            raise design_error(loc, f"Worker: resolve() of its argument {type(a).__name__} raised "
+                                    f"{type(e).__name__}: {e}") from e
+        try:
+            a._npusim_resolved = True
+        except AttributeError:  # __slots__: resolved again by another Worker, as IRON would not
+            pass
+    return take_switchboxes(), take_lowlevel()
+
+
 class Worker:
     """IRON Worker(core_fn, fn_args=[], tile=AnyComputeTile, while_true=True, stack_size=..., trace=None)."""
 
@@ -57,6 +82,7 @@ class Worker:
         self.fn_args = fn_args
         self._loc = loc
         body_name = getattr(core_fn, "__name__", "core_fn")
+        self._resolved = _resolve_user_objects(fn_args, loc)
         rec = _trace.Recording(body_name)
         # Every handle, Buffer and barrier among the fn_args belongs to this worker, used or not.
         for a in _flatten(fn_args):

@@ -56,6 +56,13 @@ void add_recorded_body(Catalog& c) {
                  rec::Builder b("b");
                  const int id = b.if_begin(Operand::imm(1)); b.if_end(); b.else_begin(id); b.else_end();
                  b.else_begin(id));
+    NPUSIM_ERROR(c, "recorded.view_register", kDesign,
+                 "recorded body 'b': element_view of element register 0, which the body has not made",
+                 rec::Builder("b").element_view(0, 0, i32(4)));
+    NPUSIM_ERROR(c, "recorded.view_negative", kDesign,
+                 "recorded body 'b': a view at byte offset -4 (before its element)",
+                 rec::Builder b("b");
+                 const int e = b.acquire(0, 1); b.element_view(e, -4, i32(4)));
     NPUSIM_ERROR(c, "recorded.unknown_op", kDesign, "recorded body: unknown arithmetic operation 'pow'",
                  rec::binop_from_name("pow"));
     c.site("frontend/src/RecordedBodyRun.cpp");
@@ -71,6 +78,9 @@ void add_recorded_body(Catalog& c) {
                      b.loop_begin(Operand::imm(0), Operand::immf(2.0), Operand::imm(1));
                      b.loop_end();
                  }));
+    NPUSIM_ERROR(c, "recorded.view_past_end", kDesign,
+                 "worker 'w': worker body 'body': a view of i32[200] at byte 400 of 'in' (i32[256]) ends past it",
+                 resolve_recorded([](rec::Builder& b) { b.element_view(0, 400, i32(200)); }));
     NPUSIM_ERROR(c, "recorded.float_bitwise", kDesign, "worker 'w': worker body 'body': a bitwise operation on a float value",
                  resolve_recorded([](rec::Builder& b) {
                      b.binary(rec::BinOp::And, Operand::immf(1.0), Operand::imm(1));

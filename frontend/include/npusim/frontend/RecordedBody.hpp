@@ -62,6 +62,7 @@ struct Stmt {
         Store, ///< elems[elem][a] = b
         Binary, ///< regs[dst] = a op b
         BufferView, ///< elems[dst] = buffers[arg].view()
+        ElementView, ///< elems[dst] = view_types[arg] at byte n of elems[elem] (memref.view)
         BarrierWait, ///< barriers[arg].wait_for_value(n)
         BarrierRelease, ///< barriers[arg].release_with_value(n)
         Cycles, ///< add_cycles(n)
@@ -86,6 +87,7 @@ struct RecordedBody {
     std::vector<Stmt> stmts;
     int value_regs = 0;
     int element_regs = 0;
+    std::vector<TensorType> view_types; ///< the types of ElementView statements' views
     std::string name; ///< the body's name, for messages ("core_fn")
 };
 
@@ -110,6 +112,10 @@ public:
     void store(int elem, Operand index, Operand value);
     int binary(BinOp op, Operand a, Operand b);
     int buffer_view(int buffer);
+    /// A view of `type` at `byte_offset` into element register `elem` (the memref.view of IRON's
+    /// Python helpers: a Buffer of weights sliced per layer); returns its element register. The
+    /// view must lie inside the element (checked when the body runs).
+    int element_view(int elem, std::int64_t byte_offset, TensorType type);
     void barrier_wait(int barrier, std::int64_t value);
     void barrier_release(int barrier, std::int64_t value);
     void cycles(std::int64_t n);
