@@ -171,6 +171,11 @@ def _bd_tap(name, mem, tap, offset, sizes, strides, transfer_len):
     return _npusim.TensorAccessPattern(dims, int(offset or 0), sizes, strides)
 
 
+def _in_task_block():
+    """Whether a configured task's `with bd[i]:` block is open (aie.dma_bd / next_bd then build it)."""
+    return _current_bd is not None
+
+
 def _in_bd_block(name):
     if _current_bd is None:
         loc = where()
