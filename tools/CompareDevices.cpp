@@ -182,7 +182,7 @@ int run_on_devices(const RunArgs& r, std::ostream& out, std::ostream& err) {
         const auto cycles = row.rep->result.cycles;
         const double array_us = static_cast<double>(cycles) / row.timing.clock_mhz;
         line += fmt::format(" {:>14} {:>8.1f} us {:>8.1f} us", grouped(cycles), array_us,
-                            array_us + row.timing.host_invocation_latency_us);
+                            array_us + row.timing.host_latency_us(row.rep->cold));
         for (const auto& o : outputs) {
             const auto d = output_digest(*row.rep, o);
             bool match = false;

@@ -174,6 +174,11 @@ void add_run_options(CliOptions& o, RunArgs& r) {
             count("--iters", 1, &RunArgs::iters));
     o.value("--warmup", "W", "W unchecked runs before the N checked ones (default 0)",
             count("--warmup", 0, &RunArgs::warmup));
+    o.flag("--cold",
+           "time the run as the first on a newly created hardware context, as a host program that creates its context "
+           "and times its first run without warm-up (mlir-aie's ml/ test.py harnesses): the first invocation's npu "
+           "time adds host_cold_start_us (the driver loads the design's PDI on the context's first command)",
+           r.cold);
     o.flag("--no-memory-check",
            "do not look for kernel and worker-body writes outside the memory they were given (on by default: such a "
            "write is an error naming the buffer hit; off, it corrupts data silently, as on the NPU)",
@@ -202,6 +207,7 @@ harness::RunOptions run_options(const RunArgs& r, const model::DeviceSpec& dev, 
     ro.tolerance = r.tolerance;
     ro.werror = r.werror;
     ro.warmup = r.warmup;
+    ro.cold = r.cold;
     sim::SimOptions& so = ro.sim;
     so.timing = model::TimingParams::for_arch(dev.arch);
     if (!r.timing_file.empty()) so.timing.apply_json_file(harness::timing_profile_path(r.timing_file));

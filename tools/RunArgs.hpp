@@ -44,6 +44,7 @@ struct RunArgs {
     std::optional<double> rtol, atol;
     std::optional<iron::AllocScheme> alloc_scheme;
     std::uint32_t iters = 1, warmup = 0;
+    bool cold = false; ///< --cold: the first invocation is a new context's first command
     std::optional<harness::ToleranceMode> tolerance; ///< unset: the design's own
     std::vector<std::string> what_if; ///< --what-if: ablation names, in the order given
 };

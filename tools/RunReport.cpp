@@ -49,11 +49,15 @@ void print_run_summary(std::ostream& out, const harness::RunReport& rep, const m
                                   rep.arg_sources[i]);
     if (!inputs.empty()) row("inputs", inputs);
     row("tiles used", fmt::format("{}: {}", rep.tiles_used.size(), tiles));
+    // The cycles cover every invocation, so with --cold they include the first, the context's first command.
     row("cycles",
         fmt::format("{} array cycles ({:.2f} us at {:.0f} MHz); a host timing the run would see ~{:.0f} us "
-                    "(+{:.0f} us invocation latency)",
+                    "(+{:.0f} us invocation latency{})",
                     grouped(res.cycles), res.cycles / clock_mhz, clock_mhz,
-                    res.cycles / clock_mhz + timing.host_invocation_latency_us, timing.host_invocation_latency_us));
+                    res.cycles / clock_mhz + timing.host_latency_us(rep.cold), timing.host_invocation_latency_us,
+                    rep.cold ? fmt::format(", +{:.0f} us cold start: the first run on a new context",
+                                           timing.host_cold_start_us)
+                             : std::string()));
     if (rep.invocations.size() > 1) {
         // First and steady state (the mean of the measured runs after the first), as XRT's test
         // wrapper times only the non-warm-up iterations.
@@ -138,7 +142,10 @@ nlohmann::json run_report_json(const harness::RunReport& rep, const model::Timin
     // Array cycles and the time they take at the array clock, apart from the time a host would
     // measure around one run (array time + the host's invocation latency; docs/timing-model.md).
     const auto array_us = [&](std::uint64_t cycles) { return static_cast<double>(cycles) / timing.clock_mhz; };
-    const auto npu_us = [&](std::uint64_t cycles) { return array_us(cycles) + timing.host_invocation_latency_us; };
+    // With --cold the first invocation is a new context's first command (host_cold_start_us).
+    const auto npu_us = [&](std::uint64_t cycles, bool first) {
+        return array_us(cycles) + timing.host_latency_us(rep.cold && first);
+    };
     nlohmann::json j;
     j["status"] = rep.all_match ? "pass" : "mismatch";
     j["design"] = rep.design;
@@ -154,8 +161,10 @@ nlohmann::json run_report_json(const harness::RunReport& rep, const model::Timin
     j["cycles"] = rep.result.cycles;
     j["clock_mhz"] = timing.clock_mhz;
     j["array_time_us"] = array_us(rep.result.cycles);
-    j["npu_time_us"] = npu_us(rep.result.cycles);
+    j["npu_time_us"] = npu_us(rep.result.cycles, true); // the cycles of every invocation, the first's included
     j["host_invocation_latency_us"] = timing.host_invocation_latency_us;
+    j["cold"] = rep.cold;
+    if (rep.cold) j["host_cold_start_us"] = timing.host_cold_start_us;
     j["kernels"] = std::string(harness::kernel_set_name(rep.kernels));
     j["inputs"] = nlohmann::json::array();
     for (std::size_t i = 0; i < rep.args.size(); ++i)
@@ -192,7 +201,7 @@ nlohmann::json run_report_json(const harness::RunReport& rep, const model::Timin
                                     {"warmup", i.warmup},
                                     {"cycles", i.cycles},
                                     {"array_time_us", array_us(i.cycles)},
-                                    {"npu_time_us", npu_us(i.cycles)},
+                                    {"npu_time_us", npu_us(i.cycles, i.index == 0)},
                                     {"match", match}});
     }
     j["saved"] = rep.saved_files;

@@ -70,7 +70,8 @@ void run_what_ifs(const RunArgs& r, const harness::DesignSpec& spec, const harne
                   const harness::RunReport& baseline, std::ostream& out, std::ostream& err, nlohmann::json* json) {
     const auto& timing = base.sim.timing;
     const auto npu_us = [](const harness::RunReport& rep, const model::TimingParams& t) {
-        return static_cast<double>(rep.result.cycles) / t.clock_mhz + t.host_invocation_latency_us;
+        return static_cast<double>(rep.result.cycles) / t.clock_mhz +
+               t.host_latency_us(rep.cold);
     };
     struct Row {
         std::string name, what;

@@ -13,9 +13,7 @@
 #include "Design.hpp"
 #include "MatmulCommon.hpp"
 
-#include "npusim/aie_kernels.hpp"
-#include "npusim/harness/AieKernel.hpp"
-#include "npusim/model/ComputePeak.hpp"
+#include "npusim/harness/KernelLibraryBfp.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -30,50 +28,10 @@ namespace {
 
 constexpr std::size_t kBlock = 9; // bytes of one v8bfp16ebs8 block
 
-// ---- the golden's scalar model (independent of the AIE-API host layer) ----
-double bfp_value(const std::uint8_t* blk, int lane) {
-    return std::ldexp(static_cast<double>(static_cast<std::int8_t>(blk[1 + lane])), int(blk[0]) - 133);
-}
-// Quantize 8 floats: E = largest exponent field, m = floor(significand / 2^(17 + E - e)).
-void bfp_quantize(const float* x, std::uint8_t* out) {
-    std::uint32_t e_max = 0;
-    for (int k = 0; k < 8; ++k) e_max = std::max(e_max, (std::bit_cast<std::uint32_t>(x[k]) >> 23) & 0xFFu);
-    out[0] = static_cast<std::uint8_t>(e_max);
-    for (int k = 0; k < 8; ++k) {
-        const std::uint32_t u = std::bit_cast<std::uint32_t>(x[k]);
-        const std::uint32_t e = (u >> 23) & 0xFFu;
-        std::int64_t sig = (u & 0x7FFFFFu) | (e ? 0x800000u : 0u);
-        if (u >> 31) sig = -sig;
-        const int sh = std::min(40, 17 + int(e_max) - int(e));
-        out[1 + k] = static_cast<std::uint8_t>(static_cast<std::int8_t>(sig >> sh));
-    }
-}
-// One K tile on an m x n C tile (all in 8x8-subtile order): C = bfp16(C + A . B^T), each output lane
-// adding the K/8 block dot products in order, each in one float rounding.
-void bfp_tile_matmul(const std::uint8_t* a, const std::uint8_t* bt, std::uint8_t* c, int m, int k, int n) {
-    const int colA = k / 8, colB = n / 8;
-    for (int si = 0; si < m / 8; ++si)
-        for (int sj = 0; sj < colB; ++sj) {
-            std::uint8_t* cs = c + static_cast<std::size_t>(si * colB + sj) * 64 / 8 * kBlock;
-            float acc[64];
-            for (int r = 0; r < 8; ++r)
-                for (int q = 0; q < 8; ++q) acc[r * 8 + q] = static_cast<float>(bfp_value(cs + r * kBlock, q));
-            for (int kk = 0; kk < colA; ++kk) {
-                const std::uint8_t* as = a + static_cast<std::size_t>(si * colA + kk) * 8 * kBlock;
-                const std::uint8_t* bs = bt + static_cast<std::size_t>(sj * colA + kk) * 8 * kBlock;
-                for (int r = 0; r < 8; ++r)
-                    for (int q = 0; q < 8; ++q) {
-                        std::int32_t s = 0;
-                        for (int t = 0; t < 8; ++t)
-                            s += static_cast<std::int8_t>(as[r * kBlock + 1 + t]) *
-                                 static_cast<std::int8_t>(bs[q * kBlock + 1 + t]);
-                        const int e = int(as[r * kBlock]) + int(bs[q * kBlock]) - 266;
-                        acc[r * 8 + q] += static_cast<float>(std::ldexp(static_cast<double>(s), e));
-                    }
-            }
-            for (int r = 0; r < 8; ++r) bfp_quantize(acc + r * 8, cs + r * kBlock);
-        }
-}
+// The golden's scalar model of one K tile is the library's reference kernel (harness
+// KernelLibraryBfp: bfp16_tile_matmul, bfp16_quantize), independent of the AIE-API host layer.
+using harness::iron_kernels::bfp16_quantize;
+using harness::iron_kernels::bfp16_tile_matmul;
 
 // Host layout: a rows x cols-value matrix of blocks, tiled (tr x tc values); within each tile the
 // 8x8 subtiles are contiguous, row-major, while a tile row (tc / 8 blocks) is contiguous in the host
@@ -95,7 +53,7 @@ Tensor random_bfp_matrix(std::int64_t rows, std::int64_t cols, std::int64_t tr, 
         for (std::int64_t bc = 0; bc < cols / 8; ++bc) {
             float x[8];
             for (auto& v : x) v = std::ldexp(mant(rng), ex(rng));
-            bfp_quantize(x, bytes.data() + shuffled_block(r, bc, cols, tr, tc) * kBlock);
+            bfp16_quantize(x, bytes.data() + shuffled_block(r, bc, cols, tr, tc) * kBlock);
         }
     return Tensor(DType::bfp16ebs8, {rows * cols / 8}, std::move(bytes));
 }
@@ -120,7 +78,7 @@ Tensor golden(const Tensor& A, const Tensor& Bt, std::int64_t M, std::int64_t K,
             for (std::int64_t tk = 0; tk < K / k; ++tk) {
                 const auto a = gather_tile(A.data, K, ti, tk, m, k);
                 const auto b = gather_tile(Bt.data, K, tj, tk, n, k);
-                bfp_tile_matmul(a.data(), b.data(), c.data(), int(m), int(k), int(n));
+                bfp16_tile_matmul(a.data(), b.data(), c.data(), int(m), int(k), int(n));
             }
             const std::int64_t tb = n / 8;
             for (std::int64_t r = 0; r < m; ++r) // scatter the tile's rows back (the drain's tap)
@@ -128,53 +86,6 @@ Tensor golden(const Tensor& A, const Tensor& Bt, std::int64_t M, std::int64_t K,
                             C.data() + static_cast<std::size_t>((ti * m + r) * (N / 8) + tj * tb) * kBlock);
         }
     return Tensor(DType::bfp16ebs8, {M * N / 8}, std::move(C));
-}
-
-// ---- kernels ----
-Kernel bfp_matmul_kernel(std::int64_t m, std::int64_t k, std::int64_t n, KernelSet ks) {
-    const int M = int(m), K = int(k), N = int(n);
-    Kernel::Invoker run = [=](std::span<const KernelArg> x) {
-        bfp_tile_matmul(reinterpret_cast<const std::uint8_t*>(x[0].data),
-                        reinterpret_cast<const std::uint8_t*>(x[1].data), reinterpret_cast<std::uint8_t*>(x[2].data), M,
-                        K, N);
-    };
-    if (ks == KernelSet::aie)
-        run = with_aie_core_modes(
-            [=](std::span<const KernelArg> x) {
-                aie_kernels::matmul_bfp16(reinterpret_cast<const std::uint8_t*>(x[0].data),
-                                          reinterpret_cast<const std::uint8_t*>(x[1].data),
-                                          reinterpret_cast<std::uint8_t*>(x[2].data), M, K, N);
-            },
-            make_aie_core_modes());
-    // [est] the matrix unit's one 8x8x8 MAC per cycle (model::matmul_mac_peak, 512 MAC/cycle) plus 16
-    // cycles per 2x2 step of the outer loops (four C block loads and stores, the stream seeks);
-    // never faster than the peak.
-    const auto macs = static_cast<std::uint64_t>(M) * static_cast<std::uint64_t>(K) * static_cast<std::uint64_t>(N);
-    const double peak = model::matmul_mac_peak(model::Arch::AIE2P, DType::bfp16ebs8).macs_per_cycle;
-    auto cost = [=](std::span<const KernelArg>) {
-        return static_cast<std::uint64_t>(std::ceil(static_cast<double>(macs) / peak)) +
-               16u * static_cast<std::uint64_t>((M / 16) * (N / 16));
-    };
-    Kernel kernel("matmul_bfp16", std::move(run),
-                  {TensorType{DType::bfp16ebs8, {m, k / 8}}, TensorType{DType::bfp16ebs8, {n, k / 8}},
-                   TensorType{DType::bfp16ebs8, {m, n / 8}}},
-                  cost);
-    kernel.with_work([=](std::span<const KernelArg>) { return model::KernelWork{macs, peak}; });
-    return kernel;
-}
-
-Kernel bfp_zero_kernel(std::int64_t m, std::int64_t n, KernelSet ks) {
-    const int M = int(m), N = int(n);
-    Kernel::Invoker run = [=](std::span<const KernelArg> x) {
-        std::fill_n(reinterpret_cast<std::uint8_t*>(x[0].data), static_cast<std::size_t>(M * N / 8) * kBlock, 0);
-    };
-    if (ks == KernelSet::aie)
-        run = [=](std::span<const KernelArg> x) {
-            aie_kernels::zero_bfp16(reinterpret_cast<std::uint8_t*>(x[0].data), M, N);
-        };
-    // [est] one 72-byte block vector stored per cycle.
-    auto cost = [=](std::span<const KernelArg>) { return static_cast<std::uint64_t>(M * N / 64) + 8; };
-    return Kernel("zero_bfp16", std::move(run), {TensorType{DType::bfp16ebs8, {m, n / 8}}}, cost);
 }
 
 } // namespace
@@ -212,8 +123,8 @@ DesignSpec make_matmul_bfp16() {
         // The single-core matmul's loop nest (one C tile zeroed, then K / k A/B pairs accumulated).
         Worker w(
             matmul::core_body(tiles, ksteps),
-            fn_args(memA.cons(), memB.cons(), memC.prod(), bfp_matmul_kernel(m, k, n, o.kernels),
-                    bfp_zero_kernel(m, n, o.kernels)),
+            fn_args(memA.cons(), memB.cons(), memC.prod(), harness::iron_kernels::bfp16_matmul(m, k, n, o.kernels),
+                    harness::iron_kernels::bfp16_zero(m, n, o.kernels)),
             {.stack_size = 0xD00, .name = "matmul"});
         const TensorType A_ty{DType::bfp16ebs8, {M * K / 8}}, B_ty{DType::bfp16ebs8, {N * K / 8}},
             C_ty{DType::bfp16ebs8, {M * N / 8}};

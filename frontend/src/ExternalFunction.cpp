@@ -75,6 +75,21 @@ std::string shape_str(const std::vector<std::int64_t>& s) {
     return s.size() == 1 ? fmt::format("({},)", s[0]) : fmt::format("({})", fmt::join(s, ", "));
 }
 
+// Whether a kernel parameter pointing to `bytes`-byte elements may receive a block (v8bfp16ebs8)
+// tensor. IRON declares the kernel with the tensor's memref of !aiex.bfp blocks; aiecc's
+// aie-transform-bfp-types turns each block into one 72-bit integer (mlir-aie 3ca0193:
+// lib/Dialect/AIEX/Transforms/AIETransformBfpTypes.cpp l.56-70, function types l.121-135) and the memref
+// becomes an LLVM pointer, which the kernel's object file meets only by its symbol name: the C
+// signature's pointee type is the kernel's own view of the bytes. Upstream's kernels read block tensors
+// through bfp16ebs8* (one block, the AIE-API host layer's 9 bytes: aie2p/mm_bfp.cc l.182-207),
+// uint8_t* (mm_bfp.cc l.208, scalar_shuffle) and v128bfp16ebs8* (block_datatypes/vector_passthrough
+// kernel.cc l.20): a byte pointer or a pointer to whole blocks. A 2- or 4-byte pointee (bfloat16*,
+// float*, int32_t*) reads the blocks as numbers and is refused; void* is accepted as for any tensor.
+bool block_pointer_fits(std::size_t bytes) {
+    const auto block = model::dtype_bytes(DType::bfp16ebs8);
+    return bytes == 0 || bytes == 1 || bytes % block == 0;
+}
+
 } // namespace
 
 const ExternalBuild* ExternalFunction::find_build(const std::string& name, const std::vector<ArgType>& arg_types,
@@ -138,6 +153,15 @@ const ExternalBuild* ExternalFunction::find_build(const std::string& name, const
             throw DesignError(fmt::format("ExternalFunction '{}': arg_types[{}] is {} but parameter {} of the compiled "
                                           "function is {}",
                                           name, i, t.str(), i, p.is_pointer ? "a pointer" : "a scalar"));
+        if (t.is_tensor && t.dtype == DType::bfp16ebs8) {
+            if (!block_pointer_fits(p.bytes))
+                throw DesignError(fmt::format("ExternalFunction '{}': arg_types[{}] is {} (9 B blocks) but parameter "
+                                              "{} of the compiled function points to {} B elements: a block tensor "
+                                              "goes to a byte pointer (bfp16ebs8*, int8_t*, uint8_t*) or to a "
+                                              "pointer to whole blocks (v64bfp16ebs8*, v128bfp16ebs8*)",
+                                              name, i, t.str(), i, p.bytes));
+            continue;
+        }
         if (t.is_tensor && p.bytes != 0 && p.bytes != model::dtype_bytes(t.dtype))
             throw DesignError(fmt::format("ExternalFunction '{}': arg_types[{}] is {} ({} B elements) but parameter {} "
                                           "of the compiled function points to {} B elements",

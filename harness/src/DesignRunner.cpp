@@ -98,6 +98,7 @@ RunReport run_design_in(const DesignSpec& spec, const std::string& device, const
     RunReport rep;
     rep.design = spec.name;
     rep.device = dev.name;
+    rep.cold = opts.cold;
     rep.params = spec.resolve_params(overrides);
     rep.kernels = opts.kernels;
     rep.kernels_note = spec.kernels_note;

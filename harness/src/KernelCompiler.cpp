@@ -3,7 +3,9 @@
 #include "npusim/harness/KernelCompiler.hpp"
 
 #include "HostCompile.hpp"
+#include "WorkerLibraries.hpp"
 #include "npusim/harness/AieKernel.hpp"
+#include "npusim/model/CoreServices.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <aie_api/aie.hpp>
@@ -334,6 +336,35 @@ EntryPoints entry_points(const HostKernelLibrary& lib, const std::string& name, 
     return e;
 }
 
+// The library's function for the calling worker, in that worker's own load of the library (its
+// own statics, as each core has its own copy of the kernel: WorkerLibraries.hpp).
+iron::Kernel::Invoker per_worker_invoker(const HostKernelLibrary& lib, const std::string& name,
+                                         const std::string& what) {
+    struct Loads {
+        std::mutex mutex;
+        std::map<void*, iron::Kernel::Invoker> by_handle;
+    };
+    auto loads = std::make_shared<Loads>();
+    return [loads, library = lib.library, first = lib.handle, name, what](std::span<const iron::KernelArg> args) {
+        const auto* svc = model::CoreServices::current();
+        void* handle = detail::worker_library(library, first, svc ? svc->worker() : std::string_view{});
+        iron::Kernel::Invoker* inv = nullptr;
+        {
+            const std::lock_guard lock(loads->mutex);
+            auto it = loads->by_handle.find(handle);
+            if (it == loads->by_handle.end()) {
+                HostKernelLibrary mine;
+                mine.library = library;
+                mine.handle = handle;
+                const auto e = entry_points(mine, name, what);
+                it = loads->by_handle.emplace(handle, library_invoker(e.enter, e.leave, e.invoke)).first;
+            }
+            inv = &it->second; // a map node: stable; one call at a time per worker
+        }
+        (*inv)(args);
+    };
+}
+
 } // namespace
 
 const iron::ExternalBuild* compile_external_function(const iron::ExternalCompileRequest& request) {
@@ -358,7 +389,7 @@ const iron::ExternalBuild* compile_external_function(const iron::ExternalCompile
         throw DesignError(fmt::format("ExternalFunction '{}': cannot compile {}: {}", request.name, what, e.what()));
     }
     if (!lib.ok) throw DesignError(compile_failure(request.name, what, lib));
-    const auto [enter, leave, params_fn, invoke] = entry_points(lib, request.name, what);
+    const auto params_fn = entry_points(lib, request.name, what).params;
     auto& s = state();
     std::lock_guard lock(s.mutex);
     const auto key = lib.library.string() + "\n" + request.name;
@@ -373,8 +404,8 @@ const iron::ExternalBuild* compile_external_function(const iron::ExternalCompile
     s.builds.push_back(iron::ExternalBuild{
         request.name, request.source_file ? fs::absolute(*request.source_file).lexically_normal().string()
                                           : std::string("<source_string>"),
-        request.compile_flags, dirs, std::move(params), [enter = enter, leave = leave, invoke = invoke] {
-            return with_aie_core_modes(library_invoker(enter, leave, invoke), make_aie_core_modes());
+        request.compile_flags, dirs, std::move(params), [lib = lib, name = request.name, what] {
+            return with_aie_core_modes(per_worker_invoker(lib, name, what), make_aie_core_modes());
         }});
     return s.by_key[key] = &s.builds.back();
 }

@@ -23,21 +23,45 @@ _NUMPY["bf16"] = np.dtype(_bf16)
 
 class v8bfp16ebs8(np.generic):
     """AIE2P block floating point as IRON names it (aie.helpers.util.v8bfp16ebs8): one element is a
-    block of 8 values sharing an 8-bit exponent, 9 bytes. Only a type descriptor (np.dtype[v8bfp16ebs8])."""
+    block of 8 values sharing an 8-bit exponent, 9 bytes. A type descriptor (np.dtype[v8bfp16ebs8]);
+    host arrays of it have the dtype BFP16EBS8 (npusim.bfp)."""
+
+
+#: The host array type of v8bfp16ebs8: one 9-byte element a block, the shared biased exponent then the
+#: 8 two's-complement mantissas (the bytes the device reads; value = mantissa * 2^(exponent - 133)).
+BFP16EBS8 = np.dtype([("exponent", np.uint8), ("mantissas", np.int8, (8,))])
+_NAMES[BFP16EBS8] = "v8bfp16ebs8"
+_NUMPY["v8bfp16ebs8"] = BFP16EBS8
+
+
+def is_block_name(name):
+    return name in ("v8bfp16ebs8", "bfp16ebs8")
+
+
+def host_dtype(dt):
+    """The numpy dtype of host arrays of element type `dt` (v8bfp16ebs8 and its names: BFP16EBS8)."""
+    if dt is v8bfp16ebs8 or (isinstance(dt, str) and is_block_name(dt)):
+        return BFP16EBS8
+    return dt
+
+
+def scalar_type(d):
+    """The type descriptor np.ndarray[..., np.dtype[T]] takes for a host array's dtype."""
+    return v8bfp16ebs8 if np.dtype(d) == BFP16EBS8 else np.dtype(d).type
 
 
 def dtype_name(dt):
     """npusim's name for a numpy dtype (or scalar type); TypeError for one it does not simulate."""
     if isinstance(dt, str) and dt in ("bfloat16", "bf16"):
         return "bfloat16"
-    if dt is v8bfp16ebs8 or (isinstance(dt, str) and dt in ("v8bfp16ebs8", "bfp16ebs8")):
+    if dt is v8bfp16ebs8 or (isinstance(dt, str) and is_block_name(dt)):
         return "v8bfp16ebs8"
     d = np.dtype(dt)
     try:
         return _NAMES[d]
     except KeyError:
         raise TypeError(f"element type {d} is not one npusim simulates "
-                        "(int8, uint8, int16, int32, uint32, float32, bfloat16)") from None
+                        "(int8, uint8, int16, int32, uint32, float32, bfloat16, v8bfp16ebs8)") from None
 
 
 def numpy_dtype(name):
@@ -68,9 +92,9 @@ def is_scalar_type(t):
     """A scalar kernel argument: a numpy scalar type (np.int32) or a dtype (np.dtype(np.int32)), as
     IRON's arg_types take both (kernel.py: list[type[np.ndarray] | np.dtype])."""
     if isinstance(t, np.dtype):
-        return t in _NAMES
+        return t in _NAMES and t != BFP16EBS8
     try:
-        return isinstance(t, type) and issubclass(t, np.generic) and np.dtype(t) in _NAMES
+        return isinstance(t, type) and issubclass(t, np.generic) and t is not v8bfp16ebs8 and np.dtype(t) in _NAMES
     except TypeError:
         return False
 

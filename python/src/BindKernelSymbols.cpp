@@ -11,11 +11,14 @@
 //   zero_{i32,i16}(c (m, n))                                                    E8, MatmulCascade
 //     (the block sizes from the 2-D shapes IRON's cascade design declares)
 //   rms_norm(in bf16[cols], out bf16[cols], cols)                               ml/norm op=rms, RmsNorm
+//   matmul_vectorized_bfp16(a v8bfp16ebs8(m, k/8), b (n*k/8 blocks), c (m, n/8)),
+//   zero_kernel(c v8bfp16ebs8(m, n/8))                                          aie2p/mm_bfp.cc, MatmulBfp16
 // Anything else is None (kernel.py then raises NotImplementedError naming the call).
 #include "Bindings.hpp"
 
 #include "npusim/frontend/CascadeFlow.hpp"
 #include "npusim/frontend/Kernel.hpp"
+#include "npusim/harness/KernelLibraryBfp.hpp"
 #include "npusim/harness/KernelLibraryConv.hpp"
 #include "npusim/harness/KernelLibraryLinalg.hpp"
 #include "npusim/harness/KernelLibraryMatvec.hpp"
@@ -132,7 +135,28 @@ std::optional<Kernel> cascade_kernel(const std::string& name, const std::vector<
     return std::nullopt;
 }
 
+// aie2p/mm_bfp.cc's extern "C" matmul_vectorized_bfp16 and zero_kernel (l.182-205 at 3ca0193) on block
+// tiles: the sizes from the 2-D shapes (m rows of k/8 blocks for A, m rows of n/8 for C; B holds n * k/8
+// blocks, declared (n, k/8) or, as upstream's single_core.py does, (k, n/8)), the kernel's 2x2 loop
+// needing m and n multiples of 16 and k of 8 (l.183-185). The library kernels the matmul_bfp16 design
+// binds (harness/KernelLibraryBfp.hpp).
+std::optional<Kernel> mm_bfp_symbol(const std::string& name, const std::vector<ArgType>& types) {
+    if (name == "zero_kernel") {
+        const auto c = types.size() == 1 ? matrix_dims(types[0]) : std::nullopt;
+        if (!c || types[0].dtype != DType::bfp16ebs8 || c->first % 16 || (c->second * 8) % 16) return std::nullopt;
+        return harness::iron_kernels::bfp16_zero(c->first, c->second * 8, harness::KernelSet::reference, name);
+    }
+    if (name != "matmul_vectorized_bfp16" || types.size() != 3 || !all_of_dtype(types, 3, DType::bfp16ebs8))
+        return std::nullopt;
+    const auto a = matrix_dims(types[0]), c = matrix_dims(types[2]);
+    if (!a || !c || a->first != c->first) return std::nullopt;
+    const std::int64_t m = a->first, k = a->second * 8, n = c->second * 8;
+    if (m % 16 || n % 16 || types[1].elements != n * k / 8) return std::nullopt;
+    return harness::iron_kernels::bfp16_matmul(m, k, n, harness::KernelSet::reference, name);
+}
+
 std::optional<Kernel> symbol_kernel(const std::string& name, const std::vector<ArgType>& types) {
+    if (auto k = mm_bfp_symbol(name, types)) return k;
     if (auto k = cascade_kernel(name, types)) return k;
     if (name == "row_wise_bias_add_f32_f32") return row_wise_bias_add(types);
     if (name == "conv2dk1_i8") return conv2dk1_i8(types);

@@ -62,6 +62,7 @@ TEST_CASE("timing defaults of both generations, every parameter", "[model][timin
         CHECK(p.shim_cold_task_dispatch_cycles == 3050);
         CHECK(p.ddr_bytes_per_cycle == (npu2 ? 27.78 : 50.0));
         CHECK(p.host_invocation_latency_us == (npu2 ? 52.0 : 250.0));
+        CHECK(p.host_cold_start_us == (npu2 ? 476.0 : 200.0));
         CHECK(p.shim_mm2s_task_overhead_cycles == 249);
         CHECK(p.shim_s2mm_task_overhead_cycles == 177);
         CHECK(p.kernel_call_overhead_cycles == 8);
@@ -69,7 +70,7 @@ TEST_CASE("timing defaults of both generations, every parameter", "[model][timin
         CHECK(p.memtile_memory_bytes_per_cycle == 256.0);
         CHECK(p.cascade_word_latency_cycles == 1);
         CHECK(p.core_element_access_cycles == 1);
-        CHECK(p.describe().size() == 19);
+        CHECK(p.describe().size() == 20);
     }
     const TimingParams plain; // a default-constructed table is AIE2's
     CHECK(plain.stream_bytes_per_cycle == 4.0);
@@ -142,12 +143,12 @@ TEST_CASE("timing_param_table: one row per TimingParams member, complete for bot
     // The binding names every member: a member added to TimingParams fails to compile here until the
     // table (and this list) has it.
     auto& [arch, clock_mhz, stream, hop, shim_dma, tile_dma, ddr, memtile, lock_acq, lock_rel, bd_setup, dispatch, cold,
-           mm2s, s2mm, kernel_call, cascade_latency, element_access, runtime_op, host_latency] = p;
+           mm2s, s2mm, kernel_call, cascade_latency, element_access, runtime_op, host_latency, host_cold] = p;
     CHECK(arch == Arch::AIE2);
     const std::set<const void*> members = {
         &clock_mhz, &stream,   &hop,  &shim_dma, &tile_dma, &ddr,         &memtile,         &lock_acq,   &lock_rel,
         &bd_setup,  &dispatch, &cold, &mm2s,     &s2mm,     &kernel_call, &cascade_latency, &element_access,
-        &runtime_op, &host_latency};
+        &runtime_op, &host_latency, &host_cold};
     std::set<const void*> seen;
     std::set<std::string> names;
     for (const auto& row : timing_param_table()) {

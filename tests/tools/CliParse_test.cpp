@@ -23,7 +23,7 @@ const std::map<std::string, std::vector<std::string>>& subcommand_options() {
                  "--input",        "--expect",    "--save-outputs", "--rtol",    "--atol",       "--tolerance",
                  "--max-cycles",   "--core-stack", "--timeout",  "--timing",     "--trace",      "--trace-format",
                  "--vcd",          "--dot",       "--html",      "--netlist",    "--alloc-scheme", "--progress",
-                 "--iters",        "--warmup",    "--no-memory-check", "--werror", "--queue-wait"}},
+                 "--iters",        "--warmup",    "--cold",      "--no-memory-check", "--werror", "--queue-wait"}},
         {"golden", {"--device", "--param", "--input", "--expect", "--save-outputs", "--what-if", "--queue-wait"}},
         {"depth", {"--device", "--param", "--max-depth", "--jobs", "--seed", "--max-cycles", "--timeout", "--json",
                    "--csv", "--progress"}},

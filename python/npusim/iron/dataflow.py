@@ -194,9 +194,6 @@ class ObjectFifo:
                                       "is not supported by npusim")
         if plio:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: ObjectFifo(plio=True) is not supported by npusim")
-        if dims_from_stream_per_cons:
-            raise NotImplementedError(f"{loc[0]}:{loc[1]}: ObjectFifo(dims_from_stream_per_cons=...) is not "
-                                      "supported by npusim")
         init = []
         for v in init_values or []:
             import numpy as np
@@ -210,6 +207,9 @@ class ObjectFifo:
                                               if consumer_obj_type is not None else None)
         self._obj_type = obj_type
         self._prod = None
+        # IRON's default dims_from_stream of every consumer handle that gives none of its own
+        # (python/iron/dataflow/objectfifo.py at 3ca0193, l.321-322)
+        self._dims_from_stream_per_cons = dims_from_stream_per_cons
 
     @classmethod
     def _wrap(cls, native):
@@ -240,7 +240,8 @@ class ObjectFifo:
     def cons(self, depth=None, tile=None, dims_from_stream=None, from_stream=None):
         with _Located(where()):
             native = self._native.cons(depth=depth, tile=getattr(tile, "_native", None),
-                                       dims_from_stream=_dims(dims_from_stream or from_stream))
+                                       dims_from_stream=_dims(dims_from_stream or from_stream or
+                                                              getattr(self, "_dims_from_stream_per_cons", None)))
         return ObjectFifoHandle(native, self)
 
     def set_iter_count(self, n):

@@ -9,7 +9,7 @@ import typing
 import numpy as np
 
 from .. import _errors
-from .._types import ndarray_type
+from .._types import ndarray_type, scalar_type
 from .tensor import Tensor
 
 
@@ -39,7 +39,7 @@ class TensorSpec:
         self.shape = tuple(arr.shape)
         self.dtype = arr.dtype
         self.kind = kind
-        self.ndarray_type = ndarray_type(self.shape, arr.dtype.type)
+        self.ndarray_type = ndarray_type(self.shape, scalar_type(arr.dtype))
 
     def numel(self):
         return int(np.prod(self.shape))

@@ -2,9 +2,12 @@
 accepted and ignored: a simulated run reads and writes the numpy array."""
 import numpy as np
 
+from .._types import host_dtype
+
 
 class Tensor:
     def __init__(self, data, dtype=None, device="npu"):
+        dtype = host_dtype(dtype)  # v8bfp16ebs8: its 9-byte host dtype (npusim.bfp)
         if isinstance(data, tuple) and all(isinstance(d, (int, np.integer)) for d in data):
             # IRON's tensor((rows, cols), dtype=...): a new tensor of that shape (zeros here)
             data = np.zeros(data, dtype=dtype if dtype is not None else np.uint32)
@@ -63,7 +66,7 @@ def tensor(data, dtype=None, device="npu"):
 
 
 def zeros(*size, dtype=np.float32, device="npu", **_):
-    return Tensor(np.zeros(_shape(size[0] if len(size) == 1 else size), dtype=dtype), device=device)
+    return Tensor(np.zeros(_shape(size[0] if len(size) == 1 else size), dtype=host_dtype(dtype)), device=device)
 
 
 def ones(*size, dtype=np.float32, device="npu", **_):
@@ -90,7 +93,7 @@ def rand(*size, dtype=np.float32, device="npu", **_):
 
 def zeros_like(t, dtype=None, device=None, **_):
     a = np.asarray(t)
-    return Tensor(np.zeros_like(a, dtype=dtype), device=device or getattr(t, "device", "npu"))
+    return Tensor(np.zeros_like(a, dtype=host_dtype(dtype)), device=device or getattr(t, "device", "npu"))
 
 
 def ones_like(t, dtype=None, device=None, **_):

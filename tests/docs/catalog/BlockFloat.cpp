@@ -2,6 +2,7 @@
 // would need a scalar value (recorded bodies, run-time parameters) or an MLIR dense literal.
 #include "Designs.hpp"
 
+#include "npusim/frontend/ExternalFunction.hpp"
 #include "npusim/frontend/RecordedBody.hpp"
 
 namespace npusim::errcat {
@@ -17,6 +18,15 @@ void resolve_blocks(const std::string& device, TensorType obj, TensorType host) 
     Worker w(copy, fn_args(in.cons(), out.prod()), {.name = "w"});
     resolve(Program(device, Runtime(fill_drain, fn_args(host, host, in.prod(), out.cons())), {w}, "t"));
 }
+
+// A build of 'catalog_bfp_ext(uint8_t* blocks, uint16_t* values)' from catalog_bfp_ext.cc, as
+// npusim_add_external_function registers one (the function does nothing): its first parameter takes
+// a block tensor (a byte pointer), its second a 2-byte pointee, which a block tensor does not fit.
+void catalog_bfp_ext(std::uint8_t*, std::uint16_t*) {}
+const bool catalog_bfp_ext_registered = register_external_function(
+    {"catalog_bfp_ext", "/catalog/catalog_bfp_ext.cc", {}, {}, external_params(&catalog_bfp_ext), [] {
+         return external_invoker(&catalog_bfp_ext);
+     }});
 } // namespace
 
 void add_block_float(Catalog& c) {
@@ -34,6 +44,12 @@ void add_block_float(Catalog& c) {
                  "only AIE2P (npu2) has the bfp16 datapath (aiecc: \"Block type v8bfp16ebs8 is not supported in the "
                  "specified model\")",
                  resolve_blocks("npu1_1col", tensor<std::uint8_t>({288}), bfp(32)));
+    c.site("frontend/src/ExternalFunction.cpp");
+    NPUSIM_ERROR(c, "bfp16.kernel_pointer", kDesign,
+                 "ExternalFunction 'catalog_bfp_ext': arg_types[1] is v8bfp16ebs8[8] (9 B blocks) but parameter 1 of "
+                 "the compiled function points to 2 B elements: a block tensor goes to a byte pointer (bfp16ebs8*, "
+                 "int8_t*, uint8_t*) or to a pointer to whole blocks (v64bfp16ebs8*, v128bfp16ebs8*)",
+                 ExternalFunction("catalog_bfp_ext", {bfp(8), bfp(8)}, {.source_file = "catalog_bfp_ext.cc"}));
     c.site("frontend/src/RecordedBodyRun.cpp");
     NPUSIM_ERROR(c, "bfp16.scalar_element", kDesign,
                  "worker 'w': worker body 'body': element of type v8bfp16ebs8[32] read or written as a scalar: a "

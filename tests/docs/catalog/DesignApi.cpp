@@ -639,6 +639,13 @@ void add_design_api(Catalog& c) {
     c.internal("ext.entry_points", "the library built from <source> lacks npusim's entry points",
                "The wrapper unit the compiler builds into every library defines npusim_jit_enter, npusim_jit_leave "
                "and the function's params/invoke pair; a library that compiled without them cannot exist.");
+    c.site("harness/src/WorkerLibraries.cpp");
+    c.internal("ext.worker_library",
+               "cannot copy the kernel library <file> for worker '<name>': <reason> / cannot load the kernel "
+               "library <file> for worker '<name>': <reason>",
+               "A second worker's own load of a library this process built and loaded: the copy goes next to the "
+               "library in the cache folder this process just wrote; only a full disk, the folder's removal by "
+               "another program meanwhile, or the loader running out of memory reach these.");
     c.site("frontend/src/ExternalFunction.cpp");
     NPUSIM_ERROR(c, "ext.call_count", kDesign,
                  "worker 'w': ExternalFunction 'catalog_ext' expects 3 argument(s), but 2 were provided.",

@@ -34,6 +34,10 @@ struct RunOptions {
     /// runs first, unchecked, then `iters` runs, each checked against the reference at its index.
     std::uint32_t iters = 1;
     std::uint32_t warmup = 0;
+    /// The first invocation is the first command on a newly created hardware context (a host that
+    /// creates its context and times its first run): its host time includes host_cold_start_us.
+    /// Array cycles do not change; only the npu time a report gives.
+    bool cold = false;
     /// Resolve-time warnings (static hang checks) are errors (iron::ResolveOptions::werror).
     bool werror = false;
     /// Host memory the run may use, in bytes (0: host_memory_limit(), the smallest of MemAvailable,
@@ -77,6 +81,7 @@ struct RunReport {
     std::vector<OutputCheck> checks; ///< of the last invocation
     bool all_match = false; ///< every checked invocation matched
     std::vector<InvocationReport> invocations; ///< every invocation (one unless iters/warmup ask more)
+    bool cold = false; ///< RunOptions::cold: the first invocation paid the context's cold start
     /// Building the design and its host tensors: inputs generated or read from --input files,
     /// outputs zeroed.
     double build_seconds = 0;

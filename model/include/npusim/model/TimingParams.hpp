@@ -49,6 +49,16 @@ struct TimingParams {
     std::uint32_t core_element_access_cycles{}; ///< one element load or store a body makes itself (at<T>)
     std::uint32_t runtime_op_cycles{}; ///< controller cost per runtime-sequence op
     double host_invocation_latency_us{}; ///< what the host adds around one run (XRT call, sync); not array time
+    /// What the first run on a newly created hardware context adds to host_invocation_latency_us: the
+    /// driver connects the context (firmware context, PDI load) on its first command, inside the
+    /// host's timed region. Used only for a cold run (`npusim run --cold`).
+    double host_cold_start_us{};
+
+    /// The host time around one run: host_invocation_latency_us, plus host_cold_start_us for the
+    /// first run on a newly created context.
+    double host_latency_us(bool first_on_new_context) const {
+        return host_invocation_latency_us + (first_on_new_context ? host_cold_start_us : 0.0);
+    }
 
     /// The AIE2 defaults (the same as for_arch(Arch::AIE2)).
     TimingParams();

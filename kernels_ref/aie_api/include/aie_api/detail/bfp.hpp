@@ -32,11 +32,15 @@
 #include <cstdint>
 #include <cstring>
 
-// One byte of a packed bfp16ebs8 stream: kernels only pass bfp16ebs8 pointers to the block streams.
+// The storage of one bfp16ebs8 block (8 values: the exponent, then 8 mantissas), packed. Kernels pass
+// bfp16ebs8 pointers to the block streams and size their local block arrays in blocks: mlir-aie's
+// gemm_asymmetric_tile_buffering/config1/mm_bfp_mixed.cc (3ca0193) l.56 declares
+// `bfp16ebs8 converted_A[M * K / 8]` and pushes M * K / 64 block vectors of 72 bytes into it, which
+// fits only when one bfp16ebs8 is one 9-byte block (IRON's v8bfp16ebs8 element is the same block).
 struct bfp16ebs8 {
-    std::uint8_t byte;
+    std::uint8_t bytes[9];
 };
-static_assert(sizeof(bfp16ebs8) == 1);
+static_assert(sizeof(bfp16ebs8) == 9 && alignof(bfp16ebs8) == 1);
 
 namespace aie {
 
@@ -173,7 +177,12 @@ private:
 
 } // namespace aie
 
+// The native block-vector types (576 and 1152 bits): 8 and 16 blocks, packed. A kernel may take a
+// pointer to them and copy whole vectors (block_datatypes/vector_passthrough/kernel.cc l.20-23).
 using v64bfp16ebs8 = aie::block_vector<bfp16ebs8, 64>;
+using v128bfp16ebs8 = aie::block_vector<bfp16ebs8, 128>;
+static_assert(sizeof(v64bfp16ebs8) == 72 && sizeof(v128bfp16ebs8) == 144 && alignof(v128bfp16ebs8) == 1,
+              "a block vector is its packed bytes");
 
 // mac_8x8_8x8T(a, b, acc): acc + A * B^T for 8x8 row-major blocks (row i of A and row j of B are one
 // block each): C[i][j] += sum_k A[i][k] * B[j][k]. The 8 int8 x int8 products of a row pair sum

@@ -172,4 +172,18 @@ inline vector<T, N> transpose(const vector<T, N>& v, unsigned rows, unsigned col
     return r;
 }
 
+namespace detail {
+// detail::transpose<T, N>::run(v, rows, cols): the implementation struct behind aie::transpose that
+// kernels call directly (mlir-aie 3ca0193: programming_examples/ml/block_datatypes/bfp_conversion/
+// kernel.cc l.56 transposes an 8x8 bf16 block before its bfp16 conversion); the same permutation as
+// aie::transpose (AIE-API's scalar implementation walks the output in order: out[c * rows + r] =
+// v[r * cols + c]).
+template <typename T, unsigned N>
+struct transpose {
+    static vector<T, N> run(const vector<T, N>& v, unsigned rows, unsigned cols) {
+        return aie::transpose(v, rows, cols);
+    }
+};
+} // namespace detail
+
 } // namespace aie
