@@ -83,29 +83,15 @@ private:
         return e;
     }
 
-    /// While a body is exported, an access is reported as a view of the whole element: the
-    /// recording's index is a register the exporter's per-value accesses cannot name, and a range_
-    /// region must look the same in each iteration (BodyRecorder compares the first two).
-    struct ExportAsView {
-        detail::ElementAccessObserver* saved = detail::element_access_observer;
-        template <class T>
-        ExportAsView(const Element& e, T*) {
-            if (saved) {
-                (void)e.as<T>();
-                detail::element_access_observer = nullptr;
-            }
-        }
-        ~ExportAsView() { detail::element_access_observer = saved; }
-        ExportAsView(const ExportAsView&) = delete;
-        ExportAsView& operator=(const ExportAsView&) = delete;
-    };
-
+    // While a body is exported, each load and store is an at<T>(i) access the exporter records as
+    // memref.load / memref.store, as it records a C++ body's (custom_dma's e.at<T>(i) = in.at<T>(i)):
+    // the index register holds a plain integer there too, which the exporter's range_ tracing binds
+    // to the loop's index (export/LoopIndex.hpp).
     template <class T>
     Value load_as(const Element& e, std::int64_t i) const {
         Value v;
         v.typed = true;
         v.dtype = dtype_of<T>();
-        const ExportAsView as_view(e, static_cast<T*>(nullptr));
         const T x = e.at<T>(i);
         if constexpr (std::is_same_v<T, bfloat16> || std::is_floating_point_v<T>) {
             v.is_float = true;
@@ -130,7 +116,6 @@ private:
     }
     template <class T>
     void store_as(const Element& e, std::int64_t i, const Value& v) const {
-        const ExportAsView as_view(e, static_cast<T*>(nullptr));
         if constexpr (std::is_same_v<T, bfloat16>)
             e.at<T>(i) = bfloat16(static_cast<float>(v.as_double()));
         else if constexpr (std::is_floating_point_v<T>)

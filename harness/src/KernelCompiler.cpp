@@ -129,9 +129,13 @@ std::vector<std::string> host_compiler_command() {
 
 std::vector<std::string> host_kernel_flags(model::Arch arch) {
     // mlir-aie python/utils/compile/utils.py:312-330 (Peano's flags) and the generation's
-    // __AIE_ARCH__, which Peano's --target=aie2 / aie2p implies and the AIE API reads.
+    // __AIE_ARCH__, which Peano's --target=aie2 / aie2p implies and the AIE API reads. Peano's driver
+    // force-includes its intrinsics header, whose <stdint.h>, scalar names and chess_* spellings
+    // every source may use before its first include; npusim_aie_base.hpp is their counterpart (not
+    // the AIE API: a source using aie:: includes aie.hpp, as under Peano).
     return {"-std=c++20", "-O2", "-DNDEBUG", "-D__AIE_API_AIE_ADF_HPP__",
-            arch == model::Arch::AIE2 ? "-D__AIE_ARCH__=20" : "-D__AIE_ARCH__=21", "-fPIC"};
+            arch == model::Arch::AIE2 ? "-D__AIE_ARCH__=20" : "-D__AIE_ARCH__=21", "-fPIC", "-include",
+            "npusim_aie_base.hpp"};
 }
 
 std::vector<fs::path> aie_api_include_dirs() {

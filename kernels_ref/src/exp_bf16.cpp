@@ -36,7 +36,12 @@ bfloat16 exp_exp2_bf16(bfloat16 x) {
     return exp2_bf16(s);
 }
 
-bfloat16 exp2_bf16(float s) { return bfloat16::from_bits(bf16_nearest_even(std::exp2(static_cast<double>(s)))); }
+bfloat16 exp2_bf16(float s) {
+    // the unit takes its float input with 11 fractional bits, the rest truncated (UG1639, VEXP2; the
+    // input is biased positive, so this floors to a multiple of 2^-11)
+    const double q = std::isfinite(s) ? std::floor(static_cast<double>(s) * 2048.0) / 2048.0 : static_cast<double>(s);
+    return bfloat16::from_bits(bf16_nearest_even(std::exp2(q)));
+}
 
 void exp_bf16_lut(const bfloat16* in, bfloat16* out, std::int32_t n) {
     check(in, out, n, "exp_bf16_lut");

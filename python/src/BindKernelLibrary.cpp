@@ -117,6 +117,37 @@ void bind_kernel_library(py::module_& m) {
         py::arg("name"), py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"),
         py::arg("act_dtype") = "int8", py::arg("skip_input_channels") = -1,
         "A convolution kernel of aie.iron.kernels (conv.py).");
+    m.def(
+        "conv2dk3_kernel",
+        [](std::int64_t input_width, std::int64_t input_channels, std::int64_t output_channels,
+           const std::string& act_dtype, std::int64_t weight_output_channels) {
+            return k::conv2dk3(input_width, input_channels, output_channels, dtype_from_name(act_dtype),
+                               weight_output_channels, kRef);
+        },
+        py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"), py::arg("act_dtype"),
+        py::arg("weight_output_channels") = -1, "aie.iron.kernels.conv2dk3 (conv.py): conv2dk3_ui8.");
+    m.def(
+        "conv2dk14_kernel",
+        [](std::int64_t input_width, std::int64_t input_channels, std::int64_t output_channels, std::int64_t kernel_width,
+           const std::string& arch) {
+            return k::conv2dk14(input_width, input_channels, output_channels, kernel_width, arch_of(arch), kRef);
+        },
+        py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"), py::arg("kernel_width"),
+        py::arg("arch"), "aie.iron.kernels.conv2dk14 (conv.py): conv2dk14_i8, its cost for `arch`.");
+    m.def(
+        "bn_conv2dk3_dw_kernel",
+        [](std::int64_t input_width, std::int64_t input_channels, std::int64_t output_channels, std::int64_t stride) {
+            return k::bn_conv2dk3_dw(input_width, input_channels, output_channels, stride, kRef);
+        },
+        py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"), py::arg("stride"),
+        "aie.iron.kernels.bn_conv2dk3_dw (conv.py): conv2dk3_dw_stride{1,2}_relu_ui8_ui8.");
+    m.def(
+        "bn_conv2dk3_kernel",
+        [](std::int64_t input_width, std::int64_t input_channels, std::int64_t output_channels) {
+            return k::bn_conv2dk3(input_width, input_channels, output_channels, kRef);
+        },
+        py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"),
+        "aie.iron.kernels.bn_conv2dk3 (conv.py): conv2dk3_stride2_i8.");
 }
 
 } // namespace npusim::python

@@ -155,7 +155,15 @@ void bind_program(py::module_& m) {
             "resolve_once",
             [](const iron::Program& p) { return ResolvedNetlist{std::make_shared<const model::Netlist>(p.resolve())}; },
             "Resolve the program (DesignError if it cannot be) and keep the result for simulate(resolved=).")
-        .def("export_mlir", [](const iron::Program& p) { return iron::export_mlir(p); })
+        .def(
+            "export_mlir",
+            [](const iron::Program& p, bool generic) {
+                iron::ExportOptions o;
+                o.generic = generic;
+                return iron::export_mlir(p, o);
+            },
+            py::arg("generic") = false,
+            "The MLIR export (npusim export); generic: every op in MLIR's generic form, as --generic.")
         .def(
             "fifo_ends",
             [](const iron::Program& p) {

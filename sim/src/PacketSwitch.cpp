@@ -19,6 +19,30 @@ void PacketSwitch::add_route(int source, int packet_id, std::vector<StreamReceiv
     routes_[{source, packet_id}] = Route{std::move(dests), keep_header, latency};
 }
 
+std::uint32_t PacketSwitch::data_header(int source, const std::uint8_t* data, std::uint64_t n,
+                                        const std::string& who) const {
+    const auto& port = sources_.at(static_cast<std::size_t>(source));
+    if (n < 4)
+        throw SimulationError(SimulationError::Kind::Protocol,
+                              fmt::format("{}: sends no packet header of its own on packet port {}, and its {} B of "
+                                          "data hold no header word",
+                                          who, model::to_string(port), n));
+    std::uint32_t h = 0;
+    std::memcpy(&h, data, 4);
+    const int id = static_cast<int>(h & 0x1fu);
+    if (!routes(source, id)) {
+        std::string ids;
+        for (const auto& [key, route] : routes_)
+            if (key.first == source) ids += fmt::format("{}{}", ids.empty() ? "" : ", ", key.second);
+        throw SimulationError(SimulationError::Kind::Protocol,
+                              fmt::format("{}: sends no packet header of its own, so the first word of its data "
+                                          "(0x{:08X}) is the packet's header, and its packet id {} matches no "
+                                          "PacketFlow from {} (ids {})",
+                                          who, h, id, model::to_string(port), ids));
+    }
+    return h;
+}
+
 int PacketSwitch::next_grant() const {
     if (waiting_.empty()) return -1;
     auto it = waiting_.upper_bound(last_);

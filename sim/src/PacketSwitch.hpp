@@ -7,6 +7,14 @@
 // reach every destination of their (source, packet id) route, which drops the header word unless
 // the route keeps it (keep_pkt_header).
 //
+// A packet's header comes from its sender's BD (Enable_Packet: the DMA inserts the header word
+// built from the BD's packet id and type) or, for a BD without one, from its data: such a DMA sends
+// its words as they are and the switch reads the first word of each packet - the first word after
+// a TLAST, and a DMA ends every BD with TLAST - as its header (UG1603 "Packet Processing": the
+// first 32-bit word of a packet is its header; mlir-aie at 3ca0193 relies on this for control
+// packets, lib/Targets/AIETargetNPU.cpp L524-525). So each header-less BD is one packet whose
+// header is its first data word (data_header).
+//
 // Timing: the header word takes one word slot of the stream; the data then moves as a StreamLink
 // transfer to the route's destinations. The whole group shares one stream, so two packets of one
 // group on disjoint paths are serialized too [est: exact for packets merging onto one port].
@@ -19,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -50,6 +59,15 @@ public:
     /// `latency`: that flow's own route latency (its longest path's hops), not the group's.
     void add_route(int source, int packet_id, std::vector<StreamReceiver*> dests, bool keep_header,
                    std::uint32_t latency);
+
+    /// Whether packets with `packet_id` from `source` have a route.
+    bool routes(int source, int packet_id) const { return routes_.count({source, packet_id}) != 0; }
+    /// The header of a packet that a BD without a packet header of its own sends: the first word of
+    /// its `n` data bytes. The switch routes by the word's id bits (4:0); the other fields pass as
+    /// they are. A packet with no header word, or whose id no packet flow from `source` routes (on
+    /// hardware it matches no packet rule of the port: none of the design's destinations gets it),
+    /// is a protocol error naming `who` (the BD or task), the port and the id.
+    std::uint32_t data_header(int source, const std::uint8_t* data, std::uint64_t n, const std::string& who) const;
 
     /// Send one packet: wait for the grant, then the header word and the n data bytes.
     void send(int source, int packet_id, std::uint32_t header, const std::uint8_t* data, std::uint64_t n,

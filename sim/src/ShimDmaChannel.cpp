@@ -131,7 +131,14 @@ void ShimDmaChannel::activate() {
                 }
                 stalled_before_ = time_.stream_stall;
                 const auto total = pat_->total_bytes();
-                if (packet_) { // one packet: its header from the task's BD, then the data (AM025)
+                if (packet_ && task.packet_id < 0) {
+                    // A task without a header of its own: its first data word is the packet's header
+                    // (PacketSwitch.hpp).
+                    const std::uint32_t h = packet_->data_header(
+                        packet_source_, data, total, fmt::format("task {} ({})", task.id, task.prov.describe()));
+                    packet_->begin_send(packet_send_, packet_source_, static_cast<int>(h & 0x1fu), h, data + 4,
+                                        total - 4);
+                } else if (packet_) { // one packet: its header from the task's BD, then the data (AM025)
                     packet_->begin_send(packet_send_, packet_source_, task.packet_id,
                                         model::packet_header(task.packet_id, task.packet_type, ep_.tile), data, total);
                 } else if (task.packet_id >= 0) {

@@ -270,7 +270,12 @@ void TileDmaChannel::start_bd(const model::BufferDescriptor& bd) {
     }
     active_before_ = time_.active;
     stalled_before_ = time_.stream_stall;
-    if (packet_) {
+    if (packet_ && bd.packet_id < 0) {
+        // No header of its own: the first data word is the packet's header (PacketSwitch.hpp).
+        const std::uint32_t h = packet_->data_header(
+            packet_source_, data, total, fmt::format("{} BD {} ({})", ps_.name, bd.bd_id, bd.prov.describe()));
+        packet_->begin_send(packet_send_, packet_source_, static_cast<int>(h & 0x1fu), h, data + 4, total - 4);
+    } else if (packet_) {
         packet_->begin_send(packet_send_, packet_source_, bd.packet_id,
                             model::packet_header(bd.packet_id, bd.packet_type, prog_.tile), data, total);
     } else if (bd.packet_id >= 0) {

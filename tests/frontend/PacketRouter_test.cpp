@@ -175,10 +175,14 @@ TEST_CASE("PacketFlow and BD packet errors quote the toolchain", "[frontend][pac
     }
     {
         Pk k;
+        // A BD without a header of its own sends the header in its data (its first word)...
         k.channels = {DmaChannel{DMAChannelDir::MM2S, 0, {packet_bd("a", std::nullopt)}}};
-        throws(k, "TileDma 'tx' MM2S channel 0 Bd 0: its channel (0,2) MM2S 0 is the source of a PacketFlow, but the "
-                  "BD sends "
-                  "no packet header; give it packet = {pkt_type, pkt_id}");
+        CHECK_NOTHROW(resolve_pk(k));
+        // ...so it must move at least that word.
+        k.channels[0].bds[0].length = 0;
+        throws(k, "TileDma 'tx' MM2S channel 0 Bd 0: its channel (0,2) MM2S 0 is the source of a PacketFlow; the BD "
+                  "sends no packet header of its own, so the first word of its data must be one, but it moves 0 B; "
+                  "give it packet = {pkt_type, pkt_id} or data that starts with a packet header");
     }
     {
         Pk k;

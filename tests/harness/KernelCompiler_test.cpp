@@ -66,8 +66,8 @@ std::int16_t scale_ref(std::int16_t x, std::int32_t factor) {
 
 // Bytes through a one-worker design: in -> k(in, out[, scalar]) -> out, `obj` bytes per object.
 template <class Call>
-std::vector<std::uint8_t> run_bytes(const ExternalFunction& f, const TensorType& obj, const std::vector<std::uint8_t>& in,
-                                    Call call) {
+std::vector<std::uint8_t> run_bytes(const ExternalFunction& f, const TensorType& obj,
+                                    const std::vector<std::uint8_t>& in, Call call) {
     ObjectFifo a(obj, "a"), b(obj, "b");
     const auto objs = static_cast<std::int64_t>(in.size() / obj.bytes());
     Worker w(
@@ -88,7 +88,8 @@ std::vector<std::uint8_t> run_bytes(const ExternalFunction& f, const TensorType&
             o.drain(y, {.wait = true});
         },
         fn_args(ty, ty, a.prod(), b.cons()));
-    const auto r = sim::simulate(Program("npu2_1col", rt, {w}).resolve(), {in, std::vector<std::uint8_t>(in.size())}, {});
+    const auto r =
+        sim::simulate(Program("npu2_1col", rt, {w}).resolve(), {in, std::vector<std::uint8_t>(in.size())}, {});
     return r.host[1];
 }
 
@@ -105,7 +106,8 @@ TEST_CASE("an ExternalFunction compiled from source_string runs in a design, byt
     in[1] = 3; // 37.5 -> 38
     in[2] = 32767; // saturates
     in[3] = -32768;
-    const auto out = run_bytes(f, tile, bytes_of(in), [](const ExternalFunction& k, auto& i, auto& o) { k(i, o, 100); });
+    const auto out =
+        run_bytes(f, tile, bytes_of(in), [](const ExternalFunction& k, auto& i, auto& o) { k(i, o, 100); });
     std::vector<std::int16_t> want(in.size());
     for (std::size_t i = 0; i < in.size(); ++i) want[i] = scale_ref(in[i], 100);
     CHECK(want[0] == 12);
@@ -134,7 +136,8 @@ TEST_CASE("a second use of the same source is a cache hit, a changed flag compil
     CHECK(&first.build() == &second.build());
     std::vector<std::int32_t> in(128);
     for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::int32_t>(i) * 11 - 500;
-    const auto out = run_bytes(second, tile, bytes_of(in), [](const ExternalFunction& k, auto& i, auto& o) { k(i, o, 3); });
+    const auto out =
+        run_bytes(second, tile, bytes_of(in), [](const ExternalFunction& k, auto& i, auto& o) { k(i, o, 3); });
     std::vector<std::int32_t> want(in.size());
     for (std::size_t i = 0; i < in.size(); ++i) want[i] = in[i] * 3 + 5; // ext_affine_offset.h: EXT_OFFSET 5
     CHECK(out == bytes_of(want));
@@ -260,6 +263,27 @@ TEST_CASE("a source including only lut_based_ops.h, as aie2/bf16_exp.cc, gets th
           bytes_of(want));
 }
 
+TEST_CASE("a source whose first header uses int16_t and chess_storage builds, as under Peano", "[harness][jit]") {
+    // Peano's force-included intrinsics header brings <stdint.h>, the scalar names and the empty
+    // chess_* spellings (llvm-aie aiebase_typedefs.h, aiebase_chess.h) before the first line; mlir-aie's
+    // magika kernels include a table header using them before aie.hpp (ml/magika/inc/lut_group2.h:7).
+    FreshCache cache;
+    const auto tile = tensor<std::int16_t>({32});
+    ExternalFunction f("jit_table_first", {tile},
+                       {.source_string =
+                            "int16_t chess_storage(% chess_alignof(v16int16)) jit_table[4] = {1, -2, 3, -4};\n"
+                            "int16 jit_more = 5;\n"
+                            "#include <aie_api/aie.hpp>\n"
+                            "extern \"C\" void jit_table_first(int16_t* out) {\n"
+                            "    for (int i = 0; i < 32; ++i) out[i] = jit_table[i % 4] * jit_more;\n"
+                            "}\n"});
+    std::vector<std::int16_t> want(32);
+    for (std::size_t i = 0; i < want.size(); ++i)
+        want[i] = static_cast<std::int16_t>(5 * (i % 2 ? -1 : 1) * static_cast<int>(i % 4 + 1));
+    CHECK(run_bytes(f, tile, bytes_of(std::vector<std::int16_t>(32)),
+                    [](const ExternalFunction& k, auto&, auto& o) { k(o); }) == bytes_of(want));
+}
+
 TEST_CASE("run-time compiler errors", "[harness][jit][errors]") {
     FreshCache cache;
     const auto t64 = tensor<std::int32_t>({64});
@@ -282,9 +306,10 @@ TEST_CASE("run-time compiler errors", "[harness][jit][errors]") {
                       Catch::StartsWith("ExternalFunction 'jit_gone': source_file no/such/jit_gone.cc does not "
                                         "exist (relative paths are taken from the working directory, "));
     // arg_types are checked against the compiled signature, as for linked builds
-    CHECK_THROWS_WITH(ExternalFunction("jit_scale", {t64, t64, scalar<std::int32_t>()}, {.source_string = kScaleSource}),
-                      "ExternalFunction 'jit_scale': arg_types[0] is i32[64] (4 B elements) but parameter 0 of the "
-                      "compiled function points to 2 B elements");
+    CHECK_THROWS_WITH(
+        ExternalFunction("jit_scale", {t64, t64, scalar<std::int32_t>()}, {.source_string = kScaleSource}),
+        "ExternalFunction 'jit_scale': arg_types[0] is i32[64] (4 B elements) but parameter 0 of the "
+        "compiled function points to 2 B elements");
     const char* saved = std::getenv("CXX");
     const std::string saved_cxx = saved ? saved : "";
     ::setenv("CXX", "/no/such/compiler", 1);

@@ -2,6 +2,8 @@
 import importlib.util
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -63,3 +65,39 @@ def _time_limit(request):
     yield
     signal.alarm(0)
     signal.signal(signal.SIGALRM, old)
+
+
+def twin_export(design, device="npu2", generic=False, **params):
+    """The C++ twin's MLIR export: npusim export DESIGN --device DEVICE [--generic] --param K=V ..."""
+    args = [CLI, "export", design, "--device", device] + (["--generic"] if generic else [])
+    for k, v in params.items():
+        args += ["--param", f"{k}={v}"]
+    return subprocess.run(args, capture_output=True, text=True, check=True, timeout=120).stdout
+
+
+def core_regions(text):
+    """The aie.core regions of an MLIR export, each with its %names numbered in order of appearance
+    (two exports of one body compare equal whatever their buffers and locks are called)."""
+    out, at = [], 0
+    while (at := text.find("aie.core(", at)) >= 0:
+        depth, end = 0, at
+        for end in range(text.index("{", at), len(text)):
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        names = {}
+        out.append(re.sub(r"%[A-Za-z_]\w*", lambda m: names.setdefault(m.group(0), f"%v{len(names)}"),
+                          text[at:end + 1]))
+        at = end
+    return out
+
+
+def mlir_opt_verify(generic_text):
+    """Parse and verify a generic-form export with Debian's mlir-opt-16 (--allow-unregistered-dialect),
+    as tests/tools/export_mlir_opt.sh does for the C++ designs; returns its stderr ('' if it verified)."""
+    tool = shutil.which("mlir-opt-16") or shutil.which("mlir-opt")
+    if tool is None:
+        pytest.skip("mlir-opt not found (Debian package mlir-16-tools; tools/install-deps.sh)")
+    r = subprocess.run([tool, "--allow-unregistered-dialect", "-o", os.devnull], input=generic_text,
+                       capture_output=True, text=True, timeout=120)
+    return r.stderr if r.returncode else ""

@@ -214,8 +214,8 @@ def test_kernels_softmax_and_bf16_exp_bind_the_library_kernels_of_the_device_gen
 
     assert kernels.softmax(tile_size=1024).name == "softmax_bf16"
     assert kernels.bf16_exp(tile_size=1024).name == "exp_bf16_1024"
-    with pytest.raises(NotImplementedError, match="aie.iron.kernels.conv2dk3"):
-        kernels.conv2dk3(input_width=32)
+    with pytest.raises(NotImplementedError, match="aie.iron.kernels.bn_fc_relu_ui16_pad"):
+        kernels.bn_fc_relu_ui16_pad(input_channels=32)
 
 
 @pytest.mark.timeout(60)

@@ -2,7 +2,7 @@
 import numpy as np
 
 import npusim
-from conftest import twin_cycles
+from conftest import core_regions, mlir_opt_verify, twin_cycles, twin_export
 
 
 def test_passthrough_matches_numpy_and_its_cpp_twin(example):
@@ -43,6 +43,17 @@ def test_resolved_program_prints_the_mlir_export(example):
     assert "aie.device(npu2)" in text
     assert "aie.objectfifo @in0" in text
     assert "scf.for" in text  # range_ is one loop, as IRON emits it
+
+
+def test_a_body_that_adds_elements_itself_exports_as_its_cpp_twins_body(example):
+    # E4's `z[i] = x[i] + y[i]` in a range_: memref.load, arith.addi, memref.store, as the C++
+    # twin's at<T>(i) accesses export
+    a = np.zeros(1024, dtype=np.int32)
+    program = example("vector_vector_add").vector_vector_add.build(a, a, a)[0]
+    cores = core_regions(str(program))
+    assert cores == core_regions(twin_export("vector_vector_add"))
+    assert "arith.addi" in cores[0] and "memref.store" in cores[0]
+    assert mlir_opt_verify(program.export_mlir(generic=True)) == ""
 
 
 def test_jit_caches_the_resolved_program_per_signature(example):

@@ -118,13 +118,27 @@ def test_packet_flow_and_its_peers_are_served_where_iron_exports_them():
     assert PacketFlow(9, Tile(0, 2), Tile(0, 0)).pkt_id == 9
 
 
-def _dispatch_design(task_id):
+def _dispatch_design(task_id, via_mem=False):
     """basic/packet_switch's routing without its mem tile: the shim's MM2S 0 feeds PacketFlows 0 and 1
     to two compute tiles, and the id the task stamps decides which one gets the data; tile (0,2) adds
-    1, tile (0,3) adds 1000, and both answer on PacketFlows 4 and 6 merged onto the shim's S2MM 0."""
+    1, tile (0,3) adds 1000, and both answer on PacketFlows 4 and 6 merged onto the shim's S2MM 0.
+    via_mem: with its mem tile, as packet_switch has it: the shim's packet goes to the mem tile
+    (keep_pkt_header, a buffer one word longer), whose MM2S 0 forwards the buffer with a Bd without
+    packet=, so the kept header routes it on to the core its id names."""
     shim = Tile(0, 0)
     vec_ty = np.ndarray[(N,), np.dtype[np.int32]]
     rt_flows, locks, dmas, workers = [], [], [], []
+    src = shim
+    if via_mem:
+        src = mem = Tile(0, 1)
+        mb = Buffer(type=np.ndarray[(N + 1,), np.dtype[np.int32]], name="mb", tile=mem)
+        mp, mc = Lock(mem, init=1, name="mp"), Lock(mem, init=0, name="mc")
+        dmas.append(TileDma(mem, [
+            DmaChannel(DMAChannelDir.S2MM, 0, [Bd(mb, acquires=[Acquire(mp)], releases=[Release(mc)])]),
+            DmaChannel(DMAChannelDir.MM2S, 0, [Bd(mb, acquires=[Acquire(mc)], releases=[Release(mp)])]),
+        ]))
+        locks += [mp, mc]
+        rt_flows += [PacketFlow(i, shim, mem, keep_pkt_header=True) for i in (0, 1)]
     for pkt_in, pkt_out, row, step in ((0, 4, 2, 1), (1, 6, 3, 1000)):
         core = Tile(0, row)
         bi, bo = Buffer(type=vec_ty, name=f"bi{row}", tile=core), Buffer(type=vec_ty, name=f"bo{row}", tile=core)
@@ -146,7 +160,7 @@ def _dispatch_design(task_id):
 
         workers.append(Worker(body, [bi, bo, ip, ic, op, oc], tile=core))
         locks += [ip, ic, op, oc]
-        rt_flows += [PacketFlow(pkt_in, shim, core), PacketFlow(pkt_out, core, shim)]
+        rt_flows += [PacketFlow(pkt_in, src, core), PacketFlow(pkt_out, core, shim)]
 
     def seq(a, c):
         t_in = dma_configure_task(shim.op, DMAChannelDir.MM2S, 0)
@@ -180,4 +194,14 @@ def test_the_packet_id_a_shim_task_stamps_chooses_the_core_that_gets_the_data():
         run = npusim.simulate(_dispatch_design(task_id), [a, c])
         assert np.array_equal(c, a + step), task_id
         # only the addressed core ran its body; the other waits for data that never comes
+        assert sorted(core["body_cycles"] > 0 for core in run.cores) == [False, True]
+
+
+@pytest.mark.timeout(30)
+def test_a_mem_tile_forwards_a_kept_header_packet_to_the_core_its_id_names():
+    a = np.arange(N, dtype=np.int32) * 5 - 17
+    for task_id, step in ((0, 1), (1, 1000)):
+        c = np.zeros_like(a)
+        run = npusim.simulate(_dispatch_design(task_id, via_mem=True), [a, c])
+        assert np.array_equal(c, a + step), task_id
         assert sorted(core["body_cycles"] > 0 for core in run.cores) == [False, True]

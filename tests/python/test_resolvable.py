@@ -15,6 +15,7 @@ from aie.iron import ObjectFifo, Program, Runtime, TaskGroup, Worker
 from aie.iron.controlflow import range_
 from aie.iron.device import AnyComputeTile, AnyMemTile, Tile
 from aie.iron.resolvable import NotResolvedError, Resolvable
+from conftest import core_regions, mlir_opt_verify, twin_export
 from test_canonical import twin
 
 ROWS = (0, 1, 3)  # the rows the chain reads: row 2 is skipped
@@ -171,3 +172,13 @@ def test_the_protocol_and_the_errors_name_what_went_wrong():
     with pytest.raises(NotImplementedError, match="aie.dialects.aie.core is not supported by npusim"):
         from aie.dialects import aie
         aie.core
+
+
+def test_a_body_that_copies_elements_itself_exports_as_its_cpp_twins_body():
+    # upstream custom_dma prints its module: the row copy `e[i] = chunk[i]` in a range_ exports as
+    # the C++ twin's e.at<T>(i) = in.at<T>(i) does, one scf.for of memref.load / memref.store per row
+    program = _design(16, Tile(0, 1), Tile(0, 2))
+    cores = core_regions(str(program))
+    assert cores == core_regions(twin_export("custom_dma", cols=16))
+    assert cores[0].count("memref.store") == len(ROWS) and cores[0].count("scf.for") == 1 + len(ROWS)
+    assert mlir_opt_verify(program.export_mlir(generic=True)) == ""

@@ -33,6 +33,11 @@ void add_mm_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 /// (KernelDriversConv.cpp).
 void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 
+/// conv2dk3.cc's vector 3x3, bn_conv2dk3.cc's stride-2 and bn_conv2dk3_dw.cc's depthwise 3x3 and
+/// conv2dk14.cc's 14x14 convolutions
+/// (KernelDriversConv3.cpp).
+void add_conv3_kernels(std::vector<Entry>& out, const BuildFacts& facts);
+
 /// The ML kernels (KernelDriversMl.cpp): bf16_exp, softmax, silu, gelu, swiglu, rms_norm, against
 /// npusim's plain C++ reference kernels (kernels_ref/src) for the build's generation.
 void add_ml_kernels(std::vector<Entry>& out, const BuildFacts& facts);

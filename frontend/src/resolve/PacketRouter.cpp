@@ -204,10 +204,19 @@ void check_packet_sources(const ResolveContext& ctx) {
         if (ids.empty()) continue;
         for (const auto& bd : ch.bds) {
             const std::string who = fmt::format("TileDma '{}' {} {}", bd.prov.object, bd.prov.role, bd.prov.element);
-            if (bd.packet_id < 0)
-                throw DesignError(fmt::format("{}: its channel {} is the source of a PacketFlow, but the BD sends no "
-                                              "packet header; give it packet = {{pkt_type, pkt_id}}",
-                                              who, model::to_string(port)));
+            // A BD without a header of its own sends its data as it is, and the switch takes the
+            // data's first word as the packet's header (sim/src/PacketSwitch.hpp): which id that
+            // word names is known only at run time, where the simulator checks it; here it needs a
+            // word to carry it.
+            if (bd.packet_id < 0) {
+                if (bd.length_bytes < 4)
+                    throw DesignError(fmt::format(
+                        "{}: its channel {} is the source of a PacketFlow; the BD sends no packet header of its own, "
+                        "so the first word of its data must be one, but it moves {} B; give it packet = "
+                        "{{pkt_type, pkt_id}} or data that starts with a packet header",
+                        who, model::to_string(port), bd.length_bytes));
+                continue;
+            }
             if (std::find(ids.begin(), ids.end(), bd.packet_id) == ids.end())
                 throw DesignError(fmt::format("{}: its packet id {} matches no PacketFlow from {} (ids {})", who,
                                               bd.packet_id, model::to_string(port), fmt::join(ids, ", ")));

@@ -228,8 +228,9 @@ std::vector<int> lower_transfer_start(ResolveContext& ctx, const SequenceRecorde
     return ids;
 }
 
-// A shim MM2S that is a PacketFlow's source sends each task as one packet: the task must carry a
-// header whose id one of those flows routes (as check_packet_sources asks of a TileDma's BDs).
+// A shim MM2S that is a PacketFlow's source sends each task as one packet: a header the task
+// carries must have an id one of those flows routes (as check_packet_sources asks of a TileDma's
+// BDs); a task without one sends the header in its data.
 void check_shim_packet_tasks(const ResolveContext& ctx) {
     for (const auto& task : ctx.net.tasks) {
         if (task.dir != model::Direction::MM2S) continue;
@@ -239,10 +240,10 @@ void check_shim_packet_tasks(const ResolveContext& ctx) {
             if (pf.source == port) ids.push_back(pf.packet_id);
         if (ids.empty()) continue;
         const auto who = fmt::format("task {} ({})", task.id, task.prov.describe());
-        if (task.packet_id < 0)
-            throw DesignError(fmt::format("{}: its channel {} is the source of a PacketFlow, but the task sends no "
-                                          "packet header; give it packet = {{pkt_type, pkt_id}}",
-                                          who, model::to_string(port)));
+        // A task without a header of its own sends its data as it is, the data's first word being
+        // the packet's header (sim/src/PacketSwitch.hpp), checked when it is sent (a shim task
+        // moves at least one word: its BD's buffer_length is not 0).
+        if (task.packet_id < 0) continue;
         if (std::find(ids.begin(), ids.end(), task.packet_id) == ids.end())
             throw DesignError(fmt::format("{}: its packet id {} matches no PacketFlow from {} (ids {})", who,
                                           task.packet_id, model::to_string(port), fmt::join(ids, ", ")));

@@ -1,8 +1,8 @@
 """aie.iron.kernels: the built-in kernel factories with IRON's signatures (mlir-aie python/iron/kernels/
 at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm, vision.py, conv.py
 conv2dk1, conv2dk1_i8, conv2dk1_skip,
-conv2dk1_skip_init, bn_conv2dk1_relu, bn_conv2dk1_i8,
-bn_conv2dk1_skip), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
+conv2dk1_skip_init, conv2dk3, conv2dk14, bn_conv2dk1_relu, bn_conv2dk1_i8,
+bn_conv2dk1_skip, bn_conv2dk3, bn_conv2dk3_dw), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
 the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
 factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
@@ -204,6 +204,27 @@ def conv2dk1_skip_init(input_width=32, input_channels=64, output_channels=64, ac
                                                  -1 if skip_input_channels is None else int(skip_input_channels)))
 
 
+def conv2dk3(input_width=32, input_channels=64, output_channels=64, act_dtype=np.int8, weight_output_channels=None,
+             **_):
+    """IRON kernels.conv2dk3 (conv.py): a 3x3 convolution of three uint8 rows into one uint8 row (conv2dk3_ui8
+    of aie2/conv2dk3.cc); weight_output_channels sizes a weights buffer shared by workers computing channel
+    slices (the call's channel_offset). act_dtype=np.int8 is refused: upstream's -DINT8_ACT build does not
+    compile."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv2dk3_kernel(int(input_width), int(input_channels), int(output_channels),
+                                                     dtype_name(act_dtype),
+                                                     -1 if weight_output_channels is None
+                                                     else int(weight_output_channels)))
+
+
+def conv2dk14(input_width=224, input_channels=16, output_channels=16, kernel_width=14, **_):
+    """IRON kernels.conv2dk14 (conv.py): a 14x14 stride-14 convolution of RGBA tiles to int8 channels
+    (conv2dk14_i8 of aie2p/conv2dk14.cc); the output type is conv.py's (output_channels * tiles * 8)."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.conv2dk14_kernel(int(input_width), int(input_channels), int(output_channels),
+                                                      int(kernel_width), _arch()))
+
+
 def bn_conv2dk1_relu(input_width=32, input_channels=64, output_channels=64, **_):
     """IRON kernels.bn_conv2dk1_relu (conv.py): conv2dk1_relu_i8_ui8 of bottleneck/bn_conv2dk1_relu.cc
     (-DREGULAR -DINT8_ACT): int8 in, uint8 out, the shifted sums rounded to even."""
@@ -226,6 +247,21 @@ def bn_conv2dk1_skip(input_width=32, input_channels=64, output_channels=64, skip
     with _Located(where()):
         return _NativeKernel(_npusim.conv_kernel("bn_conv2dk1_skip", int(input_width), int(input_channels),
                                                  int(output_channels), dtype_name(skip_dtype)))
+
+
+def bn_conv2dk3(input_width=32, input_channels=64, output_channels=64, **_):
+    """IRON kernels.bn_conv2dk3 (conv.py): the stride-2 3x3 of bottleneck/bn_conv2dk3.cc (conv2dk3_stride2_i8:
+    int8 rows, uint8 out at half the width, to even)."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.bn_conv2dk3_kernel(int(input_width), int(input_channels), int(output_channels)))
+
+
+def bn_conv2dk3_dw(input_width=32, input_channels=64, output_channels=64, stride=1, **_):
+    """IRON kernels.bn_conv2dk3_dw (conv.py): the depthwise 3x3 + ReLU of bottleneck/bn_conv2dk3_dw.cc
+    (-DREGULAR -DSCALAR -DSTRIDE<stride>): conv2dk3_dw_stride1_relu_ui8_ui8 / _stride2_, uint8 in and out, to even."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.bn_conv2dk3_dw_kernel(int(input_width), int(input_channels), int(output_channels),
+                                                           int(stride)))
 
 
 class _VisionKernel(_NativeKernel):
@@ -268,7 +304,7 @@ def bitwise_and(line_width=1920, dtype=np.uint8, use_chess=False, **_):
 
 
 def __getattr__(name):
-    # An IRON kernel factory npusim's library lacks (conv2dk3, bn_conv2dk3, ...): a clear error naming it,
+    # An IRON kernel factory npusim's library lacks (bn_conv2dk3, ...): a clear error naming it,
     # also for `from aie.iron.kernels import X`, never an AttributeError without the reason.
     if name.startswith("__"):
         raise AttributeError(name)

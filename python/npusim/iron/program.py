@@ -20,13 +20,18 @@ class ResolvedProgram:
         return self.program.rt.tensor_types
 
     def __str__(self):
+        return self.export_mlir()
+
+    def export_mlir(self, generic=False):
+        """npusim's MLIR export, as str() prints it; generic=True prints every op in MLIR's generic
+        form, as `npusim export --generic` does (what mlir-opt --allow-unregistered-dialect reads)."""
         loc = where()
         if self.program.rt.scalar_types:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: npusim's MLIR export of a runtime sequence with scalar "
                                       "arguments is not supported (npusim runs the sequence with the values each "
                                       "npusim.simulate call gives)")
         with _Located(loc):
-            return self._native.export_mlir()
+            return self._native.export_mlir(generic)
 
     def __repr__(self):
         return f"<npusim resolved program '{self._native.name}' on {self._native.device}>"

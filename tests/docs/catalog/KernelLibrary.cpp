@@ -10,10 +10,78 @@
 
 namespace npusim::errcat {
 
+namespace {
+
+// A call of conv2dk3 (32 pixels, 8 channels in and out) on one row whose weights Buffer holds 8
+// output channels, with `args` (width, ci, co, channel_offset) among the call's arguments.
+void conv2dk3_catalog_call(std::vector<std::int64_t> args) {
+    const auto k = harness::iron_kernels::conv2dk3(32, 8, 8, DType::u8);
+    const iron::Buffer wts(iron::tensor<std::int8_t>({576}), "wts");
+    simulate(passthrough({.buffers = {wts},
+                          .type = iron::tensor<std::uint8_t>({256}),
+                          .body = [k, wts, args](F in, F out) {
+                              auto e = in.acquire(1);
+                              auto o = out.acquire(1);
+                              k(e, e, e, wts.view(), o, args[0], args[1], args[2], 3, 3, 1, 1, args[3]);
+                              in.release(1);
+                              out.release(1);
+                          }}));
+}
+
+// A call of conv2dk14 (224 pixels, 8 channels) with `width` as its width argument.
+void conv2dk14_catalog_call(std::int64_t width) {
+    const auto k = harness::iron_kernels::conv2dk14(224, 16, 8);
+    const iron::Buffer wts(iron::tensor<std::int8_t>({8 * 196 * 4}), "wts");
+    const iron::Buffer out(iron::tensor<std::int8_t>({8 * 16 * 8}), "res");
+    simulate(passthrough({.buffers = {wts, out},
+                          .type = iron::tensor<std::uint8_t>({16 * 196 * 4}),
+                          .body = [k, wts, out, width](F in, F o) {
+                              auto e = in.acquire(1);
+                              o.acquire(1);
+                              k(e, wts.view(), out.view(), width, 4, 8, 14, 1);
+                              in.release(1);
+                              o.release(1);
+                          }}));
+}
+
+// A call of bn_conv2dk3_dw (32 pixels, 8 channels, stride 1) with `width` as its width argument.
+void bn_dw_catalog_call(std::int64_t width) {
+    const auto k = harness::iron_kernels::bn_conv2dk3_dw(32, 8, 8);
+    const iron::Buffer wts(iron::tensor<std::int8_t>({72}), "wts");
+    simulate(passthrough({.buffers = {wts},
+                          .type = iron::tensor<std::uint8_t>({256}),
+                          .body = [k, wts, width](F in, F out) {
+                              auto e = in.acquire(1);
+                              auto o = out.acquire(1);
+                              k(e, e, e, wts.view(), o, width, 8, 8, 3, 3, 1, 1, 0);
+                              in.release(1);
+                              out.release(1);
+                          }}));
+}
+
+// A call of bn_conv2dk3 (32 pixels, 8 channels in and out) with `offset` as its channel_offset.
+void bn_conv2dk3_catalog_call(std::int64_t offset) {
+    const auto k = harness::iron_kernels::bn_conv2dk3(32, 8, 8);
+    const iron::Buffer wts(iron::tensor<std::int8_t>({576}), "wts");
+    simulate(passthrough({.buffers = {wts},
+                          .type = iron::tensor<std::int8_t>({256}),
+                          .out_type = iron::tensor<std::uint8_t>({128}),
+                          .body = [k, wts, offset](F in, F out) {
+                              auto e = in.acquire(1);
+                              auto o = out.acquire(1);
+                              k(e, e, e, wts.view(), o, 32, 8, 8, 3, 3, 1, 1, offset);
+                              in.release(1);
+                              out.release(1);
+                          }}));
+}
+
+} // namespace
+
 void add_kernel_library(Catalog& c) {
     c.component("Harness: the built-in kernel library",
                 "IRON aie.iron.kernels factories (`harness/src/KernelLibrary.cpp`, `KernelLibraryLinalg.cpp`, "
-                "`KernelLibraryMatvec.cpp`, `KernelLibraryConv.cpp`, `KernelLibraryVision.cpp`); the texts are upstream's "
+                "`KernelLibraryMatvec.cpp`, `KernelLibraryConv.cpp`, `KernelLibraryConv3.cpp`, "
+                "`KernelLibraryVision.cpp`); the texts are upstream's "
                 "ValueErrors, the dtype written as npusim names it.");
     c.site("harness/src/KernelLibrary.cpp");
     NPUSIM_ERROR(c, "kernels.fixed_tile", kDesign,
@@ -96,6 +164,71 @@ void add_kernel_library(Catalog& c) {
                  "conv2dk1_i8(): input_channels=12 must be a positive multiple of 8 (the kernel works on 8-channel "
                  "groups of 4 pixels)",
                  harness::iron_kernels::conv2dk1_i8(32, 12, 64));
+    c.site("harness/src/KernelLibraryConv3.cpp");
+    NPUSIM_ERROR(c, "kernels.conv3_shape", kDesign,
+                 "bn_conv2dk3(): input_channels=12 must be a positive multiple of 8 (the kernel works on 8-channel "
+                 "groups of 4 pixels)",
+                 harness::iron_kernels::bn_conv2dk3(32, 12));
+    NPUSIM_ERROR(c, "kernels.bn_conv2dk3_call", kKernel,
+                 "worker 'w': kernel 'conv2dk3_stride2_i8' threw: conv2dk3_stride2_i8: input_width=32, "
+                 "input_channels=8, output_channels=8 and channel_offset=8 must be the factory's 32, 8, 8 and 0 (its "
+                 "weights hold 8 output channels)",
+                 bn_conv2dk3_catalog_call(8));
+    NPUSIM_ERROR(c, "kernels.conv2dk3_act_dtype", kDesign, "conv2dk3(): act_dtype must be np.int8 or np.uint8, got i16",
+                 harness::iron_kernels::conv2dk3(32, 64, 64, DType::i16));
+    NPUSIM_ERROR(c, "kernels.conv2dk3_i8", kDesign,
+                 "conv2dk3(): act_dtype=int8 builds aie2/conv2dk3.cc with -DINT8_ACT, which does not compile "
+                 "(conv2dk3.cc:530 uses tmp_a, whose declaration at :415 is commented out); not in npusim's kernel "
+                 "library (uint8 is)",
+                 harness::iron_kernels::conv2dk3(32, 64, 64, DType::i8));
+    NPUSIM_ERROR(c, "kernels.conv2dk3_width", kDesign,
+                 "conv2dk3(): input_width=16: aie2/conv2dk3.cc's vector kernel computes 32 pixels whatever the width "
+                 "it is given (const int iw = 32, conv2dk3.cc:904); npusim's kernel library has input_width=32 only",
+                 harness::iron_kernels::conv2dk3(16, 64, 64, DType::u8));
+    NPUSIM_ERROR(c, "kernels.conv2dk3_weight_channels", kDesign,
+                 "conv2dk3(): weight_output_channels=36 must be a multiple of 8 and at least output_channels=32",
+                 harness::iron_kernels::conv2dk3(32, 64, 32, DType::u8, 36));
+    NPUSIM_ERROR(c, "kernels.conv2dk3_call_channels", kKernel,
+                 "worker 'w': kernel 'conv2dk3_ui8' threw: conv2dk3_ui8: input_width=16, input_channels=8 and "
+                 "output_channels=8 must be the factory's 32, 8 and 8",
+                 conv2dk3_catalog_call({16, 8, 8, 0}));
+    NPUSIM_ERROR(c, "kernels.conv2dk3_call_offset", kKernel,
+                 "worker 'w': kernel 'conv2dk3_ui8' threw: conv2dk3_ui8: channel_offset=8 + output_channels=8 exceeds "
+                 "the weights' 8 output channels (weight_output_channels)",
+                 conv2dk3_catalog_call({32, 8, 8, 8}));
+    NPUSIM_ERROR(c, "kernels.conv2dk14_kernel_width", kDesign,
+                 "conv2dk14(): kernel_width=7: aie2p/conv2dk14.cc's vector kernel reads its second tile group at input "
+                 "+ 98 * 64 (conv2dk14.cc:148), a 14x14 tile's; npusim's kernel library has kernel_width=14 only",
+                 harness::iron_kernels::conv2dk14(224, 16, 16, 7));
+    NPUSIM_ERROR(c, "kernels.conv2dk14_width", kDesign,
+                 "conv2dk14(): input_width=112 must be a positive multiple of 16 * kernel_width = 224: the vector kernel "
+                 "computes tiles in pairs of 8-tile groups (tiles_div_16, conv2dk14.cc:144) and leaves the rest",
+                 harness::iron_kernels::conv2dk14(112));
+    NPUSIM_ERROR(c, "kernels.conv2dk14_channels", kDesign,
+                 "conv2dk14(): output_channels=12 must be a positive multiple of 8",
+                 harness::iron_kernels::conv2dk14(224, 16, 12));
+    NPUSIM_ERROR(c, "kernels.conv2dk14_call", kKernel,
+                 "worker 'w': kernel 'conv2dk14_i8' threw: conv2dk14_i8: input_width=448, output_channels=8 and "
+                 "kernel_width=14 must be the factory's 224, 8 and 14",
+                 conv2dk14_catalog_call(448));
+    NPUSIM_ERROR(c, "kernels.bn_dw_stride", kDesign, "bn_conv2dk3_dw(): stride must be 1 or 2, got 3",
+                 harness::iron_kernels::bn_conv2dk3_dw(32, 64, 64, 3));
+    NPUSIM_ERROR(c, "kernels.bn_dw_channels", kDesign,
+                 "bn_conv2dk3_dw(): input_channels=32 and output_channels=64 must be positive multiples of 8, "
+                 "output_channels at most input_channels (the depthwise kernel reads input channel c for output "
+                 "channel c)",
+                 harness::iron_kernels::bn_conv2dk3_dw(32, 32, 64));
+    NPUSIM_ERROR(c, "kernels.bn_dw_width", kDesign,
+                 "bn_conv2dk3_dw(): input_width=31 must be in 1..256 (npusim's build) and a multiple of the stride 2",
+                 harness::iron_kernels::bn_conv2dk3_dw(31, 64, 64, 2));
+    NPUSIM_ERROR(c, "kernels.bn_dw_call", kKernel,
+                 "worker 'w': kernel 'conv2dk3_dw_stride1_relu_ui8_ui8' threw: conv2dk3_dw_stride1_relu_ui8_ui8: "
+                 "input_width=16, input_channels=8 and output_channels=8 must be the factory's 32, 8 and 8",
+                 bn_dw_catalog_call(16));
+    NPUSIM_ERROR(c, "kernels.bn_conv2dk3_width", kDesign,
+                 "bn_conv2dk3(): input_width=30 must be a multiple of 4 in 4..256 (npusim's build walks 4-pixel groups "
+                 "of a row of at most 256)",
+                 harness::iron_kernels::bn_conv2dk3(30));
     c.site("harness/src/KernelLibraryVision.cpp");
     NPUSIM_ERROR(c, "kernels.vision_dtype", kDesign, "bitwiseOR: unsupported dtype f32. Use np.uint8, np.int16, or np.int32.",
                  harness::iron_kernels::bitwise_or(64, DType::f32));

@@ -2,6 +2,7 @@
 // add_tile_dma and shim_dma_single_bd_task (frontend/src/resolve/LowLevelLowering.cpp and the
 // classes themselves).
 #include "Designs.hpp"
+#include "support/PacketForward.hpp"
 
 namespace npusim::errcat {
 
@@ -39,6 +40,7 @@ model::Netlist resolve_low(Low l) { return resolve(low_program(std::move(l))); }
 struct Pk {
     std::vector<PacketFlow> flows = {PacketFlow(3, kCore, kShim, {.shim_symbol = "out"})};
     std::optional<BdPacket> bd_packet = BdPacket{0, 3};
+    std::optional<std::int64_t> bd_length = std::nullopt; ///< elements of the source BD
     std::vector<DmaChannel> extra = {};
     std::vector<Flow> circuit = {};
 };
@@ -58,6 +60,7 @@ model::Netlist resolve_pk(Pk k) {
     for (const auto& f : k.flows) rt.add_flow(f);
     for (const auto& f : k.circuit) rt.add_flow(f);
     std::vector<DmaChannel> chs = {DmaChannel{DMAChannelDir::MM2S, 0, {pk_bd("a", k.bd_packet)}}};
+    chs[0].bds[0].length = k.bd_length;
     for (auto& ch : k.extra) chs.push_back(ch);
     rt.add_tile_dma(TileDma(kCore, chs, "tx"));
     return resolve(Program("npu1_1col", rt, {}, "pk"));
@@ -347,13 +350,26 @@ void add_lowlevel(Catalog& c) {
         "for it to a TileDma of tile (0,3)",
         resolve_pk({.flows = {PacketFlow(3, kCore, kShim, {.shim_symbol = "out"}), PacketFlow(4, kCore, Tile(0, 3))}}));
     NPUSIM_ERROR(c, "packet.bd_no_header", kDesign,
-                 "TileDma 'tx' MM2S channel 0 Bd 0: its channel (0,2) MM2S 0 is the source of a PacketFlow, but the "
-                 "BD sends no packet header; give it packet = {pkt_type, pkt_id}",
-                 resolve_pk({.bd_packet = std::nullopt}));
+                 "TileDma 'tx' MM2S channel 0 Bd 0: its channel (0,2) MM2S 0 is the source of a PacketFlow; the BD "
+                 "sends no packet header of its own, so the first word of its data must be one, but it moves 0 B; "
+                 "give it packet = {pkt_type, pkt_id} or data that starts with a packet header",
+                 resolve_pk({.bd_packet = std::nullopt, .bd_length = 0}));
     NPUSIM_ERROR(c, "packet.bd_id_unrouted", kDesign,
                  "TileDma 'tx' MM2S channel 0 Bd 0: its packet id 5 matches no PacketFlow from (0,2) MM2S 0 (ids 3)",
                  resolve_pk({.bd_packet = BdPacket{0, 5}}));
     c.site("sim/src/PacketSwitch.cpp");
+    NPUSIM_ERROR(c, "packet.data_header_unrouted", kProtocol,
+                 "DMA (0,1) MM2S 0 BD 1 ('mem_dma' MM2S channel 0 Bd, element 0): sends no packet header of its own, "
+                 "so the first word of its data (0x80000003) is the packet's header, and its packet id 3 matches no "
+                 "PacketFlow from (0,1) MM2S 0 (ids 1, 2)",
+                 // The shim's packet of id 3 reaches the mem tile, whose forwarding BD has no header of
+                 // its own; no flow from the mem tile routes id 3 on.
+                 simulate(test::packet_forward({.id_b = 3, .id3_to_mem_only = true})));
+    c.internal("packet.sim_data_header_short",
+               "DMA (0,1) MM2S 0 BD 1 (...): sends no packet header of its own on packet port (0,1) MM2S 0, and its "
+               "0 B of data hold no header word",
+               "resolve() refuses a BD without a header of its own on a packet flow's source that moves less than a "
+               "word (packet.bd_no_header); a shim task moves at least one word (its BD's buffer_length is not 0).");
     c.internal("packet.sim_unrouted_id",
                "packet flows of 'PacketFlow(3) ...' packet flow: packet id 5 from (0,2) MM2S 0 has no packet flow",
                "resolve() checks every BD of a packet flow's source channel against the port's packet ids "

@@ -205,10 +205,6 @@ void add_raw_sequence(Catalog& c) {
                  }));
 
     c.site("frontend/src/resolve/SequenceLowering.cpp");
-    NPUSIM_ERROR(c, "packet.shim_task_no_header", kDesign,
-                 "task 0 ('in' shim_dma_single_bd_task): its channel (0,0) MM2S 0 is the source of a PacketFlow, but "
-                 "the task sends no packet header; give it packet = {pkt_type, pkt_id}",
-                 shim_packet({.issue_token = true}));
     NPUSIM_ERROR(c, "packet.shim_task_id", kDesign,
                  "task 0 ('in' shim_dma_single_bd_task): its packet id 6 matches no PacketFlow from (0,0) MM2S 0 (ids 5)",
                  shim_packet({.issue_token = true, .packet = BdPacket{0, 6}}));

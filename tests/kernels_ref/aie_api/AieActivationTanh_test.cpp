@@ -79,6 +79,7 @@ TEST_CASE("silu/gelu AIE-API builds equal the references on every bf16 value", "
 }
 
 TEST_CASE("swiglu AIE-API builds equal the reference", "[aie_kernels][activation]") {
+    const npusim::aie_api::ScopedCoreModes keep_modes; // the modes set here end with the test
     const auto x = act_uniform(8192, -4.0f, 4.0f, 1), w1 = act_uniform(8192, -2.0f, 2.0f, 2),
                w2 = act_uniform(8192, -2.0f, 2.0f, 3);
     std::vector<bfloat16> a(x.size()), r(x.size());
@@ -95,6 +96,7 @@ TEST_CASE("swiglu AIE-API builds equal the reference", "[aie_kernels][activation
 }
 
 TEST_CASE("the activations store bf16 in the core's mode: a nearest-even core gives other bits", "[aie_kernels][activation]") {
+    const npusim::aie_api::ScopedCoreModes keep_modes; // the modes set here end with the test
     // the reference models the reset mode (floor); under conv_even the AIE-API build differs, so the
     // equality above depends on the mode the kernels really run in
     const auto x = act_uniform(1024, -4.0f, 4.0f, 4);

@@ -1,7 +1,8 @@
 // The AIE-API host layer's elementary functions (aie::exp2, aie::inv) against an independent
 // formulation: the exact value in long double, and the nearest bf16 found by comparing the two
 // neighbouring bf16 candidates directly (ties to the even significand). AMD does not publish the
-// AIE2P exp2 / inverse units, so the layer's contract is "exact, rounded once to the output type to
+// AIE2P exp2 / inverse units beyond exp2's input step (UG1639, VEXP2: 11 fractional bits, the rest
+// truncated), so the layer's contract is that step, then "exact, rounded once to the output type to
 // nearest even" [est]; these tests check exactly that contract, not hardware bits.
 #include <aie_api/aie.hpp>
 
@@ -55,6 +56,30 @@ TEST_CASE("aie::exp2 of a float vector is the exact power of two rounded to bf16
             REQUIRE(r[l].bits == nearest_bf16(exact));
         }
     }
+}
+
+TEST_CASE("aie::exp2 takes its input with 11 fractional bits, the rest truncated (floored), as the VEXP2 unit",
+          "[aie_api][elementary]") {
+    // Arguments k / 65536 (16 fractional bits) over [-4, 4): each gives 2^(floor(k / 32) / 2048)
+    // rounded to bf16; some of them round differently from their own exact power, so the step is seen.
+    int changed = 0;
+    for (int k = -4 * 65536; k < 4 * 65536; k += 16 * 7) {
+        aie::vector<float, 16> v;
+        for (unsigned l = 0; l < 16; ++l) v[l] = static_cast<float>(k + static_cast<int>(l)) / 65536.0f;
+        const aie::vector<bfloat16, 16> r = aie::exp2<bfloat16>(v);
+        for (unsigned l = 0; l < 16; ++l) {
+            const long long n = k + static_cast<long long>(l);
+            const long long q = n >= 0 ? n / 32 : -((-n + 31) / 32); // floor(n / 32): 2^-11 units
+            const std::uint16_t want = nearest_bf16(std::exp2(static_cast<long double>(q) / 2048.0L));
+            INFO("x = " << n << " / 65536");
+            REQUIRE(r[l].bits == want);
+            if (want != nearest_bf16(std::exp2(static_cast<long double>(n) / 65536.0L))) ++changed;
+        }
+    }
+    CHECK(changed > 100);
+    // on the 2^-11 grid nothing is truncated: 127.91015625 = 127 + 1864 / 2048
+    CHECK(aie::exp2<bfloat16>(aie::broadcast<float, 16>(127.91015625f))[3].bits ==
+          nearest_bf16(std::exp2(127.91015625L)));
 }
 
 TEST_CASE("aie::exp2 edge values: overflow to inf, underflow to zero, NaN stays NaN, float output",

@@ -53,6 +53,7 @@ std::vector<std::uint8_t> test_pixels() {
 
 TEST_CASE("rgba2hueLine_vector computes the AIE2 vector path's hue (table inverse, SRS by 10, wrap)",
           "[aie_kernels][rgba2hue]") {
+    const npusim::aie_api::ScopedCoreModes keep_modes; // the modes set here end with the test
     const auto px = test_pixels();
     const auto n = static_cast<std::int32_t>(px.size() / 4);
     std::vector<std::uint8_t> got(static_cast<std::size_t>(n)), scalar(static_cast<std::size_t>(n));

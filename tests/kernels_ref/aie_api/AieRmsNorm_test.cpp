@@ -32,6 +32,7 @@ std::vector<bfloat16> rms_row(std::size_t n, float lo, float hi, unsigned seed) 
 } // namespace
 
 TEST_CASE("rms_norm AIE-API build equals the reference, with and without a scalar tail", "[aie_kernels][norm]") {
+    const npusim::aie_api::ScopedCoreModes keep_modes; // the modes set here end with the test
     for (const std::int32_t cols : {4096, 16, 40, 7, 1000}) {
         for (const float range : {1.0f, 300.0f}) {
             INFO("cols " << cols << " range " << range);
@@ -48,6 +49,7 @@ TEST_CASE("rms_norm AIE-API build equals the reference, with and without a scala
 }
 
 TEST_CASE("rms_norm stores the vector part at the core's mode, the tail to nearest", "[aie_kernels][norm]") {
+    const npusim::aie_api::ScopedCoreModes keep_modes; // the modes set here end with the test
     // under conv_even the vector part of the AIE-API build changes; the reference models floor
     const auto x = rms_row(4096, -1.0f, 1.0f, 3);
     std::vector<bfloat16> a(x.size()), r(x.size());

@@ -2,11 +2,12 @@
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
 // or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (conv2dk3, conv2dk14 and the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8 and
-// bn_conv2dk1_skip) are not in npusim's library yet;
+// (the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8, bn_conv2dk1_skip, bn_conv2dk3 and
+// bn_conv2dk3_dw) are not in npusim's library yet;
 // Python's aie.iron.kernels names them as missing.
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
+#include "npusim/model/DeviceSpec.hpp"
 
 #include <cstdint>
 
@@ -63,5 +64,46 @@ iron::Kernel bn_conv2dk1_i8(std::int64_t input_width = 32, std::int64_t input_ch
 iron::Kernel bn_conv2dk1_skip(std::int64_t input_width = 32, std::int64_t input_channels = 64,
                               std::int64_t output_channels = 64, DType skip_dtype = DType::u8,
                               KernelSet ks = KernelSet::reference);
+
+/// conv.py conv2dk3(input_width=32, input_channels=64, output_channels=64, act_dtype=int8,
+/// weight_output_channels=None) (:57-99): conv2dk3_ui8 of aie2/conv2dk3.cc (line0, line1, line2:
+/// u8[w*ci], wts: i8[9*ci*wco], out: u8[w*co], width, ci, co, kernel_width, kernel_height, check,
+/// scale, channel_offset: i32); kernels::conv2dk3_u8, [est] kernels::conv2dk3_cycles.
+/// weight_output_channels < 0 means None (= output_channels). Each call checks that channel_offset +
+/// output_channels fits the weights. Refused, naming why: act_dtype=int8 (upstream's -DINT8_ACT build
+/// does not compile) and an input_width other than 32 (the vector kernel computes 32 pixels).
+iron::Kernel conv2dk3(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                      std::int64_t output_channels = 64, DType act_dtype = DType::i8,
+                      std::int64_t weight_output_channels = -1, KernelSet ks = KernelSet::reference);
+
+/// conv.py conv2dk14(input_width=224, input_channels=16, output_channels=16, kernel_width=14)
+/// (:165-194): conv2dk14_i8 of aie2p/conv2dk14.cc (in: u8[tiles*kw*kw*4], wts: i8[co*kw*kw*4], out:
+/// i8[co*tiles*8], width, ci, co, kernel_width, scale: i32), tiles = input_width / kernel_width;
+/// kernels::conv2dk14_i8. The output type is conv.py's, 8 times what the kernel writes (co * tiles).
+/// IRON resolves the aie2p source on either generation; the [est] cost is
+/// kernels::conv2dk14_cycles for `arch`. Refused, naming why: a kernel_width other than 14 and tiles
+/// not a multiple of 16 (the vector kernel's fixed second tile group and tile pairs).
+iron::Kernel conv2dk14(std::int64_t input_width = 224, std::int64_t input_channels = 16,
+                       std::int64_t output_channels = 16, std::int64_t kernel_width = 14,
+                       model::Arch arch = model::Arch::AIE2P, KernelSet ks = KernelSet::reference);
+
+/// conv.py bn_conv2dk3_dw(input_width=32, input_channels=64, output_channels=64, stride=1) (:363-399,
+/// -DREGULAR -DSCALAR -DSTRIDE<stride>): conv2dk3_dw_stride<stride>_relu_ui8_ui8 of bottleneck/
+/// bn_conv2dk3_dw.cc (line0..2: u8[w*ci], wts: i8[9*ci], out: u8[(w/stride)*co], then the 8 i32 of
+/// conv2dk3); kernels::conv2dk3_dw_stride1_u8 / _stride2_u8, [est] kernels::conv2dk3_dw_cycles. A
+/// stride other than 1 or 2 is conv.py's ValueError; output_channels above input_channels (the
+/// kernel reads input channel c for output c), an odd width at stride 2 and rows wider than 256
+/// pixels (npusim's build) are DesignErrors. Each call checks its width and channels are the factory's.
+iron::Kernel bn_conv2dk3_dw(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                            std::int64_t output_channels = 64, std::int64_t stride = 1,
+                            KernelSet ks = KernelSet::reference);
+
+/// conv.py bn_conv2dk3(input_width=32, input_channels=64, output_channels=64) (:266-290, no flags):
+/// conv2dk3_stride2_i8 of bottleneck/bn_conv2dk3.cc (line0..2: i8[w*ci], wts: i8[9*ci*co], out:
+/// u8[(w/2)*co], then the 8 i32 of conv2dk3); kernels::conv2dk3_stride2_even, [est]
+/// kernels::conv2dk3_stride2_cycles. input_width a multiple of 4 up to 256 (npusim's build); each call
+/// checks its width and channels are the factory's and its channel_offset 0.
+iron::Kernel bn_conv2dk3(std::int64_t input_width = 32, std::int64_t input_channels = 64,
+                         std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
 
 } // namespace npusim::harness::iron_kernels

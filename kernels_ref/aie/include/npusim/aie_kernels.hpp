@@ -223,6 +223,40 @@ void conv2dk1_skip_ui8_ui8_i8(const std::uint8_t* input, const std::int8_t* weig
                               const std::uint8_t* skip, std::int32_t width, std::int32_t input_channels,
                               std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale);
 
+// conv2dk3 (IRON conv2dk3 with uint8 activations): 3x3 convolution of three uint8 rows to one uint8
+// row, half up and saturated; `check` 0 / 1 / 2 is the top / middle / bottom row, channel_offset
+// selects the weights' output channels (npusim::kernels::conv2dk3_u8). width a multiple of 4.
+void conv2dk3_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                  const std::int8_t* weights, std::uint8_t* output, std::int32_t width, std::int32_t input_channels,
+                  std::int32_t output_channels, std::int32_t kernel_width, std::int32_t kernel_height,
+                  std::int32_t check, std::int32_t scale, std::int32_t channel_offset);
+
+// bn_conv2dk3 (no flags): the stride-2 3x3 of three int8 rows to uint8, to even, saturated
+// (npusim::kernels::conv2dk3_stride2_even). width a multiple of 4, at most 256 pixels.
+void conv2dk3_stride2_i8(const std::int8_t* line0, const std::int8_t* line1, const std::int8_t* line2,
+                         const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                         std::int32_t input_channels, std::int32_t output_channels, std::int32_t kernel_width,
+                         std::int32_t kernel_height, std::int32_t check, std::int32_t scale, std::int32_t channel_offset);
+
+// bn_conv2dk3_dw (-DREGULAR -DSCALAR -DSTRIDE1 / -DSTRIDE2): depthwise 3x3 of uint8 rows to uint8, to
+// even, saturated (npusim::kernels::conv2dk3_dw_stride1_u8 / _stride2_u8). width at most 256 pixels.
+void conv2dk3_dw_stride1_relu_ui8_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                                      const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                                      std::int32_t input_channels, std::int32_t output_channels,
+                                      std::int32_t kernel_width, std::int32_t kernel_height, std::int32_t check,
+                                      std::int32_t scale, std::int32_t channel_offset);
+void conv2dk3_dw_stride2_relu_ui8_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                                      const std::int8_t* weights, std::uint8_t* output, std::int32_t width,
+                                      std::int32_t input_channels, std::int32_t output_channels,
+                                      std::int32_t kernel_width, std::int32_t kernel_height, std::int32_t check,
+                                      std::int32_t scale, std::int32_t channel_offset);
+
+// conv2dk14 (IRON conv2dk14): 14x14 stride-14 convolution of RGBA tiles to int8 channels, ties away
+// from zero, saturated (npusim::kernels::conv2dk14_i8). Tiles (width / kernel_width) a multiple of 8.
+void conv2dk14_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output, std::int32_t width,
+                  std::int32_t input_channels, std::int32_t output_channels, std::int32_t kernel_width,
+                  std::int32_t scale);
+
 // ---- cascade_mm (basic/matrix_multiplication/cascade) ----------------------------------------------
 // Scalar m x k by k x n (row-major) partial products, one 512-bit cascade word per element of C
 // (lane 0: the partial sum as int32), through put_mcd / get_scd_v16int32: put_only puts its own

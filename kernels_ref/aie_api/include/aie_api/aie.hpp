@@ -8,6 +8,7 @@
 #include "detail/config.hpp"
 #include "detail/elementary.hpp"
 #include "detail/intrinsics.hpp"
+#include "detail/intrinsics_compose.hpp"
 #include "detail/intrinsics_extra.hpp"
 #include "detail/iterator.hpp"
 #include "detail/lut.hpp"

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include <npusim/kernels/bfloat16.hpp>
+#include <npusim_aie_base.hpp>
 
 // ---------------------------------------------------------------------------------------------
 // Target architecture. AIE sources test __AIE_ARCH__ (20 = AIE-ML/AIE2, 21 = AIE2P). npusim never
@@ -44,15 +45,9 @@ inline bfloat16& operator/=(bfloat16& a, float x) { return a = bfloat16(float(a)
 } // namespace npusim
 
 // ---------------------------------------------------------------------------------------------
-// AIE scalar type names (the AIE compilers predefine these).
-using int8 = std::int8_t;
-using uint8 = std::uint8_t;
-using int16 = std::int16_t;
-using uint16 = std::uint16_t;
-using int32 = std::int32_t;
-using uint32 = std::uint32_t;
-using int64 = std::int64_t;
-using uint64 = std::uint64_t;
+// AIE scalar type names (the AIE compilers predefine these; the integer ones and the chess_* loop
+// spellings live in npusim_aie_base.hpp, the counterpart of what Peano's force-included header
+// brings before any include).
 using bfloat16 = npusim::bfloat16;
 
 // std::numeric_limits for bfloat16 (AIE sources call numeric_limits<bfloat16>::lowest()). If
@@ -155,46 +150,6 @@ struct numeric_limits<npusim::bfloat16> {
 #endif
 #ifndef AIE_LOOP_GPR_REALLOC
 #define AIE_LOOP_GPR_REALLOC
-#endif
-// Chess-compiler spellings written directly in kernel sources.
-#ifndef chess_prepare_for_pipelining
-#define chess_prepare_for_pipelining
-#endif
-#ifndef chess_no_prepare_for_pipelining
-#define chess_no_prepare_for_pipelining
-#endif
-#ifndef chess_loop_range
-#define chess_loop_range(...)
-#endif
-#ifndef chess_loop_count
-#define chess_loop_count(...)
-#endif
-#ifndef chess_unroll_loop
-#define chess_unroll_loop(...)
-#endif
-#ifndef chess_flatten_loop
-#define chess_flatten_loop
-#endif
-#ifndef chess_no_hw_loop
-#define chess_no_hw_loop
-#endif
-#ifndef chess_modulo_scheduling_budget_ratio
-#define chess_modulo_scheduling_budget_ratio(...)
-#endif
-#ifndef chess_peel_pipelined_loop
-#define chess_peel_pipelined_loop(...)
-#endif
-#ifndef chess_storage
-#define chess_storage(...)
-#endif
-#ifndef chess_copy
-#define chess_copy(x) (x)
-#endif
-#ifndef chess_protect_access
-#define chess_protect_access
-#endif
-#ifndef chess_manifest
-#define chess_manifest(x) false
 #endif
 #ifndef __aie_inline
 #define __aie_inline inline

@@ -2,7 +2,7 @@
 // Elementary functions: aie::exp2, aie::inv, aie::invsqrt and aie::tanh.
 //
 // AMD does not publish the arithmetic of the AIE2P exp2 and tanh units or of the inverse and inverse
-// square root, so
+// square root beyond exp2's input step (below), so
 // npusim computes the mathematically exact result and rounds it once to the output type: to nearest
 // even for bfloat16 and float. **[est]** — no claim of hardware bit-exactness is made.
 #include "numeric.hpp"
@@ -39,9 +39,22 @@ template <typename T>
 inline constexpr bool is_elementary_elem = std::is_same_v<T, bfloat16> || std::is_same_v<T, float>;
 } // namespace detail
 
+namespace detail {
+// The AIE2P exp2 unit's input step (AI Engine-ML v2 Intrinsics User Guide UG1639, "Vector nonlinear
+// functions", exp2 / VEXP2): the float input is taken with 11 fractional bits, the bits below
+// truncated. The input is biased positive there (by 895), so the truncation is a floor to a
+// multiple of 2^-11.
+inline double exp2_unit_input(float x) {
+    if (!std::isfinite(x)) return static_cast<double>(x);
+    return std::floor(static_cast<double>(x) * 2048.0) / 2048.0;
+}
+} // namespace detail
+
 // exp2<TR>(v): 2^v[i] for a float or bfloat16 vector, as TR (bfloat16 or float; default the input's
-// type). [est] exact 2^x rounded to TR to nearest even (overflow gives +inf, underflow 0 or a
-// denormal, NaN stays NaN).
+// type). Each input is first floored to a multiple of 2^-11 (the unit's documented input step,
+// detail::exp2_unit_input); UG1639 calls the rest "an approximation" that "does not meet the IEEE
+// precision requirements" and does not define it, so npusim then takes the [est] exact 2^x rounded
+// to TR to nearest even (overflow gives +inf, underflow 0 or a denormal, NaN stays NaN).
 template <typename TR = void, typename T, unsigned N>
 inline auto exp2(const vector<T, N>& v) {
     using R = std::conditional_t<std::is_void_v<TR>, T, TR>;
@@ -49,7 +62,7 @@ inline auto exp2(const vector<T, N>& v) {
                   "npusim aie_api: aie::exp2 takes and returns bfloat16 or float vectors");
     vector<R, N> r;
     for (unsigned i = 0; i < N; ++i)
-        r[i] = detail::from_double_nearest<R>(std::exp2(static_cast<double>(detail::to_f(v[i]))));
+        r[i] = detail::from_double_nearest<R>(std::exp2(detail::exp2_unit_input(detail::to_f(v[i]))));
     return r;
 }
 

@@ -1,0 +1,183 @@
+"""aie.iron.kernels' 3x3 and 14x14 convolutions (conv.py conv2dk3, conv2dk14 at 3ca0193): IRON's
+signature, the refusals npusim names, and each kernel run in a one-core design, exact against numpy."""
+import numpy as np
+import pytest
+
+import npusim
+from npusim.iron import kernels
+from npusim.iron.device import device_for
+from test_kernels import _one_core, _sig, _ycxc8
+
+
+@pytest.fixture(autouse=True)
+def _keep_current_device():
+    dev = npusim.iron.get_current_device()
+    yield
+    npusim.iron.set_current_device(dev)
+
+
+def _k3_weights(m):
+    """Weights [o][i][ky][kx] -> OIYXI8O8 [o/8][i/8][ky][kx][i%8][o%8]."""
+    o, i = m.shape[:2]
+    return np.ascontiguousarray(m.reshape(o // 8, 8, i // 8, 8, 3, 3).transpose(0, 2, 4, 5, 3, 1).ravel())
+
+
+def test_conv2dk3_signature_and_refusals():
+    k = kernels.conv2dk3(input_width=32, input_channels=64, output_channels=32, weight_output_channels=64,
+                         act_dtype=np.uint8)
+    assert _sig(k) == ("conv2dk3_ui8", ["u8[2048]"] * 3 + ["i8[36864]", "u8[1024]"] + ["i32 scalar"] * 8)
+    with pytest.raises(npusim.DesignError, match=r"act_dtype=int8 builds aie2/conv2dk3.cc with -DINT8_ACT, which "
+                                                 r"does not compile"):
+        kernels.conv2dk3()
+    with pytest.raises(npusim.DesignError, match="input_width=64: aie2/conv2dk3.cc's vector kernel computes 32 pixels"):
+        kernels.conv2dk3(input_width=64, act_dtype=np.uint8)
+
+
+@pytest.mark.parametrize("check", [0, 1, 2])
+def test_conv2dk3_runs_exact_against_numpy(check):
+    # a channel slice (channel_offset) of weights for twice the output channels, as ml/bottleneck's
+    # two 3x3 workers share theirs; zero border, no row above at the top (0), none below at the bottom (2)
+    from npusim.iron import Buffer, ObjectFifo
+    npusim.iron.set_current_device(device_for("npu1_1col"))
+    w, ci, co, wco, offset, scale = 32, 16, 8, 16, 8, 6
+    conv = kernels.conv2dk3(input_width=w, input_channels=ci, output_channels=co, weight_output_channels=wco,
+                            act_dtype=np.uint8)
+    rng = np.random.default_rng(12)
+    rows = rng.integers(0, 256, (3, w, ci)).astype(np.uint8)
+    wts = rng.integers(-128, 128, (wco, ci, 3, 3)).astype(np.int8)
+    line_ty, out_ty = np.ndarray[(w * ci,), np.dtype[np.uint8]], np.ndarray[(w * co,), np.dtype[np.uint8]]
+    lines_ty = np.ndarray[(3 * w * ci,), np.dtype[np.uint8]]
+    fl, fo = ObjectFifo(line_ty, name="lines", depth=3), ObjectFifo(out_ty, name="out")
+    bw = Buffer(np.ndarray[(9 * ci * wco,), np.dtype[np.int8]], name="wts", initial_value=_k3_weights(wts))
+
+    def body(il, oo, bw, k):
+        el, eo = il.acquire(3), oo.acquire(1)
+        k(el[0], el[1], el[2], bw, eo, w, ci, co, 3, 3, check, scale, offset)
+        il.release(3)
+        oo.release(1)
+
+    p = _one_core((body, [fl.cons(), fo.prod(), bw, conv]), [lines_ty, out_ty], [fl.prod()], fo.cons())
+    out = np.zeros(w * co, np.uint8)
+    npusim.simulate(p, [np.concatenate([_ycxc8(rows[i]) for i in range(3)]), out])
+
+    img = np.zeros((3, w + 2, ci), np.int64)
+    for r in range(3):
+        if not ((r == 0 and check == 0) or (r == 2 and check == 2)):
+            img[r, 1:w + 1] = rows[r]
+    win = np.stack([img[:, x:x + 3] for x in range(w)])  # [x][ky][kx][ci]
+    s = np.einsum("xyki,oiyk->xo", win, wts[offset:offset + co].astype(np.int64))
+    want = np.clip((s + (1 << (scale - 1))) >> scale, 0, 255).astype(np.uint8)
+    assert np.array_equal(out, _ycxc8(want))
+
+
+def test_conv2dk14_signature_and_refusals():
+    k = kernels.conv2dk14()
+    assert _sig(k) == ("conv2dk14_i8", ["u8[12544]", "i8[12544]", "i8[2048]"] + ["i32 scalar"] * 5)
+    with pytest.raises(npusim.DesignError, match="kernel_width=7: aie2p/conv2dk14.cc's vector kernel reads its second "
+                                                 "tile group"):
+        kernels.conv2dk14(kernel_width=7)
+
+
+@pytest.mark.parametrize("dev", ["npu2", "npu1_1col"])
+def test_conv2dk14_runs_exact_against_numpy(dev):
+    # IRON's default row (224 pixels: 16 tiles of 14x14 RGBA), 16 channels; int8 out, ties away from zero
+    from npusim.iron import Buffer, ObjectFifo
+    npusim.iron.set_current_device(device_for(dev))
+    w, co, kw, scale = 224, 16, 14, 10
+    tiles, px = w // kw, kw * kw
+    conv = kernels.conv2dk14(input_width=w, output_channels=co, kernel_width=kw)
+    rng = np.random.default_rng(14)
+    img = rng.integers(0, 256, (tiles, px, 4)).astype(np.uint8)
+    wts = rng.integers(-128, 128, (co, px, 4)).astype(np.int8)
+    in_ty = np.ndarray[(tiles * px * 4,), np.dtype[np.uint8]]
+    out_ty = np.ndarray[(co * tiles * 8,), np.dtype[np.int8]]
+    fi, fo = ObjectFifo(in_ty, name="tiles"), ObjectFifo(out_ty, name="out")
+    w_lay = wts.reshape(co // 8, 8, px // 2, 2, 4).transpose(0, 2, 3, 4, 1).ravel()
+    bw = Buffer(np.ndarray[(co * px * 4,), np.dtype[np.int8]], name="wts", initial_value=np.ascontiguousarray(w_lay))
+
+    def body(ii, oo, bw, k):
+        ei, eo = ii.acquire(1), oo.acquire(1)
+        k(ei, bw, eo, w, 4, co, kw, scale)
+        ii.release(1)
+        oo.release(1)
+
+    p = _one_core((body, [fi.cons(), fo.prod(), bw, conv]), [in_ty, out_ty], [fi.prod()], fo.cons())
+    out = np.zeros(co * tiles * 8, np.int8)
+    x = img.reshape(tiles // 8, 8, px // 2, 2, 4).transpose(0, 2, 1, 3, 4).ravel()
+    npusim.simulate(p, [np.ascontiguousarray(x), out])
+
+    s = np.einsum("tpc,opc->to", img.astype(np.int64), wts.astype(np.int64))
+    r = np.sign(s) * ((np.abs(s) + (1 << (scale - 1))) >> scale)
+    want = np.clip(r, -128, 127).astype(np.int8).reshape(tiles // 8, 8, co // 8, 8).transpose(2, 0, 1, 3).ravel()
+    assert np.array_equal(out[:co * tiles], want)
+
+
+@pytest.mark.parametrize("stride", [1, 2])
+def test_bn_conv2dk3_dw_runs_exact_against_numpy(stride):
+    # -DREGULAR -DSCALAR -DSTRIDE<stride>: each channel alone, zero border, to even, clamped to uint8
+    from npusim.iron import Buffer, ObjectFifo
+    npusim.iron.set_current_device(device_for("npu1_1col"))
+    w, c, scale, check = 16, 16, 3, 1
+    conv = kernels.bn_conv2dk3_dw(input_width=w, input_channels=c, output_channels=c, stride=stride)
+    assert conv.name == f"conv2dk3_dw_stride{stride}_relu_ui8_ui8"
+    with pytest.raises(npusim.DesignError, match="stride must be 1 or 2, got 4"):
+        kernels.bn_conv2dk3_dw(stride=4)
+    rng = np.random.default_rng(20 + stride)
+    rows = rng.integers(0, 16, (3, w, c)).astype(np.uint8)
+    wts = rng.integers(-128, 128, (c, 3, 3)).astype(np.int8)
+    line_ty = np.ndarray[(w * c,), np.dtype[np.uint8]]
+    out_ty = np.ndarray[(w // stride * c,), np.dtype[np.uint8]]
+    fl, fo = ObjectFifo(line_ty, name="lines", depth=3), ObjectFifo(out_ty, name="out")
+    w_lay = wts.reshape(c // 8, 8, 3, 3).transpose(0, 2, 3, 1).ravel()  # [c/8][ky][kx][c%8]
+    bw = Buffer(np.ndarray[(9 * c,), np.dtype[np.int8]], name="wts", initial_value=np.ascontiguousarray(w_lay))
+
+    def body(il, oo, bw, k):
+        el, eo = il.acquire(3), oo.acquire(1)
+        k(el[0], el[1], el[2], bw, eo, w, c, c, 3, 3, check, scale, 0)
+        il.release(3)
+        oo.release(1)
+
+    p = _one_core((body, [fl.cons(), fo.prod(), bw, conv]), [np.ndarray[(3 * w * c,), np.dtype[np.uint8]], out_ty],
+                  [fl.prod()], fo.cons())
+    out = np.zeros(w // stride * c, np.uint8)
+    npusim.simulate(p, [np.concatenate([_ycxc8(rows[i]) for i in range(3)]), out])
+
+    img = np.zeros((3, w + 2, c), np.int64)
+    img[:, 1:w + 1] = rows
+    s = sum(img[ky, kx:kx + w] * wts[:, ky, kx].astype(np.int64) for ky in range(3) for kx in range(3))[::stride]
+    r = (s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale  # the source's formula
+    assert np.any(s % (1 << scale) == (1 << (scale - 1)))  # ties
+    assert np.array_equal(out, _ycxc8(np.clip(r, 0, 255).astype(np.uint8)))
+
+
+def test_bn_conv2dk3_runs_exact_against_numpy():
+    # bn_conv2dk3.cc (no flags): int8 rows, every second pixel, to even, clamped to uint8
+    from npusim.iron import Buffer, ObjectFifo
+    npusim.iron.set_current_device(device_for("npu1_1col"))
+    w, ci, co, scale, check = 16, 16, 8, 4, 1
+    conv = kernels.bn_conv2dk3(input_width=w, input_channels=ci, output_channels=co)
+    assert conv.name == "conv2dk3_stride2_i8"
+    rng = np.random.default_rng(33)
+    rows = rng.integers(-8, 8, (3, w, ci)).astype(np.int8)
+    wts = rng.integers(-128, 128, (co, ci, 3, 3)).astype(np.int8)
+    line_ty, out_ty = np.ndarray[(w * ci,), np.dtype[np.int8]], np.ndarray[(w // 2 * co,), np.dtype[np.uint8]]
+    fl, fo = ObjectFifo(line_ty, name="lines", depth=3), ObjectFifo(out_ty, name="out")
+    bw = Buffer(np.ndarray[(9 * ci * co,), np.dtype[np.int8]], name="wts", initial_value=_k3_weights(wts))
+
+    def body(il, oo, bw, k):
+        el, eo = il.acquire(3), oo.acquire(1)
+        k(el[0], el[1], el[2], bw, eo, w, ci, co, 3, 3, check, scale, 0)
+        il.release(3)
+        oo.release(1)
+
+    p = _one_core((body, [fl.cons(), fo.prod(), bw, conv]), [np.ndarray[(3 * w * ci,), np.dtype[np.int8]], out_ty],
+                  [fl.prod()], fo.cons())
+    out = np.zeros(w // 2 * co, np.uint8)
+    npusim.simulate(p, [np.concatenate([_ycxc8(rows[i]) for i in range(3)]), out])
+
+    img = np.zeros((3, w + 2, ci), np.int64)
+    img[:, 1:w + 1] = rows
+    win = np.stack([img[:, x:x + 3] for x in range(0, w, 2)])  # centred on 2x
+    s = np.einsum("xyki,oiyk->xo", win, wts.astype(np.int64))
+    r = (s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale
+    assert np.array_equal(out, _ycxc8(np.clip(r, 0, 255).astype(np.uint8)))
