@@ -1,7 +1,7 @@
 """Runs mlir-aie's ml/block_datatypes designs (unchanged, from a checkout) on npusim with the host data
 their C++ XRT hosts would give them, and checks the outputs as those hosts do, against numpy models.
 
-    npusim python tools/check-upstream-bfp.py DIR [--gemm]
+    npusim python tools/check-upstream-bfp.py DIR [--gemm | --gemm-only] [--atb-cycles FILE]
 
 DIR is a mlir-aie checkout (programming_examples/ and aie_kernels/). Each design is imported from
 DIR and called with npusim.bfp host arrays (upstream's hosts, bfp_test.cpp / mixed_test.cpp /
@@ -11,7 +11,9 @@ of the block arithmetic (examples/python/matmul_bfp16.py's golden: decode, exact
 rounded to float32 once each, quantized with floor after every K tile); the mixed bf16/bfp16 ones
 with their hosts' check (matmul_common::verify: nearly_equal, rel 0.1, abs 0.5, against the float
 product). --gemm also simulates gemm_asymmetric_tile_buffering's configs at their paper shapes and
-prints the simulated TFLOPS (their host's layouts, gemm_atb_layout.h, are not modelled: no check).
+prints the simulated TFLOPS (their host's layouts, gemm_atb_layout.h, are not modelled: no check);
+--gemm-only runs only those, and --atb-cycles FILE writes one line per config that ran, "configN M K N
+cycles clock_mhz", which tools/calibrate.sh hands to npusim-calibrate --gemm for rows 10-13.
 Prints one line per design (a design the checkout lacks is skipped and named) and exits 1 if any
 check fails or none ran. docs/block-floating-point.md has the run.
 """
@@ -136,6 +138,9 @@ def small_designs(up, rng):
         report("bfp_conversion/bfp_conversion.py (10 inputs)", ok)
 
 
+atb_cycles = []
+
+
 def gemm_configs(up, rng):
     atb = os.path.join(up, "gemm_asymmetric_tile_buffering")
     for cfg, dims, a_bf16, c_bf16 in [("config1", (4096, 4096, 2048, 128, 64, 128), True, True),
@@ -156,6 +161,7 @@ def gemm_configs(up, rng):
             print(f"--    gemm_asymmetric_tile_buffering/{cfg}: {e}")
             continue
         tflops = 2 * M * K * N / (run.cycles / (run.clock_mhz * 1e6)) / 1e12
+        atb_cycles.append(f"{cfg} {M} {K} {N} {run.cycles} {run.clock_mhz:g}")
         print(f"--    gemm_asymmetric_tile_buffering/{cfg} {M}x{K}x{N} m={m} k={k} n={n}: {run.cycles} cycles at "
               f"{run.clock_mhz:g} MHz, {tflops:.2f} TFLOPS simulated (not checked; {time.time() - t:.0f} s)")
 
@@ -164,16 +170,25 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("dir", help="a mlir-aie checkout")
     p.add_argument("--gemm", action="store_true", help="also simulate gemm_asymmetric_tile_buffering's configs")
+    p.add_argument("--gemm-only", action="store_true", help="simulate only gemm_asymmetric_tile_buffering's configs")
+    p.add_argument("--atb-cycles", metavar="FILE", help="write each simulated config's cycles to FILE")
     o = p.parse_args()
     up = os.path.join(os.path.abspath(o.dir), "programming_examples", "ml", "block_datatypes")
     if not os.path.isdir(up):
         sys.exit(f"check-upstream-bfp: {o.dir} has no programming_examples/ml/block_datatypes")
     rng = np.random.default_rng(1726250518)
-    small_designs(up, rng)
-    pure_matmuls(up, rng)
-    mixed_matmuls(up, rng)
-    if o.gemm:
+    if not o.gemm_only:
+        small_designs(up, rng)
+        pure_matmuls(up, rng)
+        mixed_matmuls(up, rng)
+    if o.gemm or o.gemm_only:
         gemm_configs(up, rng)
+    if o.atb_cycles:
+        with open(o.atb_cycles, "w") as f:
+            f.writelines(line + "\n" for line in atb_cycles)
+    if o.gemm_only:
+        print(f"{len(atb_cycles)} of 3 gemm_asymmetric_tile_buffering configs simulated")
+        sys.exit(0 if atb_cycles else 1)
     gone = f", {len(skipped)} design(s) not in {o.dir}" if skipped else ""
     print(f"{sum(results)} of {len(results)} checks passed{gone}")
     sys.exit(0 if results and all(results) else 1)

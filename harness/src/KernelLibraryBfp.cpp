@@ -58,6 +58,15 @@ void bfp16_tile_matmul(const std::uint8_t* a, const std::uint8_t* bt, std::uint8
         }
 }
 
+std::uint64_t bfp16_matmul_cycles(std::int64_t m, std::int64_t k, std::int64_t n) {
+    const auto macs = static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(k) * static_cast<std::uint64_t>(n);
+    const double peak = model::matmul_mac_peak(model::Arch::AIE2P, DType::bfp16ebs8).macs_per_cycle;
+    return static_cast<std::uint64_t>(std::ceil(static_cast<double>(macs) / peak)) +
+           16u * static_cast<std::uint64_t>((m / 16) * (n / 16));
+}
+
+std::uint64_t bfp16_zero_cycles(std::int64_t values) { return static_cast<std::uint64_t>(values / 64) + 8; }
+
 iron::Kernel bfp16_matmul(std::int64_t m, std::int64_t k, std::int64_t n, KernelSet ks, std::string name) {
     const int M = int(m), K = int(k), N = int(n);
     iron::Kernel::Invoker run = [=](std::span<const iron::KernelArg> x) {
@@ -75,10 +84,7 @@ iron::Kernel bfp16_matmul(std::int64_t m, std::int64_t k, std::int64_t n, Kernel
             make_aie_core_modes());
     const auto macs = static_cast<std::uint64_t>(M) * static_cast<std::uint64_t>(K) * static_cast<std::uint64_t>(N);
     const double peak = model::matmul_mac_peak(model::Arch::AIE2P, DType::bfp16ebs8).macs_per_cycle;
-    auto cost = [=](std::span<const iron::KernelArg>) {
-        return static_cast<std::uint64_t>(std::ceil(static_cast<double>(macs) / peak)) +
-               16u * static_cast<std::uint64_t>((M / 16) * (N / 16));
-    };
+    auto cost = [=](std::span<const iron::KernelArg>) { return bfp16_matmul_cycles(M, K, N); };
     iron::Kernel kernel(std::move(name), std::move(run),
                         {iron::TensorType{DType::bfp16ebs8, {m, k / 8}}, iron::TensorType{DType::bfp16ebs8, {n, k / 8}},
                          iron::TensorType{DType::bfp16ebs8, {m, n / 8}}},
@@ -96,7 +102,7 @@ iron::Kernel bfp16_zero(std::int64_t m, std::int64_t n, KernelSet ks, std::strin
         run = [=](std::span<const iron::KernelArg> x) {
             aie_kernels::zero_bfp16(reinterpret_cast<std::uint8_t*>(x[0].data), M, N);
         };
-    auto cost = [=](std::span<const iron::KernelArg>) { return static_cast<std::uint64_t>(M * N / 64) + 8; };
+    auto cost = [=](std::span<const iron::KernelArg>) { return bfp16_zero_cycles(std::int64_t(M) * N); };
     return iron::Kernel(std::move(name), std::move(run), {iron::TensorType{DType::bfp16ebs8, {m, n / 8}}}, cost);
 }
 

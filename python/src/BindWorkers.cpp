@@ -117,7 +117,22 @@ void bind_workers(py::module_& m) {
     py::class_<iron::Kernel>(m, "Kernel")
         .def_property_readonly("name", &iron::Kernel::name)
         .def_property_readonly("arg_count", [](const iron::Kernel& k) { return k.arg_types().size(); })
-        .def("arg_type", [](const iron::Kernel& k, std::size_t i) { return k.arg_types().at(i).str(); });
+        .def("arg_type", [](const iron::Kernel& k, std::size_t i) { return k.arg_types().at(i).str(); })
+        .def(
+            "call_cycles",
+            [](const iron::Kernel& k) {
+                // the cost model on one call with views of the declared sizes and zero scalars
+                std::vector<iron::KernelArg> args;
+                for (const auto& t : k.arg_types()) {
+                    iron::KernelArg a;
+                    a.is_view = t.is_tensor;
+                    a.dtype = t.dtype;
+                    a.elements = t.elements;
+                    args.push_back(a);
+                }
+                return k.cost(args);
+            },
+            "Cycles the kernel's cost model charges one call on views of its declared sizes (no call overhead).");
     m.def(
         "external_function",
         [](const std::string& name, const py::list& types, std::optional<std::string> source_file,

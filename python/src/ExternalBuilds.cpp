@@ -3,6 +3,8 @@
 
 #include "npusim/frontend/ExternalFunctionRegistry.hpp"
 #include "npusim/harness/KernelCompiler.hpp"
+#include "npusim/harness/UpstreamBfpCosts.hpp"
+#include "npusim/model/ComputePeak.hpp"
 #include "npusim/model/Error.hpp"
 
 #include <pybind11/pybind11.h>
@@ -32,10 +34,23 @@ iron::ExternalFunction make_external_function(const ExternalBuildRequest& r) {
     o.include_dirs = r.include_dirs;
     o.compile_flags = r.compile_flags;
     o.arch = r.arch;
+    // An upstream kernel npusim has a cost model for (harness/UpstreamBfpCosts.hpp) is charged by
+    // it, with the MACs it stands for; any other costs the Kernel default (32 bytes of views a cycle).
+    const auto known = harness::upstream_bfp_cost(r.name, r.arg_types, r.compile_flags,
+                                                  r.arch.value_or(iron::default_external_arch()));
+    if (known) o.cost = known->cost;
+    auto with_model = [&known](iron::ExternalFunction f) {
+        if (known && known->macs) {
+            const model::KernelWork work{known->macs, model::matmul_mac_peak(model::Arch::AIE2P, DType::bfp16ebs8)
+                                                          .macs_per_cycle};
+            f.with_work([work](std::span<const iron::KernelArg>) { return work; });
+        }
+        return f;
+    };
     // A registered build (found by name, source, flags and include directories) needs no compiler;
     // without one, its lookup's DesignError names the builds that are linked.
     if (has_runtime_compiler() || (r.source_file && !iron::external_builds(r.name).empty()))
-        return iron::ExternalFunction(r.name, r.arg_types, o);
+        return with_model(iron::ExternalFunction(r.name, r.arg_types, o));
     const std::string msg = call_text(r) +
                             ": compiling a kernel source at run time needs npusim's run-time kernel compiler, which "
                             "this npusim does not have; use a kernel of npusim's library (aie.iron.kernels) or a "

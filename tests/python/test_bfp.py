@@ -283,3 +283,20 @@ def test_check_upstream_bfp_names_a_folder_that_is_no_checkout(tmp_path):
     r = run_cli("python", os.path.join(SOURCE_DIR, "tools", "check-upstream-bfp.py"), str(tmp_path))
     assert r.returncode == 1
     assert f"check-upstream-bfp: {tmp_path} has no programming_examples/ml/block_datatypes" in r.stderr
+
+
+def test_check_upstream_bfp_gemm_only_writes_the_configs_that_ran(tmp_path):
+    # a checkout without the ATB designs: each skipped and named, nothing written, exit 1
+    # (tools/calibrate.sh then keeps the stand-in for rows 10-13)
+    import os
+    from conftest import SOURCE_DIR, run_cli
+    (tmp_path / "programming_examples" / "ml" / "block_datatypes").mkdir(parents=True)
+    out = tmp_path / "atb.txt"
+    r = run_cli("python", os.path.join(SOURCE_DIR, "tools", "check-upstream-bfp.py"), str(tmp_path), "--gemm-only",
+                "--atb-cycles", str(out))
+    lines = r.stdout.splitlines()
+    assert "skip  gemm_asymmetric_tile_buffering/config2  (not in this checkout)" in lines
+    assert "skip  matrix_multiplication/single_core/single_core.py  (not in this checkout)" not in lines
+    assert lines[-1] == "0 of 3 gemm_asymmetric_tile_buffering configs simulated"
+    assert r.returncode == 1
+    assert out.read_text() == ""

@@ -172,3 +172,40 @@ def test_a_scalar_argument_given_as_a_dtype_and_inline_kernels():
     b = np.zeros_like(a)
     npusim.simulate(p, [a, b])
     assert np.array_equal(b, a + 9)
+
+
+# Stand-ins for mlir-aie's bfp16 kernels (aie_kernels/aie2p/mm_bfp.cc, mm_bfp_mixed.cc): the same
+# symbols and signatures, compiled at run time like theirs. Their cost is npusim's model of the
+# upstream kernel (harness/UpstreamBfpCosts.hpp), not the default of 32 bytes of views a cycle.
+BFP_STUBS = """
+#include <aie_api/aie.hpp>
+extern "C" {
+void matmul_vectorized_bfp16(bfp16ebs8* a, bfp16ebs8* b, bfp16ebs8* c) {}
+void matmul_vectorized_different_datatypes(bfloat16* a, bfp16ebs8* b, bfloat16* c) {}
+void my_bfp_matmul(bfloat16* a, bfp16ebs8* b, bfloat16* c) {}
+}
+"""
+
+
+def test_upstream_bfp16_kernels_compiled_at_run_time_get_their_cost_model():
+    from npusim._types import arg_type
+    from npusim.helpers.util import v8bfp16ebs8
+    from ml_dtypes import bfloat16
+
+    def ext(name, types, flags, arch="aie2p"):
+        return _npusim.external_function(name, [arg_type(t) for t in types], source_string=BFP_STUBS,
+                                         include_dirs=[], compile_flags=flags, arch=arch)
+
+    bf = lambda r, c: np.ndarray[(r, c), np.dtype[bfloat16]]
+    bl = lambda r, c: np.ndarray[(r, c), np.dtype[v8bfp16ebs8]]
+    # ATB config1's call: A 32 x 64 bf16, B 64 x 128 in blocks, C the whole 128 x 128 bf16 tile
+    mixed = [bf(32, 64), bl(64, 16), bf(128, 128)]
+    k = ext("matmul_vectorized_different_datatypes", mixed, ["-DDIM_K=64"])
+    # 32 blocks of A converted at 2 cycles, 32 x 64 x 128 / 512 MAC cycles, 16 2x2 steps at 16
+    assert k.call_cycles() == 2 * 32 + 512 + 16 * 16
+    # the same signature under another name: the default, 32 bytes of views a cycle
+    other = ext("my_bfp_matmul", mixed, ["-DDIM_K=64"])
+    assert other.call_cycles() == (32 * 64 * 2 + 64 * 16 * 9 + 128 * 128 * 2) // 32
+    # ATB config2's pure bfp16 call: never below its MACs at the 512 MAC/cycle peak
+    k2 = ext("matmul_vectorized_bfp16", [bl(32, 16), bl(128, 12), bl(192, 12)], ["-DDIM_K=128"])
+    assert k2.call_cycles() == 32 * 128 * 96 // 512 + 16 * 12

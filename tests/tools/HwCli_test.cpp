@@ -8,9 +8,11 @@
 #include "npusim/harness/NpyFile.hpp"
 #include "npusim/hw/BufferPlan.hpp"
 #include "npusim/hw/XrtRunner.hpp"
+#include "npusim/model/TimingParams.hpp"
 #include "support/TempDir.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cstring>
@@ -173,4 +175,28 @@ TEST_CASE("the comparison report: times, ratio and per-output lines", "[hw][comp
     CHECK(s.find("simulated: array 5.00 us, as a host times it 10.00 us") != std::string::npos);
     CHECK(s.find("measured / simulated = 2.00") != std::string::npos);
     CHECK(tools::comparison_text({c}, 5.0, 10.0, {}).find("no times recorded") != std::string::npos);
+}
+
+TEST_CASE("compare --warmup 0: the simulated host time includes the cold start once", "[cli][hw][compare]") {
+    const auto d = scratch("compare_cold");
+    REQUIRE(cli({"run", "vector_scalar_mul", "--seed", "5", "--save-outputs", d.string()}).code == 0);
+    const auto t = model::TimingParams::for_arch(model::device_by_name("npu1_1col").arch);
+    REQUIRE(t.host_cold_start_us > 0);
+    auto sim_of = [&](const char* warmup) {
+        const Out o = cli({"compare", "vector_scalar_mul", "--seed", "5", "--hw-outputs", d.string(), "--iters", "4",
+                           "--warmup", warmup, "--json"});
+        REQUIRE(o.code == 0);
+        return nlohmann::json::parse(o.out)["simulation"];
+    };
+    const auto cold = sim_of("0"), warm = sim_of("1");
+    CHECK(cold["cold"] == true);
+    CHECK(warm["cold"] == false);
+    // the mean of 4 timed runs, the first of which pays host_cold_start_us
+    CHECK(cold["npu_time_us"].get<double>() - cold["array_time_us"].get<double>() ==
+          Approx(t.host_invocation_latency_us + t.host_cold_start_us / 4));
+    CHECK(warm["npu_time_us"].get<double>() - warm["array_time_us"].get<double>() ==
+          Approx(t.host_invocation_latency_us));
+    const Out text = cli({"compare", "vector_scalar_mul", "--seed", "5", "--hw-outputs", d.string()});
+    CHECK(text.out.find(fmt::format("host_cold_start_us = {:.0f} us once in 1 run", t.host_cold_start_us)) !=
+          std::string::npos);
 }

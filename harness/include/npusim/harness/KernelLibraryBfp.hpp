@@ -21,6 +21,14 @@ void bfp16_tile_matmul(const std::uint8_t* a, const std::uint8_t* bt, std::uint8
 /// 2^(17 + E - e)).
 void bfp16_quantize(const float* x, std::uint8_t* out);
 
+/// One call's cycles of the 2x2 bfp16 matmul loop (mm_bfp.cc matmul_vectorized_2x2_bfp16, l.78-150):
+/// the MACs at the matrix unit's peak (model::matmul_mac_peak, 512 MAC/cycle: one mac_8x8_8x8T a
+/// cycle) plus [est] 16 cycles per 2x2 step of its outer loops (loading four C accumulators before
+/// the first MAC, draining the MAC pipeline and storing four blocks after the last).
+std::uint64_t bfp16_matmul_cycles(std::int64_t m, std::int64_t k, std::int64_t n);
+/// [est] One 72-byte block vector stored per cycle, + 8: an m x n bfp16 zero of `values` values.
+std::uint64_t bfp16_zero_cycles(std::int64_t values);
+
 /// `name`(a: v8bfp16ebs8[m, k/8], b: v8bfp16ebs8[n, k/8], c: v8bfp16ebs8[m, n/8]). [est] cost: the
 /// matrix unit's one 8x8x8 MAC per cycle (model::matmul_mac_peak, 512 MAC/cycle) plus 16 cycles per
 /// 2x2 step of the outer loops; never faster than the peak.
