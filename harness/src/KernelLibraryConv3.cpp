@@ -4,6 +4,7 @@
 // (and conv2dk3 its channel slice of the weights) before the kernel runs.
 #include "npusim/harness/KernelLibraryConv.hpp"
 
+#include "CheckedKernel.hpp"
 #include "npusim/harness/AieKernel.hpp"
 #include "npusim/kernels/conv2dk14.hpp"
 #include "npusim/kernels/conv2dk3.hpp"
@@ -31,21 +32,6 @@ void require_k3_shape(const char* factory, std::int64_t ci, std::int64_t co) {
             throw DesignError(fmt::format("{}(): {}={} must be a positive multiple of 8 (the kernel works on "
                                           "8-channel groups of 4 pixels)",
                                           factory, name, v));
-}
-
-// A kernel whose every call first runs `pre` on its arguments (a check the argument types cannot
-// express), then `fn`; with `aie`, under the calling worker's core modes (AieKernel.hpp).
-template <class R, class... P>
-Kernel checked_kernel(std::string name, R (*fn)(P...), bool aie, std::vector<ArgType> types, iron::CostModel cost,
-                      std::function<void(std::span<const KernelArg>)> pre) {
-    iron::Kernel::Invoker inner = [fn, pre = std::move(pre)](std::span<const KernelArg> a) {
-        pre(a);
-        [&]<std::size_t... I>(std::index_sequence<I...>) { fn(iron::detail::convert_kernel_arg<P>(a[I])...); }
-        (std::index_sequence_for<P...>{});
-    };
-    if (aie) inner = with_aie_core_modes(std::move(inner), make_aie_core_modes());
-    return Kernel(std::move(name), std::move(inner), std::move(types), std::move(cost),
-                  std::vector<std::size_t>{iron::detail::pointee_bytes<P>()...});
 }
 
 } // namespace
@@ -102,8 +88,8 @@ Kernel conv2dk3(std::int64_t w, std::int64_t ci, std::int64_t co, DType act, std
                                                     a[12].ivalue, co, wco));
     };
     if (ks == KernelSet::aie)
-        return checked_kernel("conv2dk3_ui8", &aie_kernels::conv2dk3_ui8, true, std::move(types), cost, fits);
-    return checked_kernel("conv2dk3_ui8", &kernels::conv2dk3_u8, false, std::move(types), cost, fits);
+        return detail::checked_kernel("conv2dk3_ui8", &aie_kernels::conv2dk3_ui8, true, std::move(types), cost, fits);
+    return detail::checked_kernel("conv2dk3_ui8", &kernels::conv2dk3_u8, false, std::move(types), cost, fits);
 }
 
 Kernel conv2dk14(std::int64_t w, std::int64_t ci, std::int64_t co, std::int64_t kw, model::Arch arch, KernelSet ks) {
@@ -144,8 +130,8 @@ Kernel conv2dk14(std::int64_t w, std::int64_t ci, std::int64_t co, std::int64_t 
     };
     (void)ci; // a pixel is 4 values (RGBA), as upstream
     if (ks == KernelSet::aie)
-        return checked_kernel("conv2dk14_i8", &aie_kernels::conv2dk14_i8, true, std::move(types), cost, same);
-    return checked_kernel("conv2dk14_i8", &kernels::conv2dk14_i8, false, std::move(types), cost, same);
+        return detail::checked_kernel("conv2dk14_i8", &aie_kernels::conv2dk14_i8, true, std::move(types), cost, same);
+    return detail::checked_kernel("conv2dk14_i8", &kernels::conv2dk14_i8, false, std::move(types), cost, same);
 }
 
 Kernel bn_conv2dk3_dw(std::int64_t w, std::int64_t ci, std::int64_t co, std::int64_t stride, KernelSet ks) {
@@ -188,11 +174,11 @@ Kernel bn_conv2dk3_dw(std::int64_t w, std::int64_t ci, std::int64_t co, std::int
                                                     name, a[5].ivalue, a[6].ivalue, a[7].ivalue, w, ci, co));
     };
     if (ks == KernelSet::aie)
-        return checked_kernel(name,
+        return detail::checked_kernel(name,
                               stride == 1 ? &aie_kernels::conv2dk3_dw_stride1_relu_ui8_ui8
                                           : &aie_kernels::conv2dk3_dw_stride2_relu_ui8_ui8,
                               true, std::move(types), cost, same);
-    return checked_kernel(name, stride == 1 ? &kernels::conv2dk3_dw_stride1_u8 : &kernels::conv2dk3_dw_stride2_u8,
+    return detail::checked_kernel(name, stride == 1 ? &kernels::conv2dk3_dw_stride1_u8 : &kernels::conv2dk3_dw_stride2_u8,
                           false, std::move(types), cost, same);
 }
 
@@ -232,9 +218,9 @@ Kernel bn_conv2dk3(std::int64_t w, std::int64_t ci, std::int64_t co, KernelSet k
                                                     co));
     };
     if (ks == KernelSet::aie)
-        return checked_kernel("conv2dk3_stride2_i8", &aie_kernels::conv2dk3_stride2_i8, true, std::move(types), cost,
+        return detail::checked_kernel("conv2dk3_stride2_i8", &aie_kernels::conv2dk3_stride2_i8, true, std::move(types), cost,
                               same);
-    return checked_kernel("conv2dk3_stride2_i8", &kernels::conv2dk3_stride2_even, false, std::move(types), cost, same);
+    return detail::checked_kernel("conv2dk3_stride2_i8", &kernels::conv2dk3_stride2_even, false, std::move(types), cost, same);
 }
 
 } // namespace npusim::harness::iron_kernels

@@ -148,6 +148,18 @@ void bind_kernel_library(py::module_& m) {
         },
         py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"),
         "aie.iron.kernels.bn_conv2dk3 (conv.py): conv2dk3_stride2_i8.");
+    m.def(
+        "bn_conv2dk1_partial_kernel",
+        [](const std::string& half, std::int64_t input_width, std::int64_t input_channels,
+           std::int64_t output_channels, std::int64_t weight_count, std::int64_t block_index) {
+            if (half == "put")
+                return k::bn_conv2dk1_partial_put_i8(input_width, input_channels, weight_count, block_index, kRef);
+            return k::bn_conv2dk1_partial_get_relu_i8(input_width, input_channels, output_channels, weight_count,
+                                                      block_index, kRef);
+        },
+        py::arg("half"), py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"),
+        py::arg("weight_count"), py::arg("block_index"),
+        "aie.iron.kernels.bn_conv2dk1_partial_put_i8 ('put') / bn_conv2dk1_partial_get_relu_i8 ('get') (conv.py).");
 }
 
 } // namespace npusim::python

@@ -47,7 +47,7 @@ std::vector<std::int32_t> golden_i32(const std::vector<std::int32_t>& a, std::in
 }
 
 template <typename T>
-std::vector<T> random_with_edges(std::size_t n, std::uint32_t seed) {
+std::vector<T> vsm_random_with_edges(std::size_t n, std::uint32_t seed) {
     std::mt19937 rng(seed);
     std::uniform_int_distribution<std::int64_t> dist(std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
     std::vector<T> v(n);
@@ -84,7 +84,7 @@ TEST_CASE("vector_scalar_mul_i16 wraps like (a*f).astype(int16)", "[kernels][vec
     std::uint32_t seed = 100;
     for (std::int32_t n : {512 /* minimum */, 1024 /* E3 tile */, 4096}) {
         for (std::int32_t f : factors) {
-            const auto a = random_with_edges<std::int16_t>(static_cast<std::size_t>(n), seed++);
+            const auto a = vsm_random_with_edges<std::int16_t>(static_cast<std::size_t>(n), seed++);
             const auto expected = golden_i16(a, f);
             std::vector<std::int16_t> out(static_cast<std::size_t>(n), 0x1234), out_scalar(static_cast<std::size_t>(n));
             vector_scalar_mul_i16(a.data(), out.data(), &f, n);
@@ -132,7 +132,7 @@ TEST_CASE("vector_scalar_mul_i32 keeps the low 32 bits of the 64-bit product", "
     std::uint32_t seed = 500;
     for (std::int32_t n : {512, 1024}) {
         for (std::int32_t f : factors) {
-            const auto a = random_with_edges<std::int32_t>(static_cast<std::size_t>(n), seed++);
+            const auto a = vsm_random_with_edges<std::int32_t>(static_cast<std::size_t>(n), seed++);
             const auto expected = golden_i32(a, f);
             std::vector<std::int32_t> out(static_cast<std::size_t>(n)), out_scalar(static_cast<std::size_t>(n));
             vector_scalar_mul_i32(a.data(), out.data(), &f, n);

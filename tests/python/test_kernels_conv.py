@@ -181,3 +181,66 @@ def test_bn_conv2dk3_runs_exact_against_numpy():
     s = np.einsum("xyki,oiyk->xo", win, wts.astype(np.int64))
     r = (s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale
     assert np.array_equal(out, _ycxc8(np.clip(r, 0, 255).astype(np.uint8)))
+
+
+def test_bn_conv2dk1_partial_halves_run_exact_across_a_cascade():
+    # bn_conv2dk1_i8.cc -DBN13_1_PARTIAL_PUT_I8_CAS_WIDTH_NEW puts the first channel half's sums of
+    # pixels 0..6; bn_conv2dk1_relu.cc -DBN13_1_PARTIAL_GET_I8_CAS_WIDTH_NEW adds the second half's,
+    # rounds to even and clamps to uint8 (ReLU)
+    from npusim.iron import Buffer, CascadeFlow, ObjectFifo, Program, Runtime, Worker
+    from npusim.iron.device import Tile
+    npusim.iron.set_current_device(device_for("npu1_1col"))
+    w, ci, co, oc, scale = 7, 32, 16, 1, 8
+    chunk, wc = ci // 2, 2 * 8 * (ci // 2)
+    put = kernels.bn_conv2dk1_partial_put_i8(input_width=w, input_channels=ci, weight_count=wc)
+    get = kernels.bn_conv2dk1_partial_get_relu_i8(input_width=w, input_channels=ci, output_channels=co,
+                                                  weight_count=wc, block_index=13)
+    assert _sig(put) == ("bn13_1_conv2dk1_i8_ui8_partial_width_put_new", [f"i8[{w * ci}]", f"i8[{wc}]"] +
+                         ["i32 scalar"] * 7)
+    assert _sig(get)[0] == "bn13_1_conv2dk1_i8_ui8_partial_width_get_new"
+    with pytest.raises(npusim.DesignError, match=r"block_index must be 13 or 14 \(the only per-block symbols "
+                                                 r"defined in the .cc\), got 12"):
+        kernels.bn_conv2dk1_partial_put_i8(block_index=12)
+    rng = np.random.default_rng(54)
+    act = rng.integers(-128, 128, (w, ci)).astype(np.int8)
+    wts = rng.integers(-128, 128, (2, co, ci)).astype(np.int8)  # [half][o][i]: each half's own chunk
+
+    def chunk_layout(m):  # [o][i] of one half -> [o/8][i/8][i%8][o%8]
+        return np.ascontiguousarray(m.reshape(co // 8, 8, chunk // 8, 8).transpose(0, 2, 3, 1).ravel())
+
+    b_put = Buffer(np.ndarray[(wc,), np.dtype[np.int8]], name="wts_put",
+                   initial_value=chunk_layout(wts[0][:, :chunk]))
+    b_get = Buffer(np.ndarray[(wc,), np.dtype[np.int8]], name="wts_get",
+                   initial_value=chunk_layout(wts[1][:, chunk:]))
+    in_ty, out_ty = np.ndarray[(w * ci,), np.dtype[np.int8]], np.ndarray[(w * co,), np.dtype[np.uint8]]
+    f_in, f_out = ObjectFifo(in_ty, name="act"), ObjectFifo(out_ty, name="out")
+
+    def put_body(i, b, k):
+        x = i.acquire(1)
+        k(x, b, w, ci, co, 2, 0, 0, oc)
+        i.release(1)
+
+    def get_body(i, o, b, k):
+        x, y = i.acquire(1), o.acquire(1)
+        k(x, b, y, w, ci, co, scale, 2, 1, 0, 0, oc)
+        i.release(1)
+        o.release(1)
+
+    w_put = Worker(put_body, [f_in.cons(), b_put, put], placement=Tile(0, 3))  # north of the get
+    w_get = Worker(get_body, [f_in.cons(), f_out.prod(), b_get, get], placement=Tile(0, 2))
+    CascadeFlow(w_put, w_get)
+
+    def seq(a, c, hi, ho):
+        hi.fill(a)
+        ho.drain(c, wait=True)
+
+    p = Program(npusim.iron.get_current_device(), Runtime(seq, [in_ty, out_ty, f_in.prod(), f_out.cons()]),
+                workers=[w_put, w_get]).resolve_program()
+    out = np.full(w * co, 0x77, np.uint8)
+    npusim.simulate(p, [_ycxc8(act), out])
+    s = (act[:, :chunk].astype(np.int64) @ wts[0][:, :chunk].T.astype(np.int64) +
+         act[:, chunk:].astype(np.int64) @ wts[1][:, chunk:].T.astype(np.int64))
+    r = np.clip((s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale, 0, 255).astype(np.uint8)
+    want = np.zeros((co // 8, w, 8), np.uint8)  # the other group keeps the output buffer's zeros
+    want[oc] = r[:, oc * 8:(oc + 1) * 8]
+    assert np.array_equal(out, want.ravel())

@@ -33,6 +33,10 @@ void add_mm_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 /// (KernelDriversConv.cpp).
 void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 
+/// bn_conv2dk1_i8.cc's / bn_conv2dk1_relu.cc's cascade halves of the split 1x1 convolution
+/// (-DBN1{3,4}_1_PARTIAL_PUT_I8_CAS_WIDTH_NEW / _GET_; KernelDriversCascadeConv.cpp).
+void add_cascade_bn_kernels(std::vector<Entry>& out, const BuildFacts& facts);
+
 /// conv2dk3.cc's vector 3x3, bn_conv2dk3.cc's stride-2 and bn_conv2dk3_dw.cc's depthwise 3x3 and
 /// conv2dk14.cc's 14x14 convolutions
 /// (KernelDriversConv3.cpp).

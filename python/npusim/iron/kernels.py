@@ -2,7 +2,7 @@
 at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm, vision.py, conv.py
 conv2dk1, conv2dk1_i8, conv2dk1_skip,
 conv2dk1_skip_init, conv2dk3, conv2dk14, bn_conv2dk1_relu, bn_conv2dk1_i8,
-bn_conv2dk1_skip, bn_conv2dk3, bn_conv2dk3_dw), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
+bn_conv2dk1_skip, bn_conv2dk3, bn_conv2dk3_dw, bn_conv2dk1_partial_put_i8, bn_conv2dk1_partial_get_relu_i8), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
 the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
 factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
@@ -264,6 +264,26 @@ def bn_conv2dk3_dw(input_width=32, input_channels=64, output_channels=64, stride
                                                            int(stride)))
 
 
+def bn_conv2dk1_partial_put_i8(input_width=7, input_channels=80, weight_count=4800, *, block_index=13, **_):
+    """IRON kernels.bn_conv2dk1_partial_put_i8 (conv.py): the cascade-put half of bottleneck/bn_conv2dk1_i8.cc
+    (-DBN<block_index>_1_PARTIAL_PUT_I8_CAS_WIDTH_NEW): the first input-channel chunk of pixels 0..6, one
+    v16acc64 per pixel put on the worker's cascade (join the pair with CascadeFlow)."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.bn_conv2dk1_partial_kernel("put", int(input_width), int(input_channels), 0,
+                                                                int(weight_count), int(block_index)))
+
+
+def bn_conv2dk1_partial_get_relu_i8(input_width=7, input_channels=80, output_channels=480, weight_count=4800, *,
+                                    block_index=13, **_):
+    """IRON kernels.bn_conv2dk1_partial_get_relu_i8 (conv.py): the cascade-get half of bottleneck/bn_conv2dk1_relu.cc
+    (-DBN<block_index>_1_PARTIAL_GET_I8_CAS_WIDTH_NEW): the next chunk plus the cascade's partial sums, to even,
+    clamped to uint8 (ReLU)."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.bn_conv2dk1_partial_kernel("get", int(input_width), int(input_channels),
+                                                                int(output_channels), int(weight_count),
+                                                                int(block_index)))
+
+
 class _VisionKernel(_NativeKernel):
     def __init__(self, kind, line_width, dtype=np.uint8):
         with _Located(where()):
@@ -304,7 +324,7 @@ def bitwise_and(line_width=1920, dtype=np.uint8, use_chess=False, **_):
 
 
 def __getattr__(name):
-    # An IRON kernel factory npusim's library lacks (bn_conv2dk3, ...): a clear error naming it,
+    # An IRON kernel factory npusim's library lacks (bn_fc_relu_ui16_pad, ...): a clear error naming it,
     # also for `from aie.iron.kernels import X`, never an AttributeError without the reason.
     if name.startswith("__"):
         raise AttributeError(name)

@@ -75,12 +75,34 @@ void bn_conv2dk3_catalog_call(std::int64_t offset) {
                           }}));
 }
 
+// A call of bn_conv2dk1_partial_put_i8 (7 pixels, 16 channels, 128 weights) or, with `get`, of
+// bn_conv2dk1_partial_get_relu_i8 (16 output channels) with `a` = (input_split, oc, scale,
+// output_split, weight_index, input_width) among its arguments; the checks run before the cascade is touched.
+void bn_partial_catalog_call(bool get, std::vector<std::int64_t> a) {
+    const auto put_k = harness::iron_kernels::bn_conv2dk1_partial_put_i8(7, 16, 128);
+    const auto get_k = harness::iron_kernels::bn_conv2dk1_partial_get_relu_i8(7, 16, 16, 128);
+    const iron::Buffer wts(iron::tensor<std::int8_t>({128}), "wts");
+    const iron::Buffer res(iron::tensor<std::uint8_t>({112}), "res");
+    simulate(passthrough({.buffers = {wts, res},
+                          .type = iron::tensor<std::int8_t>({112}),
+                          .body = [=](F in, F out) {
+                              auto e = in.acquire(1);
+                              out.acquire(1);
+                              if (get)
+                                  get_k(e, wts.view(), res.view(), a[5], 16, 16, a[2], a[0], a[3], a[4], 0, a[1]);
+                              else
+                                  put_k(e, wts.view(), a[5], 16, 16, a[0], 0, 0, a[1]);
+                              in.release(1);
+                              out.release(1);
+                          }}));
+}
+
 } // namespace
 
 void add_kernel_library(Catalog& c) {
     c.component("Harness: the built-in kernel library",
                 "IRON aie.iron.kernels factories (`harness/src/KernelLibrary.cpp`, `KernelLibraryLinalg.cpp`, "
-                "`KernelLibraryMatvec.cpp`, `KernelLibraryConv.cpp`, `KernelLibraryConv3.cpp`, "
+                "`KernelLibraryMatvec.cpp`, `KernelLibraryConv.cpp`, `KernelLibraryConv3.cpp`, `KernelLibraryConvCascade.cpp`, "
                 "`KernelLibraryVision.cpp`); the texts are upstream's "
                 "ValueErrors, the dtype written as npusim names it.");
     c.site("harness/src/KernelLibrary.cpp");
@@ -229,6 +251,48 @@ void add_kernel_library(Catalog& c) {
                  "bn_conv2dk3(): input_width=30 must be a multiple of 4 in 4..256 (npusim's build walks 4-pixel groups "
                  "of a row of at most 256)",
                  harness::iron_kernels::bn_conv2dk3(30));
+    c.site("harness/src/KernelLibraryConvCascade.cpp");
+    NPUSIM_ERROR(c, "kernels.bn_partial_block", kDesign,
+                 "bn_conv2dk1_partial_put_i8(): block_index must be 13 or 14 (the only per-block symbols defined in "
+                 "the .cc), got 12.",
+                 harness::iron_kernels::bn_conv2dk1_partial_put_i8(7, 80, 4800, 12));
+    NPUSIM_ERROR(c, "kernels.bn_partial_width", kDesign,
+                 "bn_conv2dk1_partial_get_relu_i8(): input_width=6 must be in 7..4096: the kernel computes pixels "
+                 "0..6 (pixel_limit = 7)",
+                 harness::iron_kernels::bn_conv2dk1_partial_get_relu_i8(6));
+    NPUSIM_ERROR(c, "kernels.bn_partial_channels", kDesign,
+                 "bn_conv2dk1_partial_put_i8(): input_channels=12 must be a multiple of 8 in 16..4096 (two chunks of "
+                 "8-channel groups at least)",
+                 harness::iron_kernels::bn_conv2dk1_partial_put_i8(7, 12));
+    NPUSIM_ERROR(c, "kernels.bn_partial_weights", kDesign,
+                 "bn_conv2dk1_partial_put_i8(): weight_count=0 must be positive", harness::iron_kernels::bn_conv2dk1_partial_put_i8(7, 80, 0));
+    NPUSIM_ERROR(c, "kernels.bn_partial_out_channels", kDesign,
+                 "bn_conv2dk1_partial_get_relu_i8(): output_channels=12 must be a positive multiple of 8 up to 4096",
+                 harness::iron_kernels::bn_conv2dk1_partial_get_relu_i8(7, 80, 12));
+    NPUSIM_ERROR(c, "kernels.bn_partial_call_shape", kKernel,
+                 "worker 'w': kernel 'bn13_1_conv2dk1_i8_ui8_partial_width_put_new' threw: bn13_1_conv2dk1_i8_ui8_partial_width_put_new: input_width=8, input_channels=16 must be the "
+                 "factory's 7, 16",
+                 bn_partial_catalog_call(false, {2, 0, 0, 1, 0, 8}));
+    NPUSIM_ERROR(c, "kernels.bn_partial_call_split", kKernel,
+                 "worker 'w': kernel 'bn13_1_conv2dk1_i8_ui8_partial_width_put_new' threw: bn13_1_conv2dk1_i8_ui8_partial_width_put_new: input_split=3 must be at least 1 and split the "
+                 "16 input channels into multiples of 8",
+                 bn_partial_catalog_call(false, {3, 0, 0, 1, 0, 7}));
+    NPUSIM_ERROR(c, "kernels.bn_partial_call_weights", kKernel,
+                 "worker 'w': kernel 'bn13_1_conv2dk1_i8_ui8_partial_width_put_new' threw: bn13_1_conv2dk1_i8_ui8_partial_width_put_new: oc=2 needs 192 weights (8 output channels x 8 "
+                 "input channels per group), the factory's weight_count is 128",
+                 bn_partial_catalog_call(false, {2, 2, 0, 1, 0, 7}));
+    NPUSIM_ERROR(c, "kernels.bn_partial_call_scale", kKernel,
+                 "worker 'w': kernel 'bn13_1_conv2dk1_i8_ui8_partial_width_get_new' threw: bn13_1_conv2dk1_i8_ui8_partial_width_get_new: scale=0 must be in 1..31 (the source rounds with "
+                 "1 << (scale - 1))",
+                 bn_partial_catalog_call(true, {2, 0, 0, 1, 0, 7}));
+    NPUSIM_ERROR(c, "kernels.bn_partial_call_out_split", kKernel,
+                 "worker 'w': kernel 'bn13_1_conv2dk1_i8_ui8_partial_width_get_new' threw: bn13_1_conv2dk1_i8_ui8_partial_width_get_new: output_split=3 must be in 1..2 (output_channels "
+                 "/ 8)",
+                 bn_partial_catalog_call(true, {2, 0, 4, 3, 0, 7}));
+    NPUSIM_ERROR(c, "kernels.bn_partial_call_group", kKernel,
+                 "worker 'w': kernel 'bn13_1_conv2dk1_i8_ui8_partial_width_get_new' threw: bn13_1_conv2dk1_i8_ui8_partial_width_get_new: output channel group 2 (oc + output_channels / "
+                 "(8 * output_split) * weight_index) is outside the output's 2",
+                 bn_partial_catalog_call(true, {2, 0, 4, 2, 2, 7}));
     c.site("harness/src/KernelLibraryVision.cpp");
     NPUSIM_ERROR(c, "kernels.vision_dtype", kDesign, "bitwiseOR: unsupported dtype f32. Use np.uint8, np.int16, or np.int32.",
                  harness::iron_kernels::bitwise_or(64, DType::f32));

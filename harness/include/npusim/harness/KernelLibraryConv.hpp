@@ -2,8 +2,9 @@
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
 // or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8, bn_conv2dk1_skip, bn_conv2dk3 and
-// bn_conv2dk3_dw) are not in npusim's library yet;
+// (the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8, bn_conv2dk1_skip, bn_conv2dk3,
+// bn_conv2dk3_dw and the cascade halves bn_conv2dk1_partial_put_i8 / _get_relu_i8) are not in npusim's
+// library yet;
 // Python's aie.iron.kernels names them as missing.
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
@@ -105,5 +106,27 @@ iron::Kernel bn_conv2dk3_dw(std::int64_t input_width = 32, std::int64_t input_ch
 /// checks its width and channels are the factory's and its channel_offset 0.
 iron::Kernel bn_conv2dk3(std::int64_t input_width = 32, std::int64_t input_channels = 64,
                          std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
+
+/// conv.py bn_conv2dk1_partial_put_i8(input_width=7, input_channels=80, weight_count=4800, *,
+/// block_index=13) (:454-496, -DBN<b>_1_PARTIAL_PUT_I8_CAS_WIDTH_NEW): bn<b>_1_conv2dk1_i8_ui8_partial_width_put_new
+/// of bottleneck/bn_conv2dk1_i8.cc (in: i8[w*ci], wts: i8[weight_count], then width, ci, co,
+/// input_split, weight_index, x_start, oc: i32); kernels::conv2dk1_partial_put_i8, whose words reach
+/// the worker's cascade output (a CascadeFlow to the get half's worker), [est]
+/// kernels::conv2dk1_partial_cycles. block_index other than 13 / 14: conv.py's ValueError
+/// (:445-451). Each call checks its width and channels are the factory's and its weight group
+/// lies in the weights.
+iron::Kernel bn_conv2dk1_partial_put_i8(std::int64_t input_width = 7, std::int64_t input_channels = 80,
+                                        std::int64_t weight_count = 4800, std::int64_t block_index = 13,
+                                        KernelSet ks = KernelSet::reference);
+
+/// conv.py bn_conv2dk1_partial_get_relu_i8(input_width=7, input_channels=80, output_channels=480,
+/// weight_count=4800, *, block_index=13) (:499-539, -DBN<b>_1_PARTIAL_GET_I8_CAS_WIDTH_NEW):
+/// bn<b>_1_conv2dk1_i8_ui8_partial_width_get_new of bottleneck/bn_conv2dk1_relu.cc (in: i8[w*ci],
+/// wts: i8[weight_count], out: u8[w*co], then width, ci, co, scale, input_split, output_split,
+/// weight_index, x_start, oc: i32); kernels::conv2dk1_partial_get_relu_i8 reading the worker's
+/// cascade input. Each call checks as the put half's, and its scale and output group.
+iron::Kernel bn_conv2dk1_partial_get_relu_i8(std::int64_t input_width = 7, std::int64_t input_channels = 80,
+                                             std::int64_t output_channels = 480, std::int64_t weight_count = 4800,
+                                             std::int64_t block_index = 13, KernelSet ks = KernelSet::reference);
 
 } // namespace npusim::harness::iron_kernels

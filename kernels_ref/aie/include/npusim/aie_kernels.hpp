@@ -257,6 +257,19 @@ void conv2dk14_i8(const std::uint8_t* input, const std::int8_t* weights, std::in
                   std::int32_t input_channels, std::int32_t output_channels, std::int32_t kernel_width,
                   std::int32_t scale);
 
+// ---- bottleneck 1x1 cascade halves (IRON bn_conv2dk1_partial_put_i8 / _get_relu_i8) ------------------
+// The input-channel split 1x1 convolution of pixels 0..6 (npusim::kernels::conv2dk1_partial_put_i8 /
+// conv2dk1_partial_get_relu_i8): put sums the first ci / input_split channels and puts one v16acc64
+// per pixel (lanes 0-7: output channels of group oc) with put_mcd; get sums the next chunk, adds the
+// v16acc64 it gets, rounds half to even at `scale`, clamps to uint8 (ReLU).
+void conv2dk1_partial_put_i8(const std::int8_t* input, const std::int8_t* weights, std::int32_t width,
+                             std::int32_t input_channels, std::int32_t output_channels, std::int32_t input_split,
+                             std::int32_t weight_index, std::int32_t x_start, std::int32_t oc);
+void conv2dk1_partial_get_relu_i8(const std::int8_t* input, const std::int8_t* weights, std::uint8_t* output,
+                                  std::int32_t width, std::int32_t input_channels, std::int32_t output_channels,
+                                  std::int32_t scale, std::int32_t input_split, std::int32_t output_split,
+                                  std::int32_t weight_index, std::int32_t x_start, std::int32_t oc);
+
 // ---- cascade_mm (basic/matrix_multiplication/cascade) ----------------------------------------------
 // Scalar m x k by k x n (row-major) partial products, one 512-bit cascade word per element of C
 // (lane 0: the partial sum as int32), through put_mcd / get_scd_v16int32: put_only puts its own
