@@ -7,10 +7,10 @@
 # core's C tiles to the shim. Every worker, link and shim end is pinned, as IRON's cascade design
 # pins them. The cascade kernels are the compiled objects of cascade_mm.cc (scalar, row-major
 # blocks), named by their symbols.
-# The runtime sequence walks the M/m row blocks in task groups of 4 row blocks (IRON writes 5, which
-# would push a fifth task into a shim channel's 4-deep task queue before the cores drain any: the C++
-# twin makes the same departure); per group and column one C drain (wait), and per row block one A
-# and one B fill.
+# The runtime sequence walks the M/m row blocks in task groups of 5 row blocks, as IRON's: per group
+# and column one C drain (wait), and per row block one A and one B fill. Five fills on one shim
+# channel fit: the one it runs and four in its task queue (docs/resolve.md, "Runtime sequence and
+# shim queues").
 # Golden: (A @ B in int64).astype(int32), exact. The C++ twin: npusim run matmul_cascade.
 import argparse
 
@@ -25,7 +25,7 @@ from aie.utils.verify import assert_pass
 
 ROWS = 4
 COLS = 4
-ROW_BLOCKS_PER_GROUP = 4
+ROW_BLOCKS_PER_GROUP = 5
 
 
 @iron.jit

@@ -13,8 +13,6 @@
 // layouts a_dims, b_dims and the C dims are the identity (row-major) and are left out here.
 // The runtime sequence (L324-349) walks the M/m row blocks in task groups of up to tb_max_n_rows
 // row blocks: per group and column one C drain (wait) and, per row block, one A and one B fill.
-// Departure: groups of 4 row blocks instead of IRON's 5, which overflow a shim channel's 4-deep
-// task queue (see the sequence below).
 // The worker on row r gets the k-tiles r, r + 4, ... of every A row block (A_taps with
 // tile_group_steps (1, 4)) and the matching B rows (the r-th k x n piece of each 4k x n object).
 // Parameters as cascade.py's defaults: M = K = N = 512, m = k = n = 32, i16 -> i32, 4 columns.
@@ -194,12 +192,12 @@ DesignSpec make_matmul_cascade() {
         }
         const auto A_ty = matmul::flat(DType::i16, M * K), B_ty = matmul::flat(DType::i16, K * N),
                    C_ty = matmul::flat(out, M * N);
-        // cascade.py L282 has tb_max_n_rows = 5: five A (and B) fills per shim channel in one task
+        // cascade.py L282: tb_max_n_rows = 5, five A (and B) fills per shim channel in one task
         // group, column after column. A fill cannot complete before the cores consume it, and they
-        // need the other columns' fills, which come later: the fifth push finds the 4-deep task queue
-        // full (the simulator refuses it, as aie-rt's Task_Queue_Overflow; with --queue-wait the
-        // sequence deadlocks there). 4 rows per group keep every channel's queue within its depth.
-        const std::int64_t tb_max_rows = dev.task_queue_depth;
+        // need the other columns' fills, which come later: the fifth push finds the channel running
+        // the first and four in its queue, which is full but does not overflow (docs/resolve.md,
+        // "Runtime sequence and shim queues").
+        const std::int64_t tb_max_rows = 5;
         Runtime rt(
             [=](RuntimeData A, RuntimeData B, RuntimeData C, std::vector<ObjectFifoHandle> ha,
                 std::vector<ObjectFifoHandle> hb, std::vector<ObjectFifoHandle> hc) {

@@ -115,6 +115,41 @@ Task shim_dma_single_bd_task(const std::string& shim_symbol, const RuntimeData& 
     return Task(static_cast<int>(rec->transfers.size()) - 1);
 }
 
+Task shim_dma_bd_chain(const std::string& shim_symbol, const std::vector<ShimChainBd>& bds, ShimChainOptions opts) {
+    auto* rec = detail::SequenceRecorder::current();
+    if (!rec) throw DesignError(fmt::format("shim_dma_bd_chain('{}') called outside the runtime sequence", shim_symbol));
+    if (bds.empty()) throw DesignError(fmt::format("shim_dma_bd_chain('{}'): a task needs at least one BD", shim_symbol));
+    // DMAConfigureTaskOp's repeat_count becomes the queue push's 8-bit repeat field.
+    if (opts.repeat_count < 0 || opts.repeat_count > 255)
+        throw DesignError(fmt::format("shim_dma_bd_chain('{}'): repeat_count {} is outside 0..255 (the task queue's "
+                                      "repeat field)",
+                                      shim_symbol, opts.repeat_count));
+    std::vector<std::pair<int, TensorAccessPattern>> links;
+    for (std::size_t i = 0; i < bds.size(); ++i) {
+        const auto& b = bds[i];
+        if (b.mem.index < 0 || b.mem.index >= static_cast<int>(rec->tensors.size()))
+            throw DesignError(fmt::format("shim_dma_bd_chain('{}'): BD {} moves no runtime argument", shim_symbol, i));
+        const auto tap = b.tap.value_or(b.mem.default_tap());
+        const auto& tt = rec->tensors[static_cast<std::size_t>(b.mem.index)];
+        if (tap.min_index() < 0 || tap.max_index() >= tt.elements())
+            throw DesignError(fmt::format("shim_dma_bd_chain('{}'): BD {} with runtime argument {} ({}): access "
+                                          "pattern {} reaches elements {}..{}, outside the tensor's {} elements",
+                                          shim_symbol, i, b.mem.index, tt.str(), tap.str(), tap.min_index(),
+                                          tap.max_index(), tt.elements()));
+        links.emplace_back(b.mem.index, tap);
+    }
+    detail::RecordedTransfer t;
+    t.symbol = shim_symbol;
+    t.tensor = links.front().first;
+    t.tap = links.front().second;
+    t.chain_rest.assign(links.begin() + 1, links.end());
+    t.chain_passes = opts.repeat_count + 1;
+    t.wait = opts.issue_token;
+    t.managed = false;
+    rec->transfers.push_back(std::move(t));
+    return Task(static_cast<int>(rec->transfers.size()) - 1);
+}
+
 void dma_start_task(const Task& task) {
     auto* rec = detail::SequenceRecorder::current();
     if (!rec || task.transfer() < 0) throw DesignError("dma_start_task called outside the runtime sequence");

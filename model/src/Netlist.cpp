@@ -30,9 +30,15 @@ std::uint32_t packet_header(int packet_id, int packet_type, TileCoord source) {
 }
 
 std::uint64_t ShimTask::bytes() const {
-    std::uint64_t words = 1;
-    for (const auto& d : dims) words *= d.size;
-    return words * 4;
+    auto inner = [](const std::vector<Dim>& d, std::size_t from) {
+        std::uint64_t words = 1;
+        for (std::size_t i = from; i < d.size(); ++i) words *= d[i].size;
+        return words;
+    };
+    if (chain_passes == 0) return inner(dims, 0) * 4;
+    std::uint64_t words = inner(dims, 1);
+    for (const auto& b : chain) words += inner(b.dims, 1);
+    return words * chain_passes * 4;
 }
 
 const char* fifo_end_holding_name(FifoEndHolding h) {

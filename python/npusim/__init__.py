@@ -8,7 +8,7 @@
 its `aie.*` imports are served by npusim for that process only (docs/python.md).
 """
 import json as _json
-import sys
+import sys as _sys
 
 import numpy as _np
 
@@ -129,8 +129,8 @@ def simulate(program, inputs, *, iters=1, trace=None, vcd=None, html=None, json=
         native = [h.view(_np.uint8) if h.dtype.kind == "V" else h for h in host]
         # A kernel that crashes ends the process with the crash report (tools/CrashReporter.cpp),
         # which cannot flush Python's buffers: what the design printed so far goes out first.
-        sys.stdout.flush()
-        sys.stderr.flush()
+        _sys.stdout.flush()
+        _sys.stderr.flush()
         d = _npusim.simulate(prog._native, native, max_cycles=int(max_cycles if max_cycles is not None
                                                                   else options["max_cycles"]),
                              iters=int(iters), trace=trace if trace is not None else options["trace"],
@@ -146,6 +146,10 @@ def simulate(program, inputs, *, iters=1, trace=None, vcd=None, html=None, json=
             _np.copyto(a, out.reshape(a.shape))
         outputs.append(out.reshape(a.shape))
     run = SimRun(d, outputs, prog)
+    # What the run warns about (tasks still in flight at the sequence's end, ...) goes to stderr, as
+    # `npusim run` prints it.
+    for w in run.warnings:
+        print(f"npusim: warning: {w}", file=_sys.stderr)
     path = json if json is not None else options["json"]
     if path:
         with open(path, "w") as f:

@@ -132,6 +132,17 @@ void bind_low_level(py::module_& m) {
         },
         py::arg("symbol"), py::arg("mem"), py::arg("tap") = py::none(), py::arg("issue_token") = false,
         py::arg("packet") = py::none());
+    // aiex.dma_configure_task's BD blocks joined by next_bd: [(mem, tap or None), ...] in chain order.
+    m.def(
+        "shim_dma_bd_chain",
+        [](const std::string& symbol,
+           const std::vector<std::pair<iron::RuntimeData, std::optional<iron::TensorAccessPattern>>>& bds,
+           bool issue_token, int repeat_count) {
+            std::vector<iron::ShimChainBd> chain;
+            for (const auto& [mem, tap] : bds) chain.push_back({mem, tap});
+            return iron::shim_dma_bd_chain(symbol, chain, {.issue_token = issue_token, .repeat_count = repeat_count});
+        },
+        py::arg("symbol"), py::arg("bds"), py::arg("issue_token") = false, py::arg("repeat_count") = 0);
     m.def("dma_start_task", &iron::dma_start_task);
     m.def("dma_await_task", &iron::dma_await_task);
     m.def("dma_free_task", &iron::dma_free_task);

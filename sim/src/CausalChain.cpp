@@ -163,10 +163,11 @@ std::string CausalChain::runtime_step(const ProcessView& p) const {
         if (s >= 0) {
             const auto& sv = run_.procs[static_cast<std::size_t>(s)];
             std::vector<std::string> t;
-            if (sv.task >= 0)
-                t.push_back(fmt::format("task {} (running)", net.tasks[static_cast<std::size_t>(sv.task)].id));
             for (int q : sv.queued) t.push_back(fmt::format("task {}", net.tasks[static_cast<std::size_t>(q)].id));
             pending = join(t, ", ");
+            // The queue holds the tasks behind the one the channel runs.
+            if (sv.task >= 0)
+                pending += fmt::format(" behind task {}, running", net.tasks[static_cast<std::size_t>(sv.task)].id);
         }
         return fmt::format("the runtime sequence ({}) waits for a free slot in the {}-deep task queue of {}, "
                            "which holds {}",

@@ -50,8 +50,10 @@ int find_systemc(dl_phdr_info* info, std::size_t, void* out) {
 }
 
 struct Block {
-    void* base;
+    void* base; ///< what libsystemc got: its stack, guard page included
     std::size_t len;
+    void* map_base = nullptr; ///< the whole mapping: kGuardBytes of guard, then the stack
+    std::size_t map_len = 0;
     std::uintptr_t none_begin = 0, none_end = 0; ///< the range protected PROT_NONE (the guard page)
 };
 
@@ -62,13 +64,15 @@ public:
         return *c;
     }
     bool enabled() const { return enabled_; }
+    /// libsystemc's stack calls come here (to widen the guard) even when caching is turned off.
+    bool interposing() const { return interposing_; }
     bool from_systemc(const void* ret) const {
         const auto a = reinterpret_cast<std::uintptr_t>(ret);
         return a >= code_.begin && a < code_.end;
     }
     void* map(std::size_t len) {
         std::lock_guard lk(m_);
-        for (std::size_t i = 0; i < free_.size(); ++i)
+        for (std::size_t i = 0; enabled_ && i < free_.size(); ++i)
             if (free_[i].len == len) {
                 live_.push_back(free_[i]);
                 free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(i));
@@ -77,11 +81,18 @@ public:
                 stats_.cached_bytes = cached_;
                 return live_.back().base;
             }
-        void* p = sys_mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p != MAP_FAILED) {
-            live_.push_back({p, len});
-            ++stats_.maps;
+        // The guard and the stack in one inaccessible mapping (not charged as memory), the stack
+        // part then made read/write.
+        const std::size_t guard = CoroutineStackCache::kGuardBytes;
+        void* whole = sys_mmap(nullptr, guard + len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (whole == MAP_FAILED) return whole;
+        void* p = static_cast<char*>(whole) + guard;
+        if (sys_mprotect(p, len, PROT_READ | PROT_WRITE) != 0) {
+            sys_munmap(whole, guard + len);
+            return MAP_FAILED;
         }
+        live_.push_back({p, len, whole, guard + len});
+        ++stats_.maps;
         return p;
     }
     /// True if the block was one of ours (kept or unmapped here).
@@ -92,13 +103,13 @@ public:
         if (it == live_.end()) return false;
         const Block b = *it;
         live_.erase(it);
-        if (cached_ + len <= CoroutineStackCache::kMaxCachedBytes) {
+        if (enabled_ && cached_ + len <= CoroutineStackCache::kMaxCachedBytes) {
             free_.push_back(b);
             cached_ += len;
             ++stats_.keeps;
             result = 0;
         } else {
-            result = sys_munmap(addr, len);
+            result = sys_munmap(b.map_base, b.map_len);
             ++stats_.unmaps;
         }
         stats_.cached_bytes = cached_;
@@ -142,9 +153,11 @@ private:
         const char* off = std::getenv("NPUSIM_NO_STACK_CACHE");
         enabled_ = !(off && *off && std::strcmp(off, "0") != 0);
         dl_iterate_phdr(&find_systemc, &code_);
-        if (code_.begin == code_.end) enabled_ = false; // SystemC linked statically: nothing to cache
+        interposing_ = code_.begin != code_.end;
+        if (!interposing_) enabled_ = false; // SystemC linked statically: nothing to cache
     }
     bool enabled_ = false;
+    bool interposing_ = false;
     CodeRange code_;
     std::mutex m_;
     std::vector<Block> live_, free_;
@@ -177,7 +190,7 @@ void* mmap(void* addr, std::size_t len, int prot, int flags, int fd, off_t off) 
     const void* ret = __builtin_return_address(0);
     if (npusim::sim::is_stack_map(addr, prot, flags, fd, off)) {
         auto& c = Cache::get();
-        if (c.enabled() && c.from_systemc(ret)) return c.map(len);
+        if (c.interposing() && c.from_systemc(ret)) return c.map(len);
     }
     return npusim::sim::sys_mmap(addr, len, prot, flags, fd, off);
 }
@@ -186,7 +199,7 @@ int munmap(void* addr, std::size_t len) noexcept {
     const void* ret = __builtin_return_address(0);
     auto& c = Cache::get();
     int result = 0;
-    if (c.enabled() && c.from_systemc(ret) && c.unmap(addr, len, result)) return result;
+    if (c.interposing() && c.from_systemc(ret) && c.unmap(addr, len, result)) return result;
     return npusim::sim::sys_munmap(addr, len);
 }
 int mprotect(void* addr, std::size_t len, int prot) noexcept {
@@ -194,7 +207,7 @@ int mprotect(void* addr, std::size_t len, int prot) noexcept {
     const void* ret = __builtin_return_address(0);
     auto& c = Cache::get();
     int result = 0;
-    if (c.enabled() && c.from_systemc(ret) && c.protect(addr, len, prot, result)) return result;
+    if (c.interposing() && c.from_systemc(ret) && c.protect(addr, len, prot, result)) return result;
     return npusim::sim::sys_mprotect(addr, len, prot);
 }
 }

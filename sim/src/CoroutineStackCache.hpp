@@ -17,9 +17,14 @@
 //   protection (the guard page stays PROT_NONE while the block is cached; making it read/write
 //   again just before the unmap is skipped too);
 // - every other call, from anywhere, goes to the kernel unchanged (a raw system call).
+// Each stack it maps has kGuardBytes of inaccessible address space (PROT_NONE) below it, on top of
+// SystemC's own guard page: a frame larger than what is left of the stack (a kernel's large local
+// array) moves the stack pointer past the stack's end, and its first write must fault there rather
+// than land silently in whatever is mapped below (another stack, a tile memory); the crash report
+// then says the stack overflowed (tools/CrashReporter.cpp). The guard costs address space only.
 // Not built with AddressSanitizer (its own mmap interceptors must see SystemC's stacks, and a reused
 // stack would carry the last coroutine's poisoned frames). NPUSIM_NO_STACK_CACHE=1 in the
-// environment turns it off (every call goes to the kernel).
+// environment turns the reuse off (every stack is mapped and unmapped, still with its guard).
 #include <cstddef>
 #include <cstdint>
 
@@ -40,6 +45,8 @@ public:
     /// Whether the cache is compiled in and not turned off.
     static bool active();
     static constexpr std::size_t kMaxCachedBytes = std::size_t{512} << 20;
+    /// Inaccessible bytes below each coroutine stack (and each kernel-pool thread's stack).
+    static constexpr std::size_t kGuardBytes = std::size_t{64} << 20;
 };
 
 } // namespace npusim::sim

@@ -45,8 +45,26 @@ std::string DeadlockAnalyzer::flat_report() const {
             std::string peer = "its stream peer";
             if (li >= 0) {
                 const auto& l = run_.links[static_cast<std::size_t>(li)];
-                if (l.sender != static_cast<int>(&p - run_.procs.data()) && l.sender >= 0)
+                const int self = static_cast<int>(&p - run_.procs.data());
+                if (l.sender != self && l.sender >= 0) {
                     peer += " " + run_.procs[static_cast<std::size_t>(l.sender)].progress.process;
+                } else if (l.sender == self) {
+                    // A sender waits for the destinations of its route that are not ready to take
+                    // data (all of them when none is marked): each by its tile and port, with the
+                    // BD (fifo, element) it is at.
+                    std::vector<std::string> who;
+                    for (int pass = 0; pass < 2 && who.empty(); ++pass)
+                        for (std::size_t k = 0; k < l.receivers.size(); ++k) {
+                            if (pass == 0 && l.posted[k]) continue;
+                            const auto& r = run_.procs[static_cast<std::size_t>(l.receivers[k])];
+                            who.push_back(r.progress.current.empty()
+                                              ? r.progress.process
+                                              : fmt::format("{}, at {},", r.progress.process, r.progress.current));
+                        }
+                    std::string names;
+                    for (std::size_t k = 0; k < who.size(); ++k) names += (k ? " and " : "") + who[k];
+                    if (!names.empty()) peer += fmt::format(" {} to take data", names);
+                }
             }
             out += fmt::format(": {}\n      waits for {}", ps.describe(), peer);
             break;

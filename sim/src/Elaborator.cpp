@@ -367,7 +367,7 @@ void Elaborator::runtime_controller() {
     parts_.controller = std::make_unique<RuntimeController>(
         ControllerServices{in_.services, net_, in_.memory, in_.locks, in_.board,
                            [&parts](const model::StreamEndpoint& e) { return parts.shim_channel(e); }, opts_.queue_wait,
-                           opts_.invocations, opts_.scratchpad, in_.invocation_done});
+                           opts_.invocations, opts_.scratchpad, in_.invocation_done, opts_.drain_cycles});
     parts_.processes.push_back(parts_.controller.get());
 }
 

@@ -1,5 +1,7 @@
 #include "KernelPool.hpp"
 
+#include "CoroutineStackCache.hpp"
+
 #include "npusim/model/NativeActivity.hpp"
 
 #include <algorithm>
@@ -32,6 +34,9 @@ void KernelPool::start() {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, stack_bytes_);
+    // As the cores' stacks: a large inaccessible region below the stack, so that a kernel frame
+    // larger than the stack faults there instead of writing into other memory.
+    pthread_attr_setguardsize(&attr, CoroutineStackCache::kGuardBytes);
     for (unsigned i = 0; i < wanted_; ++i) {
         pthread_t t;
         if (pthread_create(&t, &attr, &KernelPool::thread_main, this) != 0) break;

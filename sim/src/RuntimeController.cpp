@@ -13,7 +13,8 @@ RuntimeController::RuntimeController(const ControllerServices& services)
     : SimProcess(services.run, "runtime sequence"), net_(services.net), memory_(services.memory),
       locks_(services.locks), board_(services.board), shim_channel_(services.shim_channel),
       queue_wait_(services.queue_wait), invocations_(std::max<std::uint32_t>(1, services.invocations)),
-      invocation_done_(services.invocation_done), scratchpad_(services.scratchpad) {
+      invocation_done_(services.invocation_done), scratchpad_(services.scratchpad),
+      drain_cycles_(services.drain_cycles) {
     open_track(TrackInfo::Kind::Runtime, {0, 0});
     for (const auto& op : net_.sequence) {
         using K = model::RuntimeOp::Kind;
@@ -74,6 +75,7 @@ void RuntimeController::body() {
             svc_.tracks.sink()->span(track_, fmt::format("invocation {}", inv), begin, now_cycles());
         if (invocation_done_) invocation_done_(inv, begin, now_cycles());
     }
+    drain_in_flight();
     ps_.status = ProcessState::Status::Done;
     svc_.run.finish();
 }
@@ -179,10 +181,20 @@ std::uint64_t RuntimeController::task_offset_shift(const model::ShimTask& task) 
 
 // The command processor writes the task's BD registers and pushes it onto the channel's queue:
 // shim_task_dispatch_cycles per task, the measured gap between pipelined START_TASKs. The queue
-// holds the task until it retires; a push onto a full queue is dropped by the hardware (sticky
+// holds up to task_queue_depth tasks waiting behind the one the channel runs (a task leaves it
+// when the channel starts it: aie-rt counts Task_Queue_Size plus the running BD as pending,
+// _XAieMl_DmaGetPendingBdCount); a push onto a full queue is dropped by the hardware (sticky
 // Task_Queue_Overflow, "Attempt to write to full task queue", aie_registers_aie2.json) and the
-// design hangs, so it is an error at that push - unless --queue-wait models the toolchain's wait
-// for a free slot (mlir-aie PR 3734: a maskpoll on Task_Queue_Size before the push).
+// design hangs, so it is an error at that push. IRON's lowering at mlir-aie 3ca0193 emits no wait
+// before a push (AIEDMATasksToNPU.cpp L86: dma_start_task becomes npu.push_queue alone), so
+// --queue-wait models a toolchain that polls for room first (mlir-aie PR 3734: a maskpoll on
+// Task_Queue_Size before the push, as aie-rt's _XAieMl_DmaWaitForBdTaskQueue does).
+std::string RuntimeController::describe_task(int task) const {
+    if (task < 0) return "none";
+    const auto& t = net_.tasks.at(static_cast<std::size_t>(task));
+    return fmt::format("task {} ({})", t.id, t.prov.describe());
+}
+
 void RuntimeController::start_task(std::size_t i, const model::RuntimeOp& op) {
     const auto& task = net_.tasks.at(static_cast<std::size_t>(op.task));
     const auto shim = model::task_completer(task);
@@ -221,11 +233,12 @@ void RuntimeController::start_task(std::size_t i, const model::RuntimeOp& op) {
         if (!queue_wait_)
             fail(SimulationError(
                 SimulationError::Kind::Limit,
-                fmt::format("runtime sequence op {} at cycle {}: the task queue of shim {} is full ({} tasks pending) "
-                            "when starting task {} ({}); the hardware would drop it (Task_Queue_Overflow) and the "
-                            "design would hang. Await earlier tasks (wait=true + TaskGroup.finish) before issuing "
-                            "more, or run with --queue-wait to model a toolchain that waits for a free slot",
-                            i, now_cycles(), model::to_string(shim), ch->pending(), task.id, task.prov.describe())));
+                fmt::format("runtime sequence op {} at cycle {}: the task queue of shim {} is full ({} tasks queued "
+                            "behind the one in progress, {}) when starting task {} ({}); the hardware would drop it (Task_Queue_Overflow) "
+                            "and the design would hang. Await earlier tasks (wait=true + TaskGroup.finish) before "
+                            "issuing more, or run with --queue-wait to model a toolchain that waits for a free slot",
+                            i, now_cycles(), model::to_string(shim), ch->queued(), describe_task(ch->current_task()), task.id,
+                            task.prov.describe())));
         ps_.status = ProcessState::Status::WaitTask;
         ps_.since = now_cycles();
         ps_.detail = fmt::format("waits for a free slot in the task queue of shim {} to start task {} ({})",
@@ -275,6 +288,69 @@ void RuntimeController::await_task(const model::RuntimeOp& op) {
     ps_.status = ProcessState::Status::Running;
     if (track_ >= 0)
         svc_.tracks.sink()->span(track_, fmt::format("await {}", task.prov.describe()), begin, now_cycles());
+}
+
+// The sequence's end is the command processor's: the host's run.wait() returns there, while the
+// DMA tasks it pushed and did not await keep running (nothing stops a channel at the end of the
+// instruction stream: aie-rt stops one only by a reset or by disabling it, DMA_<dir>_<ch>_Ctrl).
+// The host then syncs and reads its buffers, so what those tasks write before that is what it
+// reads. npusim lets them run on, for drain_cycles at most, before the outputs are taken, and
+// reports them. It looks at the array at growing intervals (64 cycles, doubling up to 16,384):
+// when nothing but this wait is scheduled, no process can move them any more and the run ends.
+void RuntimeController::drain_in_flight() {
+    in_flight_ = board_.pending_tasks();
+    if (in_flight_.empty()) return;
+    clk_.sync();
+    sequence_end_ = now_cycles();
+    ps_.status = ProcessState::Status::WaitTask;
+    ps_.since = sequence_end_;
+    ps_.detail = fmt::format("the sequence has ended; lets {} shim task(s) still in flight run on before the host "
+                             "reads the outputs",
+                             in_flight_.size());
+    const auto deadline = sequence_end_ + drain_cycles_;
+    auto left = [&] {
+        return std::any_of(in_flight_.begin(), in_flight_.end(), [&](int t) { return !board_.done(t); });
+    };
+    bool stuck = false;
+    std::uint64_t step = 64;
+    while (left() && now_cycles() < deadline) {
+        clk_.wait(std::min(step, deadline - now_cycles()), board_.event());
+        if (left() && !sc_core::sc_pending_activity()) {
+            stuck = true;
+            break;
+        }
+        step = std::min<std::uint64_t>(step * 2, 16384);
+    }
+    clk_.set_local_cycles(now_cycles());
+    if (track_ >= 0) svc_.tracks.sink()->span(track_, "in-flight tasks", sequence_end_, now_cycles());
+    svc_.run.warn(drain_report(stuck));
+}
+
+std::string RuntimeController::drain_report(bool stuck) const {
+    if (in_flight_.empty()) return {};
+    std::vector<std::string> done, left;
+    for (int t : in_flight_) {
+        const auto& task = net_.tasks.at(static_cast<std::size_t>(t));
+        auto name = fmt::format("{} on shim {}", describe_task(t), model::to_string(model::task_completer(task)));
+        (board_.done(t) ? done : left).push_back(std::move(name));
+    }
+    auto list = [](const std::vector<std::string>& v) {
+        std::string s;
+        for (std::size_t i = 0; i < v.size() && i < 4; ++i) s += (i ? ", " : "") + v[i];
+        if (v.size() > 4) s += fmt::format(" and {} more", v.size() - 4);
+        return s;
+    };
+    auto text = fmt::format("{} shim task(s) were still in flight when the runtime sequence ended at cycle {} (not "
+                            "awaited; on hardware they run on after the host's run.wait() returns)",
+                            in_flight_.size(), sequence_end_);
+    if (!done.empty())
+        text += fmt::format("; completed by cycle {}, before the host reads the outputs: {}", now_cycles(), list(done));
+    if (!left.empty())
+        text += fmt::format("; never completed ({}), so the host reads the outputs without them: {}",
+                            stuck ? "nothing left in the array could move them"
+                                  : fmt::format("still running {} cycles after the sequence's end", drain_cycles_),
+                            list(left));
+    return text;
 }
 
 } // namespace npusim::sim

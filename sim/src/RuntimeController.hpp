@@ -27,6 +27,7 @@ struct ControllerServices {
     std::vector<std::uint32_t> scratchpad; ///< SimOptions::scratchpad
     /// Called when invocation `index` has run to its end (begin and end cycle).
     std::function<void(std::uint32_t index, std::uint64_t begin, std::uint64_t end)> invocation_done;
+    std::uint64_t drain_cycles = 1'000'000; ///< SimOptions::drain_cycles
 };
 
 class RuntimeController final : public SimProcess {
@@ -42,8 +43,15 @@ public:
     ProcessView view() const override;
 
 private:
+    /// After the last invocation's sequence: wait (drain_cycles at most) for the shim tasks still
+    /// in flight, as the host reads the outputs only after they ran on, and warn about them.
+    void drain_in_flight();
+    /// That warning; `stuck`: the drain ended because nothing could move them any more.
+    std::string drain_report(bool stuck) const;
     void body() override;
     void run_sequence();
+    /// "task 3 ('out' drain)", or "none" for -1.
+    std::string describe_task(int task) const;
     void start_task(std::size_t index, const model::RuntimeOp& op);
     void await_task(const model::RuntimeOp& op);
     void update_from_scratchpad(const model::RuntimeOp& op);
@@ -75,6 +83,9 @@ private:
     /// The firmware's state table: the scratchpad as create_scratchpad found it (empty: not created).
     std::vector<std::uint32_t> state_table_;
     bool scratchpad_created_ = false;
+    std::uint64_t drain_cycles_;
+    std::uint64_t sequence_end_ = 0; ///< when the last invocation's sequence ended
+    std::vector<int> in_flight_; ///< the tasks not completed then
 };
 
 } // namespace npusim::sim

@@ -70,7 +70,8 @@ void ShimDmaChannel::activate() {
             }
             q_ = queue_.front();
             queue_.pop_front();
-            current_ = q_.task; // still holds its slot (pending()) until it retires below
+            current_ = q_.task; // out of the queue: its slot is free for the next push
+            step_ = 0;
             ps_.status = ProcessState::Status::Running;
             const auto& task = tasks_.at(static_cast<std::size_t>(q_.task));
             ps_.detail = fmt::format("task {} ({})", task.id, task.prov.describe());
@@ -108,10 +109,13 @@ void ShimDmaChannel::activate() {
                 clk_.advance(t.shim_mm2s_task_overhead_cycles, PathCost::ShimMm2sOverhead);
             else
                 clk_.advance(t.shim_s2mm_task_overhead_cycles, PathCost::ShimS2mmOverhead);
-            pat_.emplace(static_cast<std::int64_t>(task.offset_bytes + q_.shift), task.dims);
-            auto& host = host_tensors_.at(static_cast<std::size_t>(task.host_tensor));
+            // The task's next BD: its only one, or the next of its chain (model/ShimChainSteps.hpp).
+            const auto step = model::shim_task_step(task, step_, q_.shift);
+            pat_.emplace(step.pattern);
+            auto& host = host_tensors_.at(static_cast<std::size_t>(step.host_tensor));
             host_ = host.data();
             begin_ = clk_.local_cycles();
+            if (step_ == 0) task_begin_ = begin_;
             if (!link_) {
                 fail(SimulationError(SimulationError::Kind::Protocol,
                                      fmt::format("{}: task {} has no stream flow", ps_.name, task.id)));
@@ -197,6 +201,14 @@ void ShimDmaChannel::activate() {
             break;
         }
         case Phase::Sync:
+            if (step_ + 1 < model::shim_task_steps(tasks_.at(static_cast<std::size_t>(q_.task)))) {
+                // A chained BD follows (next_bd): it starts when this one has moved its data.
+                bytes_ += pat_->total_bytes();
+                ++stats_.bd_transfers;
+                ++step_;
+                phase_ = Phase::Start;
+                break;
+            }
             phase_ = Phase::Retire;
             if (clk_.trigger_sync()) return;
             break;
@@ -205,14 +217,14 @@ void ShimDmaChannel::activate() {
             bytes_ += pat_->total_bytes();
             ++tasks_done_;
             ++stats_.bd_transfers;
-            if (track_ >= 0) svc_.tracks.sink()->span(track_, task.prov.describe(), begin_, now_cycles());
+            if (track_ >= 0) svc_.tracks.sink()->span(track_, task.prov.describe(), task_begin_, now_cycles());
             if (task.issue_token) {
                 ++tokens_received_;
                 token_paths_.push_back(clk_.path());
             }
             if (task.release_lock >= 0) locks_.at(task.release_lock).release_unsynced(task.release_value, clk_, ps_.name);
             ps_.acted("completed", &task_labels_[static_cast<std::size_t>(q_.task)], -1, now_cycles());
-            current_ = -1; // retired: its slot is free
+            current_ = -1; // retired: the channel takes the next queued task
             phase_ = Phase::Idle;
             board_.mark_done(q_.task);
             break;

@@ -1,5 +1,5 @@
 #pragma once
-// A shim DMA channel: a 4-deep queue of runtime-sequence tasks, each a single BD over a host
+// A shim DMA channel: a 4-deep queue of runtime-sequence tasks behind the one it runs, each a single BD over a host
 // tensor (4-D pattern whose outermost dimension is the repeat), moved as stream transactions.
 // A task with a completion token reports to the runtime controller when it is done.
 //
@@ -15,6 +15,7 @@
 #include "TaskBoard.hpp"
 #include "npusim/model/AddressPattern.hpp"
 #include "npusim/model/Netlist.hpp"
+#include "npusim/model/ShimChainSteps.hpp"
 
 #include <deque>
 #include <optional>
@@ -45,16 +46,21 @@ public:
         packet_source_ = source;
         link_ = &sw->link();
     }
-    /// Push a task (the controller's queue write); false if the queue is full. A task holds its
-    /// slot from its push until it retires (its transfer completes), as aie-rt counts pending BDs
-    /// (the queued ones plus the one in progress).
+    /// Push a task (the controller's queue write); false if the queue is full. The queue holds the
+    /// tasks waiting behind the one the channel runs: a task leaves it when the channel starts it
+    /// (even a start stalled on its BD's lock), so a channel holds `queue_depth` waiting tasks plus
+    /// the one in progress. aie-rt counts a channel's pending BDs as Task_Queue_Size plus one
+    /// while the channel is running (_XAieMl_DmaGetPendingBdCount), and waits for room by polling
+    /// Task_Queue_Size's MSB, i.e. fewer than 4 queued (_XAieMl_DmaWaitForBdTaskQueue).
     /// `shift`: bytes added to the task's start (its offset_parameter, applied when configured).
     /// `path`: the controller's chain at the push, with what delays the task's start after it (a
     /// cold channel's start); the task starts after it (CriticalPath). Null: a chain nothing explains.
     bool push(int task, std::uint64_t ready_cycle, std::uint64_t shift = 0, const CriticalPath* path = nullptr);
-    /// Tasks holding a queue slot: queued plus the one in progress.
+    /// Tasks not retired: queued plus the one in progress.
     int pending() const { return static_cast<int>(queue_.size()) + (current_ >= 0 ? 1 : 0); }
-    bool has_room() const { return pending() < queue_depth_; }
+    /// Tasks waiting in the queue (Task_Queue_Size).
+    int queued() const { return static_cast<int>(queue_.size()); }
+    bool has_room() const { return queued() < queue_depth_; }
     /// npu.sync semantics: a sync on this channel consumes its oldest task-complete token not yet
     /// consumed, whatever task the sequence names. True if one is there (and it is consumed).
     /// `path`, when given, receives the chain of the task that issued the token.
@@ -115,7 +121,9 @@ private:
     Phase phase_ = Phase::Idle;
     Queued q_{};
     std::optional<model::AddressPattern> pat_;
-    std::uint64_t begin_ = 0;
+    std::uint64_t begin_ = 0; ///< when the current BD started
+    std::uint64_t task_begin_ = 0; ///< when the task's first BD started
+    std::uint64_t step_ = 0; ///< the task's BD being run (model::shim_task_step)
     std::uint64_t stalled_before_ = 0;
     StreamSend send_;
     sc_core::sc_event pushed_;

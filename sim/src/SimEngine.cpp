@@ -327,9 +327,6 @@ SimResult SimEngine::run() {
     r.invocations = std::move(invocations_);
     r.bytes_moved = stats_.bytes_moved;
     r.bd_transfers = stats_.bd_transfers;
-    if (const auto pending = board_.pending())
-        run_.warn(
-            fmt::format("{} shim task(s) had not completed when the runtime sequence ended (not awaited)", pending));
     if (opts_.trace) {
         for (std::size_t i = 0; i < locks_.size(); ++i) locks_.at(static_cast<int>(i)).trace_pending();
         opts_.trace->finish(r.cycles);

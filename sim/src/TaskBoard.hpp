@@ -31,6 +31,14 @@ public:
         return n;
     }
 
+    /// The tasks not completed, by index.
+    std::vector<int> pending_tasks() const {
+        std::vector<int> v;
+        for (std::size_t i = 0; i < done_.size(); ++i)
+            if (!done_[i]) v.push_back(static_cast<int>(i));
+        return v;
+    }
+
 private:
     std::vector<bool> done_;
     sc_core::sc_event event_;

@@ -40,7 +40,10 @@ const std::vector<Expected>& catalog() {
         {"deadlock_held_exceeds_depth",
          "held_exceeds_depth",
          {"worker 'producer' on (0,2): acquire(2) on fifo 'mid' producer",
-          "worker 'window' on (0,3): acquire(2) on fifo 'mid' consumer"},
+          "worker 'window' on (0,3): acquire(2) on fifo 'mid' consumer",
+          // A sender names the destination of its route it waits for: tile, port, fifo and element.
+          "shim DMA (0,0) MM2S 0: task 0 ('in' fill)\n      waits for its stream peer DMA (0,2) S2MM 0, at BD 2 "
+          "('in' consumer S2MM, element 2), to take data\n"},
          {"worker 'producer' on (0,2) waits in acquire(2) of fifo 'mid' producer", "the chain closes a cycle"},
          {"worker 'producer' on (0,2)", "worker 'window' on (0,3)"},
          "fifo 'mid': worker 'producer' acquires 2 objects of its producer end at once while worker 'window' keeps "

@@ -15,21 +15,24 @@ from npusim.iron.enums import DMAChannelDir, WireBundle
 N, n = 128, 16
 
 
-def _design(step, core=None, configured=False, raw=False):
+def _design(step, core=None, configured=False, raw=False, chained=False):
     """shim -> compute tile (S2MM into `buf_in`) -> body adds `step` -> (MM2S from `buf_out`) -> shim,
     synchronised by two lock pairs, N / n objects; `core` (default Tile(0, 2)) holds all of it. With
     `configured`, the Flows have no shim_symbol and the sequence programs the shim channels itself
     (dma_configure_task + bds + shim_dma_bd + EndOp, as dma_padding/tile_dma.py does). With `raw`, it
     writes the shim BDs and queues register by register (npu_writebd, npu_address_patch,
     npu_push_queue, npu_sync, as chaining_channels.py does) and opens the input lock itself
-    (set_lock_value: the core's `in_prod` starts at 0)."""
+    (set_lock_value: the core's `in_prod` starts at 0). With `chained`, each shim task is a chain of
+    two BDs joined by next_bd (aiex test/python/dma_tasks.py's form): the input sends a[N/2:] then
+    a[:N/2]; the output writes N/4 elements per BD at offsets 0 and N/4, each BD's iteration
+    advancing by N/2 per pass, the chain run twice (repeat_count=1)."""
     shim, core = Tile(0, 0), core or Tile(0, 2)
     tile_ty = np.ndarray[(n,), np.dtype[np.int32]]
     vec_ty = np.ndarray[(N,), np.dtype[np.int32]]
     buf_in, buf_out = Buffer(type=tile_ty, name="buf_in"), Buffer(type=tile_ty, name="buf_out")
     in_prod, in_cons = Lock(core, init=0 if raw else 1, name="in_prod"), Lock(core, init=0, name="in_cons")
     out_prod, out_cons = Lock(core, init=1, name="out_prod"), Lock(core, init=0, name="out_cons")
-    flows = ([Flow(shim, core), Flow(core, shim)] if configured or raw
+    flows = ([Flow(shim, core), Flow(core, shim)] if configured or raw or chained
              else [Flow(shim, core, shim_symbol="sym_in"), Flow(core, shim, shim_symbol="sym_out")])
     dma = TileDma(core, [
         DmaChannel(DMAChannelDir.S2MM, 0, [Bd(buf_in, acquires=[Acquire(in_prod)], releases=[Release(in_cons)])]),
@@ -58,7 +61,26 @@ def _design(step, core=None, configured=False, raw=False):
             npu_push_queue(column=0, row=0, direction=1, channel=0, issue_token=False, repeat_count=0, bd_id=1)
             npu_sync(column=0, row=0, direction=0, channel=0)
             return
-        if configured:
+        if chained:
+            from aie.dialects.aie import EndOp, dma_bd, next_bd
+            from aie.dialects.aiex import bds, dma_configure_task, shim_dma_bd
+            t_in = dma_configure_task(shim.op, DMAChannelDir.MM2S, 0)
+            with bds(t_in) as bd:
+                with bd[0]:
+                    shim_dma_bd(a.op, offset=N // 2, sizes=[1, 1, 1, N // 2], strides=[0, 0, 0, 1])
+                    next_bd(bd[1])
+                with bd[1]:
+                    dma_bd(a.op, offset=0, transfer_len=N // 2)
+                    EndOp()
+            t_out = dma_configure_task(shim.op, DMAChannelDir.S2MM, 0, issue_token=True, repeat_count=1)
+            with bds(t_out) as bd:
+                with bd[0]:
+                    dma_bd(c.op, offset=0, sizes=[2, 1, 1, N // 4], strides=[N // 2, 0, 0, 1])
+                    next_bd(bd[1])
+                with bd[1]:
+                    shim_dma_bd(c.op, offset=N // 4, sizes=[2, 1, 1, N // 4], strides=[N // 2, 0, 0, 1])
+                    EndOp()
+        elif configured:
             from aie.dialects.aie import EndOp
             from aie.dialects.aiex import bds, dma_configure_task, shim_dma_bd
             t_in = dma_configure_task(shim.op, DMAChannelDir.MM2S, 0)
@@ -111,6 +133,14 @@ def test_a_shim_channel_programmed_with_dma_configure_task_and_bds():
     assert run.cycles == npusim.simulate(_design(7), [x, y_sym]).cycles  # the same single-BD shim tasks
 
 
+def test_a_shim_task_of_chained_bds_from_dma_configure_task_next_bd_and_repeat_count():
+    x = np.arange(N, dtype=np.int32) * 3
+    y = np.zeros(N, np.int32)
+    run = npusim.simulate(_design(7, chained=True), [x, y])
+    assert np.array_equal(y, np.roll(x, -N // 2) + 7)  # byte-exact: the chain's order, iteration and repeat
+    assert run.cycles > 0
+
+
 def test_a_register_level_runtime_sequence_writes_bds_patches_addresses_and_syncs():
     x = np.arange(N, dtype=np.int32) * 5
     y = np.zeros(N, np.int32)
@@ -130,16 +160,26 @@ def test_dma_configure_task_forms_npusim_does_not_serve_say_which():
     with pytest.raises(NotImplementedError, match=r"dma_configure_task on Tile\(0, 2\): npusim serves it on a pinned "
                                                   "shim tile"):
         dma_configure_task(Tile(0, 2), DMAChannelDir.MM2S, 0)
-    with pytest.raises(NotImplementedError, match=r"dma_configure_task\(repeat_count\) is not supported"):
-        dma_configure_task(Tile(0, 0), DMAChannelDir.MM2S, 0, repeat_count=2)
+    with pytest.raises(NotImplementedError, match=r"dma_configure_task\(priority\) is not supported"):
+        dma_configure_task(Tile(0, 0), DMAChannelDir.MM2S, 0, priority=2)
     t = dma_configure_task(Tile(0, 0), DMAChannelDir.MM2S, 0)
-    with pytest.raises(NotImplementedError, match=r"aiex.bds with 2 BD block\(s\): npusim serves a task of one BD"):
+    # A chain that loops never completes on a shim channel (hardware would run it forever).
+    with pytest.raises(NotImplementedError, match=r"aiex.bds: the chain of BD blocks loops back to bd\[0\]"):
         with bds(t) as bd:
-            for i in range(2):
-                with bd[i]:
-                    shim_dma_bd("mem", offset=0, sizes=[1, 1, 1, 4])
+            with bd[0]:
+                aie_dialect.next_bd(bd[1])
+            with bd[1]:
+                aie_dialect.next_bd(bd[0])
+    t = dma_configure_task(Tile(0, 0), DMAChannelDir.MM2S, 0)
+    with pytest.raises(NotImplementedError, match=r"aiex.bds: bd\[0\] holds no shim_dma_bd / dma_bd"):
+        with bds(t) as bd:
+            with bd[0]:
+                aie_dialect.EndOp()
     with pytest.raises(NotImplementedError, match="shim_dma_bd outside `with bds"):
         shim_dma_bd("mem")
+    # Outside a runtime task's blocks, next_bd is a hand-made DMA program's (aie_ops), which wants a block.
+    with pytest.raises(npusim.DesignError, match=r"aie.next_bd"):
+        aie_dialect.next_bd(None)
     # switchbox / shim_mux / connect are served (test_switchbox.py); the other op builders are not.
     with pytest.raises(NotImplementedError, match="aie.dialects.aie.tile is not supported by npusim"):
         aie_dialect.tile

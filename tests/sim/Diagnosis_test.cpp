@@ -191,19 +191,20 @@ TEST_CASE("diagnosis keeps the parked-body warning in the report", "[sim][deadlo
 
 TEST_CASE("diagnosis: drains pushed before the fill they need fill the task queue (--queue-wait)",
           "[sim][deadlock][diagnosis]") {
-    // Five one-object drains, then the fill: with --queue-wait the fifth push waits for a slot that
-    // the four queued drains never free, as they wait for data the fill would bring.
+    // Six one-object drains, then the fill: with --queue-wait the sixth push waits for a slot that
+    // the four drains queued behind the running one never free, as they wait for data the fill
+    // would bring.
     const auto net =
         passthrough({.type = tensor<std::int32_t>({16}),
                      .body = copy_body,
                      .seq =
                          [](RuntimeData a, RuntimeData b, ObjectFifoHandle i, ObjectFifoHandle o) {
-                             for (std::int64_t k = 0; k < 5; ++k)
-                                 o.drain(b, {.tap = TensorAccessPattern({80}, k * 16, {1, 1, 1, 16}, {0, 0, 0, 1}),
+                             for (std::int64_t k = 0; k < 6; ++k)
+                                 o.drain(b, {.tap = TensorAccessPattern({96}, k * 16, {1, 1, 1, 16}, {0, 0, 0, 1}),
                                              .wait = true});
                              i.fill(a);
                          },
-                     .host_elements = 80,
+                     .host_elements = 96,
                      .program = "queue"})
             .resolve();
     auto o = opts();
@@ -213,11 +214,11 @@ TEST_CASE("diagnosis: drains pushed before the fill they need fill the task queu
     CHECK(d.case_id == "full_task_queue");
     REQUIRE_FALSE(d.chain.empty());
     CHECK_THAT(d.chain.front(), Catch::Contains("waits for a free slot in the 4-deep task queue of shim DMA (0,0) S2MM "
-                                                "0, which holds task 0 (running), task 1, task 2, task 3"));
+                                                "0, which holds task 1, task 2, task 3, task 4 behind task 0, running"));
     CHECK(d.nodes[d.chain_nodes.back()].label == "shim DMA (0,0) MM2S 0");
-    CHECK_THAT(d.chain.back(), Catch::Contains("the sequence starts its next task, task 5 ('in' fill), only at "
+    CHECK_THAT(d.chain.back(), Catch::Contains("the sequence starts its next task, task 6 ('in' fill), only at "
                                                "instruction"));
-    // Without --queue-wait the fifth push is an error at once (the hardware would drop it).
+    // Without --queue-wait the sixth push is an error at once (the hardware would drop it).
     try {
         sim::simulate(net, zeros(net), opts());
         FAIL("no error");

@@ -118,18 +118,23 @@ void register_test_designs() {
     };
     harness::register_design(sp);
 
-    // A kernel with a 16 MiB local array, touched from its top down as a growing stack would be.
+    // A kernel with a 16 MiB local array, touched from its top down as a growing stack would be
+    // (first=0), or first at its lowest byte, 12 MiB below the end of a 4 MiB stack (first=1): a
+    // frame that skips a one-page guard and writes into whatever is mapped below.
     harness::DesignSpec st;
     st.name = "test_big_stack";
     st.description = "test: a kernel whose local array overflows the core stack";
     st.devices = {"npu1_1col"};
-    st.build = [](const model::DeviceSpec& dev, const harness::Params&, const harness::BuildOptions&) {
+    st.params = {{"first", 0, "0: touch the array from its top down, 1: write its lowest byte first"}};
+    st.build = [](const model::DeviceSpec& dev, const harness::Params& p, const harness::BuildOptions&) {
         using namespace iron;
+        const bool bottom_first = p.at("first") == 1;
         Kernel big(
             "big_local",
-            [](std::span<const KernelArg> a) {
+            [bottom_first](std::span<const KernelArg> a) {
                 constexpr std::size_t kBytes = 16u << 20;
                 volatile char local[kBytes];
+                if (bottom_first) local[0] = 1;
                 for (std::size_t i = kBytes; i >= 4096; i -= 4096) local[i - 1] = 1;
                 std::memcpy(a[0].data, const_cast<const char*>(&local[kBytes - 64]), 64);
             },

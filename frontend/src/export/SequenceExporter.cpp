@@ -231,6 +231,12 @@ Op export_sequence(const Program& program, const DeviceValues& values, ValueIds&
         switch (op.kind) {
         case RecordedOp::Kind::Start: {
             const auto& tr = rec.transfers[static_cast<std::size_t>(op.transfer)];
+            // A task of chained BDs (or one BD whose outermost dim is an iteration, or repeated)
+            // has no form in the single-BD task this exporter writes.
+            if (tr.chain_passes > 0 && (!tr.chain_rest.empty() || tr.chain_passes > 1 || tr.tap.sizes()[0] > 1))
+                throw DesignError(fmt::format("shim_dma_bd_chain('{}'): cannot export a task of {} chained BD(s) run "
+                                              "{} time(s): the export writes single-BD tasks only",
+                                              tr.symbol, tr.chain_rest.size() + 1, tr.chain_passes));
             if (tr.offset_param && std::find(offset_params.begin(), offset_params.end(), tr.offset_param.get()) ==
                                        offset_params.end())
                 offset_params.push_back(tr.offset_param.get());

@@ -10,6 +10,7 @@
 #include "npusim/model/RegisterMap.hpp"
 
 #include <fmt/format.h>
+#include <set>
 
 namespace npusim::iron::detail {
 
@@ -152,21 +153,45 @@ void RawOpLowering::push(const RecordedRawOp& op) {
     if (it == s_->shim_bds.end() || !it->second.written)
         throw DesignError(fmt::format("{}: BD {} of shim tile ({},{}) was never written (npu_writebd)", who,
                                       op.bd_id, t.col, t.row));
-    const auto& bd = it->second;
-    std::uint32_t words[8];
-    std::copy(bd.words.begin(), bd.words.end(), words);
-    const auto f = model::ShimBdFields::decode(words);
-    if (!f.valid_bd)
-        throw DesignError(fmt::format("{}: BD {} of shim tile ({},{}) is not valid (valid_bd=0)", who, op.bd_id,
-                                      t.col, t.row));
-    if (bd.arg < 0)
-        throw DesignError(fmt::format("{}: BD {} of shim tile ({},{}) has no host address: patch its DMA_BD{}_1 "
-                                      "with npu_address_patch before pushing it",
-                                      who, op.bd_id, t.col, t.row, op.bd_id));
-    if (f.use_next_bd)
-        throw DesignError(fmt::format("{}: BD {} chains to BD {} (use_next_bd): npusim runs single-BD shim tasks "
-                                      "and does not model a chained shim BD",
-                                      who, op.bd_id, f.next_bd));
+    // A BD of the task: written, valid and patched (the first one, or one its chain reaches).
+    auto fields_of = [&](int bd_num) {
+        const auto bit = s_->shim_bds.find({t.col, bd_num});
+        if (bit == s_->shim_bds.end() || !bit->second.written)
+            throw DesignError(fmt::format("{}: BD {} of shim tile ({},{}) was never written (npu_writebd)", who,
+                                          bd_num, t.col, t.row));
+        std::uint32_t words[8];
+        std::copy(bit->second.words.begin(), bit->second.words.end(), words);
+        const auto bf = model::ShimBdFields::decode(words);
+        if (!bf.valid_bd)
+            throw DesignError(fmt::format("{}: BD {} of shim tile ({},{}) is not valid (valid_bd=0)", who, bd_num,
+                                          t.col, t.row));
+        if (bit->second.arg < 0)
+            throw DesignError(fmt::format("{}: BD {} of shim tile ({},{}) has no host address: patch its DMA_BD{}_1 "
+                                          "with npu_address_patch before pushing it",
+                                          who, bd_num, t.col, t.row, bd_num));
+        return std::make_pair(bf, bit->second);
+    };
+    const auto [f, bd] = fields_of(op.bd_id);
+    // Dimensions: D0 and D1 wrap/step, D2 takes the rest of buffer_length; steps are stride - 1
+    // (AM025): the three dims one run of the BD moves.
+    auto inner_dims = [&](const model::ShimBdFields& bf, int bd_num) {
+        const std::uint32_t len = bf.buffer_length;
+        if (len == 0) throw DesignError(fmt::format("{}: BD {} has buffer_length 0", who, bd_num));
+        if (bf.d0_wrap == 0 && bf.d1_wrap == 0) return std::vector<model::Dim>{{1, 0}, {1, 0}, {len, 1}};
+        const std::uint32_t d0 = std::max(1, bf.d0_wrap), d1 = std::max(1, bf.d1_wrap);
+        if (len % (d0 * d1) != 0)
+            throw DesignError(fmt::format("{}: buffer_length {} is not a multiple of d0_size x d1_size ({} x {})", who,
+                                          len, d0, d1));
+        return std::vector<model::Dim>{{len / (d0 * d1), bf.d2_step + 1}, {d1, bf.d1_step + 1}, {d0, bf.d0_step + 1}};
+    };
+    // The bytes a BD reaches over all its iterations stay inside its runtime argument.
+    auto check_bounds = [&](const std::vector<model::Dim>& dims, std::uint64_t offset, int arg, int bd_num) {
+        const auto& host = ctx_.net.host_tensors.at(static_cast<std::size_t>(arg));
+        const model::AddressPattern pat(static_cast<std::int64_t>(offset), dims);
+        if (pat.min_offset() < 0 || pat.max_offset() >= static_cast<std::int64_t>(host.bytes))
+            throw DesignError(fmt::format("{}: BD {} moves bytes {}..{} of runtime argument {} ({} B)", who, bd_num,
+                                          pat.min_offset(), pat.max_offset(), arg, host.bytes));
+    };
     model::ShimTask task;
     task.id = static_cast<int>(ctx_.net.tasks.size());
     task.tile = t;
@@ -177,55 +202,82 @@ void RawOpLowering::push(const RecordedRawOp& op) {
     task.offset_bytes = static_cast<std::uint64_t>(bd.arg_plus);
     task.issue_token = op.issue_token;
     task.prov = {fmt::format("shim BD {} of ({},{})", op.bd_id, t.col, t.row), "npu_push_queue"};
-    // Dimensions: D0 and D1 wrap/step, D2 takes the rest of buffer_length; steps are stride - 1
-    // (AM025). A task with repeat_count runs the BD repeat_count + 1 times, each iteration moving the
-    // address by the iteration step (wrap = iterations - 1).
-    const std::uint32_t len = f.buffer_length;
-    if (len == 0) throw DesignError(fmt::format("{}: BD {} has buffer_length 0", who, op.bd_id));
     const int reps = op.repeat_count + 1;
-    if (f.iteration_wrap > 0 && reps > f.iteration_wrap + 1)
-        throw DesignError(fmt::format("{}: repeat_count {} runs BD {} past its {} iterations (the iteration wraps): "
-                                      "not modelled",
-                                      who, op.repeat_count, op.bd_id, f.iteration_wrap + 1));
-    task.dims.resize(4);
-    task.dims[0] = {static_cast<std::uint32_t>(reps), f.iteration_wrap > 0 ? f.iteration_step + 1 : 0};
-    if (f.d0_wrap == 0 && f.d1_wrap == 0) {
-        task.dims[1] = {1, 0};
-        task.dims[2] = {1, 0};
-        task.dims[3] = {len, 1};
+    if (f.use_next_bd) {
+        // A chain (use_next_bd, AM025 DMA_BD<n>_7): the channel runs BD after BD until one without
+        // use_next_bd, the whole chain repeat_count + 1 times, each BD's address advanced by its
+        // iteration step once per pass (wrapping at its iteration size); a chain that loops back
+        // would never end. The shim's BD lock and packet fields are modelled per task, not per BD
+        // of a chain.
+        auto iteration = [](const model::ShimBdFields& bf) {
+            return bf.iteration_wrap > 0
+                       ? model::Dim{static_cast<std::uint32_t>(bf.iteration_wrap + 1), bf.iteration_step + 1}
+                       : model::Dim{1, 0};
+        };
+        auto no_fields = [&](const model::ShimBdFields& bf, int bd_num) {
+            if (bf.lock_acq_enable || bf.lock_rel_value != 0 || bf.enable_packet)
+                throw DesignError(fmt::format("{}: BD {} of the chain from BD {} has lock or packet fields: npusim "
+                                              "models them on single-BD shim tasks only",
+                                              who, bd_num, op.bd_id));
+        };
+        no_fields(f, op.bd_id);
+        task.chain_passes = static_cast<std::uint32_t>(reps);
+        task.dims = inner_dims(f, op.bd_id);
+        task.dims.insert(task.dims.begin(), iteration(f));
+        check_bounds(task.dims, task.offset_bytes, bd.arg, op.bd_id);
+        std::set<int> seen{op.bd_id};
+        for (int next = f.next_bd, from = op.bd_id;;) {
+            if (!seen.insert(next).second)
+                throw DesignError(fmt::format("{}: BD {} chains back to BD {} (use_next_bd): the task would never "
+                                              "end",
+                                              who, from, next));
+            check_bd_id(ctx_, t, next, who);
+            const auto [nf, nbd] = fields_of(next);
+            no_fields(nf, next);
+            model::ShimChainBd link;
+            link.bd_id = next;
+            link.host_tensor = nbd.arg;
+            link.offset_bytes = static_cast<std::uint64_t>(nbd.arg_plus);
+            link.dims = inner_dims(nf, next);
+            link.dims.insert(link.dims.begin(), iteration(nf));
+            check_bounds(link.dims, link.offset_bytes, nbd.arg, next);
+            task.chain.push_back(std::move(link));
+            if (!nf.use_next_bd) break;
+            from = next;
+            next = nf.next_bd;
+        }
+        ctx_.net.tasks.push_back(std::move(task));
     } else {
-        const std::uint32_t d0 = std::max(1, f.d0_wrap), d1 = std::max(1, f.d1_wrap);
-        if (len % (d0 * d1) != 0)
-            throw DesignError(fmt::format("{}: buffer_length {} is not a multiple of d0_size x d1_size ({} x {})", who,
-                                          len, d0, d1));
-        task.dims[1] = {len / (d0 * d1), f.d2_step + 1};
-        task.dims[2] = {d1, f.d1_step + 1};
-        task.dims[3] = {d0, f.d0_step + 1};
+        // A task with repeat_count runs the BD repeat_count + 1 times, each iteration moving the
+        // address by the iteration step (wrap = iterations - 1).
+        if (f.iteration_wrap > 0 && reps > f.iteration_wrap + 1)
+            throw DesignError(fmt::format("{}: repeat_count {} runs BD {} past its {} iterations (the iteration wraps): "
+                                          "not modelled",
+                                          who, op.repeat_count, op.bd_id, f.iteration_wrap + 1));
+        task.dims = inner_dims(f, op.bd_id);
+        task.dims.insert(task.dims.begin(),
+                         model::Dim{static_cast<std::uint32_t>(reps), f.iteration_wrap > 0 ? f.iteration_step + 1 : 0});
+        check_bounds(task.dims, task.offset_bytes, bd.arg, op.bd_id);
+        // The BD's locks are the shim tile's: Lock_Acq_Value < 0 acquires >= -value (and subtracts
+        // it), >= 0 waits until the lock equals it (AIEDMATasksToNPU.cpp L476-480 negates the value of an
+        // AcquireGreaterEqual); the release adds Lock_Rel_Value.
+        if (f.lock_acq_enable) {
+            task.acquire_lock = raw_lock_at(ctx_, t, f.lock_acq_id);
+            task.acquire_equal = f.lock_acq_value >= 0;
+            task.acquire_value = f.lock_acq_value >= 0 ? f.lock_acq_value : -f.lock_acq_value;
+        }
+        if (f.lock_rel_value != 0) {
+            task.release_lock = raw_lock_at(ctx_, t, f.lock_rel_id);
+            task.release_value = f.lock_rel_value;
+        }
+        if (f.enable_packet) {
+            if (dir != model::Direction::MM2S)
+                throw DesignError(fmt::format("{}: BD {} enables a packet header on an S2MM channel", who, op.bd_id));
+            task.packet_id = f.packet_id;
+            task.packet_type = f.packet_type;
+        }
+        ctx_.net.tasks.push_back(std::move(task));
     }
-    const auto& host = ctx_.net.host_tensors.at(static_cast<std::size_t>(bd.arg));
-    const model::AddressPattern pat(static_cast<std::int64_t>(task.offset_bytes), task.dims);
-    if (pat.min_offset() < 0 || pat.max_offset() >= static_cast<std::int64_t>(host.bytes))
-        throw DesignError(fmt::format("{}: BD {} moves bytes {}..{} of runtime argument {} ({} B)", who, op.bd_id,
-                                      pat.min_offset(), pat.max_offset(), bd.arg, host.bytes));
-    // The BD's locks are the shim tile's: Lock_Acq_Value < 0 acquires >= -value (and subtracts
-    // it), >= 0 waits until the lock equals it (AIEDMATasksToNPU.cpp L476-480 negates the value of an
-    // AcquireGreaterEqual); the release adds Lock_Rel_Value.
-    if (f.lock_acq_enable) {
-        task.acquire_lock = raw_lock_at(ctx_, t, f.lock_acq_id);
-        task.acquire_equal = f.lock_acq_value >= 0;
-        task.acquire_value = f.lock_acq_value >= 0 ? f.lock_acq_value : -f.lock_acq_value;
-    }
-    if (f.lock_rel_value != 0) {
-        task.release_lock = raw_lock_at(ctx_, t, f.lock_rel_id);
-        task.release_value = f.lock_rel_value;
-    }
-    if (f.enable_packet) {
-        if (dir != model::Direction::MM2S)
-            throw DesignError(fmt::format("{}: BD {} enables a packet header on an S2MM channel", who, op.bd_id));
-        task.packet_id = f.packet_id;
-        task.packet_type = f.packet_type;
-    }
-    ctx_.net.tasks.push_back(std::move(task));
     if (op.issue_token) {
         auto& tk = s_->tokens[{t.col, op.direction, op.channel}];
         tk.first = static_cast<int>(ctx_.net.tasks.size()) - 1;

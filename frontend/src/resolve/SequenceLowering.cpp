@@ -142,8 +142,48 @@ model::StreamEndpoint shim_channel_of(const ResolveContext& ctx, const RecordedT
 // one task per chunk when aie-decompose-large-dma-bd splits its repeat (shim_repeat_chunks), as
 // the npu_dma_memcpy_nd path lowers the pieces: a BD id, a queue push and a slot each, the token
 // (when the transfer waits) only on the last.
+// A task of chained BDs (shim_dma_bd_chain: dma_configure_task's BD blocks joined by next_bd): one
+// task, one queue push, a BD id per BD (AIEAssignRuntimeSequenceBDIDs), each BD's outermost dim its
+// iteration and its inner three dims what it moves per pass (AIEDMATasksToNPU.cpp L843-866; the
+// lowering rejects a BD whose length is not its inner three dims', L868-889).
+int lower_chain_task(ResolveContext& ctx, const SequenceRecorder& rec, const RecordedTransfer& tr,
+                     const model::StreamEndpoint& alloc) {
+    model::ShimTask task;
+    task.id = static_cast<int>(ctx.net.tasks.size());
+    task.tile = alloc.tile;
+    task.dir = alloc.dir;
+    task.channel = alloc.channel;
+    task.issue_token = tr.wait;
+    task.chain_passes = static_cast<std::uint32_t>(tr.chain_passes);
+    task.prov = {tr.symbol, "shim_dma_bd_chain"};
+    std::vector<std::pair<int, TensorAccessPattern>> bds{{tr.tensor, tr.tap}};
+    bds.insert(bds.end(), tr.chain_rest.begin(), tr.chain_rest.end());
+    for (std::size_t i = 0; i < bds.size(); ++i) {
+        const auto& [tensor, tap] = bds[i];
+        const auto& tt = rec.tensors[static_cast<std::size_t>(tensor)];
+        const auto eb = static_cast<std::int64_t>(model::dtype_bytes(tt.dtype));
+        const std::string who = fmt::format("shim_dma_bd_chain of {}, BD {} ({})", tr.label(), i, tap.str());
+        model::ShimChainBd bd;
+        bd.host_tensor = tensor;
+        bd.offset_bytes = shim_task_offset(tap, eb, who);
+        bd.dims = shim_task_dims(tap, eb, ctx.dev.shim, ctx.dev.max_repeat_count, who);
+        bd.bd_id = ctx.ledger.take_shim_bd(task.tile, who);
+        if (i == 0) {
+            task.host_tensor = bd.host_tensor;
+            task.offset_bytes = bd.offset_bytes;
+            task.dims = bd.dims;
+            task.bd_id = bd.bd_id;
+        } else {
+            task.chain.push_back(std::move(bd));
+        }
+    }
+    ctx.net.tasks.push_back(std::move(task));
+    return ctx.net.tasks.back().id;
+}
+
 std::vector<int> lower_transfer_start(ResolveContext& ctx, const SequenceRecorder& rec, const RecordedTransfer& tr) {
     const model::StreamEndpoint alloc = shim_channel_of(ctx, tr);
+    if (tr.chain_passes > 0) return {lower_chain_task(ctx, rec, tr, alloc)};
     const auto& tt = rec.tensors[static_cast<std::size_t>(tr.tensor)];
     const std::int64_t eb = static_cast<std::int64_t>(model::dtype_bytes(tt.dtype));
     const char* what = tr.endpoint ? (tr.fill ? "fill" : "drain") : "shim_dma_single_bd_task";
@@ -213,6 +253,7 @@ void check_shim_packet_tasks(const ResolveContext& ctx) {
 // An await or free returns the task's shim BD id.
 void lower_transfer_end(ResolveContext& ctx, const model::ShimTask& task) {
     ctx.ledger.free_shim_bd(task.tile, task.bd_id);
+    for (const auto& bd : task.chain) ctx.ledger.free_shim_bd(task.tile, bd.bd_id);
 }
 
 } // namespace

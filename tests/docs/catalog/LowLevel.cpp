@@ -23,15 +23,17 @@ struct Low {
 
 Buffer low_buffer() { return Buffer(i32(64), "buf", {}, kCore); }
 
-model::Netlist resolve_low(Low l) {
+Program low_program(Low l) {
     if (l.locks.empty()) l.locks = {Lock(kCore, std::nullopt, 1, "e"), Lock(kCore, std::nullopt, 0, "f")};
     if (l.bds.empty()) l.bds = {Bd{.buffer = low_buffer(), .acquires = {{l.locks[0]}}, .releases = {{l.locks[1]}}}};
     Runtime rt(l.seq, fn_args(i32(64)));
     for (const auto& x : l.locks) rt.add_lock(x);
     for (const auto& f : l.flows) rt.add_flow(f);
     rt.add_tile_dma(TileDma(l.dma_tile, {DmaChannel{DMAChannelDir::S2MM, l.channel, l.bds}}, "rx"));
-    return resolve(Program(l.device, rt, l.workers, "low"));
+    return Program(l.device, rt, l.workers, "low");
 }
+
+model::Netlist resolve_low(Low l) { return resolve(low_program(std::move(l))); }
 
 // A compute tile sending one packet (MM2S 0, `bd_packet`) through `flows` (default: PacketFlow id
 // 3 to the shim's S2MM 0, "out"); `extra` adds more channels to its TileDma.
@@ -105,6 +107,30 @@ void add_lowlevel(Catalog& c) {
                      dma_start_task(t);
                      dma_await_task(t);
                  }}));
+    NPUSIM_ERROR(c, "lowlevel.chain_outside_sequence", kDesign,
+                 "shim_dma_bd_chain('in') called outside the runtime sequence",
+                 shim_dma_bd_chain("in", {{RuntimeData{}}}));
+    NPUSIM_ERROR(c, "lowlevel.chain_empty", kDesign, "shim_dma_bd_chain('in'): a task needs at least one BD",
+                 resolve_low({.seq = [](RuntimeData) { shim_dma_bd_chain("in", {}); }}));
+    NPUSIM_ERROR(c, "lowlevel.chain_repeat", kDesign,
+                 "shim_dma_bd_chain('in'): repeat_count 256 is outside 0..255 (the task queue's repeat field)",
+                 resolve_low({.seq = [](RuntimeData a) { shim_dma_bd_chain("in", {{a}}, {.repeat_count = 256}); }}));
+    NPUSIM_ERROR(c, "lowlevel.chain_not_argument", kDesign, "shim_dma_bd_chain('in'): BD 1 moves no runtime argument",
+                 resolve_low({.seq = [](RuntimeData a) { shim_dma_bd_chain("in", {{a}, {RuntimeData{}}}); }}));
+    NPUSIM_ERROR(c, "lowlevel.chain_outside_tensor", kDesign,
+                 "shim_dma_bd_chain('in'): BD 1 with runtime argument 0 (i32[64]): access pattern <...> reaches "
+                 "elements 32..95, outside the tensor's 64 elements",
+                 resolve_low({.seq = [](RuntimeData a) {
+                     shim_dma_bd_chain("in", {{a}, {a, TensorAccessPattern({64}, 32, {64}, {1})}});
+                 }}));
+    c.site("frontend/src/export/SequenceExporter.cpp");
+    NPUSIM_ERROR(c, "lowlevel.chain_export", kDesign,
+                 "shim_dma_bd_chain('in'): cannot export a task of 2 chained BD(s) run 1 time(s): the export writes "
+                 "single-BD tasks only",
+                 (void)export_mlir(low_program({.seq = [](RuntimeData a) {
+                     dma_start_task(shim_dma_bd_chain("in", {{a, TensorAccessPattern({64}, 0, {32}, {1})},
+                                                             {a, TensorAccessPattern({64}, 32, {32}, {1})}}));
+                 }})));
     c.site("frontend/src/resolve/SequenceLowering.cpp");
     NPUSIM_ERROR(c, "lowlevel.unknown_shim_symbol", kDesign,
                  "shim_dma_single_bd_task: no Flow or PacketFlow declares shim_symbol 'nope': couldn't find "

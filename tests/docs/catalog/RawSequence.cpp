@@ -146,10 +146,19 @@ void add_raw_sequence(Catalog& c) {
                      npu_writebd(bd0());
                      npu_push_queue(0, 0, 1, 0, true, 0, 0);
                  }));
-    NPUSIM_ERROR(c, "raw.push_chained", kDesign,
-                 "npu_push_queue((0,0) MM2S 0, bd_id=0): BD 0 chains to BD 1 (use_next_bd): npusim runs single-BD "
-                 "shim tasks and does not model a chained shim BD",
+    NPUSIM_ERROR(c, "raw.push_chain_loop", kDesign,
+                 "npu_push_queue((0,0) MM2S 0, bd_id=0): BD 0 chains back to BD 0 (use_next_bd): the task would never "
+                 "end",
+                 raw([](RuntimeData) { write_patch_push([](NpuWriteBd& b) { b.use_next_bd = 1, b.next_bd = 0; }); }));
+    NPUSIM_ERROR(c, "raw.push_chain_unwritten", kDesign,
+                 "npu_push_queue((0,0) MM2S 0, bd_id=0): BD 1 of shim tile (0,0) was never written (npu_writebd)",
                  raw([](RuntimeData) { write_patch_push([](NpuWriteBd& b) { b.use_next_bd = 1, b.next_bd = 1; }); }));
+    NPUSIM_ERROR(c, "raw.push_chain_fields", kDesign,
+                 "npu_push_queue((0,0) MM2S 0, bd_id=0): BD 0 of the chain from BD 0 has lock or packet fields: "
+                 "npusim models them on single-BD shim tasks only",
+                 raw([](RuntimeData) {
+                     write_patch_push([](NpuWriteBd& b) { b.use_next_bd = 1, b.next_bd = 1, b.enable_packet = 1; });
+                 }));
     NPUSIM_ERROR(c, "raw.push_zero_length", kDesign,
                  "npu_push_queue((0,0) MM2S 0, bd_id=0): BD 0 has buffer_length 0",
                  raw([](RuntimeData) { write_patch_push([](NpuWriteBd& b) { b.buffer_length = 0; }); }));

@@ -155,10 +155,11 @@ void add_simulation(Catalog& c) {
                "As sim.thread_not_method.");
     c.site("sim/src/RuntimeController.cpp");
     NPUSIM_ERROR(c, "sim.task_queue_full", kLimit,
-                 "runtime sequence op 6 at cycle <N>: the task queue of shim (0,0) S2MM 0 is full (4 tasks pending) "
-                 "when starting task 6 ('out' drain); the hardware would drop it (Task_Queue_Overflow) and the design "
-                 "would hang. Await earlier tasks (wait=true + TaskGroup.finish) before issuing more, or run with "
-                 "--queue-wait to model a toolchain that waits for a free slot",
+                 "runtime sequence op 7 at cycle <N>: the task queue of shim (0,0) S2MM 0 is full (4 tasks queued behind "
+                 "the one in progress, task 2 ('out' drain)) when starting task 7 ('out' drain); the hardware would "
+                 "drop it (Task_Queue_Overflow) and the design would hang. Await earlier tasks (wait=true + "
+                 "TaskGroup.finish) before issuing more, or run with --queue-wait to model a toolchain that waits for "
+                 "a free slot",
                  simulate(passthrough({.type = i32(64),
                                        .body =
                                            [](F in, F out) {
@@ -168,11 +169,11 @@ void add_simulation(Catalog& c) {
                                        .seq =
                                            [](RuntimeData a, RuntimeData b, F in, F out) {
                                                in.fill(a);
-                                               for (int k = 0; k < 6; ++k)
-                                                   out.drain(b, {.tap = TensorAccessPattern({384}, 64 * k, {64}, {1}),
+                                               for (int k = 0; k < 7; ++k)
+                                                   out.drain(b, {.tap = TensorAccessPattern({448}, 64 * k, {64}, {1}),
                                                                  .wait = true});
                                            },
-                                       .host_elements = 384})));
+                                       .host_elements = 448})));
     c.internal("sim.buffer_write_overrun", "runtime sequence: write of 4 B at 64 overruns buffer 'b' (64 B)",
                "Buffer::write refuses an index outside the buffer when it is recorded (buffer.write_index).");
     c.internal("sim.task_without_flow", "runtime sequence: task 0 ('in' fill) targets (0,0) MM2S 1, which has no flow",

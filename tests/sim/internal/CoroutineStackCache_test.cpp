@@ -104,3 +104,28 @@ TEST_CASE("a reused coroutine stack still has its guard page below it", "[sim][s
     CHECK(guard->perms.substr(0, 3) == "---");
     CHECK(guard->end - guard->begin >= 4096);
 }
+
+TEST_CASE("a coroutine stack has kGuardBytes of inaccessible address space below it, not one page",
+          "[sim][stack-cache]") {
+    if (!CoroutineStackCache::active()) return; // the sanitizer build maps stacks through ASan
+    constexpr std::size_t stack = 256 << 10;
+    int ran = 0;
+    const auto low = run_threads(1, stack, ran);
+    REQUIRE(ran == 1);
+    // Below the frame's read/write mapping: SystemC's guard page and the cache's guard, inaccessible
+    // ("---p", one or two adjacent mappings), at least kGuardBytes, so a frame that overshoots the
+    // stack by less than that faults instead of writing into memory mapped below.
+    const auto maps = mappings();
+    const auto frame =
+        std::find_if(maps.begin(), maps.end(), [&](const Mapping& m) { return low >= m.begin && low < m.end; });
+    REQUIRE(frame != maps.end());
+    std::uintptr_t bottom = frame->begin, guarded = 0;
+    for (;;) {
+        const auto below =
+            std::find_if(maps.begin(), maps.end(), [&](const Mapping& m) { return m.end == bottom; });
+        if (below == maps.end() || below->perms.substr(0, 3) != "---") break;
+        guarded += below->end - below->begin;
+        bottom = below->begin;
+    }
+    CHECK(guarded >= CoroutineStackCache::kGuardBytes);
+}

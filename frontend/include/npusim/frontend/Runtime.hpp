@@ -46,6 +46,10 @@ struct RecordedTransfer {
     /// TransferOptions::offset_parameter: the parameter whose value (elements) offsets the BD address
     std::shared_ptr<ScratchpadParamState> offset_param;
     std::optional<BdPacket> packet; ///< shim_dma_single_bd_task(packet=(type, id)): an MM2S sends one packet
+    /// shim_dma_bd_chain: > 0, the passes over the chain (repeat_count + 1); 0: a single-BD task
+    int chain_passes = 0;
+    /// shim_dma_bd_chain: the BDs after the first (tensor, tap), in chain order
+    std::vector<std::pair<int, TensorAccessPattern>> chain_rest;
 };
 struct RecordedOp {
     enum class Kind { Start, Await, Free, WriteBuffer, SetBarrier, SyncParameters, Raw } kind;
@@ -160,6 +164,23 @@ struct ShimTaskOptions {
 /// allocated (aie.shim_dma_allocation), moving `mem` (host memory) through it. Not started until
 /// dma_start_task; then dma_await_task (needs issue_token) or dma_free_task returns its BD.
 Task shim_dma_single_bd_task(const std::string& shim_symbol, const RuntimeData& mem, ShimTaskOptions opts = {});
+/// One BD of a chained shim task: the host tensor it moves and how (default: the whole tensor).
+struct ShimChainBd {
+    RuntimeData mem;
+    std::optional<TensorAccessPattern> tap{};
+};
+/// Options of shim_dma_bd_chain (aiex.dma_configure_task's issue_token, repeat_count).
+struct ShimChainOptions {
+    bool issue_token = false; ///< needed to dma_await_task it
+    int repeat_count = 0; ///< the chain runs repeat_count + 1 times (0..255)
+};
+/// In the runtime sequence: a shim DMA task of chained BDs on the channel a Flow's `shim_symbol`
+/// allocated, as aiex.dma_configure_task with BD blocks joined by next_bd writes it: bds[0], its
+/// next_bd bds[1], ..., the last ending the chain (EndOp); one queue push, one slot, a BD id each.
+/// Each pass over the chain moves every BD's inner three dims once; a BD's outermost dim is its
+/// iteration (advanced once per pass, AIEDMATasksToNPU.cpp L843-866), not a repeat.
+Task shim_dma_bd_chain(const std::string& shim_symbol, const std::vector<ShimChainBd>& bds,
+                       ShimChainOptions opts = {});
 void dma_start_task(const Task& t);
 void dma_await_task(const Task& t);
 void dma_free_task(const Task& t);

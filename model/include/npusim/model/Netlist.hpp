@@ -208,6 +208,15 @@ struct HostTensor {
 
 /// A single-BD shim DMA task of the runtime sequence (fill or drain). dims are in 32-bit words,
 /// outermost first, 4 entries: dims[0] is the iteration/repeat dimension.
+/// A BD after the first of a shim task's chain (its predecessor's next_bd): the host tensor and
+/// pattern it moves. dims as ShimTask::dims, dims[0] being the BD's iteration (size, stride).
+struct ShimChainBd {
+    int bd_id = 0;
+    int host_tensor = -1;
+    std::uint64_t offset_bytes = 0;
+    std::vector<Dim> dims;
+};
+
 struct ShimTask {
     int id = 0;
     TileCoord tile;
@@ -231,8 +240,17 @@ struct ShimTask {
     int release_value = 0;
     int packet_id = -1; ///< MM2S: >= 0 sends each task's data as one packet with this header id
     int packet_type = 0;
+    /// 0: a single-BD task, dims[0] its repeat (fill/drain, shim_dma_single_bd_task). > 0: a task
+    /// of chained BDs (dma_configure_task's BD blocks joined by next_bd; npu_writebd with
+    /// use_next_bd): this BD, then `chain` in order, the whole chain run chain_passes times (the
+    /// queue push's repeat_count + 1). Each BD moves its inner three dims once per pass, at its
+    /// offset plus (pass mod dims[0].size) x dims[0].stride words: the BD's iteration
+    /// (AIEDMATasksToNPU.cpp L843-866: the outermost dim is the BD's iteration, the task's
+    /// repeat_count repeats the chain). ShimChainSteps walks it.
+    std::uint32_t chain_passes = 0;
+    std::vector<ShimChainBd> chain;
     Provenance prov; ///< fifo name, "fill"/"drain"
-    std::uint64_t bytes() const; ///< total bytes moved (product of sizes * 4)
+    std::uint64_t bytes() const; ///< total bytes moved (product of sizes * 4; a chain's every step)
 };
 
 /// One instruction of the host runtime sequence, in program order.

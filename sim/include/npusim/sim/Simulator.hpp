@@ -49,6 +49,13 @@ struct SimOptions {
     /// blocks until the channel's queue has room. Off: a push onto a full queue is an error, as
     /// the hardware drops it.
     bool queue_wait = false;
+    /// After the runtime sequence's end, how long the shim tasks still in flight (pushed, not
+    /// awaited) may run before the host reads the outputs. On hardware the host's run.wait()
+    /// returns when the command processor reaches the end of the instruction stream, and the DMAs
+    /// it started keep running; npusim lets them complete, for at most this many cycles (1 ms at
+    /// 1 GHz, far longer than the host's read-back takes), and reports them. A task that cannot
+    /// move ends the run at once (docs/notes/runtime-sequence-semantics.md §3).
+    std::uint64_t drain_cycles = 1'000'000;
     /// How often the runtime sequence runs on the configured array, as XRT runs a loaded kernel
     /// again (xrt_test_wrapper.h: warm-up and measured iterations): cores, locks, buffers, rotating
     /// indices and the host tensors persist between invocations; init_values are not re-applied.
