@@ -7,10 +7,9 @@
 //  - a Watchdog, with a --timeout: one deadline per simulation, --timeout + 1 s after it starts
 //    (the simulation itself stops at --timeout when it gets control back); when native code keeps
 //    it from returning, the watchdog names that code and ends the process (exit 4);
-//  - an exit guard: native code that calls exit() or quick_exit() while a simulation runs would
+//  - the ExitGuard: native code that calls exit() or quick_exit() while a simulation runs would
 //    end the process with that status and no result (exit(0) would pass a golden test); the guard
-//    names the worker and kernel and ends the process with exit code 2 instead. _Exit and _exit
-//    cannot be caught.
+//    names the worker and kernel and ends the process with exit code 2 instead.
 // Guards do not nest: one simulation runs at a time.
 #include "RunArgs.hpp"
 #include "Watchdog.hpp"

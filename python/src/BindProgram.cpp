@@ -4,6 +4,7 @@
 #include "Bindings.hpp"
 
 #include "CrashReporter.hpp"
+#include "ExitGuard.hpp"
 
 #include "npusim/frontend/MlirExport.hpp"
 #include "npusim/frontend/Program.hpp"
@@ -14,9 +15,11 @@
 #include "npusim/traces/TeeTraceSink.hpp"
 #include "npusim/traces/VcdTraceSink.hpp"
 
+#include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
 #include <memory>
+#include <unistd.h>
 
 namespace npusim::python {
 
@@ -103,6 +106,14 @@ py::dict simulate(const iron::Program& program, const std::vector<py::buffer>& h
     sim::SimResult r;
     try {
         tools::CrashReporter::install();
+        // Native code calling exit() or quick_exit() during the run ends the process as `npusim
+        // run` does (exit code 2, the kernel named), not silently with its own status; disarmed
+        // when the simulation returns or throws, so the script's own sys.exit() is untouched.
+        const tools::ExitGuardScope exit_guard("", [](const std::string& msg) {
+            const std::string line = "npusim: kernel error: " + msg + "\n";
+            std::fflush(stdout);
+            (void)!::write(2, line.data(), line.size());
+        });
         r = sim::simulate_in_place(net, host, o);
     } catch (const SimulationError& e) {
         if (html) {

@@ -32,6 +32,9 @@ SRC = {
     "fpe": 'extern "C" void k(int* in, int* out) { volatile int z = in[0] - in[0]; '
            'for (int i = 0; i < 16; ++i) out[i] = in[i] / z; }',
     "abort": '#include <cstdlib>\\nextern "C" void k(int* in, int* out) { std::abort(); out[0] = in[0]; }',
+    "exit": '#include <cstdlib>\\nextern "C" void k(int* in, int* out) { out[0] = in[0]; std::exit(0); }',
+    "quick_exit": '#include <cstdlib>\\nextern "C" void k(int* in, int* out) { out[0] = in[0]; std::quick_exit(3); }',
+    "none": 'extern "C" void k(int* in, int* out) { for (int i = 0; i < 16; ++i) out[i] = in[i]; }',
 }[sys.argv[1]]
 k = ExternalFunction("k", source_string=SRC, arg_types=[TILE, TILE])
 of_in, of_out = ObjectFifo(TILE, name="in"), ObjectFifo(TILE, name="out")
@@ -57,6 +60,8 @@ b = np.zeros_like(a)
 print("before the run")
 npusim.simulate(p, [a, b])
 print("after the run")
+if len(sys.argv) > 2:
+    sys.exit(int(sys.argv[2]))
 '''
 
 
@@ -131,3 +136,37 @@ def test_a_crash_outside_design_code_keeps_the_hosts_handler(tmp_path):
     assert r.returncode == -11, r.stderr
     assert "Fatal Python error: Segmentation fault" in r.stderr
     assert "kernel error" not in r.stderr
+
+
+def exit_message(status):
+    """process.exit_in_run's text (docs/errors.md) for worker 'worker_0', kernel 'k' and `status`."""
+    with open(os.path.join(SOURCE_DIR, "docs", "errors.md")) as f:
+        row = next(line for line in f if line.startswith("| `process.exit_in_run` |"))
+    text = row.split(" | ")[2].strip("`")
+    text = text.replace("worker 'w' is running kernel 'quit'", "worker 'worker_0' is running kernel 'k'")
+    text = text.replace("(exit status 0)", f"({status})")
+    return "npusim: kernel error: " + re.escape(text).replace(re.escape("<N>"), r"\d+")
+
+
+@pytest.mark.parametrize("front", ["cli", "module"])
+@pytest.mark.parametrize("how,status", [("exit", "exit status 0"), ("quick_exit", "quick_exit")])
+def test_a_kernel_ending_the_process_is_reported_as_for_cpp(tmp_path, front, how, status):
+    # exit(0) in a kernel would otherwise end the interpreter with status 0, a passed test
+    r = run(tmp_path, how, front)
+    assert r.returncode == 2, r.stderr
+    assert re.fullmatch(exit_message(status), r.stderr.strip().splitlines()[-1]), r.stderr
+    assert r.stdout.splitlines() == ["before the run"]
+
+
+@pytest.mark.parametrize("front", ["cli", "module"])
+@pytest.mark.parametrize("code", [0, 5])
+def test_the_scripts_own_exit_after_a_run_keeps_its_status(tmp_path, front, code):
+    # the guard is disarmed once the simulation returns: sys.exit() ends the process as it asks
+    path = tmp_path / "crash_design.py"
+    path.write_text(DESIGN)
+    prefix = [CLI, "python"] if front == "cli" else [sys.executable, "-m", "npusim"]
+    r = subprocess.run([*prefix, str(path), "none", str(code)], capture_output=True, text=True, timeout=240,
+                       cwd=tmp_path, env=dict(os.environ, PYTHONPATH=PACKAGE_PATH))
+    assert r.returncode == code, r.stderr
+    assert "kernel error" not in r.stderr
+    assert r.stdout.splitlines() == ["before the run", "after the run"]

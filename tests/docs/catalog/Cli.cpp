@@ -314,11 +314,12 @@ void add_cli(Catalog& c) {
                  "size or index.",
                  {"run", "catalog_crash", "--param", "how=5"})
         .sanitizer_skip = true;
-    c.site("tools/RunGuard.cpp");
+    c.site("tools/ExitGuard.cpp");
     c.cli_forked("process.exit_in_run", kKernel,
                  "worker 'w' is running kernel 'quit' (entered at cycle <N> of the simulation) and it ended the "
                  "process (exit status 0) before the run finished; the run has no result",
                  {"run", "catalog_crash", "--param", "how=4"});
+    c.site("tools/RunGuard.cpp");
     c.cli_forked("process.watchdog", kLimit,
                  "wall-clock limit of 1 s reached (--timeout): worker 'spinner' is running kernel 'spin' (entered at "
                  "cycle <N> of the simulation); it has not returned, so npusim stops here",
