@@ -148,6 +148,7 @@ const Catalog& catalog() {
         Catalog k;
         add_design_api(k);
         add_resolve(k);
+        add_resolve_lowering(k);
         add_lowlevel(k);
         add_raw_sequence(k);
         add_switchbox(k);
