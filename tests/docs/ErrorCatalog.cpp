@@ -147,7 +147,9 @@ const Catalog& catalog() {
     static const Catalog c = [] {
         Catalog k;
         add_design_api(k);
+        add_design_api_tiling(k);
         add_resolve(k);
+        add_resolve_lowering(k);
         add_lowlevel(k);
         add_raw_sequence(k);
         add_switchbox(k);

@@ -33,6 +33,9 @@ Program passthrough(Pass p = {});
 
 /// Program::resolve.
 model::Netlist resolve(const Program& p, ResolveOptions o = {});
+/// A worker 'w' that waits for `wait` on barrier 'phase' (initial `init`) and releases it by
+/// `release`; the sequence sets it to `set` and passes one tile through; resolved (Program 't').
+model::Netlist barrier_design(int init, int wait, int release, int set);
 /// Resolve and simulate with zero host tensors (the device's timing; o.timing is replaced).
 void simulate(const Program& p, sim::SimOptions o = {});
 
