@@ -12,6 +12,23 @@ void require_k3_channels(std::int32_t c, const char* name, const char* arg) {
         detail::fail(name, std::string(arg) + " must be a positive multiple of 8 (got " + std::to_string(c) + ")");
 }
 
+// The 3x3 kernels' window arguments: a 3 x 3 kernel, and which of the three rows are real (0: the
+// top row of the image, line0 is the border; 2: the bottom row, line2 is).
+void require_k3_window(std::int32_t kernel_width, std::int32_t kernel_height, std::int32_t check, const char* name) {
+    if (kernel_width != 3 || kernel_height != 3)
+        detail::fail(name, "kernel_width and kernel_height must be 3 (got " + std::to_string(kernel_width) + " x " +
+                               std::to_string(kernel_height) + ")");
+    if (check < 0 || check > 2)
+        detail::fail(name, "check must be 0 (top), 1 (middle) or 2 (bottom) (got " + std::to_string(check) + ")");
+}
+
+// Where the output channels start in the shared weights: a whole group of 8.
+void require_k3_channel_offset(std::int32_t channel_offset, const char* name) {
+    if (channel_offset < 0 || channel_offset % 8 != 0)
+        detail::fail(name, "channel_offset must be a non-negative multiple of 8 (got " +
+                               std::to_string(channel_offset) + ")");
+}
+
 } // namespace
 
 void conv2dk3_u8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
@@ -27,15 +44,9 @@ void conv2dk3_u8(const std::uint8_t* line0, const std::uint8_t* line1, const std
     detail::require_positive(width, name, "width");
     require_k3_channels(ci, name, "input_channels");
     require_k3_channels(co, name, "output_channels");
-    if (kernel_width != 3 || kernel_height != 3)
-        detail::fail(name, "kernel_width and kernel_height must be 3 (got " + std::to_string(kernel_width) + " x " +
-                               std::to_string(kernel_height) + ")");
-    if (check < 0 || check > 2)
-        detail::fail(name, "check must be 0 (top), 1 (middle) or 2 (bottom) (got " + std::to_string(check) + ")");
+    require_k3_window(kernel_width, kernel_height, check, name);
     if (scale < 0 || scale > 31) detail::fail(name, "scale must be in 0..31 (got " + std::to_string(scale) + ")");
-    if (channel_offset < 0 || channel_offset % 8 != 0)
-        detail::fail(name, "channel_offset must be a non-negative multiple of 8 (got " +
-                               std::to_string(channel_offset) + ")");
+    require_k3_channel_offset(channel_offset, name);
     const std::uint8_t* rows[3] = {check == 0 ? nullptr : line0, line1, check == 2 ? nullptr : line2};
     const std::int64_t groups = ci / 8;
     for (std::int32_t o = 0; o < co; ++o) {
@@ -77,11 +88,7 @@ void conv_dw(const std::uint8_t* line0, const std::uint8_t* line1, const std::ui
     detail::require_positive(width, name, "width");
     if (stride == 2 && width % 2 != 0) detail::fail(name, "width must be even (got " + std::to_string(width) + ")");
     require_k3_channels(co, name, "output_channels");
-    if (kernel_width != 3 || kernel_height != 3)
-        detail::fail(name, "kernel_width and kernel_height must be 3 (got " + std::to_string(kernel_width) + " x " +
-                               std::to_string(kernel_height) + ")");
-    if (check < 0 || check > 2)
-        detail::fail(name, "check must be 0 (top), 1 (middle) or 2 (bottom) (got " + std::to_string(check) + ")");
+    require_k3_window(kernel_width, kernel_height, check, name);
     if (scale < 1 || scale > 31) detail::fail(name, "scale must be in 1..31 (got " + std::to_string(scale) + ")");
     const std::uint8_t* rows[3] = {check == 0 ? nullptr : line0, line1, check == 2 ? nullptr : line2};
     const std::int32_t out_w = width / stride;
@@ -137,15 +144,9 @@ void conv2dk3_stride2_even(const std::int8_t* line0, const std::int8_t* line1, c
         detail::fail(name, "width must be positive and even (got " + std::to_string(width) + ")");
     require_k3_channels(ci, name, "input_channels");
     require_k3_channels(co, name, "output_channels");
-    if (kernel_width != 3 || kernel_height != 3)
-        detail::fail(name, "kernel_width and kernel_height must be 3 (got " + std::to_string(kernel_width) + " x " +
-                               std::to_string(kernel_height) + ")");
-    if (check < 0 || check > 2)
-        detail::fail(name, "check must be 0 (top), 1 (middle) or 2 (bottom) (got " + std::to_string(check) + ")");
+    require_k3_window(kernel_width, kernel_height, check, name);
     if (scale < 1 || scale > 31) detail::fail(name, "scale must be in 1..31 (got " + std::to_string(scale) + ")");
-    if (channel_offset < 0 || channel_offset % 8 != 0)
-        detail::fail(name, "channel_offset must be a non-negative multiple of 8 (got " +
-                               std::to_string(channel_offset) + ")");
+    require_k3_channel_offset(channel_offset, name);
     const std::int8_t* rows[3] = {check == 0 ? nullptr : line0, line1, check == 2 ? nullptr : line2};
     const std::int64_t groups = ci / 8;
     const std::int32_t out_w = width / 2;
