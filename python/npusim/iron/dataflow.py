@@ -187,13 +187,16 @@ class ObjectFifo:
 
     def __init__(self, obj_type, depth=2, name=None, dims_to_stream=None, to_stream=None,
                  dims_from_stream_per_cons=None, plio=False, init_values=None, pad_dimensions=None, pad_value=0,
-                 repeat_count=None, consumer_obj_type=None, via_DMA=False, **unsupported):
+                 repeat_count=None, consumer_obj_type=None, via_DMA=False, disable_synchronization=False,
+                 delegate_tile=None, **unsupported):
         loc = where()
         if unsupported:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: ObjectFifo({', '.join(k + '=' for k in unsupported)}) "
                                       "is not supported by npusim")
         if plio:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: ObjectFifo(plio=True) is not supported by npusim")
+        if delegate_tile is not None and not hasattr(delegate_tile, "_native"):
+            raise design_error(loc, f"ObjectFifo(delegate_tile={delegate_tile!r}): give a Tile")
         init = []
         for v in init_values or []:
             import numpy as np
@@ -203,6 +206,9 @@ class ObjectFifo:
                                               dims_to_stream=_dims(dims_to_stream or to_stream), init_values=init,
                                               repeat_count=repeat_count, pad_dimensions=_dims(pad_dimensions),
                                               pad_value=int(pad_value or 0), via_dma=bool(via_DMA),
+                                              disable_synchronization=bool(disable_synchronization),
+                                              delegate_tile=getattr(delegate_tile, "_native", None)
+                                              if delegate_tile is not None else None,
                                               consumer_obj_type=tensor_type(consumer_obj_type)
                                               if consumer_obj_type is not None else None)
         self._obj_type = obj_type
