@@ -86,3 +86,26 @@ TEST_CASE("aie conv2dk3_stride2_i8 equals the reference conv2dk3_stride2_even", 
                 }
             }
 }
+
+TEST_CASE("aie conv2dk3_dw_out_split_ui8 equals the reference conv2dk3_dw_out_split_u8", "[aie_kernels][conv2d]") {
+    std::mt19937 rng(38);
+    for (const int w : {7, 2, 32})
+        for (const int c : {16, 40})
+            for (const int check : {0, 1, 2})
+                for (const int scale : {1, 3, 8}) {
+                    std::vector<std::uint8_t> l0(w * c), l1(w * c), l2(w * c);
+                    for (auto* l : {&l0, &l1, &l2})
+                        for (auto& v : *l) v = static_cast<std::uint8_t>(rng() & (scale == 1 ? 0x03 : 0xff));
+                    std::vector<std::int8_t> wt(9 * c);
+                    for (auto& v : wt) v = static_cast<std::int8_t>(rng() & 0xff);
+                    std::vector<std::uint8_t> want1(w * c, 0x11), want2(w * c, 0x22), got1(want1), got2(want2);
+                    npusim::kernels::conv2dk3_dw_out_split_u8(l0.data(), l1.data(), l2.data(), wt.data(), want1.data(),
+                                                              want2.data(), w, 1, c, 3, 3, check, scale, 0);
+                    npusim::aie_kernels::conv2dk3_dw_out_split_ui8(l0.data(), l1.data(), l2.data(), wt.data(),
+                                                                   got1.data(), got2.data(), w, 1, c, 3, 3, check,
+                                                                   scale, 0);
+                    INFO("w " << w << " c " << c << " check " << check << " scale " << scale);
+                    CHECK(got1 == want1);
+                    CHECK(got2 == want2);
+                }
+}
