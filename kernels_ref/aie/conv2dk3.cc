@@ -103,8 +103,9 @@ void conv_stride2(const int8* line0, const int8* line1, const int8* line2, const
 // channels' groups, to output2 after.
 void conv_dw_out_split(const uint8* line0, const uint8* line1, const uint8* line2, const int8* weights, uint8* out1,
                        uint8* out2, int32_t width, int32_t channels, int32_t check, int32_t scale) {
-    aie::set_rounding(aie::rounding_mode::conv_even);
-    aie::set_saturation(aie::saturation_mode::saturate);
+    // the upstream build is scalar and leaves the core's modes alone: swap them in and restore them
+    const aie::rounding_mode old_rounding = aie::swap_rounding(aie::rounding_mode::conv_even);
+    const aie::saturation_mode old_saturation = aie::swap_saturation(aie::saturation_mode::saturate);
     const uint8* lines[3] = {line0, line1, line2};
     const int ky_first = check == 0 ? 1 : 0, ky_end = check == 2 ? 2 : 3;
     const int32_t first_groups = channels / 2 / 8;
@@ -114,6 +115,8 @@ void conv_dw_out_split(const uint8* line0, const uint8* line1, const uint8* line
         uint8* dst = g < first_groups ? out1 + g * width * 8 : out2 + (g - first_groups) * width * 8;
         for (int32_t i = 0; i < width * 8; ++i) dst[i] = full[i];
     }
+    aie::set_rounding(old_rounding);
+    aie::set_saturation(old_saturation);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // offset into a shared weights buffer, scales from none to 12, on full-range data (sums that
 // saturate at both ends and shifted sums that tie).
 #include <npusim/aie_kernels.hpp>
+#include <aie_api/aie.hpp>
 #include <npusim/kernels/conv2dk3.hpp>
 
 #include <catch2/catch.hpp>
@@ -108,4 +109,17 @@ TEST_CASE("aie conv2dk3_dw_out_split_ui8 equals the reference conv2dk3_dw_out_sp
                     CHECK(got1 == want1);
                     CHECK(got2 == want2);
                 }
+}
+
+TEST_CASE("aie conv2dk3_dw_out_split_ui8 leaves the core's rounding and saturation modes as it found them",
+          "[aie_kernels][conv2d]") {
+    std::vector<std::uint8_t> l(7 * 16, 3), o1(7 * 8), o2(7 * 8);
+    std::vector<std::int8_t> wt(9 * 16, 1);
+    aie::set_rounding(aie::rounding_mode::floor);
+    aie::set_saturation(aie::saturation_mode::none);
+    npusim::aie_kernels::conv2dk3_dw_out_split_ui8(l.data(), l.data(), l.data(), wt.data(), o1.data(), o2.data(), 7, 1,
+                                                   16, 3, 3, 1, 1, 0);
+    CHECK(aie::get_rounding() == aie::rounding_mode::floor);
+    CHECK(aie::get_saturation() == aie::saturation_mode::none);
+    CHECK(o1[8] == 14); // pixel 1: 9 taps of 3 * 1 = 27, / 2 to even (its own mode, not floor's 13)
 }
