@@ -227,8 +227,7 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
     r.out.clear();
     // Without locks an acquire beyond the ring wraps around it (the rotating index, mod depth).
     const int given = r.ring->acquire_lock < 0 ? n : std::min(n, depth);
-    for (int k = 0; k < given; ++k)
-        r.out.push_back(r.elems[static_cast<std::size_t>((r.index + k) % depth)]);
+    for (int k = 0; k < given; ++k) r.out.push_back(r.elems[static_cast<std::size_t>((r.index + k) % depth)]);
     return {r.out.data(), r.out.size()};
 }
 

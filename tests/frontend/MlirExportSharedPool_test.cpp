@@ -65,18 +65,18 @@ Program pool_export_design(FifoOptions loop_opts, std::int64_t shift, const Tens
 // attribute and the op as test/objectFifo-stateful-transform/debug_features/*.mlir and
 // test/python/objFifo.py print them.
 TEST_CASE("export: disable_synchronization and aie.objectfifo.allocate", "[export]") {
-    const std::string m = export_mlir(pool_export_design({.disable_synchronization = true, .delegate_tile = Tile(0, 2)}, 0));
+    const std::string m =
+        export_mlir(pool_export_design({.disable_synchronization = true, .delegate_tile = Tile(0, 2)}, 0));
     CHECK(file_check(m, {"CHECK: %[[W:.+]] = aie.logical_tile<CoreTile>(1, 2)",
                          "CHECK: %[[D:.+]] = aie.logical_tile<CoreTile>(0, 2)",
                          "CHECK: aie.objectfifo @loop(%[[W]], {%[[W]]}, 2 : i32) {disable_synchronization = true} : "
                          "!aie.objectfifo<memref<16xi8>>",
-                         "CHECK-NEXT: aie.objectfifo.allocate @loop(%[[D]])",
-                         "CHECK-NEXT: aie.objectfifo @out("}) == "");
-    const std::string g =
-        export_mlir(pool_export_design({.disable_synchronization = true, .delegate_tile = Tile(0, 2)}, 0),
-                    {.generic = true});
+                         "CHECK-NEXT: aie.objectfifo.allocate @loop(%[[D]])", "CHECK-NEXT: aie.objectfifo @out("}) ==
+          "");
+    const std::string g = export_mlir(
+        pool_export_design({.disable_synchronization = true, .delegate_tile = Tile(0, 2)}, 0), {.generic = true});
     CHECK(file_check(g, {"CHECK: disable_synchronization = true", "CHECK: \"aie.objectfifo.allocate\"(%{{.+}}) "
-                                                                   "{objFifo_name = @loop} : (index) -> ()"}) == "");
+                                                                  "{objFifo_name = @loop} : (index) -> ()"}) == "");
     // Neither option: neither the attribute nor the op.
     const std::string plain = export_mlir(pool_export_design({}, 0));
     CHECK(plain.find("disable_synchronization") == std::string::npos);
@@ -87,10 +87,11 @@ TEST_CASE("export: disable_synchronization and aie.objectfifo.allocate", "[expor
 // 1-D i8 source to the slice's memref; one view serves both calls in its scope.
 TEST_CASE("export: a kernel argument that is part of a Buffer is a memref.view", "[export]") {
     const std::string m = export_mlir(pool_export_design({}, 32));
-    CHECK(file_check(m, {"CHECK: %[[C:.+]] = arith.constant 32 : index",
-                         "CHECK-NEXT: %[[V:view.*]] = memref.view %wts[%[[C]]][] : memref<64xi8> to memref<16xi8>",
-                         "CHECK: func.call @k(%{{.+}}, %[[V]], %{{.+}}) : (memref<16xi8>, memref<16xi8>, memref<16xi8>)",
-                         "CHECK: func.call @k(%{{.+}}, %[[V]], %{{.+}})"}) == "");
+    CHECK(
+        file_check(m, {"CHECK: %[[C:.+]] = arith.constant 32 : index",
+                       "CHECK-NEXT: %[[V:view.*]] = memref.view %wts[%[[C]]][] : memref<64xi8> to memref<16xi8>",
+                       "CHECK: func.call @k(%{{.+}}, %[[V]], %{{.+}}) : (memref<16xi8>, memref<16xi8>, memref<16xi8>)",
+                       "CHECK: func.call @k(%{{.+}}, %[[V]], %{{.+}})"}) == "");
     CHECK(m.find("memref.view", m.find("memref.view") + 1) == std::string::npos);
     const std::string g = export_mlir(pool_export_design({}, 32), {.generic = true});
     CHECK(g.find("= \"memref.view\"(%wts, %c32) : (memref<64xi8>, index) -> memref<16xi8>") != std::string::npos);

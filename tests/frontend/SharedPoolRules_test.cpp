@@ -51,8 +51,9 @@ TEST_CASE("delegate_tile: the shared pool goes to the delegate both cores reach"
 
 TEST_CASE("delegate_tile: ObjectFifoAllocateOp::verify's refusals", "[frontend][fifo]") {
     const Tile a(1, 2), b(1, 3), d(1, 3);
-    CHECK_THROWS_WITH(pool_pair({.delegate_tile = d}, a, b, 2),
-                      Contains("`aie.objectfifo.allocate` can only be used in 1-to-1 object FIFOs (it has 2 consumers)"));
+    CHECK_THROWS_WITH(
+        pool_pair({.delegate_tile = d}, a, b, 2),
+        Contains("`aie.objectfifo.allocate` can only be used in 1-to-1 object FIFOs (it has 2 consumers)"));
     CHECK_THROWS_WITH(pool_pair({.via_dma = true, .delegate_tile = d}, a, b),
                       Contains("cannot allocate a shared memory module to objectfifo with set `via_DMA` attribute"));
     CHECK_THROWS_WITH(

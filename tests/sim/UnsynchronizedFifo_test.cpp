@@ -89,7 +89,8 @@ bool unsync_has_lock(const model::Netlist& n, const std::string& name) {
 TEST_CASE("disable_synchronization + delegate_tile: a self-loop pool on the neighbour, no locks", "[sim][fifo]") {
     const auto n = unsync_loop_design({.disable_synchronization = true, .delegate_tile = Tile(0, 2)});
     // Three buffers (the declared depth, as with locks) on the delegate (0,2), west of the core.
-    for (int k = 0; k < 3; ++k) CHECK(unsync_buffer(n, "loop_buff_" + std::to_string(k)).tile == model::TileCoord{0, 2});
+    for (int k = 0; k < 3; ++k)
+        CHECK(unsync_buffer(n, "loop_buff_" + std::to_string(k)).tile == model::TileCoord{0, 2});
     CHECK_FALSE(has_buffer(n, "loop_buff_3"));
     CHECK_FALSE(unsync_has_lock(n, "loop_prod_lock_0"));
     CHECK_FALSE(unsync_has_lock(n, "loop_cons_lock_0"));

@@ -1,6 +1,7 @@
 // BodyRecorder, kernel calls: func.call with each argument's value (an element or Buffer, collapsed
-// when the kernel declares fewer dimensions, or a memref.view of part of one; a scalar from a constant, a load or a value read
-// through as<T>(), found by the two collecting runs and narrowed with arith.trunci).
+// when the kernel declares fewer dimensions, or a memref.view of part of one; a scalar from a
+// constant, a load or a value read through as<T>(), found by the two collecting runs and narrowed
+// with arith.trunci).
 #include "export/BodyRecorder.hpp"
 #include "export/BodyRecorderUtil.hpp"
 #include "export/MlirTypes.hpp"
