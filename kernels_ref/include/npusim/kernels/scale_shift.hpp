@@ -1,8 +1,12 @@
 #pragma once
 // eltwise_mul_add_bf16_vector (mlir-aie aie_kernels/aie2/scale_shift.cc @ 3ca0193c L15-89): over
 // 1024 bf16 elements, c = a * b when is_mul, else c = a + b; each result is computed in float and
-// rounded to the nearest bf16 (ties to even), as aie::mul / aie::add of bf16 vectors store through
-// the float accumulator. IRON's scale_shift (E15) calls it twice per element: D = A*B, then D + C.
+// rounded to the nearest bf16 (ties to even): the rounding of the source's scalar entry
+// (eltwise_mul_add_bf16_scalar, scalar bfloat16 arithmetic) and of npusim's AIE-API kernels, which
+// select conv_even (kernels_ref/aie/eltwise.cc). The source's vector entry sets no rounding mode, so at
+// the core's reset mode (floor) its aie::mul / aie::add results are truncated to bf16 instead
+// (tools/kernel_check/KernelDriversNorm.cpp drives both entries; docs/upstream-kernels.md).
+// IRON's scale_shift (E15) calls it twice per element: D = A*B, then D + C.
 #include <npusim/kernels/bfloat16.hpp>
 #include <npusim/kernels/kernel_common.hpp>
 

@@ -12,6 +12,15 @@
 //   filter2d:    3x3 int16 Q12 kernel over three lines, the left/right border pixel replicated,
 //                sat_u8((sum + 2^11) >> 12)
 //   addWeighted: sat_u8(((a * alpha + b * beta + 2^13) >> 14) + gamma), alpha and beta in Q14
+//
+// filter2d and addWeighted follow the sources' scalar variants (filter2d_3lines_aie_scalar,
+// addweighted_aie_scalar), not the vectorized code their exported entry points run: filter2dLine
+// truncates each Q12 tap to int8 (tap >> 8, filter2d.cc:100) and shifts by 4 at the reset rounding
+// (floor), and its middle blocks carry the left neighbour of each block's first pixel from two pixels
+// back (:144-145); addWeightedLine adds gamma unshifted into the accumulator (:55) and shifts by 14 at
+// floor. tools/kernel_check/KernelDriversVision.cpp drives those entry points against references of
+// the vectorized code (docs/upstream-kernels.md); rgba2gray, gray2rgba and rgba2hue (the scalar code
+// rgba2hueTile runs) agree with these references bit for bit there.
 #include <npusim/kernels/kernel_common.hpp>
 
 #include <cstdint>
