@@ -11,9 +11,9 @@
 //   rgba2gray.cc:45-72     9798 R + 19235 G + 3736 B + 16384 * 1 (the Q15 weights round(w * 2^15), :51-55),
 //                          SRS by 15 at floor
 //   rgba2hue.cc:68-129     (Line, AIE2 vector path) and :131-165 (Tile: the scalar code)
-// npusim's plain C++ references (kernels_ref/src/vision.cpp) follow the sources' scalar variants; the
-// driver also compares each entry point with them where the vector code computes the same bits (rgba2gray,
-// gray2rgba, rgba2hueTile) and states where it does not (vision.hpp).
+// Each entry point is also compared with npusim's plain C++ reference of it (kernels_ref/src/vision.cpp:
+// add_weighted_line for the uint8 build, filter2d_line, gray2rgba_line, rgba2gray_line, and rgba2hue_line,
+// the scalar code rgba2hueTile runs).
 #include "KernelDrivers.hpp"
 
 #include "npusim/kernels/vision.hpp"
@@ -106,6 +106,13 @@ void add_add_weighted(std::vector<Entry>& out) {
             for (std::size_t i = 0; i < n; ++i) want[i] = add_weighted_ref<T>(a[i], b[i], c.alpha, c.beta, gamma);
             const auto what = fmt::format("alpha {} beta {} gamma {}:", c.alpha, c.beta, +gamma);
             if (auto d = vision_compare(got, want, what.c_str()); !d.empty()) return d;
+            if constexpr (std::is_same_v<T, std::uint8_t>) { // npusim's reference (IRON's add_weighted: u8)
+                std::vector<T> npu(n);
+                kernels::add_weighted_line(a.data(), b.data(), npu.data(), static_cast<std::int32_t>(n), c.alpha,
+                                           c.beta, gamma);
+                const auto vs = what + " against npusim's add_weighted_line:";
+                if (auto d = vision_compare(got, npu, vs.c_str()); !d.empty()) return d;
+            }
         }
         return std::string{};
     };
@@ -154,6 +161,10 @@ void add_filter2d(std::vector<Entry>& out) {
                                }
                                const auto what = fmt::format("width {} kernel [{}]:", width, fmt::join(kv, " "));
                                if (auto d = vision_compare(got, want, what.c_str()); !d.empty()) return d;
+                               std::vector<std::uint8_t> npu(width);
+                               kernels::filter2d_line(l0.data(), l1.data(), l2.data(), npu.data(), width, kv.data());
+                               const auto vs = what + " against npusim's filter2d_line:";
+                               if (auto d = vision_compare(got, npu, vs.c_str()); !d.empty()) return d;
                            }
                        }
                        return std::string{};
