@@ -48,6 +48,13 @@ void add_conv3_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 /// npusim's plain C++ reference kernels (kernels_ref/src) for the build's generation.
 void add_ml_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 
+/// The vision kernels addWeighted, filter2d, gray2rgba, rgba2gray, rgba2hue (KernelDriversVision.cpp).
+void add_vision_kernels(std::vector<Entry>& out, const BuildFacts& facts);
+
+/// scale_shift, layer_norm, rope, mm_activation_epilogue and aie2/bf16_softmax.cc's scalar softmax
+/// (KernelDriversNorm.cpp).
+void add_norm_kernels(std::vector<Entry>& out, const BuildFacts& facts);
+
 /// The result of driving one entry point: empty when every output matched, else the first difference.
 struct Driven {
     std::string name;
