@@ -54,7 +54,7 @@ public:
 
     // A float accumulator from a bfp16ebs8 block vector: each lane's value m * 2^(E - 133), exact.
     template <typename T>
-    requires(detail::is_block_elem<T>&& detail::is_float_accum_tag<Tag>) explicit accum(const block_vector<T, N>& v) {
+    requires(detail::is_block_elem<T> && detail::is_float_accum_tag<Tag>) explicit accum(const block_vector<T, N>& v) {
         for (unsigned i = 0; i < N; ++i) data_[i] = v.get(i);
     }
 
@@ -71,8 +71,8 @@ public:
     // `accum<acc32, N> acc = aie::add(float_v, float_v); v = acc.to_vector<float>();`. [est] the
     // hardware moves the bits unchanged; to_vector<float>() below moves them back.
     template <typename T>
-    requires(std::is_same_v<T, float> && !detail::is_float_accum_tag<Tag> && detail::accum_tag_bits<Tag> == 32) accum&
-    operator=(const vector<T, N>& v) {
+    requires(std::is_same_v<T, float> && !detail::is_float_accum_tag<Tag> && detail::accum_tag_bits<Tag> == 32)
+        accum& operator=(const vector<T, N>& v) {
         for (unsigned i = 0; i < N; ++i) data_[i] = std::bit_cast<storage_type>(v[i]);
         return *this;
     }
@@ -80,7 +80,7 @@ public:
     // A bfloat16 or float vector assigned to a float accumulator loads its values (as from_vector;
     // mlir-aie's aie2p/mm_bfp_mixed.cc l.81 at 3ca0193 writes `accum<accfloat, 64> acc; acc = bf16_vector;`).
     template <typename T>
-    requires(detail::is_float_accum_tag<Tag>&& detail::is_float_elem<T>) accum& operator=(const vector<T, N>& v) {
+    requires(detail::is_float_accum_tag<Tag> && detail::is_float_elem<T>) accum& operator=(const vector<T, N>& v) {
         return from_vector(v);
     }
 
@@ -89,7 +89,7 @@ public:
     // is rounded with the core's rounding mode, float is exact). Integer accumulators need an
     // explicit to_vector<T>(shift).
     template <typename T>
-    requires(detail::is_float_accum_tag<Tag>&& detail::is_float_elem<T>) operator vector<T, N>() const {
+    requires(detail::is_float_accum_tag<Tag> && detail::is_float_elem<T>) operator vector<T, N>() const {
         return to_vector<T>();
     }
 

@@ -19,8 +19,7 @@ inline T extract_elem(const aie::vector<T, N>& v, int idx) {
     return ext_elem(v, idx);
 }
 template <typename T, unsigned N>
-requires(std::is_integral_v<T> && sizeof(T) <= 2) inline int extract_elem(const aie::vector<T, N>& v, int idx,
-                                                                          int sign) {
+requires(std::is_integral_v<T> && sizeof(T) <= 2) inline int extract_elem(const aie::vector<T, N>& v, int idx, int sign) {
     const T x = ext_elem(v, idx);
     return sign != 0 ? static_cast<int>(static_cast<std::make_signed_t<T>>(x))
                      : static_cast<int>(static_cast<std::make_unsigned_t<T>>(x));
@@ -35,9 +34,7 @@ requires(std::is_integral_v<T> && sizeof(T) <= 2) inline int extract_elem(const 
 // and the meaning of each name follows the transposition its spelling describes (mlir-aie's
 // gray2rgba.cc, l.19-23 at 3ca0193, relies on T8_2x64_lo interleaving).
 namespace npusim::aie_api::detail {
-constexpr unsigned shuffle_mode(unsigned bits, unsigned rows, bool hi) {
-    return (bits << 16) | (rows << 1) | (hi ? 1u : 0u);
-}
+constexpr unsigned shuffle_mode(unsigned bits, unsigned rows, bool hi) { return (bits << 16) | (rows << 1) | (hi ? 1u : 0u); }
 } // namespace npusim::aie_api::detail
 #define NPUSIM_AIE_SHUFFLE_MODES(BITS, R, C)                                                                           \
     inline constexpr unsigned T##BITS##_##R##x##C##_lo = npusim::aie_api::detail::shuffle_mode(BITS, R, false);        \
@@ -77,8 +74,7 @@ inline aie::vector<T, N> shuffle(const aie::vector<T, N>& a, const aie::vector<T
     std::memcpy(in + 64, b.data(), 64);
     // Element (r, c) of the input moves to element (c, r) of the transposed cols x rows matrix.
     for (unsigned r = 0; r < rows; ++r)
-        for (unsigned c = 0; c < cols; ++c)
-            std::memcpy(out + (c * rows + r) * bytes, in + (r * cols + c) * bytes, bytes);
+        for (unsigned c = 0; c < cols; ++c) std::memcpy(out + (c * rows + r) * bytes, in + (r * cols + c) * bytes, bytes);
     aie::vector<T, N> res;
     std::memcpy(res.data(), out + (hi ? 64 : 0), 64);
     return res;
