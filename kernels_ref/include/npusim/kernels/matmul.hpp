@@ -24,9 +24,13 @@
 //     4x8x8 on AIE2, 8x8x8 on AIE2P): int8 x int8 products added into a 32-bit accumulator loaded
 //     from C (sign-extended), stored back keeping the low 8 / 16 / 32 bits (to_vector<T_out>() at
 //     shift 0, no saturation: mm.cc sets no saturation mode), = numpy (C + A@B).astype(T_out).
-//   matmul_bf16_f32: C (float) is loaded into the fp32 accumulator, the bf16 x bf16 products (exact
-//     in fp32) are added in fp32, and the accumulator is stored: C = fl32(C + sum_k a*b) summed in
-//     k order (the hardware's order within an mmul differs; results agree within rounding).
+//   matmul_bf16_f32: C (float) is loaded into the fp32 accumulator; per K block of s (one aie::mmul
+//     mac) the s bf16 x bf16 products (exact in fp32) are summed from zero in k order in fp32 and
+//     that block sum is added to the accumulator, which is stored as it is. This is the host layer's
+//     mmul order (kernels_ref/aie_api/README.md "Float"), so npusim's AIE-API build of mm.cc gives
+//     the same bits. AMD does not document the order inside one mac (the AIE-API mmul and the
+//     AIE-ML intrinsics mac_4x8_8x4 define only C + A x B in accfloat), so the hardware may round
+//     differently in the last bit [est]. With s = 1 (the scalar kernels' blocks) this is k order.
 //   matmul_bf16_bf16: C (bf16) is widened to fp32, the products are added in fp32 as above, and the
 //     accumulator is rounded back to bf16 to nearest, ties to even (npusim::bfloat16, the AIE
 //     float-to-bf16 conversion; aie2p/mm.cc selects conv_even explicitly under bfp16 emulation) at
