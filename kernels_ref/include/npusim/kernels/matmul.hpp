@@ -112,6 +112,20 @@ void matmul_i8_i32(const std::int8_t* A, const std::int8_t* B, std::int32_t* C, 
 void matmul_bf16_bf16(const bfloat16* A, const bfloat16* B, bfloat16* C, int m, int k, int n, int r, int s, int t);
 void matmul_bf16_f32(const bfloat16* A, const bfloat16* B, float* C, int m, int k, int n, int r, int s, int t);
 
+/// mm.cc's bf16 matmuls on AIE2P built with -DAIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16 (IRON's
+/// mm(emulate_bf16_mmul_with_bfp16=True), linalg.py l.181-185 at 3ca0193): 8 x 8 x 8 blocks in the layout
+/// above; the kernel selects conv_even for its run (aie2p/mm.cc l.89-101). Each mac quantizes every
+/// row of the A block and every column of the B block (8 values along K) to one bfp16ebs8 block:
+/// shared exponent E = the largest exponent field, each signed significand (implicit one included,
+/// none for a denormal, whose field 0 is used as it is) shifted right by 17 + E - e and rounded to
+/// nearest even, saturated to int8 [est: saturation]; the 8 integer products sum exactly and
+/// 2^(Ea + Eb - 266) times that sum is added to the fp32 lane (one rounding, to nearest even). C is
+/// loaded into the lane first; bf16 C is rounded back to nearest even. This is AIE-API's emulation as
+/// the host layer has it (kernels_ref/aie_api/README.md, mlir-aie's lowering of the same flag:
+/// lib/Conversion/AIEVecToLLVM/AIEVecToLLVM.cpp l.4693-4718); m and n multiples of 16, k of 8.
+void matmul_bf16_bf16_via_bfp16(const bfloat16* A, const bfloat16* B, bfloat16* C, int m, int k, int n);
+void matmul_bf16_f32_via_bfp16(const bfloat16* A, const bfloat16* B, float* C, int m, int k, int n);
+
 namespace detail {
 inline void check_block_shape(const char* name, int rows, int cols, int block_rows, int block_cols) {
     require_positive(rows, name, "rows");
