@@ -3,8 +3,8 @@
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
 // or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
 // (the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8, bn_conv2dk1_skip, bn_conv2dk3,
-// bn_conv2dk3_dw and the cascade halves bn_conv2dk1_partial_put_i8 / _get_relu_i8) are not in npusim's
-// library yet;
+// bn_conv2dk3_dw and the cascade halves bn_conv2dk1_partial_put_i8 / _get_relu_i8, and the split stage
+// of KernelLibraryConvSplit.hpp) are not in npusim's library yet;
 // Python's aie.iron.kernels names them as missing.
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
