@@ -447,22 +447,3 @@ def test_bottleneck_1x1_runs_exact_against_numpy(factory):
     r = (s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale  # the sources' formula
     want = np.clip(r, np.iinfo(tout).min, np.iinfo(tout).max).astype(tout)
     assert np.array_equal(out, _ycxc8(want))
-
-
-def test_mm_emulate_bf16_mmul_with_bfp16_as_iron_applies_it():
-    # linalg.py l.181-189: AIE2P and bf16 inputs only, mac dims (8, 8, 8); ignored on AIE2 and for
-    # other inputs. The numerics (bfp16 blocks, conv_even) are tested in C++ (MatmulViaBfp16_test,
-    # AieMatmulViaBfp16_test).
-    from ml_dtypes import bfloat16
-    npusim.iron.set_current_device(device_for("npu2"))
-    for out in (bfloat16, np.float32):
-        k = kernels.mm(input_dtype=bfloat16, output_dtype=out, emulate_bf16_mmul_with_bfp16=True)
-        assert k.mac_dims == (8, 8, 8)
-        assert k.name == ("matmul_bf16_bf16" if out is bfloat16 else "matmul_bf16_f32")
-    assert kernels.mm(input_dtype=np.int8, output_dtype=np.int8, emulate_bf16_mmul_with_bfp16=True).mac_dims == (8, 8, 8)
-    assert kernels.mm(input_dtype=np.int16, output_dtype=np.int32, emulate_bf16_mmul_with_bfp16=True).mac_dims == (4, 4, 8)
-    with pytest.raises(npusim.DesignError, match=r"dim_m=64, dim_k=64, dim_n=8 must be multiples of 16, 8 and 16 "
-                                                 r"\(2 x 8x8x8 mmul blocks"):
-        kernels.mm(dim_n=8, input_dtype=bfloat16, output_dtype=bfloat16, emulate_bf16_mmul_with_bfp16=True)
-    npusim.iron.set_current_device(device_for("npu1_1col"))
-    assert kernels.mm(input_dtype=bfloat16, output_dtype=bfloat16, emulate_bf16_mmul_with_bfp16=True).mac_dims == (4, 8, 4)
