@@ -286,6 +286,8 @@ std::vector<Driven> drive_all(void* handle, const BuildFacts& facts, void (*rese
     add_reduce(entries);
     add_ml_kernels(entries, facts);
     add_mm_kernels(entries, facts);
+    add_mm_bf16_kernels(entries, facts);
+    add_bfp_kernels(entries, facts);
     add_cascade_conv_kernels(entries, facts);
     add_cascade_bn_kernels(entries, facts);
     add_conv3_kernels(entries, facts);

@@ -69,3 +69,18 @@ using uint64 = uint64_t;
 #ifndef chess_manifest
 #define chess_manifest(x) false
 #endif
+
+// Data-memory resource annotations on pointer types (`v16int16 __aie_dm_resource_a *p`): scheduling
+// hints to the AIE compilers, no meaning on the host.
+#ifndef __aie_dm_resource_a
+#define __aie_dm_resource_a
+#endif
+#ifndef __aie_dm_resource_b
+#define __aie_dm_resource_b
+#endif
+#ifndef __aie_dm_resource_c
+#define __aie_dm_resource_c
+#endif
+#ifndef __aie_dm_resource_d
+#define __aie_dm_resource_d
+#endif
