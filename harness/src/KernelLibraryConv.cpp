@@ -27,6 +27,20 @@ void require_conv_shape(const char* factory, std::int64_t w, std::int64_t ci, st
                                           factory, name, v, of));
 }
 
+// The bottleneck 1x1 builds IRON makes (bn_conv2dk1_relu.cc -DREGULAR -DINT8_ACT :1289-1325,
+// bn_conv2dk1_i8.cc -DREGULAR -DSCALAR :671-705, bn_conv2dk1_skip.cc -DREGULAR -DSCALAR :657-801 at
+// mlir-aie 3ca0193) are plain C loops over every pixel x < input_width, so any positive width is
+// computed; their channel loops run to input_channels / 8 and output_channels / 8, so channels past a
+// multiple of 8 would be neither read nor written.
+void require_bn_conv_shape(const char* factory, std::int64_t w, std::int64_t ci, std::int64_t co) {
+    if (w <= 0) throw DesignError(fmt::format("{}(): input_width={} must be positive", factory, w));
+    for (const auto& [name, v] : {std::pair{"input_channels", ci}, std::pair{"output_channels", co}})
+        if (v <= 0 || v % 8 != 0)
+            throw DesignError(fmt::format("{}(): {}={} must be a positive multiple of 8 (upstream's loops run over "
+                                          "{} / 8 groups of 8 channels and would skip the rest)",
+                                          factory, name, v, name));
+}
+
 // the cost of the row the call names (its width and channel arguments): the same mmul walk for
 // every 1x1 convolution (kernels::conv2dk1_i8_cycles, [est])
 std::uint64_t conv1x1_cost(std::span<const KernelArg> a) {
@@ -172,7 +186,7 @@ Kernel bn_conv1x1(const char* factory, const char* symbol,
                   void (*aie)(const TIn*, const std::int8_t*, TOut*, std::int32_t, std::int32_t, std::int32_t,
                               std::int32_t),
                   std::int64_t w, std::int64_t ci, std::int64_t co, KernelSet ks) {
-    require_conv_shape(factory, w, ci, co);
+    require_bn_conv_shape(factory, w, ci, co);
     const auto i32 = iron::scalar<std::int32_t>();
     std::vector<ArgType> types{iron::tensor<TIn>({w * ci}),
                                iron::tensor<std::int8_t>({ci * co}),
@@ -197,7 +211,7 @@ Kernel bn_conv2dk1_skip(std::int64_t w, std::int64_t ci, std::int64_t co, DType 
     if (skip != DType::u8 && skip != DType::i8) // conv.py:346-349
         throw DesignError(
             fmt::format("bn_conv2dk1_skip(): skip_dtype must be np.uint8 or np.int8, got {}", model::dtype_name(skip)));
-    require_conv_shape("bn_conv2dk1_skip", w, ci, co);
+    require_bn_conv_shape("bn_conv2dk1_skip", w, ci, co);
     const auto i32 = iron::scalar<std::int32_t>();
     std::vector<ArgType> types{iron::tensor<std::uint8_t>({w * ci}),
                                iron::tensor<std::int8_t>({ci * co}),

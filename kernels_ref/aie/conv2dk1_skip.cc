@@ -65,7 +65,7 @@ void conv_skip_init(const uint8* in0, const uint8* in1, const int8* weights, uin
 }
 
 // bn_conv2dk1_skip's -DREGULAR builds: one uint8 input, the sum to int8 (`scale`), plus the skip, to
-// int8 (`skip_scale`), both conversions to even (conv_even) and saturated.
+// int8 (`skip_scale`), both conversions to even (conv_even) and saturated; any width.
 template <class TSkip>
 void conv_skip_even(const uint8* in, const int8* weights, int8* output, const TSkip* skip, int32_t width, int32_t ci,
                     int32_t co, int32_t scale, int32_t skip_scale) {
@@ -73,18 +73,36 @@ void conv_skip_even(const uint8* in, const int8* weights, int8* output, const TS
     aie::set_rounding(aie::rounding_mode::conv_even);
     aie::set_saturation(aie::saturation_mode::saturate);
     const int32_t c8 = ci / 8;
+    // every pixel, as upstream's scalar loop: 4-pixel groups, then the last width % 4 pixels in the
+    // first lanes of a zeroed block, only their outputs stored
     for (int32_t oc8 = 0; oc8 < co / 8; ++oc8)
-        for (int32_t xg = 0; xg < width / 4; ++xg) {
+        for (int32_t x0 = 0; x0 < width; x0 += 4) {
+            const int32_t n = width - x0 < 4 ? width - x0 : 4;
             MM acc;
             acc = aie::zeros<acc32, MM::size_C>();
-            for (int32_t ic8 = 0; ic8 < c8; ++ic8)
-                acc.mac(aie::load_v<MM::size_A>(in + ic8 * width * 8 + xg * MM::size_A),
-                        aie::load_v<MM::size_B>(weights + (oc8 * c8 + ic8) * MM::size_B));
-            const int32_t at = oc8 * width * 8 + xg * MM::size_C;
+            for (int32_t ic8 = 0; ic8 < c8; ++ic8) {
+                const uint8* px = in + ic8 * width * 8 + x0 * 8;
+                aie::vector<uint8, MM::size_A> a = aie::zeros<uint8, MM::size_A>();
+                if (n == 4)
+                    a = aie::load_v<MM::size_A>(px);
+                else
+                    for (int32_t i = 0; i < n * 8; ++i) a[i] = px[i]; // scalar moves: 8-byte vectors are no AIE type
+                acc.mac(a, aie::load_v<MM::size_B>(weights + (oc8 * c8 + ic8) * MM::size_B));
+            }
+            const int32_t at = oc8 * width * 8 + x0 * 8;
+            aie::vector<TSkip, MM::size_C> sv = aie::zeros<TSkip, MM::size_C>();
+            if (n == 4)
+                sv = aie::load_v<MM::size_C>(skip + at);
+            else
+                for (int32_t i = 0; i < n * 8; ++i) sv[i] = skip[at + i];
             aie::accum<acc32, MM::size_C> sum;
             sum.from_vector(acc.template to_vector<int8>(scale), 0);
-            sum = aie::add(sum, aie::load_v<MM::size_C>(skip + at));
-            aie::store_v(output + at, sum.template to_vector<int8>(skip_scale));
+            sum = aie::add(sum, sv);
+            const aie::vector<int8, MM::size_C> out = sum.template to_vector<int8>(skip_scale);
+            if (n == 4)
+                aie::store_v(output + at, out);
+            else
+                for (int32_t i = 0; i < n * 8; ++i) output[at + i] = out[i];
         }
 }
 

@@ -10,6 +10,7 @@
 #include "support/RunOptions.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <random>
 
@@ -170,6 +171,19 @@ TEST_CASE("mv / cascade_mm / conv2dk1_i8 errors", "[harness][kernel_library][err
     CHECK_THROWS_WITH(iks::conv2dk1_skip(32, 64, 64, DType::i32), Catch::Contains("act_dtype must be np.int8"));
     CHECK_THROWS_WITH(iks::conv2dk1_skip_init(32, 64, 64, DType::u8), Catch::Contains("it computes nothing"));
     CHECK_THROWS_WITH(iks::bn_conv2dk1_relu(32, 60, 64), Catch::Contains("bn_conv2dk1_relu(): input_channels=60"));
+    // the bottleneck 1x1 builds are scalar loops over every pixel: any positive width (mobilenet's 14,
+    // pipeline.py:79 / regular.py:91), channels still in groups of 8, which the loops count
+    for (const std::int64_t w : {14, 7, 1}) {
+        CHECK(mvlib_types(iks::bn_conv2dk1_relu(w, 16, 8))[2] == fmt::format("u8[{}]", w * 8));
+        CHECK(mvlib_types(iks::bn_conv2dk1_i8(w, 16, 8, harness::KernelSet::aie))[0] == fmt::format("u8[{}]", w * 16));
+        CHECK(mvlib_types(iks::bn_conv2dk1_skip(w, 16, 8, DType::i8))[3] == fmt::format("i8[{}]", w * 8));
+    }
+    CHECK_THROWS_WITH(iks::bn_conv2dk1_relu(0), "bn_conv2dk1_relu(): input_width=0 must be positive");
+    CHECK_THROWS_WITH(iks::bn_conv2dk1_i8(14, 64, 12),
+                      "bn_conv2dk1_i8(): output_channels=12 must be a positive multiple of 8 (upstream's loops run "
+                      "over output_channels / 8 groups of 8 channels and would skip the rest)");
+    CHECK_THROWS_WITH(iks::bn_conv2dk1_skip(-2), "bn_conv2dk1_skip(): input_width=-2 must be positive");
+    CHECK_THROWS_WITH(iks::conv2dk1_i8(14), Catch::Contains("conv2dk1_i8(): input_width=14 must be a positive multiple of 4"));
     CHECK_THROWS_WITH(iks::bn_conv2dk1_skip(32, 64, 64, DType::bf16),
                       "bn_conv2dk1_skip(): skip_dtype must be np.uint8 or np.int8, got bf16");
 }

@@ -92,7 +92,7 @@ TEST_CASE("conv2dk1_u8 (IRON conv2dk1): int8 or uint8 activations, shifted half 
                     return static_cast<int>(q < 0 ? 0 : q > 255 ? 255 : q);
                 };
                 const auto at = static_cast<std::size_t>((o / 8 * width + x) * 8 + o % 8);
-                INFO("scale " << scale << " x " << x << " o " << o << " sums " << ss << " " << su);
+                INFO("width " << width << " scale " << scale << " x " << x << " o " << o << " sums " << ss << " " << su);
                 REQUIRE(out_s[at] == want(ss));
                 REQUIRE(out_u[at] == want(su));
                 zeros += out_u[at] == 0;
@@ -191,8 +191,10 @@ TEST_CASE("conv2dk1_even (bn_conv2dk1_relu / bn_conv2dk1_i8 -DREGULAR): the sour
           "[kernels][conv2d]") {
     // bn_conv2dk1_relu.cc:1309-1312 and bn_conv2dk1_i8.cc:692-694 write the rounding as
     // (sum + 2^(scale-1) - 1 + ((sum >> scale) & 1)) >> scale; computed here as written
+    // every width, as the scalar loops (mobilenet's bn6.. run 14, past a multiple of 4 or 8)
     std::mt19937 rng(37);
-    const int width = 8, ci = 16, co = 8;
+    const int ci = 16, co = 8;
+    for (const int width : {8, 14, 3})
     for (const int scale : {1, 2, 4, 8}) {
         std::vector<std::int8_t> in_s(width * ci), w(ci * co), out_s8(width * co);
         std::vector<std::uint8_t> in_u(width * ci), out_u8(width * co);
@@ -216,7 +218,7 @@ TEST_CASE("conv2dk1_even (bn_conv2dk1_relu / bn_conv2dk1_i8 -DREGULAR): the sour
                 };
                 ties += (ss & ((std::int64_t{1} << scale) - 1)) == (std::int64_t{1} << (scale - 1));
                 const auto at = static_cast<std::size_t>((o / 8 * width + x) * 8 + o % 8);
-                INFO("scale " << scale << " x " << x << " o " << o << " sums " << ss << " " << su);
+                INFO("width " << width << " scale " << scale << " x " << x << " o " << o << " sums " << ss << " " << su);
                 REQUIRE(out_u8[at] == std::clamp<std::int64_t>(even(ss), 0, 255));
                 REQUIRE(out_s8[at] == std::clamp<std::int64_t>(even(su), -128, 127));
             }
@@ -231,8 +233,9 @@ TEST_CASE("conv2dk1_even (bn_conv2dk1_relu / bn_conv2dk1_i8 -DREGULAR): the sour
 TEST_CASE("conv2dk1_skip_even (bn_conv2dk1_skip -DREGULAR): to even, + skip, to even, int8", "[kernels][conv2d]") {
     // bn_conv2dk1_skip.cc:736-800 as written: both shifts (v + 2^(s-1) - 1 + ((v >> s) & 1)) >> s
     std::mt19937 rng(41);
-    const int width = 8, ci = 16, co = 8;
+    const int ci = 16, co = 8;
     auto even = [](std::int64_t v, int s) { return (v + (std::int64_t{1} << (s - 1)) - 1 + ((v >> s) & 1)) >> s; };
+    for (const int width : {8, 14, 5})
     for (const auto& [scale, skip_scale] : {std::pair{3, 1}, std::pair{6, 2}, std::pair{2, 0}}) {
         std::vector<std::uint8_t> in(width * ci), skip_u(width * co);
         std::vector<std::int8_t> w(ci * co), skip_s(width * co), out_s(width * co), out_u(width * co);
@@ -253,7 +256,7 @@ TEST_CASE("conv2dk1_skip_even (bn_conv2dk1_skip -DREGULAR): to even, + skip, to 
                 auto fin = [&](std::int64_t v) {
                     return std::clamp<std::int64_t>(skip_scale > 0 ? even(v, skip_scale) : v, -128, 127);
                 };
-                INFO("scales " << scale << " " << skip_scale << " x " << x << " o " << o);
+                INFO("width " << width << " scales " << scale << " " << skip_scale << " x " << x << " o " << o);
                 REQUIRE(out_s[at] == fin(c + skip_s[at]));
                 REQUIRE(out_u[at] == fin(c + skip_u[at]));
             }

@@ -375,13 +375,14 @@ def test_conv2dk1_skip_init_runs_exact_against_numpy():
     assert np.array_equal(out, _ycxc8(want))
 
 
+@pytest.mark.parametrize("w", [8, 14])  # the scalar loops take any width: mobilenet's bn6.. run 14
 @pytest.mark.parametrize("skip_dtype", [np.int8, np.uint8])
-def test_bn_conv2dk1_skip_runs_exact_against_numpy(skip_dtype):
+def test_bn_conv2dk1_skip_runs_exact_against_numpy(skip_dtype, w):
     # -DREGULAR -DSCALAR [-DUNSIGNED_SKIP]: uint8 in, to even at scale, saturated to int8, + skip, to
     # even at skip_scale, saturated to int8
     from npusim.iron import Buffer, ObjectFifo
     npusim.iron.set_current_device(device_for("npu1_1col"))
-    w, ci, co, scale, skip_scale = 8, 16, 16, 4, 1
+    ci, co, scale, skip_scale = 16, 16, 4, 1
     conv = kernels.bn_conv2dk1_skip(input_width=w, input_channels=ci, output_channels=co, skip_dtype=skip_dtype)
     assert conv.name == ("conv2dk1_skip_ui8_i8_i8" if skip_dtype == np.int8 else "conv2dk1_skip_ui8_ui8_i8")
     with pytest.raises(npusim.DesignError, match="skip_dtype must be np.uint8 or np.int8, got i16"):
@@ -415,12 +416,13 @@ def test_bn_conv2dk1_skip_runs_exact_against_numpy(skip_dtype):
     assert np.array_equal(out, _ycxc8(want))
 
 
+@pytest.mark.parametrize("w", [8, 14, 3])  # any width, as the scalar loops (pipeline.py:79, regular.py:91: 14)
 @pytest.mark.parametrize("factory", ["bn_conv2dk1_relu", "bn_conv2dk1_i8"])
-def test_bottleneck_1x1_runs_exact_against_numpy(factory):
+def test_bottleneck_1x1_runs_exact_against_numpy(factory, w):
     # -DREGULAR builds: int8 -> uint8 (relu) or uint8 -> int8, the shifted sums rounded to even
     from npusim.iron import ObjectFifo
     npusim.iron.set_current_device(device_for("npu1_1col"))
-    w, ci, co, scale = 8, 16, 16, 2
+    ci, co, scale = 16, 16, 2
     tin, tout = (np.int8, np.uint8) if factory == "bn_conv2dk1_relu" else (np.uint8, np.int8)
     conv = getattr(kernels, factory)(input_width=w, input_channels=ci, output_channels=co)
     assert conv.name == ("conv2dk1_relu_i8_ui8" if factory == "bn_conv2dk1_relu" else "conv2dk1_ui8_i8")

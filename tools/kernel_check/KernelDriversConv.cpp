@@ -152,8 +152,9 @@ TOut conv_srs(std::int64_t sum, int scale, bool ties_away, bool even = false) {
 }
 
 template <class TIn, class TOut>
-std::string drive_conv1x1(void* fn, int lo, int hi, int scale, std::uint32_t seed, bool ties_away, bool even = false) {
-    const int w = 32, ci = 64, co = 64; // conv.py's defaults
+std::string drive_conv1x1(void* fn, int lo, int hi, int scale, std::uint32_t seed, bool ties_away, bool even = false,
+                          int w = 32) {
+    const int ci = 64, co = 64; // conv.py's defaults (w too, unless a driver names another)
     const auto in = cc_ints<TIn>(static_cast<std::size_t>(w) * ci, seed, lo, hi);
     const auto wts = cc_ints<std::int8_t>(static_cast<std::size_t>(ci) * co, seed + 1, -128, 127);
     std::vector<TOut> got(static_cast<std::size_t>(w) * co, TOut{0x55});
@@ -259,8 +260,8 @@ std::string drive_conv_skip_init(void* fn, int scale, int skip_scale, int scale_
 // `scale` saturated to int8, + skip, to even at `skip_scale` (> 0: upstream's 0 shifts by 1 << -1),
 // saturated to int8.
 template <class TSkip>
-std::string drive_bn_skip(void* fn, int scale, int skip_scale, std::uint32_t seed) {
-    const int w = 32, ci = 64, co = 64;
+std::string drive_bn_skip(void* fn, int scale, int skip_scale, std::uint32_t seed, int w = 32) {
+    const int ci = 64, co = 64;
     const auto in = cc_ints<std::uint8_t>(static_cast<std::size_t>(w) * ci, seed, 0, 15);
     const auto wts = cc_ints<std::int8_t>(static_cast<std::size_t>(ci) * co, seed + 1, -128, 127);
     const auto skip = cc_ints<TSkip>(static_cast<std::size_t>(w) * co, seed + 2, std::numeric_limits<TSkip>::min(),
@@ -304,24 +305,29 @@ void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts) 
         out.push_back({"conv2dk1_ui8", [](void* fn) { return drive_conv_twice<std::uint8_t, std::uint8_t>(fn, false, 0, 8); }});
     }
     // bn_conv2dk1_relu.cc -DREGULAR -DINT8_ACT / bn_conv2dk1_i8.cc -DREGULAR -DSCALAR (conv.py's flags): the
-    // plain C loops of :1285-1315 / :667-697, ties to even, saturated to uint8 / int8
+    // plain C loops of :1289-1325 / :671-705, ties to even, saturated to uint8 / int8. Every pixel of any
+    // width: also driven at mobilenet's 14 (pipeline.py:79, regular.py:91), no multiple of 4 or 8.
     if (facts.source == "bn_conv2dk1_relu.cc")
         out.push_back({"conv2dk1_relu_i8_ui8", [](void* fn) {
                            std::string e = drive_conv1x1<std::int8_t, std::uint8_t>(fn, -8, 8, 2, 81, false, true);
+                           if (e.empty()) e = drive_conv1x1<std::int8_t, std::uint8_t>(fn, -8, 8, 2, 85, false, true, 14);
                            return e.empty() ? drive_conv1x1<std::int8_t, std::uint8_t>(fn, -128, 127, 9, 82, false, true) : e;
                        }});
     if (facts.source == "bn_conv2dk1_i8.cc")
         out.push_back({"conv2dk1_ui8_i8", [](void* fn) {
                            std::string e = drive_conv1x1<std::uint8_t, std::int8_t>(fn, 0, 8, 2, 83, false, true);
+                           if (e.empty()) e = drive_conv1x1<std::uint8_t, std::int8_t>(fn, 0, 8, 2, 86, false, true, 14);
                            return e.empty() ? drive_conv1x1<std::uint8_t, std::int8_t>(fn, 0, 255, 9, 84, false, true) : e;
                        }});
-    if (facts.source == "bn_conv2dk1_skip.cc") {
+    if (facts.source == "bn_conv2dk1_skip.cc") { // the scalar loops of :657-801, also at width 14
         out.push_back({"conv2dk1_skip_ui8_i8_i8", [](void* fn) {
                            std::string e = drive_bn_skip<std::int8_t>(fn, 8, 1, 91);
+                           if (e.empty()) e = drive_bn_skip<std::int8_t>(fn, 8, 1, 95, 14);
                            return e.empty() ? drive_bn_skip<std::int8_t>(fn, 3, 2, 92) : e;
                        }});
         out.push_back({"conv2dk1_skip_ui8_ui8_i8", [](void* fn) {
                            std::string e = drive_bn_skip<std::uint8_t>(fn, 8, 1, 93);
+                           if (e.empty()) e = drive_bn_skip<std::uint8_t>(fn, 8, 1, 96, 14);
                            return e.empty() ? drive_bn_skip<std::uint8_t>(fn, 3, 2, 94) : e;
                        }});
     }

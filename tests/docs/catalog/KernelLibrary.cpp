@@ -186,6 +186,12 @@ void add_kernel_library(Catalog& c) {
                  "conv2dk1_i8(): input_channels=12 must be a positive multiple of 8 (the kernel works on 8-channel "
                  "groups of 4 pixels)",
                  harness::iron_kernels::conv2dk1_i8(32, 12, 64));
+    NPUSIM_ERROR(c, "kernels.bn_conv1x1_width", kDesign, "bn_conv2dk1_relu(): input_width=0 must be positive",
+                 harness::iron_kernels::bn_conv2dk1_relu(0));
+    NPUSIM_ERROR(c, "kernels.bn_conv1x1_channels", kDesign,
+                 "bn_conv2dk1_i8(): input_channels=20 must be a positive multiple of 8 (upstream's loops run over "
+                 "input_channels / 8 groups of 8 channels and would skip the rest)",
+                 harness::iron_kernels::bn_conv2dk1_i8(14, 20, 64));
     c.site("harness/src/KernelLibraryConv3.cpp");
     NPUSIM_ERROR(c, "kernels.conv3_shape", kDesign,
                  "bn_conv2dk3(): input_channels=12 must be a positive multiple of 8 (the kernel works on 8-channel "

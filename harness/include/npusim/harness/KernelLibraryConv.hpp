@@ -53,6 +53,8 @@ iron::Kernel conv2dk1_skip_init(std::int64_t input_width = 32, std::int64_t inpu
 /// co, scale: i32) of aie2/bottleneck/bn_conv2dk1_relu.cc; bn_conv2dk1_i8(...) (:290-318, -DREGULAR
 /// -DSCALAR): conv2dk1_ui8_i8(in: u8[w*ci], wts, out: i8[w*co], ...) of bn_conv2dk1_i8.cc.
 /// kernels::conv2dk1_even (ties to even); [est] scalar cost (kernels::conv2dk1_scalar_cycles).
+/// Any positive input_width (upstream's scalar loops visit every pixel, e.g. mobilenet's 14); the
+/// channel counts positive multiples of 8. bn_conv2dk1_skip takes the same shapes.
 iron::Kernel bn_conv2dk1_relu(std::int64_t input_width = 32, std::int64_t input_channels = 64,
                               std::int64_t output_channels = 64, KernelSet ks = KernelSet::reference);
 iron::Kernel bn_conv2dk1_i8(std::int64_t input_width = 32, std::int64_t input_channels = 64,
