@@ -112,8 +112,9 @@ def test_conv2dk14_runs_exact_against_numpy(dev):
     assert np.array_equal(out[:co * tiles], want)
 
 
+@pytest.mark.parametrize("call_ci", [16, 1])  # the kernel never reads input_channels; regular.py:535 passes 1
 @pytest.mark.parametrize("stride", [1, 2])
-def test_bn_conv2dk3_dw_runs_exact_against_numpy(stride):
+def test_bn_conv2dk3_dw_runs_exact_against_numpy(stride, call_ci):
     # -DREGULAR -DSCALAR -DSTRIDE<stride>: each channel alone, zero border, to even, clamped to uint8
     from npusim.iron import Buffer, ObjectFifo
     npusim.iron.set_current_device(device_for("npu1_1col"))
@@ -133,7 +134,7 @@ def test_bn_conv2dk3_dw_runs_exact_against_numpy(stride):
 
     def body(il, oo, bw, k):
         el, eo = il.acquire(3), oo.acquire(1)
-        k(el[0], el[1], el[2], bw, eo, w, c, c, 3, 3, check, scale, 0)
+        k(el[0], el[1], el[2], bw, eo, w, call_ci, c, 3, 3, check, scale, 0)
         il.release(3)
         oo.release(1)
 

@@ -251,7 +251,7 @@ void add_kernel_library(Catalog& c) {
                  harness::iron_kernels::bn_conv2dk3_dw(31, 64, 64, 2));
     NPUSIM_ERROR(c, "kernels.bn_dw_call", kKernel,
                  "worker 'w': kernel 'conv2dk3_dw_stride1_relu_ui8_ui8' threw: conv2dk3_dw_stride1_relu_ui8_ui8: "
-                 "input_width=16, input_channels=8 and output_channels=8 must be the factory's 32, 8 and 8",
+                 "input_width=16 and output_channels=8 must be the factory's 32 and 8 (input_channels is not read)",
                  bn_dw_catalog_call(16));
     NPUSIM_ERROR(c, "kernels.bn_conv2dk3_width", kDesign,
                  "bn_conv2dk3(): input_width=30 must be a multiple of 4 in 4..256 (npusim's build walks 4-pixel groups "
