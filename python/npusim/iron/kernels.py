@@ -225,7 +225,8 @@ def conv2dk14(input_width=224, input_channels=16, output_channels=16, kernel_wid
 
 def bn_conv2dk1_relu(input_width=32, input_channels=64, output_channels=64, **_):
     """IRON kernels.bn_conv2dk1_relu (conv.py): conv2dk1_relu_i8_ui8 of bottleneck/bn_conv2dk1_relu.cc
-    (-DREGULAR -DINT8_ACT): int8 in, uint8 out, the shifted sums rounded to even."""
+    (-DREGULAR -DINT8_ACT): int8 in, uint8 out, the shifted sums rounded to even. Any positive input_width
+    (upstream's scalar loops visit every pixel; mobilenet runs 14), channels in groups of 8."""
     with _Located(where()):
         return _NativeKernel(_npusim.conv_kernel("bn_conv2dk1_relu", int(input_width), int(input_channels),
                                                  int(output_channels)))
@@ -233,7 +234,7 @@ def bn_conv2dk1_relu(input_width=32, input_channels=64, output_channels=64, **_)
 
 def bn_conv2dk1_i8(input_width=32, input_channels=64, output_channels=64, **_):
     """IRON kernels.bn_conv2dk1_i8 (conv.py): conv2dk1_ui8_i8 of bottleneck/bn_conv2dk1_i8.cc (-DREGULAR
-    -DSCALAR): uint8 in, int8 out, the shifted sums rounded to even."""
+    -DSCALAR): uint8 in, int8 out, the shifted sums rounded to even; any positive input_width, as above."""
     with _Located(where()):
         return _NativeKernel(_npusim.conv_kernel("bn_conv2dk1_i8", int(input_width), int(input_channels),
                                                  int(output_channels)))
