@@ -288,6 +288,7 @@ std::vector<Driven> drive_all(void* handle, const BuildFacts& facts, void (*rese
     add_mm_kernels(entries, facts);
     add_cascade_conv_kernels(entries, facts);
     add_cascade_bn_kernels(entries, facts);
+    add_post_bn_kernels(entries, facts);
     add_conv3_kernels(entries, facts);
     std::vector<Driven> out;
     for (const auto& e : entries) {
