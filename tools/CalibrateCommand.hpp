@@ -4,8 +4,8 @@
 // [--fit NAME,...] [-o profile.json] [--json]`: fits the timing parameters to traces captured on an
 // NPU in mlir-aie's format (parse.py's JSON) and writes a timing profile --timing reads. Each
 // --trace is of DESIGN with --param, or of the design and parameters written before a ':'; several
-// traces (of several designs) fit one profile. Calibration.hpp says how; docs/calibration.md
-// "Calibrating from a hardware trace" gives the workflow.
+// traces (of several designs) fit one profile. Calibration.hpp says how;
+// docs/calibration-from-trace.md gives the workflow.
 #include "CliOptions.hpp"
 
 #include <iosfwd>

@@ -71,7 +71,7 @@ CalibrationResult calibrate(const RunArgs& r, const std::vector<CalibrationTarge
 
 /// The timing profile: the parameters that differ from the generation's table or were fitted,
 /// and a "calibration" object (generation, device, designs, traces, residuals) that --timing
-/// checks and otherwise ignores (docs/calibration.md, "Calibrating from a hardware trace").
+/// checks and otherwise ignores (docs/calibration-from-trace.md).
 nlohmann::json calibration_profile(const CalibrationResult& res, const std::vector<CalibrationTarget>& targets);
 
 /// The value `--what-if sensitivity` tries for `row` at `factor` times `v` (whole cycles rounded

@@ -40,11 +40,19 @@ void check_link_segments(const detail::FifoState& parent, const detail::Endpoint
         if (types[i].dtype != parent.obj_type.dtype)
             throw DesignError(fmt::format("fifo '{}': {}() obj_types[{}] {} has another element type than {}",
                                           parent.name, what, i, types[i].str(), parent.obj_type.str()));
-        if (kind != detail::LinkState::Kind::Forward && types[i].elements() != seg[i])
+        // The mem tile's BD moves the segment; the sub-fifo's own BD (at its consumer or producer)
+        // moves its object. The toolchain checks nothing here (ObjectFifoLinkOp::verify,
+        // AIEDialect.cpp:822-911), and an in-order S2MM completes a BD by its length, so a segment
+        // of k whole objects (upstream ml/mobilenet's cascade.py:348 splits 38,400-element segments
+        // into 19,200-element weight objects) or an object of k whole segments streams as written.
+        // npusim departs only where neither divides the other: an object would then take part of
+        // one segment and part of the next, which no lowering intends (docs/resolve.md).
+        const std::int64_t obj = types[i].elements();
+        if (kind != detail::LinkState::Kind::Forward && obj > 0 && seg[i] % obj != 0 && obj % seg[i] != 0)
             throw DesignError(fmt::format(
                 "fifo '{}': object of {} elements but {} offsets give segment [{},{}) of {} elements; the mem "
-                "tile moves the segment (AIEDialect.cpp {}), so the sizes must agree",
-                names[i], types[i].elements(), what, offsets[i], offsets[i] + seg[i], seg[i],
+                "tile moves the segment (AIEDialect.cpp {}), so one must be a whole multiple of the other",
+                names[i], obj, what, offsets[i], offsets[i] + seg[i], seg[i],
                 join ? "getJoinTransferLengths" : "getDistributeTransferLengths"));
     }
     if (n > 1) { // a join or distribute (AIEOps.td isJoin/isDistribute: more than one sub-fifo)

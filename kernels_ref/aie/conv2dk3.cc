@@ -13,6 +13,8 @@
 // side, tap kx of pixels x, x + 1 is the 16 bytes at padded pixel x + kx, multiplied lane by lane
 // with the tap's 8 weights twice (acc32), shifted by `scale` to even (conv_even) and saturated to
 // [0, 255]. Stride 2 keeps every second pixel of the stride-1 row (output x is centred on input 2x).
+// The out_split build (bn_conv2dk3_dw_out_split) sends the stride-1 row's first half of channel groups
+// to output1 and the rest to output2.
 #include <aie_api/aie.hpp>
 
 #include <npusim/aie_kernels.hpp>
@@ -97,6 +99,26 @@ void conv_stride2(const int8* line0, const int8* line1, const int8* line2, const
     }
 }
 
+// The stride-1 depthwise row, each 8-channel group written to output1 while it is below half the
+// channels' groups, to output2 after.
+void conv_dw_out_split(const uint8* line0, const uint8* line1, const uint8* line2, const int8* weights, uint8* out1,
+                       uint8* out2, int32_t width, int32_t channels, int32_t check, int32_t scale) {
+    // the upstream build is scalar and leaves the core's modes alone: swap them in and restore them
+    const aie::rounding_mode old_rounding = aie::swap_rounding(aie::rounding_mode::conv_even);
+    const aie::saturation_mode old_saturation = aie::swap_saturation(aie::saturation_mode::saturate);
+    const uint8* lines[3] = {line0, line1, line2};
+    const int ky_first = check == 0 ? 1 : 0, ky_end = check == 2 ? 2 : 3;
+    const int32_t first_groups = channels / 2 / 8;
+    uint8 full[(kDwMaxWidth + 2) * 8];
+    for (int32_t g = 0; g < channels / 8; ++g) {
+        dw_group(lines, ky_first, ky_end, weights + g * 9 * 8, full, width, g, scale);
+        uint8* dst = g < first_groups ? out1 + g * width * 8 : out2 + (g - first_groups) * width * 8;
+        for (int32_t i = 0; i < width * 8; ++i) dst[i] = full[i];
+    }
+    aie::set_rounding(old_rounding);
+    aie::set_saturation(old_saturation);
+}
+
 } // namespace
 
 namespace npusim::aie_kernels {
@@ -126,6 +148,15 @@ void conv2dk3_dw_stride2_relu_ui8_ui8(const std::uint8_t* line0, const std::uint
                                       std::int32_t check, std::int32_t scale, std::int32_t) {
     event0();
     conv_dw(line0, line1, line2, weights, output, width, output_channels, check, scale, 2);
+    event1();
+}
+
+void conv2dk3_dw_out_split_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                               const std::int8_t* weights, std::uint8_t* output1, std::uint8_t* output2,
+                               std::int32_t width, std::int32_t, std::int32_t output_channels, std::int32_t,
+                               std::int32_t, std::int32_t check, std::int32_t scale, std::int32_t) {
+    event0();
+    conv_dw_out_split(line0, line1, line2, weights, output1, output2, width, output_channels, check, scale);
     event1();
 }
 

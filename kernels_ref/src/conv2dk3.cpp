@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace npusim::kernels {
 
@@ -129,6 +130,28 @@ void conv2dk3_dw_stride2_u8(const std::uint8_t* line0, const std::uint8_t* line1
                             std::int32_t scale, std::int32_t) {
     conv_dw(line0, line1, line2, weights, output, width, co, kernel_width, kernel_height, check, scale, 2,
             "conv2dk3_dw_stride2_u8");
+}
+
+void conv2dk3_dw_out_split_u8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                              const std::int8_t* weights, std::uint8_t* output1, std::uint8_t* output2,
+                              std::int32_t width, std::int32_t, std::int32_t co, std::int32_t kernel_width,
+                              std::int32_t kernel_height, std::int32_t check, std::int32_t scale, std::int32_t) {
+    constexpr const char* name = "conv2dk3_dw_out_split_u8";
+    detail::require_non_null(output1, name, "output1");
+    detail::require_non_null(output2, name, "output2");
+    if (width < 2) detail::fail(name, "width must be at least 2 (got " + std::to_string(width) + ")");
+    require_k3_channels(co, name, "output_channels");
+    // the whole stride-1 row, then each 8-channel group to its half
+    std::vector<std::uint8_t> full(static_cast<std::size_t>(width) * static_cast<std::size_t>(co));
+    conv_dw(line0, line1, line2, weights, full.data(), width, co, kernel_width, kernel_height, check, scale, 1, name);
+    const std::int32_t first_groups = co / 2 / 8; // the groups output1 takes
+    const std::size_t group_bytes = static_cast<std::size_t>(width) * 8;
+    for (std::int32_t g = 0; g < co / 8; ++g) {
+        std::uint8_t* dst = g < first_groups ? output1 + static_cast<std::size_t>(g) * group_bytes
+                                             : output2 + static_cast<std::size_t>(g - first_groups) * group_bytes;
+        std::copy_n(full.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(g) * group_bytes),
+                    group_bytes, dst);
+    }
 }
 
 void conv2dk3_stride2_even(const std::int8_t* line0, const std::int8_t* line1, const std::int8_t* line2,

@@ -24,6 +24,8 @@ void bind_low_level(py::module_& m);
 void bind_bfloat16(py::module_& m);
 /// aie.iron.kernels' factories, resolved through the harness kernel library (BindKernelLibrary.cpp).
 void bind_kernel_library(py::module_& m);
+/// aie.iron.kernels' split bottleneck stage (BindKernelLibrarySplit.cpp).
+void bind_kernel_library_split(py::module_& m);
 /// Kernel("symbol", "x.o", types): upstream kernel symbols npusim's library implements.
 void bind_kernel_symbols(py::module_& m);
 /// aie.dialects.aiex's register-level sequence operations (frontend/RawSequence.hpp).

@@ -13,6 +13,7 @@ PYBIND11_MODULE(_npusim, m) {
     npusim::python::bind_low_level(m);
     npusim::python::bind_bfloat16(m);
     npusim::python::bind_kernel_library(m);
+    npusim::python::bind_kernel_library_split(m);
     npusim::python::bind_kernel_symbols(m);
     npusim::python::bind_raw_sequence(m);
 }

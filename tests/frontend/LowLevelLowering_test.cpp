@@ -6,7 +6,7 @@
 // buffer in the same tile.", "transfer length must be multiple of 4"), UseLockOp::verify ("can only
 // access a lock in the same tile"), UsesAreAccessible, AIEAssignBufferDescriptorIDs ("Allocator
 // exhausted available BD IDs"), flow.py _emit_shim_dma_alloc and AIEDmaToNpu.cpp ("couldn't find
-// shim_dma_allocation op."). docs/resolve.md "Low-level API".
+// shim_dma_allocation op."). docs/resolve-lowlevel.md "Low-level API".
 #include "npusim/iron.hpp"
 
 #include <catch2/catch.hpp>

@@ -3,7 +3,7 @@
 // (ObjectFifoCreateOp::verify, lib/Dialect/AIE/IR/AIEDialect.cpp `if (auto aieStream =
 // getAieStream())`; AIEObjectFifoStatefulTransform.cpp reservePinnedChannels, checkAIEStreamIndex
 // and the acquire/release check; the lit tests test/objectFifo-stateful-transform/aie_stream/*).
-// docs/resolve.md "Stream ports".
+// docs/resolve-lowlevel.md "Stream ports".
 #include "npusim/iron.hpp"
 #include "support/Passthrough.hpp"
 

@@ -11,7 +11,7 @@ using namespace npusim::iron;
 using Catch::Matchers::Contains;
 
 namespace {
-const model::NetBuffer& buffer_named(const model::Netlist& n, const std::string& name) {
+const model::NetBuffer& tma_buffer_named(const model::Netlist& n, const std::string& name) {
     for (const auto& b : n.buffers)
         if (b.name == name) return b;
     FAIL("no buffer " << name);
@@ -53,9 +53,9 @@ TEST_CASE("alloc-scheme unset: bank-aware falls back to basic-sequential with th
     CHECK_THAT(n.warnings[0], Contains("compute tile (0,2): Bank-aware allocation failed, trying basic sequential "
                                        "allocation.") &&
                                   Contains("Failed to allocate buffer: in_cons_buff_0 with size: 20480 bytes"));
-    CHECK(buffer_named(n, "in_cons_buff_0").address == 0x400);
-    CHECK(buffer_named(n, "in_cons_buff_1").address == 0x400 + 20480);
-    CHECK(buffer_named(n, "a_out_buff_0").address == 0x400 + 2 * 20480);
+    CHECK(tma_buffer_named(n, "in_cons_buff_0").address == 0x400);
+    CHECK(tma_buffer_named(n, "in_cons_buff_1").address == 0x400 + 20480);
+    CHECK(tma_buffer_named(n, "a_out_buff_0").address == 0x400 + 2 * 20480);
     CHECK(n.dump().find("warning: compute tile (0,2): Bank-aware allocation failed") != std::string::npos);
     // A design that fits the banks gets no warning.
     CHECK(big_input(1024).resolve().warnings.empty());
@@ -67,20 +67,20 @@ TEST_CASE("alloc-scheme bank-aware: no fallback, the toolchain's error", "[front
                       Contains("compute tile (0,2): Bank-aware allocation failed.") &&
                           Contains("Failed to allocate buffer: in_cons_buff_0 with size: 20480 bytes"));
     const auto n = big_input(1024).resolve({.alloc_scheme = AllocScheme::BankAware});
-    CHECK(buffer_named(n, "in_cons_buff_0").address == 0x400); // bank 0 after the stack
-    CHECK(buffer_named(n, "in_cons_buff_1").address == 0x4000); // round robin: bank 1
+    CHECK(tma_buffer_named(n, "in_cons_buff_0").address == 0x400); // bank 0 after the stack
+    CHECK(tma_buffer_named(n, "in_cons_buff_1").address == 0x4000); // round robin: bank 1
 }
 
 // --alloc-scheme=basic-sequential: basicAllocation only, "Basic sequential allocation failed.".
 TEST_CASE("alloc-scheme basic-sequential: packed largest first, the toolchain's error when full", "[frontend][alloc]") {
     const auto n = big_input().resolve({.alloc_scheme = AllocScheme::BasicSequential});
     CHECK(n.warnings.empty());
-    CHECK(buffer_named(n, "in_cons_buff_1").address == 0x400 + 20480);
+    CHECK(tma_buffer_named(n, "in_cons_buff_1").address == 0x400 + 20480);
     // basicAllocation sorts by descending size: the 64-B `a_out` buffers, created first, come after
     // the 4 KiB `in` ones.
     const auto m = big_input(1024).resolve({.alloc_scheme = AllocScheme::BasicSequential});
-    CHECK(buffer_named(m, "in_cons_buff_0").address == 0x400);
-    CHECK(buffer_named(m, "a_out_buff_0").address == 0x400 + 2 * 4096);
+    CHECK(tma_buffer_named(m, "in_cons_buff_0").address == 0x400);
+    CHECK(tma_buffer_named(m, "a_out_buff_0").address == 0x400 + 2 * 4096);
     CHECK_THROWS_WITH(big_input(8192).resolve({.alloc_scheme = AllocScheme::BasicSequential}),
                       "compute tile (0,2): Basic sequential allocation failed. Out of data memory: needs 66688 B "
                       "(stack 1024 B, 'a_out' 2 x 64 B, 'in' 2 x 32768 B) but the tile has 65536 B");

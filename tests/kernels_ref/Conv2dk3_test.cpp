@@ -241,3 +241,64 @@ TEST_CASE("conv2dk3_stride2_even (bn_conv2dk3): int8 rows, every second pixel, t
         }
     CHECK(conv2dk3_stride2_cycles(16, 64, 64, 0) == 16u * 64 * 64 * 6);
 }
+
+TEST_CASE("conv2dk3_dw_out_split_u8 (bn_conv2dk3_dw_out_split): the stride-1 depthwise row, groups split in two",
+          "[kernels][conv2d]") {
+    std::mt19937 rng(37);
+    for (const int c : {16, 24, 8}) // 24: one group to output1, two to output2; 8: all to output2
+        for (const int w : {2, 7})
+            for (const int check : {0, 1, 2})
+                for (const int scale : {1, 8}) {
+                    std::vector<std::uint8_t> rows[3];
+                    for (auto& r : rows) {
+                        r.resize(static_cast<std::size_t>(w * c));
+                        for (auto& v : r) v = static_cast<std::uint8_t>(rng() & (scale == 1 ? 0x03 : 0xff));
+                    }
+                    std::vector<std::int8_t> wt(static_cast<std::size_t>(9 * c));
+                    for (auto& v : wt) v = static_cast<std::int8_t>(rng() & 0xff);
+                    const int first = c / 16; // output1's groups
+                    std::vector<std::uint8_t> o1(static_cast<std::size_t>(w * c), 0x55), o2(o1.size(), 0x66);
+                    conv2dk3_dw_out_split_u8(rows[0].data(), rows[1].data(), rows[2].data(), wt.data(), o1.data(),
+                                             o2.data(), w, 1, c, 3, 3, check, scale, 0);
+                    for (int ch = 0; ch < c; ++ch)
+                        for (int x = 0; x < w; ++x) {
+                            std::int64_t s = 0;
+                            for (int ky = 0; ky < 3; ++ky)
+                                for (int kx = 0; kx < 3; ++kx) {
+                                    const int px = x + kx - 1;
+                                    if (px < 0 || px >= w || (ky == 0 && check == 0) || (ky == 2 && check == 2))
+                                        continue;
+                                    s += std::int64_t{rows[ky][static_cast<std::size_t>((ch / 8 * w + px) * 8 + ch % 8)]} *
+                                         wt[static_cast<std::size_t>((ch / 8 * 9 + ky * 3 + kx) * 8 + ch % 8)];
+                                }
+                            const long double exact = static_cast<long double>(s) / static_cast<long double>(1LL << scale);
+                            const long double fl = std::floor(exact);
+                            std::int64_t q = static_cast<std::int64_t>(fl);
+                            if (exact - fl > 0.5L || (exact - fl == 0.5L && (q % 2 != 0))) ++q;
+                            const std::int64_t want = q < 0 ? 0 : q > 255 ? 255 : q;
+                            const int g = ch / 8;
+                            const auto& dst = g < first ? o1 : o2;
+                            const int dg = g < first ? g : g - first;
+                            INFO("c " << c << " w " << w << " check " << check << " scale " << scale << " ch " << ch);
+                            REQUIRE(dst[static_cast<std::size_t>((dg * w + x) * 8 + ch % 8)] == want);
+                        }
+                    // nothing past each half's groups is written
+                    for (std::size_t i = static_cast<std::size_t>(first * w * 8); i < o1.size(); ++i) REQUIRE(o1[i] == 0x55);
+                    for (std::size_t i = static_cast<std::size_t>((c / 8 - first) * w * 8); i < o2.size(); ++i)
+                        REQUIRE(o2[i] == 0x66);
+                }
+    std::vector<std::uint8_t> l(256), o(256);
+    std::vector<std::int8_t> wts(256);
+    CHECK_THROWS_WITH(conv2dk3_dw_out_split_u8(l.data(), l.data(), l.data(), wts.data(), o.data(), o.data(), 1, 8, 16,
+                                               3, 3, 1, 4, 0),
+                      "conv2dk3_dw_out_split_u8: width must be at least 2 (got 1)");
+    CHECK_THROWS_WITH(conv2dk3_dw_out_split_u8(l.data(), l.data(), l.data(), wts.data(), o.data(), nullptr, 4, 8, 16,
+                                               3, 3, 1, 4, 0),
+                      "conv2dk3_dw_out_split_u8: pointer argument 'output2' is null");
+    CHECK_THROWS_WITH(conv2dk3_dw_out_split_u8(l.data(), l.data(), l.data(), wts.data(), o.data(), o.data(), 4, 8, 12,
+                                               3, 3, 1, 4, 0),
+                      "conv2dk3_dw_out_split_u8: output_channels must be a positive multiple of 8 (got 12)");
+    CHECK_THROWS_WITH(conv2dk3_dw_out_split_u8(l.data(), l.data(), l.data(), wts.data(), o.data(), o.data(), 4, 8, 16,
+                                               3, 3, 3, 4, 0),
+                      "conv2dk3_dw_out_split_u8: check must be 0 (top), 1 (middle) or 2 (bottom) (got 3)");
+}

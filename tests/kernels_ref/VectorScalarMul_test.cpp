@@ -22,7 +22,7 @@ namespace {
 
 // numpy-style wraparound to a signed type of `bits` bits, written independently of the kernel:
 // reduce the exact value modulo 2^bits into [0, 2^bits), then shift into [-2^(bits-1), 2^(bits-1)).
-std::int64_t wrap_signed(std::int64_t v, int bits) {
+std::int64_t vsm_wrap_signed(std::int64_t v, int bits) {
     const std::int64_t mod = std::int64_t{1} << bits;
     std::int64_t r = v % mod;
     if (r < 0) r += mod;
@@ -32,9 +32,9 @@ std::int64_t wrap_signed(std::int64_t v, int bits) {
 
 // Golden for int16: factor.astype(int16), then (a * f).astype(int16).
 std::vector<std::int16_t> golden_i16(const std::vector<std::int16_t>& a, std::int32_t factor) {
-    const std::int64_t f = wrap_signed(factor, 16);
+    const std::int64_t f = vsm_wrap_signed(factor, 16);
     std::vector<std::int16_t> out(a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) out[i] = static_cast<std::int16_t>(wrap_signed(a[i] * f, 16));
+    for (std::size_t i = 0; i < a.size(); ++i) out[i] = static_cast<std::int16_t>(vsm_wrap_signed(a[i] * f, 16));
     return out;
 }
 
@@ -42,7 +42,7 @@ std::vector<std::int16_t> golden_i16(const std::vector<std::int16_t>& a, std::in
 std::vector<std::int32_t> golden_i32(const std::vector<std::int32_t>& a, std::int32_t factor) {
     std::vector<std::int32_t> out(a.size());
     for (std::size_t i = 0; i < a.size(); ++i)
-        out[i] = static_cast<std::int32_t>(wrap_signed(static_cast<std::int64_t>(a[i]) * factor, 32));
+        out[i] = static_cast<std::int32_t>(vsm_wrap_signed(static_cast<std::int64_t>(a[i]) * factor, 32));
     return out;
 }
 

@@ -6,7 +6,7 @@ import pytest
 import npusim
 from npusim.iron import kernels
 from npusim.iron.device import device_for
-from test_kernels import _oiyxi8o8, _one_core, _sig, _ycxc8
+from test_kernels import _one_core, _sig, _ycxc8
 
 
 @pytest.fixture(autouse=True)
@@ -246,84 +246,136 @@ def test_bn_conv2dk1_partial_halves_run_exact_across_a_cascade():
     assert np.array_equal(out, want.ravel())
 
 
-def _pool_average49(acc):
-    """bn_conv2dk1_relu.cc:1531-1539 as written, in float32: a tenths digit of 5 keeps an even integer part
-    and raises an odd one; anything else rounds to nearest."""
-    avg = acc.astype(np.float32) / np.float32(49)
-    whole = avg.astype(np.int32)
-    tenths5 = (avg * np.float32(10)).astype(np.int32) % 10 == 5
-    return np.where(tenths5, whole + whole % 2, (avg + np.float32(0.5)).astype(np.int32)), tenths5
+def _round_even(s, scale):
+    """The bottleneck sources' ties-to-even shift: (s + 2^(scale-1) - 1 + ((s >> scale) & 1)) >> scale."""
+    return (s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale
 
 
-def test_bn_conv2dk1_relu_xy_pool_padded_runs_exact_against_numpy():
-    # post_l1's shape, smaller: a 7x7 int8 image, one row a call per weight chunk, pooled into one uint16
-    # output held across the rows, the channels past output_channels padded with zeros
-    from npusim.iron import Buffer, ObjectFifo
+def test_bn_conv2dk3_dw_out_split_runs_exact_against_numpy():
+    # -DSCALAR -DBN13 -DSTRIDE1_OUT_SPLIT: each channel alone, zero border, to even, clamped to uint8,
+    # the first half of the channel groups to the first output, the rest to the second
+    from npusim.iron import Buffer, ObjectFifo, Program, Runtime, Worker
     npusim.iron.set_current_device(device_for("npu1_1col"))
-    w, ci, co, padd, split, scale = 7, 16, 32, 40, 2, 7
-    chunk = co // split * ci
-    k = kernels.bn_conv2dk1_relu_xy_pool_padded(input_width=w, input_channels=ci, output_channels=padd,
-                                                weight_chunk_count=chunk)
-    assert _sig(k) == ("conv2dk1_xy_pool_fused_relu_large_padded_i8_ui8",
-                       [f"i8[{w * ci}]", f"i8[{chunk}]", f"u16[{padd}]"] + ["i32 scalar"] * 8)
-    assert _sig(kernels.bn_conv2dk1_relu_xy_pool_padded())[1][:3] == ["i8[560]", "i8[102400]", "u16[1280]"]
-    rng = np.random.default_rng(63)
-    img = rng.integers(-128, 128, (w, w, ci)).astype(np.int8)  # [y][x][c]
-    wts = rng.integers(-128, 128, (co, ci)).astype(np.int8)
-    tile = co // split
-    bufs = [Buffer(np.ndarray[(chunk,), np.dtype[np.int8]], name=f"wts{i}",
-                   initial_value=_oiyxi8o8(wts[i * tile:(i + 1) * tile])) for i in range(split)]
-    row_ty, out_ty = np.ndarray[(w * ci,), np.dtype[np.int8]], np.ndarray[(padd,), np.dtype[np.uint16]]
-    fi, fo = ObjectFifo(row_ty, name="rows"), ObjectFifo(out_ty, name="out")
+    w, c, scale, check = 7, 32, 4, 1
+    conv = kernels.bn_conv2dk3_dw_out_split(input_width=w, input_channels=c, output_split_channels=c // 2)
+    assert _sig(conv) == ("bn13_conv2dk3_ui8_out_split", [f"u8[{w * c}]"] * 3 + [f"i8[{9 * c}]"] +
+                          [f"u8[{w * c // 2}]"] * 2 + ["i32 scalar"] * 8)
+    assert kernels.bn_conv2dk3_dw_out_split(block_index=14).name == "bn14_conv2dk3_ui8_out_split"
+    with pytest.raises(npusim.DesignError, match=r"block_index must be 13 or 14 \(the only per-block symbols "
+                                                 r"defined in the .cc\), got 15"):
+        kernels.bn_conv2dk3_dw_out_split(block_index=15)
+    rng = np.random.default_rng(31)
+    rows = rng.integers(0, 256, (3, w, c)).astype(np.uint8)
+    wts = rng.integers(-128, 128, (c, 3, 3)).astype(np.int8)
+    line_ty = np.ndarray[(w * c,), np.dtype[np.uint8]]
+    half_ty = np.ndarray[(w * c // 2,), np.dtype[np.uint8]]
+    fl = ObjectFifo(line_ty, name="lines", depth=3)
+    fa, fb = ObjectFifo(half_ty, name="out_a"), ObjectFifo(half_ty, name="out_b")
+    bw = Buffer(np.ndarray[(9 * c,), np.dtype[np.int8]], name="wts",
+                initial_value=np.ascontiguousarray(wts.reshape(c // 8, 8, 3, 3).transpose(0, 2, 3, 1).ravel()))
 
-    def body(ii, oo, b0, b1, kern):
-        eo = oo.acquire(1)
-        for y in range(w):
-            ei = ii.acquire(1)
-            for wi, b in enumerate((b0, b1)):
-                kern(ei, b, eo, w, ci, co, padd, scale, y, split, wi)
-            ii.release(1)
-        oo.release(1)
+    def body(il, oa, ob, b, k):
+        el, ea, eb = il.acquire(3), oa.acquire(1), ob.acquire(1)
+        k(el[0], el[1], el[2], b, ea, eb, w, 1, c, 3, 3, check, scale, 0)  # input_channels 1, as mobilenet passes
+        il.release(3)
+        oa.release(1)
+        ob.release(1)
 
-    p = _one_core((body, [fi.cons(), fo.prod(), bufs[0], bufs[1], k]),
-                  [np.ndarray[(w * w * ci,), np.dtype[np.int8]], out_ty], [fi.prod()], fo.cons())
-    out = np.full(padd, 0x7777, np.uint16)
-    npusim.simulate(p, [np.concatenate([_ycxc8(img[y]) for y in range(w)]), out])
-    s = img.astype(np.int64) @ wts.T.astype(np.int64)  # [y][x][o]
-    r = np.clip((s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale, 0, 255)
-    avg, tenths5 = _pool_average49(r.sum(axis=(0, 1)).astype(np.uint32))
-    assert np.any(tenths5) and np.any(r == 0) and np.any(r == 255)
-    want = np.zeros(padd, np.uint16)
-    want[:co] = avg
-    assert np.array_equal(out, want)
+    def seq(hl, ha, hb, pl, ca, cb):
+        pl.fill(hl)
+        ca.drain(ha, wait=True)
+        cb.drain(hb, wait=True)
+
+    wk = Worker(body, [fl.cons(), fa.prod(), fb.prod(), bw, conv])
+    p = Program(npusim.iron.get_current_device(),
+                Runtime(seq, [np.ndarray[(3 * w * c,), np.dtype[np.uint8]], half_ty, half_ty, fl.prod(), fa.cons(),
+                              fb.cons()]), workers=[wk]).resolve_program()
+    out_a, out_b = np.zeros(w * c // 2, np.uint8), np.zeros(w * c // 2, np.uint8)
+    npusim.simulate(p, [np.concatenate([_ycxc8(rows[i]) for i in range(3)]), out_a, out_b])
+
+    img = np.zeros((3, w + 2, c), np.int64)
+    img[:, 1:w + 1] = rows
+    s = sum(img[ky, kx:kx + w] * wts[:, ky, kx].astype(np.int64) for ky in range(3) for kx in range(3))
+    assert np.any(s % (1 << scale) == (1 << (scale - 1)))  # ties
+    full = np.clip(_round_even(s, scale), 0, 255).astype(np.uint8)  # [x][c]
+    assert np.any(_round_even(s, scale) > 255) and np.any(_round_even(s, scale) < 0)  # both clamps
+    assert np.array_equal(out_a, _ycxc8(full[:, :c // 2]))
+    assert np.array_equal(out_b, _ycxc8(full[:, c // 2:]))
 
 
-def test_bn_fc_relu_ui16_pad_runs_exact_against_numpy():
-    # post_l2's call: width 1, the first 48 of 64 channels (FC1's 960 of 1280), weight rows 64 long
-    from npusim.iron import Buffer, ObjectFifo
+@pytest.mark.parametrize("skip_scale", [0, 1])
+def test_bn_conv2dk1_input_split_pair_runs_exact_across_a_cascade(skip_scale):
+    # bn_conv2dk1_i8.cc -DBN13_1_INPUT_SPLIT_PARTIAL_PUT_UI8_UI8_CAS_WIDTH_NEW puts the sums over its own
+    # uint8 half of pixels 0..6; bn_conv2dk1_skip.cc -DBN13_1_INPUT_SPLIT_PARTIAL_GET_UI8_I8_I8_CAS_WIDTH_NEW
+    # adds its half's, to even, int8, adds the skip, to even at skip_scale (0: as it is), int8
+    from npusim.iron import Buffer, CascadeFlow, ObjectFifo, Program, Runtime, Worker
+    from npusim.iron.device import Tile
     npusim.iron.set_current_device(device_for("npu1_1col"))
-    ci, ci_used, co, scale = 64, 48, 16, 8
-    k = kernels.bn_fc_relu_ui16_pad(input_channels=ci, output_channels=co)
-    assert _sig(k) == ("post_L2_conv2dk1_relu_i16_ui16_pad",
-                       [f"u16[{ci}]", f"i8[{ci * co}]", f"u16[{co}]"] + ["i32 scalar"] * 5)
-    assert _sig(kernels.bn_fc_relu_ui16_pad(weight_chunk_count=10240))[1][:3] == ["u16[1280]", "i8[10240]", "u16[16]"]
+    w, half, co, wi, scale = 7, 16, 16, 1, 9
+    wc = 2 * 8 * half
+    put = kernels.bn_conv2dk1_input_split_partial_put_ui8(input_width=w, input_channels=half, weight_count=wc)
+    get = kernels.bn_conv2dk1_input_split_partial_skip_get(input_width=w, input_channels=half, output_channels=co,
+                                                           weight_count=wc, block_index=13)
+    assert _sig(put) == ("bn13_1_conv2dk1_ui8_ui8_input_split_partial_width_put_new",
+                         [f"u8[{w * half}]", f"i8[{wc}]"] + ["i32 scalar"] * 7)
+    assert _sig(get) == ("bn_13_2_conv2dk1_ui8_i8_i8_scalar_input_split_partial_width_get_new",
+                         [f"u8[{w * half}]", f"i8[{wc}]", f"i8[{w * co}]", f"i8[{w * co}]"] + ["i32 scalar"] * 10)
+    with pytest.raises(npusim.DesignError, match=r"bn_conv2dk1_input_split_partial_put_ui8\(\): block_index must be "
+                                                 r"13 or 14"):
+        kernels.bn_conv2dk1_input_split_partial_put_ui8(block_index=12)
     rng = np.random.default_rng(64)
-    act = rng.integers(0, 256, ci).astype(np.uint16)  # pooled uint8 values, as post_l1 leaves them
-    wts = rng.integers(-128, 128, (co, ci)).astype(np.int8)
-    bw = Buffer(np.ndarray[(ci * co,), np.dtype[np.int8]], name="wts", initial_value=_oiyxi8o8(wts))
-    in_ty, out_ty = np.ndarray[(ci,), np.dtype[np.uint16]], np.ndarray[(co,), np.dtype[np.uint16]]
-    fi, fo = ObjectFifo(in_ty, name="act"), ObjectFifo(out_ty, name="out")
+    act = rng.integers(0, 256, (2, w, half)).astype(np.uint8)  # [half][x][c]: the depthwise's two outputs
+    wts = rng.integers(-128, 128, (2, co, half)).astype(np.int8)  # [half][o][i]
+    skip = rng.integers(-128, 128, (w, co)).astype(np.int8)
 
-    def body(ii, oo, b, kern):
-        ei, eo = ii.acquire(1), oo.acquire(1)
-        kern(ei, b, eo, 1, ci_used, ci, co, scale)
-        ii.release(1)
-        oo.release(1)
+    def chunk_layout(m):  # [o][i] -> [o/8][i/8][i%8][o%8]
+        return m.reshape(m.shape[0] // 8, 8, half // 8, 8).transpose(0, 2, 3, 1).ravel()
 
-    p = _one_core((body, [fi.cons(), fo.prod(), bw, k]), [in_ty, out_ty], [fi.prod()], fo.cons())
-    out = np.full(co, 0x7777, np.uint16)
-    npusim.simulate(p, [act, out])
-    s = wts[:, :ci_used].astype(np.int64) @ act[:ci_used].astype(np.int64)
-    want = np.clip((s + (1 << (scale - 1)) - 1 + ((s >> scale) & 1)) >> scale, 0, 255).astype(np.uint16)
-    assert np.any(want == 0) and np.any(want == 255) and np.any((want > 0) & (want < 255))
-    assert np.array_equal(out, want)
+    def wi_weights(m):  # weight_index wi's weights first, as a weights fifo hands each WeightIndex its own
+        return np.ascontiguousarray(np.concatenate([chunk_layout(m[8 * wi:]), chunk_layout(m[:8 * wi])]))
+
+    b_put = Buffer(np.ndarray[(wc,), np.dtype[np.int8]], name="wts_put", initial_value=wi_weights(wts[0]))
+    b_get = Buffer(np.ndarray[(wc,), np.dtype[np.int8]], name="wts_get", initial_value=wi_weights(wts[1]))
+    half_ty, act_ty = np.ndarray[(w * half,), np.dtype[np.uint8]], np.ndarray[(w * co,), np.dtype[np.int8]]
+    both_ty = np.ndarray[(2 * w * half,), np.dtype[np.uint8]]
+    f_in = ObjectFifo(both_ty, name="act")  # the two halves, split at the mem tile (npu1_1col has 2 MM2S channels)
+    f_a, f_b = f_in.cons().split(offsets=[0, w * half], obj_types=[half_ty, half_ty])
+    f_skip, f_out = ObjectFifo(act_ty, name="skip"), ObjectFifo(act_ty, name="out")
+    oc8 = co // (8 * 2)  # output_split 2: weight_index wi writes group oc + oc8 * wi
+
+    def put_body(i, b, k):
+        x = i.acquire(1)
+        for oc in range(oc8):
+            k(x, b, w, 2 * half, co, 2, wi, 0, oc)
+        i.release(1)
+
+    def get_body(i, s, o, b, k):
+        x, y, z = i.acquire(1), s.acquire(1), o.acquire(1)
+        for oc in range(oc8):
+            k(x, b, z, y, w, 2 * half, co, scale, skip_scale, 2, 2, wi, 0, oc)
+        i.release(1)
+        s.release(1)
+        o.release(1)
+
+    w_put = Worker(put_body, [f_a.cons(), b_put, put], placement=Tile(0, 3))  # north of the get
+    w_get = Worker(get_body, [f_b.cons(), f_skip.cons(), f_out.prod(), b_get, get], placement=Tile(0, 2))
+    CascadeFlow(w_put, w_get)
+
+    def seq(ha, hs, ho, pa, ps, co_):
+        pa.fill(ha)
+        ps.fill(hs)
+        co_.drain(ho, wait=True)
+
+    p = Program(npusim.iron.get_current_device(),
+                Runtime(seq, [both_ty, act_ty, act_ty, f_in.prod(), f_skip.prod(), f_out.cons()]),
+                workers=[w_put, w_get]).resolve_program()
+    out = np.full(w * co, 0x55, np.int8)
+    npusim.simulate(p, [np.concatenate([_ycxc8(act[0]), _ycxc8(act[1])]), _ycxc8(skip), out])
+    s = act[0].astype(np.int64) @ wts[0].T.astype(np.int64) + act[1].astype(np.int64) @ wts[1].T.astype(np.int64)
+    conv = np.clip(_round_even(s, scale), -128, 127)
+    assert np.any(_round_even(s, scale) > 127) and np.any(_round_even(s, scale) < -128)  # both clamps
+    t = conv + skip.astype(np.int64)
+    r = np.clip(_round_even(t, skip_scale) if skip_scale else t, -128, 127).astype(np.int8)  # [x][o]
+    want = np.zeros((co // 8, w, 8), np.int8)  # only group oc + oc8 * wi = 1 is written (the core buffer starts at 0)
+    want[oc8 * wi:] = _ycxc8(r).reshape(co // 8, w, 8)[oc8 * wi:]
+    assert np.array_equal(out, want.ravel())

@@ -146,3 +146,49 @@ TEST_CASE("a forward may change the object size: the mem tile holds and moves th
     const auto c = values_of<std::int32_t>(r.host[1]);
     for (std::size_t k = 0; k < a.size(); ++k) REQUIRE(c[k] == 3 * a[k] + static_cast<std::int32_t>(k % 64));
 }
+
+TEST_CASE("a segment of two sub-objects: the consumer's BDs take the mem tile's segment in two objects, a join's "
+          "producer fills one segment with two",
+          "[sim][links]") {
+    // upstream ml/mobilenet cascade.py:348 splits a 76,800-element weight object at offsets 0 and
+    // 38,400 into 19,200-element objects: the mem tile's BD moves the whole segment
+    // (getDistributeTransferLengths) and the consumer's S2MM BDs complete two objects from it.
+    for (const char* dev : {"npu1_1col", "npu2"}) {
+        ObjectFifo in(tensor<std::int32_t>({1024}), "in"), out(tensor<std::int32_t>({1024}), "out");
+        const std::vector<std::int64_t> offs{0, 512};
+        const std::vector<TensorType> quarter(2, tensor<std::int32_t>({256}));
+        auto parts = in.cons().split(offs, {.obj_types = quarter});
+        auto back = out.prod().join(offs, {.obj_types = quarter});
+        std::vector<Worker> ws;
+        for (int i = 0; i < 2; ++i)
+            ws.emplace_back(
+                [i](ObjectFifoHandle a, ObjectFifoHandle b) {
+                    for (int half = 0; half < 2; ++half) {
+                        auto e = a.acquire(1);
+                        auto f = b.acquire(1);
+                        auto x = e.as<std::int32_t>();
+                        auto y = f.as<std::int32_t>();
+                        for (std::size_t j = 0; j < x.size(); ++j) y[j] = x[j] * 3 + 10 * (i + 1) + half;
+                        a.release(1);
+                        b.release(1);
+                    }
+                },
+                fn_args(parts[static_cast<std::size_t>(i)].cons(), back[static_cast<std::size_t>(i)].prod()));
+        Runtime rt(
+            [](RuntimeData a, RuntimeData b, ObjectFifoHandle h, ObjectFifoHandle o) {
+                h.fill(a);
+                o.drain(b, {.wait = true});
+            },
+            fn_args(tensor<std::int32_t>({3072}), tensor<std::int32_t>({3072}), in.prod(), out.cons()));
+        const auto net = Program(dev, rt, ws).resolve();
+        std::vector<std::int32_t> a(3072);
+        for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<std::int32_t>(k * 5 % 9973) - 4000;
+        const auto r = sim::simulate(net, {bytes_of(a), std::vector<std::uint8_t>(3072 * 4)}, opts());
+        const auto c = values_of<std::int32_t>(r.host[1]);
+        for (std::size_t k = 0; k < a.size(); ++k) {
+            const std::size_t within = k % 1024; // segment (worker) within / 512, object half (within % 512) / 256
+            REQUIRE(c[k] == a[k] * 3 + 10 * static_cast<std::int32_t>(within / 512 + 1) +
+                                 static_cast<std::int32_t>((within % 512) / 256));
+        }
+    }
+}

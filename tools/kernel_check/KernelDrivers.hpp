@@ -34,7 +34,9 @@ void add_mm_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 
 /// bn_conv2dk1_i8.cc's / bn_conv2dk1_relu.cc's cascade halves of the split 1x1 convolution
-/// (-DBN1{3,4}_1_PARTIAL_PUT_I8_CAS_WIDTH_NEW / _GET_; KernelDriversCascadeConv.cpp).
+/// (-DBN1{3,4}_1_PARTIAL_PUT_I8_CAS_WIDTH_NEW / _GET_) and the input-split pair of bn_conv2dk1_i8.cc /
+/// bn_conv2dk1_skip.cc (-DBN1{3,4}_1_INPUT_SPLIT_PARTIAL_PUT_UI8_UI8_CAS_WIDTH_NEW /
+/// _GET_UI8_I8_I8_; KernelDriversCascadeConv.cpp).
 void add_cascade_bn_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 
 /// bn_conv2dk1_relu.cc's post-stage kernels: the fused 1x1 + ReLU + average pool with channel padding
@@ -42,8 +44,8 @@ void add_cascade_bn_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 /// (-DSCALAR -DPOSTL2_PAD -DUINT16_ACT) (KernelDriversPost.cpp).
 void add_post_bn_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 
-/// conv2dk3.cc's vector 3x3, bn_conv2dk3.cc's stride-2 and bn_conv2dk3_dw.cc's depthwise 3x3 and
-/// conv2dk14.cc's 14x14 convolutions
+/// conv2dk3.cc's vector 3x3, bn_conv2dk3.cc's stride-2 and bn_conv2dk3_dw.cc's depthwise 3x3 (the
+/// BN13/BN14 output split too) and conv2dk14.cc's 14x14 convolutions
 /// (KernelDriversConv3.cpp).
 void add_conv3_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 

@@ -25,7 +25,9 @@
 // bottleneck/bn_conv2dk3_dw.cc -DREGULAR -DSCALAR -DSTRIDE1 / -DSTRIDE2 (conv.py's bn_conv2dk3_dw):
 // plain C loops (:163-350): each channel c convolved alone with weights [c/8][ky][kx][c%8], the rows
 // and zero border as conv2dk3's, stride 2 centring output x on input 2x (:199-233), the sum rounded
-// to even ((sum + 2^(scale-1) - 1 + ((sum >> scale) & 1)) >> scale) and clamped to [0, 255].
+// to even ((sum + 2^(scale-1) - 1 + ((sum >> scale) & 1)) >> scale) and clamped to [0, 255]; the
+// -DSCALAR -DBN13|14 -DSTRIDE1_OUT_SPLIT build's bn13/bn14_conv2dk3_ui8_out_split splits that row's
+// channel groups between two outputs (drive_conv2dk3_dw_out_split).
 #include "KernelDrivers.hpp"
 
 #include <cstdint>
@@ -154,6 +156,52 @@ std::string drive_conv2dk3_dw(void* fn, int stride, int check, int scale, int in
     return {};
 }
 
+// -DSCALAR -DBN13|14 -DSTRIDE1_OUT_SPLIT (conv2dk3_ui8_out_split_scalar, :29-156): the stride-1
+// depthwise sums (each channel alone, zero border), to even, clamped to [0, 255], group g to output1
+// at g when g < (co / 2) / 8, else to output2 at g - (co / 2) / 8. Driven at conv.py's defaults (7
+// pixels, 480 channels, 240 a half) and, with 24 channels, uneven halves (8 and 16 channels).
+std::string drive_conv2dk3_dw_out_split(void* fn, int c, int check, int scale, int in_hi, std::uint32_t seed) {
+    const int w = 7, first = c / 2 / 8;
+    std::vector<std::uint8_t> lines[3];
+    for (int r = 0; r < 3; ++r)
+        lines[r] =
+            k3d_ints<std::uint8_t>(static_cast<std::size_t>(w) * c, seed + static_cast<std::uint32_t>(r), 0, in_hi);
+    const auto wts = k3d_ints<std::int8_t>(static_cast<std::size_t>(9) * c, seed + 3, -128, 127);
+    std::vector<std::uint8_t> out1(static_cast<std::size_t>(w) * c, 0x55), out2(out1.size(), 0x66);
+    reinterpret_cast<void (*)(std::uint8_t*, std::uint8_t*, std::uint8_t*, std::int8_t*, std::uint8_t*, std::uint8_t*,
+                              std::int32_t, std::int32_t, std::int32_t, std::int32_t, std::int32_t, std::int32_t, int,
+                              int)>(fn)(lines[0].data(), lines[1].data(), lines[2].data(),
+                                        const_cast<std::int8_t*>(wts.data()), out1.data(), out2.data(), w, 1, c, 3, 3,
+                                        check, scale, 0);
+    for (int ch = 0; ch < c; ++ch)
+        for (int x = 0; x < w; ++x) {
+            std::int64_t sum = 0;
+            for (int ky = 0; ky < 3; ++ky) {
+                if ((ky == 0 && check == 0) || (ky == 2 && check == 2)) continue;
+                for (int kx = 0; kx < 3; ++kx) {
+                    const int px = x + kx - 1;
+                    if (px < 0 || px >= w) continue;
+                    sum += std::int64_t{lines[ky][static_cast<std::size_t>((ch / 8) * w * 8 + px * 8 + ch % 8)]} *
+                           wts[static_cast<std::size_t>((ch / 8) * 72 + ky * 24 + kx * 8 + ch % 8)];
+                }
+            }
+            std::int64_t want = (sum + (std::int64_t{1} << (scale - 1)) - 1 + ((sum >> scale) & 1)) >> scale;
+            want = want < 0 ? 0 : want > 255 ? 255 : want;
+            const int g = ch / 8;
+            const auto& dst = g < first ? out1 : out2;
+            const auto at = static_cast<std::size_t>((g < first ? g : g - first) * w * 8 + x * 8 + ch % 8);
+            if (dst[at] != want)
+                return fmt::format("{} channels, check {} scale {}: output{} byte {} (x {}, channel {}; sum {}): got "
+                                   "{}, want {}",
+                                   c, check, scale, g < first ? 1 : 2, at, x, ch, sum, +dst[at], want);
+        }
+    for (std::size_t i = static_cast<std::size_t>(first) * w * 8; i < out1.size(); ++i)
+        if (out1[i] != 0x55) return fmt::format("{} channels: output1 byte {} written past its half", c, i);
+    for (std::size_t i = static_cast<std::size_t>(c / 8 - first) * w * 8; i < out2.size(); ++i)
+        if (out2[i] != 0x66) return fmt::format("{} channels: output2 byte {} written past its half", c, i);
+    return {};
+}
+
 std::string drive_conv2dk3_stride2(void* fn, int check, int scale, int lo, int hi, std::uint32_t seed) {
     const int w = 32, ci = 64, co = 64, ow = w / 2; // conv.py's defaults
     std::vector<std::int8_t> lines[3];
@@ -225,6 +273,17 @@ void add_conv3_kernels(std::vector<Entry>& out, const BuildFacts& facts) {
                      }
                      return std::string{};
                  }});
+    if (facts.source == "bn_conv2dk3_dw.cc")
+        for (const int block : {13, 14})
+            out.push_back({fmt::format("bn{}_conv2dk3_ui8_out_split", block), [](void* fn) {
+                               for (const auto& [c, check, scale, hi, seed] :
+                                    {std::tuple{480, 1, 8, 255, 131u}, std::tuple{24, 0, 2, 3, 132u},
+                                     std::tuple{24, 2, 1, 1, 133u}, std::tuple{480, 2, 10, 255, 134u}}) {
+                                   std::string e = drive_conv2dk3_dw_out_split(fn, c, check, scale, hi, seed);
+                                   if (!e.empty()) return e;
+                               }
+                               return std::string{};
+                           }});
     if (facts.source == "conv2dk14.cc")
         out.push_back({"conv2dk14_i8", [](void* fn) {
                            for (const auto& [scale, hi, seed] :

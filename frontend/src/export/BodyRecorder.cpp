@@ -99,6 +99,7 @@ void BodyRecorder::run_into(const std::function<void()>& body, Region& out, Fill
     loads_.clear();
     param_reads_ = 0;
     index_consts_.clear();
+    cast_consts_.clear();
     access_ = 0;
     pending_.reset();
     next_decision_ = 0;
@@ -248,7 +249,7 @@ void BodyRecorder::record_loop(std::int64_t start, std::int64_t stop, std::int64
             (c && region_signature(inner, &index_consts_) != region_signature(check, &index_consts_)))
             differs();
         bind_loop_index({&inner, iv, t1}, b, c ? &*c : nullptr, index_consts_, ids_,
-                        [&](const std::string& why) { refuse(loop_text + ": " + why); });
+                        [&](const std::string& why) { refuse(loop_text + ": " + why); }, &cast_consts_);
         if (region_signature(inner) != region_signature(again)) differs();
     }
     loop.text = {lit("scf.for "), ref(iv), lit(" = "), ref(lo), lit(" to "), ref(hi), lit(" step "), ref(st)};

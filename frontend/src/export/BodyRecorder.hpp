@@ -164,6 +164,9 @@ private:
     /// The vector<...> type of a 512-bit cascade word of the chunk's element type.
     static std::string cascade_vector(const Chunk& c);
     std::vector<Source> candidates(const Kernel& k, std::size_t i, const KernelArg& a, unsigned width);
+    /// arith.constant v : ty for a kernel's scalar argument; an integer one is registered as a
+    /// constant a range_ may bind to its index (then cast to ty, LoopIndex).
+    int loop_bindable_constant(std::int64_t v, const std::string& ty);
     int scalar_value(const Kernel& k, std::size_t i, const KernelArg& a, const std::string& ty, unsigned width);
     void decide(const std::vector<std::vector<Source>>& a, const std::vector<std::vector<Source>>& b);
 
@@ -199,6 +202,7 @@ private:
     /// Per access: the expression it stores, or none (a constant).
     std::vector<std::optional<StoreExpr>> store_expr_;
     IndexConstants index_consts_; ///< index constants a range_ may bind (LoopIndex)
+    CastTypes cast_consts_; ///< of those, a kernel's integer arguments: their type (LoopIndex)
     std::size_t ops_ = 0;
     std::vector<CalledKernel> kernels_;
 };

@@ -100,13 +100,22 @@ std::vector<BodyRecorder::Source> BodyRecorder::candidates(const Kernel&, std::s
     return out;
 }
 
+int BodyRecorder::loop_bindable_constant(std::int64_t v, const std::string& ty) {
+    const int c = constant(v, ty);
+    if (ty.size() > 1 && ty[0] == 'i' && ty != "index") { // a range_ may bind it to its index (LoopIndex)
+        index_consts_[c] = v;
+        cast_consts_[c] = ty;
+    }
+    return c;
+}
+
 int BodyRecorder::scalar_value(const Kernel& k, std::size_t i, const KernelArg& a, const std::string& ty,
                                unsigned width) {
     if (collecting_) {
         if (gathered_.size() >= argument_names_.size())
             argument_names_.push_back(fmt::format("kernel '{}' argument {}", k.name(), i));
         gathered_.push_back(candidates(k, i, a, width));
-        return constant(a.ivalue, ty); // a placeholder: collecting runs are discarded
+        return loop_bindable_constant(a.ivalue, ty); // a placeholder: collecting runs are discarded
     }
     auto differ = [&] {
         refuse("two iterations of the body differ (control flow that depends on element data or on state the "
@@ -116,7 +125,7 @@ int BodyRecorder::scalar_value(const Kernel& k, std::size_t i, const KernelArg& 
     const Source d = decisions_[next_decision_++];
     if (d.kind == Source::constant) {
         if (a.ivalue != d.c) differ();
-        return constant(a.ivalue, ty);
+        return loop_bindable_constant(a.ivalue, ty);
     }
     int value = -1;
     DType from{};

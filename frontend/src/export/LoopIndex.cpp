@@ -47,35 +47,47 @@ Op index_binop(const char* name, int result, int lhs, int rhs) {
     return op;
 }
 
-// Replaces the constant defining `id` (somewhere under `r`) by coef * iv + off.
+Op index_cast_op(int result, int from, const std::string& type) {
+    Op op;
+    op.result = result;
+    op.text = {lit("arith.index_cast "), ref(from), lit(" : index to " + type)};
+    op.gen = generic("arith.index_cast", {from}, {}, type);
+    return op;
+}
+
+// Replaces the constant defining `id` (somewhere under `r`) by coef * iv + off; a constant of
+// another integer type (`cast_type` not empty) by that index value cast to its type.
 bool rewrite(Region& r, Region& root, int id, int iv, std::int64_t coef, std::int64_t off, IndexConstants& k,
-             ValueIds& ids) {
+             ValueIds& ids, const std::string& cast_type) {
     for (std::size_t i = 0; i < r.ops.size(); ++i) {
         if (r.ops[i].result != id) {
             for (auto& nested : r.ops[i].regions)
-                if (rewrite(nested, root, id, iv, coef, off, k, ids)) return true;
+                if (rewrite(nested, root, id, iv, coef, off, k, ids, cast_type)) return true;
             continue;
         }
         k.erase(id);
         r.ops.erase(r.ops.begin() + static_cast<std::ptrdiff_t>(i));
-        if (coef == 1 && off == 0) {
+        if (coef == 1 && off == 0 && cast_type.empty()) {
             replace_refs(root, id, iv); // buf[i]: the index itself
             return true;
         }
         std::vector<Op> ops;
+        // The index value: `id` itself, or (cast) a new value the cast then reads.
+        const int index_id = cast_type.empty() ? id : ids.next();
         int base = iv;
         if (coef != 1) { // j * n: arith.muli %j, %c_n
             const int cc = ids.next();
             ops.push_back(constant_op(cc, coef, "index"));
-            base = off == 0 ? id : ids.next();
+            base = off == 0 ? index_id : ids.next();
             ops.push_back(index_binop("arith.muli", base, iv, cc));
         }
         if (off != 0) { // offset + i: the offset stays a constant an enclosing loop may bind
             const int co = ids.next();
             ops.push_back(constant_op(co, off, "index"));
             k[co] = off;
-            ops.push_back(index_binop("arith.addi", id, co, base));
+            ops.push_back(index_binop("arith.addi", index_id, co, base));
         }
+        if (!cast_type.empty()) ops.push_back(index_cast_op(id, coef == 1 && off == 0 ? iv : index_id, cast_type));
         r.ops.insert(r.ops.begin() + static_cast<std::ptrdiff_t>(i), ops.begin(), ops.end());
         return true;
     }
@@ -126,7 +138,7 @@ Op constant_op(int id, std::int64_t v, const std::string& type) {
 }
 
 void bind_loop_index(LoopTrace a, LoopTrace b, const LoopTrace* check, IndexConstants& consts, ValueIds& ids,
-                     const std::function<void(const std::string&)>& refuse) {
+                     const std::function<void(const std::string&)>& refuse, CastTypes* casts) {
     std::vector<Pair> pairs, third;
     collect(*a.region, *b.region, consts, pairs);
     std::map<int, std::int64_t> at_check; // index constants of `a` whose value differs in `check`
@@ -134,30 +146,44 @@ void bind_loop_index(LoopTrace a, LoopTrace b, const LoopTrace* check, IndexCons
         collect(*a.region, *check->region, consts, third);
         for (const Pair& p : third) at_check[p.a] = p.vb;
     }
-    auto off_line = [&](std::int64_t va, std::int64_t vb, std::int64_t vc) {
-        refuse(fmt::format("an element index is {}, {} and {} where the loop index is {}, {} and {} (only an index "
-                           "of the form coef * i + offset has ops in the export)",
-                           va, vb, vc, a.value, b.value, check ? check->value : 0));
+    // A kernel's integer argument (a cast constant) or an element index, for the messages.
+    auto what = [&](int id) {
+        return casts && casts->count(id) ? std::pair<const char*, const char*>{"a kernel's integer argument", "a value"}
+                                         : std::pair<const char*, const char*>{"an element index", "an index"};
+    };
+    auto off_line = [&](int id, std::int64_t va, std::int64_t vb, std::int64_t vc) {
+        const auto [noun, kind] = what(id);
+        refuse(fmt::format("{} is {}, {} and {} where the loop index is {}, {} and {} (only {} of the form coef * "
+                           "i + offset has ops in the export)",
+                           noun, va, vb, vc, a.value, b.value, check ? check->value : 0, kind));
     };
     for (const Pair& p : third) // differs in the third trace only: not a line through the first two
         if (std::none_of(pairs.begin(), pairs.end(), [&](const Pair& q) { return q.a == p.a; }))
-            off_line(p.va, p.va, p.vb);
+            off_line(p.a, p.va, p.va, p.vb);
     const std::int64_t dt = b.value - a.value;
     for (const Pair& p : pairs) {
         const std::int64_t d = p.vb - p.va;
-        if (dt == 0 || d % dt != 0)
-            refuse(fmt::format("an element index goes from {} to {} while the loop index goes from {} to {} (only "
-                               "an index of the form coef * i + offset has ops in the export)",
-                               p.va, p.vb, a.value, b.value));
+        if (dt == 0 || d % dt != 0) {
+            const auto [noun, kind] = what(p.a);
+            refuse(fmt::format("{} goes from {} to {} while the loop index goes from {} to {} (only {} of the form "
+                               "coef * i + offset has ops in the export)",
+                               noun, p.va, p.vb, a.value, b.value, kind));
+        }
         const std::int64_t coef = d / dt;
         const std::int64_t off = p.va - coef * a.value;
         if (check) {
             const auto c = at_check.find(p.a);
             const std::int64_t vc = c != at_check.end() ? c->second : p.va;
-            if (vc != coef * check->value + off) off_line(p.va, p.vb, vc);
+            if (vc != coef * check->value + off) off_line(p.a, p.va, p.vb, vc);
         }
-        rewrite(*a.region, *a.region, p.a, a.iv, coef, off, consts, ids);
-        rewrite(*b.region, *b.region, p.b, b.iv, coef, off, consts, ids);
+        std::string cast_type;
+        if (casts) {
+            if (const auto t = casts->find(p.a); t != casts->end()) cast_type = t->second;
+            casts->erase(p.a);
+            casts->erase(p.b);
+        }
+        rewrite(*a.region, *a.region, p.a, a.iv, coef, off, consts, ids, cast_type);
+        rewrite(*b.region, *b.region, p.b, b.iv, coef, off, consts, ids, cast_type);
     }
 }
 

@@ -20,6 +20,12 @@ namespace npusim::iron::detail::mlir {
 /// inner loop), by value id: the constants a loop may bind to its index.
 using IndexConstants = std::map<int, std::int64_t>;
 
+/// Of those constants, the ones of an integer type other than index (a kernel's scalar argument),
+/// by value id: the type. Bound to a loop index, such a constant becomes the index expression and
+/// an `arith.index_cast ... : index to <type>`, as IRON casts a range_ index passed to a kernel's
+/// integer parameter (python/helpers/dialects/func.py `call`, the IndexType branch).
+using CastTypes = std::map<int, std::string>;
+
 /// One traced iteration of a loop: its region, its block argument (the index) and the index value
 /// it was traced with.
 struct LoopTrace {
@@ -35,7 +41,7 @@ struct LoopTrace {
 /// `refuse(text)` is called (and must throw) for a difference that is no multiple of the traces'
 /// index difference or off the line. New constants get ids from `ids`; offsets join `consts`.
 void bind_loop_index(LoopTrace a, LoopTrace b, const LoopTrace* check, IndexConstants& consts, ValueIds& ids,
-                     const std::function<void(const std::string&)>& refuse);
+                     const std::function<void(const std::string&)>& refuse, CastTypes* casts = nullptr);
 
 /// A canonical text of `r` for comparing two traces: values are numbered in the order they are
 /// defined (block arguments, op results), values defined outside print as their id. With

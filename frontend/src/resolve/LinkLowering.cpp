@@ -98,7 +98,8 @@ std::uint32_t segment_offset(const LinkShape& s, std::size_t i) {
     return static_cast<std::uint32_t>(static_cast<std::uint64_t>(s.link->offsets[i]) * eb);
 }
 // getDistributeTransferLengths / getJoinTransferLengths (AIEDialect.cpp): to the next offset, the
-// last segment to the end of the pool's object (make_link has checked the sub-fifo types agree).
+// last segment to the end of the pool's object (make_link has checked that the sub-fifo's object and its
+// segment are whole multiples of one another).
 std::uint32_t segment_length(const LinkShape& s, std::size_t i) {
     const auto& off = s.link->offsets;
     const std::int64_t end = i + 1 < off.size() ? off[i + 1] : s.owner->obj_type.elements();

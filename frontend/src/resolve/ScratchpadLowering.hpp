@@ -3,7 +3,7 @@
 // aiecc's aie-lower-scratchpad-parameters pass does
 // (lib/Dialect/AIEX/Transforms/AIELowerScratchpadParameters.cpp): an 8-byte buffer per parameter
 // and reading core, a sync lock per reading core, and the sequence's parameter sync. See
-// docs/resolve.md, "Scratchpad parameters".
+// docs/resolve-lowlevel.md, "Scratchpad parameters".
 #include "resolve/ResolveContext.hpp"
 
 namespace npusim::iron::detail {

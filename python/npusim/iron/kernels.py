@@ -3,6 +3,7 @@ at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm
 conv2dk1, conv2dk1_i8, conv2dk1_skip,
 conv2dk1_skip_init, conv2dk3, conv2dk14, bn_conv2dk1_relu, bn_conv2dk1_i8,
 bn_conv2dk1_skip, bn_conv2dk3, bn_conv2dk3_dw, bn_conv2dk1_partial_put_i8, bn_conv2dk1_partial_get_relu_i8,
+bn_conv2dk3_dw_out_split, bn_conv2dk1_input_split_partial_put_ui8, bn_conv2dk1_input_split_partial_skip_get,
 bn_conv2dk1_relu_xy_pool_padded, bn_fc_relu_ui16_pad), each resolved through npusim's kernel library
 (harness/KernelLibrary*.hpp), the home
 the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
@@ -286,6 +287,36 @@ def bn_conv2dk1_partial_get_relu_i8(input_width=7, input_channels=80, output_cha
                                                                 int(block_index)))
 
 
+def bn_conv2dk3_dw_out_split(input_width=7, input_channels=480, output_split_channels=240, *, block_index=13, **_):
+    """IRON kernels.bn_conv2dk3_dw_out_split (conv.py): the stride-1 depthwise 3x3 of bottleneck/bn_conv2dk3_dw.cc
+    (-DSCALAR -DBN<block_index> -DSTRIDE1_OUT_SPLIT): uint8 in and out, to even, the first half of the channel
+    groups written to the first output buffer and the rest to the second."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.bn_conv2dk3_dw_out_split_kernel(int(input_width), int(input_channels),
+                                                                     int(output_split_channels), int(block_index)))
+
+
+def bn_conv2dk1_input_split_partial_put_ui8(input_width=7, input_channels=240, weight_count=9600, *, block_index=13,
+                                            **_):
+    """IRON kernels.bn_conv2dk1_input_split_partial_put_ui8 (conv.py): the cascade-put half of
+    bottleneck/bn_conv2dk1_i8.cc (-DBN<block_index>_1_INPUT_SPLIT_PARTIAL_PUT_UI8_UI8_CAS_WIDTH_NEW): the sums of
+    its own uint8 input's channels for pixels 0..6, one v16acc64 per pixel put on the worker's cascade."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.bn_conv2dk1_input_split_kernel("put", int(input_width), int(input_channels), 0,
+                                                                    int(weight_count), int(block_index)))
+
+
+def bn_conv2dk1_input_split_partial_skip_get(input_width=7, input_channels=240, output_channels=80,
+                                             weight_count=9600, *, block_index=13, **_):
+    """IRON kernels.bn_conv2dk1_input_split_partial_skip_get (conv.py): the cascade-get half of
+    bottleneck/bn_conv2dk1_skip.cc (-DBN<block_index>_1_INPUT_SPLIT_PARTIAL_GET_UI8_I8_I8_CAS_WIDTH_NEW): its own
+    sums plus the cascade's, to even, int8, plus the skip, to even at skip_scale, int8."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.bn_conv2dk1_input_split_kernel("get", int(input_width), int(input_channels),
+                                                                    int(output_channels), int(weight_count),
+                                                                    int(block_index)))
+
+
 def bn_conv2dk1_relu_xy_pool_padded(input_width=7, input_channels=80, output_channels=1280, weight_chunk_count=None,
                                     **_):
     """IRON kernels.bn_conv2dk1_relu_xy_pool_padded (conv.py): the fused 1x1 + ReLU + 7x7 average pool of
@@ -348,7 +379,7 @@ def bitwise_and(line_width=1920, dtype=np.uint8, use_chess=False, **_):
 
 
 def __getattr__(name):
-    # An IRON kernel factory npusim's library lacks (bn_conv2dk3_dw_out_split, ...): a clear error naming it,
+    # An IRON kernel factory npusim's library lacks (or a name IRON does not have): a clear error naming it,
     # also for `from aie.iron.kernels import X`, never an AttributeError without the reason.
     if name.startswith("__"):
         raise AttributeError(name)

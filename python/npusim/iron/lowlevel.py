@@ -101,7 +101,7 @@ class PacketFlow:
     """IRON PacketFlow(pkt_id, src, dst, *, src_port=DMA, src_channel=0, dst_port=DMA, dst_channel=0,
     extra_dsts=(), keep_pkt_header=False, shim_symbol=None) (python/iron/dataflow/flow.py at 3ca0193):
     a packet-switched route (aie.packetflow) carrying the packets whose header holds pkt_id; flows
-    sharing a port merge there (frontend/PacketFlow.hpp, docs/resolve.md "PacketFlow")."""
+    sharing a port merge there (frontend/PacketFlow.hpp, docs/resolve-lowlevel.md "PacketFlow")."""
 
     def __init__(self, pkt_id, src, dst, *, src_port=enums.WireBundle.DMA, src_channel=0,
                  dst_port=enums.WireBundle.DMA, dst_channel=0, extra_dsts=(), keep_pkt_header=False,

@@ -5,7 +5,7 @@ dst_bundle, dst_channel) and EndOp() (aie_dialect.EndOp, a no-op). Upstream emit
 user-side Resolvable (tiles() + resolve()) among a Worker's fn_args; Program.resolve_program calls
 resolve() on such objects, as IRON's Program does, and registers every switchbox written with the
 program's runtime (frontend Switchbox / ShimMux: the routes follow the connections, checked as the
-toolchain's verifier checks them; docs/resolve.md, "Hand-written switchboxes")."""
+toolchain's verifier checks them; docs/resolve-lowlevel.md, "Hand-written switchboxes")."""
 from .._errors import design_error, where
 from . import enums
 

@@ -27,7 +27,7 @@ std::string calib_trace(int col, int calls) {
 void add_calibrate(Catalog& c) {
     c.component("Calibration from a trace",
                 "`npusim calibrate` and the mlir-aie trace files it reads; shipped timing profiles and a "
-                "profile's generation (docs/calibration.md, \"Calibrating from a hardware trace\").");
+                "profile's generation (docs/calibration-from-trace.md).");
     c.site("tools/CalibrateCommand.cpp");
     c.cli("calibrate.no_design", kUsage, "calibrate: which design? (see `npusim list`)", {"calibrate"});
     c.cli("calibrate.no_measurement", kUsage,

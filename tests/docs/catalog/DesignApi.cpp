@@ -124,9 +124,10 @@ void add_design_api(Catalog& c) {
                  "fifo 'f': split() obj_types[1] i16[8] has another element type than i32[16]",
                  ObjectFifo(i32(16), "f").cons().split({0, 8}, {.obj_types = {i32(8), tensor<std::int16_t>({8})}}));
     NPUSIM_ERROR(c, "link.obj_type_segment", kDesign,
-                 "fifo 'f_split1': object of 4 elements but split offsets give segment [8,16) of 8 elements; the mem "
-                 "tile moves the segment (AIEDialect.cpp getDistributeTransferLengths), so the sizes must agree",
-                 ObjectFifo(i32(16), "f").cons().split({0, 8}, {.obj_types = {i32(8), i32(4)}}));
+                 "fifo 'f_split1': object of 6 elements but split offsets give segment [8,16) of 8 elements; the mem "
+                 "tile moves the segment (AIEDialect.cpp getDistributeTransferLengths), so one must be a whole "
+                 "multiple of the other",
+                 ObjectFifo(i32(16), "f").cons().split({0, 8}, {.obj_types = {i32(8), i32(6)}}));
     NPUSIM_ERROR(c, "link.layout_out_of_bounds", kDesign,
                  "fifo 'f': split(): specified input stride(s) and size(s) result in out of bounds access in "
                  "distribute output, for index 15 in transfer of length 8.",

@@ -225,6 +225,7 @@ void add_harness(Catalog& c) {
           {"sweep", "matmul_whole_array", "--device", "npu2,npu1_3col"});
 
     add_kernel_library(c);
+    add_kernel_library_split(c);
 
     c.component("Example designs",
                 "The parameter rules of the registered designs (`examples/src/`), as `npusim run DESIGN --param K=V` "

@@ -103,8 +103,7 @@ void add_kernel_library(Catalog& c) {
     c.component("Harness: the built-in kernel library",
                 "IRON aie.iron.kernels factories (`harness/src/KernelLibrary.cpp`, `KernelLibraryLinalg.cpp`, "
                 "`KernelLibraryMatvec.cpp`, `KernelLibraryConv.cpp`, `KernelLibraryConv3.cpp`, `KernelLibraryConvCascade.cpp`, "
-                "`KernelLibraryConvPost.cpp`, "
-                "`KernelLibraryVision.cpp`); the texts are upstream's "
+                "`KernelLibraryConvPost.cpp`, `KernelLibraryVision.cpp`, `KernelLibraryConvSplit.cpp`); the texts are upstream's "
                 "ValueErrors, the dtype written as npusim names it.");
     c.site("harness/src/KernelLibrary.cpp");
     NPUSIM_ERROR(c, "kernels.fixed_tile", kDesign,

@@ -70,7 +70,7 @@ model::Netlist resolve_pk(Pk k) {
 void add_lowlevel(Catalog& c) {
     c.component("Low-level API",
                 "Hand-written designs below ObjectFifo: IRON's Lock, Flow, TileDma and the runtime sequence's "
-                "shim_dma_single_bd_task (`frontend/src/resolve/LowLevelLowering.cpp`, docs/resolve.md "
+                "shim_dma_single_bd_task (`frontend/src/resolve/LowLevelLowering.cpp`, docs/resolve-lowlevel.md "
                 "\"Low-level API\").");
     c.site("frontend/src/Lock.cpp");
     NPUSIM_ERROR(c, "lowlevel.lock_outside_body", kDesign, "lock 'l': acquire() called outside a worker body",

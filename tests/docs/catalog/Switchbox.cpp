@@ -50,7 +50,7 @@ void add_switchbox(Catalog& c) {
     c.component("Hand-written switchboxes",
                 "Switchbox and ShimMux (aie.switchbox, aie.shim_mux, aie.connect): each connection checked as the "
                 "toolchain's verifier checks it, each route followed from its DMA channel to the DMA channels it "
-                "reaches (`frontend/src/resolve/SwitchboxLowering.cpp`, docs/resolve.md \"Hand-written "
+                "reaches (`frontend/src/resolve/SwitchboxLowering.cpp`, docs/resolve-lowlevel.md \"Hand-written "
                 "switchboxes\").");
     c.site("frontend/src/resolve/SwitchboxLowering.cpp");
     NPUSIM_ERROR(

@@ -3,6 +3,7 @@
 // offset into a shared weights buffer, scales from none to 12, on full-range data (sums that
 // saturate at both ends and shifted sums that tie).
 #include <npusim/aie_kernels.hpp>
+#include <aie_api/aie.hpp>
 #include <npusim/kernels/conv2dk3.hpp>
 
 #include <catch2/catch.hpp>
@@ -85,4 +86,40 @@ TEST_CASE("aie conv2dk3_stride2_i8 equals the reference conv2dk3_stride2_even", 
                     CHECK(got == want);
                 }
             }
+}
+
+TEST_CASE("aie conv2dk3_dw_out_split_ui8 equals the reference conv2dk3_dw_out_split_u8", "[aie_kernels][conv2d]") {
+    std::mt19937 rng(38);
+    for (const int w : {7, 2, 32})
+        for (const int c : {16, 40})
+            for (const int check : {0, 1, 2})
+                for (const int scale : {1, 3, 8}) {
+                    std::vector<std::uint8_t> l0(w * c), l1(w * c), l2(w * c);
+                    for (auto* l : {&l0, &l1, &l2})
+                        for (auto& v : *l) v = static_cast<std::uint8_t>(rng() & (scale == 1 ? 0x03 : 0xff));
+                    std::vector<std::int8_t> wt(9 * c);
+                    for (auto& v : wt) v = static_cast<std::int8_t>(rng() & 0xff);
+                    std::vector<std::uint8_t> want1(w * c, 0x11), want2(w * c, 0x22), got1(want1), got2(want2);
+                    npusim::kernels::conv2dk3_dw_out_split_u8(l0.data(), l1.data(), l2.data(), wt.data(), want1.data(),
+                                                              want2.data(), w, 1, c, 3, 3, check, scale, 0);
+                    npusim::aie_kernels::conv2dk3_dw_out_split_ui8(l0.data(), l1.data(), l2.data(), wt.data(),
+                                                                   got1.data(), got2.data(), w, 1, c, 3, 3, check,
+                                                                   scale, 0);
+                    INFO("w " << w << " c " << c << " check " << check << " scale " << scale);
+                    CHECK(got1 == want1);
+                    CHECK(got2 == want2);
+                }
+}
+
+TEST_CASE("aie conv2dk3_dw_out_split_ui8 leaves the core's rounding and saturation modes as it found them",
+          "[aie_kernels][conv2d]") {
+    std::vector<std::uint8_t> l(7 * 16, 3), o1(7 * 8), o2(7 * 8);
+    std::vector<std::int8_t> wt(9 * 16, 1);
+    aie::set_rounding(aie::rounding_mode::floor);
+    aie::set_saturation(aie::saturation_mode::none);
+    npusim::aie_kernels::conv2dk3_dw_out_split_ui8(l.data(), l.data(), l.data(), wt.data(), o1.data(), o2.data(), 7, 1,
+                                                   16, 3, 3, 1, 1, 0);
+    CHECK(aie::get_rounding() == aie::rounding_mode::floor);
+    CHECK(aie::get_saturation() == aie::saturation_mode::none);
+    CHECK(o1[8] == 14); // pixel 1: 9 taps of 3 * 1 = 27, / 2 to even (its own mode, not floor's 13)
 }

@@ -7,7 +7,7 @@
 // Runtime::add_switchbox. At resolve the connections are checked as the toolchain's verifier checks
 // them (SwitchboxOp::verify) and followed hop by hop from every DMA channel that feeds them to the
 // DMA channels they reach: each such route is a stream flow with exactly the user's path
-// (docs/resolve.md, "Hand-written switchboxes").
+// (docs/resolve-lowlevel.md, "Hand-written switchboxes").
 #include "npusim/frontend/Tile.hpp"
 #include "npusim/model/StreamSwitch.hpp"
 

@@ -1,11 +1,10 @@
 #pragma once
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
-// or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8, bn_conv2dk1_skip, bn_conv2dk3,
-// bn_conv2dk3_dw, the cascade halves bn_conv2dk1_partial_put_i8 / _get_relu_i8 and the post-stage
-// bn_conv2dk1_relu_xy_pool_padded / bn_fc_relu_ui16_pad) are not in npusim's library yet;
-// Python's aie.iron.kernels names them as missing.
+// or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). The bottleneck's split stage
+// (bn_conv2dk3_dw_out_split and the input-split cascade halves) is declared in KernelLibraryConvSplit.hpp;
+// with it every conv.py factory is in npusim's library (conv2dk3's int8 build and conv2dk1_skip_init's
+// uint8 build are named refusals).
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
 #include "npusim/model/DeviceSpec.hpp"

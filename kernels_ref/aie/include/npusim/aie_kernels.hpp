@@ -250,6 +250,14 @@ void conv2dk3_dw_stride2_relu_ui8_ui8(const std::uint8_t* line0, const std::uint
                                       std::int32_t input_channels, std::int32_t output_channels,
                                       std::int32_t kernel_width, std::int32_t kernel_height, std::int32_t check,
                                       std::int32_t scale, std::int32_t channel_offset);
+// bn_conv2dk3_dw_out_split (-DSCALAR -DBN13|14 -DSTRIDE1_OUT_SPLIT): the stride-1 depthwise row with
+// channel groups below (output_channels / 2) / 8 in output1, the rest in output2
+// (npusim::kernels::conv2dk3_dw_out_split_u8). width 2..256.
+void conv2dk3_dw_out_split_ui8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                               const std::int8_t* weights, std::uint8_t* output1, std::uint8_t* output2,
+                               std::int32_t width, std::int32_t input_channels, std::int32_t output_channels,
+                               std::int32_t kernel_width, std::int32_t kernel_height, std::int32_t check,
+                               std::int32_t scale, std::int32_t channel_offset);
 
 // conv2dk14 (IRON conv2dk14): 14x14 stride-14 convolution of RGBA tiles to int8 channels, ties away
 // from zero, saturated (npusim::kernels::conv2dk14_i8). Tiles (width / kernel_width) a multiple of 8.
@@ -269,6 +277,18 @@ void conv2dk1_partial_get_relu_i8(const std::int8_t* input, const std::int8_t* w
                                   std::int32_t width, std::int32_t input_channels, std::int32_t output_channels,
                                   std::int32_t scale, std::int32_t input_split, std::int32_t output_split,
                                   std::int32_t weight_index, std::int32_t x_start, std::int32_t oc);
+// The input-split pair (IRON bn_conv2dk1_input_split_partial_put_ui8 / _skip_get;
+// npusim::kernels::conv2dk1_partial_put_ui8 / conv2dk1_partial_get_skip_i8): both halves sum the first
+// ci / input_split channels of their own uint8 input; the get adds the v16acc64 it gets, rounds to
+// even at `scale` saturated to int8, adds the int8 skip, rounds to even at `skip_scale` saturated to int8.
+void conv2dk1_partial_put_ui8(const std::uint8_t* input, const std::int8_t* weights, std::int32_t width,
+                              std::int32_t input_channels, std::int32_t output_channels, std::int32_t input_split,
+                              std::int32_t weight_index, std::int32_t x_start, std::int32_t oc);
+void conv2dk1_partial_get_skip_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output,
+                                  const std::int8_t* skip, std::int32_t width, std::int32_t input_channels,
+                                  std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale,
+                                  std::int32_t input_split, std::int32_t output_split, std::int32_t weight_index,
+                                  std::int32_t x_start, std::int32_t oc);
 
 // ---- bottleneck post-stage 1x1 kernels (IRON bn_conv2dk1_relu_xy_pool_padded / bn_fc_relu_ui16_pad) ------
 // The fused 1x1 + ReLU + 7x7 average pool with channel padding (npusim::kernels::conv2dk1_xy_pool_padded_u16;

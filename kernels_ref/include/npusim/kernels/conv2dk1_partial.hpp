@@ -45,9 +45,38 @@ void conv2dk1_partial_get_relu_i8(const std::int8_t* input, const std::int8_t* w
                                   std::int32_t scale, std::int32_t input_split, std::int32_t output_split,
                                   std::int32_t weight_index, std::int32_t x_start, std::int32_t oc, CascadeGet get);
 
+// The input-split pair (IRON bn_conv2dk1_input_split_partial_put_ui8 /
+// bn_conv2dk1_input_split_partial_skip_get, MobileNet V3's bn13 / bn14 projection after the split
+// depthwise): each half reads a uint8 input of its own (one half of the depthwise output's channels)
+// and sums its FIRST ci / input_split channels:
+//   put_ui8 (bn_conv2dk1_i8.cc:32-87, -DBN13_1_INPUT_SPLIT_PARTIAL_PUT_UI8_UI8_CAS_WIDTH_NEW): as
+//     conv2dk1_partial_put_i8 with uint8 activations;
+//   get_skip_i8 (bn_conv2dk1_skip.cc:32-131 / :133-232, -DBN13|14_1_INPUT_SPLIT_PARTIAL_GET_UI8_I8_I8_CAS_WIDTH_NEW):
+//     its own sums plus lanes 0-7 of the v16acc64 it gets (lsrs, shift 0), to even at `scale`,
+//     clamped to [-128, 127] (:100-103), plus the int8 skip value at the output's place, then to even
+//     at `skip_scale` when it is positive (:109-112), clamped to [-128, 127] (:119-122), stored at
+//     output group oc + output_channels / (8 * output_split) * weight_index; skip and output are
+//     [co/8][x][co%8] int8. skip_scale 0 leaves the sum unscaled (the source's else branch,
+//     :113-115, shifts 1 by -1, which C leaves undefined; npusim's conv2dk1_skip references read 0
+//     the same way).
+// Preconditions as the i8 halves', with input_split >= 1 for both (the get reads the first chunk),
+// scale in 1..31, skip_scale in 0..31 and a non-null skip.
+void conv2dk1_partial_put_ui8(const std::uint8_t* input, const std::int8_t* weights, std::int32_t width,
+                              std::int32_t input_channels, std::int32_t output_channels, std::int32_t input_split,
+                              std::int32_t weight_index, std::int32_t x_start, std::int32_t oc, CascadePut put);
+
+void conv2dk1_partial_get_skip_i8(const std::uint8_t* input, const std::int8_t* weights, std::int8_t* output,
+                                  const std::int8_t* skip, std::int32_t width, std::int32_t input_channels,
+                                  std::int32_t output_channels, std::int32_t scale, std::int32_t skip_scale,
+                                  std::int32_t input_split, std::int32_t output_split, std::int32_t weight_index,
+                                  std::int32_t x_start, std::int32_t oc, CascadeGet get);
+
 /// [est] one scalar multiply-accumulate per cycle (the halves are scalar loops, as the scalar cascade
 /// matmul): 7 pixels * 8 channels * (ci / input_split) cycles per call; the get adds 7 * 8 cycles
 /// for the rounding and stores. A non-positive split counts as 1.
 std::uint64_t conv2dk1_partial_cycles(std::int32_t input_channels, std::int32_t input_split, bool get);
+
+/// [est] conv2dk1_partial_get_skip_i8: the get's cycles plus 7 * 8 for the skip add and its rounding.
+std::uint64_t conv2dk1_partial_skip_cycles(std::int32_t input_channels, std::int32_t input_split);
 
 } // namespace npusim::kernels

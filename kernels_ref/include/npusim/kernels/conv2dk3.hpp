@@ -74,6 +74,22 @@ void conv2dk3_dw_stride2_u8(const std::uint8_t* line0, const std::uint8_t* line1
                             std::int32_t kernel_height, std::int32_t check, std::int32_t scale,
                             std::int32_t channel_offset);
 
+/// The bottleneck depthwise 3x3 whose output is split in two, IRON's bn_conv2dk3_dw_out_split (mlir-aie
+/// aie_kernels/aie2/bottleneck/bn_conv2dk3_dw.cc with -DSCALAR -DBN13|14 -DSTRIDE1_OUT_SPLIT:
+/// conv2dk3_ui8_out_split_scalar :29-156, wrappers bn13/bn14_conv2dk3_ui8_out_split :397-446): the
+/// stride-1 depthwise sums of conv2dk3_dw_stride1_u8 (each channel alone, weights [c/8][ky][kx][c%8],
+/// zero border, the rows `check` names), to even at `scale`, clamped to [0, 255] (:69-71), with channel
+/// group g (8 channels) written to output1 at group g when g < (output_channels / 2) / 8 and to
+/// output2 at group g - (output_channels / 2) / 8 otherwise (:73-80), each [g][x][c%8] of `width`
+/// pixels. input_channels, kernel_height and channel_offset are not used (as upstream). Preconditions
+/// (std::invalid_argument): as conv2dk3_dw_stride1_u8's, with width >= 2 (the source's left border
+/// reads pixel 1 and its right border pixel width - 2, :49-60, :82-93).
+void conv2dk3_dw_out_split_u8(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2,
+                              const std::int8_t* weights, std::uint8_t* output1, std::uint8_t* output2,
+                              std::int32_t width, std::int32_t input_channels, std::int32_t output_channels,
+                              std::int32_t kernel_width, std::int32_t kernel_height, std::int32_t check,
+                              std::int32_t scale, std::int32_t channel_offset);
+
 // [est] the depthwise kernels are plain scalar loops: one multiply-accumulate per cycle on the scalar
 // unit (as the other bottleneck loops, conv2d.hpp), output pixels x channels x taps of the rows used.
 std::uint64_t conv2dk3_dw_cycles(std::int32_t output_width, std::int32_t channels, std::int32_t check);
