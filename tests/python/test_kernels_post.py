@@ -99,3 +99,12 @@ def test_bn_fc_relu_ui16_pad_runs_exact_against_numpy():
     assert np.any(want == 0) and np.any(want == 255) and np.any((want > 0) & (want < 255))
     assert np.array_equal(out, want)
 
+
+def test_check_upstream_mobilenet_post_names_a_folder_that_is_no_checkout(tmp_path):
+    # the run on a real checkout (its weights are tens of MB of text) is recorded in docs/python-upstream.md
+    import os
+    from conftest import SOURCE_DIR, run_cli
+    r = run_cli("python", os.path.join(SOURCE_DIR, "tools", "check-upstream-mobilenet-post.py"), str(tmp_path))
+    assert r.returncode == 2
+    assert (f"check-upstream-mobilenet-post: {tmp_path} has no programming_examples/ml/mobilenet/bottleneck/post_l1.py"
+            in r.stderr)
