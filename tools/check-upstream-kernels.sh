@@ -41,9 +41,15 @@ flag_sets() {
     aie2/threshold.cc|aie2/bitwiseAND.cc|aie2/bitwiseOR.cc|aie2/addWeighted.cc)
       echo "-DBIT_WIDTH=8;-DBIT_WIDTH=16;-DBIT_WIDTH=32" ;;                              # vision.py:42,75,141
     aie2/mm.cc|aie2p/mm.cc)                                                               # linalg.py:165-185, _MM_COMBOS :49
-      local s="" c
+      # and, for the bf16 combos, mm()'s b_col_maj / c_col_maj (:177-180) and, on aie2p,
+      # emulate_bf16_mmul_with_bfp16 (:181-185)
+      local s="" c d="-DDIM_M=64 -DDIM_K=64 -DDIM_N=64"
       for c in i8_i8 i8_i16 i8_i32 i16_i16 i16_i32 bf16_bf16 bf16_f32; do
-        s+="-DDIM_M=64 -DDIM_K=64 -DDIM_N=64 -D${c}_ONLY;"
+        s+="$d -D${c}_ONLY;"
+      done
+      for c in bf16_bf16 bf16_f32; do
+        s+="$d -D${c}_ONLY -DB_COL_MAJ;$d -D${c}_ONLY -DC_COL_MAJ;"
+        [ "$1" = aie2p/mm.cc ] && s+="$d -D${c}_ONLY -DAIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16;$d -D${c}_ONLY -DAIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16 -DB_COL_MAJ -DC_COL_MAJ;"
       done
       echo "${s%;}" ;;
     aie2/mv.cc) echo "-DDIM_M=32 -DDIM_K=32" ;;                                          # linalg.py:245

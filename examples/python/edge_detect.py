@@ -105,11 +105,17 @@ def design(width=64, height=36):
 
 
 def golden(img, width, height):
-    """The pipeline in numpy: gray, Laplacian with replicated borders, threshold, back to RGBA, added."""
+    """The pipeline in numpy: gray, Laplacian with replicated borders (and filter2dLine's left neighbour
+    two pixels back at the start of its third and later 32-pixel blocks), threshold, back to RGBA, added."""
     rgba = img.view(np.uint8).reshape(height, width, 4).astype(np.int32)
     gray = (9798 * rgba[..., 0] + 19235 * rgba[..., 1] + 3736 * rgba[..., 2] + (1 << 14)) >> 15
     p = np.pad(gray, 1, mode="edge")
-    lap = 4 * (p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:]) - 16 * gray
+    left = p[1:-1, :-2].copy()
+    # filter2dLine's left neighbour of the first pixel of its third and later 32-pixel blocks is two
+    # pixels back (mlir-aie aie2/filter2d.cc:144-145 at 3ca0193)
+    firsts = np.arange(64, width, 32)
+    left[:, firsts] = gray[:, firsts - 2]
+    lap = 4 * (p[:-2, 1:-1] + p[2:, 1:-1] + left + p[1:-1, 2:]) - 16 * gray
     lap = np.clip(lap // 4, 0, 255)  # Q12 coefficients over 4096, saturated
     mask = np.where(lap > 10, 255, 0)
     mask_rgba = np.stack([mask, mask, mask, np.full_like(mask, 255)], axis=-1)

@@ -10,8 +10,10 @@
 //     barriers set(1); TaskGroup { fill D (phase 1's output) as A, fill C as B, drain D wait } (L152-175)
 // The worker loops forever (IRON's default while_true); after phase 1 its barrier lock is 2 (1 +
 // release 1, acquire-equal does not decrement), so it waits until the sequence sets 1 again.
-// Golden (independent of the kernel): per element, bf16(bf16(a * b) + c) computed in double with
-// an explicit round-to-nearest-even to bf16, exact.
+// Golden (independent of the kernel): per element, trunc(trunc(a * b) + c), each step computed in
+// float and its magnitude truncated to bf16 by bit manipulation: upstream's vector entry
+// (scale_shift.cc L28-69) sets no rounding mode, so the core's reset mode (floor) rounds each
+// aie::mul / aie::add result back to bf16 (npusim's model, kernels_ref/aie_api/README.md).
 #include "Design.hpp"
 #include "npusim/kernels/scale_shift.hpp"
 #include "npusim/model/Error.hpp"
@@ -26,15 +28,10 @@ using namespace npusim::iron;
 
 namespace {
 
-// Round a double to the nearest bf16, ties to even, by bit manipulation of the float32 first
-// (the double -> float step is exact for the products and sums of bf16 values used here).
-bfloat16 round_bf16(double v) {
-    const float f = static_cast<float>(v);
+// A float's magnitude truncated to bf16: its upper 16 bits.
+bfloat16 truncate_bf16(float f) {
     std::uint32_t u = 0;
     std::memcpy(&u, &f, 4);
-    if (std::isnan(f)) return bfloat16::from_bits(static_cast<std::uint16_t>((u >> 16) | 0x40));
-    const std::uint32_t lsb = (u >> 16) & 1u;
-    u += 0x7fffu + lsb;
     return bfloat16::from_bits(static_cast<std::uint16_t>(u >> 16));
 }
 
@@ -139,8 +136,8 @@ DesignSpec make_scale_shift() {
                        z = get(t, "C").values<bfloat16>();
             std::vector<bfloat16> d(x.size());
             for (std::size_t i = 0; i < x.size(); ++i) {
-                const bfloat16 prod = round_bf16(static_cast<double>(float(x[i])) * static_cast<double>(float(y[i])));
-                d[i] = round_bf16(static_cast<double>(float(prod)) + static_cast<double>(float(z[i])));
+                const bfloat16 prod = truncate_bf16(float(x[i]) * float(y[i]));
+                d[i] = truncate_bf16(float(prod) + float(z[i]));
             }
             return tensors("D", Tensor::from({static_cast<std::int64_t>(d.size())}, d));
         };

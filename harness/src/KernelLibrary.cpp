@@ -80,8 +80,13 @@ Kernel reduce_kernel(const std::string& op, std::int64_t tile_size, DType dtype,
 }
 
 // eltwise.py _eltwise_bf16_kernel: (a, b, c) over the fixed 1024-element tile
-void add_ref(const bfloat16* a, const bfloat16* b, bfloat16* c) { kernels::eltwise_mul_add_bf16(a, b, c, 0, 1024); }
-void mul_ref(const bfloat16* a, const bfloat16* b, bfloat16* c) { kernels::eltwise_mul_add_bf16(a, b, c, 1, 1024); }
+// (rounded to nearest, as npusim's AIE-API eltwise kernels select conv_even)
+void add_ref(const bfloat16* a, const bfloat16* b, bfloat16* c) {
+    kernels::eltwise_mul_add_bf16_nearest(a, b, c, 0, 1024);
+}
+void mul_ref(const bfloat16* a, const bfloat16* b, bfloat16* c) {
+    kernels::eltwise_mul_add_bf16_nearest(a, b, c, 1, 1024);
+}
 void add_aie(const bfloat16* a, const bfloat16* b, bfloat16* c) { aie_kernels::eltwise_add_bf16_vector(a, b, c, 1024); }
 void mul_aie(const bfloat16* a, const bfloat16* b, bfloat16* c) { aie_kernels::eltwise_mul_bf16_vector(a, b, c, 1024); }
 

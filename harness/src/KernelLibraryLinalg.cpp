@@ -83,7 +83,62 @@ void aie_zero(std::int32_t* c, int count) { aie_kernels::zero_i32(c, count); }
 void aie_zero(bfloat16* c, int count) { aie_kernels::zero_bf16(c, count); }
 void aie_zero(float* c, int count) { aie_kernels::zero_f32(c, count); }
 
+// mm.cc's bf16 matmul under AIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16 (AIE2P): 8x8x8 blocks. The cost is
+// mm.cc's 2x2 loop (aie2p/mm.cc matmul_vectorized_2x2_mmul) at 8x8x8 and the bf16 peak [est]: each mac
+// also converts its A and B tiles to bfp16, so it is taken as no faster than the native bf16 unit
+// (256 MAC/cycle on AIE2P, model::matmul_mac_peak), not the bfp16 unit's 512.
+Kernel mm_bf16_via_bfp16(std::int64_t m, std::int64_t k, std::int64_t n, DType out, KernelSet ks) {
+    const int M = static_cast<int>(m), K = static_cast<int>(k), N = static_cast<int>(n);
+    Kernel::Invoker run;
+    if (out == DType::bf16) {
+        run = [=](std::span<const KernelArg> x) {
+            kernels::matmul_bf16_bf16_via_bfp16(reinterpret_cast<const bfloat16*>(x[0].data),
+                                                reinterpret_cast<const bfloat16*>(x[1].data),
+                                                reinterpret_cast<bfloat16*>(x[2].data), M, K, N);
+        };
+        if (ks == KernelSet::aie)
+            run = with_aie_core_modes(
+                [=](std::span<const KernelArg> x) {
+                    aie_kernels::matmul_bf16_bf16(reinterpret_cast<const bfloat16*>(x[0].data),
+                                                  reinterpret_cast<const bfloat16*>(x[1].data),
+                                                  reinterpret_cast<bfloat16*>(x[2].data), M, K, N,
+                                                  aie_kernels::MacDims::aie2p_bf16_via_bfp16);
+                },
+                make_aie_core_modes());
+    } else {
+        run = [=](std::span<const KernelArg> x) {
+            kernels::matmul_bf16_f32_via_bfp16(reinterpret_cast<const bfloat16*>(x[0].data),
+                                               reinterpret_cast<const bfloat16*>(x[1].data),
+                                               reinterpret_cast<float*>(x[2].data), M, K, N);
+        };
+        if (ks == KernelSet::aie)
+            run = with_aie_core_modes(
+                [=](std::span<const KernelArg> x) {
+                    aie_kernels::matmul_bf16_f32(reinterpret_cast<const bfloat16*>(x[0].data),
+                                                 reinterpret_cast<const bfloat16*>(x[1].data),
+                                                 reinterpret_cast<float*>(x[2].data), M, K, N,
+                                                 aie_kernels::MacDims::aie2p_bf16_via_bfp16);
+                },
+                make_aie_core_modes());
+    }
+    const double peak = model::matmul_mac_peak(model::Arch::AIE2P, DType::bf16).macs_per_cycle;
+    const kernels::MatmulLoop loop{8, 8, 8, 2, 2, peak, static_cast<int>(model::dtype_bytes(out))};
+    auto cost = [=](std::span<const KernelArg>) { return kernels::matmul_cycles(M, K, N, loop); };
+    Kernel kernel(fmt::format("matmul_bf16_{}", model::dtype_name(out)), std::move(run),
+                  {iron::TensorType{DType::bf16, {m * k}}, iron::TensorType{DType::bf16, {k * n}},
+                   iron::TensorType{out, {m * n}}},
+                  cost);
+    const auto macs = static_cast<std::uint64_t>(M) * static_cast<std::uint64_t>(K) * static_cast<std::uint64_t>(N);
+    kernel.with_work([=](std::span<const KernelArg>) { return model::KernelWork{macs, peak}; });
+    return kernel;
+}
+
 } // namespace
+
+MacDims mm_mac_dims(model::Arch arch, DType in, bool emulate_bf16_mmul_with_bfp16) {
+    if (emulate_bf16_mmul_with_bfp16 && arch == model::Arch::AIE2P && in == DType::bf16) return MacDims{8, 8, 8};
+    return mac_dims(arch, in);
+}
 
 MacDims mac_dims(model::Arch arch, DType in) {
     // aie.iron.kernels.mm mac_dims (_MM_MAC_DIMS): aie2 i8 (4,8,8), i16 (4,4,4), bf16 (4,8,4);
@@ -167,7 +222,8 @@ Kernel zero_kernel(std::int64_t m, std::int64_t n, DType out, KernelSet ks, bool
 
 
 Kernel mm(model::Arch arch, std::int64_t dim_m, std::int64_t dim_k, std::int64_t dim_n, DType input_dtype,
-          DType output_dtype, bool vectorized, bool b_col_maj, bool c_col_maj, KernelSet ks) {
+          DType output_dtype, bool vectorized, bool b_col_maj, bool c_col_maj, KernelSet ks,
+          bool emulate_bf16_mmul_with_bfp16) {
     constexpr std::pair<DType, DType> combos[] = {
         {DType::i8, DType::i8},   {DType::i8, DType::i16},    {DType::i8, DType::i32},  {DType::i16, DType::i16},
         {DType::i16, DType::i32}, {DType::bf16, DType::bf16}, {DType::bf16, DType::f32}};
@@ -181,12 +237,14 @@ Kernel mm(model::Arch arch, std::int64_t dim_m, std::int64_t dim_k, std::int64_t
         throw DesignError(fmt::format("mm(): {} is not in npusim's kernel library (the vectorized row-major build is)",
                                       !vectorized ? "the scalar variant (vectorized=False)"
                                                   : b_col_maj ? "b_col_maj=True" : "c_col_maj=True"));
-    const MacDims d = mac_dims(arch, input_dtype);
+    const MacDims d = mm_mac_dims(arch, input_dtype, emulate_bf16_mmul_with_bfp16);
     if (dim_m <= 0 || dim_k <= 0 || dim_n <= 0 || dim_m % (2 * d.r) != 0 || dim_k % d.s != 0 || dim_n % (2 * d.t) != 0)
         throw DesignError(fmt::format("mm(): dim_m={}, dim_k={}, dim_n={} must be multiples of {}, {} and {} (2 x {} "
                                       "mmul blocks per step of mm.cc's loop)",
                                       dim_m, dim_k, dim_n, 2 * d.r, d.s, 2 * d.t,
                                       fmt::format("{}x{}x{}", d.r, d.s, d.t)));
+    if (emulate_bf16_mmul_with_bfp16 && arch == model::Arch::AIE2P && input_dtype == DType::bf16)
+        return mm_bf16_via_bfp16(dim_m, dim_k, dim_n, output_dtype, ks);
     return matmul_kernel(dim_m, dim_k, dim_n, arch, {input_dtype, output_dtype}, ks, true);
 }
 

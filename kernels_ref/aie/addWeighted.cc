@@ -1,6 +1,7 @@
-// addWeightedLine (u8): out = sat_u8(round((a * alpha + b * beta) / 2^14) + gamma), alpha/beta in Q14.
-// gamma is placed in the accumulator pre-shifted by 14, the weighted inputs are mac'ed on top, and one
-// SRS by 14 (positive_inf rounding, saturate) produces the pixels.
+// addWeightedLine (u8): out = sat_u8((gamma + a * alpha + b * beta) >> 14), alpha/beta in Q14, as
+// mlir-aie's aie2/addWeighted.cc (3ca0193) computes it: gamma is placed in the accumulator unshifted
+// (its from_vector(gamma, 0), l.55), the weighted inputs are mac'ed on top, and one SRS by 14 (floor
+// rounding, saturate) produces the pixels.
 #include <aie_api/aie.hpp>
 
 #include <npusim/aie_kernels.hpp>
@@ -24,10 +25,10 @@ namespace npusim::aie_kernels {
 void addWeightedLine(const std::uint8_t* __restrict a, const std::uint8_t* __restrict b, std::uint8_t* __restrict out,
                      std::int32_t n, std::int16_t alpha, std::int16_t beta, std::uint8_t gamma) {
     event0();
-    aie::set_rounding(aie::rounding_mode::positive_inf);
+    aie::set_rounding(aie::rounding_mode::floor);
     aie::set_saturation(aie::saturation_mode::saturate);
     aie::accum<acc32, kLanes> gamma_acc;
-    gamma_acc.from_vector(aie::broadcast<int32, kLanes>(gamma), kShift);
+    gamma_acc.from_vector(aie::broadcast<int32, kLanes>(gamma), 0);
     int32_t i = 0;
     AIE_PREPARE_FOR_PIPELINING
     AIE_LOOP_MIN_ITERATION_COUNT(14)

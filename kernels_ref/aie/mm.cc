@@ -32,17 +32,20 @@ inline void block_group(const TIn* __restrict a, const TIn* __restrict b, TOut* 
             aie::store_v(c + ((bi + i) * nb + bj + j) * MM::size_C, acc[i][j].template to_vector<TOut>());
 }
 
-template <typename TIn, typename TOut, unsigned r, unsigned s, unsigned t>
+// ViaBfp16: the bf16 mmul on the bfp16 datapath (the host layer's AIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16,
+// as mmul's seventh template argument so one library holds both builds).
+template <typename TIn, typename TOut, unsigned r, unsigned s, unsigned t, bool ViaBfp16 = false>
 void matmul_blocked(const TIn* __restrict a, const TIn* __restrict b, TOut* __restrict c, unsigned m, unsigned k,
                     unsigned n) {
-    using MM = aie::mmul<r, s, t, TIn, TIn>;
+    using MM = aie::mmul<r, s, t, TIn, TIn, accauto, ViaBfp16>;
     event0();
     aie::set_saturation(aie::saturation_mode::none);
     // bf16 results: round to nearest even, as the reference kernel (kernels_ref matmul.hpp). mm.cc
-    // leaves the core's mode as it is (the emulated-bfp16 path selects conv_even); npusim chooses
-    // conv_even so both builds round alike. Integer results: shift 0, no rounding happens.
+    // leaves the core's mode as it is (the emulated-bfp16 path selects conv_even, which its bf16 to
+    // bfp16 conversions follow too); npusim chooses conv_even so both builds round alike. Integer
+    // results: shift 0, no rounding happens.
     const aie::rounding_mode saved = aie::get_rounding();
-    if constexpr (std::is_same_v<TOut, bfloat16>) aie::set_rounding(aie::rounding_mode::conv_even);
+    if constexpr (std::is_same_v<TOut, bfloat16> || ViaBfp16) aie::set_rounding(aie::rounding_mode::conv_even);
     const unsigned mb = m / r, kb = k / s, nb = n / t;
     for (unsigned bi = 0; bi < mb; bi += 2) {
         const bool pair_rows = bi + 1 < mb;
@@ -92,13 +95,13 @@ void zero_vectorized(T* __restrict c, int count) {
 namespace npusim::aie_kernels {
 
 void matmul_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, int m, int k, int n, MacDims dims) {
-    if (dims == MacDims::aie2p)
+    if (dims != MacDims::aie2)
         matmul_blocked<int16, int32, 4, 4, 8>(a, b, c, m, k, n);
     else
         matmul_blocked<int16, int32, 4, 4, 4>(a, b, c, m, k, n);
 }
 void matmul_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, int m, int k, int n, MacDims dims) {
-    if (dims == MacDims::aie2p)
+    if (dims != MacDims::aie2)
         matmul_blocked<int16, int16, 4, 4, 8>(a, b, c, m, k, n);
     else
         matmul_blocked<int16, int16, 4, 4, 4>(a, b, c, m, k, n);
@@ -110,31 +113,35 @@ void matmul_scalar_i16_i16(const std::int16_t* a, const std::int16_t* b, std::in
     matmul_rowmajor_scalar(a, b, c, m, k, n);
 }
 void matmul_i8_i8(const std::int8_t* a, const std::int8_t* b, std::int8_t* c, int m, int k, int n, MacDims dims) {
-    if (dims == MacDims::aie2p)
+    if (dims != MacDims::aie2)
         matmul_blocked<int8, int8, 8, 8, 8>(a, b, c, m, k, n);
     else
         matmul_blocked<int8, int8, 4, 8, 8>(a, b, c, m, k, n);
 }
 void matmul_i8_i16(const std::int8_t* a, const std::int8_t* b, std::int16_t* c, int m, int k, int n, MacDims dims) {
-    if (dims == MacDims::aie2p)
+    if (dims != MacDims::aie2)
         matmul_blocked<int8, int16, 8, 8, 8>(a, b, c, m, k, n);
     else
         matmul_blocked<int8, int16, 4, 8, 8>(a, b, c, m, k, n);
 }
 void matmul_i8_i32(const std::int8_t* a, const std::int8_t* b, std::int32_t* c, int m, int k, int n, MacDims dims) {
-    if (dims == MacDims::aie2p)
+    if (dims != MacDims::aie2)
         matmul_blocked<int8, int32, 8, 8, 8>(a, b, c, m, k, n);
     else
         matmul_blocked<int8, int32, 4, 8, 8>(a, b, c, m, k, n);
 }
 void matmul_bf16_bf16(const bfloat16* a, const bfloat16* b, bfloat16* c, int m, int k, int n, MacDims dims) {
-    if (dims == MacDims::aie2p)
+    if (dims == MacDims::aie2p_bf16_via_bfp16)
+        matmul_blocked<bfloat16, bfloat16, 8, 8, 8, true>(a, b, c, m, k, n);
+    else if (dims == MacDims::aie2p)
         matmul_blocked<bfloat16, bfloat16, 4, 8, 8>(a, b, c, m, k, n);
     else
         matmul_blocked<bfloat16, bfloat16, 4, 8, 4>(a, b, c, m, k, n);
 }
 void matmul_bf16_f32(const bfloat16* a, const bfloat16* b, float* c, int m, int k, int n, MacDims dims) {
-    if (dims == MacDims::aie2p)
+    if (dims == MacDims::aie2p_bf16_via_bfp16)
+        matmul_blocked<bfloat16, float, 8, 8, 8, true>(a, b, c, m, k, n);
+    else if (dims == MacDims::aie2p)
         matmul_blocked<bfloat16, float, 4, 8, 8>(a, b, c, m, k, n);
     else
         matmul_blocked<bfloat16, float, 4, 8, 4>(a, b, c, m, k, n);

@@ -71,7 +71,12 @@ void blocked_matmul(const TA* A, const TA* B, TC* C, int m, int k, int n, int r,
                     for (std::int64_t bk = 0; bk < kb; ++bk) {
                         const TA* arow = A + (bi * kb + bk) * a_block + ii * s;
                         const TA* bcol = B + (bk * nb + bj) * b_block + jj;
-                        for (std::int64_t kk = 0; kk < s; ++kk) acc += Acc<TC>::product(arow[kk], bcol[kk * t]);
+                        // One mmul mac: its s products summed from zero in k order, then added to the
+                        // accumulator (the host layer's order, kernels_ref/aie_api/README.md "Float"; integer
+                        // sums wrap, so the grouping changes nothing there).
+                        typename Acc<TC>::type block{};
+                        for (std::int64_t kk = 0; kk < s; ++kk) block += Acc<TC>::product(arow[kk], bcol[kk * t]);
+                        acc += block;
                     }
                     Acc<TC>::store(acc, cblk[ii * t + jj]);
                 }

@@ -61,17 +61,22 @@ void filter2d_line(const std::uint8_t* line0, const std::uint8_t* line1, const s
     detail::require_non_null(line2, name, "line2");
     detail::require_non_null(out, name, "out");
     detail::require_non_null(kernel, name, "kernel");
-    if (width < kFilter2dLanes || width % kFilter2dLanes != 0)
-        detail::fail(name, "width must be a positive multiple of 32 (got " + std::to_string(width) + ")");
+    if (width < kFilter2dMinWidth || width % kFilter2dLanes != 0)
+        detail::fail(name, "width must be a multiple of 32 and at least 64 (got " + std::to_string(width) + ")");
     const std::uint8_t* lines[3] = {line0, line1, line2};
+    // the taps the kernel multiplies: the int16 Q12 coefficient's high byte, an int8 in Q4
+    std::int64_t taps[9];
+    for (int i = 0; i < 9; ++i) taps[i] = static_cast<std::int8_t>(kernel[i] >> 8);
     for (std::int32_t x = 0; x < width; ++x) {
+        const std::int32_t block = x / kFilter2dLanes;
+        // the left neighbour: replicated at the line's start; two pixels back for the first pixel of
+        // the third and later blocks (the carried register holds the previous block shifted by one)
+        const std::int32_t left = x == 0 ? 0 : (x % kFilter2dLanes == 0 && block >= 2) ? x - 2 : x - 1;
+        const std::int32_t cols[3] = {left, x, std::min(x + 1, width - 1)};
         std::int64_t sum = 0;
         for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 3; ++c) {
-                const std::int32_t xx = std::clamp(x + c - 1, 0, width - 1);
-                sum += std::int64_t{kernel[3 * r + c]} * lines[r][xx];
-            }
-        out[x] = sat_u8(shr(sum + (1 << 11), 12));
+            for (int c = 0; c < 3; ++c) sum += taps[3 * r + c] * lines[r][cols[c]];
+        out[x] = sat_u8(shr(sum, 4));
     }
 }
 
@@ -80,8 +85,8 @@ void add_weighted_line(const std::uint8_t* a, const std::uint8_t* b, std::uint8_
     require_line(a, out, n, "add_weighted_line");
     detail::require_non_null(b, "add_weighted_line", "b");
     for (std::int32_t i = 0; i < n; ++i) {
-        const std::int64_t s = std::int64_t{a[i]} * alpha + std::int64_t{b[i]} * beta;
-        out[i] = sat_u8(shr(s + (1 << 13), 14) + gamma);
+        const std::int64_t s = std::int64_t{gamma} + std::int64_t{a[i]} * alpha + std::int64_t{b[i]} * beta;
+        out[i] = sat_u8(shr(s, 14));
     }
 }
 

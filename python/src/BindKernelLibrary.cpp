@@ -70,15 +70,17 @@ void bind_kernel_library(py::module_& m) {
     m.def(
         "mm_kernels",
         [](std::int64_t dim_m, std::int64_t dim_k, std::int64_t dim_n, const std::string& in, const std::string& out,
-           bool vectorized, bool b_col_maj, bool c_col_maj, const std::string& arch) {
+           bool vectorized, bool b_col_maj, bool c_col_maj, const std::string& arch, bool emulate) {
             const auto a = arch_of(arch);
             const DType ti = dtype_from_name(in), to = dtype_from_name(out);
-            const auto d = k::mac_dims(a, ti);
-            return py::make_tuple(k::mm(a, dim_m, dim_k, dim_n, ti, to, vectorized, b_col_maj, c_col_maj, kRef),
-                                  k::mm_zero(dim_m, dim_n, to, kRef), py::make_tuple(d.r, d.s, d.t));
+            const auto d = k::mm_mac_dims(a, ti, emulate);
+            return py::make_tuple(
+                k::mm(a, dim_m, dim_k, dim_n, ti, to, vectorized, b_col_maj, c_col_maj, kRef, emulate),
+                k::mm_zero(dim_m, dim_n, to, kRef), py::make_tuple(d.r, d.s, d.t));
         },
         py::arg("dim_m"), py::arg("dim_k"), py::arg("dim_n"), py::arg("input_dtype"), py::arg("output_dtype"),
         py::arg("vectorized"), py::arg("b_col_maj"), py::arg("c_col_maj"), py::arg("arch"),
+        py::arg("emulate_bf16_mmul_with_bfp16") = false,
         "aie.iron.kernels.mm: (matmul, zero, (r, s, t)) for an m x k by k x n block on `arch`.");
     m.def(
         "mv_kernels",

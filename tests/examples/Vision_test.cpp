@@ -17,7 +17,9 @@ using namespace npusim::harness;
 
 namespace {
 
-RunOptions vision_opts(const std::string& device, KernelSet k = KernelSet::reference) { return test::run_opts(device, 5, k); }
+RunOptions vision_opts(const std::string& device, KernelSet k = KernelSet::reference) {
+    return test::run_opts(device, 5, k);
+}
 
 const model::FifoEndpointInfo& end_of(const model::Netlist& n, const std::string& fifo, const std::string& end) {
     for (const auto& e : n.fifo_ends)
@@ -65,6 +67,19 @@ TEST_CASE("edge_detect matches the image-level golden on every device, reference
     CHECK(kept > 64);
 }
 
+TEST_CASE("edge_detect at a width of five 32-pixel blocks: filter2dLine's carried left neighbour in the golden",
+          "[examples][edge_detect]") {
+    // the first pixel of blocks 2, 3 and 4 takes the pixel two to its left (filter2d.cc:144-145)
+    const Params wide{{"width", 160}, {"height", 4}};
+    for (auto k : {KernelSet::reference, KernelSet::aie}) {
+        INFO(kernel_set_name(k));
+        const auto r = run_design(design_by_name("edge_detect"), "npu1", wide, vision_opts("npu1", k));
+        REQUIRE(r.checks.size() == 1);
+        CHECK(r.checks[0].elements == 160u * 4u * 4u);
+        CHECK(r.all_match);
+    }
+}
+
 TEST_CASE("edge_detect lowers its broadcast, delay fifo, self-loop fifo and filter Buffer as the example has them",
           "[examples][edge_detect]") {
     const auto& spec = design_by_name("edge_detect");
@@ -100,9 +115,12 @@ TEST_CASE("edge_detect lowers its broadcast, delay fifo, self-loop fifo and filt
 
 TEST_CASE("edge_detect parameter rules", "[examples][edge_detect]") {
     const auto& spec = design_by_name("edge_detect");
-    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"width", 100}}, vision_opts("npu1")),
-                      "design 'edge_detect': parameter width=100 must be a positive multiple of 32 (filter2dLine "
-                      "processes 32 pixels a step)");
+    CHECK_THROWS_WITH(
+        run_design(spec, "npu1", {{"width", 100}}, vision_opts("npu1")),
+        "design 'edge_detect': parameter width=100 must be a multiple of 32 and at least 64 (filter2dLine "
+        "processes 32 pixels a step, with a first and a last step)");
+    CHECK_THROWS_WITH(run_design(spec, "npu1", {{"width", 32}}, vision_opts("npu1")),
+                      Catch::Matchers::Contains("parameter width=32 must be a multiple of 32 and at least 64"));
     CHECK_THROWS_WITH(run_design(spec, "npu1", {{"height", 1}}, vision_opts("npu1")),
                       "design 'edge_detect': parameter height=1 must be at least 2 (the filter's top and bottom "
                       "borders)");

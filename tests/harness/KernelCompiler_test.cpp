@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <fstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -381,4 +382,25 @@ void jit_twice(int32_t* in, int32_t* out, int32_t n) { jit_twice<int32_t, 16>(in
         ExternalFunction("jit_twice", {tensor<std::int16_t>({64}), tensor<std::int16_t>({64}), scalar<std::int32_t>()},
                          {.source_string = source}),
         Catch::StartsWith("ExternalFunction 'jit_twice': its source_string does not compile for the host: "));
+}
+
+TEST_CASE("a source sees the generation's name macro, __AIE2__ or __AIE2P__, as under Peano", "[harness][jit]") {
+    // Peano's intrinsics header defines the name with __AIE_ARCH__ (llvm-aie aiev2_defines.h: __AIE2__,
+    // aie2p_defines.h: __AIE2P__); mlir-aie's aie2/rgba2hue.cc picks its vector path with #ifdef __AIE2__.
+    FreshCache cache;
+    const char* const probe =
+        "#if defined(__AIE2__) == defined(__AIE2P__)\n#error one generation name\n#endif\n"
+        "#if defined(__AIE2__) != (__AIE_ARCH__ == 20)\n#error __AIE2__ with __AIE_ARCH__ 20\n#endif\n"
+        "extern \"C\" int jit_generation() {\n#ifdef __AIE2__\n  return 2;\n#else\n  return 21;\n#endif\n}\n";
+    for (const auto& [arch, want] : {std::pair{model::Arch::AIE2, 2}, std::pair{model::Arch::AIE2P, 21}}) {
+        harness::HostKernelSpec spec;
+        spec.source_string = probe;
+        spec.arch = arch;
+        const auto lib = harness::build_host_kernel(spec);
+        INFO(lib.first_error);
+        REQUIRE(lib.ok);
+        const auto fn = reinterpret_cast<int (*)()>(::dlsym(lib.handle, "jit_generation"));
+        REQUIRE(fn != nullptr);
+        CHECK(fn() == want);
+    }
 }

@@ -348,3 +348,51 @@ TEST_CASE("zero_i8 / zero_bf16 / zero_f32", "[kernels][zero]") {
     CHECK(std::all_of(f.begin(), f.end(), [](auto x) { return x == 0.0f; }));
     REQUIRE_INVALID(zero_i8(a.data(), 4, 4), "zero_i8");
 }
+
+TEST_CASE("matmul_bf16_f32 / matmul_bf16_bf16: each K block of s products is summed from zero, then added to C",
+          "[kernels][matmul]") {
+    // One mmul mac adds its block sum to the lane (the host layer's order). C = 2^24 and eight
+    // products of 1 in one block (s = 8): the block sum 8 is exact and 2^24 + 8 is a float. Adding
+    // the products to C one by one in k order would lose each 1 (2^24 + 1 ties to even, 2^24).
+    constexpr int m = 8, k = 16, n = 8, r = 4, s = 8, t = 4;
+    std::vector<npusim::bfloat16> A(m * k, npusim::bfloat16(1.0f)), B(k * n, npusim::bfloat16(1.0f));
+    const auto Ab = to_blocked(A, m, k, r, s), Bb = to_blocked(B, k, n, s, t);
+    std::vector<float> cf(m * n, 0x1.0p24f);
+    matmul_bf16_f32(Ab.data(), Bb.data(), cf.data(), m, k, n, r, s, t);
+    for (float x : cf) CHECK(x == 0x1.0p24f + 16.0f); // two blocks of 8
+    // Independent of the grouping inside a block: an arbitrary operand set against a plain loop
+    // written with the same rule (per element: C, then one fp32 block sum per s).
+    std::mt19937 rng(21);
+    std::uniform_int_distribution<int> bits(0, 0xFFFF);
+    for (auto* v : {&A, &B})
+        for (auto& x : *v) x = npusim::bfloat16::from_bits(static_cast<std::uint16_t>((bits(rng) & 0x807F) | ((118 + bits(rng) % 18) << 7)));
+    std::vector<float> c0(m * n);
+    for (auto& x : c0) x = float(npusim::bfloat16::from_bits(static_cast<std::uint16_t>((bits(rng) & 0x807F) | (130 << 7))));
+    const auto Ab2 = to_blocked(A, m, k, r, s), Bb2 = to_blocked(B, k, n, s, t);
+    auto got = to_blocked(c0, m, n, r, t);
+    matmul_bf16_f32(Ab2.data(), Bb2.data(), got.data(), m, k, n, r, s, t);
+    std::vector<npusim::bfloat16> c0b(c0.begin(), c0.end());
+    auto gotb = to_blocked(c0b, m, n, r, t);
+    matmul_bf16_bf16(Ab2.data(), Bb2.data(), gotb.data(), m, k, n, r, s, t);
+    const auto g = from_blocked(got, m, n, r, t);
+    const auto gb = from_blocked(gotb, m, n, r, t);
+    int order_matters = 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            float lane = c0[i * n + j], korder = c0[i * n + j];
+            for (int kb = 0; kb < k / s; ++kb) {
+                float block = 0.0f;
+                for (int q = kb * s; q < (kb + 1) * s; ++q) {
+                    const float p = float(A[i * k + q]) * float(B[q * n + j]);
+                    block += p;
+                    korder += p;
+                }
+                lane += block;
+            }
+            INFO(i << "," << j);
+            CHECK(g[i * n + j] == lane);
+            CHECK(gb[i * n + j].bits == npusim::bfloat16(lane).bits);
+            order_matters += korder != lane;
+        }
+    CHECK(order_matters > 0); // the operands are such that the k-order sum differs somewhere
+}

@@ -78,13 +78,15 @@ TEST_CASE("threshold_line implements the five OpenCV threshold types with a stri
         }
 }
 
-TEST_CASE("filter2d_line is a 3x3 Q12 stencil with replicated left and right borders", "[kernels][vision]") {
+TEST_CASE("filter2d_line is a 3x3 stencil of the Q12 kernel's high bytes with replicated borders",
+          "[kernels][vision]") {
     std::mt19937 rng(3);
     const int width = 64;
     std::vector<std::vector<std::uint8_t>> img(3);
     for (auto& l : img) l = random_bytes(width, rng);
-    // The Laplacian [[0,1,0],[1,-4,1],[0,1,0]] in Q12 on the middle line, against the whole-image
-    // stencil on an edge-padded image (numpy.pad mode="edge"), clipped as cv::filter2D's u8 result.
+    // The Laplacian [[0,1,0],[1,-4,1],[0,1,0]] in Q12 (whole multiples of 256: nothing dropped) on the
+    // middle line, against the whole-image stencil on an edge-padded image (numpy.pad mode="edge"),
+    // clipped as cv::filter2D's u8 result.
     const std::int16_t lap[9] = {0, 4096, 0, 4096, -16384, 4096, 0, 4096, 0};
     std::vector<std::uint8_t> out(width);
     filter2d_line(img[0].data(), img[1].data(), img[2].data(), out.data(), width, lap);
@@ -94,41 +96,66 @@ TEST_CASE("filter2d_line is a 3x3 Q12 stencil with replicated left and right bor
         const int v = -4 * padded[x + 1] + padded[x] + padded[x + 2] + img[0][x] + img[2][x];
         REQUIRE(out[x] == std::clamp(v, 0, 255));
     }
-    // Random coefficients: sum / 4096 rounded half up (the SRS's +2^11 >> 12), saturated.
+    // Random coefficients: each truncated to a multiple of 256 (its high byte, toward -inf), the sum
+    // over 4096 rounded down (floor), saturated.
     for (int trial = 0; trial < 20; ++trial) {
         std::int16_t k[9];
-        for (auto& c : k) c = static_cast<std::int16_t>(static_cast<int>(rng() % 8192) - 4096);
+        for (auto& c : k) c = static_cast<std::int16_t>(static_cast<int>(rng() % 65536) - 32768);
         filter2d_line(img[0].data(), img[1].data(), img[2].data(), out.data(), width, k);
         for (int x = 0; x < width; ++x) {
             double sum = 0;
             for (int r = 0; r < 3; ++r)
-                for (int c = 0; c < 3; ++c) sum += k[3 * r + c] * double(img[r][std::clamp(x + c - 1, 0, width - 1)]);
-            REQUIRE(out[x] == round_clip(sum / 4096.0));
+                for (int c = 0; c < 3; ++c)
+                    sum +=
+                        std::floor(k[3 * r + c] / 256.0) * 256.0 * double(img[r][std::clamp(x + c - 1, 0, width - 1)]);
+            REQUIRE(out[x] == std::clamp(std::floor(sum / 4096.0), 0.0, 255.0));
         }
     }
     CHECK_THROWS_AS(filter2d_line(img[0].data(), img[1].data(), img[2].data(), out.data(), 48, lap),
                     std::invalid_argument);
     CHECK_THROWS_WITH(filter2d_line(img[0].data(), img[1].data(), img[2].data(), out.data(), 48, lap),
-                      "filter2d_line: width must be a positive multiple of 32 (got 48)");
+                      "filter2d_line: width must be a multiple of 32 and at least 64 (got 48)");
+    CHECK_THROWS_WITH(filter2d_line(img[0].data(), img[1].data(), img[2].data(), out.data(), 32, lap),
+                      "filter2d_line: width must be a multiple of 32 and at least 64 (got 32)");
 }
 
-TEST_CASE("add_weighted_line is a saturating Q14 weighted sum plus gamma", "[kernels][vision]") {
+TEST_CASE("filter2d_line: from the third 32-pixel block on, a block's first pixel takes the pixel two back",
+          "[kernels][vision]") {
+    // filter2d.cc:144-145 refills the carried register after shifting it: a kernel that copies the
+    // left neighbour shows which pixel each output reads.
+    const int width = 160;
+    std::vector<std::uint8_t> line(width), out(width);
+    for (int x = 0; x < width; ++x) line[x] = static_cast<std::uint8_t>(x + 1);
+    const std::int16_t left_only[9] = {0, 0, 0, 4096, 0, 0, 0, 0, 0};
+    filter2d_line(line.data(), line.data(), line.data(), out.data(), width, left_only);
+    for (int x = 0; x < width; ++x) {
+        INFO("x " << x);
+        const int want = x == 0 ? line[0] : (x % 32 == 0 && x >= 64) ? line[x - 2] : line[x - 1];
+        REQUIRE(out[x] == want);
+    }
+}
+
+TEST_CASE("add_weighted_line is a saturating Q14 weighted sum with gamma added before the shift", "[kernels][vision]") {
     std::mt19937 rng(4);
     const int n = 256;
     const auto a = random_bytes(n, rng), b = random_bytes(n, rng);
     std::vector<std::uint8_t> out(n);
-    const int weights[][3] = {{16384, 16384, 0}, {8192, 8192, 0}, {-16384, 16384, 3}, {12345, -2345, 17}};
+    const int weights[][3] = {{16384, 16384, 0}, {8192, 8192, 255}, {-16384, 16384, 3}, {12345, -2345, 17}};
     for (const auto& w : weights) {
         add_weighted_line(a.data(), b.data(), out.data(), n, static_cast<std::int16_t>(w[0]),
                           static_cast<std::int16_t>(w[1]), static_cast<std::uint8_t>(w[2]));
         for (int i = 0; i < n; ++i) {
-            const double v = std::floor((a[i] * double(w[0]) + b[i] * double(w[1])) / 16384.0 + 0.5) + w[2];
+            const double v = std::floor((a[i] * double(w[0]) + b[i] * double(w[1]) + w[2]) / 16384.0);
             REQUIRE(out[i] == std::clamp(v, 0.0, 255.0));
         }
     }
     // alpha = beta = 1.0: the saturating sum edge_detect uses
     add_weighted_line(a.data(), b.data(), out.data(), n, 16384, 16384, 0);
     for (int i = 0; i < n; ++i) REQUIRE(out[i] == std::min(255, a[i] + b[i]));
+    // a half (8192 each) of 1 + 0 rounds down; gamma 8192 / 2^14 is not a whole step
+    const std::uint8_t one = 1, zero = 0;
+    add_weighted_line(&one, &zero, out.data(), 1, 8192, 8192, 255);
+    CHECK(out[0] == 0);
 }
 
 TEST_CASE("vision kernel cost estimates", "[kernels][vision]") {

@@ -50,6 +50,20 @@ def test_assert_pass_compares_exactly_unless_given_a_tolerance():
     assert_pass(got, ref, atol=0.2, print_pass=False)  # rtol then defaults to 0.128
 
 
+def test_assert_close_with_benchmark_picks_the_comparator_by_dtype_as_iron_does():
+    # IRON's assert_close_with_benchmark (verify.py:138-205): integers exactly; floats with
+    # count_mismatches at rtol 0.05, atol 0.5 (matmul single_core's bf16 / f32 outputs; npusim used
+    # numpy's isclose at rtol 1e-5 there, which failed sums off by a few float ulps)
+    from npusim.utils.verify import assert_close_with_benchmark
+    ref = np.array([1119.8053, 2.0, 100.0], np.float32)
+    assert_close_with_benchmark(np.array([1119.75, 2.0, 100.0], np.float32), ref, bench=None)
+    with pytest.raises(AssertionError, match=r"A @ B: 1 of 3 values outside rtol=0.05, atol=0.5"):
+        assert_close_with_benchmark(np.array([1300.0, 2.0, 100.0], np.float32), ref, bench=None, fail_msg="A @ B")
+    assert_close_with_benchmark(np.array([5, 7], np.int32), np.array([5, 7], np.int32), bench=None)
+    with pytest.raises(AssertionError, match=r"1 of 2 values differ; first at 1"):
+        assert_close_with_benchmark(np.array([5, 8], np.int32), np.array([5, 7], np.int32), bench=None)
+
+
 def test_a_jit_function_keeps_its_builds_in_kernel_cache():
     from npusim.iron.algorithms import transform
 

@@ -286,10 +286,14 @@ std::vector<Driven> drive_all(void* handle, const BuildFacts& facts, void (*rese
     add_reduce(entries);
     add_ml_kernels(entries, facts);
     add_mm_kernels(entries, facts);
+    add_mm_bf16_kernels(entries, facts);
+    add_bfp_kernels(entries, facts);
     add_cascade_conv_kernels(entries, facts);
     add_cascade_bn_kernels(entries, facts);
     add_post_bn_kernels(entries, facts);
     add_conv3_kernels(entries, facts);
+    add_vision_kernels(entries, facts);
+    add_norm_kernels(entries, facts);
     std::vector<Driven> out;
     for (const auto& e : entries) {
         void* fn = ::dlsym(handle, e.name.c_str());

@@ -15,6 +15,8 @@ struct BuildFacts {
     bool aie2p = false; ///< built for AIE2P (the aie2p/ sources' numerics differ from aie2/'s)
     int dim_m = 0, dim_k = 0, dim_n = 0; ///< -DDIM_M/K/N, 0 when not given (mm.cc's default 64, mv.cc's 32)
     std::string source; ///< the source's file name (entry names repeat across sources: softmax_bf16)
+    bool b_col_maj = false, c_col_maj = false; ///< mm.cc's -DB_COL_MAJ / -DC_COL_MAJ
+    bool bf16_via_bfp16 = false; ///< -DAIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16
     /// Connects the library's cascade (put_mcd / get_scd) to these hooks until the next reset.
     std::function<void(void (*put)(const void* word64), void (*get)(void* word64))> connect_cascade;
 };
@@ -28,6 +30,14 @@ struct Entry {
 
 /// mm.cc's integer matmuls and zero fills, mv.cc's matvecs (KernelDriversMm.cpp).
 void add_mm_kernels(std::vector<Entry>& out, const BuildFacts& facts);
+
+/// mm.cc's bf16 matmuls (bf16 -> bf16 / f32, vectorized and scalar, every layout flag and the bfp16
+/// emulation) and cascade_mm.cc's bf16 cascade kernels (KernelDriversMmBf16.cpp).
+void add_mm_bf16_kernels(std::vector<Entry>& out, const BuildFacts& facts);
+
+/// aie2p/mm_bfp.cc's and mm_bfp_mixed.cc's block floating-point matmuls, zero fills and shuffle
+/// (KernelDriversBfp.cpp).
+void add_bfp_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 
 /// cascade_mm.cc's integer cascade kernels and conv2dk1_i8.cc's vector 1x1 convolution
 /// (KernelDriversConv.cpp).
@@ -52,6 +62,13 @@ void add_conv3_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 /// The ML kernels (KernelDriversMl.cpp): bf16_exp, softmax, silu, gelu, swiglu, rms_norm, against
 /// npusim's plain C++ reference kernels (kernels_ref/src) for the build's generation.
 void add_ml_kernels(std::vector<Entry>& out, const BuildFacts& facts);
+
+/// The vision kernels addWeighted, filter2d, gray2rgba, rgba2gray, rgba2hue (KernelDriversVision.cpp).
+void add_vision_kernels(std::vector<Entry>& out, const BuildFacts& facts);
+
+/// scale_shift, layer_norm, rope, mm_activation_epilogue and aie2/bf16_softmax.cc's scalar softmax
+/// (KernelDriversNorm.cpp).
+void add_norm_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 
 /// The result of driving one entry point: empty when every output matched, else the first difference.
 struct Driven {

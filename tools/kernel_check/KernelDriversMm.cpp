@@ -5,7 +5,7 @@
 // keeping the low bits (mm.cc sets no saturation mode). The vectorized kernels read A, B and write C
 // in the blocked layout of their mmul shape (r, s, t) (the combos(X) table: AIE2 i8 4x8x8, i16 4x4x4;
 // AIE2P i8 8x8x8, i16 4x4x8); the scalar ones are row-major, the reference's 1x1x1 blocks. The bf16
-// combos are not driven: the reference sums in k order, the mmul unit in its own. mv.cc (aie2/mv.cc):
+// combos are driven in KernelDriversMmBf16.cpp. mv.cc (aie2/mv.cc):
 // matvec_scalar_i16_i32 (row-major A) and matvec_vectorized_i16_i32 (A transposed at 32-bit-word
 // granularity, mv.cc:44-53), 32-bit sums that wrap, against npusim's reference (kernels_ref/src/
 // matvec.cpp), and its zero fills.

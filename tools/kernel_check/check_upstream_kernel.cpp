@@ -53,6 +53,9 @@ int main(int argc, char** argv) {
         if (a.starts_with("-DDIM_M=")) facts.dim_m = std::stoi(a.substr(8));
         if (a.starts_with("-DDIM_K=")) facts.dim_k = std::stoi(a.substr(8));
         if (a.starts_with("-DDIM_N=")) facts.dim_n = std::stoi(a.substr(8));
+        if (a == "-DB_COL_MAJ") facts.b_col_maj = true;
+        if (a == "-DC_COL_MAJ") facts.c_col_maj = true;
+        if (a == "-DAIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16") facts.bf16_via_bfp16 = true;
     }
     npusim::harness::HostKernelLibrary lib;
     try {

@@ -8,6 +8,17 @@
 // as under Peano; aie:: and the native vector types still need <aie_api/aie.hpp>, as there.
 #include <stdint.h>
 
+// The generation macro that Peano's intrinsics header defines with __AIE_ARCH__ (llvm-aie
+// clang/lib/Headers/aiev2/aiev2_defines.h: __AIE2__ and 20; aie2p_defines.h: __AIE2P__ and 21).
+// The run-time kernel compiler passes __AIE_ARCH__; sources that test the name instead take the
+// generation's branch from it (mlir-aie's aie2/rgba2hue.cc l.170 at 3ca0193 runs its vector path
+// only under __AIE2__).
+#if defined(__AIE_ARCH__) && __AIE_ARCH__ == 20 && !defined(__AIE2__)
+#define __AIE2__
+#elif defined(__AIE_ARCH__) && __AIE_ARCH__ == 21 && !defined(__AIE2P__)
+#define __AIE2P__
+#endif
+
 // AIE scalar type names (the AIE compilers predefine these).
 using int8 = int8_t;
 using uint8 = uint8_t;
@@ -57,4 +68,19 @@ using uint64 = uint64_t;
 #endif
 #ifndef chess_manifest
 #define chess_manifest(x) false
+#endif
+
+// Data-memory resource annotations on pointer types (`v16int16 __aie_dm_resource_a *p`): scheduling
+// hints to the AIE compilers, no meaning on the host.
+#ifndef __aie_dm_resource_a
+#define __aie_dm_resource_a
+#endif
+#ifndef __aie_dm_resource_b
+#define __aie_dm_resource_b
+#endif
+#ifndef __aie_dm_resource_c
+#define __aie_dm_resource_c
+#endif
+#ifndef __aie_dm_resource_d
+#define __aie_dm_resource_d
 #endif

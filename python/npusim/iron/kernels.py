@@ -132,15 +132,12 @@ def mm(dim_m=64, dim_k=64, dim_n=64, input_dtype=np.int16, output_dtype=np.int16
        use_chess=False, emulate_bf16_mmul_with_bfp16=False, vectorized=True, **_):
     """IRON kernels.mm (linalg.py): C += A.B on m x k and k x n blocks in the mmul-blocked layout (mm.cc),
     with `.zero` (its zero-fill kernel) and `.mac_dims` (r, s, t): the harness library's mm, the
-    kernels the C++ matmul designs bind."""
-    loc = where()
-    if emulate_bf16_mmul_with_bfp16:
-        raise NotImplementedError(f"{loc[0]}:{loc[1]}: aie.iron.kernels.mm(emulate_bf16_mmul_with_bfp16) is not "
-                                  "supported by npusim")
-    with _Located(loc):
+    kernels the C++ matmul designs bind. emulate_bf16_mmul_with_bfp16 (AIE2P, bf16 inputs; ignored
+    otherwise, as IRON ignores it): the bf16 mmul on the bfp16 datapath, mac_dims (8, 8, 8)."""
+    with _Located(where()):
         mmk, zero, dims = _npusim.mm_kernels(int(dim_m), int(dim_k), int(dim_n), dtype_name(input_dtype),
                                              dtype_name(output_dtype), bool(vectorized), bool(b_col_maj),
-                                             bool(c_col_maj), _arch())
+                                             bool(c_col_maj), _arch(), bool(emulate_bf16_mmul_with_bfp16))
     k = _NativeKernel(mmk)
     k.zero = _NativeKernel(zero)
     k.mac_dims = tuple(dims)

@@ -65,5 +65,13 @@ def assert_close(actual, expected, rtol=1e-5, atol=1e-8, fail_msg="outputs are n
         print("PASS!")
 
 
-def assert_close_with_benchmark(actual, expected, *_, rtol=1e-5, atol=1e-8, **kw):
-    assert_close(actual, expected, rtol=rtol, atol=atol, **{k: v for k, v in kw.items() if k in ("fail_msg", "print_pass")})
+def assert_close_with_benchmark(actual, expected, *_, float_rtol=0.05, float_atol=0.5, fail_msg=None, **_kw):
+    """IRON's matmul / vector_scalar_mul tail (utils/verify.py:138-205 at 3ca0193): the comparator follows
+    expected's dtype: integers exactly, floats with assert_pass's tolerance comparison (count_mismatches)
+    at rtol=float_rtol (0.05) and atol=float_atol (0.5), the defaults of IRON's C++ matmul harness."""
+    msg = "output does not match" if fail_msg is None else fail_msg
+    if np.issubdtype(np.asarray(expected).dtype, np.integer):
+        assert_pass(actual, expected, fail_msg=msg, print_pass=False)
+    else:
+        assert_pass(actual, expected, rtol=float_rtol, atol=float_atol, fail_msg=msg, print_pass=False)
+    print("PASS!")

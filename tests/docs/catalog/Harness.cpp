@@ -327,8 +327,8 @@ void add_harness(Catalog& c) {
           {"run", "relu", "--device", "npu1", "--param", "size=1024"});
     c.site("examples/src/EdgeDetect.cpp");
     c.cli("example.edge_detect_width", kDesign,
-          "design 'edge_detect': parameter width=100 must be a positive multiple of 32 (filter2dLine processes 32 "
-          "pixels a step)",
+          "design 'edge_detect': parameter width=100 must be a multiple of 32 and at least 64 (filter2dLine "
+          "processes 32 pixels a step, with a first and a last step)",
           {"run", "edge_detect", "--param", "width=100"});
     c.cli("example.edge_detect_height", kDesign,
           "design 'edge_detect': parameter height=1 must be at least 2 (the filter's top and bottom borders)",

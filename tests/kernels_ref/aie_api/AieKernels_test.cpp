@@ -200,11 +200,19 @@ TEST_CASE("aie mm: blocked bf16 matmul (4x8x4 / 4x8x8) to f32 (fp32 sums) and bf
         for (auto& x : B) x = bfloat16(d(rng));
         for (int i = 0; i < m * n; ++i) Cb[i] = bfloat16(d(rng)), Cf[i] = float(Cb[i]);
         std::vector<double> exact(m * n);
+        std::vector<float> blocked(m * n); // the host layer's order: C, then one fp32 sum of s products per mac
         for (int i = 0; i < m; ++i)
             for (int j = 0; j < n; ++j) {
                 double sum = float(Cb[i * n + j]);
                 for (int q = 0; q < kk; ++q) sum += double(float(A[i * kk + q])) * double(float(B[q * n + j]));
                 exact[i * n + j] = sum;
+                float lane = float(Cb[i * n + j]);
+                for (int q0 = 0; q0 < kk; q0 += s) {
+                    float part = 0.0f;
+                    for (int q = q0; q < q0 + s; ++q) part += float(A[i * kk + q]) * float(B[q * n + j]);
+                    lane += part;
+                }
+                blocked[i * n + j] = lane;
             }
         const auto Ab = to_blocked(A, m, kk, r, s), Bb = to_blocked(B, kk, n, s, t);
         auto Gf = to_blocked(Cf, m, n, r, t);
@@ -216,6 +224,12 @@ TEST_CASE("aie mm: blocked bf16 matmul (4x8x4 / 4x8x8) to f32 (fp32 sums) and bf
         k::matmul_bf16_bf16(Ab.data(), Bb.data(), Gb.data(), m, kk, n, dims);
         CHECK(aie::get_rounding() == mode_before); // the kernel restores the caller's mode
         const auto ef = to_blocked(exact, m, n, r, t);
+        const auto bf = to_blocked(blocked, m, n, r, t);
+        for (int i = 0; i < m * n; ++i) {
+            INFO(i);
+            CHECK(Gf[i] == bf[i]); // bit for bit in the mmul order
+            CHECK(Gb[i].bits == bfloat16(bf[i]).bits);
+        }
         for (int i = 0; i < m * n; ++i) {
             INFO(i << ": exact " << ef[i] << " f32 " << Gf[i] << " bf16 " << float(Gb[i]));
             // fp32 sums of 33 terms of magnitude <= 16: within 33 * 2^-24 * 16 * 33

@@ -27,6 +27,9 @@ struct MacDims {
     std::int64_t r, s, t;
 };
 MacDims mac_dims(model::Arch arch, DType in);
+/// mm()'s mac_dims with IRON's emulate_bf16_mmul_with_bfp16 (linalg.py l.89-94, l.181-189): (8, 8, 8)
+/// when it applies (AIE2P, bf16 inputs), else mac_dims(arch, in) (the flag is ignored, as in IRON).
+MacDims mm_mac_dims(model::Arch arch, DType in, bool emulate_bf16_mmul_with_bfp16);
 
 /// The loop structure of mm.cc's kernel for `ty` on `arch` (kernels::mm_cc_loop), its cost model.
 kernels::MatmulLoop matmul_loop(model::Arch arch, MmTypes ty);
@@ -61,10 +64,14 @@ iron::Kernel zero_kernel(std::int64_t m, std::int64_t n, DType out, KernelSet ks
 /// linalg.py mm(dim_m=64, dim_k=64, dim_n=64, input_dtype=int16, output_dtype=int16, vectorized=True,
 /// b_col_maj=False, c_col_maj=False): matmul_<in>_<out>(a: in[m*k], b: in[k*n], c: out[m*n]) for
 /// the device generation's mm.cc. The scalar variants (vectorized=False) and the column-major B or C
-/// builds are not in npusim's library (a DesignError says so).
+/// builds are not in npusim's library (a DesignError says so). emulate_bf16_mmul_with_bfp16 (AIE2P, bf16
+/// inputs; ignored otherwise, as IRON ignores it): mm.cc built with
+/// -DAIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16, 8x8x8 blocks on the bfp16 datapath under conv_even
+/// (kernels::matmul_bf16_*_via_bfp16; the AIE-API build: aie_kernels MacDims::aie2p_bf16_via_bfp16).
 iron::Kernel mm(model::Arch arch, std::int64_t dim_m = 64, std::int64_t dim_k = 64, std::int64_t dim_n = 64,
                 DType input_dtype = DType::i16, DType output_dtype = DType::i16, bool vectorized = true,
-                bool b_col_maj = false, bool c_col_maj = false, KernelSet ks = KernelSet::reference);
+                bool b_col_maj = false, bool c_col_maj = false, KernelSet ks = KernelSet::reference,
+                bool emulate_bf16_mmul_with_bfp16 = false);
 /// mm(...).zero: zero_<out>(c: out[m*n]) of the same build.
 iron::Kernel mm_zero(std::int64_t dim_m = 64, std::int64_t dim_n = 64, DType output_dtype = DType::i16,
                      KernelSet ks = KernelSet::reference);

@@ -52,7 +52,10 @@ void compute_max(const std::int32_t* a, const std::int32_t* b, std::int32_t* out
 // (r, s, t) = mac_dims: AIE2 i16 (4,4,4), i8 (4,8,8), bf16 (4,8,4); AIE2P i16 (4,4,8), i8 (8,8,8),
 // bf16 (4,8,8). m % r == k % s == n % t == 0. bf16 results are rounded to nearest even (the kernel
 // selects conv_even for its duration), f32 results are the fp32 accumulator.
-enum class MacDims { aie2, aie2p };
+// aie2p_bf16_via_bfp16: AIE2P's mm.cc built with -DAIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16: the bf16
+// kernels use an 8x8x8 mmul on the bfp16 datapath under conv_even (kernels_ref matmul.hpp,
+// matmul_bf16_*_via_bfp16); the integer kernels are the aie2p ones.
+enum class MacDims { aie2, aie2p, aie2p_bf16_via_bfp16 };
 void matmul_i16_i32(const std::int16_t* a, const std::int16_t* b, std::int32_t* c, int m, int k, int n,
                     MacDims dims = MacDims::aie2);
 void matmul_i16_i16(const std::int16_t* a, const std::int16_t* b, std::int16_t* c, int m, int k, int n,

@@ -24,9 +24,13 @@
 //     4x8x8 on AIE2, 8x8x8 on AIE2P): int8 x int8 products added into a 32-bit accumulator loaded
 //     from C (sign-extended), stored back keeping the low 8 / 16 / 32 bits (to_vector<T_out>() at
 //     shift 0, no saturation: mm.cc sets no saturation mode), = numpy (C + A@B).astype(T_out).
-//   matmul_bf16_f32: C (float) is loaded into the fp32 accumulator, the bf16 x bf16 products (exact
-//     in fp32) are added in fp32, and the accumulator is stored: C = fl32(C + sum_k a*b) summed in
-//     k order (the hardware's order within an mmul differs; results agree within rounding).
+//   matmul_bf16_f32: C (float) is loaded into the fp32 accumulator; per K block of s (one aie::mmul
+//     mac) the s bf16 x bf16 products (exact in fp32) are summed from zero in k order in fp32 and
+//     that block sum is added to the accumulator, which is stored as it is. This is the host layer's
+//     mmul order (kernels_ref/aie_api/README.md "Float"), so npusim's AIE-API build of mm.cc gives
+//     the same bits. AMD does not document the order inside one mac (the AIE-API mmul and the
+//     AIE-ML intrinsics mac_4x8_8x4 define only C + A x B in accfloat), so the hardware may round
+//     differently in the last bit [est]. With s = 1 (the scalar kernels' blocks) this is k order.
 //   matmul_bf16_bf16: C (bf16) is widened to fp32, the products are added in fp32 as above, and the
 //     accumulator is rounded back to bf16 to nearest, ties to even (npusim::bfloat16, the AIE
 //     float-to-bf16 conversion; aie2p/mm.cc selects conv_even explicitly under bfp16 emulation) at
@@ -107,6 +111,20 @@ void matmul_i8_i32(const std::int8_t* A, const std::int8_t* B, std::int32_t* C, 
                    int t);
 void matmul_bf16_bf16(const bfloat16* A, const bfloat16* B, bfloat16* C, int m, int k, int n, int r, int s, int t);
 void matmul_bf16_f32(const bfloat16* A, const bfloat16* B, float* C, int m, int k, int n, int r, int s, int t);
+
+/// mm.cc's bf16 matmuls on AIE2P built with -DAIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16 (IRON's
+/// mm(emulate_bf16_mmul_with_bfp16=True), linalg.py l.181-185 at 3ca0193): 8 x 8 x 8 blocks in the layout
+/// above; the kernel selects conv_even for its run (aie2p/mm.cc l.89-101). Each mac quantizes every
+/// row of the A block and every column of the B block (8 values along K) to one bfp16ebs8 block:
+/// shared exponent E = the largest exponent field, each signed significand (implicit one included,
+/// none for a denormal, whose field 0 is used as it is) shifted right by 17 + E - e and rounded to
+/// nearest even, saturated to int8 [est: saturation]; the 8 integer products sum exactly and
+/// 2^(Ea + Eb - 266) times that sum is added to the fp32 lane (one rounding, to nearest even). C is
+/// loaded into the lane first; bf16 C is rounded back to nearest even. This is AIE-API's emulation as
+/// the host layer has it (kernels_ref/aie_api/README.md, mlir-aie's lowering of the same flag:
+/// lib/Conversion/AIEVecToLLVM/AIEVecToLLVM.cpp l.4693-4718); m and n multiples of 16, k of 8.
+void matmul_bf16_bf16_via_bfp16(const bfloat16* A, const bfloat16* B, bfloat16* C, int m, int k, int n);
+void matmul_bf16_f32_via_bfp16(const bfloat16* A, const bfloat16* B, float* C, int m, int k, int n);
 
 namespace detail {
 inline void check_block_shape(const char* name, int rows, int cols, int block_rows, int block_cols) {

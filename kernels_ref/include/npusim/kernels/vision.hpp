@@ -1,17 +1,24 @@
 #pragma once
 // Vision line kernels (reference C++): the arithmetic of mlir-aie's aie_kernels/aie2 vision kernels
-// (rgba2gray.cc, gray2rgba.cc, threshold.cc, filter2d.cc, addWeighted.cc, as IRON's
-// aie.iron.kernels.rgba2gray / gray2rgba / threshold / filter2d / add_weighted bind them), one image
-// line per call, written as plain scalar loops. npusim's AIE-API sources of the same kernels are
-// kernels_ref/aie/{color,threshold,filter2d,addWeighted}.cc; both compute the same bits.
+// (rgba2gray.cc, gray2rgba.cc, threshold.cc, filter2d.cc, addWeighted.cc at 3ca0193), the vectorized
+// code of the Line entry points IRON's aie.iron.kernels.rgba2gray / gray2rgba / threshold / filter2d /
+// add_weighted bind, one image line per call, written as plain scalar loops. npusim's AIE-API sources
+// of the same kernels are kernels_ref/aie/{color,threshold,filter2d,addWeighted}.cc; both compute the
+// same bits, and tools/kernel_check/KernelDriversVision.cpp checks the upstream builds against these.
 //
-//   rgba2gray:   gray = (9798 R + 19235 G + 3736 B + 2^14) >> 15 (BT.601 weights in Q15, SRS shift
-//                15 rounding half up), alpha ignored
+//   rgba2gray:   gray = (9798 R + 19235 G + 3736 B + 2^14) >> 15 (BT.601 weights in Q15, the 2^14
+//                added as a fourth weight, SRS by 15 at floor), alpha ignored
 //   gray2rgba:   RGBA = (g, g, g, 255)
 //   threshold:   u8 compare with strict > (the kernel's aie::lt(thresh, x)), five OpenCV types
-//   filter2d:    3x3 int16 Q12 kernel over three lines, the left/right border pixel replicated,
-//                sat_u8((sum + 2^11) >> 12)
-//   addWeighted: sat_u8(((a * alpha + b * beta + 2^13) >> 14) + gamma), alpha and beta in Q14
+//   filter2d:    3x3 over three lines with the int16 Q12 kernel's high bytes as int8 Q4 taps (tap >> 8,
+//                filter2d.cc:100), sat_u8(sum >> 4) (SRS by 12 - 8 at floor, saturated); the left and
+//                right border pixels replicated. The first pixel of the third and later 32-pixel
+//                blocks takes as left neighbour the pixel two to its left: the middle loop refills its
+//                carried register after shifting it (:144-145). The source's scalar variant
+//                (filter2d_3lines_aie_scalar: full Q12 taps, half up) is not what the entry runs.
+//   addWeighted: sat_u8((gamma + a * alpha + b * beta) >> 14), alpha and beta in Q14: gamma goes into
+//                the accumulator unshifted (addWeighted.cc:55), one SRS by 14 at floor (the source's
+//                scalar variant adds gamma after a half-up shift; the entry does not run it)
 #include <npusim/kernels/kernel_common.hpp>
 
 #include <cstdint>
@@ -29,13 +36,15 @@ enum VisionThreshold : std::uint8_t {
 
 /// filter2dLine's lane count: widths must be a multiple of it (filter2d.cc processes 32 pixels a step).
 inline constexpr std::int32_t kFilter2dLanes = 32;
+/// filter2dLine's smallest width: its first and last steps are two (filter2d.cc:109-192).
+inline constexpr std::int32_t kFilter2dMinWidth = 64;
 
 void rgba2gray_line(const std::uint8_t* rgba, std::uint8_t* gray, std::int32_t width);
 void gray2rgba_line(const std::uint8_t* gray, std::uint8_t* rgba, std::int32_t width);
 /// type > 4 behaves as TRUNC (threshold.cc's default branch).
 void threshold_line(const std::uint8_t* in, std::uint8_t* out, std::int32_t width, std::uint8_t threshold,
                     std::uint8_t maxval, std::uint8_t type);
-/// width % 32 == 0, width >= 32 (std::invalid_argument otherwise).
+/// width % 32 == 0, width >= 64 (std::invalid_argument otherwise).
 void filter2d_line(const std::uint8_t* line0, const std::uint8_t* line1, const std::uint8_t* line2, std::uint8_t* out,
                    std::int32_t width, const std::int16_t* kernel);
 void add_weighted_line(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out, std::int32_t n,

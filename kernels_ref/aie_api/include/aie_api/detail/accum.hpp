@@ -93,6 +93,17 @@ public:
         return to_vector<T>();
     }
 
+    // A 32-bit integer accumulator cast to a 32-bit integer vector of its lane count keeps each lane's
+    // bits (UG1583 Casting: `v16int32(v16acc32)`, `v32int32(v32acc32)` in mlir-aie's magika kernels).
+    template <typename T>
+    requires(!detail::is_float_accum_tag<Tag> && detail::accum_tag_bits<Tag> == 32 &&
+             (std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t>)) explicit
+    operator vector<T, N>() const {
+        vector<T, N> r;
+        for (unsigned i = 0; i < N; ++i) r[i] = static_cast<T>(data_[i]);
+        return r;
+    }
+
     template <typename T>
     accum& from_vector(const vector<T, N>& v, int shift = 0) {
         if constexpr (is_floating_point()) {

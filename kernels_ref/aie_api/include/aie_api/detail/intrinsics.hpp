@@ -5,9 +5,6 @@
 #include "reshape.hpp"
 
 #define NPUSIM_AIE_NATIVE_VECTORS(T)                                                                                   \
-    using v2##T = aie::vector<T, 2>;                                                                                   \
-    using v4##T = aie::vector<T, 4>;                                                                                   \
-    using v8##T = aie::vector<T, 8>;                                                                                   \
     using v16##T = aie::vector<T, 16>;                                                                                 \
     using v32##T = aie::vector<T, 32>;                                                                                 \
     using v64##T = aie::vector<T, 64>;                                                                                 \
@@ -21,6 +18,17 @@ NPUSIM_AIE_NATIVE_VECTORS(int32)
 NPUSIM_AIE_NATIVE_VECTORS(uint32)
 NPUSIM_AIE_NATIVE_VECTORS(bfloat16)
 NPUSIM_AIE_NATIVE_VECTORS(float)
+// The 128- and 256-bit registers of 16- and 32-bit elements; the 64-bit ones (v4bfloat16, v4int16,
+// v2int32, v8int8, ...) are not aie::vector sizes and live in intrinsics_v64.hpp.
+using v8int16 = aie::vector<int16, 8>;
+using v8uint16 = aie::vector<uint16, 8>;
+using v8bfloat16 = aie::vector<bfloat16, 8>;
+using v4int32 = aie::vector<int32, 4>;
+using v4uint32 = aie::vector<uint32, 4>;
+using v4float = aie::vector<float, 4>;
+using v8int32 = aie::vector<int32, 8>;
+using v8uint32 = aie::vector<uint32, 8>;
+using v8float = aie::vector<float, 8>;
 #undef NPUSIM_AIE_NATIVE_VECTORS
 
 // Native accumulator registers.

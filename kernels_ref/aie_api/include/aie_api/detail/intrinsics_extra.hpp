@@ -25,7 +25,9 @@ requires(std::is_integral_v<T> && sizeof(T) <= 2) inline int extract_elem(const 
                      : static_cast<int>(static_cast<std::make_unsigned_t<T>>(x));
 }
 
-// shuffle(a, b, mode): the 1024-bit concatenation a:b (a first) read as a row-major R x C matrix of
+// shuffle(a, b, mode) (UG1583 Vector Operations > Shuffle, the mode table: "Matrix Transpose
+// Dimensions", forward = deinterleaving, backward = interleaving; each mode also spelled shuffle_T...):
+// the 1024-bit concatenation a:b (a first) read as a row-major R x C matrix of
 // `bits`-wide elements, transposed, and the low (_lo) or high (_hi) 512 bits of the result. So
 // T8_2x64_lo interleaves the first 32 bytes of a and b (a0 b0 a1 b1 ... a31 b31) and T8_64x2_lo
 // gathers the even bytes of a:b. [est] the mode numbers are npusim's; kernels only use the names,
@@ -35,8 +37,10 @@ namespace npusim::aie_api::detail {
 constexpr unsigned shuffle_mode(unsigned bits, unsigned rows, bool hi) { return (bits << 16) | (rows << 1) | (hi ? 1u : 0u); }
 } // namespace npusim::aie_api::detail
 #define NPUSIM_AIE_SHUFFLE_MODES(BITS, R, C)                                                                           \
-    inline constexpr unsigned T##BITS##_##R##x##C##_lo = npusim::aie_api::detail::shuffle_mode(BITS, R, false);         \
-    inline constexpr unsigned T##BITS##_##R##x##C##_hi = npusim::aie_api::detail::shuffle_mode(BITS, R, true);
+    inline constexpr unsigned T##BITS##_##R##x##C##_lo = npusim::aie_api::detail::shuffle_mode(BITS, R, false);        \
+    inline constexpr unsigned T##BITS##_##R##x##C##_hi = npusim::aie_api::detail::shuffle_mode(BITS, R, true);         \
+    inline constexpr unsigned shuffle_T##BITS##_##R##x##C##_lo = T##BITS##_##R##x##C##_lo;                             \
+    inline constexpr unsigned shuffle_T##BITS##_##R##x##C##_hi = T##BITS##_##R##x##C##_hi;
 NPUSIM_AIE_SHUFFLE_MODES(8, 2, 64)
 NPUSIM_AIE_SHUFFLE_MODES(8, 64, 2)
 NPUSIM_AIE_SHUFFLE_MODES(16, 2, 32)
@@ -48,6 +52,13 @@ NPUSIM_AIE_SHUFFLE_MODES(64, 8, 2)
 NPUSIM_AIE_SHUFFLE_MODES(128, 2, 4)
 NPUSIM_AIE_SHUFFLE_MODES(128, 4, 2)
 NPUSIM_AIE_SHUFFLE_MODES(256, 2, 2)
+// The four-row/column modes of UG1583's table (Vector Operations > Shuffle): 16-bit 16x4 <-> 4x16 and
+// 32-bit 8x4 <-> 4x8 over the 1024-bit a:b. T16_16x4_lo gathers 16-bit elements 0, 4, 8, ... then 1, 5,
+// 9, ...: the low 16 bits of each 64-bit lane of a LUT load (intrinsics_lut.hpp).
+NPUSIM_AIE_SHUFFLE_MODES(16, 16, 4)
+NPUSIM_AIE_SHUFFLE_MODES(16, 4, 16)
+NPUSIM_AIE_SHUFFLE_MODES(32, 8, 4)
+NPUSIM_AIE_SHUFFLE_MODES(32, 4, 8)
 #undef NPUSIM_AIE_SHUFFLE_MODES
 
 template <typename T, unsigned N>

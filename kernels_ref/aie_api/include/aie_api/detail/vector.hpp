@@ -1,6 +1,8 @@
 #pragma once
 // aie::vector<T, N> and aie::mask<N>.
 #include <array>
+#include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "numeric.hpp"
@@ -56,6 +58,16 @@ public:
         };
         put(first);
         (put(rest), ...);
+    }
+
+    // Native register cast: the same bits read as another element type of the same register width,
+    // as a C cast between AIE native vector types (`(v32bfloat16)v32int16`, `v16int16(v16bfloat16)`):
+    // AI Engine-ML Intrinsics User Guide (UG1583), Vector Conversions > Casting, "bit-reinterpretation
+    // between vector types of the same size". Explicit, as between the native types.
+    template <typename U, unsigned M>
+    requires(!std::is_same_v<U, T> &&
+             detail::type_bits<U> * M == detail::type_bits<T> * N) explicit vector(const vector<U, M>& o) {
+        std::memcpy(static_cast<void*>(data_), static_cast<const void*>(o.data()), sizeof(data_));
     }
 
     T& operator[](unsigned i) { return data_[i]; }
