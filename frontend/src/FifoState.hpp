@@ -56,6 +56,11 @@ struct FifoState {
     PadDims pad_dimensions; ///< mem-tile MM2S padding
     std::int64_t pad_value = 0;
     int iter_count = 0; ///< mem-tile chain iterations (0: forever)
+    /// No lock pair: the cores' acquire/release only rotate the buffer index (aie.objectfifo's
+    /// `disable_synchronization`; AIEObjectFifoStatefulTransform createObjectFifoLocks returns none).
+    bool disable_synchronization = false;
+    /// aie.objectfifo.allocate: the tile whose memory holds the fifo's shared pool.
+    std::optional<Tile> delegate_tile;
     std::unique_ptr<EndpointState> prod;
     std::vector<std::unique_ptr<EndpointState>> cons;
     std::shared_ptr<LinkState> link_from_cons; ///< link this fifo feeds (its consumer is the link)

@@ -82,6 +82,8 @@ ObjectFifo::ObjectFifo(TensorType obj_type, std::string name, int depth, FifoOpt
     }
     state_->pad_dimensions = std::move(opts.pad_dimensions);
     state_->pad_value = opts.pad_value;
+    state_->disable_synchronization = opts.disable_synchronization;
+    state_->delegate_tile = std::move(opts.delegate_tile);
 }
 
 void ObjectFifo::set_iter_count(int n) const {

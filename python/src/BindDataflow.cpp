@@ -89,7 +89,8 @@ void bind_dataflow(py::module_& m) {
         .def(py::init([](const iron::TensorType& t, std::optional<std::string> name, int depth,
                          const std::vector<std::pair<std::int64_t, std::int64_t>>& dims_to_stream,
                          std::vector<py::bytes> init_values, std::optional<int> repeat_count, const Dims& pad_dimensions,
-                         std::int64_t pad_value, std::optional<iron::TensorType> consumer_obj_type, bool via_dma) {
+                         std::int64_t pad_value, std::optional<iron::TensorType> consumer_obj_type, bool via_dma,
+                         bool disable_synchronization, std::optional<iron::Tile> delegate_tile) {
                  iron::FifoOptions o;
                  o.dims_to_stream = stream_dims(dims_to_stream);
                  o.repeat_count = repeat_count;
@@ -97,6 +98,8 @@ void bind_dataflow(py::module_& m) {
                  o.pad_value = pad_value;
                  o.consumer_obj_type = std::move(consumer_obj_type);
                  o.via_dma = via_dma;
+                 o.disable_synchronization = disable_synchronization;
+                 o.delegate_tile = std::move(delegate_tile);
                  for (const auto& b : init_values) {
                      const std::string s = b;
                      o.init_values.emplace_back(s.begin(), s.end());
@@ -107,20 +110,35 @@ void bind_dataflow(py::module_& m) {
              py::arg("dims_to_stream") = std::vector<std::pair<std::int64_t, std::int64_t>>{},
              py::arg("init_values") = std::vector<py::bytes>{}, py::arg("repeat_count") = py::none(),
              py::arg("pad_dimensions") = Dims{}, py::arg("pad_value") = 0, py::arg("consumer_obj_type") = py::none(),
-             py::arg("via_dma") = false)
+             py::arg("via_dma") = false, py::arg("disable_synchronization") = false,
+             py::arg("delegate_tile") = py::none())
+        // stream_port: IRON's ObjectFifo(aie_stream=(end, port)) on this end (Port::stream).
         .def(
-            "prod", [](const iron::ObjectFifo& f, std::optional<int> depth, std::optional<iron::Tile> tile) {
-                return f.prod(depth, tile);
+            "prod",
+            [](const iron::ObjectFifo& f, std::optional<int> depth, std::optional<iron::Tile> tile,
+               std::optional<int> stream_port) {
+                iron::ProdOptions o;
+                o.depth = depth;
+                o.tile = tile;
+                if (stream_port) o.port = iron::Port::stream(*stream_port);
+                return f.prod(o);
             },
-            py::arg("depth") = py::none(), py::arg("tile") = py::none())
+            py::arg("depth") = py::none(), py::arg("tile") = py::none(), py::arg("stream_port") = py::none())
         .def(
             "cons",
             [](const iron::ObjectFifo& f, std::optional<int> depth, std::optional<iron::Tile> tile,
-               const std::vector<std::pair<std::int64_t, std::int64_t>>& dims_from_stream) {
-                return f.cons(depth, tile, stream_dims(dims_from_stream));
+               const std::vector<std::pair<std::int64_t, std::int64_t>>& dims_from_stream,
+               std::optional<int> stream_port) {
+                iron::ConsOptions o;
+                o.depth = depth;
+                o.tile = tile;
+                o.dims_from_stream = stream_dims(dims_from_stream);
+                if (stream_port) o.port = iron::Port::stream(*stream_port);
+                return f.cons(o);
             },
             py::arg("depth") = py::none(), py::arg("tile") = py::none(),
-            py::arg("dims_from_stream") = std::vector<std::pair<std::int64_t, std::int64_t>>{})
+            py::arg("dims_from_stream") = std::vector<std::pair<std::int64_t, std::int64_t>>{},
+            py::arg("stream_port") = py::none())
         .def_property_readonly("name", &iron::ObjectFifo::name)
         .def_property_readonly("depth", &iron::ObjectFifo::depth)
         .def_property_readonly("obj_type", &iron::ObjectFifo::obj_type)

@@ -327,7 +327,7 @@ std::string CausalChain::root_text(std::size_t i) const {
         if (!made.empty()) s += ", having produced " + join(made, " and ");
         for (std::size_t r = 0; r < prog.rings.size(); ++r) {
             const auto& ring = prog.rings[r];
-            if (ring.prov.role.find("consumer") == std::string::npos) continue;
+            if (ring.prov.role.find("consumer") == std::string::npos || ring.acquire_lock < 0) continue;
             const int v = run_.locks.at(static_cast<std::size_t>(ring.acquire_lock)).value;
             if (v > 0)
                 s += fmt::format("; {} object(s) of fifo '{}' still wait for it", v / std::max(1, ring.repeat),

@@ -207,13 +207,17 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
         ps_.count = n;
         ps_.pool = depth;
         ps_.element = (r.index + r.held) % depth;
-        const int amount = model::repeat_scaled(need, r.ring->repeat);
-        auto& lock = locks_.at(r.ring->acquire_lock);
-        const auto requested = clk_.local_cycles();
-        const auto stalled_before = stall_;
-        trace_lock_request(TraceKind::LockAcquire, r.label, lock, amount, requested);
-        lock.acquire_ge(amount, clk_, ps_, &stall_, guard_ ? &CoreProcess::check_before_wait : nullptr, this);
-        trace_lock_stall(r.label, lock, amount, requested, stall_ - stalled_before);
+        // A ring without locks (a fifo with disable_synchronization) only counts what it holds
+        // (AIEObjectFifoStatefulTransform LowerObjectFifoAcquire emits no use_lock then).
+        if (r.ring->acquire_lock >= 0) {
+            const int amount = model::repeat_scaled(need, r.ring->repeat);
+            auto& lock = locks_.at(r.ring->acquire_lock);
+            const auto requested = clk_.local_cycles();
+            const auto stalled_before = stall_;
+            trace_lock_request(TraceKind::LockAcquire, r.label, lock, amount, requested);
+            lock.acquire_ge(amount, clk_, ps_, &stall_, guard_ ? &CoreProcess::check_before_wait : nullptr, this);
+            trace_lock_stall(r.label, lock, amount, requested, stall_ - stalled_before);
+        }
         if (clk_.waits() == waits) acquire_check(r, first, need); // else checked before the wait
         r.held += need;
         r.acquired += static_cast<std::uint64_t>(need);
@@ -221,8 +225,9 @@ std::span<std::byte* const> CoreProcess::acquire(int key, int n) {
         resync(waits);
     }
     r.out.clear();
-    for (int k = 0; k < std::min(n, depth); ++k)
-        r.out.push_back(r.elems[static_cast<std::size_t>((r.index + k) % depth)]);
+    // Without locks an acquire beyond the ring wraps around it (the rotating index, mod depth).
+    const int given = r.ring->acquire_lock < 0 ? n : std::min(n, depth);
+    for (int k = 0; k < given; ++k) r.out.push_back(r.elems[static_cast<std::size_t>((r.index + k) % depth)]);
     return {r.out.data(), r.out.size()};
 }
 
@@ -240,12 +245,14 @@ void CoreProcess::release(int key, int n) {
         guard_->refresh(released);
         if (guard_->shares_tiles()) guard_->publish(released);
     }
-    auto& lock = locks_.at(r.ring->release_lock);
-    trace_lock_request(TraceKind::LockRelease, r.label, lock, model::repeat_scaled(n, r.ring->repeat),
-                       clk_.local_cycles());
-    const auto waits = clk_.waits();
-    lock.release(model::repeat_scaled(n, r.ring->repeat), clk_, ps_.name); // may sync (ProcessClock quantum)
-    resync(waits);
+    if (r.ring->release_lock >= 0) { // none without synchronization (LowerObjectFifoRelease)
+        auto& lock = locks_.at(r.ring->release_lock);
+        trace_lock_request(TraceKind::LockRelease, r.label, lock, model::repeat_scaled(n, r.ring->repeat),
+                           clk_.local_cycles());
+        const auto waits = clk_.waits();
+        lock.release(model::repeat_scaled(n, r.ring->repeat), clk_, ps_.name); // may sync (ProcessClock quantum)
+        resync(waits);
+    }
     r.held -= n;
     r.released += static_cast<std::uint64_t>(n);
     ps_.acted("released", &r.label, n, clk_.local_cycles());

@@ -188,7 +188,7 @@ bool drain_more_than_produced(const CaseFacts& f) {
     if (!ends_at_finished(f, ProcessView::Kind::Worker)) return false;
     const auto& prog = f.run.net.cores.at(static_cast<std::size_t>(f.terminal->index));
     for (const auto& ring : prog.rings)
-        if (ring.prov.role.find("consumer") != std::string::npos &&
+        if (ring.prov.role.find("consumer") != std::string::npos && ring.acquire_lock >= 0 &&
             f.run.locks.at(static_cast<std::size_t>(ring.acquire_lock)).value > 0)
             return false;
     for (const auto& p : f.run.procs)

@@ -150,6 +150,7 @@ const Catalog& catalog() {
         add_design_api_tiling(k);
         add_resolve(k);
         add_resolve_lowering(k);
+        add_shared_pool(k);
         add_lowlevel(k);
         add_raw_sequence(k);
         add_switchbox(k);

@@ -116,6 +116,7 @@ void add_design_api(Catalog& c);
 void add_design_api_tiling(Catalog& c);
 void add_resolve(Catalog& c);
 void add_resolve_lowering(Catalog& c);
+void add_shared_pool(Catalog& c);
 void add_lowlevel(Catalog& c);
 void add_raw_sequence(Catalog& c);
 void add_switchbox(Catalog& c);

@@ -209,3 +209,55 @@ def test_upstream_bfp16_kernels_compiled_at_run_time_get_their_cost_model():
     # ATB config2's pure bfp16 call: never below its MACs at the 512 MAC/cycle peak
     k2 = ext("matmul_vectorized_bfp16", [bl(32, 16), bl(128, 12), bl(192, 12)], ["-DDIM_K=128"])
     assert k2.call_cycles() == 32 * 128 * 96 // 512 + 16 * 12
+
+
+# Puts every word of its line on the core's output stream port, as magika's group2.cc does.
+PUT_STREAM = """
+#include <aie_api/aie.hpp>
+#include <cstdint>
+extern "C" void put_line(int32_t* in, int32_t n) {
+    for (int32_t i = 0; i < n; ++i) put_ms(in[i] * 2 + 1, i == n - 1);
+}
+"""
+
+
+def stream_out_design(aie_stream):
+    of_in = ObjectFifo(TILE, name="in")
+    of_out = ObjectFifo(TILE, name="out", aie_stream=aie_stream)
+    k = ExternalFunction("put_line", source_string=PUT_STREAM, arg_types=[TILE, np.int32])
+
+    def body(i, o, k):
+        x = i.acquire(1)
+        k(x, 16)
+        i.release(1)
+
+    w = Worker(body, [of_in.cons(), of_out.prod(), k])
+
+    def seq(a, b, hi, ho):
+        hi.fill(a)
+        ho.drain(b, wait=True)
+
+    rt = Runtime(seq, [VEC, VEC, of_in.prod(), of_out.cons()])
+    return Program(iron.get_current_device(), rt, workers=[w])
+
+
+def test_aie_stream_makes_the_producer_end_the_cores_stream_port():
+    # upstream ml/magika/group2.py:116: ObjectFifo(..., aie_stream=(0, 0)); the kernel's put_ms words
+    # go from Core:0 to the shim, with no buffer or MM2S channel on the worker's tile.
+    prog = stream_out_design((0, 0))
+    a = np.arange(64, dtype=np.int32) * 7 - 100
+    b = np.zeros_like(a)
+    npusim.simulate(prog.resolve_program(), [a, b])
+    assert np.array_equal(b, a * 2 + 1)
+    m = str(prog.resolve_program())
+    assert "aie_stream = 0 : i32" in m and "aie_stream_port = 0 : i32" in m
+
+
+def test_aie_stream_refusals_name_the_argument_and_upstreams_rule():
+    with pytest.raises(npusim.DesignError, match=r"ObjectFifo\(aie_stream=\(3, 0\)\): give \(end, port\) with end 0 "
+                                                 r"\(producer\), 1 \(consumer\) or 2 \(both\) and a port >= 0"):
+        ObjectFifo(TILE, name="bad", aie_stream=(3, 0))
+    # The consumer end a stream port while the runtime drains it: the shim end cannot be one
+    # (ObjectFifoCreateOp::verify).
+    with pytest.raises(npusim.DesignError, match="`aie_stream` is not available for shim and mem tiles"):
+        npusim.simulate(stream_out_design((1, 0)).resolve_program(), [np.zeros(64, np.int32)] * 2)

@@ -68,9 +68,81 @@ def test_memref_view_slices_a_weights_buffer_for_indexing_and_for_a_kernel():
     npusim.simulate(prog, [a, c])
     assert np.array_equal(c[:W], a + np.arange(100, 100 + W))
     assert np.array_equal(c[W:], np.arange(100 + 2 * W, 100 + 3 * W))
-    # the exporter has no op for part of a buffer as a kernel argument, and says so
-    with pytest.raises(npusim.DesignError, match="a sub-view has no op in the export"):
+    # the export gives part of a buffer memref.view, which takes a 1-D i8 source: not this int32 one
+    with pytest.raises(npusim.DesignError, match=r"kernel 'passThroughLine' argument 0 is part of 'wts' "
+                                                 r"\(i32\[384\], at byte 1024\): the op that gives such a view, "
+                                                 r"memref.view, takes a 1-D i8 source"):
         str(prog)
+
+
+@pytest.mark.timeout(30)
+def test_a_view_of_an_i8_weights_buffer_exports_as_memref_view():
+    # mobilenet's weights: one i8 Buffer sliced per layer and given to its 1x1 convolution kernel
+    # (bottleneck/regular.py l.511-516 and l.523)
+    w8, ch = 8, 8
+    n = w8 * ch
+    wts = Buffer(initial_value=np.arange(3 * ch * ch, dtype=np.int8), name="wts8")
+    pw = kernels.conv2dk1_i8(input_width=w8, input_channels=ch, output_channels=ch)
+    t = np.ndarray[(n,), np.dtype[np.int8]]
+    of_in, of_out = ObjectFifo(t, name="i8_in"), ObjectFifo(t, name="i8_out")
+
+    def body(i_h, o_h, w, k):
+        wa2 = memref_view(w.op, [ch * ch], shift=2 * ch * ch)
+        x, o = i_h.acquire(1), o_h.acquire(1)
+        k(x, wa2, o, w8, ch, ch, 1)
+        k(x, wa2, o, w8, ch, ch, 1)
+        i_h.release(1)
+        o_h.release(1)
+
+    w = Worker(body, [of_in.cons(), of_out.prod(), wts, pw], while_true=False)
+    rt = Runtime(lambda a, c, i, o: (i.fill(a), o.drain(c, wait=True)), [t, t, of_in.prod(), of_out.cons()])
+    prog = Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
+    text = str(prog)
+    shift = 2 * ch * ch  # bytes: the view's dtype is i8
+    assert f"%c{shift} = arith.constant {shift} : index" in text
+    assert text.count(f"memref.view %wts8[%c{shift}][] : memref<{3 * ch * ch}xi8> to memref<{ch * ch}xi8>") == 1
+    assert text.count(", %view, ") == 2  # both calls take the one view
+
+
+@pytest.mark.timeout(30)
+def test_an_unsynchronized_self_loop_fifo_on_a_delegate_tile():
+    # bottleneck/regular.py l.472-486: a fifo whose producer and consumer are the one worker, with
+    # no locks, its buffers on a neighbour's memory. Row r becomes r+1 in the loop; from the second
+    # row on, the sum of the two newest loop rows goes out.
+    from aie.iron.device import Tile
+    n, rows = 16, 5
+    row = np.ndarray[(n,), np.dtype[np.int32]]
+    of_in, of_out = ObjectFifo(row, name="l_in"), ObjectFifo(row, name="l_out")
+    loop = ObjectFifo(row, depth=3, name="loop", disable_synchronization=True, delegate_tile=Tile(0, 2))
+
+    def body(i_h, o_h, lp, lc):
+        for t in range(rows):
+            x, y = i_h.acquire(1), lp.acquire(1)
+            for j in range_(n):
+                y[j] = x[j] + 1
+            lp.release(1)
+            i_h.release(1)
+            if t:
+                win, z = lc.acquire(2), o_h.acquire(1)
+                for j in range_(n):
+                    z[j] = win[0][j] + win[1][j]
+                o_h.release(1)
+                lc.release(1)
+        lc.release(1)
+
+    w = Worker(body, [of_in.cons(), of_out.prod(), loop.prod(), loop.cons()], tile=Tile(1, 2), while_true=False)
+    rt = Runtime(lambda a, c, i, o: (i.fill(a), o.drain(c, wait=True)),
+                 [np.ndarray[(rows * n,), np.dtype[np.int32]], np.ndarray[((rows - 1) * n,), np.dtype[np.int32]],
+                  of_in.prod(), of_out.cons()])
+    prog = Program(iron.get_current_device(), rt, workers=[w]).resolve_program()
+    a = (np.arange(rows * n, dtype=np.int32) * 5) % 37 - 18
+    c = np.zeros((rows - 1) * n, dtype=np.int32)
+    npusim.simulate(prog, [a, c])
+    y = a.reshape(rows, n) + 1
+    assert np.array_equal(c.reshape(rows - 1, n), y[:-1] + y[1:])
+    text = str(prog)
+    assert "aie.objectfifo @loop(" in text and "{disable_synchronization = true}" in text
+    assert "aie.objectfifo.allocate @loop(%logical_core_" in text
 
 
 def test_memref_view_errors_name_the_line():

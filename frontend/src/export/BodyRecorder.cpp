@@ -97,6 +97,7 @@ void BodyRecorder::run_into(const std::function<void()>& body, Region& out, Fill
     collecting_ = collecting;
     chunks_.clear();
     loads_.clear();
+    views_.clear();
     param_reads_ = 0;
     index_consts_.clear();
     cast_consts_.clear();

@@ -131,6 +131,14 @@ private:
         std::int64_t slot = 0; ///< view_slot: the slot
         bool operator==(const Source&) const = default;
     };
+    /// A memref.view emitted for a kernel argument: reused while its region is in scope.
+    struct View {
+        int source = -1;
+        std::int64_t shift = 0;
+        std::string type;
+        const Region* region = nullptr;
+        int value = -1;
+    };
     struct Pending {
         std::size_t chunk = 0;
         std::int64_t flat = 0;
@@ -142,6 +150,8 @@ private:
     Op& emit(Op op);
     int constant(std::int64_t v, const std::string& type);
     const Chunk& chunk_of(const KernelArg& a, const Kernel& k, std::size_t i);
+    /// The memref.view value of argument `i`, which is part of `c`.
+    int sub_view(const Chunk& c, const KernelArg& a, const ArgType& t, const Kernel& k, std::size_t i);
     void check_untouched() const;
     void check_views_consumed() const;
     /// Turns the access at<T> announced last into its memref.load or memref.store, now that the
@@ -182,6 +192,7 @@ private:
     std::deque<std::vector<std::byte*>> spans_;
     std::vector<Chunk> chunks_; ///< buffers, then acquired elements in acquire order
     std::vector<Load> loads_;
+    std::vector<View> views_; ///< memref.views of kernel arguments in this run
     std::optional<Pending> pending_;
     Fill fill_ = Fill::zero;
     bool collecting_ = false; ///< p0/p1 runs: gather candidate sources, emit placeholders

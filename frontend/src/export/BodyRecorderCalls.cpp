@@ -1,6 +1,7 @@
 // BodyRecorder, kernel calls: func.call with each argument's value (an element or Buffer, collapsed
-// when the kernel declares fewer dimensions; a scalar from a constant, a load or a value read
-// through as<T>(), found by the two collecting runs and narrowed with arith.trunci).
+// when the kernel declares fewer dimensions, or a memref.view of part of one; a scalar from a
+// constant, a load or a value read through as<T>(), found by the two collecting runs and narrowed
+// with arith.trunci).
 #include "export/BodyRecorder.hpp"
 #include "export/BodyRecorderUtil.hpp"
 #include "export/MlirTypes.hpp"
@@ -57,14 +58,38 @@ void BodyRecorder::decide(const std::vector<std::vector<Source>>& a, const std::
 const BodyRecorder::Chunk& BodyRecorder::chunk_of(const KernelArg& a, const Kernel& k, std::size_t i) {
     for (auto c = chunks_.rbegin(); c != chunks_.rend(); ++c) {
         if (a.data < c->begin || a.data >= c->begin + std::max<std::size_t>(c->bytes, 1)) continue;
-        if (a.data != c->begin || a.elements != c->type.elements())
-            refuse(fmt::format("kernel '{}' argument {} is part of {} (a sub-view has no op in the export)", k.name(),
-                               i, c->type.str()));
         c->consumed = true;
         return *c;
     }
     refuse(fmt::format("kernel '{}' argument {} views memory that is neither an acquired element nor a Buffer",
                        k.name(), i));
+}
+
+// A kernel argument that is part of an element or Buffer: the view aie.extras' memref.view
+// (mlir-python-extras dialects/ext/memref.py `view`, which mobilenet's bottlenecks call as
+// memref_view(wts.op, [n], shift=k)) gives it, `%c = arith.constant <byte shift> : index` and
+// `memref.view %src[%c][] : memref<Nxi8> to memref<...>`. memref.view takes a 1-D i8 source
+// (MemRefOps.td ViewOp: MemRefRankOf<[I8], [1]>). The view's type is the parameter's, whose
+// element type and count Kernel::check has matched (the recorded argument keeps no shape); one
+// view per (source, shift, type) in scope.
+int BodyRecorder::sub_view(const Chunk& c, const KernelArg& a, const ArgType& t, const Kernel& k, std::size_t i) {
+    const auto shift = static_cast<std::int64_t>(a.data - c.begin);
+    const std::string part = fmt::format("kernel '{}' argument {} is part of '{}' ({}, at byte {})", k.name(), i,
+                                         c.owner, c.type.str(), shift);
+    if (c.type.shape.size() != 1 || c.type.dtype != DType::i8)
+        refuse(part + ": the op that gives such a view, memref.view, takes a 1-D i8 source");
+    const std::string to = mlir_memref_type(t.tensor);
+    for (const auto& v : views_)
+        if (v.source == c.value && v.shift == shift && v.type == to && in_scope(v.region)) return v.value;
+    const int offset = constant(shift, "index");
+    Op op;
+    op.result = ids_.next();
+    op.hint = "view";
+    const std::string from = mlir_memref_type(c.type);
+    op.text = {lit("memref.view "), ref(c.value), lit("["), ref(offset), lit(fmt::format("][] : {} to {}", from, to))};
+    op.gen = generic("memref.view", {c.value, offset}, {}, to);
+    views_.push_back({c.value, shift, to, regions_.back(), emit(std::move(op)).result});
+    return views_.back().value;
 }
 
 std::vector<BodyRecorder::Source> BodyRecorder::candidates(const Kernel&, std::size_t, const KernelArg& a,
@@ -172,6 +197,10 @@ void BodyRecorder::record_kernel_call(const Kernel& k, std::span<const KernelArg
             continue;
         }
         const Chunk& c = chunk_of(args[i], k, i);
+        if (args[i].data != c.begin || args[i].elements != c.type.elements()) {
+            values.push_back(sub_view(c, args[i], t, k, i));
+            continue;
+        }
         if (c.type.shape == t.tensor.shape) {
             values.push_back(c.value);
             continue;

@@ -136,11 +136,14 @@ int ModuleExporter::endpoint_tile(const EndpointState* ep) {
 }
 
 void ModuleExporter::emit_tiles() {
-    // Workers first, in Program order, then each fifo's producer and consumers in name order.
+    // Workers first, in Program order, then each fifo's producer and consumers (and delegate tile) in
+    // name order.
     for (const auto& w : program_.workers()) worker_tile(w.state().get());
     for (auto* f : fifos_) {
         endpoint_tile(f->prod.get());
         for (auto& c : f->cons) endpoint_tile(c.get());
+        // program.py resolve_program: a fifo's delegate tile follows its endpoints' tiles.
+        if (f->delegate_tile) coord_tile(*f->delegate_tile);
     }
 }
 

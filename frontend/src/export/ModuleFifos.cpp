@@ -108,6 +108,9 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
             static_cast<std::int32_t>(pack_pad_value(f->pad_value, model::dtype_bytes(f->obj_type.dtype)))));
     if (f->repeat_count) attrs.push_back(fmt::format("repeat_count = {} : i32", *f->repeat_count));
     if (f->via_dma) attrs.push_back("via_DMA = true");
+    // objectfifo.py ObjectFifo.resolve passes `disable_synchronization=... or None`: the attribute
+    // only when set, printed as test/objectFifo-stateful-transform/debug_features/*.mlir give it.
+    if (f->disable_synchronization) attrs.push_back("disable_synchronization = true");
     // prod(channel=)/cons(channel=) (Port::dma(n)): ObjectFifo.resolve stamps the producer's pin as
     // `prod_dma_channel` and, when any consumer is pinned, every consumer's channel (-1: auto-assign)
     // as `cons_dma_channels` (python/iron/dataflow/objectfifo.py ObjectFifo.resolve ->
@@ -161,6 +164,18 @@ void ModuleExporter::emit_fifo(const FifoState* f) {
     }
     Op op{-1, {}, std::move(t), {}, {}, generic("aie.objectfifo", std::move(operands), std::move(attrs))};
     device_.ops.push_back(std::move(op));
+    // delegate_tile: ObjectFifo.resolve calls op.allocate(delegate) right after the op (before its
+    // links), `aie.objectfifo.allocate @of(%tile)` (AIEOps.td ObjectFifoAllocateOp's format, as
+    // test/python/objFifo.py prints it).
+    if (f->delegate_tile) {
+        const int tile = coord_tile(*f->delegate_tile);
+        device_.ops.push_back(Op{-1,
+                                 {},
+                                 {lit(fmt::format("aie.objectfifo.allocate @{}(", f->name)), ref(tile), lit(")")},
+                                 {},
+                                 {},
+                                 generic("aie.objectfifo.allocate", {tile}, {"objFifo_name = @" + f->name})});
+    }
     for (const LinkState* l : {f->link_to_prod, f->link_from_cons.get()})
         if (l) emit_link(l);
 }

@@ -4,6 +4,7 @@
 #include "resolve/BodyTracer.hpp"
 #include "resolve/FifoVerifier.hpp"
 #include "resolve/Padding.hpp"
+#include "resolve/SharedPoolRules.hpp"
 
 #include "npusim/model/Error.hpp"
 
@@ -92,6 +93,7 @@ void collect_design(ResolveContext& ctx) {
     for (auto* f : ctx.fifos) {
         check_fifo_ends(*f, listed);
         verify_fifo(*f);
+        verify_fifo_allocate(*f, ctx.dev);
         verify_pad_value(*f, ctx.dev);
         collect_link(ctx, f);
     }

@@ -5,10 +5,12 @@
 #include "resolve/FifoVerifier.hpp"
 #include "resolve/Placement.hpp"
 #include "resolve/RingBuilder.hpp"
+#include "resolve/SharedPoolRules.hpp"
 #include "resolve/StaticChecks.hpp"
 #include "resolve/StreamPorts.hpp"
 
 #include <fmt/format.h>
+#include <optional>
 
 namespace npusim::iron::detail {
 
@@ -34,21 +36,28 @@ bool shared_pool_tile(ResolveContext& ctx, FifoState* f, EndpointState* P, const
           !has_stream_port(*f)))
         return false;
     const TileCoord tc = ctx.worker_tile.at(C[0]->worker);
-    if (tp == tc) {
-        pool = tp;
-        return true;
-    }
-    return ctx.dev.shares_memory(tp, tc, pool);
+    // aie.objectfifo.allocate: both cores must reach the delegate (checked first, as
+    // createObjectFifoElements does whether or not the fifo then needs DMA).
+    const auto delegate = f->delegate_tile ? std::optional(delegate_pool_tile(*f, ctx.dev, tp, tc)) : std::nullopt;
+    if (tp != tc && !ctx.dev.shares_memory(tp, tc, pool)) return false;
+    pool = delegate ? *delegate : tp == tc ? tp : pool;
+    return true;
 }
 
 void lower_shared_pool(ResolveContext& ctx, FifoState* f, EndpointState* P, EndpointState* C, TileCoord pool) {
     const int depth = ctx.endpoint_depth(*P, pool, BufferHolding::SharedPool, model::FifoEndHolding::SharedPool);
     ctx.record_bufferless_end(*C, pool, model::FifoEndHolding::SharesProducerPool, P);
-    check_shared_pool_acquires(ctx, *f, depth);
+    // Without locks no acquire waits, so the hang checks do not apply (an acquire beyond the pool
+    // wraps around its buffers, as the toolchain's rotating index does).
+    if (!f->disable_synchronization) check_shared_pool_acquires(ctx, *f, depth);
     const int inits = static_cast<int>(f->init_values.size());
     RingBuilder rb(ctx.ledger, ctx.net);
-    const Ring r = rb.ring(pool, f->name, depth, static_cast<std::uint32_t>(f->obj_type.bytes()),
-                           initial_lock_values(depth, inits, 1), f->name, "shared pool", f->init_values);
+    const auto bytes = static_cast<std::uint32_t>(f->obj_type.bytes());
+    // disable_synchronization: the same buffers and no lock pair (lock -1 in both rings).
+    const Ring r = f->disable_synchronization
+                       ? Ring{rb.buffers(pool, f->name, depth, bytes, f->name, "shared pool", f->init_values), {}}
+                       : rb.ring(pool, f->name, depth, bytes, initial_lock_values(depth, inits, 1), f->name,
+                                 "shared pool", f->init_values);
     ctx.core_of(P->worker).rings.push_back({P->uid, r.buffers, r.locks.prod, r.locks.cons, 1, {f->name, "producer"}});
     ctx.core_of(C->worker).rings.push_back({C->uid, r.buffers, r.locks.cons, r.locks.prod, 1, {f->name, "consumer"}});
 }
@@ -159,6 +168,7 @@ void lower_fifo(ResolveContext& ctx, FifoState* f) {
         lower_shared_pool(ctx, f, P, C[0], pool);
         return;
     }
+    check_dma_fifo_options(*f);
     check_dma_object_size(*f);
     model::Flow flow;
     flow.prov = {f->name, "stream"};

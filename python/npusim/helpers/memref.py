@@ -4,8 +4,9 @@ bottleneck/regular.py and pipeline.py at 3ca0193: `memref_view(wts.op, [n], shif
 mlir-python-extras' memref.view, `shift` counts elements of the view's dtype (the source's element
 type by default) and the view starts shift * itemsize bytes into the source. Inside a recorded body
 the view is recorded (RecordedBody's ElementView) and may be indexed or given to a kernel as any
-element is; the MLIR export refuses a kernel argument that is part of a buffer ("a sub-view has no
-op in the export"). Other names raise NotImplementedError naming them."""
+element is; the MLIR export gives a kernel argument that is part of a buffer the ops this function
+emits upstream (`arith.constant` of the byte shift, `memref.view`, whose source is a 1-D i8 memref).
+Other names raise NotImplementedError naming them."""
 import numpy as np
 
 from .. import _npusim, _trace

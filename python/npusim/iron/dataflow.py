@@ -187,13 +187,26 @@ class ObjectFifo:
 
     def __init__(self, obj_type, depth=2, name=None, dims_to_stream=None, to_stream=None,
                  dims_from_stream_per_cons=None, plio=False, init_values=None, pad_dimensions=None, pad_value=0,
-                 repeat_count=None, consumer_obj_type=None, via_DMA=False, **unsupported):
+                 repeat_count=None, consumer_obj_type=None, via_DMA=False, disable_synchronization=False,
+                 delegate_tile=None, aie_stream=None, **unsupported):
         loc = where()
         if unsupported:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: ObjectFifo({', '.join(k + '=' for k in unsupported)}) "
                                       "is not supported by npusim")
         if plio:
             raise NotImplementedError(f"{loc[0]}:{loc[1]}: ObjectFifo(plio=True) is not supported by npusim")
+        # aie_stream=(end, port): end 0 makes the producer end the core's stream port `port`, 1 the
+        # consumer end, 2 both (objectfifo.py l.142-146, the aie_stream / aie_stream_port attributes;
+        # docs/resolve-lowlevel.md "Stream ports").
+        if aie_stream is not None:
+            if (not isinstance(aie_stream, (tuple, list)) or len(aie_stream) != 2
+                    or any(isinstance(x, bool) or not isinstance(x, int) for x in aie_stream)
+                    or aie_stream[0] not in (0, 1, 2) or aie_stream[1] < 0):
+                raise design_error(loc, f"ObjectFifo(aie_stream={aie_stream!r}): give (end, port) with end 0 "
+                                        "(producer), 1 (consumer) or 2 (both) and a port >= 0")
+            aie_stream = (int(aie_stream[0]), int(aie_stream[1]))
+        if delegate_tile is not None and not hasattr(delegate_tile, "_native"):
+            raise design_error(loc, f"ObjectFifo(delegate_tile={delegate_tile!r}): give a Tile")
         init = []
         for v in init_values or []:
             import numpy as np
@@ -203,10 +216,14 @@ class ObjectFifo:
                                               dims_to_stream=_dims(dims_to_stream or to_stream), init_values=init,
                                               repeat_count=repeat_count, pad_dimensions=_dims(pad_dimensions),
                                               pad_value=int(pad_value or 0), via_dma=bool(via_DMA),
+                                              disable_synchronization=bool(disable_synchronization),
+                                              delegate_tile=getattr(delegate_tile, "_native", None)
+                                              if delegate_tile is not None else None,
                                               consumer_obj_type=tensor_type(consumer_obj_type)
                                               if consumer_obj_type is not None else None)
         self._obj_type = obj_type
         self._prod = None
+        self._aie_stream = aie_stream
         # IRON's default dims_from_stream of every consumer handle that gives none of its own
         # (python/iron/dataflow/objectfifo.py at 3ca0193, l.321-322)
         self._dims_from_stream_per_cons = dims_from_stream_per_cons
@@ -217,6 +234,7 @@ class ObjectFifo:
         self._native = native
         self._obj_type = native.obj_type
         self._prod = None
+        self._aie_stream = None
         return self
 
     @property
@@ -234,15 +252,22 @@ class ObjectFifo:
     def prod(self, depth=None, tile=None):
         if self._prod is None:
             with _Located(where()):
-                self._prod = ObjectFifoHandle(self._native.prod(depth=depth, tile=getattr(tile, "_native", None)), self)
+                self._prod = ObjectFifoHandle(self._native.prod(depth=depth, tile=getattr(tile, "_native", None),
+                                                                stream_port=self._stream_port(0)), self)
         return self._prod
 
     def cons(self, depth=None, tile=None, dims_from_stream=None, from_stream=None):
         with _Located(where()):
             native = self._native.cons(depth=depth, tile=getattr(tile, "_native", None),
                                        dims_from_stream=_dims(dims_from_stream or from_stream or
-                                                              getattr(self, "_dims_from_stream_per_cons", None)))
+                                                              getattr(self, "_dims_from_stream_per_cons", None)),
+                                       stream_port=self._stream_port(1))
         return ObjectFifoHandle(native, self)
+
+    def _stream_port(self, end):
+        """The stream port of the producer (end 0) or consumer (end 1) end under aie_stream, else None."""
+        s = getattr(self, "_aie_stream", None)
+        return s[1] if s is not None and s[0] in (end, 2) else None
 
     def set_iter_count(self, n):
         self._native.set_iter_count(int(n))

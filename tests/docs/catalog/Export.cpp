@@ -11,6 +11,7 @@ void fsink(const std::int32_t*, std::int32_t*, float) {}
 
 void isink(const std::int32_t*, std::int32_t*, std::int32_t) {}
 void usink(const std::int32_t*, std::int32_t*, std::uint8_t) {}
+void vsink(const std::int32_t*) {}
 
 // One worker with `in`, `out` and a Buffer; exported.
 template <class Body>
@@ -201,15 +202,20 @@ void add_export(Catalog& c) {
                "arguments (not through npusim::iron::Kernel)",
                "Every kernel call of the design API goes through Kernel, which the exporter records with its "
                "arguments; only code calling model::CoreServices directly reaches this.");
-    c.internal("export.sub_view",
-               "worker 'w': cannot export its body: kernel 'k' argument 0 is part of i32[16] (a "
-               "sub-view has no op in the export)",
-               "Kernel arguments are whole elements or Buffers in the design API (Element views are whole "
-               "objects); kept for views built from raw pointers.");
+    // A view of a Buffer made in the body (aie.extras memref.view, RecordedBody element_view, an
+    // Element over part of b.view()) exports as memref.view, which takes a 1-D i8 source.
+    NPUSIM_ERROR(c, "export.view_source", kDesign,
+                 "worker 'w': cannot export its body: kernel 'k' argument 0 is part of 'wts' (i32[16], at byte 32): "
+                 "the op that gives such a view, memref.view, takes a 1-D i8 source",
+                 static const TensorType part = i32(8); static const std::string wts = "wts";
+                 export_with_buffer(Buffer(i32(16), wts), [](F, F, Buffer b) {
+                     Kernel("k", &vsink, {i32(8)})(Element(b.view().data() + 32, &part, &wts));
+                 }));
     c.internal("export.foreign_view",
                "worker 'w': cannot export its body: kernel 'k' argument 0 views memory that "
                "is neither an acquired element nor a Buffer",
-               "As export.sub_view: only a view made outside the design API reaches this.");
+               "Every Element of the design API points into an acquired element or a Buffer; only a view built "
+               "from a raw pointer reaches this.");
     c.internal("export.shape",
                "worker 'w': cannot export its body: kernel 'k' argument 0 is i32[4,4] where i32[2,8] "
                "is declared",

@@ -93,6 +93,13 @@ struct ForwardOptions {
     std::optional<int> repeat_count{};
     PadDims pad_dimensions{};
     std::int64_t pad_value = 0;
+    /// No locks: acquire and release only move the ring's index (upstream `disable_synchronization`,
+    /// for a fifo whose ends run in one order anyway, e.g. a self-loop of one worker). Served on a
+    /// fifo lowered to a shared-memory pool (docs/resolve.md step 4).
+    bool disable_synchronization = false;
+    /// Put the fifo's buffers in this tile's memory (upstream `delegate_tile`, the op
+    /// `aie.objectfifo.allocate`): both cores must reach it. A pinned tile (col, row).
+    std::optional<Tile> delegate_tile{};
 };
 
 class ObjectFifoHandle {
@@ -182,7 +189,7 @@ struct ConsOptions {
 
 /// Options of the ObjectFifo constructor. Designated initializers must follow this order:
 /// dims_to_stream, to_stream, via_dma, repeat_count, init_values, consumer_obj_type,
-/// pad_dimensions, pad_value.
+/// pad_dimensions, pad_value, disable_synchronization, delegate_tile.
 struct FifoOptions {
     StreamDims dims_to_stream{}; ///< upstream name
     StreamDims to_stream{}; ///< the seed reference's name for the same thing (give one)
@@ -194,6 +201,13 @@ struct FifoOptions {
     std::optional<TensorType> consumer_obj_type{};
     PadDims pad_dimensions{};
     std::int64_t pad_value = 0;
+    /// No locks: acquire and release only move the ring's index (upstream `disable_synchronization`,
+    /// for a fifo whose ends run in one order anyway, e.g. a self-loop of one worker). Served on a
+    /// fifo lowered to a shared-memory pool (docs/resolve.md step 4).
+    bool disable_synchronization = false;
+    /// Put the fifo's buffers in this tile's memory (upstream `delegate_tile`, the op
+    /// `aie.objectfifo.allocate`): both cores must reach it. A pinned tile (col, row).
+    std::optional<Tile> delegate_tile{};
 };
 
 class ObjectFifo {
