@@ -62,6 +62,7 @@ void Buffer::write_converted(std::int64_t index, double fvalue, std::int64_t iva
     case DType::i8: write<std::int8_t>(index, static_cast<std::int8_t>(integral(-128, 127))); break;
     case DType::u8: write<std::uint8_t>(index, static_cast<std::uint8_t>(integral(0, 255))); break;
     case DType::i16: write<std::int16_t>(index, static_cast<std::int16_t>(integral(-32768, 32767))); break;
+    case DType::u16: write<std::uint16_t>(index, static_cast<std::uint16_t>(integral(0, 65535))); break;
     case DType::i32: write<std::int32_t>(index, static_cast<std::int32_t>(integral(INT32_MIN, INT32_MAX))); break;
     case DType::u32: write<std::uint32_t>(index, static_cast<std::uint32_t>(integral(0, UINT32_MAX))); break;
     case DType::f32: write<float>(index, static_cast<float>(f)); break;

@@ -56,6 +56,7 @@ const char* c_type(DType t) {
     case DType::i8: return "int8_t";
     case DType::u8: return "uint8_t";
     case DType::i16: return "int16_t";
+    case DType::u16: return "uint16_t";
     case DType::i32: return "int32_t";
     case DType::u32: return "uint32_t";
     case DType::f32: return "float";

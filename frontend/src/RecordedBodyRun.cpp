@@ -38,6 +38,7 @@ std::int64_t wrap(std::int64_t v, DType t) {
     case DType::i8: return static_cast<std::int8_t>(v);
     case DType::u8: return static_cast<std::uint8_t>(v);
     case DType::i16: return static_cast<std::int16_t>(v);
+    case DType::u16: return static_cast<std::uint16_t>(v);
     case DType::i32: return static_cast<std::int32_t>(v);
     case DType::u32: return static_cast<std::uint32_t>(v);
     default: return v;
@@ -106,6 +107,7 @@ private:
         case DType::i8: return load_as<std::int8_t>(e, i);
         case DType::u8: return load_as<std::uint8_t>(e, i);
         case DType::i16: return load_as<std::int16_t>(e, i);
+        case DType::u16: return load_as<std::uint16_t>(e, i);
         case DType::i32: return load_as<std::int32_t>(e, i);
         case DType::u32: return load_as<std::uint32_t>(e, i);
         case DType::f32: return load_as<float>(e, i);
@@ -128,6 +130,7 @@ private:
         case DType::i8: return store_as<std::int8_t>(e, i, v);
         case DType::u8: return store_as<std::uint8_t>(e, i, v);
         case DType::i16: return store_as<std::int16_t>(e, i, v);
+        case DType::u16: return store_as<std::uint16_t>(e, i, v);
         case DType::i32: return store_as<std::int32_t>(e, i, v);
         case DType::u32: return store_as<std::uint32_t>(e, i, v);
         case DType::f32: return store_as<float>(e, i, v);

@@ -22,6 +22,7 @@ std::string NpyFile::descr(DType t) {
     case DType::i8: return "|i1";
     case DType::u8: return "|u1";
     case DType::i16: return "<i2";
+    case DType::u16: return "<u2";
     case DType::i32: return "<i4";
     case DType::u32: return "<u4";
     case DType::f32: return "<f4";
@@ -35,6 +36,7 @@ std::optional<DType> NpyFile::dtype_of_descr(std::string_view d) {
     if (d == "|i1" || d == "<i1" || d == "i1") return DType::i8;
     if (d == "|u1" || d == "<u1" || d == "u1") return DType::u8;
     if (d == "<i2") return DType::i16;
+    if (d == "<u2") return DType::u16;
     if (d == "<i4") return DType::i32;
     if (d == "<u4") return DType::u32;
     if (d == "<f4") return DType::f32;

@@ -151,8 +151,8 @@ std::string_view known_numpy_name(std::string_view d) {
 std::string unsupported_dtype(const std::string& descr) {
     const auto name = known_numpy_name(descr);
     return fmt::format(
-        "unsupported dtype '{}'{}; npusim reads |i1 (int8), |u1 (uint8), <i2 (int16), <i4 (int32), <u4 (uint32), "
-        "<f4 (float32) and bfloat16 ('<V2' or 'bfloat16')",
+        "unsupported dtype '{}'{}; npusim reads |i1 (int8), |u1 (uint8), <i2 (int16), <u2 (uint16), <i4 (int32), <u4 "
+        "(uint32), <f4 (float32) and bfloat16 ('<V2' or 'bfloat16')",
         descr, name.empty() ? "" : fmt::format(" ({})", name));
 }
 

@@ -46,6 +46,7 @@ std::string format_value(DType t, const std::uint8_t* p) {
     case DType::i8: return fmt::format("{}", static_cast<int>(load<std::int8_t>(p)));
     case DType::u8: return fmt::format("{}", static_cast<int>(load<std::uint8_t>(p)));
     case DType::i16: return fmt::format("{}", load<std::int16_t>(p));
+    case DType::u16: return fmt::format("{}", load<std::uint16_t>(p));
     case DType::i32: return fmt::format("{}", load<std::int32_t>(p));
     case DType::u32: return fmt::format("{}", load<std::uint32_t>(p));
     case DType::f32: return fmt::format("{}", load<float>(p));
@@ -64,6 +65,7 @@ double element_value(DType t, const std::uint8_t* p) {
     case DType::i8: return load<std::int8_t>(p);
     case DType::u8: return load<std::uint8_t>(p);
     case DType::i16: return load<std::int16_t>(p);
+    case DType::u16: return load<std::uint16_t>(p);
     case DType::i32: return load<std::int32_t>(p);
     case DType::u32: return load<std::uint32_t>(p);
     case DType::f32:

@@ -33,6 +33,7 @@ std::string_view numpy_dtype_name(DType t) {
     case DType::i8: return "int8";
     case DType::u8: return "uint8";
     case DType::i16: return "int16";
+    case DType::u16: return "uint16";
     case DType::i32: return "int32";
     case DType::u32: return "uint32";
     case DType::f32: return "float32";

@@ -7,6 +7,7 @@ _NAMES = {
     np.dtype(np.int8): "int8",
     np.dtype(np.uint8): "uint8",
     np.dtype(np.int16): "int16",
+    np.dtype(np.uint16): "uint16",
     np.dtype(np.int32): "int32",
     np.dtype(np.uint32): "uint32",
     np.dtype(np.float32): "float32",
@@ -16,7 +17,7 @@ from ._bfloat16 import bfloat16 as _bf16  # ml_dtypes' when installed, else npus
 _NAMES[np.dtype(_bf16)] = "bfloat16"
 
 _NUMPY = {v: k for k, v in _NAMES.items()}
-_NUMPY.update({"i8": np.dtype(np.int8), "u8": np.dtype(np.uint8), "i16": np.dtype(np.int16),
+_NUMPY.update({"i8": np.dtype(np.int8), "u8": np.dtype(np.uint8), "i16": np.dtype(np.int16), "u16": np.dtype(np.uint16),
                "i32": np.dtype(np.int32), "u32": np.dtype(np.uint32), "f32": np.dtype(np.float32)})
 _NUMPY["bf16"] = np.dtype(_bf16)
 
@@ -61,7 +62,7 @@ def dtype_name(dt):
         return _NAMES[d]
     except KeyError:
         raise TypeError(f"element type {d} is not one npusim simulates "
-                        "(int8, uint8, int16, int32, uint32, float32, bfloat16, v8bfp16ebs8)") from None
+                        "(int8, uint8, int16, uint16, int32, uint32, float32, bfloat16, v8bfp16ebs8)") from None
 
 
 def numpy_dtype(name):
@@ -112,6 +113,6 @@ def ndarray_type(shape, dtype):
 
 def numpy_name(npusim_name):
     """numpy's name for npusim's element-type name ("u8" -> "uint8")."""
-    short = {"i8": "int8", "u8": "uint8", "i16": "int16", "i32": "int32", "u32": "uint32", "f32": "float32",
+    short = {"i8": "int8", "u8": "uint8", "i16": "int16", "u16": "uint16", "i32": "int32", "u32": "uint32", "f32": "float32",
              "bf16": "bfloat16"}
     return short.get(npusim_name, npusim_name)

@@ -162,6 +162,22 @@ void bind_kernel_library(py::module_& m) {
         py::arg("half"), py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"),
         py::arg("weight_count"), py::arg("block_index"),
         "aie.iron.kernels.bn_conv2dk1_partial_put_i8 ('put') / bn_conv2dk1_partial_get_relu_i8 ('get') (conv.py).");
+    m.def(
+        "bn_conv2dk1_relu_xy_pool_padded_kernel",
+        [](std::int64_t input_width, std::int64_t input_channels, std::int64_t output_channels,
+           std::optional<std::int64_t> weight_chunk_count) {
+            return k::bn_conv2dk1_relu_xy_pool_padded(input_width, input_channels, output_channels, weight_chunk_count,
+                                                      kRef);
+        },
+        py::arg("input_width"), py::arg("input_channels"), py::arg("output_channels"), py::arg("weight_chunk_count"),
+        "aie.iron.kernels.bn_conv2dk1_relu_xy_pool_padded (conv.py): conv2dk1_xy_pool_fused_relu_large_padded_i8_ui8.");
+    m.def(
+        "bn_fc_relu_ui16_pad_kernel",
+        [](std::int64_t input_channels, std::int64_t output_channels, std::optional<std::int64_t> weight_chunk_count) {
+            return k::bn_fc_relu_ui16_pad(input_channels, output_channels, weight_chunk_count, kRef);
+        },
+        py::arg("input_channels"), py::arg("output_channels"), py::arg("weight_chunk_count"),
+        "aie.iron.kernels.bn_fc_relu_ui16_pad (conv.py): post_L2_conv2dk1_relu_i16_ui16_pad.");
 }
 
 } // namespace npusim::python

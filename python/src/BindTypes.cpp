@@ -13,17 +13,17 @@
 namespace npusim::python {
 
 DType dtype_from_name(const std::string& name) {
-    static constexpr std::array<std::pair<const char*, DType>, 16> kNames{{
-        {"int8", DType::i8}, {"uint8", DType::u8}, {"int16", DType::i16}, {"int32", DType::i32},
+    static constexpr std::array<std::pair<const char*, DType>, 18> kNames{{
+        {"int8", DType::i8}, {"uint8", DType::u8}, {"int16", DType::i16}, {"uint16", DType::u16}, {"int32", DType::i32},
         {"uint32", DType::u32}, {"float32", DType::f32}, {"bfloat16", DType::bf16},
-        {"i8", DType::i8}, {"u8", DType::u8}, {"i16", DType::i16}, {"i32", DType::i32},
+        {"i8", DType::i8}, {"u8", DType::u8}, {"i16", DType::i16}, {"u16", DType::u16}, {"i32", DType::i32},
         {"u32", DType::u32}, {"f32", DType::f32}, {"bf16", DType::bf16},
         {"v8bfp16ebs8", DType::bfp16ebs8}, {"bfp16ebs8", DType::bfp16ebs8},
     }};
     for (const auto& [n, t] : kNames)
         if (name == n) return t;
     throw DesignError("element type '" + name +
-                      "' is not one npusim simulates (int8, uint8, int16, int32, uint32, float32, bfloat16)");
+                      "' is not one npusim simulates (int8, uint8, int16, uint16, int32, uint32, float32, bfloat16)");
 }
 
 void bind_types(py::module_& m) {

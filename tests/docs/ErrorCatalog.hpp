@@ -125,6 +125,7 @@ void add_simulation(Catalog& c);
 void add_harness(Catalog& c);
 void add_npy(Catalog& c); ///< called by add_harness
 void add_kernel_library(Catalog& c); ///< called by add_harness
+void add_kernel_library_post(Catalog& c); ///< called by add_kernel_library
 void add_kernel_library_split(Catalog& c); ///< called by add_harness, after add_kernel_library
 void add_cli(Catalog& c);
 void add_export(Catalog& c);

@@ -64,6 +64,9 @@ TEST_CASE("headers are byte for byte what numpy.save writes", "[npy]") {
     CHECK(NpyFile::header(DType::f32, {}) == numpy_header("{'descr': '<f4', 'fortran_order': False, 'shape': (), }"));
     CHECK(NpyFile::header(DType::u32, {1}) ==
           numpy_header("{'descr': '<u4', 'fortran_order': False, 'shape': (1,), }"));
+    CHECK(NpyFile::header(DType::u16, {2}) ==
+          numpy_header("{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }"));
+    CHECK(NpyFile::dtype_of_descr("<u2") == DType::u16);
     CHECK(NpyFile::header(DType::bf16, {3}) ==
           numpy_header("{'descr': '<V2', 'fortran_order': False, 'shape': (3,), }"));
     CHECK(NpyFile::header(DType::i16, {1, 2, 3, 4}) ==
@@ -170,7 +173,7 @@ TEST_CASE("errors name the file and say what is wrong", "[npy]") {
           "'t.npy': unsupported .npy format version 4.0 (npusim reads 1.0, 2.0 and 3.0)");
     CHECK(parse_error(numpy_header("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }") +
                       std::string(16, '\0')) == "'t.npy': unsupported dtype '<i8' (int64); npusim reads |i1 (int8), "
-                                                "|u1 (uint8), <i2 (int16), <i4 (int32), <u4 (uint32), "
+                                                "|u1 (uint8), <i2 (int16), <u2 (uint16), <i4 (int32), <u4 (uint32), "
                                                 "<f4 (float32) and bfloat16 ('<V2' or 'bfloat16')");
     CHECK_THAT(
         parse_error(numpy_header("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }") + std::string(16, '\0')),

@@ -17,6 +17,7 @@ TEST_CASE("shapes: element counts and numpy spelling", "[harness][tensor]") {
     CHECK(shape_str({2, 3}) == "(2, 3)");
     CHECK(numpy_dtype_name(DType::bf16) == "bfloat16");
     CHECK(numpy_dtype_name(DType::u32) == "uint32");
+    CHECK(numpy_dtype_name(DType::u16) == "uint16");
     CHECK(role_name(ArgRole::unused) == "unused");
 }
 
@@ -38,7 +39,7 @@ TEST_CASE("Tensor: zero-filled or from values, typed access checked", "[harness]
 // by shifting, one at a time; the sizes cover whole draws, a partial last draw and an empty tensor.
 TEST_CASE("Tensor::random_bits: the bytes of successive mt19937_64 draws", "[harness][tensor]") {
     for (const std::int64_t elements : {0, 1, 7, 8, 9, 4096, 4099}) {
-        for (const auto dt : {DType::u8, DType::i8, DType::i16, DType::i32, DType::u32}) {
+        for (const auto dt : {DType::u8, DType::i8, DType::i16, DType::u16, DType::i32, DType::u32}) {
             const auto t = Tensor::random_bits(dt, {elements}, 42);
             REQUIRE(t.dtype == dt);
             REQUIRE(t.shape == std::vector<std::int64_t>{elements});

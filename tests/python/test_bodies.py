@@ -256,3 +256,32 @@ def test_a_func_kernel_written_in_python_is_recorded_into_the_calling_body():
     with pytest.raises(NotImplementedError, match="aie.helpers.dialects.func.call is not supported by npusim"):
         from aie.helpers.dialects import func as func_module
         func_module.call
+
+
+def test_uint16_elements_wrap_in_the_body_and_export_as_ui16():
+    # np.uint16 (MobileNet's pooled activations): a body's arithmetic wraps to 16 unsigned bits, the
+    # host arrays keep the dtype, and the MLIR export spells the element type ui16
+    t = np.ndarray[(16,), np.dtype[np.uint16]]
+    a, b = ObjectFifo(t, name="in"), ObjectFifo(t, name="out")
+
+    def add_wrap(i, o):
+        x, y = i.acquire(1), o.acquire(1)
+        for k in range_(16):
+            y[k] = x[k] + 40000
+        i.release(1)
+        o.release(1)
+
+    w = Worker(add_wrap, [a.cons(), b.prod()])
+
+    def seq(x, y, hi, ho):
+        hi.fill(x)
+        ho.drain(y, wait=True)
+
+    prog = Program(iron.get_current_device(), Runtime(seq, [t, t, a.prod(), b.cons()]), workers=[w])
+    p = prog.resolve_program()
+    x = np.array([0, 1, 21845, 21846, 65535, 40000] + list(range(10)), np.uint16)
+    y = np.zeros(16, np.uint16)
+    npusim.simulate(p, [x, y])
+    assert np.array_equal(y, (x.astype(np.int64) + 40000).astype(np.uint16))
+    assert y[1] == 40001 and y[2] == 61845 and y[4] == 39999  # 65535 + 40000 wraps
+    assert "memref<16xui16>" in p.export_mlir()

@@ -69,7 +69,8 @@ def test_fixed_tile_factories_refuse_other_sizes_as_iron_does():
 
 
 def test_factories_npusim_lacks_name_themselves():
-    for name in ("bn_conv2dk1_relu_xy_pool_padded", "bn_fc_relu_ui16_pad"):
+    # every factory of IRON's kernels/ at 3ca0193 is served; a name beyond them (a later IRON's) says so
+    for name in ("bn_conv2dk5_dw", "conv2dk7"):
         with pytest.raises(NotImplementedError, match=f"aie.iron.kernels.{name} is not supported by npusim "
                                                       r"\(not in its kernel library\)"):
             getattr(kernels, name)(dim_m=64)

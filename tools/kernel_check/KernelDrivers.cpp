@@ -290,6 +290,7 @@ std::vector<Driven> drive_all(void* handle, const BuildFacts& facts, void (*rese
     add_bfp_kernels(entries, facts);
     add_cascade_conv_kernels(entries, facts);
     add_cascade_bn_kernels(entries, facts);
+    add_post_bn_kernels(entries, facts);
     add_conv3_kernels(entries, facts);
     add_vision_kernels(entries, facts);
     add_norm_kernels(entries, facts);

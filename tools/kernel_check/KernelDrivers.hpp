@@ -49,6 +49,11 @@ void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 /// _GET_UI8_I8_I8_; KernelDriversCascadeConv.cpp).
 void add_cascade_bn_kernels(std::vector<Entry>& out, const BuildFacts& facts);
 
+/// bn_conv2dk1_relu.cc's post-stage kernels: the fused 1x1 + ReLU + average pool with channel padding
+/// (-DSCALAR -DCONV_XYPOOL_FUSED_LARGE_PADDED -DINT8_ACT) and the uint16 fully connected layer
+/// (-DSCALAR -DPOSTL2_PAD -DUINT16_ACT) (KernelDriversPost.cpp).
+void add_post_bn_kernels(std::vector<Entry>& out, const BuildFacts& facts);
+
 /// conv2dk3.cc's vector 3x3, bn_conv2dk3.cc's stride-2 and bn_conv2dk3_dw.cc's depthwise 3x3 (the
 /// BN13/BN14 output split too) and conv2dk14.cc's 14x14 convolutions
 /// (KernelDriversConv3.cpp).

@@ -12,6 +12,7 @@ namespace npusim::iron::detail::mlir {
 std::string element_type(DType t) {
     switch (t) {
     case DType::u8: return "ui8";
+    case DType::u16: return "ui16";
     case DType::u32: return "ui32";
     // IRON's v8bfp16ebs8 is the AIEX dialect's block type (mlir-aie at 3ca0193: python/helpers/util.py
     // l.35-36, include/aie/Dialect/AIEX/IR/AIEX.td l.233-250: mnemonic bfp, `<` block_type `>`).
@@ -28,6 +29,11 @@ std::string element_text(DType t, const std::uint8_t* p) {
     case DType::u8: return std::to_string(*p);
     case DType::i16: {
         std::int16_t v;
+        std::memcpy(&v, p, 2);
+        return std::to_string(v);
+    }
+    case DType::u16: {
+        std::uint16_t v;
         std::memcpy(&v, p, 2);
         return std::to_string(v);
     }

@@ -3,7 +3,9 @@ at 3ca0193: eltwise.py, reduce.py, activation.py, linalg.py mm / mv / cascade_mm
 conv2dk1, conv2dk1_i8, conv2dk1_skip,
 conv2dk1_skip_init, conv2dk3, conv2dk14, bn_conv2dk1_relu, bn_conv2dk1_i8,
 bn_conv2dk1_skip, bn_conv2dk3, bn_conv2dk3_dw, bn_conv2dk1_partial_put_i8, bn_conv2dk1_partial_get_relu_i8,
-bn_conv2dk3_dw_out_split, bn_conv2dk1_input_split_partial_put_ui8, bn_conv2dk1_input_split_partial_skip_get), each resolved through npusim's kernel library (harness/KernelLibrary*.hpp), the home
+bn_conv2dk3_dw_out_split, bn_conv2dk1_input_split_partial_put_ui8, bn_conv2dk1_input_split_partial_skip_get,
+bn_conv2dk1_relu_xy_pool_padded, bn_fc_relu_ui16_pad), each resolved through npusim's kernel library
+(harness/KernelLibrary*.hpp), the home
 the C++ designs bind too. The activations pick the current device's generation, as IRON's _detect_arch does; a
 factory npusim's library lacks raises NotImplementedError naming itself."""
 import numpy as np
@@ -313,6 +315,28 @@ def bn_conv2dk1_input_split_partial_skip_get(input_width=7, input_channels=240, 
                                                                     int(block_index)))
 
 
+def bn_conv2dk1_relu_xy_pool_padded(input_width=7, input_channels=80, output_channels=1280, weight_chunk_count=None,
+                                    **_):
+    """IRON kernels.bn_conv2dk1_relu_xy_pool_padded (conv.py): the fused 1x1 + ReLU + 7x7 average pool of
+    bottleneck/bn_conv2dk1_relu.cc (-DSCALAR -DCONV_XYPOOL_FUSED_LARGE_PADDED -DINT8_ACT): one int8 row a call
+    summed into the uint16 output for one weight chunk, the last row averaged, the channels past the chunk's
+    output_channels padded with zeros."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.bn_conv2dk1_relu_xy_pool_padded_kernel(
+            int(input_width), int(input_channels), int(output_channels),
+            None if weight_chunk_count is None else int(weight_chunk_count)))
+
+
+def bn_fc_relu_ui16_pad(input_channels=1280, output_channels=16, weight_chunk_count=None, **_):
+    """IRON kernels.bn_fc_relu_ui16_pad (conv.py): the fully connected layer + ReLU of bottleneck/bn_conv2dk1_relu.cc
+    (-DSCALAR -DPOSTL2_PAD -DUINT16_ACT): uint16 in and out, weight rows input_channels_pad long, to even,
+    clamped to [0, 255]."""
+    with _Located(where()):
+        return _NativeKernel(_npusim.bn_fc_relu_ui16_pad_kernel(
+            int(input_channels), int(output_channels),
+            None if weight_chunk_count is None else int(weight_chunk_count)))
+
+
 class _VisionKernel(_NativeKernel):
     def __init__(self, kind, line_width, dtype=np.uint8):
         with _Located(where()):
@@ -353,7 +377,7 @@ def bitwise_and(line_width=1920, dtype=np.uint8, use_chess=False, **_):
 
 
 def __getattr__(name):
-    # An IRON kernel factory npusim's library lacks (bn_fc_relu_ui16_pad, ...): a clear error naming it,
+    # An IRON kernel factory npusim's library lacks (or a name IRON does not have): a clear error naming it,
     # also for `from aie.iron.kernels import X`, never an AttributeError without the reason.
     if name.startswith("__"):
         raise AttributeError(name)

@@ -103,7 +103,7 @@ void add_kernel_library(Catalog& c) {
     c.component("Harness: the built-in kernel library",
                 "IRON aie.iron.kernels factories (`harness/src/KernelLibrary.cpp`, `KernelLibraryLinalg.cpp`, "
                 "`KernelLibraryMatvec.cpp`, `KernelLibraryConv.cpp`, `KernelLibraryConv3.cpp`, `KernelLibraryConvCascade.cpp`, "
-                "`KernelLibraryVision.cpp`, `KernelLibraryConvSplit.cpp`); the texts are upstream's "
+                "`KernelLibraryConvPost.cpp`, `KernelLibraryVision.cpp`, `KernelLibraryConvSplit.cpp`); the texts are upstream's "
                 "ValueErrors, the dtype written as npusim names it.");
     c.site("harness/src/KernelLibrary.cpp");
     NPUSIM_ERROR(c, "kernels.fixed_tile", kDesign,
@@ -307,6 +307,7 @@ void add_kernel_library(Catalog& c) {
                  harness::iron_kernels::threshold(1920, DType::i16));
     NPUSIM_ERROR(c, "kernels.line_width", kDesign, "filter2d() line_width must be >= 1, got 0",
                  harness::iron_kernels::filter2d(0));
+    add_kernel_library_post(c);
 }
 
 } // namespace npusim::errcat

@@ -76,8 +76,8 @@ void add_npy(Catalog& c) {
                  "'x.npy': big-endian dtype '>i4' is not supported; save a little-endian array (arr.astype('<i4'))",
                  NpyFile::parse(npy("{'descr': '>i4', 'fortran_order': False, 'shape': (4,)}"), "x.npy"));
     NPUSIM_ERROR(c, "npy.unsupported_dtype", kFile,
-                 "'x.npy': unsupported dtype '<f8' (float64); npusim reads |i1 (int8), |u1 (uint8), <i2 (int16), <i4 "
-                 "(int32), <u4 (uint32), <f4 (float32) and bfloat16 ('<V2' or 'bfloat16')",
+                 "'x.npy': unsupported dtype '<f8' (float64); npusim reads |i1 (int8), |u1 (uint8), <i2 (int16), <u2 "
+                 "(uint16), <i4 (int32), <u4 (uint32), <f4 (float32) and bfloat16 ('<V2' or 'bfloat16')",
                  NpyFile::parse(npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4,)}"), "x.npy"));
     NPUSIM_ERROR(c, "npy.fortran_order_value", kFile, "'x.npy': malformed .npy header: fortran_order is 0",
                  NpyFile::parse(npy("{'descr': '<i4', 'fortran_order': 0, 'shape': (4,)}"), "x.npy"));

@@ -97,6 +97,7 @@ TileFn tile_fn(const F& f, DType dtype, const std::string& who) {
     case DType::i8: return tile_fn_for<std::int8_t, Arity>(f, who);
     case DType::u8: return tile_fn_for<std::uint8_t, Arity>(f, who);
     case DType::i16: return tile_fn_for<std::int16_t, Arity>(f, who);
+    case DType::u16: return tile_fn_for<std::uint16_t, Arity>(f, who);
     case DType::i32: return tile_fn_for<std::int32_t, Arity>(f, who);
     case DType::u32: return tile_fn_for<std::uint32_t, Arity>(f, who);
     case DType::f32: return tile_fn_for<float, Arity>(f, who);

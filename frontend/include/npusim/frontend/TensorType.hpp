@@ -21,6 +21,8 @@ constexpr DType dtype_of() {
         return DType::u8;
     else if constexpr (std::is_same_v<T, std::int16_t>)
         return DType::i16;
+    else if constexpr (std::is_same_v<T, std::uint16_t>)
+        return DType::u16;
     else if constexpr (std::is_same_v<T, std::int32_t>)
         return DType::i32;
     else if constexpr (std::is_same_v<T, std::uint32_t>)
@@ -31,7 +33,7 @@ constexpr DType dtype_of() {
         return DType::bf16;
     else
         static_assert(sizeof(T) == 0,
-                      "npusim: unsupported element type (use int8/uint8/int16/int32/uint32/float/bfloat16)");
+                      "npusim: unsupported element type (use int8/uint8/int16/uint16/int32/uint32/float/bfloat16)");
 }
 
 /// A tensor type: element type and shape (row-major).

@@ -1,16 +1,16 @@
 #pragma once
 // The convolution kernels of the built-in library (mlir-aie python/iron/kernels/conv.py at 3ca0193):
 // IRON's names, argument types and defaults, bound to the reference kernels (kernels_ref/conv2d.hpp)
-// or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). conv.py's other factories
-// (the bottleneck bn_* other than bn_conv2dk1_relu, bn_conv2dk1_i8, bn_conv2dk1_skip, bn_conv2dk3,
-// bn_conv2dk3_dw and the cascade halves bn_conv2dk1_partial_put_i8 / _get_relu_i8, and the split stage
-// of KernelLibraryConvSplit.hpp) are not in npusim's library yet;
-// Python's aie.iron.kernels names them as missing.
+// or, with KernelSet::aie, the AIE-API builds (kernels_ref/aie/). The bottleneck's split stage
+// (bn_conv2dk3_dw_out_split and the input-split cascade halves) is declared in KernelLibraryConvSplit.hpp;
+// with it every conv.py factory is in npusim's library (conv2dk3's int8 build and conv2dk1_skip_init's
+// uint8 build are named refusals).
 #include "npusim/frontend/Kernel.hpp"
 #include "npusim/harness/KernelSet.hpp"
 #include "npusim/model/DeviceSpec.hpp"
 
 #include <cstdint>
+#include <optional>
 
 namespace npusim::harness::iron_kernels {
 
@@ -130,5 +130,31 @@ iron::Kernel bn_conv2dk1_partial_put_i8(std::int64_t input_width = 7, std::int64
 iron::Kernel bn_conv2dk1_partial_get_relu_i8(std::int64_t input_width = 7, std::int64_t input_channels = 80,
                                              std::int64_t output_channels = 480, std::int64_t weight_count = 4800,
                                              std::int64_t block_index = 13, KernelSet ks = KernelSet::reference);
+
+/// conv.py bn_conv2dk1_relu_xy_pool_padded(input_width=7, input_channels=80, output_channels=1280,
+/// weight_chunk_count=None) (:402-443, -DSCALAR -DCONV_XYPOOL_FUSED_LARGE_PADDED -DINT8_ACT):
+/// conv2dk1_xy_pool_fused_relu_large_padded_i8_ui8 of bottleneck/bn_conv2dk1_relu.cc (in: i8[w*ci],
+/// wts: i8[weight_chunk_count, else ci*co], out: u16[co], then width, ci, output_channels,
+/// output_channels_padd, scale, y_index, output_split, weight_index: i32): one row of a 1x1 + ReLU
+/// summed into a 7x7 average pool, for one weight chunk, with channel padding;
+/// kernels::conv2dk1_xy_pool_padded_u16, [est] kernels::conv2dk1_xy_pool_cycles. input_width in
+/// 1..1024 (npusim's build), channels multiples of 8 up to 4096. Each call checks its width and
+/// channels are the factory's, and that the chunk's outputs, the padding and the chunk's weights lie
+/// in the buffers.
+iron::Kernel bn_conv2dk1_relu_xy_pool_padded(std::int64_t input_width = 7, std::int64_t input_channels = 80,
+                                             std::int64_t output_channels = 1280,
+                                             std::optional<std::int64_t> weight_chunk_count = std::nullopt,
+                                             KernelSet ks = KernelSet::reference);
+
+/// conv.py bn_fc_relu_ui16_pad(input_channels=1280, output_channels=16, weight_chunk_count=None)
+/// (:669-706, -DSCALAR -DPOSTL2_PAD -DUINT16_ACT): post_L2_conv2dk1_relu_i16_ui16_pad of
+/// bottleneck/bn_conv2dk1_relu.cc (in: u16[ci], wts: i8[weight_chunk_count, else ci*co], out: u16[co],
+/// then width, input_channels, input_channels_pad, output_channels, scale: i32): the fully connected
+/// layer + ReLU over weight rows input_channels_pad long; kernels::conv2dk1_fc_relu_pad_u16 (which
+/// refuses sums past int32), [est] kernels::conv2dk1_fc_cycles. Channels multiples of 8 up to 4096.
+/// Each call checks the row it reads and writes fits the factory's buffers and its weights the chunk.
+iron::Kernel bn_fc_relu_ui16_pad(std::int64_t input_channels = 1280, std::int64_t output_channels = 16,
+                                 std::optional<std::int64_t> weight_chunk_count = std::nullopt,
+                                 KernelSet ks = KernelSet::reference);
 
 } // namespace npusim::harness::iron_kernels

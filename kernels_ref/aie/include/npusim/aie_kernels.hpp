@@ -293,6 +293,21 @@ void conv2dk1_partial_get_skip_i8(const std::uint8_t* input, const std::int8_t* 
                                   std::int32_t input_split, std::int32_t output_split, std::int32_t weight_index,
                                   std::int32_t x_start, std::int32_t oc);
 
+// ---- bottleneck post-stage 1x1 kernels (IRON bn_conv2dk1_relu_xy_pool_padded / bn_fc_relu_ui16_pad) ------
+// The fused 1x1 + ReLU + 7x7 average pool with channel padding (npusim::kernels::conv2dk1_xy_pool_padded_u16;
+// width at most 1024) and the uint16 fully connected layer over padded weight rows
+// (npusim::kernels::conv2dk1_fc_relu_pad_u16; sums within int32). Both to even, clamped to [0, 255].
+void conv2dk1_xy_pool_fused_relu_large_padded_i8_ui8(const std::int8_t* input, const std::int8_t* weights,
+                                                     std::uint16_t* output, std::int32_t width,
+                                                     std::int32_t input_channels, std::int32_t output_channels,
+                                                     std::int32_t output_channels_padd, std::int32_t scale,
+                                                     std::int32_t y_index, std::int32_t output_split,
+                                                     std::int32_t weight_index);
+void post_L2_conv2dk1_relu_i16_ui16_pad(const std::uint16_t* input, const std::int8_t* weights, std::uint16_t* output,
+                                        std::int32_t width, std::int32_t input_channels,
+                                        std::int32_t input_channels_pad, std::int32_t output_channels,
+                                        std::int32_t scale);
+
 // ---- cascade_mm (basic/matrix_multiplication/cascade) ----------------------------------------------
 // Scalar m x k by k x n (row-major) partial products, one 512-bit cascade word per element of C
 // (lane 0: the partial sum as int32), through put_mcd / get_scd_v16int32: put_only puts its own

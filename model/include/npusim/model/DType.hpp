@@ -13,13 +13,14 @@
 
 namespace npusim {
 
-enum class DType : std::uint8_t { i8, u8, i16, i32, u32, f32, bf16, bfp16ebs8 };
+enum class DType : std::uint8_t { i8, u8, i16, u16, i32, u32, f32, bf16, bfp16ebs8 };
 
 constexpr std::size_t dtype_bytes(DType t) {
     switch (t) {
     case DType::i8:
     case DType::u8: return 1;
     case DType::i16:
+    case DType::u16:
     case DType::bf16: return 2;
     case DType::i32:
     case DType::u32:
@@ -34,6 +35,7 @@ constexpr std::string_view dtype_name(DType t) {
     case DType::i8: return "i8";
     case DType::u8: return "u8";
     case DType::i16: return "i16";
+    case DType::u16: return "u16";
     case DType::i32: return "i32";
     case DType::u32: return "u32";
     case DType::f32: return "f32";
