@@ -380,3 +380,20 @@ def test_bn_conv2dk1_input_split_pair_runs_exact_across_a_cascade(skip_scale):
     want = np.zeros((co // 8, w, 8), np.int8)  # only group oc + oc8 * wi = 1 is written (the core buffer starts at 0)
     want[oc8 * wi:] = _ycxc8(r).reshape(co // 8, w, 8)[oc8 * wi:]
     assert np.array_equal(out, want.ravel())
+
+
+def test_check_upstream_mobilenet_e2e_refuses_a_folder_that_is_no_checkout_and_an_unknown_target(tmp_path):
+    # the run on a real checkout (its fixtures are tens of MB of text) is recorded in docs/python-upstream.md
+    import os
+    from conftest import SOURCE_DIR, run_cli
+    tool = os.path.join(SOURCE_DIR, "tools", "check-upstream-mobilenet-e2e.py")
+    r = run_cli("python", tool, str(tmp_path))
+    assert r.returncode == 2
+    assert (f"check-upstream-mobilenet-e2e: {tmp_path} has no programming_examples/ml/mobilenet/aie2_iron_per_block.py"
+            in r.stderr)
+    mb = tmp_path / "programming_examples" / "ml" / "mobilenet"
+    mb.mkdir(parents=True)
+    (mb / "aie2_iron_per_block.py").write_text("")
+    r = run_cli("python", tool, str(tmp_path), "block:bn9")
+    assert r.returncode == 2
+    assert "check-upstream-mobilenet-e2e: unknown target 'block:bn9' (known: block:bn1," in r.stderr
