@@ -2,7 +2,8 @@
 # tools/check-upstream-kernels.sh on a tiny fake mlir-aie checkout made here (no mlir-aie code): a
 # correct copy kernel (driven exact, for both generations), a scale kernel with a wrong vector path
 # (a mismatch), a source needing an AIE-API piece the host layer lacks (named), a zero.cc-like file
-# only included by another source, and a factory file naming a source the checkout lacks (a warning).
+# only included by another source, builds that export no entry point or one no driver knows (named),
+# and a factory file naming a source the checkout lacks (a warning).
 # Also its argument errors. Argument: the check_upstream_kernel driver.
 set -u
 driver=$1
@@ -51,6 +52,17 @@ cat >"$k/aie2/mm.cc" <<'SRC'
 #include "zero.cc"
 extern "C" void zero_i32(int32_t* c) { for (int i = 0; i < 64 * 64; i += 16) zero_vectorized<int32_t, 16>(c + i); }
 SRC
+# Entry points no driver knows, and a source whose default build defines none.
+cat >"$k/aie2/mystery.cc" <<'SRC'
+#include <cstdint>
+#ifdef WITH_ENTRY
+extern "C" void mystery_entry(int32_t* c) { c[0] = 1; }
+#endif
+SRC
+cat >"$k/aie2/unknown.cc" <<'SRC'
+#include <cstdint>
+extern "C" void unknown_entry(int32_t* c) { c[0] = 2; }
+SRC
 printf 'x = _default_source_path("scale.cc")\ny = _default_source_path("ghost.cc")\n' >"$tmp/src/python/iron/kernels/eltwise.py"
 
 bash "$script" "$tmp/src" --driver "$driver" >"$tmp/out" 2>&1 || fail "exit code $?"
@@ -66,8 +78,12 @@ grep -Eq '^aie2/zero.cc +\| aie2 +\| - +\| yes +\| not driven \(included by aie2
   fail "included-only source"
 grep -Eq '^aie2/mm.cc +\| aie2 +\| - +\| yes +\| exact \(zero_i32\)' "$tmp/out" || fail "includer driven (64 x 64 C)"
 grep -Eq '^aie2/relu.cc +\| aie2 +\| - +\| yes +\| crashed' "$tmp/out" || fail "a kernel that crashes the driver"
+grep -Eq '^aie2/mystery.cc +\| aie2 +\| - +\| yes +\| not driven \(exports no entry point with these flags\)' "$tmp/out" ||
+  fail "a build that exports no entry point"
+grep -Eq '^aie2/unknown.cc +\| aie2 +\| - +\| yes +\| not driven \(exports unknown_entry\)' "$tmp/out" ||
+  fail "a build whose entry point no driver knows"
 # aie2/mm.cc has 12 flag sets (default, 7 combos, the two bf16 combos with -DB_COL_MAJ and with -DC_COL_MAJ)
-grep -q '^6 sources; 5 compile with their default flags; 5 compile with every flag set; 20 rows driven exact, 3 rows with a mismatch, 1 crashed$' "$tmp/out" ||
+grep -q '^8 sources; 7 compile with their default flags; 7 compile with every flag set; 20 rows driven exact, 3 rows with a mismatch, 1 crashed$' "$tmp/out" ||
   fail "counts"
 
 # argument errors: exit code 2 and what is wrong

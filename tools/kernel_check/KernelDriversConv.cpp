@@ -218,6 +218,26 @@ std::string drive_conv_skip(void* fn, int scale, int skip_scale, std::uint32_t s
     return {};
 }
 
+// conv2dk1_skip_init.cc's conv2dk1_skip_init_ui8 (no -DINT8_ACT): its call is commented out
+// (:912-919), so it must write nothing: every output byte keeps its fill, whatever the inputs.
+std::string drive_conv_skip_init_ui8(void* fn) {
+    const int w = 32, ci = 64, co = 64, cs = 64;
+    const auto in0 = cc_ints<std::uint8_t>(static_cast<std::size_t>(w) * ci / 2, 75, 0, 255);
+    const auto in1 = cc_ints<std::uint8_t>(static_cast<std::size_t>(w) * ci / 2, 76, 0, 255);
+    const auto wts = cc_ints<std::int8_t>(static_cast<std::size_t>(ci + cs) * co, 77, -128, 127);
+    const auto skip = cc_ints<std::uint8_t>(static_cast<std::size_t>(w) * cs, 78, 0, 255);
+    const auto fill = cc_ints<std::uint8_t>(static_cast<std::size_t>(w) * co, 79, 0, 255);
+    auto got = fill;
+    reinterpret_cast<void (*)(std::uint8_t*, std::uint8_t*, std::int8_t*, std::uint8_t*, std::uint8_t*, std::int32_t,
+                              std::int32_t, std::int32_t, std::int32_t, int, int, int)>(fn)(
+        const_cast<std::uint8_t*>(in0.data()), const_cast<std::uint8_t*>(in1.data()), const_cast<std::int8_t*>(wts.data()),
+        got.data(), const_cast<std::uint8_t*>(skip.data()), w, ci, co, cs, 10, 1, 9);
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (got[i] != fill[i])
+            return fmt::format("output byte {}: got {}, want {} (the source computes nothing)", i, +got[i], +fill[i]);
+    return {};
+}
+
 // conv2dk1_skip_init.cc's conv2dk1_skip_init_i8 (-DINT8_ACT; the uint8 build's body is commented out,
 // :912-919): the halves' conv >> scale and the int8 skip input's projection (weights after the main
 // ones) >> scale_skip_conv, each half up saturated to int8, summed, >> skip_scale half up saturated
@@ -331,11 +351,14 @@ void add_cascade_conv_kernels(std::vector<Entry>& out, const BuildFacts& facts) 
                            return e.empty() ? drive_bn_skip<std::uint8_t>(fn, 3, 2, 94) : e;
                        }});
     }
-    if (facts.source == "conv2dk1_skip_init.cc")
+    if (facts.source == "conv2dk1_skip_init.cc") {
         out.push_back({"conv2dk1_skip_init_i8", [](void* fn) {
                            std::string e = drive_conv_skip_init(fn, 10, 0, 9, 71);
                            return e.empty() ? drive_conv_skip_init(fn, 4, 1, 3, 72) : e;
                        }});
+        // The uint8 build's body is a comment (:912-919): its reference is the output left as it was.
+        out.push_back({"conv2dk1_skip_init_ui8", [](void* fn) { return drive_conv_skip_init_ui8(fn); }});
+    }
     if (facts.source == "conv2dk1_skip.cc") { // -DINT8_ACT: int8 skip; none: uint8 skip
         out.push_back({"conv2dk1_skip_i8", [](void* fn) {
                            std::string e = drive_conv_skip<std::int8_t>(fn, 10, 0, 61);

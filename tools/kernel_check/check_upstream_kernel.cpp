@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -23,6 +24,27 @@ using EnterFn = void (*)(unsigned, unsigned, npusim::aie_api::CascadePutHook, np
 EnterFn g_enter = nullptr;
 // The hardware's reset modes (floor, no saturation), no cascade or stream, in the library's host layer.
 void reset_modes() { g_enter(0, 0, nullptr, nullptr, nullptr, nullptr, nullptr); }
+
+// The C entry points the library exports (`nm -D --defined-only`: defined text symbols that are not
+// C++-mangled, not the run-time compiler's npusim_* hooks and not the loader's _init / _fini), so a
+// build nothing drives says what it leaves undriven.
+std::vector<std::string> exported_entries(const std::filesystem::path& so) {
+    std::vector<std::string> out;
+    const std::string cmd = fmt::format("nm -D --defined-only --format=posix '{}' 2>/dev/null", so.string());
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (!p) return out;
+    char line[1024];
+    while (std::fgets(line, sizeof line, p)) {
+        char name[512] = {};
+        char type = 0;
+        if (std::sscanf(line, "%511s %c", name, &type) != 2 || (type != 'T' && type != 'W')) continue;
+        const std::string n = name;
+        if (n.starts_with("_Z") || n.starts_with("npusim_") || n == "_init" || n == "_fini") continue;
+        out.push_back(n);
+    }
+    ::pclose(p);
+    return out;
+}
 
 std::string one_line(std::string s) {
     for (auto& c : s)
@@ -76,6 +98,12 @@ int main(int argc, char** argv) {
     };
     const auto driven = npusim::kernel_check::drive_all(lib.handle, facts, &reset_modes);
     std::string result = driven.empty() ? "not driven" : "exact";
+    if (driven.empty()) {
+        const auto entries = exported_entries(lib.library);
+        std::string list;
+        for (const auto& e : entries) list += (list.empty() ? "" : " ") + e;
+        result += entries.empty() ? " (exports no entry point with these flags)" : fmt::format(" (exports {})", list);
+    }
     std::string names;
     for (const auto& d : driven) {
         names += (names.empty() ? "" : " ") + d.name;
