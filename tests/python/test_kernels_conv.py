@@ -6,14 +6,7 @@ import pytest
 import npusim
 from npusim.iron import kernels
 from npusim.iron.device import device_for
-from test_kernels import _one_core, _sig, _ycxc8
-
-
-@pytest.fixture(autouse=True)
-def _keep_current_device():
-    dev = npusim.iron.get_current_device()
-    yield
-    npusim.iron.set_current_device(dev)
+from kernel_designs import _one_core, _sig, _ycxc8, keep_current_device  # noqa: F401 (the autouse fixture)
 
 
 def _k3_weights(m):

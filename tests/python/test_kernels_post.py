@@ -2,19 +2,11 @@
 bn_fc_relu_ui16_pad at 3ca0193): IRON's signature, and each kernel run in a one-core design shaped as
 ml/mobilenet's post_l1 / post_l2 use it, exact against numpy."""
 import numpy as np
-import pytest
 
 import npusim
 from npusim.iron import kernels
 from npusim.iron.device import device_for
-from test_kernels import _oiyxi8o8, _one_core, _sig, _ycxc8
-
-
-@pytest.fixture(autouse=True)
-def _keep_current_device():
-    dev = npusim.iron.get_current_device()
-    yield
-    npusim.iron.set_current_device(dev)
+from kernel_designs import _oiyxi8o8, _one_core, _sig, _ycxc8, keep_current_device  # noqa: F401 (the autouse fixture)
 
 
 def _pool_average49(acc):
